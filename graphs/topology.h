@@ -1,0 +1,98 @@
+// Topology: the network model shared by every algorithm.
+//
+// Named nodes, each a compute node (a GPU/host that owns a shard) or a switch (forwards only).
+// Directed links with an exact positive rational bandwidth. Adding a link u->v that already
+// exists merges them: bandwidths add, and `multiplicity` (the number of unit links merged,
+// used for degrees of multigraphs such as UniRing(d,m)) adds. Self-loops are allowed (ER_q,
+// de Bruijn) and count once towards in- and out-degree.
+// Node ids are dense ints 0..num_nodes()-1 in insertion order; link ids likewise.
+// Precondition of AddLink: ids exist and bandwidth > 0 (std::invalid_argument otherwise).
+#ifndef COLLSYNTH_GRAPHS_TOPOLOGY_H_
+#define COLLSYNTH_GRAPHS_TOPOLOGY_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "graphs/rational.h"
+
+namespace collsynth {
+
+enum class NodeKind { kCompute, kSwitch };
+
+struct Node {
+  std::string name;
+  NodeKind kind = NodeKind::kCompute;
+};
+
+struct Link {
+  int from = -1;
+  int to = -1;
+  Rational bandwidth;
+  std::int64_t multiplicity = 1;  // parallel unit links merged into this one
+};
+
+class Topology {
+ public:
+  explicit Topology(std::string name = "") : name_(std::move(name)) {}
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+
+  // Adds a node; throws std::invalid_argument on an empty or duplicate name.
+  int AddNode(const std::string& name, NodeKind kind = NodeKind::kCompute);
+  int AddCompute(const std::string& name) { return AddNode(name, NodeKind::kCompute); }
+  int AddSwitch(const std::string& name) { return AddNode(name, NodeKind::kSwitch); }
+
+  // Adds (or merges into) the directed link from->to; returns its id.
+  int AddLink(int from, int to, const Rational& bandwidth, std::int64_t multiplicity = 1);
+  // Adds a->b and b->a with the same bandwidth.
+  void AddDuplexLink(int a, int b, const Rational& bandwidth, std::int64_t multiplicity = 1);
+
+  int num_nodes() const { return static_cast<int>(nodes_.size()); }
+  int num_links() const { return static_cast<int>(links_.size()); }
+  int num_compute() const { return num_compute_; }
+  int num_switches() const { return num_nodes() - num_compute_; }
+
+  const Node& node(int v) const { return nodes_[v]; }
+  const Link& link(int e) const { return links_[e]; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<Link>& links() const { return links_; }
+  bool IsCompute(int v) const { return nodes_[v].kind == NodeKind::kCompute; }
+  bool IsSwitch(int v) const { return nodes_[v].kind == NodeKind::kSwitch; }
+
+  std::optional<int> FindNode(const std::string& name) const;
+  std::optional<int> FindLink(int from, int to) const;
+  // Ids of compute nodes in id order.
+  std::vector<int> ComputeNodes() const;
+
+  const std::vector<int>& OutLinks(int v) const { return out_[v]; }
+  const std::vector<int>& InLinks(int v) const { return in_[v]; }
+  Rational OutBandwidth(int v) const;
+  Rational InBandwidth(int v) const;
+  // Number of unit links (sum of multiplicities) leaving / entering v.
+  std::int64_t OutDegree(int v) const;
+  std::int64_t InDegree(int v) const;
+
+  // Same nodes, every link reversed (G^T).
+  Topology Transpose() const;
+
+ private:
+  static std::uint64_t Key(int from, int to) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) |
+           static_cast<std::uint32_t>(to);
+  }
+  std::string name_;
+  std::vector<Node> nodes_;
+  std::vector<Link> links_;
+  std::vector<std::vector<int>> out_, in_;
+  std::unordered_map<std::string, int> by_name_;
+  std::unordered_map<std::uint64_t, int> by_ends_;
+  int num_compute_ = 0;
+};
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_GRAPHS_TOPOLOGY_H_

@@ -1,0 +1,45 @@
+// Reading and writing topologies: the JSON contract and a plain edge-list text form.
+// Formats are documented in docs/formats.md. Every reader error is an InputError naming the
+// file, the item (e.g. "links[3] (a -> b)", "line 7") and the problem. Write-then-read is
+// lossless (same nodes in the same order, same links, bandwidths, multiplicities).
+#ifndef COLLSYNTH_GRAPHS_TOPOLOGY_IO_H_
+#define COLLSYNTH_GRAPHS_TOPOLOGY_IO_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "graphs/topology.h"
+
+namespace collsynth {
+
+// Files larger than this are refused before parsing (an "absurd size" guard).
+inline constexpr std::size_t kMaxInputBytes = std::size_t{1} << 30;
+
+// Reads a whole file; InputError when missing, unreadable or too large.
+std::string ReadTextFile(const std::string& path);
+// Parses JSON text; InputError(file, "byte N", ...) on malformed JSON.
+nlohmann::json ParseJsonText(const std::string& text, const std::string& file);
+
+Topology TopologyFromJson(const nlohmann::json& j, const std::string& file);
+nlohmann::json TopologyToJson(const Topology& g);
+
+Topology ParseEdgeList(const std::string& text, const std::string& file);
+std::string WriteEdgeList(const Topology& g);
+
+// By content: JSON if the first non-blank character is '{', else edge list. "-" is stdin.
+Topology ReadTopologyFile(const std::string& path);
+// By extension: ".json" -> JSON (pretty), anything else -> edge list. Throws InputError
+// when the file cannot be written.
+void WriteTopologyFile(const Topology& g, const std::string& path);
+void WriteTextFile(const std::string& path, const std::string& text);
+
+// Exact rational from a JSON integer or string; InputError(file, item, ...) otherwise.
+// Floating-point JSON numbers are rejected (they are not exact).
+Rational RationalFromJson(const nlohmann::json& v, const std::string& file,
+                          const std::string& item);
+// "p/q" string (or "p"), the contract's encoding of rationals.
+inline nlohmann::json RationalToJson(const Rational& r) { return ToString(r); }
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_GRAPHS_TOPOLOGY_IO_H_

@@ -1,0 +1,56 @@
+// PipelineSchedule: the "pipeline" schedule format (seed 004 §2): weighted out-trees over the
+// compute nodes whose edges are routed over physical paths through switches. Data type plus
+// its JSON contract (docs/formats.md); no logic beyond (de)serialization. Node fields are
+// Topology node ids; multiplicities are exact big integers.
+#ifndef COLLSYNTH_PROOFS_CHECK_PIPELINE_SCHEDULE_H_
+#define COLLSYNTH_PROOFS_CHECK_PIPELINE_SCHEDULE_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graphs/rational.h"
+#include "graphs/topology.h"
+
+namespace collsynth {
+
+struct PipelineRoute {
+  std::vector<int> path;  // from the edge's tail to its head; inner nodes are switches
+  BigInt multiplicity;
+};
+
+struct PipelineTreeEdge {
+  int from = -1;  // parent (compute)
+  int to = -1;    // child (compute)
+  std::vector<PipelineRoute> routes;
+};
+
+struct PipelineTree {
+  int root = -1;
+  BigInt multiplicity;  // this many identical trees, each carrying 1/k of root's shard
+  std::vector<PipelineTreeEdge> edges;
+};
+
+struct PipelineSchedule {
+  // "allgather", "reduce-scatter" (trees parent->child, data flows child->parent along the
+  // reversed path), "broadcast" (all trees rooted at `root`), or "allreduce" (then `phases`
+  // holds the reduce-scatter and the allgather schedule, in that order, and `trees` is empty).
+  std::string collective = "allgather";
+  std::optional<int> root;
+  Rational ratio;  // claimed: max over links of load / (k · b_e)
+  Rational U;
+  BigInt k;
+  std::vector<PipelineTree> trees;
+  std::vector<PipelineSchedule> phases;        // allreduce only
+  std::optional<std::vector<int>> bottleneck_cut;  // certificate S* (node ids), if claimed optimal
+  nlohmann::json extra = nlohmann::json::object();  // producer metadata, passed through
+};
+
+PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topology& g,
+                                          const std::string& file);
+nlohmann::json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_PROOFS_CHECK_PIPELINE_SCHEDULE_H_

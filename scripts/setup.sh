@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs exactly the Debian 12 packages collsynth needs that are missing.
+# Non-interactive, idempotent, safe to re-run; needs root (or sudo) only when something is missing.
+set -euo pipefail
+PACKAGES=(
+  build-essential cmake pkg-config
+  coinor-libclp-dev coinor-libcbc-dev liblemon-dev libeigen3-dev
+  libboost-dev libgmp-dev libcli11-dev nlohmann-json3-dev
+  libgtest-dev libbenchmark-dev
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
