@@ -1,0 +1,238 @@
+#include "proofs_check/pipeline_schedule.h"
+
+#include <cctype>
+#include <string>
+
+#include "graphs/input_error.h"
+#include "graphs/topology_io.h"
+
+namespace collsynth {
+namespace {
+
+using nlohmann::json;
+
+bool IsKnownKey(const std::string& key) {
+  return key == "format" || key == "collective" || key == "root" || key == "ratio" ||
+         key == "U" || key == "k" || key == "bottleneck_cut" || key == "trees" || key == "phases";
+}
+
+const json& RequireField(const json& obj, const char* key, const std::string& file,
+                         const std::string& item) {
+  auto it = obj.find(key);
+  if (it == obj.end()) throw InputError(file, item, std::string("missing field '") + key + "'");
+  return *it;
+}
+
+int NodeFromJson(const json& v, const Topology& g, const std::string& file, const std::string& item) {
+  if (!v.is_string()) {
+    throw InputError(file, item, std::string("expected a node name (string), got ") + v.type_name());
+  }
+  auto id = g.FindNode(v.get<std::string>());
+  if (!id) throw InputError(file, item, "unknown node '" + v.get<std::string>() + "'");
+  return *id;
+}
+
+// A positive big integer: a JSON integer or a decimal string of digits.
+BigInt PositiveBigIntFromJson(const json& v, const std::string& file, const std::string& item) {
+  BigInt z;
+  if (v.is_number_unsigned()) {
+    z = BigInt(v.get<std::uint64_t>());
+  } else if (v.is_number_integer()) {
+    z = BigInt(v.get<std::int64_t>());
+  } else if (v.is_string()) {
+    const std::string& s = v.get_ref<const std::string&>();
+    bool digits = !s.empty() && s.size() <= kMaxDigits;
+    for (char c : s) digits = digits && std::isdigit(static_cast<unsigned char>(c));
+    if (!digits) throw InputError(file, item, "expected a positive integer, got \"" + s.substr(0, 40) + "\"");
+    z.assign(s);
+  } else {
+    throw InputError(file, item,
+                     std::string("expected a positive integer (number or decimal string), got ") +
+                         (v.is_number_float() ? "the non-integer " + v.dump() : std::string(v.type_name())));
+  }
+  if (z < 1) throw InputError(file, item, "must be a positive integer, got " + z.str());
+  return z;
+}
+
+json BigIntToJson(const BigInt& z) {
+  if (z >= 0 && z <= BigInt(INT64_MAX)) return json(static_cast<std::int64_t>(z));
+  return json(z.str());
+}
+
+PipelineRoute ReadRoute(const json& r, const Topology& g, const std::string& file,
+                        const std::string& item) {
+  if (!r.is_object()) throw InputError(file, item, std::string("must be an object, got ") + r.type_name());
+  PipelineRoute route;
+  const json& path = RequireField(r, "path", file, item);
+  if (!path.is_array() || path.size() < 2) {
+    throw InputError(file, item, "field 'path' must be an array of at least two node names");
+  }
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    route.path.push_back(NodeFromJson(path[i], g, file, item + ".path[" + std::to_string(i) + "]"));
+  }
+  route.multiplicity = PositiveBigIntFromJson(RequireField(r, "multiplicity", file, item), file,
+                                              item + ".multiplicity");
+  return route;
+}
+
+PipelineTree ReadTree(const json& t, const Topology& g, const std::string& file,
+                      const std::string& item) {
+  if (!t.is_object()) throw InputError(file, item, std::string("must be an object, got ") + t.type_name());
+  PipelineTree tree;
+  tree.root = NodeFromJson(RequireField(t, "root", file, item), g, file, item + ".root");
+  tree.multiplicity = PositiveBigIntFromJson(RequireField(t, "multiplicity", file, item), file,
+                                             item + ".multiplicity");
+  const json& edges = RequireField(t, "edges", file, item);
+  if (!edges.is_array()) throw InputError(file, item + ".edges", "must be an array");
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const std::string eitem = item + ".edges[" + std::to_string(i) + "]";
+    const json& e = edges[i];
+    if (!e.is_object()) throw InputError(file, eitem, std::string("must be an object, got ") + e.type_name());
+    PipelineTreeEdge edge;
+    edge.from = NodeFromJson(RequireField(e, "from", file, eitem), g, file, eitem + ".from");
+    edge.to = NodeFromJson(RequireField(e, "to", file, eitem), g, file, eitem + ".to");
+    const json& routes = RequireField(e, "routes", file, eitem);
+    if (!routes.is_array() || routes.empty()) {
+      throw InputError(file, eitem + ".routes", "must be a non-empty array of routes");
+    }
+    for (std::size_t k = 0; k < routes.size(); ++k) {
+      edge.routes.push_back(
+          ReadRoute(routes[k], g, file, eitem + ".routes[" + std::to_string(k) + "]"));
+    }
+    tree.edges.push_back(std::move(edge));
+  }
+  return tree;
+}
+
+PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::string& file,
+                              const std::string& prefix, bool is_phase) {
+  const std::string top = prefix.empty() ? "top level" : prefix;
+  auto item = [&](const std::string& key) { return prefix.empty() ? key : prefix + "." + key; };
+  if (!j.is_object()) throw InputError(file, top, std::string("expected a JSON object, got ") + j.type_name());
+  PipelineSchedule s;
+  if (auto it = j.find("format"); it != j.end() || !is_phase) {
+    const json& format = RequireField(j, "format", file, top);
+    if (!format.is_string() || format.get<std::string>() != "pipeline") {
+      throw InputError(file, item("format"), "expected \"pipeline\", got " + format.dump());
+    }
+  }
+  const json& collective = RequireField(j, "collective", file, top);
+  if (!collective.is_string()) throw InputError(file, item("collective"), "must be a string");
+  s.collective = collective.get<std::string>();
+  if (s.collective != "allgather" && s.collective != "reduce-scatter" &&
+      s.collective != "broadcast" && s.collective != "allreduce") {
+    throw InputError(file, item("collective"),
+                     "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got " +
+                         collective.dump());
+  }
+  if (is_phase && s.collective == "allreduce") {
+    throw InputError(file, item("collective"), "an allreduce phase must be a reduce-scatter or an allgather");
+  }
+  if (auto it = j.find("root"); it != j.end() && !it->is_null()) {
+    s.root = NodeFromJson(*it, g, file, item("root"));
+  }
+  if (s.collective == "broadcast" && !s.root) {
+    throw InputError(file, top, "a broadcast schedule needs a \"root\"");
+  }
+  s.ratio = RationalFromJson(RequireField(j, "ratio", file, top), file, item("ratio"));
+  const bool allreduce = s.collective == "allreduce";
+  if (!allreduce || j.contains("U")) {
+    s.U = RationalFromJson(RequireField(j, "U", file, top), file, item("U"));
+    if (s.U <= 0) throw InputError(file, item("U"), "must be positive, got " + ToString(s.U));
+  }
+  if (!allreduce || j.contains("k")) {
+    s.k = PositiveBigIntFromJson(RequireField(j, "k", file, top), file, item("k"));
+  }
+  if (auto it = j.find("bottleneck_cut"); it != j.end() && !it->is_null()) {
+    if (!it->is_array()) throw InputError(file, item("bottleneck_cut"), "must be an array of node names");
+    std::vector<int> cut;
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      cut.push_back(NodeFromJson((*it)[i], g, file, item("bottleneck_cut[" + std::to_string(i) + "]")));
+    }
+    s.bottleneck_cut = std::move(cut);
+  }
+  if (allreduce) {
+    const json& phases = RequireField(j, "phases", file, top);
+    if (!phases.is_array() || phases.size() != 2) {
+      throw InputError(file, item("phases"),
+                       "an allreduce needs exactly two phases: [reduce-scatter, allgather]");
+    }
+    for (std::size_t i = 0; i < 2; ++i) {
+      s.phases.push_back(
+          ReadSchedule(phases[i], g, file, item("phases[" + std::to_string(i) + "]"), true));
+    }
+    if (s.phases[0].collective != "reduce-scatter" || s.phases[1].collective != "allgather") {
+      throw InputError(file, item("phases"),
+                       "an allreduce's phases must be a reduce-scatter then an allgather");
+    }
+    if (auto it = j.find("trees"); it != j.end() && !(it->is_array() && it->empty())) {
+      throw InputError(file, item("trees"), "an allreduce carries its trees in 'phases'");
+    }
+  } else {
+    const json& trees = RequireField(j, "trees", file, top);
+    if (!trees.is_array()) throw InputError(file, item("trees"), "must be an array");
+    for (std::size_t i = 0; i < trees.size(); ++i) {
+      s.trees.push_back(ReadTree(trees[i], g, file, item("trees[" + std::to_string(i) + "]")));
+    }
+  }
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!IsKnownKey(it.key())) s.extra[it.key()] = it.value();
+  }
+  return s;
+}
+
+json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
+  json j = json::object();
+  for (auto it = s.extra.begin(); it != s.extra.end(); ++it) {
+    if (!IsKnownKey(it.key())) j[it.key()] = it.value();
+  }
+  j["format"] = "pipeline";
+  j["collective"] = s.collective;
+  if (s.root) j["root"] = g.node(*s.root).name;
+  j["ratio"] = RationalToJson(s.ratio);
+  if (s.collective != "allreduce" || s.U > 0) j["U"] = RationalToJson(s.U);
+  if (s.collective != "allreduce" || s.k > 0) j["k"] = BigIntToJson(s.k);
+  if (s.bottleneck_cut) {
+    json cut = json::array();
+    for (int v : *s.bottleneck_cut) cut.push_back(g.node(v).name);
+    j["bottleneck_cut"] = std::move(cut);
+  }
+  if (s.collective == "allreduce") {
+    json phases = json::array();
+    for (const PipelineSchedule& p : s.phases) phases.push_back(ScheduleToJson(p, g));
+    j["phases"] = std::move(phases);
+    return j;
+  }
+  json trees = json::array();
+  for (const PipelineTree& t : s.trees) {
+    json edges = json::array();
+    for (const PipelineTreeEdge& e : t.edges) {
+      json routes = json::array();
+      for (const PipelineRoute& r : e.routes) {
+        json path = json::array();
+        for (int v : r.path) path.push_back(g.node(v).name);
+        routes.push_back({{"path", std::move(path)}, {"multiplicity", BigIntToJson(r.multiplicity)}});
+      }
+      edges.push_back({{"from", g.node(e.from).name},
+                       {"to", g.node(e.to).name},
+                       {"routes", std::move(routes)}});
+    }
+    trees.push_back({{"root", g.node(t.root).name},
+                     {"multiplicity", BigIntToJson(t.multiplicity)},
+                     {"edges", std::move(edges)}});
+  }
+  j["trees"] = std::move(trees);
+  return j;
+}
+
+}  // namespace
+
+PipelineSchedule PipelineScheduleFromJson(const json& j, const Topology& g, const std::string& file) {
+  return ReadSchedule(j, g, file, "", false);
+}
+
+json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g) {
+  return ScheduleToJson(s, g);
+}
+
+}  // namespace collsynth
