@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "graphs/expansions.h"
 #include "graphs/input_error.h"
 
 namespace collsynth {
@@ -61,6 +62,16 @@ void CheckSize(std::int64_t nodes, const std::string& file, const std::string& w
   }
 }
 
+// Runs a graphs/expansions builder, turning its std::invalid_argument into an InputError.
+template <typename F>
+auto Expand(F&& build, const std::string& file, const char* what) -> decltype(build()) {
+  try {
+    return build();
+  } catch (const std::invalid_argument& e) {
+    throw InputError(file, what, e.what());
+  }
+}
+
 }  // namespace
 
 int MaxStep(const StepSchedule& a) {
@@ -96,25 +107,20 @@ ExpandedSchedule LineGraphSchedule(const Topology& g, const StepSchedule& a,
       throw InputError(file, item, "line-graph expansion needs one link bandwidth for all links");
     }
   }
-  CheckSize(g.num_links(), file, "line graph");
+  LineGraphResult lg = Expand([&] { return LineGraphExpansion(g); }, file, "line graph");
   ExpandedSchedule r;
-  r.topology.set_name("line(" + g.name() + ")");
-  for (int e = 0; e < g.num_links(); ++e) {
-    const Link& l = g.link(e);
-    r.topology.AddCompute(g.node(l.from).name + ">" + g.node(l.to).name);
-    r.origin.push_back(e);
-  }
-  // Edge (uv, vw) for every pair of consecutive links; node x of L(G) is link x of G.
-  for (int e = 0; e < g.num_links(); ++e) {
-    for (int f : g.OutLinks(g.link(e).to)) r.topology.AddLink(e, f, g.link(f).bandwidth);
-  }
+  r.topology = std::move(lg.topology);
+  r.origin = lg.base_link;
+  // With simple links, node x of L(G) is one base link; node_of[e] inverts that.
+  std::vector<int> node_of(g.num_links(), -1);
+  for (int x = 0; x < r.topology.num_nodes(); ++x) node_of[lg.base_link[x]] = x;
   StepSchedule& out = r.schedule;
   out = EmptyLike(a, "allgather");
   // 1. ((v'v, S), (v'v, vu), 1) for each edge (v'v, vu) with v'v != vu.
   for (int e = 0; e < g.num_links(); ++e) {
     for (int f : g.OutLinks(g.link(e).to)) {
       if (f == e) continue;
-      out.sends.push_back(StepSend{e, FullShard(), e, f, 1});
+      out.sends.push_back(StepSend{node_of[e], FullShard(), node_of[e], node_of[f], 1});
     }
   }
   // 2. ((v'v, C), (uw, ww'), t+1) for each ((v, C), (u, w), t) and v'v != ww'.
@@ -123,7 +129,8 @@ ExpandedSchedule LineGraphSchedule(const Topology& g, const StepSchedule& a,
     for (int v_in : g.InLinks(s.source)) {      // v'v
       for (int w_out : g.OutLinks(s.to)) {      // ww'
         if (v_in == w_out) continue;
-        out.sends.push_back(StepSend{v_in, s.chunk, uw, w_out, s.step + 1});
+        out.sends.push_back(
+            StepSend{node_of[v_in], s.chunk, node_of[uw], node_of[w_out], s.step + 1});
       }
     }
   }
@@ -147,22 +154,14 @@ ExpandedSchedule DegreeExpandedSchedule(const Topology& g, const StepSchedule& a
     }
   }
   const int nn = g.num_nodes();
-  auto id = [nn](int v, int i) { return i * nn + v; };  // copy i (0-based) of v
+  DegreeExpansionResult de =
+      Expand([&] { return DegreeExpansionWithMap(g, n); }, file, "degree expansion");
+  std::vector<int> copy_id(static_cast<std::size_t>(n) * nn, -1);
+  for (int x = 0; x < de.topology.num_nodes(); ++x) copy_id[de.copy[x] * nn + de.base_node[x]] = x;
+  auto id = [&](int v, int i) { return copy_id[i * nn + v]; };  // copy i (0-based) of v
   ExpandedSchedule r;
-  r.topology.set_name("degree(" + g.name() + "," + std::to_string(n) + ")");
-  for (int i = 0; i < n; ++i) {
-    for (int v = 0; v < nn; ++v) {
-      r.topology.AddCompute(g.node(v).name + "#" + std::to_string(i + 1));
-      r.origin.push_back(v);
-    }
-  }
-  for (const Link& l : g.links()) {
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) {
-        r.topology.AddLink(id(l.from, i), id(l.to, j), l.bandwidth, l.multiplicity);
-      }
-    }
-  }
+  r.topology = std::move(de.topology);
+  r.origin = de.base_node;
   StepSchedule& out = r.schedule;
   out = EmptyLike(a, "allgather");
   for (const StepSend& s : a.sends) {
@@ -219,27 +218,21 @@ ExpandedSchedule CartesianPowerSchedule(const Topology& g, const StepSchedule& a
       s *= nn;
     }
   }
+  ProductResult pr = Expand([&] { return CartesianPowerWithMap(g, n); }, file, "Cartesian power");
   ExpandedSchedule r;
-  r.topology.set_name("power(" + g.name() + "," + std::to_string(n) + ")");
-  r.coordinates.assign(count, std::vector<int>(n));
-  for (int x = 0; x < count; ++x) {
-    std::string name = "(";
-    for (int k = 0; k < n; ++k) {
-      r.coordinates[x][k] = (x / stride[k]) % nn;
-      name += (k ? "," : "") + g.node(r.coordinates[x][k]).name;
-    }
-    r.topology.AddCompute(name + ")");
-    r.origin.push_back(-1);
+  r.topology = std::move(pr.topology);
+  r.origin.assign(count, -1);
+  // Work in row-major coordinate indices (first coordinate most significant); at_index maps
+  // an index to the node id of the generated product.
+  std::vector<int> at_index(count, -1);
+  std::vector<std::vector<int>> coord(count, std::vector<int>(n));  // by index
+  for (int v = 0; v < count; ++v) {
+    int idx = 0;
+    for (int k = 0; k < n; ++k) idx += pr.factor_node[v][k] * stride[k];
+    at_index[idx] = v;
+    coord[idx] = pr.factor_node[v];
   }
-  for (int x = 0; x < count; ++x) {
-    for (int k = 0; k < n; ++k) {
-      int c = r.coordinates[x][k];
-      for (int e : g.OutLinks(c)) {
-        const Link& l = g.link(e);
-        r.topology.AddLink(x, x + (l.to - c) * stride[k], l.bandwidth, l.multiplicity);
-      }
-    }
-  }
+  r.coordinates = std::move(pr.factor_node);
   StepSchedule& out = r.schedule;
   out = EmptyLike(a, "allgather");
   const int t_max = MaxStep(a);
@@ -253,18 +246,19 @@ ExpandedSchedule CartesianPowerSchedule(const Topology& g, const StepSchedule& a
       for (const StepSend& s : a.sends) {
         std::vector<Interval> chunk = MapChunk(s.chunk, lo, hi);
         for (int base = 0; base < count; ++base) {
-          if (r.coordinates[base][k] != 0) continue;
+          if (coord[base][k] != 0) continue;
           int from = base + s.from * stride[k];
           int to = base + s.to * stride[k];
           int src0 = base + s.source * stride[k];
           // Enumerate the values of the done dimensions for the source.
           std::vector<int> digits(done.size(), 0);
           int src_base = src0;
-          for (int d : done) src_base -= r.coordinates[base][d] * stride[d];
+          for (int d : done) src_base -= coord[base][d] * stride[d];
           while (true) {
             int src = src_base;
             for (std::size_t q = 0; q < done.size(); ++q) src += digits[q] * stride[done[q]];
-            out.sends.push_back(StepSend{src, chunk, from, to, s.step + j * t_max});
+            out.sends.push_back(StepSend{at_index[src], chunk, at_index[from], at_index[to],
+                                         s.step + j * t_max});
             std::size_t q = 0;
             while (q < digits.size() && ++digits[q] == nn) digits[q++] = 0;
             if (q == digits.size()) break;
@@ -380,15 +374,8 @@ ExpandedSchedule BidirectionalSchedule(const Topology& g, const StepSchedule& a,
                      "found (App. F needs one)");
   }
   ExpandedSchedule r;
-  r.topology.set_name("bidir(" + g.name() + ")");
-  for (int v = 0; v < nn; ++v) {
-    r.topology.AddNode(g.node(v).name, g.node(v).kind);
-    r.origin.push_back(v);
-  }
-  for (const Link& l : g.links()) {
-    r.topology.AddLink(l.from, l.to, l.bandwidth, l.multiplicity);
-    r.topology.AddLink(l.to, l.from, l.bandwidth, l.multiplicity);
-  }
+  r.topology = Expand([&] { return Bidirectional(g); }, file, "bidirectional");
+  for (int v = 0; v < nn; ++v) r.origin.push_back(v);
   r.schedule = EmptyLike(a, "allgather");
   Rational half(1, 2);
   for (const StepSend& s : a.sends) {

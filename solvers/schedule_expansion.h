@@ -29,9 +29,9 @@
 // within kMaxExpandedNodes. Bidirectional: no pair of opposite links in G, G ≅ G^T.
 // Numbers: chunk endpoints are exact Rationals; shards are [0, 1).
 //
-// Output naming (the generator's names may differ; only ids matter to the schedule):
-//   L(G) node for link u->v: "u>v";  G*n copy i of v: "v#i" (i = 1..n);
-//   G^{□n} node (x1,...,xn): "(x1,...,xn)" with x1 the most significant coordinate.
+// The expanded topologies are built by graphs/expansions.h (LineGraphExpansion,
+// DegreeExpansionWithMap, CartesianPowerWithMap, Bidirectional), so names and node ids are
+// the generator's ("u>v", "v*i", "a|b"); its std::invalid_argument becomes an InputError.
 #ifndef COLLSYNTH_SOLVERS_SCHEDULE_EXPANSION_H_
 #define COLLSYNTH_SOLVERS_SCHEDULE_EXPANSION_H_
 
@@ -51,7 +51,8 @@ struct ExpandedSchedule {
   Topology topology;
   StepSchedule schedule;
   // origin[x] = the base node (or, for the line graph, the base link id) that node x of the
-  // expanded topology comes from; for Cartesian power the coordinates are in `coordinates`.
+  // expanded topology comes from (-1 for Cartesian power, whose base nodes are
+  // coordinates[x][k]).
   std::vector<int> origin;
   std::vector<std::vector<int>> coordinates;  // Cartesian power only: coordinates[x][k]
 };
