@@ -1,0 +1,52 @@
+// Argument helpers for topology families (graphs/family.h) and the size guard every
+// generator runs BEFORE building.
+//
+// A family's build function receives the evaluated arguments of `name(arg, ...)`; these
+// helpers check count and kind and convert numbers, throwing std::invalid_argument with a
+// message that names the parameter (the expression evaluator adds the sub-expression).
+// CheckTopologySize refuses topologies above kMaxGeneratedNodes / kMaxGeneratedLinks so that
+// an absurd expression such as hypercube(60) fails at once instead of exhausting memory.
+// Sizes are passed as BigInt so that the estimate itself cannot overflow. O(1) each.
+#ifndef COLLSYNTH_GRAPHS_GENERATORS_FAMILY_ARGS_H_
+#define COLLSYNTH_GRAPHS_GENERATORS_FAMILY_ARGS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graphs/family.h"
+#include "graphs/rational.h"
+#include "graphs/topology.h"
+
+namespace collsynth {
+
+inline constexpr std::int64_t kMaxGeneratedNodes = 10'000'000;
+inline constexpr std::int64_t kMaxGeneratedLinks = 20'000'000;
+
+// Throws std::invalid_argument("WHAT would have N nodes and L links; the limit is ...")
+// when nodes > kMaxGeneratedNodes or links > kMaxGeneratedLinks (links = directed links,
+// counting each unit link of a multi-link once is not needed: pass merged-link counts or
+// an upper bound).
+void CheckTopologySize(const BigInt& nodes, const BigInt& links, const std::string& what);
+
+// Exactly `count` arguments (or between min_count and max_count).
+void RequireArgCount(const std::vector<GenArg>& args, std::size_t count, const std::string& signature);
+void RequireArgCount(const std::vector<GenArg>& args, std::size_t min_count, std::size_t max_count,
+                     const std::string& signature);
+
+// args[i] must be an integer number in [lo, hi]; `param` names it in the message.
+std::int64_t IntArg(const std::vector<GenArg>& args, std::size_t i, const std::string& param,
+                    std::int64_t lo, std::int64_t hi);
+// args[i] must be a positive number (e.g. a bandwidth).
+Rational PositiveArg(const std::vector<GenArg>& args, std::size_t i, const std::string& param);
+// args[i] must be a bare word; returned lower-case as written.
+std::string WordArg(const std::vector<GenArg>& args, std::size_t i, const std::string& param);
+// args[i] must be a nested topology expression.
+const Topology& TopologyArg(const std::vector<GenArg>& args, std::size_t i, const std::string& param);
+
+// "integer 3", "number 3/2", "word iq", "topology kautz(2,3)"-style description for errors.
+std::string DescribeArg(const GenArg& arg);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_GRAPHS_GENERATORS_FAMILY_ARGS_H_

@@ -1,0 +1,319 @@
+#include "graphs/generators/seed000_generators.h"
+
+#include <functional>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "graphs/generators/family_args.h"
+
+namespace collsynth {
+namespace {
+
+void RequireRange(std::int64_t value, std::int64_t lo, std::int64_t hi, const std::string& what) {
+  if (value < lo || value > hi) {
+    throw std::invalid_argument("parameter " + what + " = " + std::to_string(value) +
+                                " is out of range [" + std::to_string(lo) + ", " +
+                                std::to_string(hi) + "]");
+  }
+}
+
+BigInt Pow(std::int64_t base, std::int64_t exp) {
+  BigInt r = 1;
+  for (std::int64_t i = 0; i < exp; ++i) r *= base;
+  return r;
+}
+
+// All words of length n over {0..q-1}, in lexicographic order (word i is i in base q).
+std::vector<std::vector<int>> AllWords(int n, int q) {
+  std::int64_t count = ToInt64(Pow(q, n));
+  std::vector<std::vector<int>> words;
+  words.reserve(static_cast<std::size_t>(count));
+  std::vector<int> w(static_cast<std::size_t>(n), 0);
+  for (std::int64_t i = 0; i < count; ++i) {
+    words.push_back(w);
+    for (int p = n - 1; p >= 0; --p) {
+      if (++w[p] < q) break;
+      w[p] = 0;
+    }
+  }
+  return words;
+}
+
+Topology NumberedNodes(const std::string& name, std::int64_t n) {
+  Topology g(name);
+  for (std::int64_t i = 0; i < n; ++i) g.AddCompute(std::to_string(i));
+  return g;
+}
+
+}  // namespace
+
+std::string WordName(const std::vector<int>& letters, int radix) {
+  std::string s;
+  for (std::size_t i = 0; i < letters.size(); ++i) {
+    if (radix > 10 && i > 0) s += '.';
+    s += std::to_string(letters[i]);
+  }
+  return s;
+}
+
+Topology Complete(int m) {
+  RequireRange(m, 2, kMaxGeneratedNodes, "m");
+  CheckTopologySize(m, BigInt(m) * (m - 1), "complete(" + std::to_string(m) + ")");
+  Topology g = NumberedNodes("complete(" + std::to_string(m) + ")", m);
+  for (int u = 0; u < m; ++u) {
+    for (int v = 0; v < m; ++v) {
+      if (u != v) g.AddLink(u, v, 1);
+    }
+  }
+  return g;
+}
+
+Topology CompleteBipartite(int d) {
+  RequireRange(d, 1, kMaxGeneratedNodes, "d");
+  CheckTopologySize(BigInt(2) * d, BigInt(2) * d * d, "bipartite(" + std::to_string(d) + ")");
+  Topology g("bipartite(" + std::to_string(d) + ")");
+  for (int i = 0; i < d; ++i) g.AddCompute("a" + std::to_string(i));
+  for (int i = 0; i < d; ++i) g.AddCompute("b" + std::to_string(i));
+  for (int i = 0; i < d; ++i) {
+    for (int j = 0; j < d; ++j) g.AddDuplexLink(i, d + j, 1);
+  }
+  return g;
+}
+
+Topology Hamming(int n, int q) {
+  RequireRange(n, 1, 64, "n");
+  RequireRange(q, 2, kMaxGeneratedNodes, "q");
+  std::string name = "hamming(" + std::to_string(n) + "," + std::to_string(q) + ")";
+  BigInt nodes = Pow(q, n);
+  CheckTopologySize(nodes, nodes * n * (q - 1), name);
+  Topology g(name);
+  auto words = AllWords(n, q);
+  for (const auto& w : words) g.AddCompute(WordName(w, q));
+  // Word index i = sum w[p] q^{n-1-p}; changing position p to letter c moves by (c - w[p]) q^{n-1-p}.
+  std::vector<std::int64_t> stride(static_cast<std::size_t>(n));
+  std::int64_t s = 1;
+  for (int p = n - 1; p >= 0; --p) {
+    stride[p] = s;
+    s *= q;
+  }
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(words.size()); ++i) {
+    for (int p = 0; p < n; ++p) {
+      for (int c = 0; c < q; ++c) {
+        if (c == words[i][p]) continue;
+        g.AddLink(static_cast<int>(i), static_cast<int>(i + (c - words[i][p]) * stride[p]), 1);
+      }
+    }
+  }
+  return g;
+}
+
+Topology Hypercube(int n) {
+  RequireRange(n, 1, 64, "n");
+  Topology g = Hamming(n, 2);
+  g.set_name("hypercube(" + std::to_string(n) + ")");
+  return g;
+}
+
+Topology TwistedHypercube(int n) {
+  RequireRange(n, 3, 64, "n");
+  Topology q = Hypercube(n);
+  std::string x(static_cast<std::size_t>(n - 2), '0');
+  int a = *q.FindNode("00" + x), b = *q.FindNode("10" + x), c = *q.FindNode("11" + x),
+      d = *q.FindNode("01" + x);
+  // Rebuild without {a,b} and {c,d}, then add {a,c} and {b,d}.
+  Topology g("twistedhypercube(" + std::to_string(n) + ")");
+  for (const Node& v : q.nodes()) g.AddCompute(v.name);
+  auto removed = [&](int u, int v) {
+    return (u == a && v == b) || (u == b && v == a) || (u == c && v == d) || (u == d && v == c);
+  };
+  for (const Link& l : q.links()) {
+    if (!removed(l.from, l.to)) g.AddLink(l.from, l.to, l.bandwidth, l.multiplicity);
+  }
+  g.AddDuplexLink(a, c, 1);
+  g.AddDuplexLink(b, d, 1);
+  return g;
+}
+
+Topology Kautz(int d, int n) {
+  RequireRange(d, 1, kMaxGeneratedNodes, "d");
+  RequireRange(n, 0, 64, "n");
+  std::string name = "kautz(" + std::to_string(d) + "," + std::to_string(n) + ")";
+  BigInt nodes = Pow(d, n) * (d + 1);
+  CheckTopologySize(nodes, nodes * d, name);
+  Topology g(name);
+  // Enumerate words s_0..s_n with s_i != s_{i+1}, in lexicographic order.
+  std::vector<std::vector<int>> words;
+  std::vector<int> w(static_cast<std::size_t>(n + 1), 0);
+  std::function<void(int)> rec = [&](int pos) {
+    if (pos == n + 1) {
+      words.push_back(w);
+      return;
+    }
+    for (int c = 0; c <= d; ++c) {
+      if (pos > 0 && c == w[pos - 1]) continue;
+      w[pos] = c;
+      rec(pos + 1);
+    }
+  };
+  rec(0);
+  for (const auto& word : words) g.AddCompute(WordName(word, d + 1));
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    std::vector<int> next(words[i].begin() + 1, words[i].end());
+    next.push_back(0);
+    for (int c = 0; c <= d; ++c) {
+      if (c == words[i][n]) continue;
+      next[n] = c;
+      g.AddLink(static_cast<int>(i), *g.FindNode(WordName(next, d + 1)), 1);
+    }
+  }
+  return g;
+}
+
+Topology GeneralizedKautz(int d, int m) {
+  RequireRange(d, 2, kMaxGeneratedNodes, "d");
+  RequireRange(m, d + 1, kMaxGeneratedNodes, "m");
+  std::string name = "genkautz(" + std::to_string(d) + "," + std::to_string(m) + ")";
+  CheckTopologySize(m, BigInt(m) * d, name);
+  Topology g = NumberedNodes(name, m);
+  for (std::int64_t x = 0; x < m; ++x) {
+    for (std::int64_t a = 1; a <= d; ++a) {
+      std::int64_t y = ((-static_cast<std::int64_t>(d) * x - a) % m + m) % m;
+      g.AddLink(static_cast<int>(x), static_cast<int>(y), 1);
+    }
+  }
+  return g;
+}
+
+Topology DeBruijn(int d, int n) {
+  RequireRange(d, 2, kMaxGeneratedNodes, "d");
+  RequireRange(n, 1, 64, "n");
+  std::string name = "debruijn(" + std::to_string(d) + "," + std::to_string(n) + ")";
+  BigInt nodes = Pow(d, n);
+  CheckTopologySize(nodes, nodes * d, name);
+  Topology g(name);
+  auto words = AllWords(n, d);
+  for (const auto& w : words) g.AddCompute(WordName(w, d));
+  std::int64_t count = static_cast<std::int64_t>(words.size());
+  for (std::int64_t i = 0; i < count; ++i) {
+    // Shift left: index (i * d) mod d^n + a.
+    for (int a = 0; a < d; ++a) {
+      g.AddLink(static_cast<int>(i), static_cast<int>((i * d) % count + a), 1);
+    }
+  }
+  return g;
+}
+
+Topology Circulant(int n, std::vector<int> offsets, bool bidirectional) {
+  RequireRange(n, 2, kMaxGeneratedNodes, "n");
+  if (offsets.empty()) throw std::invalid_argument("circulant needs at least one offset");
+  std::string name = std::string(bidirectional ? "circulant(" : "dcirculant(") + std::to_string(n);
+  int g_all = n;
+  for (int a : offsets) {
+    RequireRange(a, 1, n - 1, "offset");
+    name += "," + std::to_string(a);
+    g_all = std::gcd(g_all, a);
+  }
+  name += ")";
+  if (g_all != 1) {
+    throw std::invalid_argument("gcd of n and the offsets is " + std::to_string(g_all) +
+                                ", so the circulant is disconnected (seed 000 App. E.4 needs gcd 1)");
+  }
+  BigInt links = BigInt(n) * offsets.size() * (bidirectional ? 2 : 1);
+  CheckTopologySize(n, links, name);
+  Topology g = NumberedNodes(name, n);
+  for (int i = 0; i < n; ++i) {
+    for (int a : offsets) {
+      g.AddLink(i, (i + a) % n, 1);
+      if (bidirectional) g.AddLink(i, (i - a % n + n) % n, 1);
+    }
+  }
+  return g;
+}
+
+Topology UniRing(int d, int m) {
+  RequireRange(d, 1, 1'000'000, "d");
+  RequireRange(m, 2, kMaxGeneratedNodes, "m");
+  std::string name = "uniring(" + std::to_string(d) + "," + std::to_string(m) + ")";
+  CheckTopologySize(m, m, name);
+  Topology g = NumberedNodes(name, m);
+  for (int i = 0; i < m; ++i) g.AddLink(i, (i + 1) % m, d, d);
+  return g;
+}
+
+Topology BiRing(int d, int m) {
+  RequireRange(d, 2, 1'000'000, "d");
+  if (d % 2 != 0) throw std::invalid_argument("parameter d = " + std::to_string(d) + " must be even");
+  RequireRange(m, 3, kMaxGeneratedNodes, "m");
+  std::string name = "biring(" + std::to_string(d) + "," + std::to_string(m) + ")";
+  CheckTopologySize(m, BigInt(2) * m, name);
+  Topology g = NumberedNodes(name, m);
+  for (int i = 0; i < m; ++i) g.AddDuplexLink(i, (i + 1) % m, d / 2, d / 2);
+  return g;
+}
+
+Topology Torus(const std::vector<int>& dims) {
+  if (dims.empty()) throw std::invalid_argument("torus needs at least one dimension");
+  std::string name = "torus(";
+  BigInt nodes = 1;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    RequireRange(dims[i], 2, kMaxGeneratedNodes, "dimension " + std::to_string(i + 1));
+    nodes *= dims[i];
+    name += (i ? "," : "") + std::to_string(dims[i]);
+  }
+  name += ")";
+  CheckTopologySize(nodes, nodes * 2 * dims.size(), name);
+  std::int64_t count = ToInt64(nodes);
+  std::size_t k = dims.size();
+  Topology g(name);
+  std::vector<int> x(k, 0);
+  std::vector<std::int64_t> stride(k);
+  std::int64_t s = 1;
+  for (std::size_t p = k; p-- > 0;) {
+    stride[p] = s;
+    s *= dims[p];
+  }
+  for (std::int64_t i = 0; i < count; ++i) {
+    std::string n = "t";
+    for (std::size_t p = 0; p < k; ++p) n += (p ? "_" : "") + std::to_string(x[p]);
+    g.AddCompute(n);
+    for (std::size_t p = k; p-- > 0;) {
+      if (++x[p] < dims[p]) break;
+      x[p] = 0;
+    }
+  }
+  for (std::int64_t i = 0; i < count; ++i) {
+    for (std::size_t p = 0; p < k; ++p) {
+      std::int64_t coord = (i / stride[p]) % dims[p];
+      std::int64_t up = i + (((coord + 1) % dims[p]) - coord) * stride[p];
+      std::int64_t down = i + (((coord - 1 + dims[p]) % dims[p]) - coord) * stride[p];
+      g.AddLink(static_cast<int>(i), static_cast<int>(up), 1);
+      g.AddLink(static_cast<int>(i), static_cast<int>(down), 1);
+    }
+  }
+  return g;
+}
+
+Topology TwistedTorus(int a, int b, int twist) {
+  RequireRange(a, 2, kMaxGeneratedNodes, "a");
+  RequireRange(b, 2, kMaxGeneratedNodes, "b");
+  RequireRange(twist, 0, a - 1, "twist");
+  std::string name = "twistedtorus(" + std::to_string(a) + "," + std::to_string(b) + "," +
+                     std::to_string(twist) + ")";
+  CheckTopologySize(BigInt(a) * b, BigInt(a) * b * 4, name);
+  Topology g(name);
+  auto id = [&](int x, int y) { return x * b + y; };
+  for (int x = 0; x < a; ++x) {
+    for (int y = 0; y < b; ++y) g.AddCompute("t" + std::to_string(x) + "_" + std::to_string(y));
+  }
+  for (int x = 0; x < a; ++x) {
+    for (int y = 0; y < b; ++y) {
+      g.AddDuplexLink(id(x, y), id((x + 1) % a, y), 1);
+      if (y + 1 < b) g.AddDuplexLink(id(x, y), id(x, y + 1), 1);
+      else g.AddDuplexLink(id(x, y), id((x + twist) % a, 0), 1);
+    }
+  }
+  return g;
+}
+
+}  // namespace collsynth
