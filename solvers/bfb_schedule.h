@@ -1,0 +1,97 @@
+// BFB schedules for a whole topology (seed 000 §6, App. D): allgather by solving the load
+// balancing LP (3) (or (13) with per-link α) exactly for every receiver u and step
+// t = 1..D(G) (solvers/bfb_lp.h), in parallel over u; reduce-scatter through the transpose
+// graph (App. A Cor. 3.1) or, when a reverse-symmetry isomorphism f: V(G^T) → V(G) is known,
+// through Thm 4; allreduce as reduce-scatter followed by allgather.
+//
+// The fractions x_{v,(w,u),t} become consecutive sub-intervals of v's shard [0, 1) (in BFB
+// every w at distance t−1 from v holds the whole shard, §6.1). T_L = D(G) (Thm 15) and
+// T_B = Σ_t max_{links (w,u)} load/B in shard units (eq. (4); with unit links it equals
+// Σ_t max_u U_{u,t}). Each (u, t) keeps its certificate (U and the witness J of Thm 19).
+//
+// Complexity: N BFS (O(N·E)) for the distance matrix (N^2 16-bit entries, so N <= kMaxBfbNodes),
+// then one small exact max flow per (u, t) (solvers/bfb_lp.h). Preconditions (InputError
+// otherwise): a switchless (direct-connect) topology, strongly connected, at least two
+// compute nodes; link_alpha, when given, has one value >= 0 per link. Exact Rational.
+// The library never prints; callers run the step checker (proofs_check/step_checker.h).
+#ifndef COLLSYNTH_SOLVERS_BFB_SCHEDULE_H_
+#define COLLSYNTH_SOLVERS_BFB_SCHEDULE_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graphs/rational.h"
+#include "graphs/topology.h"
+#include "proofs_check/step_schedule.h"
+#include "solvers/bfb_lp.h"
+
+namespace collsynth {
+
+inline constexpr int kMaxBfbNodes = 8192;
+
+enum class BfbCollective { kAllgather, kReduceScatter, kAllreduce };
+// "allgather", "reduce-scatter", "allreduce"; std::invalid_argument otherwise.
+BfbCollective ParseBfbCollective(const std::string& name);
+std::string ToString(BfbCollective c);
+
+struct BfbOptions {
+  BfbCollective collective = BfbCollective::kAllgather;
+  bool use_clp_hint = false;  // start each exact solve from CLP's optimum (bfb_lp.h)
+  unsigned threads = 0;       // 0 = hardware concurrency
+  // Per link id: α_{w,u} in the same time unit as shard/bandwidth (App. D.3, LP (13)).
+  // Empty = α = 0 everywhere (LP (3) with the topology's bandwidths).
+  std::vector<Rational> link_alpha;
+  bool remove_unused_expensive_links = true;
+  // Reduce-scatter by Thm 4 with this isomorphism f: V(G^T) → V(G) (f[x] for node id x);
+  // it is validated (InputError when it is not an isomorphism). Empty = Cor. 3.1.
+  std::vector<int> reverse_isomorphism;
+  std::string file = "<topology>";  // for InputError messages
+};
+
+// One solved (u, t) instance.
+struct BfbCell {
+  BfbSubproblem problem;
+  BfbLpResult lp;
+};
+
+// The solved LPs of an allgather on one graph.
+struct BfbPlan {
+  int diameter = 0;
+  int num_nodes = 0;
+  std::vector<std::vector<BfbCell>> cells;  // cells[t-1][u]
+  std::vector<Rational> step_u_max;         // max_u U_{u,t}: the (13) objective per step
+  std::vector<Rational> step_tb;            // max_{(w,u)} load/B per step (shard units)
+  std::int64_t flow_runs = 0;
+  std::int64_t num_subproblems = 0;
+};
+
+// Solves every (u, t) LP of the BFB allgather on g.
+BfbPlan SolveBfbPlan(const Topology& g, const BfbOptions& options);
+
+// The allgather sends of a plan (steps 1..D), in (t, u, v) order.
+std::vector<StepSend> BfbAllgatherSends(const BfbPlan& plan);
+
+struct BfbResult {
+  StepSchedule schedule;   // collective, sends, claimed_tl/tb, extra (certificates)
+  int tl = 0;              // comm steps
+  Rational tb;             // shard units (Σ of phases for allreduce)
+  Rational u_sum;          // Σ_t max_u U_{u,t} (eq. (4)/(13) objective; includes α)
+  std::optional<Rational> tb_lower_bound;  // (N−1)/(d·b) per phase on a d-regular graph
+  std::optional<bool> bandwidth_optimal;
+  std::string reduce_scatter_method;  // "", "transpose (Cor. 3.1)" or "isomorphism (Thm 4)"
+  std::int64_t flow_runs = 0;
+  std::int64_t num_subproblems = 0;
+};
+
+// Whole pipeline: plan(s), sends, claims and certificates in schedule.extra.
+BfbResult GenerateBfbSchedule(const Topology& g, const BfbOptions& options);
+
+// Certificates of a plan as JSON: [{"u", "t", "U", "J", "N_J"}] (node names), or an
+// "alpha_link" for α-dominated instances.
+nlohmann::json BfbCertificatesJson(const Topology& g, const BfbPlan& plan);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_SOLVERS_BFB_SCHEDULE_H_
