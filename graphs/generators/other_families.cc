@@ -1,9 +1,62 @@
-// OtherFamilies(): filled by the switch/PolarStar/TopoOpt generators (the other generator
-// helper owns this file and replaces this placeholder).
+// OtherFamilies(): the expression-language entries for the PolarStar (seed 003), TopoOpt
+// (seed 002) and switch-topology (seed 004) generators. Each entry checks its arguments with
+// graphs/generators/family_args.h and calls the plain C++ generator, which refuses absurd
+// sizes before building. Parameters are documented in docs/topologies.md ("Other families").
+#include <string>
+#include <vector>
+
 #include "graphs/family.h"
+#include "graphs/generators/family_args.h"
+#include "graphs/generators/switch_topologies.h"
 
 namespace collsynth {
+namespace {
 
-std::vector<Family> OtherFamilies() { return {}; }
+constexpr std::int64_t kMaxParam = kMaxGeneratedNodes;
+
+std::int64_t Int(const std::vector<GenArg>& a, std::size_t i, const char* p, std::int64_t lo,
+                 std::int64_t hi = kMaxParam) {
+  return IntArg(a, i, p, lo, hi);
+}
+
+}  // namespace
+
+std::vector<Family> OtherFamilies() {
+  std::vector<Family> f;
+  // --- switch topologies (seed 004) ---
+  f.push_back({"twocluster", "twocluster(clusters,size,local_bw,global_bw)", "seed 004 §1.3, Fig. 1",
+               "clusters of compute nodes on local switches (local_bw) plus one global switch (global_bw)",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 4, "twocluster(clusters,size,local_bw,global_bw)");
+                 return TwoCluster(Int(a, 0, "clusters", 1), Int(a, 1, "size", 1),
+                                   PositiveArg(a, 2, "local_bw"), PositiveArg(a, 3, "global_bw"));
+               }});
+  f.push_back({"fattree", "fattree(k)", "seed 003 §9.1 (Al-Fares k-ary fat-tree)",
+               "3-level k-ary fat-tree: k^3/4 hosts, 5k^2/4 switches of radix k (k even)",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 1, "fattree(k)");
+                 return FatTree(Int(a, 0, "k", 2, 1 << 20));
+               }});
+  f.push_back({"dragonfly", "dragonfly(a,p,h)", "seed 004 ref. [11], seed 003 §9.1",
+               "dragonfly: a·h+1 groups of a clique routers, p hosts and h global links per router",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 3, "dragonfly(a,p,h)");
+                 return Dragonfly(Int(a, 0, "a", 1), Int(a, 1, "p", 1), Int(a, 2, "h", 1));
+               }});
+  f.push_back({"gpuboxes", "gpuboxes(boxes,g,B_box,B_nic,r)", "issue 3 (seed 004 switch topologies)",
+               "boxes of g GPUs on an in-box switch (B_box); GPU i on rail switch i mod r (B_nic)",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 5, "gpuboxes(boxes,g,B_box,B_nic,r)");
+                 return GpuBoxes(Int(a, 0, "boxes", 1), Int(a, 1, "g", 1), PositiveArg(a, 2, "B_box"),
+                                 PositiveArg(a, 3, "B_nic"), Int(a, 4, "r", 1));
+               }});
+  f.push_back({"dgx1", "dgx1(boxes[,nic_bw])", "issue 3 (NVIDIA DGX-1V hybrid cube-mesh)",
+               "DGX-1 (V100) boxes: 8 GPUs, 6 NVLinks each; NIC links (nic_bw, default 1) to one switch if boxes>1",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 1, 2, "dgx1(boxes[,nic_bw])");
+                 return Dgx1(Int(a, 0, "boxes", 1), a.size() > 1 ? PositiveArg(a, 1, "nic_bw") : Rational(1));
+               }});
+  return f;
+}
 
 }  // namespace collsynth
