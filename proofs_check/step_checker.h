@@ -4,6 +4,7 @@
 #ifndef COLLSYNTH_PROOFS_CHECK_STEP_CHECKER_H_
 #define COLLSYNTH_PROOFS_CHECK_STEP_CHECKER_H_
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -15,6 +16,33 @@
 
 namespace collsynth {
 
+// Why a schedule fails; tests assert on these, the CLI prints the messages.
+enum class StepViolationKind {
+  kMissingLink,        // a send over a link the topology does not have
+  kBadSource,          // the source is not a compute node / not the broadcast root
+  kNotHeld,            // the sender does not hold the data before the send's step
+  kMissing,            // some node never receives (a part of) a shard
+  kDuplicate,          // a node receives the same element twice (--no-duplicates)
+  kNotBfb,             // d(v,u) = d(v,w) + 1 = t violated (Def. 15 / Thm 14)
+  kNotBandwidthOptimal,  // T_B above (N-1)/N · M/B (Thm 7 / Cor. 6.1)
+  kWrongTl,            // the claimed "tl" differs from the recomputed T_L
+  kWrongTb,            // the claimed "tb" differs from the recomputed T_B
+};
+
+const char* StepViolationKindName(StepViolationKind kind);
+
+// One violation in the orientation of the schedule as written (reduce-scatter violations
+// found on the reversed schedule are translated back). Fields that do not apply are -1.
+struct StepViolation {
+  StepViolationKind kind = StepViolationKind::kMissing;
+  int send_index = -1;  // index into StepSchedule::sends
+  int source = -1;      // shard owner
+  int node = -1;        // the node at fault (receiver lacking data, sender not holding it)
+  int step = -1;
+  std::optional<Interval> interval;  // the first offending element interval
+  std::string message;
+};
+
 struct StepCheckOptions {
   bool check_bandwidth_optimal = false;  // Thm 7: T_B == (N-1)/N · M/B on a regular graph
   bool check_bfb = false;                // Def. 15 / Thm 14
@@ -25,11 +53,15 @@ struct StepCheckOptions {
 struct StepCheckReport {
   bool ok = false;
   std::vector<std::string> errors;  // first violations, each naming source, interval, node, step or link
+  std::vector<StepViolation> violations;  // the same, structured (at most max_errors)
+  std::int64_t num_violations = 0;        // all violations found (may exceed max_errors)
   int tl = 0;                       // number of comm steps T_L
   Rational tb;                      // sum_t max_link data(t)/bandwidth, in shard units
   std::optional<bool> bandwidth_optimal;
   std::optional<bool> bfb;
   std::optional<bool> no_duplicates;
+  // (N-1)/B per phase (Thm 6), when the topology is regular with uniform link bandwidth.
+  std::optional<Rational> bandwidth_lower_bound;
   nlohmann::json ToJson() const;  // {"ok", "tl", "tb", "errors", ...}
 };
 
