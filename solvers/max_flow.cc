@@ -1,0 +1,173 @@
+#include "solvers/max_flow.h"
+
+#include <lemon/preflow.h>
+#include <lemon/smart_graph.h>
+
+#include <stdexcept>
+
+namespace collsynth {
+
+int FlowNetwork::AddArc(int from, int to, const BigInt& capacity) {
+  if (from < 0 || to < 0 || from >= num_nodes_ || to >= num_nodes_) {
+    throw std::invalid_argument("FlowNetwork::AddArc: node id out of range");
+  }
+  if (capacity < 0) throw std::invalid_argument("FlowNetwork::AddArc: negative capacity");
+  tail_.push_back(from);
+  head_.push_back(to);
+  capacity_.push_back(capacity);
+  infinite_.push_back(0);
+  return num_arcs() - 1;
+}
+
+int FlowNetwork::AddInfiniteArc(int from, int to) {
+  int a = AddArc(from, to, 0);
+  infinite_[a] = 1;
+  return a;
+}
+
+void FlowNetwork::SetCapacity(int arc, const BigInt& capacity) {
+  if (capacity < 0) throw std::invalid_argument("FlowNetwork::SetCapacity: negative capacity");
+  capacity_[arc] = capacity;
+  infinite_[arc] = 0;
+}
+
+void FlowNetwork::SetInfinite(int arc) {
+  capacity_[arc] = 0;
+  infinite_[arc] = 1;
+}
+
+BigInt CutCapacity(const FlowNetwork& network, const std::vector<char>& side, bool* infinite) {
+  BigInt total = 0;
+  *infinite = false;
+  for (int a = 0; a < network.num_arcs(); ++a) {
+    if (side[network.tail(a)] && !side[network.head(a)]) {
+      if (network.infinite(a)) *infinite = true;
+      else total += network.capacity(a);
+    }
+  }
+  return total;
+}
+
+struct MaxFlowSolver::Impl {
+  using Digraph = lemon::SmartDigraph;
+  Digraph graph;
+  std::vector<Digraph::Node> nodes;
+  std::vector<Digraph::Arc> arcs;
+  Digraph::ArcMap<std::int64_t> cap64{graph};
+  Digraph::ArcMap<BigInt> cap_big{graph};
+  std::unique_ptr<lemon::Preflow<Digraph, Digraph::ArcMap<std::int64_t>>> flow64;
+  std::unique_ptr<lemon::Preflow<Digraph, Digraph::ArcMap<BigInt>>> flow_big;
+  BigInt finite_sum = 0;
+  int num_infinite = 0;
+  bool dirty = true;  // capacity maps must be refreshed
+  bool use64 = true;
+  bool infinite_stale = false;  // int64 stand-in for infinity must be refreshed
+};
+
+MaxFlowSolver::MaxFlowSolver(const FlowNetwork& network)
+    : network_(network), impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.graph.reserveNode(network_.num_nodes());
+  m.graph.reserveArc(network_.num_arcs());
+  for (int v = 0; v < network_.num_nodes(); ++v) m.nodes.push_back(m.graph.addNode());
+  for (int a = 0; a < network_.num_arcs(); ++a) {
+    m.arcs.push_back(m.graph.addArc(m.nodes[network_.tail(a)], m.nodes[network_.head(a)]));
+  }
+  for (int a = 0; a < network_.num_arcs(); ++a) {
+    if (network_.infinite(a)) ++m.num_infinite;
+    else m.finite_sum += network_.capacity(a);
+  }
+}
+
+MaxFlowSolver::~MaxFlowSolver() = default;
+
+void MaxFlowSolver::SetCapacity(int arc, const BigInt& capacity) {
+  if (capacity < 0) throw std::invalid_argument("MaxFlowSolver::SetCapacity: negative capacity");
+  Impl& m = *impl_;
+  if (network_.infinite(arc)) --m.num_infinite;
+  else m.finite_sum -= network_.capacity(arc);
+  network_.SetCapacity(arc, capacity);
+  m.finite_sum += capacity;
+  if (m.use64 && !m.dirty) {
+    // Fast path: stay on int64 when the new totals still fit.
+    BigInt bound = (BigInt(m.num_infinite) + 1) * (m.finite_sum + 1);
+    if (bound < (BigInt(1) << 62)) {
+      m.cap64[m.arcs[arc]] = static_cast<std::int64_t>(capacity);
+      m.infinite_stale = m.num_infinite > 0;
+      return;
+    }
+  }
+  m.dirty = true;
+}
+
+void MaxFlowSolver::SetInfinite(int arc) {
+  Impl& m = *impl_;
+  if (!network_.infinite(arc)) {
+    m.finite_sum -= network_.capacity(arc);
+    ++m.num_infinite;
+  }
+  network_.SetInfinite(arc);
+  m.dirty = true;
+}
+
+MaxFlowResult MaxFlowSolver::Solve(int source, int sink, bool want_cut) {
+  if (source == sink || source < 0 || sink < 0 || source >= network_.num_nodes() ||
+      sink >= network_.num_nodes()) {
+    throw std::invalid_argument("MaxFlowSolver::Solve: bad source/sink");
+  }
+  ++calls_;
+  Impl& m = *impl_;
+  if (m.dirty) {
+    BigInt bound = (BigInt(m.num_infinite) + 1) * (m.finite_sum + 1);
+    m.use64 = bound < (BigInt(1) << 62);
+    BigInt inf = m.finite_sum + 1;
+    for (int a = 0; a < network_.num_arcs(); ++a) {
+      const BigInt& c = network_.infinite(a) ? inf : network_.capacity(a);
+      if (m.use64) m.cap64[m.arcs[a]] = static_cast<std::int64_t>(c);
+      else m.cap_big[m.arcs[a]] = c;
+    }
+    m.dirty = false;
+    m.infinite_stale = false;
+  } else if (m.infinite_stale) {
+    std::int64_t inf = static_cast<std::int64_t>(m.finite_sum + 1);
+    for (int a = 0; a < network_.num_arcs(); ++a) {
+      if (network_.infinite(a)) m.cap64[m.arcs[a]] = inf;
+    }
+    m.infinite_stale = false;
+  }
+  MaxFlowResult r;
+  auto finish = [&](auto& pf) {
+    pf.source(m.nodes[source]).target(m.nodes[sink]);
+    pf.runMinCut();
+    r.value = pf.flowValue();
+    if (r.value > m.finite_sum) {
+      r.unbounded = true;
+      return;
+    }
+    if (want_cut) {
+      r.source_side.assign(network_.num_nodes(), 0);
+      for (int v = 0; v < network_.num_nodes(); ++v) r.source_side[v] = pf.minCut(m.nodes[v]);
+    }
+  };
+  if (m.use64) {
+    if (!m.flow64) {
+      m.flow64 = std::make_unique<lemon::Preflow<Impl::Digraph, Impl::Digraph::ArcMap<std::int64_t>>>(
+          m.graph, m.cap64, m.nodes[source], m.nodes[sink]);
+    }
+    finish(*m.flow64);
+  } else {
+    if (!m.flow_big) {
+      m.flow_big = std::make_unique<lemon::Preflow<Impl::Digraph, Impl::Digraph::ArcMap<BigInt>>>(
+          m.graph, m.cap_big, m.nodes[source], m.nodes[sink]);
+    }
+    finish(*m.flow_big);
+  }
+  return r;
+}
+
+MaxFlowResult ComputeMaxFlow(const FlowNetwork& network, int source, int sink) {
+  MaxFlowSolver solver(network);
+  return solver.Solve(source, sink, true);
+}
+
+}  // namespace collsynth

@@ -1,0 +1,96 @@
+// Exact maximum s-t flow with its minimum-cut certificate.
+//
+// Problem: given a digraph with non-negative integer capacities (some arcs may be infinite),
+// find the value of a maximum flow from `source` to `sink` and a minimum cut (A, V - A) with
+// source in A, sink not in A, whose capacity equals the value (max-flow min-cut theorem).
+// Used by every part of seed 004 (Theorem 1's oracle, Theorem 8's splitting amount,
+// Theorem 12's packing amount, the bounds (5)-(7)).
+// Algorithm: LEMON Preflow (Goldberg-Tarjan push-relabel, first phase only), O(V^2 sqrt(E)).
+// Number types: capacities are BigInt; when every capacity (with infinite arcs replaced by
+// "sum of finite capacities + 1", which no minimum cut can contain unless the sink is
+// reachable over infinite arcs only) fits comfortably in int64 the engine runs on int64,
+// otherwise on BigInt (GMP). Both are exact.
+// Preconditions: capacities >= 0, node ids valid, source != sink (std::invalid_argument).
+#ifndef COLLSYNTH_SOLVERS_MAX_FLOW_H_
+#define COLLSYNTH_SOLVERS_MAX_FLOW_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "graphs/rational.h"
+
+namespace collsynth {
+
+class FlowNetwork {
+ public:
+  explicit FlowNetwork(int num_nodes = 0) : num_nodes_(num_nodes) {}
+
+  int AddNode() { return num_nodes_++; }
+  // Returns the arc id (dense, in insertion order).
+  int AddArc(int from, int to, const BigInt& capacity);
+  int AddInfiniteArc(int from, int to);
+
+  int num_nodes() const { return num_nodes_; }
+  int num_arcs() const { return static_cast<int>(tail_.size()); }
+  int tail(int arc) const { return tail_[arc]; }
+  int head(int arc) const { return head_[arc]; }
+  const BigInt& capacity(int arc) const { return capacity_[arc]; }
+  bool infinite(int arc) const { return infinite_[arc] != 0; }
+
+  void SetCapacity(int arc, const BigInt& capacity);
+  void SetInfinite(int arc);
+
+ private:
+  int num_nodes_ = 0;
+  std::vector<int> tail_, head_;
+  std::vector<BigInt> capacity_;
+  std::vector<char> infinite_;
+};
+
+struct MaxFlowResult {
+  // True when the sink is reachable from the source over infinite arcs only; then `value`
+  // is meaningless and `source_side` is empty.
+  bool unbounded = false;
+  BigInt value;
+  // Certificate: source_side[v] == 1 for v in A. The finite capacity leaving A equals value.
+  std::vector<char> source_side;
+};
+
+// One-shot convenience wrapper around MaxFlowSolver.
+MaxFlowResult ComputeMaxFlow(const FlowNetwork& network, int source, int sink);
+
+// Sum of the capacities of arcs leaving the node set {v : side[v]} (infinite arcs make the
+// result "unbounded", returned as std::nullopt-like -1 flag through `infinite`).
+BigInt CutCapacity(const FlowNetwork& network, const std::vector<char>& side, bool* infinite);
+
+// Engine for many queries on one network: the LEMON graph and the push-relabel data
+// structures are built once; capacities may change between queries. The engine copies the
+// network; it does not keep a reference to it.
+class MaxFlowSolver {
+ public:
+  explicit MaxFlowSolver(const FlowNetwork& network);
+  ~MaxFlowSolver();
+  MaxFlowSolver(const MaxFlowSolver&) = delete;
+  MaxFlowSolver& operator=(const MaxFlowSolver&) = delete;
+
+  const FlowNetwork& network() const { return network_; }
+  void SetCapacity(int arc, const BigInt& capacity);
+  void SetInfinite(int arc);
+
+  // Maximum flow value and, when want_cut, the minimum cut certificate.
+  MaxFlowResult Solve(int source, int sink, bool want_cut = true);
+
+  // Number of Solve calls so far (for benchmarks).
+  std::int64_t calls() const { return calls_; }
+
+ private:
+  struct Impl;
+  FlowNetwork network_;
+  std::unique_ptr<Impl> impl_;
+  std::int64_t calls_ = 0;
+};
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_SOLVERS_MAX_FLOW_H_

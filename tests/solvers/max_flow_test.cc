@@ -1,0 +1,101 @@
+// Max-flow / min-cut (solvers/max_flow.h): differential test against brute force over all
+// s-t cuts on seeded random networks, on both number paths (int64 and BigInt).
+#include "solvers/max_flow.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "test_util.h"
+
+namespace collsynth {
+namespace {
+
+BigInt BruteForceMinCut(const FlowNetwork& net, int s, int t, bool* finite) {
+  int n = net.num_nodes();
+  BigInt best = -1;
+  *finite = false;
+  for (std::uint32_t mask = 0; mask < (1u << n); ++mask) {
+    if (!((mask >> s) & 1) || ((mask >> t) & 1)) continue;
+    std::vector<char> side(n);
+    for (int v = 0; v < n; ++v) side[v] = (mask >> v) & 1;
+    bool inf = false;
+    BigInt c = CutCapacity(net, side, &inf);
+    if (inf) continue;
+    if (!*finite || c < best) best = c;
+    *finite = true;
+  }
+  return best;
+}
+
+void RunRandom(const BigInt& scale, int rounds) {
+  std::mt19937_64 rng(testing::TestSeed());
+  for (int round = 0; round < rounds; ++round) {
+    int n = 2 + static_cast<int>(rng() % 7);
+    FlowNetwork net(n);
+    int arcs = static_cast<int>(rng() % (3 * n));
+    for (int i = 0; i < arcs; ++i) {
+      int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
+      if (a == b) continue;
+      if (rng() % 8 == 0) net.AddInfiniteArc(a, b);
+      else net.AddArc(a, b, BigInt(static_cast<long>(rng() % 20)) * scale);
+    }
+    int s = 0, t = n - 1;
+    MaxFlowResult r = ComputeMaxFlow(net, s, t);
+    bool finite = false;
+    BigInt brute = BruteForceMinCut(net, s, t, &finite);
+    ASSERT_EQ(r.unbounded, !finite) << "seed " << testing::TestSeed() << " round " << round;
+    if (!finite) continue;
+    EXPECT_EQ(r.value, brute) << "seed " << testing::TestSeed() << " round " << round;
+    ASSERT_EQ(r.source_side.size(), static_cast<std::size_t>(n));
+    EXPECT_TRUE(r.source_side[s]);
+    EXPECT_FALSE(r.source_side[t]);
+    bool inf = false;
+    EXPECT_EQ(CutCapacity(net, r.source_side, &inf), r.value);  // the certificate
+    EXPECT_FALSE(inf);
+  }
+}
+
+TEST(MaxFlowTest, MatchesBruteForceMinCutInt64) { RunRandom(1, 300); }
+
+// Capacities around 10^30 force the BigInt (GMP) path.
+TEST(MaxFlowTest, MatchesBruteForceMinCutBigInt) {
+  RunRandom(BigInt("1000000000000000000000000000000"), 150);
+}
+
+TEST(MaxFlowTest, SolverReusesNetworkWithChangedCapacities) {
+  // s=0 -> 1 -> 3 and 0 -> 2 -> 3.
+  FlowNetwork net(4);
+  int a01 = net.AddArc(0, 1, 5);
+  net.AddArc(1, 3, 4);
+  net.AddArc(0, 2, 2);
+  int a23 = net.AddArc(2, 3, 7);
+  MaxFlowSolver solver(net);
+  EXPECT_EQ(solver.Solve(0, 3).value, 6);
+  solver.SetCapacity(a01, 1);
+  EXPECT_EQ(solver.Solve(0, 3).value, 3);
+  solver.SetCapacity(a23, BigInt("100000000000000000000000"));  // switches to BigInt
+  EXPECT_EQ(solver.Solve(0, 3).value, 3);
+  solver.SetInfinite(a23);
+  EXPECT_EQ(solver.Solve(0, 3).value, 3);
+  EXPECT_EQ(solver.Solve(1, 3).value, 4);
+  EXPECT_EQ(solver.calls(), 5);
+}
+
+TEST(MaxFlowTest, InfinitePathIsUnbounded) {
+  FlowNetwork net(3);
+  net.AddInfiniteArc(0, 1);
+  net.AddInfiniteArc(1, 2);
+  net.AddArc(0, 2, 3);
+  EXPECT_TRUE(ComputeMaxFlow(net, 0, 2).unbounded);
+}
+
+TEST(MaxFlowTest, RejectsBadArguments) {
+  FlowNetwork net(2);
+  EXPECT_THROW(net.AddArc(0, 1, -1), std::invalid_argument);
+  EXPECT_THROW(net.AddArc(0, 2, 1), std::invalid_argument);
+  EXPECT_THROW(ComputeMaxFlow(net, 0, 0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace collsynth
