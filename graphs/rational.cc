@@ -1,5 +1,6 @@
 #include "graphs/rational.h"
 
+#include <algorithm>
 #include <cctype>
 #include <stdexcept>
 
@@ -27,7 +28,10 @@ Rational ParseRational(std::string_view text) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   if (s.empty()) throw std::invalid_argument("empty number");
-  if (s.size() > kMaxDigits + 2) {
+  // An "absurd size" guard: more than kMaxDigits digits in all (numerator and denominator).
+  if (static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      })) > kMaxDigits) {
     throw std::invalid_argument("number has more than " + std::to_string(kMaxDigits) +
                                 " digits");
   }

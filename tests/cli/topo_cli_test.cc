@@ -1,0 +1,124 @@
+// CLI contract of `collsynth topo info` / `topo convert` (foundation issue): JSON fields,
+// exit codes and the clear one-line error for every kind of bad input.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace collsynth {
+namespace {
+
+using testing::RunCli;
+using testing::SourcePath;
+using testing::WriteTempFile;
+using nlohmann::json;
+
+TEST(TopoInfoCliTest, TwoClusterJsonContract) {
+  auto r = RunCli({"topo", "info", SourcePath("experiments/topologies/two_cluster.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["compute_nodes"], 8);
+  EXPECT_EQ(j["switch_nodes"], 3);
+  EXPECT_EQ(j["links"], 32);
+  EXPECT_EQ(j["regular"], false);
+  EXPECT_TRUE(j["degree"].is_null());
+  EXPECT_EQ(j["eulerian"], true);
+  EXPECT_EQ(j["strongly_connected"], true);
+  EXPECT_EQ(j["diameter"], 2);  // c -> switch -> c
+  EXPECT_TRUE(j["moore_optimal_steps"].is_null());
+  EXPECT_EQ(j["distance_distribution"], json({0, 0, 56}));
+}
+
+TEST(TopoInfoCliTest, K22IsMooreOptimalWithBandwidthBound) {
+  // seed 000 Figure 1: K_{2,2}, degree 2, diameter 2 = T_L*(4,2); T_B* = 3/4 · M/B.
+  auto r = RunCli({"topo", "info", SourcePath("experiments/topologies/k22.json"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["regular"], true);
+  EXPECT_EQ(j["degree"], 2);
+  EXPECT_EQ(j["diameter"], 2);
+  EXPECT_EQ(j["moore_optimal_steps"], 2);
+  EXPECT_EQ(j["moore_optimal"], true);
+  EXPECT_EQ(j["bandwidth_lower_bound"]["coefficient_of_M_over_B"], "3/4");
+  EXPECT_EQ(j["average_distance"], "4/3");
+}
+
+TEST(TopoInfoCliTest, TextOutputAndEdgeListInput) {
+  auto r = RunCli({"topo", "info", SourcePath("experiments/topologies/ring8.txt")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("diameter            7"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("T_L*(N,d) = 7"), std::string::npos) << r.out;
+}
+
+TEST(TopoInfoCliTest, DisconnectedGraphReportsNullDiameter) {
+  std::string f = WriteTempFile("oneway.json", R"({"nodes": [{"name": "a"}, {"name": "b"}],
+      "links": [{"from": "a", "to": "b", "bandwidth": 1}]})");
+  auto r = RunCli({"topo", "info", f, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["strongly_connected"], false);
+  EXPECT_EQ(j["eulerian"], false);
+  EXPECT_TRUE(j["diameter"].is_null());
+  EXPECT_EQ(j["unreachable_pairs"], 1);
+}
+
+struct BadCase {
+  const char* name;
+  const char* content;
+  const char* expected;  // substring of the one-line message
+};
+
+TEST(TopoInfoCliTest, BadInputExitsTwoWithOneClearLine) {
+  const std::string two = R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [)";
+  std::string huge(1000001, '7');
+  std::vector<std::pair<std::string, std::pair<std::string, std::string>>> cases = {
+      {"malformed.json", {"{\"nodes\": [{\"name\": \"a\"}", "malformed JSON"}},
+      {"missing_field.json", {R"({"links": []})", "missing field 'nodes'"}},
+      {"mistyped.json", {R"({"nodes": [{"name": 3}]})", "must be a string"}},
+      {"unknown_node.json", {two + R"({"from": "a", "to": "q", "bandwidth": 1}]})", "unknown node 'q'"}},
+      {"duplicate.json", {R"({"nodes": [{"name": "a"}, {"name": "a"}]})", "duplicate node name 'a'"}},
+      {"zero_bw.json", {two + R"({"from": "a", "to": "b", "bandwidth": 0}]})", "bandwidth must be positive, got 0"}},
+      {"negative_bw.json", {two + R"({"from": "a", "to": "b", "bandwidth": "-5/2"}]})", "got -5/2"}},
+      {"text_bw.json", {two + R"({"from": "a", "to": "b", "bandwidth": "ten"}]})", "not an exact number"}},
+      {"float_bw.json", {two + R"({"from": "a", "to": "b", "bandwidth": 0.25}]})", "not exact"}},
+      {"absurd_bw.json", {two + R"({"from": "a", "to": "b", "bandwidth": ")" + huge + "\"}]}", "more than 1000000 digits"}},
+      {"no_compute.json", {R"({"nodes": [{"name": "s", "kind": "switch"}]})", "no compute nodes"}},
+  };
+  for (const auto& [name, c] : cases) {
+    std::string f = WriteTempFile(name, c.first);
+    auto r = RunCli({"topo", "info", f});
+    EXPECT_EQ(r.exit_code, 2) << name << ": " << r.err;
+    EXPECT_NE(r.err.find(f), std::string::npos) << name << " names the file: " << r.err;
+    EXPECT_NE(r.err.find(c.second), std::string::npos) << name << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << name << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << name;
+  }
+  auto r = RunCli({"topo", "info", "/no/such/file.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("/no/such/file.json: cannot open file"), std::string::npos) << r.err;
+}
+
+TEST(TopoInfoCliTest, UsageErrorsExitTwo) {
+  EXPECT_EQ(RunCli({"topo", "info"}).exit_code, 2);
+  EXPECT_EQ(RunCli({"no-such-command"}).exit_code, 2);
+  EXPECT_EQ(RunCli({}).exit_code, 2);
+  EXPECT_EQ(RunCli({"--help"}).exit_code, 0);
+}
+
+TEST(TopoConvertCliTest, JsonToEdgeListAndBackIsLossless) {
+  std::string src = SourcePath("experiments/topologies/two_cluster.json");
+  std::string txt = testing::TempPath("tc.txt"), back = testing::TempPath("tc.json");
+  ASSERT_EQ(RunCli({"topo", "convert", src, txt}).exit_code, 0);
+  ASSERT_EQ(RunCli({"topo", "convert", txt, back}).exit_code, 0);
+  auto a = RunCli({"topo", "convert", src, "-"});
+  auto b = RunCli({"topo", "convert", back, "-"});
+  ASSERT_EQ(a.exit_code, 0);
+  EXPECT_EQ(a.out, b.out);
+  json j = json::parse(a.out);
+  EXPECT_EQ(j["links"].size(), 32u);
+  EXPECT_EQ(j["nodes"][8]["kind"], "switch");
+}
+
+}  // namespace
+}  // namespace collsynth

@@ -1,0 +1,147 @@
+#include "graphs/topology.h"
+
+#include <gtest/gtest.h>
+
+#include "graphs/lemon_view.h"
+#include "graphs/properties.h"
+#include "graphs/input_error.h"
+
+namespace collsynth {
+namespace {
+
+Topology Ring(int n, bool bidirectional, const Rational& bw = 1) {
+  Topology g("ring");
+  for (int i = 0; i < n; ++i) g.AddCompute("n" + std::to_string(i));
+  for (int i = 0; i < n; ++i) {
+    g.AddLink(i, (i + 1) % n, bw);
+    if (bidirectional) g.AddLink((i + 1) % n, i, bw);
+  }
+  return g;
+}
+
+TEST(TopologyTest, ParallelLinksMergeBySumming) {
+  Topology g;
+  int a = g.AddCompute("a"), b = g.AddCompute("b");
+  int e1 = g.AddLink(a, b, Rational(5, 2));
+  int e2 = g.AddLink(a, b, 1);
+  EXPECT_EQ(e1, e2);
+  EXPECT_EQ(g.num_links(), 1);
+  EXPECT_EQ(g.link(e1).bandwidth, Rational(7, 2));
+  EXPECT_EQ(g.link(e1).multiplicity, 2);
+  EXPECT_EQ(g.OutDegree(a), 2);
+  EXPECT_EQ(g.InDegree(b), 2);
+}
+
+TEST(TopologyTest, RejectsDuplicateNamesAndNonPositiveBandwidth) {
+  Topology g;
+  int a = g.AddCompute("a");
+  EXPECT_THROW(g.AddSwitch("a"), std::invalid_argument);
+  EXPECT_THROW(g.AddCompute(""), std::invalid_argument);
+  int b = g.AddCompute("b");
+  EXPECT_THROW(g.AddLink(a, b, 0), std::invalid_argument);
+  EXPECT_THROW(g.AddLink(a, b, -1), std::invalid_argument);
+  EXPECT_THROW(g.AddLink(a, 7, 1), std::invalid_argument);
+}
+
+TEST(TopologyTest, CountsComputeAndSwitchNodes) {
+  Topology g;
+  g.AddCompute("c1");
+  g.AddSwitch("s1");
+  g.AddCompute("c2");
+  EXPECT_EQ(g.num_compute(), 2);
+  EXPECT_EQ(g.num_switches(), 1);
+  EXPECT_EQ(g.ComputeNodes(), (std::vector<int>{0, 2}));
+  EXPECT_EQ(*g.FindNode("s1"), 1);
+  EXPECT_FALSE(g.FindNode("zz").has_value());
+}
+
+TEST(TopologyTest, TransposeReversesEveryLinkAndIsAnInvolution) {
+  Topology g = Ring(5, false, Rational(3, 2));
+  Topology t = g.Transpose();
+  ASSERT_EQ(t.num_links(), g.num_links());
+  for (const Link& l : g.links()) {
+    auto e = t.FindLink(l.to, l.from);
+    ASSERT_TRUE(e.has_value());
+    EXPECT_EQ(t.link(*e).bandwidth, l.bandwidth);
+    EXPECT_FALSE(t.FindLink(l.from, l.to).has_value());
+  }
+  Topology tt = t.Transpose();
+  for (const Link& l : g.links()) EXPECT_TRUE(tt.FindLink(l.from, l.to).has_value());
+}
+
+TEST(PropertiesTest, EulerianDetectsTheUnbalancedNodeWithItsTotals) {
+  Topology g = Ring(4, true);
+  EXPECT_TRUE(CheckEulerian(g).eulerian);
+  g.AddLink(0, 2, Rational(1, 2));  // node 0 out +1/2, node 2 in +1/2
+  auto r = CheckEulerian(g);
+  EXPECT_FALSE(r.eulerian);
+  EXPECT_EQ(r.node, 0);
+  EXPECT_EQ(r.out_bandwidth, Rational(5, 2));
+  EXPECT_EQ(r.in_bandwidth, 2);
+  try {
+    RequireEulerianStronglyConnected(g, "f.json");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "f.json");
+    EXPECT_EQ(e.item(), "node n0");
+    EXPECT_NE(e.problem().find("2 != out-bandwidth 5/2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PropertiesTest, StrongConnectivityOverComputeNodesThroughSwitches) {
+  Topology g;
+  int a = g.AddCompute("a"), b = g.AddCompute("b"), s = g.AddSwitch("s");
+  g.AddDuplexLink(a, s, 1);
+  g.AddDuplexLink(b, s, 1);
+  EXPECT_TRUE(CheckStronglyConnected(g).strongly_connected);
+  Topology h;
+  a = h.AddCompute("a");
+  b = h.AddCompute("b");
+  h.AddLink(a, b, 1);  // one way only
+  auto r = CheckStronglyConnected(h);
+  EXPECT_FALSE(r.strongly_connected);
+  EXPECT_EQ(r.from, b);
+  EXPECT_EQ(r.to, a);
+  EXPECT_THROW(RequireStronglyConnected(h, "x"), InputError);
+  // A switch that only a compute node reaches does not matter for compute connectivity.
+  Topology k = Ring(3, false);
+  int dead = k.AddSwitch("dead");
+  k.AddLink(0, dead, 1);
+  EXPECT_TRUE(CheckStronglyConnected(k).strongly_connected);
+}
+
+TEST(PropertiesTest, DegreesCountMultiLinksAndSelfLoops) {
+  Topology g;
+  int a = g.AddCompute("a"), b = g.AddCompute("b");
+  g.AddLink(a, b, 1);
+  g.AddLink(a, b, 1);  // double link
+  g.AddLink(b, a, 2, 2);
+  g.AddLink(a, a, 1);
+  g.AddLink(b, b, 1);
+  auto d = ComputeDegrees(g);
+  EXPECT_TRUE(d.regular);
+  EXPECT_EQ(d.degree, 3);
+  EXPECT_EQ(d.self_loops, 2);
+  EXPECT_EQ(d.multi_links, 2);
+  ASSERT_TRUE(d.link_bandwidth.has_value());
+  EXPECT_EQ(*d.link_bandwidth, 1);
+  g.AddLink(a, b, 5);  // unequal unit bandwidth breaks regularity
+  EXPECT_FALSE(ComputeDegrees(g).regular);
+}
+
+TEST(LemonViewTest, MirrorsNodesArcsAndExactBandwidths) {
+  Topology g = Ring(6, true, Rational(5, 3));
+  LemonView v(g);
+  EXPECT_EQ(lemon::countNodes(v.graph), 6);
+  EXPECT_EQ(lemon::countArcs(v.graph), 12);
+  for (int e = 0; e < g.num_links(); ++e) {
+    auto arc = v.arcs[e];
+    EXPECT_EQ(v.link_id[arc], e);
+    EXPECT_EQ(v.node_id[v.graph.source(arc)], g.link(e).from);
+    EXPECT_EQ(v.node_id[v.graph.target(arc)], g.link(e).to);
+    EXPECT_EQ(v.bandwidth[arc], Rational(5, 3));
+  }
+}
+
+}  // namespace
+}  // namespace collsynth
