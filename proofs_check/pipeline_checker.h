@@ -6,6 +6,7 @@
 #ifndef COLLSYNTH_PROOFS_CHECK_PIPELINE_CHECKER_H_
 #define COLLSYNTH_PROOFS_CHECK_PIPELINE_CHECKER_H_
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -17,11 +18,44 @@
 
 namespace collsynth {
 
+enum class PipelineViolationKind {
+  kRootNotCompute,     // a tree rooted at a switch, or (broadcast) not at the root
+  kBadEdge,            // a tree edge touching a switch, or a self-loop
+  kMissingNode,        // a tree that does not reach some compute node
+  kExtraParent,        // a node with two parents in one tree, or a root with a parent
+  kCycle,              // tree edges that form a cycle (unreachable from the root)
+  kBadRouteEnds,       // a route that does not run from the edge's tail to its head
+  kMissingLink,        // a route step over a link the topology does not have
+  kRouteThroughCompute,  // a compute node inside a route
+  kRouteMultiplicity,  // route multiplicities do not add up to the tree's
+  kRootSum,            // a root whose trees' multiplicities do not sum to k
+  kOverloaded,         // a link with load > U·b_e
+  kWrongRatio,         // claimed ratio differs from the recomputed one
+  kBadCut,             // the bottleneck cut is not a cut the bound applies to
+  kCutMismatch,        // the claimed cut does not certify the ratio
+};
+
+const char* PipelineViolationKindName(PipelineViolationKind kind);
+
+struct PipelineViolation {
+  PipelineViolationKind kind = PipelineViolationKind::kMissingNode;
+  std::string item;  // "trees[3].edges[1].routes[0]", "link a -> b", "phases[1].trees[0]", ...
+  int node = -1;     // the node concerned, if any
+  int link = -1;     // the link concerned, if any
+  std::string message;
+};
+
 struct PipelineCheckReport {
   bool ok = false;
   std::vector<std::string> errors;  // first violations: tree, edge, route, link
+  std::vector<PipelineViolation> violations;  // the same, structured (at most max_errors)
+  std::int64_t num_violations = 0;            // all violations found
   Rational ratio;                   // recomputed runtime ratio (T_B / (M/N))
-  std::optional<Rational> cut_ratio;  // |S ∩ V_c| / B+(S) of the claimed cut
+  // |S ∩ V_c| / B+(S) of the claimed cut (allgather, seed 004 (1)); |S ∩ V_c| / B-(S) for
+  // reduce-scatter (the bound on G^T); 1 / B+(S) for broadcast ((5), units of M);
+  // N / B+(S) for allreduce ((6), units of M/N).
+  std::optional<Rational> cut_ratio;
+  std::vector<PipelineCheckReport> phases;  // allreduce: reduce-scatter, allgather
   bool certified_optimal = false;     // cut_ratio == ratio
   std::string verdict;                // "optimal (certified)", "valid", "invalid"
   nlohmann::json ToJson() const;      // {"ok", "ratio", "errors", "verdict", ...}
