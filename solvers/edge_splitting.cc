@@ -1,0 +1,260 @@
+#include "solvers/edge_splitting.h"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "solvers/max_flow.h"
+
+namespace collsynth {
+namespace {
+
+using Arc = std::pair<int, int>;
+
+class Splitter {
+ public:
+  Splitter(const Topology& g, const CapacityGraph& d, const std::vector<BigInt>& src,
+           const BigInt& threshold)
+      : g_(g), src_(src), threshold_(threshold), out_(g.num_nodes()), in_(g.num_nodes()) {
+    for (const auto& [arc, c] : d.capacity) {
+      if (c <= 0 || arc.first == arc.second) continue;
+      SetCap(arc, c);
+      paths_[arc].push_back(RoutedPath{{arc.first, arc.second}, c});
+    }
+  }
+
+  SplitResult Run(bool require_eulerian) {
+    for (int v = 0; require_eulerian && v < g_.num_nodes(); ++v) {
+      BigInt in = 0, out = 0;
+      for (int u : in_[v]) in += Cap({u, v});
+      for (const auto& [t, c] : out_[v]) out += c;
+      if (in != out) {
+        throw std::invalid_argument("edge splitting: capacity graph not Eulerian at node " +
+                                    g_.node(v).name);
+      }
+    }
+    if (CurrentConnectivity() < threshold_) {
+      throw std::invalid_argument("edge splitting: min_v F(s, v) is below the threshold");
+    }
+    for (int w = 0; w < g_.num_nodes(); ++w) {
+      if (g_.IsSwitch(w)) RemoveSwitch(w);
+    }
+    SplitResult r;
+    for (int v = 0; v < g_.num_nodes(); ++v) {
+      for (const auto& [t, c] : out_[v]) {
+        r.direct.capacity[{v, t}] = c;
+        r.routes[{v, t}] = paths_[{v, t}];
+      }
+    }
+    r.preserved_connectivity = CurrentConnectivity();
+    if (r.preserved_connectivity < threshold_) {
+      throw std::logic_error("edge splitting lost connectivity");
+    }
+    r.split_operations = splits_;
+    r.max_flow_calls = calls_;
+    return r;
+  }
+
+ private:
+  BigInt Cap(const Arc& a) const {
+    auto it = out_[a.first].find(a.second);
+    return it == out_[a.first].end() ? BigInt(0) : it->second;
+  }
+  void SetCap(const Arc& a, const BigInt& c) {
+    if (c == 0) {
+      out_[a.first].erase(a.second);
+      in_[a.second].erase(a.first);
+    } else {
+      out_[a.first][a.second] = c;
+      in_[a.second].insert(a.first);
+    }
+  }
+
+  BigInt CurrentConnectivity() {
+    CapacityGraph d;
+    for (int v = 0; v < g_.num_nodes(); ++v) {
+      for (const auto& [t, c] : out_[v]) d.capacity[{v, t}] = c;
+    }
+    std::int64_t calls = 0;
+    BigInt r = MinSourceConnectivity(g_, d, src_, &calls);
+    calls_ += calls;
+    return r;
+  }
+
+  // D_c with the given extra infinite arcs, plus a zero arc (v, per_v_head) for each compute
+  // node v (switched to infinite one at a time). Returns min(limit, min_v F(a, b) - T).
+  BigInt Term(int a, int b, const std::vector<Arc>& infinite, int per_v_head, const BigInt& limit) {
+    const int s = g_.num_nodes();
+    FlowNetwork net(s + 1);
+    for (int v = 0; v < s; ++v) {
+      for (const auto& [t, c] : out_[v]) net.AddArc(v, t, c);
+    }
+    for (int v = 0; v < s; ++v) {
+      if (src_[v] > 0) net.AddArc(s, v, src_[v]);
+    }
+    for (const Arc& arc : infinite) net.AddInfiniteArc(arc.first == -1 ? s : arc.first,
+                                                       arc.second == -1 ? s : arc.second);
+    std::vector<std::pair<int, int>> per_v;  // (v, arc id)
+    for (int v = 0; v < s; ++v) {
+      if (g_.IsCompute(v)) per_v.push_back({v, net.AddArc(v, per_v_head, 0)});
+    }
+    MaxFlowSolver solver(net);
+    MaxFlowResult base = solver.Solve(a, b, true);
+    ++calls_;
+    if (base.unbounded) return limit;
+    if (base.value - threshold_ >= limit) return limit;
+    for (int v = 0; v < s; ++v) {
+      if (g_.IsCompute(v) && !base.source_side[v]) return base.value - threshold_;
+    }
+    BigInt best = limit;
+    for (const auto& [v, arc] : per_v) {
+      solver.SetInfinite(arc);
+      MaxFlowResult r = solver.Solve(a, b, false);
+      ++calls_;
+      solver.SetCapacity(arc, 0);
+      if (!r.unbounded) best = std::min(best, BigInt(r.value - threshold_));
+      if (best <= 0) break;
+    }
+    return best;
+  }
+
+  // Theorem 8, eq. (2).
+  BigInt SplitAmount(int u, int w, int t) {
+    BigInt m = std::min(Cap({u, w}), Cap({w, t}));
+    // (u, w) side: infinite (u, s), (u, t), (v, w); flow u -> w.
+    m = Term(u, w, {{u, -1}, {u, t}}, w, m);
+    if (m <= 0) return 0;
+    // (w, t) side: infinite (w, s), (u, t), (v, t); flow w -> t.
+    m = Term(w, t, {{w, -1}, {u, t}}, t, m);
+    return m > 0 ? m : BigInt(0);
+  }
+
+  std::vector<RoutedPath> Take(const Arc& a, BigInt amount) {
+    std::vector<RoutedPath> taken;
+    auto& list = paths_[a];
+    while (amount > 0) {
+      if (list.empty()) throw std::logic_error("edge splitting: path bookkeeping underflow");
+      RoutedPath& last = list.back();
+      if (last.multiplicity <= amount) {
+        amount -= last.multiplicity;
+        taken.push_back(std::move(last));
+        list.pop_back();
+      } else {
+        last.multiplicity -= amount;
+        taken.push_back(RoutedPath{last.nodes, amount});
+        amount = 0;
+      }
+    }
+    if (list.empty()) paths_.erase(a);
+    return taken;
+  }
+
+  void Split(int u, int w, int t, const BigInt& m) {
+    ++splits_;
+    SetCap({u, w}, Cap({u, w}) - m);
+    SetCap({w, t}, Cap({w, t}) - m);
+    std::vector<RoutedPath> first = Take({u, w}, m), second = Take({w, t}, m);
+    if (u == t) return;  // a self-loop carries nothing useful
+    SetCap({u, t}, Cap({u, t}) + m);
+    auto& dest = paths_[{u, t}];
+    std::size_t i = 0, j = 0;
+    BigInt left_i = first[0].multiplicity, left_j = second[0].multiplicity;
+    while (i < first.size() && j < second.size()) {
+      BigInt amt = std::min(left_i, left_j);
+      RoutedPath p{first[i].nodes, amt};
+      p.nodes.insert(p.nodes.end(), second[j].nodes.begin() + 1, second[j].nodes.end());
+      if (!dest.empty() && dest.back().nodes == p.nodes) dest.back().multiplicity += amt;
+      else dest.push_back(std::move(p));
+      left_i -= amt;
+      left_j -= amt;
+      if (left_i == 0 && ++i < first.size()) left_i = first[i].multiplicity;
+      if (left_j == 0 && ++j < second.size()) left_j = second[j].multiplicity;
+    }
+  }
+
+  void RemoveSwitch(int w) {
+    std::vector<int> heads;
+    for (const auto& [t, c] : out_[w]) heads.push_back(t);
+    for (int t : heads) {
+      std::vector<int> tails(in_[w].begin(), in_[w].end());
+      // Prefer pairs that do not produce a self-loop.
+      std::stable_partition(tails.begin(), tails.end(), [t](int u) { return u != t; });
+      for (int u : tails) {
+        if (Cap({w, t}) == 0) break;
+        if (Cap({u, w}) == 0) continue;
+        BigInt m = SplitAmount(u, w, t);
+        if (m > 0) Split(u, w, t, m);
+      }
+      if (Cap({w, t}) != 0) {
+        throw std::logic_error("edge splitting: arc " + g_.node(w).name + " -> " +
+                               g_.node(t).name + " could not be split off (Theorem 7 violated)");
+      }
+    }
+    if (!in_[w].empty()) {
+      throw std::logic_error("edge splitting: switch " + g_.node(w).name + " not isolated");
+    }
+  }
+
+  const Topology& g_;
+  std::vector<BigInt> src_;
+  BigInt threshold_;
+  std::vector<std::map<int, BigInt>> out_;
+  std::vector<std::set<int>> in_;
+  std::map<Arc, std::vector<RoutedPath>> paths_;
+  std::int64_t splits_ = 0, calls_ = 0;
+};
+
+}  // namespace
+
+CapacityGraph ScaledCapacityGraph(const Topology& g, const Rational& c, bool floor_values) {
+  CapacityGraph d;
+  for (const Link& l : g.links()) {
+    if (l.from == l.to) continue;
+    Rational v = c * l.bandwidth;
+    BigInt iv;
+    if (floor_values) {
+      iv = Floor(v);
+    } else {
+      if (Denominator(v) != 1) {
+        throw std::invalid_argument("ScaledCapacityGraph: U·b_e is not an integer");
+      }
+      iv = Numerator(v);
+    }
+    if (iv > 0) d.capacity[{l.from, l.to}] += iv;
+  }
+  return d;
+}
+
+BigInt MinSourceConnectivity(const Topology& g, const CapacityGraph& d,
+                             const std::vector<BigInt>& source_capacity,
+                             std::int64_t* max_flow_calls) {
+  const int s = g.num_nodes();
+  FlowNetwork net(s + 1);
+  for (const auto& [arc, c] : d.capacity) {
+    if (arc.first != arc.second && c > 0) net.AddArc(arc.first, arc.second, c);
+  }
+  for (int v = 0; v < s; ++v) {
+    if (source_capacity[v] > 0) net.AddArc(s, v, source_capacity[v]);
+  }
+  MaxFlowSolver solver(net);
+  BigInt best = -1;
+  for (int v = 0; v < s; ++v) {
+    if (!g.IsCompute(v)) continue;
+    BigInt f = solver.Solve(s, v, false).value;
+    if (best < 0 || f < best) best = f;
+  }
+  if (max_flow_calls) *max_flow_calls += solver.calls();
+  return best;
+}
+
+SplitResult SplitOffSwitches(const Topology& g, const CapacityGraph& d,
+                             const std::vector<BigInt>& source_capacity, const BigInt& threshold,
+                             bool require_eulerian) {
+  if (static_cast<int>(source_capacity.size()) != g.num_nodes()) {
+    throw std::invalid_argument("SplitOffSwitches: one source capacity per node expected");
+  }
+  Splitter splitter(g, d, source_capacity, threshold);
+  return splitter.Run(require_eulerian);
+}
+
+}  // namespace collsynth

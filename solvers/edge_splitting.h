@@ -1,0 +1,76 @@
+// Switch removal by edge splitting (seed 004 §2.2, Algorithm 1, Theorems 6-8; Appendix A).
+//
+// Problem: given an integer-capacity Eulerian digraph D = (V_s ∪ V_c, E) (capacities = U·b_e
+// in the pipeline construction), "source capacities" c_u >= 0 on the compute nodes and a
+// threshold T with min_{v∈V_c} F(s, v; D_c) >= T, where D_c adds a source s and arcs
+// s -> u of capacity c_u, replace every switch w by direct arcs: repeatedly split off
+// (u, w), (w, t) into (u, t) by the maximal amount M of Theorem 8 (computed by max-flows,
+// never one unit at a time) so that min_v F(s, v; D_c) >= T is kept. Allgather uses
+// c_u = k for all u and T = N·k (Theorem 5); broadcast from r uses c_r = k, others 0, T = k.
+// Theorem 7 (via Bang-Jensen-Frank-Jackson's Theorem 6 on D_c plus arcs v -> s of capacity
+// c_v, which is Eulerian) guarantees that every arc (w, t) can be split off completely.
+// Certificate/recovery: every arc of the result keeps the list of physical paths (walks in
+// D whose inner nodes are switches) whose capacities it carries, with multiplicities — the
+// fully expanded form of the paper's recursive routing table. Capacity that splitting turns
+// into a self-loop (u, w), (w, u) -> (u, u) is dropped (a loop never helps a tree).
+// Complexity: O(sum_w deg_in(w)·deg_out(w)) evaluations of (2); each is 2 max-flows when a
+// cheap bound settles it and at most 2(N+1) otherwise (Theorem 8's min over v).
+// Preconditions: Eulerian (per-node in = out capacity), the threshold holds
+// (std::invalid_argument otherwise). Number types: BigInt capacities.
+#ifndef COLLSYNTH_SOLVERS_EDGE_SPLITTING_H_
+#define COLLSYNTH_SOLVERS_EDGE_SPLITTING_H_
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "graphs/rational.h"
+#include "graphs/topology.h"
+
+namespace collsynth {
+
+// An integer-capacity multigraph over the nodes of a Topology (ids shared).
+struct CapacityGraph {
+  // (from, to) -> capacity; only positive entries are kept.
+  std::map<std::pair<int, int>, BigInt> capacity;
+};
+
+// G({c·b_e}) for a rational multiplier c with every c·b_e integral (std::invalid_argument
+// otherwise); floor_values = true gives G({⌊c·b_e⌋}) (Theorem 13) instead.
+CapacityGraph ScaledCapacityGraph(const Topology& g, const Rational& c, bool floor_values = false);
+
+struct RoutedPath {
+  std::vector<int> nodes;  // physical walk; inner nodes are switches
+  BigInt multiplicity;
+};
+
+struct SplitResult {
+  // G* = (V_c, E*): capacities of the compute-to-compute arcs.
+  CapacityGraph direct;
+  // For each arc of `direct`: its physical paths; multiplicities sum to its capacity.
+  std::map<std::pair<int, int>, std::vector<RoutedPath>> routes;
+  // min_v F(s, v; D*_c) after splitting (certificate that T was preserved).
+  BigInt preserved_connectivity;
+  std::int64_t split_operations = 0;
+  std::int64_t max_flow_calls = 0;
+};
+
+// Source capacities are given per node id (0 for switches). Throws std::invalid_argument if
+// the input is not Eulerian or the threshold does not hold; std::logic_error if an internal
+// invariant fails (a switch that cannot be isolated).
+// require_eulerian = false (used for §2.4's G({⌊U·b_e⌋}), which need not be Eulerian) skips
+// the Eulerian precondition; Theorem 7 then no longer guarantees success, and a switch that
+// cannot be isolated is reported by std::logic_error.
+SplitResult SplitOffSwitches(const Topology& g, const CapacityGraph& d,
+                             const std::vector<BigInt>& source_capacity, const BigInt& threshold,
+                             bool require_eulerian = true);
+
+// min_{v∈V_c} F(s, v; D_c) for a capacity graph over g's nodes (switch nodes may be absent).
+BigInt MinSourceConnectivity(const Topology& g, const CapacityGraph& d,
+                             const std::vector<BigInt>& source_capacity,
+                             std::int64_t* max_flow_calls = nullptr);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_SOLVERS_EDGE_SPLITTING_H_

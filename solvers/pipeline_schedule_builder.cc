@@ -1,0 +1,310 @@
+#include "solvers/pipeline_schedule_builder.h"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "solvers/allgather_optimum.h"
+#include "solvers/arborescence_packing.h"
+#include "solvers/collective_bounds.h"
+#include "solvers/edge_splitting.h"
+#include "solvers/integer_bandwidths.h"
+#include "solvers/max_flow.h"
+
+namespace collsynth {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+void CheckInput(const Topology& g) {
+  if (g.num_compute() < 2) throw std::invalid_argument("needs at least 2 compute nodes");
+  for (int v = 0; v < g.num_nodes(); ++v) {
+    if (g.InBandwidth(v) != g.OutBandwidth(v)) {
+      throw std::invalid_argument("not Eulerian at node " + g.node(v).name);
+    }
+  }
+}
+
+// Splitting + packing for the given capacity graph and demands, mapped to physical routes.
+std::vector<PipelineTree> TreesFor(const Topology& g, const CapacityGraph& d,
+                                   const std::vector<BigInt>& source_capacity,
+                                   const BigInt& threshold,
+                                   const std::vector<std::pair<int, BigInt>>& demands,
+                                   bool fixed_k, PipelineStats* stats) {
+  auto t0 = Clock::now();
+  SplitResult split = SplitOffSwitches(g, d, source_capacity, threshold, !fixed_k);
+  stats->splitting_seconds += Seconds(t0);
+  stats->splitting_max_flows += split.max_flow_calls;
+  stats->split_operations += split.split_operations;
+  auto t1 = Clock::now();
+  PackingResult pack = PackArborescences(g, split.direct, demands);
+  stats->packing_seconds += Seconds(t1);
+  stats->packing_max_flows += pack.mu_evaluations;
+  if (!pack.ok) throw std::logic_error("arborescence packing failed after edge splitting");
+  stats->trees += static_cast<std::int64_t>(pack.trees.size());
+  // Hand out each G* arc's physical paths to the trees that use it.
+  auto& pool = split.routes;
+  std::vector<PipelineTree> trees;
+  for (const PackedTree& t : pack.trees) {
+    PipelineTree pt;
+    pt.root = t.root;
+    pt.multiplicity = t.multiplicity;
+    for (const auto& [x, y] : t.edges) {
+      PipelineTreeEdge e;
+      e.from = x;
+      e.to = y;
+      BigInt need = t.multiplicity;
+      auto& list = pool[{x, y}];
+      while (need > 0) {
+        if (list.empty()) throw std::logic_error("route pool exhausted");
+        RoutedPath& p = list.back();
+        BigInt take = p.multiplicity < need ? p.multiplicity : need;
+        e.routes.push_back(PipelineRoute{p.nodes, take});
+        need -= take;
+        p.multiplicity -= take;
+        if (p.multiplicity == 0) list.pop_back();
+      }
+      pt.edges.push_back(std::move(e));
+    }
+    trees.push_back(std::move(pt));
+  }
+  return trees;
+}
+
+PipelineSchedule AllgatherSchedule(const Topology& g, const std::optional<BigInt>& fixed_k,
+                                   PipelineBuildResult* out) {
+  PipelineStats& stats = out->stats;
+  auto t0 = Clock::now();
+  AllgatherOptimum opt = ComputeAllgatherOptimum(g);
+  stats.optimum_max_flows += opt.max_flow_calls;
+  PipelineSchedule s;
+  s.collective = "allgather";
+  BigInt k = opt.k;
+  Rational U = opt.U;
+  CapacityGraph d;
+  if (fixed_k) {
+    k = *fixed_k;
+    U = FixedKMinimalU(g, k, &stats.optimum_max_flows);
+    d = ScaledCapacityGraph(g, U, true);
+    Rational min_b = g.link(0).bandwidth;
+    for (const Link& l : g.links()) min_b = l.bandwidth < min_b ? l.bandwidth : min_b;
+    out->fixed_k_bound = opt.ratio + 1 / (Rational(k) * min_b);
+  } else {
+    d = ScaledCapacityGraph(g, U, false);
+  }
+  stats.optimum_seconds += Seconds(t0);
+  std::vector<BigInt> src(g.num_nodes(), 0);
+  std::vector<std::pair<int, BigInt>> demands;
+  for (int v : g.ComputeNodes()) {
+    src[v] = k;
+    demands.push_back({v, k});
+  }
+  s.trees = TreesFor(g, d, src, k * g.num_compute(), demands, fixed_k.has_value(), &stats);
+  s.U = U;
+  s.k = k;
+  s.ratio = PipelineScheduleRatio(g, s);
+  out->optimal_ratio = opt.ratio;
+  if (s.ratio == opt.ratio) s.bottleneck_cut = opt.bottleneck_cut;
+  s.extra["optimal_ratio"] = ToString(opt.ratio);
+  s.extra["cut_compute"] = opt.cut_compute;
+  s.extra["cut_bandwidth"] = ToString(opt.cut_bandwidth);
+  return s;
+}
+
+}  // namespace
+
+PipelineCollective ParsePipelineCollective(const std::string& name) {
+  if (name == "allgather") return PipelineCollective::kAllgather;
+  if (name == "reduce-scatter") return PipelineCollective::kReduceScatter;
+  if (name == "allreduce") return PipelineCollective::kAllreduce;
+  if (name == "broadcast") return PipelineCollective::kBroadcast;
+  throw std::invalid_argument("unknown collective '" + name +
+                              "' (allgather, reduce-scatter, allreduce, broadcast)");
+}
+
+std::string PipelineCollectiveName(PipelineCollective c) {
+  switch (c) {
+    case PipelineCollective::kAllgather: return "allgather";
+    case PipelineCollective::kReduceScatter: return "reduce-scatter";
+    case PipelineCollective::kAllreduce: return "allreduce";
+    case PipelineCollective::kBroadcast: return "broadcast";
+  }
+  return "?";
+}
+
+Rational PipelineScheduleRatio(const Topology& g, const PipelineSchedule& s) {
+  std::vector<BigInt> load(g.num_links(), 0);
+  bool reversed = s.collective == "reduce-scatter";
+  for (const PipelineTree& t : s.trees) {
+    for (const PipelineTreeEdge& e : t.edges) {
+      for (const PipelineRoute& r : e.routes) {
+        for (std::size_t i = 0; i + 1 < r.path.size(); ++i) {
+          int a = r.path[i], b = r.path[i + 1];
+          if (reversed) std::swap(a, b);
+          auto link = g.FindLink(a, b);
+          if (!link) throw std::logic_error("route uses a missing link");
+          load[*link] += r.multiplicity;
+        }
+      }
+    }
+  }
+  Rational best = 0;
+  for (int e = 0; e < g.num_links(); ++e) {
+    Rational r = Rational(load[e]) / (Rational(s.k) * g.link(e).bandwidth);
+    if (r > best) best = r;
+  }
+  return best;
+}
+
+Rational FixedKMinimalU(const Topology& g, const BigInt& k, std::int64_t* max_flow_calls) {
+  if (k < 1) throw std::invalid_argument("fixed k must be >= 1");
+  CheckInput(g);
+  IntegerBandwidths ib = ScaleToIntegers(g);
+  const int n = g.num_compute();
+  std::vector<BigInt> src(g.num_nodes(), 0);
+  for (int v : g.ComputeNodes()) src[v] = k;
+  auto feasible = [&](const Rational& u_scaled) {
+    CapacityGraph d;
+    for (int e = 0; e < g.num_links(); ++e) {
+      const Link& l = g.link(e);
+      BigInt c = Floor(u_scaled * ib.values[e]);
+      if (l.from != l.to && c > 0) d.capacity[{l.from, l.to}] += c;
+    }
+    return MinSourceConnectivity(g, d, src, max_flow_calls) >= k * n;
+  };
+  BigInt max_b = 0, min_in = -1;
+  for (const BigInt& b : ib.values) max_b = b > max_b ? b : max_b;
+  for (int v : g.ComputeNodes()) {
+    BigInt in = 0;
+    for (int e : g.InLinks(v)) in += g.link(e).from != v ? ib.values[e] : BigInt(0);
+    if (min_in < 0 || in < min_in) min_in = in;
+  }
+  // Theorem 14's range (scaled units): (N-1)k / min_v B-(v) <= U* <= (N-1)k.
+  Rational lo(BigInt(k * (n - 1)), min_in), hi(k * (n - 1));
+  if (!feasible(hi)) throw std::logic_error("fixed-k upper bound infeasible");
+  if (feasible(lo)) return lo * ib.scale;
+  Rational width(BigInt(1), max_b * max_b);
+  while (hi - lo >= width) {
+    Rational mid = (lo + hi) / 2;
+    if (feasible(mid)) hi = mid;
+    else lo = mid;
+  }
+  // U* has denominator <= max_b (some ⌊U*·b_e⌋ is tight); Proposition 2 makes it the
+  // closest such fraction; verify it.
+  Rational u = ClosestFraction((lo + hi) / 2, max_b);
+  if (!feasible(u)) throw std::logic_error("fixed-k reconstruction infeasible");
+  return u * ib.scale;
+}
+
+PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptions& options) {
+  CheckInput(g);
+  PipelineBuildResult out;
+  switch (options.collective) {
+    case PipelineCollective::kAllgather:
+      out.schedule = AllgatherSchedule(g, options.fixed_k, &out);
+      break;
+    case PipelineCollective::kReduceScatter: {
+      out.schedule = AllgatherSchedule(g.Transpose(), options.fixed_k, &out);
+      out.schedule.collective = "reduce-scatter";
+      out.schedule.ratio = PipelineScheduleRatio(g, out.schedule);
+      break;
+    }
+    case PipelineCollective::kAllreduce: {
+      PipelineBuildResult rs, ag;
+      PipelineSchedule rs_s = AllgatherSchedule(g.Transpose(), options.fixed_k, &rs);
+      rs_s.collective = "reduce-scatter";
+      rs_s.ratio = PipelineScheduleRatio(g, rs_s);
+      PipelineSchedule ag_s = AllgatherSchedule(g, options.fixed_k, &ag);
+      out.schedule.collective = "allreduce";
+      out.schedule.ratio = rs_s.ratio + ag_s.ratio;
+      out.schedule.U = ag_s.U;
+      out.schedule.k = ag_s.k;
+      out.optimal_ratio = rs.optimal_ratio + ag.optimal_ratio;
+      if (options.fixed_k) out.fixed_k_bound = *rs.fixed_k_bound + *ag.fixed_k_bound;
+      out.schedule.phases = {std::move(rs_s), std::move(ag_s)};
+      for (PipelineStats* st : {&rs.stats, &ag.stats}) {
+        out.stats.optimum_max_flows += st->optimum_max_flows;
+        out.stats.splitting_max_flows += st->splitting_max_flows;
+        out.stats.split_operations += st->split_operations;
+        out.stats.packing_max_flows += st->packing_max_flows;
+        out.stats.trees += st->trees;
+        out.stats.optimum_seconds += st->optimum_seconds;
+        out.stats.splitting_seconds += st->splitting_seconds;
+        out.stats.packing_seconds += st->packing_seconds;
+      }
+      AllgatherOptimum opt = ComputeAllgatherOptimum(g);
+      AllreduceBounds b = ComputeAllreduceBounds(g, opt);
+      out.schedule.extra["allreduce_lower_bound"] = ToString(b.lower_bound);
+      // Certificate against bound (6) when RS+AG meets it: N / B+(S) = ratio.
+      if (out.schedule.ratio == b.bound6) out.schedule.bottleneck_cut = b.min_cut_set;
+      out.schedule.extra["rs_ag_optimal"] = b.rs_ag_optimal;
+      break;
+    }
+    case PipelineCollective::kBroadcast: {
+      auto t0 = Clock::now();
+      BroadcastBound bb = ComputeBroadcastBound(g, options.root);
+      PipelineSchedule& s = out.schedule;
+      s.collective = "broadcast";
+      s.root = options.root;
+      BigInt k;
+      Rational U;
+      CapacityGraph d;
+      if (options.fixed_k) {
+        // Broadcast with k fixed trees: the least U with ⌊U·b_e⌋ keeping λ_r >= k. The
+        // candidates are the breakpoints j / b_e; search them exactly by bisection on U.
+        k = *options.fixed_k;
+        if (k < 1) throw std::invalid_argument("fixed k must be >= 1");
+        std::vector<BigInt> src1(g.num_nodes(), 0);
+        src1[options.root] = k;
+        IntegerBandwidths ib = ScaleToIntegers(g);
+        BigInt max_b = 0;
+        for (const BigInt& b : ib.values) max_b = b > max_b ? b : max_b;
+        auto feasible = [&](const Rational& u) {
+          CapacityGraph dd;
+          for (int e = 0; e < g.num_links(); ++e) {
+            const Link& l = g.link(e);
+            BigInt c = Floor(u * ib.values[e]);
+            if (l.from != l.to && c > 0) dd.capacity[{l.from, l.to}] += c;
+          }
+          return MinSourceConnectivity(g, dd, src1, &out.stats.optimum_max_flows) >= k;
+        };
+        Rational lo = 0, hi = Rational(k);
+        while (hi - lo >= Rational(BigInt(1), max_b * max_b)) {
+          Rational mid = (lo + hi) / 2;
+          if (feasible(mid)) hi = mid;
+          else lo = mid;
+        }
+        Rational u = ClosestFraction((lo + hi) / 2, max_b);
+        if (!feasible(u)) u = hi;
+        U = u * ib.scale;
+        d = ScaledCapacityGraph(g, U, true);
+        Rational min_b = g.link(0).bandwidth;
+        for (const Link& l : g.links()) min_b = l.bandwidth < min_b ? l.bandwidth : min_b;
+        out.fixed_k_bound = bb.ratio + 1 / (Rational(k) * min_b);
+      } else {
+        MinimalUk(g, bb.ratio, &U, &k);
+        d = ScaledCapacityGraph(g, U, false);
+      }
+      out.stats.optimum_seconds += Seconds(t0);
+      std::vector<BigInt> src(g.num_nodes(), 0);
+      src[options.root] = k;
+      s.trees = TreesFor(g, d, src, k, {{options.root, k}}, options.fixed_k.has_value(), &out.stats);
+      s.U = U;
+      s.k = k;
+      s.ratio = PipelineScheduleRatio(g, s);
+      out.optimal_ratio = bb.ratio;
+      s.extra["broadcast_min_cut"] = ToString(bb.min_cut);
+      if (s.ratio == bb.ratio) s.bottleneck_cut = bb.cut;  // bound (5)
+      std::vector<std::string> names;
+      for (int v : bb.cut) names.push_back(g.node(v).name);
+      s.extra["broadcast_cut"] = names;
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace collsynth

@@ -1,0 +1,76 @@
+// Bandwidth-optimal pipeline schedules (seed 004 §2, §2.4, Appendices A-B).
+//
+// Problem: build a PipelineSchedule (proofs_check/pipeline_schedule.h) for allgather,
+// reduce-scatter, allreduce or broadcast on an arbitrary Eulerian switch topology:
+//  * allgather: ratio* and (U, k) (solvers/allgather_optimum.h), edge splitting of
+//    G({U·b_e}) with source capacities k and threshold N·k (solvers/edge_splitting.h), then k
+//    spanning out-trees per compute node in G* (solvers/arborescence_packing.h), mapped back
+//    to physical routes. Achieves T_B = (M/N)·ratio*, certified by the bottleneck cut.
+//  * reduce-scatter: the allgather of the transpose G^T, written unchanged (trees
+//    parent -> child); data flows child -> parent along the reversed paths, which are links
+//    of G. Same ratio on Eulerian G.
+//  * allreduce: reduce-scatter then allgather (Appendix B); ratio = sum of the phases; the
+//    result also reports Theorem 19's optimality conditions (solvers/collective_bounds.h).
+//  * broadcast from r: λ = min_v F(r, v; G), U/k = 1/λ (T_B = M/λ, bound (5)); splitting with
+//    source capacity k at r only and threshold k; k trees rooted at r.
+//  * fixed k (§2.4, Theorems 13-15): the least U* with N·k trees edge-disjoint in
+//    G({⌊U·b_e⌋}), by the paper's binary search to width 1/max(b)^2 and continued fractions.
+// "ratio" is always max over links of load/(k·b_e): T_B/(M/N) for allgather/reduce-scatter
+// (and the sum of the phases for allreduce), T_B/M for broadcast.
+// Complexity: dominated by the max-flows of the three stages (see the stage headers).
+// Preconditions: Eulerian, strongly connected, >= 2 compute nodes (std::invalid_argument).
+// Number types: exact (Rational / BigInt) throughout.
+#ifndef COLLSYNTH_SOLVERS_PIPELINE_SCHEDULE_BUILDER_H_
+#define COLLSYNTH_SOLVERS_PIPELINE_SCHEDULE_BUILDER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "graphs/rational.h"
+#include "graphs/topology.h"
+#include "proofs_check/pipeline_schedule.h"
+
+namespace collsynth {
+
+enum class PipelineCollective { kAllgather, kReduceScatter, kAllreduce, kBroadcast };
+
+// "allgather", "reduce-scatter", "allreduce", "broadcast"; std::invalid_argument otherwise.
+PipelineCollective ParsePipelineCollective(const std::string& name);
+std::string PipelineCollectiveName(PipelineCollective c);
+
+struct PipelineOptions {
+  PipelineCollective collective = PipelineCollective::kAllgather;
+  int root = -1;                 // broadcast root (node id of a compute node)
+  std::optional<BigInt> fixed_k;  // §2.4: exactly k trees per root
+};
+
+struct PipelineStats {
+  std::int64_t optimum_max_flows = 0;
+  std::int64_t splitting_max_flows = 0;
+  std::int64_t split_operations = 0;
+  std::int64_t packing_max_flows = 0;  // Theorem 12 evaluations
+  std::int64_t trees = 0;              // distinct trees (groups)
+  double optimum_seconds = 0, splitting_seconds = 0, packing_seconds = 0;
+};
+
+struct PipelineBuildResult {
+  PipelineSchedule schedule;
+  Rational optimal_ratio;  // ratio* (allgather/RS), sum for allreduce, 1/λ for broadcast
+  // Fixed k only: Theorem 15's bound ratio* + 1/(k·min b_e) on the achieved ratio.
+  std::optional<Rational> fixed_k_bound;
+  PipelineStats stats;
+};
+
+PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptions& options);
+
+// Recomputes a (single-phase) schedule's ratio max_e load_e / (k·b_e) from its routes; for
+// reduce-scatter the loads are on the reversed paths. Independent of how it was built.
+Rational PipelineScheduleRatio(const Topology& g, const PipelineSchedule& s);
+
+// §2.4 Theorem 14: the least U with min_v F(s, v; G_k(⌊U·b_e⌋)) >= N·k.
+Rational FixedKMinimalU(const Topology& g, const BigInt& k, std::int64_t* max_flow_calls = nullptr);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_SOLVERS_PIPELINE_SCHEDULE_BUILDER_H_

@@ -1,0 +1,149 @@
+// End-to-end pipeline schedules (seed 004 §2, §2.4, Appendices A-B): every produced schedule
+// passes the independent checker (proofs_check/pipeline_checker.h) and reaches the optimum
+// certified by its cut, on every test topology.
+#include "solvers/pipeline_schedule_builder.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "pipeline_test_topologies.h"
+#include "proofs_check/pipeline_checker.h"
+#include "solvers/allgather_optimum.h"
+#include "solvers/collective_bounds.h"
+#include "test_util.h"
+
+namespace collsynth {
+namespace {
+
+PipelineSchedule BuildChecked(const Topology& g, PipelineCollective c, int root = -1,
+                              std::optional<BigInt> fixed_k = std::nullopt,
+                              PipelineBuildResult* out = nullptr) {
+  PipelineOptions o;
+  o.collective = c;
+  o.root = root;
+  o.fixed_k = fixed_k;
+  PipelineBuildResult r = BuildPipelineSchedule(g, o);
+  PipelineCheckReport rep = CheckPipelineSchedule(g, r.schedule);
+  EXPECT_TRUE(rep.ok) << g.name() << " " << PipelineCollectiveName(c) << ": "
+                      << (rep.errors.empty() ? "" : rep.errors[0]);
+  EXPECT_EQ(rep.ratio, r.schedule.ratio);
+  // Round trip through the JSON contract.
+  PipelineSchedule back =
+      PipelineScheduleFromJson(PipelineScheduleToJson(r.schedule, g), g, "<test>");
+  EXPECT_TRUE(CheckPipelineSchedule(g, back).ok);
+  if (out) *out = r;
+  return r.schedule;
+}
+
+// Every collective on one topology: optimal and certified (allgather, reduce-scatter,
+// broadcast), allreduce = RS + AG with ratio 2·ratio*.
+void ExpectAllCollectivesOptimal(const Topology& g) {
+  SCOPED_TRACE(g.name());
+  AllgatherOptimum opt = ComputeAllgatherOptimum(g);
+  for (auto c : {PipelineCollective::kAllgather, PipelineCollective::kReduceScatter}) {
+    PipelineSchedule s = BuildChecked(g, c);
+    EXPECT_EQ(s.ratio, opt.ratio);
+    EXPECT_TRUE(CheckPipelineSchedule(g, s).certified_optimal);
+  }
+  PipelineSchedule ar = BuildChecked(g, PipelineCollective::kAllreduce);
+  EXPECT_EQ(ar.ratio, 2 * opt.ratio);
+  int root = g.ComputeNodes().back();
+  PipelineSchedule bc = BuildChecked(g, PipelineCollective::kBroadcast, root);
+  EXPECT_EQ(bc.ratio, ComputeBroadcastBound(g, root).ratio);
+  EXPECT_TRUE(CheckPipelineSchedule(g, bc).certified_optimal);
+}
+
+// Seed 004 Figures 1-2: the two-cluster example (ratio 1, U = 1, k = 1) and its G*.
+TEST(PipelineTest, TwoClusterFigure1And2) {
+  Topology g = testing::TwoClusterTopology();
+  PipelineBuildResult r;
+  PipelineSchedule s = BuildChecked(g, PipelineCollective::kAllgather, -1, std::nullopt, &r);
+  EXPECT_EQ(s.ratio, 1);
+  EXPECT_EQ(s.U, 1);
+  EXPECT_EQ(s.k, 1);
+  EXPECT_EQ(s.trees.size(), 8u);  // one tree per compute node (k = 1)
+  // Appendix B / Theorem 19(a): |S* ∩ V_c| = N/2, so RS+AG is an optimal allreduce.
+  AllreduceBounds b = ComputeAllreduceBounds(g, ComputeAllgatherOptimum(g));
+  EXPECT_TRUE(b.theorem19_a);
+  EXPECT_EQ(b.rs_ag_ratio, b.lower_bound);
+  // Appendix B: broadcast optimum M/(4b) is twice the allgather optimum (M/N)(4/4b), N = 8.
+  EXPECT_EQ(ComputeBroadcastBound(g, 0).ratio * 8, 2 * s.ratio);
+  ExpectAllCollectivesOptimal(g);
+  ExpectAllCollectivesOptimal(testing::TwoClusterSplitTopology());
+}
+
+TEST(PipelineTest, DirectConnectAndSwitchTopologies) {
+  ExpectAllCollectivesOptimal(testing::Dgx1Topology());
+  ExpectAllCollectivesOptimal(testing::TorusTopology({3, 4}));
+  ExpectAllCollectivesOptimal(testing::TorusTopology({3, 3, 3}));
+  ExpectAllCollectivesOptimal(testing::HypercubeTopology(4));
+  ExpectAllCollectivesOptimal(testing::GpuClusterTopology(2, 4, 12, 2, 2));
+  ExpectAllCollectivesOptimal(testing::FatTreeTopology(4));
+  ExpectAllCollectivesOptimal(testing::TwoClusterTopology(3, 3, Rational(5, 2), Rational(2, 3)));
+}
+
+// Issue 4 §3: exactness on large and rational bandwidths.
+TEST(PipelineTest, Issue4ExactBandwidths) {
+  ExpectAllCollectivesOptimal(testing::RingTopology(4, {Rational(1000003), Rational(1000033)}));
+  BigInt big("1000000000000000");
+  ExpectAllCollectivesOptimal(testing::RingTopology(5, {Rational(big + 1), Rational(big - 7)}));
+  ExpectAllCollectivesOptimal(testing::RingTopology(4, {Rational(5, 2), Rational(7, 3)}));
+  ExpectAllCollectivesOptimal(
+      testing::GpuClusterTopology(2, 2, Rational(big), Rational(3, 2), 1));
+}
+
+TEST(PipelineTest, RandomEulerianWithSwitchesPassChecker) {
+  std::mt19937_64 rng(testing::TestSeed() + 7);
+  for (int round = 0; round < 40; ++round) {
+    Topology g = testing::RandomEulerianTopology(rng, 2 + rng() % 5, rng() % 4, 1 + rng() % 4,
+                                                 1 + rng() % 5);
+    SCOPED_TRACE("seed " + std::to_string(testing::TestSeed()) + " round " + std::to_string(round));
+    ExpectAllCollectivesOptimal(g);
+  }
+}
+
+// §2.4 Theorems 13-15: with exactly k trees per root the ratio U*/k is at least ratio* and
+// within Theorem 15's bound ratio* + 1/(k·min b_e); U* is the least feasible U.
+TEST(PipelineTest, FixedKWithinTheorem15Bound) {
+  std::vector<Topology> gs = {testing::Dgx1Topology(), testing::TwoClusterTopology(),
+                              testing::TorusTopology({3, 4}),
+                              testing::RingTopology(5, {Rational(3), Rational(5)})};
+  for (const Topology& g : gs) {
+    SCOPED_TRACE(g.name());
+    Rational opt = ComputeAllgatherOptimum(g).ratio;
+    for (int k = 1; k <= 3; ++k) {
+      PipelineBuildResult r;
+      PipelineSchedule s = BuildChecked(g, PipelineCollective::kAllgather, -1, BigInt(k), &r);
+      EXPECT_EQ(s.k, k);
+      EXPECT_GE(s.ratio, opt);
+      ASSERT_TRUE(r.fixed_k_bound.has_value());
+      EXPECT_LE(s.ratio, *r.fixed_k_bound);
+      // Minimality of U* (Theorem 14): any smaller U that changes some ⌊U·b_e⌋ fails.
+      Rational u = s.U;
+      Rational below = 0;
+      for (const Link& l : g.links()) {
+        Rational prev = Rational(Ceil(u * l.bandwidth) - 1) / l.bandwidth;  // last breakpoint < U*
+        if (prev > below) below = prev;
+      }
+      EXPECT_GT(FixedKMinimalU(g, BigInt(k)), below);
+    }
+  }
+  // DGX-1: ratio* = 7/6 needs k = 6. With k = 1, U = 1 leaves each GPU 6 < N-1 = 7 units of
+  // in-capacity (Theorem 5 fails); the next breakpoint of ⌊U·b_e⌋ is U = 3/2, where each
+  // doubled pair carries 3 trees (in-capacity 8), and it is feasible: U* = 3/2.
+  EXPECT_FALSE(AllgatherRatioFeasible(testing::Dgx1Topology(), 1));  // 1 < 7/6
+  EXPECT_EQ(FixedKMinimalU(testing::Dgx1Topology(), 1), Rational(3, 2));
+}
+
+TEST(PipelineTest, RejectsBadOptions) {
+  Topology g = testing::TwoClusterTopology();
+  PipelineOptions o;
+  o.collective = PipelineCollective::kBroadcast;
+  o.root = g.num_nodes() - 1;  // a switch
+  EXPECT_THROW(BuildPipelineSchedule(g, o), std::invalid_argument);
+  EXPECT_THROW(ParsePipelineCollective("gather"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace collsynth
