@@ -1,0 +1,85 @@
+#include "proofs_check/verify.h"
+
+#include <sstream>
+
+#include "graphs/input_error.h"
+#include "proofs_check/pipeline_checker.h"
+#include "proofs_check/pipeline_schedule.h"
+#include "proofs_check/step_checker.h"
+#include "proofs_check/step_schedule.h"
+
+namespace collsynth {
+
+using nlohmann::json;
+
+VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const std::string& file,
+                                const VerifyOptions& options) {
+  if (!schedule.is_object()) {
+    throw InputError(file, "top level", std::string("expected a JSON object, got ") + schedule.type_name());
+  }
+  auto it = schedule.find("format");
+  if (it == schedule.end() || !it->is_string()) {
+    throw InputError(file, "top level", "missing field 'format' (\"steps\" or \"pipeline\")");
+  }
+  VerifyResult result;
+  result.format = it->get<std::string>();
+  if (result.format == "steps") {
+    StepSchedule s = StepScheduleFromJson(schedule, g, file);
+    StepCheckOptions o;
+    o.check_bandwidth_optimal = options.check_bandwidth_optimal;
+    o.check_bfb = options.check_bfb;
+    o.check_no_duplicates = options.check_no_duplicates;
+    o.max_errors = options.max_errors;
+    StepCheckReport r = CheckStepSchedule(g, s, o);
+    result.ok = r.ok;
+    result.verdict = r.ok ? "valid" : "invalid";
+    if (r.ok && r.bandwidth_optimal.value_or(false)) result.verdict += ", bandwidth optimal (Thm 7)";
+    if (r.ok && r.bfb.value_or(false)) result.verdict += ", BFB (Def. 15)";
+    result.report = r.ToJson();
+    result.report["collective"] = s.collective;
+  } else if (result.format == "pipeline") {
+    if (options.check_bfb || options.check_bandwidth_optimal || options.check_no_duplicates) {
+      throw InputError("<args>", "options",
+                       "--bw-optimal, --bfb and --no-duplicates apply to \"steps\" schedules; a "
+                       "pipeline schedule's optimality is certified by its bottleneck_cut");
+    }
+    PipelineSchedule s = PipelineScheduleFromJson(schedule, g, file);
+    PipelineCheckReport r = CheckPipelineSchedule(g, s, options.max_errors);
+    result.ok = r.ok;
+    result.verdict = r.verdict;
+    result.report = r.ToJson();
+    result.report["collective"] = s.collective;
+  } else {
+    throw InputError(file, "format", "unknown schedule format \"" + result.format +
+                                         "\" (expected \"steps\" or \"pipeline\")");
+  }
+  result.report["verdict"] = result.verdict;
+  return result;
+}
+
+std::string VerifyResult::Text() const {
+  std::ostringstream o;
+  auto s = [](const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
+  const json& r = report;
+  o << "verdict    " << verdict << "\n";
+  o << "format     " << format << " (" << s(r.value("collective", json(""))) << ")\n";
+  if (format == "steps") {
+    o << "T_L        " << s(r["tl"]) << " steps\n";
+    o << "T_B        " << s(r["tb"]) << " shard units (M/N per unit bandwidth)\n";
+    if (!r["bandwidth_lower_bound"].is_null()) {
+      o << "T_B bound  " << s(r["bandwidth_lower_bound"]) << " ((N-1)/N · M/B, Thm 6)\n";
+    }
+  } else {
+    const bool bcast = r.value("collective", json("")) == "broadcast";
+    o << "ratio      " << s(r["ratio"]) << (bcast ? " (T_B in units of M)\n" : " (T_B in units of M/N)\n");
+    if (!r["cut_ratio"].is_null()) o << "cut ratio  " << s(r["cut_ratio"]) << " (bottleneck cut)\n";
+  }
+  const json& errors = r["errors"];
+  if (!errors.empty()) {
+    o << "errors     " << s(r["num_violations"]) << " violation(s); first " << errors.size() << ":\n";
+    for (const json& e : errors) o << "  " << s(e) << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace collsynth

@@ -1,0 +1,37 @@
+// Verify a schedule given as JSON: detects the format by its "format" field ("steps" or
+// "pipeline"), reads it against the topology and runs the matching checker (step_checker.h,
+// pipeline_checker.h). One entry point for `collsynth verify` and for every command that
+// writes a schedule (they must verify before writing). Cost: that of the checker.
+// Bad input (unknown format, malformed schedule) throws InputError; a schedule that reads
+// fine but violates the model is a report with ok == false. Never prints.
+#ifndef COLLSYNTH_PROOFS_CHECK_VERIFY_H_
+#define COLLSYNTH_PROOFS_CHECK_VERIFY_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "graphs/topology.h"
+
+namespace collsynth {
+
+struct VerifyOptions {
+  bool check_bandwidth_optimal = false;  // steps only (seed 000 Thm 7)
+  bool check_bfb = false;                // steps only (Def. 15 / Thm 14)
+  bool check_no_duplicates = false;      // steps only
+  int max_errors = 10;
+};
+
+struct VerifyResult {
+  bool ok = false;
+  std::string format;     // "steps" or "pipeline"
+  std::string verdict;    // "valid", "invalid", "optimal (certified)", "bandwidth optimal"...
+  nlohmann::json report;  // {"ok", "tl", "tb", "ratio", "errors", "verdict", ...}
+  std::string Text() const;  // human-readable summary, several lines, for the CLI
+};
+
+VerifyResult VerifyScheduleJson(const Topology& g, const nlohmann::json& schedule,
+                                const std::string& file, const VerifyOptions& options = {});
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_PROOFS_CHECK_VERIFY_H_
