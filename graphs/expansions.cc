@@ -72,6 +72,16 @@ Topology LineGraph(const Topology& g) { return LineGraphExpansion(g).topology; }
 
 Topology LineGraphPower(const Topology& g, int n) {
   if (n < 0) throw std::invalid_argument("line graph power needs n >= 0");
+  // A regular G (in = out = d unit links everywhere) gives exactly d^k·E nodes and
+  // d^{k+1}·E links at level k: refuse before building any level.
+  bool regular = g.num_nodes() > 0;
+  std::int64_t d = g.num_nodes() > 0 ? g.OutDegree(0) : 0;
+  for (int v = 0; v < g.num_nodes() && regular; ++v) regular = g.OutDegree(v) == d && g.InDegree(v) == d;
+  if (regular && n >= 1) {
+    BigInt nodes = BigInt(d) * g.num_nodes();  // unit links of G = nodes of L(G)
+    for (int k = 1; k < n && nodes <= kMaxGeneratedNodes; ++k) nodes *= d;
+    CheckTopologySize(nodes, nodes * d, "line(" + g.name() + "," + std::to_string(n) + ")");
+  }
   Topology t = g;
   for (int i = 0; i < n; ++i) t = LineGraph(t);
   return t;

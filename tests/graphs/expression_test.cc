@@ -1,0 +1,130 @@
+// The topology expression language (graphs/expression.h): the issue's examples evaluate to
+// the right sizes; every kind of bad expression is an InputError naming the sub-expression.
+#include "graphs/expression.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "graphs/family.h"
+#include "graphs/input_error.h"
+#include "graphs/properties.h"
+
+namespace collsynth {
+namespace {
+
+TEST(ExpressionTest, IssueExamplesEvaluateWithTheRightSizes) {
+  struct Case {
+    const char* expr;
+    int nodes;
+    std::int64_t degree;
+  };
+  const Case cases[] = {
+      {"kautz(2,3)", 24, 2},          {"genkautz(4,1024)", 1024, 4},
+      {"circulant(16,3,4)", 16, 4},   {"torus(3,3,2)", 18, 6},
+      {"hypercube(6)", 64, 6},        {"hamming(2,3)", 9, 4},
+      {"complete(5)", 5, 4},          {"bipartite(4)", 8, 4},
+      {"uniring(1,4)", 4, 1},         {"biring(2,5)", 5, 2},
+      {"line(line(circulant(16,3,4)))", 256, 4},
+      {"degree(complete(3),2)", 6, 4},
+      {"product(uniring(1,4),uniring(1,8))", 32, 2},
+      {"power(hamming(2,3),2)", 81, 8},
+      {"line(circulant(16,3,4),3)", 1024, 4},
+      {"bidir(kautz(2,2))", 12, 4},
+      {"transpose(debruijn(2,3))", 8, 2},
+      {"drg(odd4)", 35, 4},
+      {"dcirculant(6,1,2,3,4)", 6, 4},
+  };
+  for (const Case& c : cases) {
+    Topology g = EvaluateTopologyExpression(c.expr);
+    EXPECT_EQ(g.num_nodes(), c.nodes) << c.expr;
+    DegreeReport r = ComputeDegrees(g);
+    EXPECT_TRUE(r.regular) << c.expr;
+    EXPECT_EQ(r.degree, c.degree) << c.expr;
+    EXPECT_EQ(g.name(), c.expr);  // already canonical
+  }
+}
+
+TEST(ExpressionTest, CanonicalNameIgnoresSpacingAndCase) {
+  Topology g = EvaluateTopologyExpression("  Line ( CIRCULANT( 16 , 3,4 ) )  ");
+  EXPECT_EQ(g.name(), "line(circulant(16,3,4))");
+  EXPECT_EQ(g.num_nodes(), 64);
+  EXPECT_EQ(CanonicalTopologyExpression("power( hamming(2, 3) ,2)"), "power(hamming(2,3),2)");
+}
+
+// The error for `expr` names `item` (as written) and mentions `words` in its problem.
+void ExpectError(const std::string& expr, const std::string& item, const std::string& words) {
+  try {
+    EvaluateTopologyExpression(expr);
+    ADD_FAILURE() << expr << " was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "<expr>") << expr;
+    EXPECT_NE(e.item().find(item), std::string::npos) << expr << " -> item " << e.item();
+    EXPECT_NE(e.problem().find(words), std::string::npos) << expr << " -> " << e.problem();
+  }
+}
+
+TEST(ExpressionTest, BadExpressionsNameTheOffendingSubExpression) {
+  ExpectError("kautzz(2,3)", "kautzz(2,3)", "did you mean kautz");
+  ExpectError("line(circulnt(16,3,4))", "circulnt(16,3,4)", "did you mean circulant");
+  ExpectError("nosuchthing(1)", "nosuchthing(1)", "--list");
+  ExpectError("kautz(2)", "kautz(2)", "wrong number of arguments");
+  ExpectError("line(kautz(2,3,4))", "kautz(2,3,4)", "kautz(d,n) takes 2");
+  ExpectError("kautz(2.5,3)", "kautz(2.5,3)", "must be an integer");
+  ExpectError("kautz(5/2,3)", "kautz(5/2,3)", "must be an integer");
+  ExpectError("genkautz(4,3)", "genkautz(4,3)", "out of range");
+  ExpectError("circulant(16,2,4)", "circulant(16,2,4)", "disconnected");
+  ExpectError("line(5)", "line(5)", "must be a topology");
+  ExpectError("power(complete(3),x)", "power(complete(3),x)", "must be an integer");
+  ExpectError("drg(cube)", "drg(cube)", "unknown distance-regular graph");
+  ExpectError("degree(debruijn(2,2),2)", "degree(debruijn(2,2),2)", "self-loops");
+}
+
+TEST(ExpressionTest, SyntaxErrorsGiveTheColumn) {
+  ExpectError("kautz(2,3", "column", "missing ')'");
+  ExpectError("kautz(2;3)", "column 8", "expected ',' or ')'");
+  ExpectError("", "", "empty expression");
+  ExpectError("kautz", "kautz", "expected a topology expression");
+  ExpectError("kautz(2,3) extra", "column", "after the expression");
+  ExpectError("kautz(2,1/0)", "column", "bad number");
+  ExpectError("#", "column 1", "unexpected '#'");
+  std::string deep;
+  for (int i = 0; i < 200; ++i) deep += "line(";
+  deep += "complete(3)";
+  for (int i = 0; i < 200; ++i) deep += ")";
+  ExpectError(deep, "column", "nested deeper");
+  ExpectError(std::string(kMaxExpressionLength + 1, 'a'), "expression", "longer than");
+}
+
+TEST(ExpressionTest, AbsurdSizesAreRefusedQuickly) {
+  auto start = std::chrono::steady_clock::now();
+  ExpectError("hypercube(40)", "hypercube(40)", "the limit is");
+  ExpectError("power(complete(100),10)", "power(complete(100),10)", "the limit is");
+  ExpectError("line(complete(30),5)", "line(complete(30),5)", "the limit is");
+  ExpectError("degree(complete(100),3000)", "degree(complete(100),3000)", "the limit is");
+  ExpectError("product(torus(100,100),torus(100,100))", "product(", "the limit is");
+  ExpectError("kautz(2,1000000000000)", "kautz(2,1000000000000)", "out of range");
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 5.0);
+}
+
+TEST(ExpressionTest, EveryFamilyIsDocumentedAndUnique) {
+  const auto& all = AllFamilies();
+  ASSERT_FALSE(all.empty());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_FALSE(all[i].signature.empty()) << all[i].name;
+    EXPECT_FALSE(all[i].reference.empty()) << all[i].name;
+    EXPECT_FALSE(all[i].description.empty()) << all[i].name;
+    EXPECT_EQ(all[i].signature.rfind(all[i].name + "(", 0), 0u) << all[i].name;
+    if (i > 0) EXPECT_LT(all[i - 1].name, all[i].name);
+  }
+  for (const char* name : {"kautz", "genkautz", "circulant", "torus", "hypercube", "hamming", "complete",
+                           "bipartite", "uniring", "biring", "line", "degree", "product", "power",
+                           "bidir", "transpose", "debruijn", "dcirculant", "twistedtorus",
+                           "twistedhypercube", "drg"}) {
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const Family& f) { return f.name == name; })) << name;
+  }
+}
+
+}  // namespace
+}  // namespace collsynth
