@@ -2,11 +2,14 @@
 // (seed 002) and switch-topology (seed 004) generators. Each entry checks its arguments with
 // graphs/generators/family_args.h and calls the plain C++ generator, which refuses absurd
 // sizes before building. Parameters are documented in docs/topologies.md ("Other families").
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "graphs/family.h"
+#include "graphs/generators/finite_field.h"
 #include "graphs/generators/family_args.h"
+#include "graphs/generators/polarstar.h"
 #include "graphs/generators/switch_topologies.h"
 
 namespace collsynth {
@@ -23,6 +26,37 @@ std::int64_t Int(const std::vector<GenArg>& a, std::size_t i, const char* p, std
 
 std::vector<Family> OtherFamilies() {
   std::vector<Family> f;
+  // --- PolarStar (seed 003) ---
+  f.push_back({"polarstar", "polarstar(q,d',iq|paley)", "seed 003 §5-7",
+               "PolarStar ER_q * IQ_d' (order (q²+q+1)(2d'+2)) or ER_q * Paley(2d'+1); diameter 3",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 3, "polarstar(q,d',iq|paley)");
+                 const std::string kind = WordArg(a, 2, "kind");
+                 if (kind != "iq" && kind != "paley") {
+                   throw std::invalid_argument("parameter kind must be 'iq' or 'paley', got '" + kind + "'");
+                 }
+                 return PolarStar(static_cast<int>(Int(a, 0, "q", 2, kMaxFieldOrder)),
+                                  static_cast<int>(Int(a, 1, "d'", 0)),
+                                  kind == "iq" ? SupernodeKind::kInductiveQuad : SupernodeKind::kPaley);
+               }});
+  f.push_back({"er", "er(q)", "seed 003 §6.1.2",
+               "Erdős–Rényi polarity graph ER_q: q²+q+1 points of PG(2,q), degree q+1 with q+1 self-loops",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 1, "er(q)");
+                 return ErTopology(static_cast<int>(Int(a, 0, "q", 2, kMaxFieldOrder)));
+               }});
+  f.push_back({"iq", "iq(d')", "seed 003 §6.2.1, Fig. 6",
+               "Inductive-Quad supernode: 2d'+2 nodes, d'-regular, Property R* (d' ≡ 0 or 3 mod 4)",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 1, "iq(d')");
+                 return SupernodeTopology(InductiveQuad(static_cast<int>(Int(a, 0, "d'", 0))));
+               }});
+  f.push_back({"paleygraph", "paleygraph(r)", "seed 003 Table 2",
+               "Paley graph on F_r (r ≡ 1 mod 4 a prime power), the Paley supernode of degree (r-1)/2",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 1, "paleygraph(r)");
+                 return SupernodeTopology(PaleySupernode(static_cast<int>(Int(a, 0, "r", 5, kMaxFieldOrder))));
+               }});
   // --- switch topologies (seed 004) ---
   f.push_back({"twocluster", "twocluster(clusters,size,local_bw,global_bw)", "seed 004 §1.3, Fig. 1",
                "clusters of compute nodes on local switches (local_bw) plus one global switch (global_bw)",
