@@ -28,6 +28,12 @@ void CheckInput(const Topology& g) {
   }
 }
 
+Rational MinBandwidth(const Topology& g) {
+  Rational m = g.link(0).bandwidth;
+  for (const Link& l : g.links()) m = l.bandwidth < m ? l.bandwidth : m;
+  return m;
+}
+
 // Splitting + packing for the given capacity graph and demands, mapped to physical routes.
 std::vector<PipelineTree> TreesFor(const Topology& g, const CapacityGraph& d,
                                    const std::vector<BigInt>& source_capacity,
@@ -74,6 +80,37 @@ std::vector<PipelineTree> TreesFor(const Topology& g, const CapacityGraph& d,
   return trees;
 }
 
+// §2.4: the least U in [lo, hi] (scaled units, lo a valid lower bound, hi feasible) with
+// min_v F(s, v; D(⌊U·b'_e⌋)) >= threshold, by the paper's binary search to width 1/max(b')^2
+// and the closest fraction with denominator <= max(b') (U* has such a denominator because
+// some ⌊U*·b'_e⌋ is tight; Proposition 2). Returned in the topology's units.
+Rational LeastFloorU(const Topology& g, const std::vector<BigInt>& src, const BigInt& threshold,
+                     Rational lo, Rational hi, std::int64_t* max_flow_calls) {
+  IntegerBandwidths ib = ScaleToIntegers(g);
+  auto feasible = [&](const Rational& u_scaled) {
+    CapacityGraph d;
+    for (int e = 0; e < g.num_links(); ++e) {
+      const Link& l = g.link(e);
+      BigInt c = Floor(u_scaled * ib.values[e]);
+      if (l.from != l.to && c > 0) d.capacity[{l.from, l.to}] += c;
+    }
+    return MinSourceConnectivity(g, d, src, max_flow_calls) >= threshold;
+  };
+  BigInt max_b = 0;
+  for (const BigInt& b : ib.values) max_b = b > max_b ? b : max_b;
+  if (!feasible(hi)) throw std::logic_error("fixed-k upper bound infeasible");
+  if (feasible(lo)) return lo * ib.scale;
+  Rational width(BigInt(1), max_b * max_b);
+  while (hi - lo >= width) {
+    Rational mid = (lo + hi) / 2;
+    if (feasible(mid)) hi = mid;
+    else lo = mid;
+  }
+  Rational u = ClosestFraction((lo + hi) / 2, max_b);
+  if (!feasible(u)) throw std::logic_error("fixed-k reconstruction infeasible");
+  return u * ib.scale;
+}
+
 PipelineSchedule AllgatherSchedule(const Topology& g, const std::optional<BigInt>& fixed_k,
                                    PipelineBuildResult* out) {
   PipelineStats& stats = out->stats;
@@ -89,9 +126,7 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const std::optional<BigInt
     k = *fixed_k;
     U = FixedKMinimalU(g, k, &stats.optimum_max_flows);
     d = ScaledCapacityGraph(g, U, true);
-    Rational min_b = g.link(0).bandwidth;
-    for (const Link& l : g.links()) min_b = l.bandwidth < min_b ? l.bandwidth : min_b;
-    out->fixed_k_bound = opt.ratio + 1 / (Rational(k) * min_b);
+    out->fixed_k_bound = opt.ratio + 1 / (Rational(k) * MinBandwidth(g));  // Theorem 15
   } else {
     d = ScaledCapacityGraph(g, U, false);
   }
@@ -162,41 +197,19 @@ Rational PipelineScheduleRatio(const Topology& g, const PipelineSchedule& s) {
 Rational FixedKMinimalU(const Topology& g, const BigInt& k, std::int64_t* max_flow_calls) {
   if (k < 1) throw std::invalid_argument("fixed k must be >= 1");
   CheckInput(g);
-  IntegerBandwidths ib = ScaleToIntegers(g);
   const int n = g.num_compute();
   std::vector<BigInt> src(g.num_nodes(), 0);
   for (int v : g.ComputeNodes()) src[v] = k;
-  auto feasible = [&](const Rational& u_scaled) {
-    CapacityGraph d;
-    for (int e = 0; e < g.num_links(); ++e) {
-      const Link& l = g.link(e);
-      BigInt c = Floor(u_scaled * ib.values[e]);
-      if (l.from != l.to && c > 0) d.capacity[{l.from, l.to}] += c;
-    }
-    return MinSourceConnectivity(g, d, src, max_flow_calls) >= k * n;
-  };
-  BigInt max_b = 0, min_in = -1;
-  for (const BigInt& b : ib.values) max_b = b > max_b ? b : max_b;
+  IntegerBandwidths ib = ScaleToIntegers(g);
+  BigInt min_in = -1;
   for (int v : g.ComputeNodes()) {
     BigInt in = 0;
     for (int e : g.InLinks(v)) in += g.link(e).from != v ? ib.values[e] : BigInt(0);
     if (min_in < 0 || in < min_in) min_in = in;
   }
   // Theorem 14's range (scaled units): (N-1)k / min_v B-(v) <= U* <= (N-1)k.
-  Rational lo(BigInt(k * (n - 1)), min_in), hi(k * (n - 1));
-  if (!feasible(hi)) throw std::logic_error("fixed-k upper bound infeasible");
-  if (feasible(lo)) return lo * ib.scale;
-  Rational width(BigInt(1), max_b * max_b);
-  while (hi - lo >= width) {
-    Rational mid = (lo + hi) / 2;
-    if (feasible(mid)) hi = mid;
-    else lo = mid;
-  }
-  // U* has denominator <= max_b (some ⌊U*·b_e⌋ is tight); Proposition 2 makes it the
-  // closest such fraction; verify it.
-  Rational u = ClosestFraction((lo + hi) / 2, max_b);
-  if (!feasible(u)) throw std::logic_error("fixed-k reconstruction infeasible");
-  return u * ib.scale;
+  return LeastFloorU(g, src, k * n, Rational(BigInt(k * (n - 1)), min_in), Rational(k * (n - 1)),
+                     max_flow_calls);
 }
 
 PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptions& options) {
@@ -253,37 +266,19 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       Rational U;
       CapacityGraph d;
       if (options.fixed_k) {
-        // Broadcast with k fixed trees: the least U with ⌊U·b_e⌋ keeping λ_r >= k. The
-        // candidates are the breakpoints j / b_e; search them exactly by bisection on U.
+        // Broadcast with exactly k trees: the least U keeping λ_r(⌊U·b_e⌋) >= k, in
+        // [0, k / min b'] (k / min b' makes every link carry >= k).
         k = *options.fixed_k;
         if (k < 1) throw std::invalid_argument("fixed k must be >= 1");
         std::vector<BigInt> src1(g.num_nodes(), 0);
         src1[options.root] = k;
         IntegerBandwidths ib = ScaleToIntegers(g);
-        BigInt max_b = 0;
-        for (const BigInt& b : ib.values) max_b = b > max_b ? b : max_b;
-        auto feasible = [&](const Rational& u) {
-          CapacityGraph dd;
-          for (int e = 0; e < g.num_links(); ++e) {
-            const Link& l = g.link(e);
-            BigInt c = Floor(u * ib.values[e]);
-            if (l.from != l.to && c > 0) dd.capacity[{l.from, l.to}] += c;
-          }
-          return MinSourceConnectivity(g, dd, src1, &out.stats.optimum_max_flows) >= k;
-        };
-        Rational lo = 0, hi = Rational(k);
-        while (hi - lo >= Rational(BigInt(1), max_b * max_b)) {
-          Rational mid = (lo + hi) / 2;
-          if (feasible(mid)) hi = mid;
-          else lo = mid;
-        }
-        Rational u = ClosestFraction((lo + hi) / 2, max_b);
-        if (!feasible(u)) u = hi;
-        U = u * ib.scale;
+        BigInt min_scaled = ib.values.front();
+        for (const BigInt& b : ib.values) min_scaled = b < min_scaled ? b : min_scaled;
+        U = LeastFloorU(g, src1, k, Rational(0), Rational(k, min_scaled),
+                        &out.stats.optimum_max_flows);
         d = ScaledCapacityGraph(g, U, true);
-        Rational min_b = g.link(0).bandwidth;
-        for (const Link& l : g.links()) min_b = l.bandwidth < min_b ? l.bandwidth : min_b;
-        out.fixed_k_bound = bb.ratio + 1 / (Rational(k) * min_b);
+        out.fixed_k_bound = bb.ratio + 1 / (Rational(k) * MinBandwidth(g));
       } else {
         MinimalUk(g, bb.ratio, &U, &k);
         d = ScaledCapacityGraph(g, U, false);

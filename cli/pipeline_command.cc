@@ -1,0 +1,119 @@
+// collsynth pipeline FILE [--collective allgather|reduce-scatter|allreduce|broadcast]
+//                         [--root NAME] [--fixed-k K] -o SCHEDULE.json [--no-verify] [--json]
+//   Bandwidth-optimal pipeline schedule (seed 004 §2, §2.4, App. A-B). The schedule is
+//   checked by proofs_check's CheckPipelineSchedule before it is written; a failed check
+//   writes nothing and exits 1. --no-verify (benchmarks only) skips the check.
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+#include "cli/command_registry.h"
+#include "graphs/input_error.h"
+#include "graphs/properties.h"
+#include "graphs/topology_io.h"
+#include "proofs_check/pipeline_checker.h"
+#include "solvers/pipeline_schedule_builder.h"
+
+namespace collsynth::cli {
+namespace {
+
+using nlohmann::json;
+
+struct PipelineArgs {
+  std::string file;
+  std::string collective = "allgather";
+  std::string root;
+  std::string fixed_k;
+  std::string output;
+  bool no_verify = false;
+  bool json = false;
+};
+
+CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
+  auto args = std::make_shared<PipelineArgs>();
+  auto* cmd = app.add_subcommand("pipeline", "Bandwidth-optimal pipeline schedule (seed 004), checked before writing");
+  cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
+  cmd->add_option("--collective", args->collective, "allgather (default), reduce-scatter, allreduce, broadcast");
+  cmd->add_option("--root", args->root, "broadcast root (default: first compute node)");
+  cmd->add_option("--fixed-k", args->fixed_k, "exactly K trees per root (seed 004 §2.4)");
+  cmd->add_option("-o,--output", args->output, "schedule JSON file ('-' = stdout)")->required();
+  cmd->add_flag("--no-verify", args->no_verify, "skip the checker (benchmarks only)");
+  cmd->add_flag("--json", args->json, "print the summary as one JSON object");
+  cmd->callback([args]() {
+    RunCommand([&]() {
+      PipelineOptions opt;
+      try {
+        opt.collective = ParsePipelineCollective(args->collective);
+      } catch (const std::invalid_argument& e) {
+        throw InputError("<args>", "--collective", e.what());
+      }
+      if (!args->fixed_k.empty()) {
+        BigInt k;
+        try {
+          Rational r = ParseRational(args->fixed_k);
+          if (Denominator(r) != 1 || r < 1) throw std::invalid_argument("not a positive integer");
+          k = Numerator(r);
+        } catch (const std::invalid_argument&) {
+          throw InputError("<args>", "--fixed-k", "'" + args->fixed_k + "' is not a positive integer");
+        }
+        opt.fixed_k = k;
+      }
+      Topology g = ReadTopologyFile(args->file);
+      RequireEulerianStronglyConnected(g, args->file);
+      if (g.num_compute() < 2) throw InputError(args->file, "nodes", "needs at least 2 compute nodes");
+      if (!args->root.empty()) {
+        auto r = g.FindNode(args->root);
+        if (!r || !g.IsCompute(*r)) {
+          throw InputError("<args>", "--root", "'" + args->root + "' is not a compute node of " + args->file);
+        }
+        opt.root = *r;
+      } else {
+        opt.root = g.ComputeNodes().front();
+      }
+      auto t0 = std::chrono::steady_clock::now();
+      PipelineBuildResult built = BuildPipelineSchedule(g, opt);
+      double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::string verdict = "not verified";
+      if (!args->no_verify) {
+        PipelineCheckReport rep = CheckPipelineSchedule(g, built.schedule);
+        if (!rep.ok) {
+          std::cerr << "collsynth: pipeline: the schedule failed the checker, not written: "
+                    << (rep.errors.empty() ? "?" : rep.errors[0]) << "\n";
+          return kExitCheckFailed;
+        }
+        verdict = rep.verdict;
+      }
+      const PipelineSchedule& s = built.schedule;
+      json sj = PipelineScheduleToJson(s, g);
+      if (args->output == "-") std::cout << sj.dump() << "\n";
+      else WriteTextFile(args->output, sj.dump(1) + "\n");
+      json sum;
+      sum["collective"] = s.collective;
+      sum["ratio"] = RationalToJson(s.ratio);
+      sum["optimal_ratio"] = RationalToJson(built.optimal_ratio);
+      sum["U"] = RationalToJson(s.U);
+      sum["k"] = s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
+      sum["trees"] = built.stats.trees;
+      sum["verdict"] = verdict;
+      if (built.fixed_k_bound) sum["theorem15_bound"] = RationalToJson(*built.fixed_k_bound);
+      sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows},
+                          {"splitting", built.stats.splitting_max_flows},
+                          {"packing", built.stats.packing_max_flows}};
+      sum["seconds"] = build_s;
+      if (args->output == "-") {
+        std::cerr << sum.dump() << "\n";
+      } else if (args->json) {
+        std::cout << sum.dump() << "\n";
+      } else {
+        std::cout << s.collective << ": ratio " << ToString(s.ratio) << " (optimum "
+                  << ToString(built.optimal_ratio) << "), U = " << ToString(s.U) << ", k = "
+                  << ToString(s.k) << ", " << built.stats.trees << " distinct trees; " << verdict
+                  << "; written to " << args->output << "\n";
+      }
+      return kExitOk;
+    });
+  });
+});
+
+}  // namespace
+}  // namespace collsynth::cli
