@@ -1,0 +1,118 @@
+// `collsynth optimum` and `collsynth pipeline` (issue 4): the JSON contracts, the written
+// schedule, and bad input (exit 2 with the offending node named).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "test_util.h"
+
+namespace collsynth::testing {
+namespace {
+
+using nlohmann::json;
+
+std::string TwoCluster() { return SourcePath("experiments/topologies/two_cluster.json"); }
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Seed 004 Figure 1 through the CLI: the issue's JSON contract.
+TEST(PipelineCliTest, OptimumJsonContract) {
+  CliResult r = RunCli({"optimum", TwoCluster(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["collective"], "allgather");
+  EXPECT_EQ(j["compute_nodes"], 8);
+  EXPECT_EQ(j["ratio"], "1");
+  EXPECT_EQ(j["U"], "1");
+  EXPECT_EQ(j["k"], 1);
+  ASSERT_EQ(j["bottleneck_cut"].size(), 5u);  // one cluster and its switch
+  EXPECT_EQ(j["cut_compute"], 4);
+  EXPECT_EQ(j["cut_bandwidth"], "4");
+  EXPECT_EQ(j["allreduce"]["theorem19_a"], true);  // |S* ∩ V_c| = N/2
+  EXPECT_EQ(j["broadcast"]["ratio"], "1/4");       // Appendix B: M/(4b)
+  CliResult b = RunCli({"optimum", TwoCluster(), "--json", "--method", "binary-search"});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(json::parse(b.out)["ratio"], "1");
+  CliResult text = RunCli({"optimum", TwoCluster()});
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.out.find("U = 1, k = 1"), std::string::npos);
+}
+
+TEST(PipelineCliTest, WritesCheckedScheduleForEveryCollective) {
+  for (std::string c : {"allgather", "reduce-scatter", "allreduce", "broadcast"}) {
+    std::string out = TempPath("sched_" + c + ".json");
+    CliResult r = RunCli({"pipeline", TwoCluster(), "--collective", c, "--root", "c12", "-o", out, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << c << ": " << r.err;
+    json summary = json::parse(r.out);
+    EXPECT_EQ(summary["verdict"], "optimal (certified)") << c;
+    json s = json::parse(ReadFile(out));
+    EXPECT_EQ(s["format"], "pipeline");
+    EXPECT_EQ(s["collective"], c);
+    if (c == "allgather" || c == "reduce-scatter") {
+      EXPECT_EQ(s["ratio"], "1");
+      EXPECT_EQ(s["U"], "1");
+      EXPECT_EQ(s["k"], 1);
+      ASSERT_EQ(s["trees"].size(), 8u);
+      const json& e = s["trees"][0]["edges"][0];
+      EXPECT_TRUE(e.contains("from") && e.contains("to") && e["routes"][0].contains("path"));
+      EXPECT_TRUE(s.contains("bottleneck_cut"));
+    } else if (c == "allreduce") {
+      EXPECT_EQ(s["ratio"], "2");
+      ASSERT_EQ(s["phases"].size(), 2u);
+      EXPECT_EQ(s["phases"][0]["collective"], "reduce-scatter");
+      EXPECT_EQ(s["phases"][1]["collective"], "allgather");
+    } else {
+      EXPECT_EQ(s["root"], "c12");
+      EXPECT_EQ(s["ratio"], "1/4");
+    }
+  }
+}
+
+TEST(PipelineCliTest, FixedKAndExactBandwidths) {
+  // Issue 4 §3: 4-node ring alternating 1000003 / 1000033.
+  std::string ring = WriteTempFile("ring_big.txt",
+                                   "a b 1000003\nb a 1000003\nb c 1000033\nc b 1000033\n"
+                                   "c d 1000003\nd c 1000003\nd a 1000033\na d 1000033\n");
+  CliResult o = RunCli({"optimum", ring, "--json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(json::parse(o.out)["ratio"], "3/2000036");
+  CliResult p = RunCli({"pipeline", ring, "-o", TempPath("ring_big_sched.json"), "--json"});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_EQ(json::parse(p.out)["ratio"], "3/2000036");
+  CliResult f = RunCli({"pipeline", ring, "--fixed-k", "1", "-o", TempPath("ring_fk.json"), "--json"});
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  json fj = json::parse(f.out);
+  EXPECT_EQ(fj["k"], 1);
+  EXPECT_EQ(fj["verdict"], "valid");
+}
+
+TEST(PipelineCliTest, BadInputExitsTwoNamingTheNode) {
+  std::string not_eulerian = WriteTempFile("not_eulerian.txt", "a b 1\nb c 1\nc a 2\n");
+  for (std::string cmd : {"optimum", "pipeline"}) {
+    std::vector<std::string> args = {cmd, not_eulerian};
+    if (cmd == "pipeline") args.insert(args.end(), {"-o", TempPath("x.json")});
+    CliResult r = RunCli(args);
+    EXPECT_EQ(r.exit_code, 2) << cmd;
+    EXPECT_NE(r.err.find("node "), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;  // one clear line
+  }
+  // Two separate 2-cycles: Eulerian but not strongly connected.
+  std::string split = WriteTempFile("disconnected.txt", "a b 1\nb a 1\nc d 1\nd c 1\n");
+  CliResult r = RunCli({"pipeline", split, "-o", TempPath("y.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("cannot reach"), std::string::npos) << r.err;
+  EXPECT_EQ(RunCli({"pipeline", TwoCluster(), "--collective", "gather", "-o", TempPath("z.json")}).exit_code, 2);
+  EXPECT_EQ(RunCli({"pipeline", TwoCluster(), "--fixed-k", "-3", "-o", TempPath("z.json")}).exit_code, 2);
+  EXPECT_EQ(RunCli({"optimum", TwoCluster(), "--root", "s0"}).exit_code, 2);
+  EXPECT_EQ(RunCli({"optimum", TempPath("missing.json")}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace collsynth::testing
