@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 #include "solvers/max_flow.h"
@@ -73,35 +74,65 @@ class Packer {
   }
 
  private:
-  // Theorem 12: μ for arc (x, y) leaving sets_[i].
-  BigInt Mu(std::size_t i, int x, int y) {
-    ++evaluations_;
-    const RootSet& r1 = sets_[i];
-    BigInt limit = std::min(out_[x][y], r1.m);
-    FlowNetwork net(n_);
+  // D̄ of Theorem 12 for the root-set i being grown, built once per (i, set structure):
+  // compute nodes 0..N-1, a hub z, one node s_j per other partial root-set. Arcs: G* (by
+  // current g), z -> s_j (m_j), s_j -> R_j (infinite), z -> r (Σ m_j of the other singleton
+  // root-sets {r}), and x -> z (infinite) for the current flow source x, which forces z to
+  // the source side, so z -> s_j / z -> r cross a cut exactly when x -> s_j would: the same
+  // min cut value as the paper's D̄.
+  // Root-sets equal to V_c are left out (each adds m_j to every finite x-y cut).
+  void BuildNetwork(std::size_t i) {
+    FlowNetwork net(n_ + 1);
+    const int z = n_;
+    arc_of_.clear();
     for (int a = 0; a < n_; ++a) {
-      for (const auto& [b, c] : out_[a]) {
-        if (c > 0) net.AddArc(a, b, c);
-      }
+      for (const auto& [b, c] : out_[a]) arc_of_[{a, b}] = net.AddArc(a, b, c);
     }
-    BigInt active_demand = 0;
+    hub_arc_.clear();
+    for (int v = 0; v < n_; ++v) hub_arc_.push_back(net.AddArc(v, z, 0));  // x -> z made infinite per query
+    std::vector<BigInt> single(n_, 0);
+    included_demand_ = 0;
     for (std::size_t j = 0; j < sets_.size(); ++j) {
-      if (j == i) continue;
       const RootSet& s = sets_[j];
-      if (static_cast<int>(s.members.size()) == n_ || s.in[y]) continue;  // constant m(R_j)
-      active_demand += s.m;
+      if (j == i || static_cast<int>(s.members.size()) == n_) continue;
+      included_demand_ += s.m;
       if (s.members.size() == 1) {
-        if (s.root != x) net.AddArc(x, s.root, s.m);
+        single[s.root] += s.m;
         continue;
       }
       int sj = net.AddNode();
-      net.AddArc(x, sj, s.m);
+      net.AddArc(z, sj, s.m);
       for (int v : s.members) net.AddInfiniteArc(sj, v);
     }
-    MaxFlowResult f = ComputeMaxFlow(net, x, y);
+    for (int v = 0; v < n_; ++v) {
+      if (single[v] > 0) net.AddArc(z, v, single[v]);
+    }
+    solver_ = std::make_unique<MaxFlowSolver>(net);
+    hub_source_ = -1;
+    built_for_ = i;
+    built_sets_ = sets_.size();
+  }
+
+  // Theorem 12: μ for arc (x, y) leaving sets_[i].
+  BigInt Mu(std::size_t i, int x, int y) {
+    ++evaluations_;
+    if (!solver_ || built_for_ != i || built_sets_ != sets_.size()) BuildNetwork(i);
+    BigInt limit = std::min(out_[x][y], sets_[i].m);
+    if (hub_source_ != x) {
+      if (hub_source_ >= 0) solver_->SetCapacity(hub_arc_[hub_source_], 0);
+      solver_->SetInfinite(hub_arc_[x]);
+      hub_source_ = x;
+    }
+    MaxFlowResult f = solver_->Solve(x, y, false);
     if (f.unbounded) return limit;
-    BigInt mu = std::min(limit, BigInt(f.value - active_demand));
+    BigInt mu = std::min(limit, BigInt(f.value - included_demand_));
     return mu > 0 ? mu : BigInt(0);
+  }
+
+  void DecreaseCapacity(int x, int y, const BigInt& by) {
+    out_[x][y] -= by;
+    if (solver_) solver_->SetCapacity(arc_of_.at({x, y}), out_[x][y]);
+    if (out_[x][y] == 0) out_[x].erase(y);
   }
 
   bool GrowOnce(std::size_t i) {
@@ -127,8 +158,7 @@ class Packer {
         s.edges.push_back({x, y});
         s.in[y] = 1;
         s.members.push_back(y);
-        out_[x][y] -= mu;
-        if (out_[x][y] == 0) out_[x].erase(y);
+        DecreaseCapacity(x, y, mu);
         return true;
       }
     }
@@ -142,6 +172,12 @@ class Packer {
   std::vector<std::map<int, BigInt>> out_;
   std::vector<RootSet> sets_;
   std::int64_t evaluations_ = 0;
+  std::unique_ptr<MaxFlowSolver> solver_;
+  std::map<std::pair<int, int>, int> arc_of_;
+  std::vector<int> hub_arc_;
+  int hub_source_ = -1;
+  BigInt included_demand_ = 0;
+  std::size_t built_for_ = 0, built_sets_ = 0;
 };
 
 }  // namespace

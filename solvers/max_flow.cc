@@ -102,11 +102,17 @@ void MaxFlowSolver::SetCapacity(int arc, const BigInt& capacity) {
 
 void MaxFlowSolver::SetInfinite(int arc) {
   Impl& m = *impl_;
-  if (!network_.infinite(arc)) {
-    m.finite_sum -= network_.capacity(arc);
-    ++m.num_infinite;
-  }
+  if (network_.infinite(arc)) return;
+  m.finite_sum -= network_.capacity(arc);
+  ++m.num_infinite;
   network_.SetInfinite(arc);
+  if (m.use64 && !m.dirty) {
+    BigInt bound = (BigInt(m.num_infinite) + 1) * (m.finite_sum + 1);
+    if (bound < (BigInt(1) << 62)) {
+      m.infinite_stale = true;  // every infinite arc gets the new stand-in at Solve
+      return;
+    }
+  }
   m.dirty = true;
 }
 

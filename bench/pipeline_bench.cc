@@ -1,0 +1,119 @@
+// Pipeline-schedule benchmark (issue 4 §5): end-to-end time (optimum + edge splitting +
+// arborescence packing + the independent check) on the reference topologies, with the
+// paper's binary search as the in-process baseline for the optimum (Dinkelbach is the
+// default). Prints absolute times, max-flow counts per stage and ratios.
+//   build-b/bench/pipeline_bench [--scale]    (--scale adds 32x32 torus, 16x8 cluster)
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "graphs/topology.h"
+#include "proofs_check/pipeline_checker.h"
+#include "solvers/allgather_optimum.h"
+#include "solvers/pipeline_schedule_builder.h"
+
+namespace collsynth {
+namespace {
+
+double Time(const std::function<void()>& f) {
+  auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+Topology Torus(int a, int b) {
+  Topology g("torus" + std::to_string(a) + "x" + std::to_string(b));
+  for (int i = 0; i < a * b; ++i) g.AddCompute("t" + std::to_string(i));
+  for (int x = 0; x < a; ++x) {
+    for (int y = 0; y < b; ++y) {
+      g.AddDuplexLink(x * b + y, ((x + 1) % a) * b + y, 1);
+      g.AddDuplexLink(x * b + y, x * b + (y + 1) % b, 1);
+    }
+  }
+  return g;
+}
+
+Topology Hypercube(int d) {
+  Topology g("hypercube" + std::to_string(d));
+  for (int i = 0; i < (1 << d); ++i) g.AddCompute("h" + std::to_string(i));
+  for (int i = 0; i < (1 << d); ++i) {
+    for (int k = 0; k < d; ++k) {
+      if (i < (i ^ (1 << k))) g.AddDuplexLink(i, i ^ (1 << k), 1);
+    }
+  }
+  return g;
+}
+
+// A100-style cluster: boxes of 8 GPUs, NVSwitch per box (300 per GPU), one NIC per GPU
+// (a switch, 25), NICs to 2 leaf switches (25). 8 boxes: 64 + 8 + 64 + 2 = 138 nodes.
+Topology GpuCluster(int boxes) {
+  Topology g("gpu" + std::to_string(boxes) + "x8");
+  for (int b = 0; b < boxes; ++b) {
+    for (int i = 0; i < 8; ++i) g.AddCompute("b" + std::to_string(b) + "g" + std::to_string(i));
+  }
+  std::vector<int> sw, leaf;
+  for (int b = 0; b < boxes; ++b) sw.push_back(g.AddSwitch("b" + std::to_string(b) + "sw"));
+  for (int l = 0; l < 2; ++l) leaf.push_back(g.AddSwitch("leaf" + std::to_string(l)));
+  for (int b = 0; b < boxes; ++b) {
+    for (int i = 0; i < 8; ++i) {
+      int v = b * 8 + i;
+      int nic = g.AddSwitch("b" + std::to_string(b) + "nic" + std::to_string(i));
+      g.AddDuplexLink(v, sw[b], 300);
+      g.AddDuplexLink(v, nic, 25);
+      g.AddDuplexLink(nic, leaf[i % 2], 25);
+    }
+  }
+  return g;
+}
+
+void Run(const Topology& g, double reference_seconds) {
+  double t_bs = 0, t_dk = 0;
+  AllgatherOptimum bs, dk;
+  t_bs = Time([&] { bs = ComputeAllgatherOptimum(g, OptimumMethod::kBinarySearch); });
+  t_dk = Time([&] { dk = ComputeAllgatherOptimum(g, OptimumMethod::kDinkelbach); });
+  PipelineBuildResult built;
+  PipelineCheckReport rep;
+  double t_build = Time([&] { built = BuildPipelineSchedule(g, PipelineOptions{}); });
+  double t_check = Time([&] { rep = CheckPipelineSchedule(g, built.schedule); });
+  double total = t_build + t_check;
+  const PipelineStats& s = built.stats;
+  std::printf("%-12s V=%4d N=%4d E=%5d ratio*=%s U=%s k=%s %s\n", g.name().c_str(), g.num_nodes(),
+              g.num_compute(), g.num_links(), ToString(dk.ratio).c_str(), ToString(dk.U).c_str(),
+              ToString(dk.k).c_str(), rep.ok ? rep.verdict.c_str() : "CHECK FAILED");
+  std::printf("  optimum: binary search %.3fs (%d tests, %lld flows) vs Dinkelbach %.3fs (%d tests, "
+              "%lld flows): %.1fx; agree=%s\n",
+              t_bs, bs.tests, static_cast<long long>(bs.max_flow_calls), t_dk, dk.tests,
+              static_cast<long long>(dk.max_flow_calls), t_bs / t_dk, bs.ratio == dk.ratio ? "yes" : "NO");
+  std::printf("  end to end %.3fs = optimum %.3fs (%lld flows) + splitting %.3fs (%lld flows, %lld "
+              "splits) + packing %.3fs (%lld flows, %lld trees) + check %.3fs\n",
+              total, s.optimum_seconds, static_cast<long long>(s.optimum_max_flows),
+              s.splitting_seconds, static_cast<long long>(s.splitting_max_flows),
+              static_cast<long long>(s.split_operations), s.packing_seconds,
+              static_cast<long long>(s.packing_max_flows), static_cast<long long>(s.trees), t_check);
+  if (reference_seconds > 0) {
+    std::printf("  vs reference implementation's %.0fs (issue 4): %.0fx faster\n", reference_seconds,
+                reference_seconds / total);
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+}  // namespace collsynth
+
+int main(int argc, char** argv) {
+  using namespace collsynth;
+  bool scale = argc > 1 && std::strcmp(argv[1], "--scale") == 0;
+  Run(Torus(4, 4), 0);
+  Run(Torus(8, 8), 61);
+  Run(Hypercube(6), 45);
+  Run(GpuCluster(8), 349);
+  if (scale) {
+    Run(Torus(16, 16), 0);
+    Run(GpuCluster(16), 0);
+    Run(Torus(32, 32), 0);
+  }
+  return 0;
+}
