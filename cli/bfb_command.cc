@@ -1,0 +1,166 @@
+// collsynth bfb FILE [--collective allgather|reduce-scatter|allreduce] [--chunks P]
+//                    [--alpha-file F] [--clp-hint] [--threads N] [--json] [--no-verify]
+//                    [-o SCHEDULE.json]
+// BFB schedules (seed 000 §6, App. D): exact LP (3)/(13) per (node, step) with Thm 19
+// certificates, discrete chunks (App. D.2), heterogeneous links (App. D.3). The schedule is
+// checked by the independent step checker before it is written (exit 1 when invalid).
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/command_registry.h"
+#include "graphs/input_error.h"
+#include "graphs/topology_io.h"
+#include "proofs_check/step_checker.h"
+#include "proofs_check/step_schedule.h"
+#include "solvers/bfb_schedule.h"
+#include "solvers/discrete_chunks.h"
+#include "solvers/heterogeneous_bfb.h"
+
+namespace collsynth::cli {
+namespace {
+
+using nlohmann::json;
+
+struct BfbArgs {
+  std::string file;
+  std::string collective = "allgather";
+  std::int64_t chunks = 0;
+  std::string alpha_file;
+  std::string output;
+  bool clp_hint = false;
+  bool json = false;
+  bool no_verify = false;
+  bool no_certificates = false;
+  unsigned threads = 0;
+};
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+int RunBfb(const BfbArgs& a) {
+  auto start = std::chrono::steady_clock::now();
+  Topology g = ReadTopologyFile(a.file);
+  BfbOptions options;
+  options.file = a.file;
+  options.threads = a.threads;
+  options.use_clp_hint = a.clp_hint;
+  options.collective = ParseBfbCollective(a.collective);
+  if (!a.alpha_file.empty())
+    options.link_alpha = LinkAlphasFromJson(ParseJsonText(ReadTextFile(a.alpha_file), a.alpha_file), g, a.alpha_file);
+  json out;
+  out["topology"] = g.name();
+  out["collective"] = a.collective;
+  StepSchedule schedule;
+  if (a.chunks > 0) {
+    if (options.collective != BfbCollective::kAllgather)
+      throw InputError("<args>", "--chunks", "discrete chunks are implemented for allgather only");
+    if (!options.link_alpha.empty())
+      throw InputError("<args>", "--chunks", "discrete chunks (ILP (12)) do not take --alpha-file");
+    DiscreteChunkOptions dco;
+    dco.file = a.file;
+    dco.threads = a.threads;
+    DiscreteChunkResult d = SolveDiscreteChunks(g, a.chunks, dco);
+    out["chunks"] = d.chunks;
+    out["tl"] = d.diameter;
+    out["tb_lp"] = ToString(d.tb_lp);
+    out["tb_ilp"] = ToString(d.tb_ilp);
+    out["tb_rounded"] = ToString(d.tb_rounded);
+    out["thm20_gap"] = ToString(d.thm20_gap);
+    out["thm20_holds"] = d.thm20_holds;
+    out["moore_optimal"] = d.moore_optimal;
+    out["cbc_solves"] = d.cbc_solves;
+    out["cbc_repaired"] = d.cbc_repaired;
+    schedule = std::move(d.ilp_schedule);
+    if (!d.thm20_holds) out["error"] = "Theorem 20's bound does not hold";
+  } else {
+    BfbResult r = GenerateBfbSchedule(g, options);
+    out["tl"] = r.tl;
+    out["tb"] = ToString(r.tb);
+    out["u_sum"] = ToString(r.u_sum);
+    out["tb_lower_bound"] = r.tb_lower_bound ? json(ToString(*r.tb_lower_bound)) : json(nullptr);
+    out["bandwidth_optimal"] = r.bandwidth_optimal ? json(*r.bandwidth_optimal) : json(nullptr);
+    if (!r.reduce_scatter_method.empty()) out["reduce_scatter_method"] = r.reduce_scatter_method;
+    out["subproblems"] = r.num_subproblems;
+    out["max_flow_runs"] = r.flow_runs;
+    schedule = std::move(r.schedule);
+    // LCM chunk count (App. D.2 (a)) of the exact schedule.
+    BigInt lcm = 1;
+    for (const StepSend& s : schedule.sends)
+      for (const Interval& iv : s.chunk) {
+        for (const Rational* x : {&iv.lo, &iv.hi}) {
+          BigInt den = Denominator(*x);
+          lcm = lcm / boost::multiprecision::gcd(lcm, den) * den;
+        }
+      }
+    out["lcm_chunks"] = ToString(lcm);
+  }
+  if (a.no_certificates) schedule.extra.erase("certificates");
+  out["sends"] = schedule.sends.size();
+  out["solve_seconds"] = Seconds(start);
+  int code = kExitOk;
+  if (out.contains("error")) code = kExitCheckFailed;
+  if (!a.no_verify) {
+    auto t0 = std::chrono::steady_clock::now();
+    StepCheckOptions co;
+    co.check_bfb = options.collective == BfbCollective::kAllgather;
+    StepCheckReport rep = CheckStepSchedule(g, schedule, co);
+    out["verified"] = rep.ok;
+    out["verify_seconds"] = Seconds(t0);
+    if (!rep.ok) {
+      out["error"] = rep.errors.empty() ? "schedule rejected by the checker" : rep.errors.front();
+      code = kExitCheckFailed;
+    }
+  } else {
+    out["verified"] = nullptr;
+  }
+  if (!a.output.empty() && code == kExitOk) {
+    auto t0 = std::chrono::steady_clock::now();
+    std::string text = StepScheduleToJson(schedule, g).dump();
+    text += "\n";
+    WriteTextFile(a.output, text);
+    out["output"] = a.output;
+    out["output_bytes"] = text.size();
+    out["write_seconds"] = Seconds(t0);
+  }
+  if (a.json) {
+    std::cout << out.dump() << "\n";
+  } else {
+    std::ostringstream o;
+    auto s = [](const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
+    for (auto it = out.begin(); it != out.end(); ++it) {
+      std::string key = it.key();
+      key.resize(std::max<std::size_t>(key.size() + 1, 22), ' ');
+      o << key << s(it.value()) << "\n";
+    }
+    std::cout << o.str();
+  }
+  if (code != kExitOk && out.contains("error"))
+    std::cerr << "collsynth: bfb: " << out["error"].get<std::string>() << "\n";
+  return code;
+}
+
+CommandRegistrar reg_bfb(0, [](CLI::App& app) {
+  auto args = std::make_shared<BfbArgs>();
+  auto* cmd = app.add_subcommand("bfb", "BFB schedule (seed 000 §6, App. D): exact LP per (node, step), "
+                                        "checked before it is written");
+  cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
+  cmd->add_option("--collective", args->collective, "allgather | reduce-scatter | allreduce")
+      ->check(CLI::IsMember({"allgather", "reduce-scatter", "allreduce"}));
+  cmd->add_option("--chunks", args->chunks,
+                  "exactly P chunks per shard: ILP (12) with CBC vs rounded LP (App. D.2), allgather")
+      ->check(CLI::Range(std::int64_t{1}, kMaxChunks));
+  cmd->add_option("--alpha-file", args->alpha_file, "per-link alpha JSON for LP (13) (App. D.3)");
+  cmd->add_option("-o,--output", args->output, "write the schedule (\"steps\" JSON) here");
+  cmd->add_flag("--clp-hint", args->clp_hint, "start every exact solve from CLP's LP optimum");
+  cmd->add_flag("--json", args->json, "print one JSON object");
+  cmd->add_flag("--no-verify", args->no_verify, "skip the checker (benchmarks only)");
+  cmd->add_flag("--no-certificates", args->no_certificates, "omit per-(u,t) certificates from extra");
+  cmd->add_option("--threads", args->threads, "worker threads (0 = all cores)");
+  cmd->callback([args]() { RunCommand([&]() { return RunBfb(*args); }); });
+});
+
+}  // namespace
+}  // namespace collsynth::cli

@@ -1,0 +1,77 @@
+// CLI contract of `collsynth bfb` (seed 000 §6, App. D): JSON summary, the written "steps"
+// schedule, exit codes 0/2, and stdout staying parseable with CLP/CBC in use.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace collsynth {
+namespace {
+
+using nlohmann::json;
+using testing::RunCli;
+using testing::SourcePath;
+using testing::TempPath;
+using testing::WriteTempFile;
+
+TEST(BfbCliTest, K22AllgatherFigure1TbThreeHalvesAndScheduleWritten) {
+  const std::string out = TempPath("k22_bfb.json");
+  auto r = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--json", "--clp-hint", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);  // CLP is silent: stdout is one JSON object
+  EXPECT_EQ(j["tl"], 2);
+  EXPECT_EQ(j["tb"], "3/2");  // README erratum of Figure 1, shard units
+  EXPECT_EQ(j["bandwidth_optimal"], true);
+  EXPECT_EQ(j["verified"], true);
+  std::ifstream in(out);
+  json s = json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
+  EXPECT_EQ(s["format"], "steps");
+  EXPECT_EQ(s["collective"], "allgather");
+  EXPECT_FALSE(s["sends"].empty());
+}
+
+TEST(BfbCliTest, Ring8UnidirectionalAndAllreduce) {
+  // Unidirectional ring: d = 1, T_L = N - 1 = 7 (Thm 15) and T_B = (N-1)/d = 7.
+  auto r = RunCli({"bfb", SourcePath("experiments/topologies/ring8.txt"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["tl"], 7);
+  EXPECT_EQ(j["tb"], "7");
+  auto ar = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--collective", "allreduce", "--json"});
+  ASSERT_EQ(ar.exit_code, 0) << ar.err;
+  json k = json::parse(ar.out);
+  EXPECT_EQ(k["tl"], 4);
+  EXPECT_EQ(k["tb"], "3");  // 2 (N-1)/d
+  EXPECT_EQ(k["verified"], true);
+}
+
+TEST(BfbCliTest, DiscreteChunksReportThm20) {
+  auto r = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--chunks", "3", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["thm20_holds"], true);
+  EXPECT_EQ(j["verified"], true);
+  EXPECT_EQ(j["tb_lp"], "3/2");
+}
+
+TEST(BfbCliTest, BadInputIsExitTwoWithOneLine) {
+  auto sw = RunCli({"bfb", SourcePath("experiments/topologies/two_cluster.json")});
+  EXPECT_EQ(sw.exit_code, 2);
+  EXPECT_NE(sw.err.find("switch"), std::string::npos) << sw.err;
+  auto missing = RunCli({"bfb", "/nonexistent/topology.json"});
+  EXPECT_EQ(missing.exit_code, 2);
+  auto coll = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--collective", "broadcast"});
+  EXPECT_NE(coll.exit_code, 0);
+  const std::string alpha = WriteTempFile("alpha_bad.json", R"({"links": [{"from": "nope", "to": "x", "alpha": 1}]})");
+  auto a = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--alpha-file", alpha});
+  EXPECT_EQ(a.exit_code, 2);
+  EXPECT_NE(a.err.find("links[0]"), std::string::npos) << a.err;
+  auto chunks = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--chunks", "0"});
+  EXPECT_NE(chunks.exit_code, 0);
+}
+
+}  // namespace
+}  // namespace collsynth
