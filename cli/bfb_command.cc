@@ -47,6 +47,7 @@ int RunBfb(const BfbArgs& a) {
   options.file = a.file;
   options.threads = a.threads;
   options.use_clp_hint = a.clp_hint;
+  options.certificates = !a.no_certificates;
   options.collective = ParseBfbCollective(a.collective);
   if (!a.alpha_file.empty())
     options.link_alpha = LinkAlphasFromJson(ParseJsonText(ReadTextFile(a.alpha_file), a.alpha_file), g, a.alpha_file);

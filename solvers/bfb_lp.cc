@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <stdexcept>
+#include <type_traits>
 
 namespace collsynth {
 namespace {
@@ -69,6 +70,9 @@ struct FlowResult {
   bool feasible = false;
   std::vector<int> cut_groups;                // groups on the source side of a min cut
   std::vector<std::vector<Rational>> flows;   // per group, per group sender: flow (shards)
+  // Integer path: flows scaled by `scale` (flows above are then left empty).
+  std::vector<std::vector<std::int64_t>> scaled_flows;
+  std::int64_t scale = 0;
 };
 
 // Max flow on s → group (supply) → sender (big) → sink (cap), with Value arithmetic.
@@ -107,6 +111,16 @@ FlowResult RunPreflow(const std::vector<Group>& groups, const std::vector<bool>&
   if (!r.feasible) {
     for (int i = 0; i < num_groups; ++i)
       if (preflow.minCut(gn[i])) r.cut_groups.push_back(i);
+    return r;
+  }
+  if constexpr (std::is_same_v<Value, std::int64_t>) {
+    r.scale = scale;
+    r.scaled_flows.resize(num_groups);
+    for (int i = 0; i < num_groups; ++i) {
+      std::size_t k = 0;
+      for (int w : groups[i].senders)
+        r.scaled_flows[i].push_back(active[w] ? preflow.flow(garcs[i][k++]) : 0);
+    }
     return r;
   }
   r.flows.resize(num_groups);
@@ -326,7 +340,32 @@ BfbLpResult SolveBfbSubproblem(const BfbSubproblem& p, const BfbLpOptions& optio
     r.x.assign(m, {});
     r.load.assign(d, Rational(0));
     for (int i = 0; i < m; ++i) r.x[i].assign(p.allowed[i].size(), Rational(0));
-    if (feasible_flow) {
+    if (feasible_flow && feasible_flow->scale > 0) {
+      // Integer north-west corner: each source needs `scale` units.
+      const std::int64_t l = feasible_flow->scale;
+      std::vector<std::int64_t> load(d, 0);
+      for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+        const Group& grp = groups[gi];
+        std::vector<std::int64_t>& left = feasible_flow->scaled_flows[gi];
+        std::size_t k = 0;
+        for (int i : grp.members) {
+          std::int64_t need = l;
+          while (need > 0) {
+            while (k < left.size() && left[k] == 0) ++k;
+            if (k >= left.size()) throw std::logic_error("BFB LP: flow split ran out");
+            std::int64_t take = std::min(left[k], need);
+            int w = grp.senders[k];
+            auto pos = std::find(p.allowed[i].begin(), p.allowed[i].end(), w) - p.allowed[i].begin();
+            r.x[i][pos] = Rational(take, l);  // each (source, sender) pair is visited once
+            load[w] += take;
+            left[k] -= take;
+            need -= take;
+          }
+        }
+      }
+      for (int w = 0; w < d; ++w)
+        if (load[w] != 0) r.load[w] = Rational(load[w], l);
+    } else if (feasible_flow) {
       for (std::size_t gi = 0; gi < groups.size(); ++gi) {
         const Group& grp = groups[gi];
         std::vector<Rational> left = feasible_flow->flows[gi];

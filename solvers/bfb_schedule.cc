@@ -312,7 +312,7 @@ BfbResult GenerateBfbSchedule(const Topology& g, const BfbOptions& options) {
       r.u_sum += SumOf(rs_plan.step_u_max);
       r.flow_runs += rs_plan.flow_runs;
       r.num_subproblems += rs_plan.num_subproblems;
-      certs["reduce_scatter_on_transpose"] = BfbCertificatesJson(gt, rs_plan);
+      if (options.certificates) certs["reduce_scatter_on_transpose"] = BfbCertificatesJson(gt, rs_plan);
     }
     std::sort(rs_sends.begin(), rs_sends.end(),
               [](const StepSend& a, const StepSend& b) { return a.step < b.step; });
@@ -328,7 +328,7 @@ BfbResult GenerateBfbSchedule(const Topology& g, const BfbOptions& options) {
     r.flow_runs += ag_plan->flow_runs;
     r.num_subproblems += ag_plan->num_subproblems;
   }
-  if (ag_plan) certs["allgather"] = BfbCertificatesJson(g, *ag_plan);
+  if (ag_plan && options.certificates) certs["allgather"] = BfbCertificatesJson(g, *ag_plan);
   r.tl = rs_steps + (need_ag ? ag_plan->diameter : 0);
   if (options.collective == BfbCollective::kAllreduce) s.rs_steps = rs_steps;
   s.claimed_tl = r.tl;
@@ -352,7 +352,7 @@ BfbResult GenerateBfbSchedule(const Topology& g, const BfbOptions& options) {
     x["bandwidth_optimal"] = *r.bandwidth_optimal;
   }
   if (!options.link_alpha.empty()) x["heterogeneous"] = "LP (13), App. D.3";
-  x["certificates"] = std::move(certs);
+  if (options.certificates) x["certificates"] = std::move(certs);
   return r;
 }
 

@@ -48,6 +48,7 @@ struct BfbOptions {
   // it is validated (InputError when it is not an isomorphism). Empty = Cor. 3.1.
   std::vector<int> reverse_isomorphism;
   std::string file = "<topology>";  // for InputError messages
+  bool certificates = true;  // put per-(u,t) U and J into schedule.extra
 };
 
 // One solved (u, t) instance.
