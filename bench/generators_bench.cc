@@ -51,8 +51,8 @@ int main(int argc, char** argv) {
     t0 = std::chrono::steady_clock::now();
     Topology copy = CopyLinkByLink(g);
     double base = Seconds(t0);
-    std::printf("%-46s %8d %8d %9.4f %9.4f %9.4f %8.4f %8.2f\n", e, g.num_nodes(), g.num_links(), gen,
-                json, edges, base, gen / base);
+    std::printf("%-46s %8d %8d %9.4f %9.4f %9.4f %8.4f %8.2f\n", e, g.num_nodes(), g.num_links(),
+                gen, json, edges, base, gen / base);
     if (copy.num_links() != g.num_links()) return 1;
   }
   std::remove((dir + "/generators_bench.json").c_str());

@@ -20,10 +20,12 @@ CommandRegistrar reg_topo_gen(10, [](CLI::App& app) {
   };
   auto args = std::make_shared<GenArgs>();
   auto* gen = topo->add_subcommand(
-      "gen", "Generate a topology from an expression, e.g. 'line(line(circulant(16,3,4)))' (see --list)");
+      "gen",
+      "Generate a topology from an expression, e.g. 'line(line(circulant(16,3,4)))' (see --list)");
   gen->add_option("expression", args->expr, "topology expression (docs/topologies.md)");
-  gen->add_option("-o,--output", args->out,
-                  "output file: .json -> JSON, other extensions -> edge list, '-' -> JSON on stdout");
+  gen->add_option(
+      "-o,--output", args->out,
+      "output file: .json -> JSON, other extensions -> edge list, '-' -> JSON on stdout");
   gen->add_flag("--list", args->list, "list every topology family and exit");
   gen->callback([args]() {
     RunCommand([&]() {
@@ -33,8 +35,11 @@ CommandRegistrar reg_topo_gen(10, [](CLI::App& app) {
         }
         return kExitOk;
       }
-      if (args->expr.empty()) throw InputError("<args>", "expression", "missing; e.g. collsynth topo gen 'kautz(2,3)' -o k.json");
-      if (args->out.empty()) throw InputError("<args>", "-o", "missing output file ('-' for stdout)");
+      if (args->expr.empty())
+        throw InputError("<args>", "expression",
+                         "missing; e.g. collsynth topo gen 'kautz(2,3)' -o k.json");
+      if (args->out.empty())
+        throw InputError("<args>", "-o", "missing output file ('-' for stdout)");
       Topology g = EvaluateTopologyExpression(args->expr);
       WriteTopologyFile(g, args->out);
       return kExitOk;

@@ -10,8 +10,8 @@ namespace {
 
 void RequireNoSwitches(const Topology& g, const std::string& what) {
   if (g.num_switches() > 0) {
-    throw std::invalid_argument(what + " needs a direct-connect topology, but " + g.name() + " has " +
-                                std::to_string(g.num_switches()) + " switch nodes");
+    throw std::invalid_argument(what + " needs a direct-connect topology, but " + g.name() +
+                                " has " + std::to_string(g.num_switches()) + " switch nodes");
   }
 }
 
@@ -22,7 +22,8 @@ Rational UnitBandwidth(const Topology& g, const std::string& what) {
   for (const Link& l : g.links()) {
     if (l.bandwidth / l.multiplicity != b) {
       throw std::invalid_argument(what + " needs equal bandwidth on every unit link; " + g.name() +
-                                  " has " + ToString(b) + " and " + ToString(l.bandwidth / l.multiplicity));
+                                  " has " + ToString(b) + " and " +
+                                  ToString(l.bandwidth / l.multiplicity));
     }
   }
   return b;
@@ -76,7 +77,8 @@ Topology LineGraphPower(const Topology& g, int n) {
   // d^{k+1}·E links at level k: refuse before building any level.
   bool regular = g.num_nodes() > 0;
   std::int64_t d = g.num_nodes() > 0 ? g.OutDegree(0) : 0;
-  for (int v = 0; v < g.num_nodes() && regular; ++v) regular = g.OutDegree(v) == d && g.InDegree(v) == d;
+  for (int v = 0; v < g.num_nodes() && regular; ++v)
+    regular = g.OutDegree(v) == d && g.InDegree(v) == d;
   if (regular && n >= 1) {
     BigInt nodes = BigInt(d) * g.num_nodes();  // unit links of G = nodes of L(G)
     for (int k = 1; k < n && nodes <= kMaxGeneratedNodes; ++k) nodes *= d;
@@ -93,8 +95,9 @@ DegreeExpansionResult DegreeExpansionWithMap(const Topology& g, int n) {
   UnitBandwidth(g, "degree expansion");
   for (const Link& l : g.links()) {
     if (l.from == l.to) {
-      throw std::invalid_argument("degree expansion (Def. 3) needs a topology without self-loops; " +
-                                  g.name() + " has one at " + g.node(l.from).name);
+      throw std::invalid_argument(
+          "degree expansion (Def. 3) needs a topology without self-loops; " + g.name() +
+          " has one at " + g.node(l.from).name);
     }
   }
   std::string name = "degree(" + g.name() + "," + std::to_string(n) + ")";
@@ -109,7 +112,8 @@ DegreeExpansionResult DegreeExpansionWithMap(const Topology& g, int n) {
   }
   for (const Link& l : g.links()) {
     for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) r.topology.AddLink(l.from * n + i, l.to * n + j, l.bandwidth, l.multiplicity);
+      for (int j = 0; j < n; ++j)
+        r.topology.AddLink(l.from * n + i, l.to * n + j, l.bandwidth, l.multiplicity);
     }
   }
   return r;
@@ -123,7 +127,8 @@ ProductResult CartesianProductWithMap(const std::vector<const Topology*>& factor
   BigInt nodes = 1;
   for (std::size_t i = 0; i < factors.size(); ++i) {
     RequireNoSwitches(*factors[i], "Cartesian product");
-    if (factors[i]->num_nodes() == 0) throw std::invalid_argument("Cartesian product of an empty topology");
+    if (factors[i]->num_nodes() == 0)
+      throw std::invalid_argument("Cartesian product of an empty topology");
     nodes *= factors[i]->num_nodes();
     name += (i ? "," : "") + factors[i]->name();
   }
@@ -169,14 +174,17 @@ Topology CartesianProduct(const std::vector<const Topology*>& factors) {
   return CartesianProductWithMap(factors).topology;
 }
 
-Topology CartesianProduct(const Topology& a, const Topology& b) { return CartesianProduct({&a, &b}); }
+Topology CartesianProduct(const Topology& a, const Topology& b) {
+  return CartesianProduct({&a, &b});
+}
 
 ProductResult CartesianPowerWithMap(const Topology& g, int n) {
   if (n < 1) throw std::invalid_argument("Cartesian power needs n >= 1, got " + std::to_string(n));
   BigInt nodes = 1;
   for (int i = 0; i < n; ++i) {
     nodes *= g.num_nodes();
-    if (nodes > kMaxGeneratedNodes) CheckTopologySize(nodes, 0, "power(" + g.name() + "," + std::to_string(n) + ")");
+    if (nodes > kMaxGeneratedNodes)
+      CheckTopologySize(nodes, 0, "power(" + g.name() + "," + std::to_string(n) + ")");
   }
   std::vector<const Topology*> f(static_cast<std::size_t>(n), &g);
   ProductResult r = CartesianProductWithMap(f);

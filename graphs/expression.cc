@@ -30,7 +30,8 @@ class Parser {
     if (pos_ >= text_.size()) Fail("empty expression; expected e.g. kautz(2,3)");
     Ast a = ParseArg(0);
     SkipSpace();
-    if (pos_ != text_.size()) Fail("unexpected '" + std::string(1, text_[pos_]) + "' after the expression");
+    if (pos_ != text_.size())
+      Fail("unexpected '" + std::string(1, text_[pos_]) + "' after the expression");
     if (a.kind != Ast::Kind::kCall) {
       throw InputError(kFile, "'" + text_ + "'",
                        "expected a topology expression such as kautz(2,3) or torus(4,4)");
@@ -49,7 +50,8 @@ class Parser {
   static bool IdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
   Ast ParseArg(int depth) {
-    if (depth > kMaxExpressionDepth) Fail("expression nested deeper than " + std::to_string(kMaxExpressionDepth));
+    if (depth > kMaxExpressionDepth)
+      Fail("expression nested deeper than " + std::to_string(kMaxExpressionDepth));
     SkipSpace();
     if (pos_ >= text_.size()) Fail("unexpected end of expression");
     char c = text_[pos_];
@@ -78,8 +80,9 @@ class Parser {
               ++pos_;
               break;
             }
-            Fail(pos_ < text_.size() ? "expected ',' or ')' but found '" + std::string(1, text_[pos_]) + "'"
-                                     : "missing ')'");
+            Fail(pos_ < text_.size()
+                     ? "expected ',' or ')' but found '" + std::string(1, text_[pos_]) + "'"
+                     : "missing ')'");
           }
         }
         a.end = pos_;
@@ -93,8 +96,8 @@ class Parser {
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.') {
       std::size_t start = pos_;
       if (c == '-' || c == '+') ++pos_;
-      while (pos_ < text_.size() &&
-             (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' || text_[pos_] == '/')) {
+      while (pos_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[pos_])) ||
+                                     text_[pos_] == '.' || text_[pos_] == '/')) {
         ++pos_;
       }
       std::string tok = text_.substr(start, pos_ - start);
@@ -150,7 +153,8 @@ std::size_t EditDistance(const std::string& a, const std::string& b) {
   for (std::size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      cur[j] =
+          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
     }
     std::swap(prev, cur);
   }
@@ -211,7 +215,8 @@ Topology Evaluate(const Ast& a, const std::string& text) {
 
 Ast ParseChecked(const std::string& expr) {
   if (expr.size() > kMaxExpressionLength) {
-    throw InputError(kFile, "expression", "longer than " + std::to_string(kMaxExpressionLength) + " characters");
+    throw InputError(kFile, "expression",
+                     "longer than " + std::to_string(kMaxExpressionLength) + " characters");
   }
   return Parser(expr).ParseTop();
 }
@@ -232,7 +237,9 @@ std::vector<std::string> SuggestFamilies(const std::string& name) {
   return out;
 }
 
-std::string CanonicalTopologyExpression(const std::string& expr) { return Canonical(ParseChecked(expr)); }
+std::string CanonicalTopologyExpression(const std::string& expr) {
+  return Canonical(ParseChecked(expr));
+}
 
 Topology EvaluateTopologyExpression(const std::string& expr) {
   Ast a = ParseChecked(expr);

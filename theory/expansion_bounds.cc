@@ -52,7 +52,7 @@ AllgatherPerformance LineGraphPowerImpl(const AllgatherPerformance& base, int n,
   RequireCount(n, 0, "line graph power");
   AllgatherPerformance r = base;
   r.nodes = base.nodes * Pow(base.degree, n);
-  r.latency_steps = CheckedAdd(base.latency_steps, n);  // (1), (5)
+  r.latency_steps = CheckedAdd(base.latency_steps, n);                        // (1), (5)
   r.bandwidth = base.bandwidth + LineGraphExtra(base.nodes, base.degree, n);  // (2), (6), (7)
   if (!bfb) r.bandwidth_is_upper_bound = base.bandwidth_is_upper_bound || n > 0;
   r.derivation += std::string(bfb ? "; Cor 10.1" : "; Cor 1.1") + " L^" + std::to_string(n);
@@ -107,7 +107,7 @@ AllgatherPerformance DegreeExpansionPerformance(const AllgatherPerformance& base
   AllgatherPerformance r = base;
   r.nodes = base.nodes * n;
   r.degree = CheckedMul(base.degree, n);
-  r.latency_steps = CheckedAdd(base.latency_steps, 1);                  // (8)
+  r.latency_steps = CheckedAdd(base.latency_steps, 1);                             // (8)
   r.bandwidth = base.bandwidth + Rational(BigInt(n - 1), BigInt(n) * base.nodes);  // (9)
   r.derivation += "; Thm 11 *" + std::to_string(n);
   return r;
@@ -120,8 +120,9 @@ AllgatherPerformance CartesianPowerPerformance(const AllgatherPerformance& base,
   BigInt nn = Pow(base.nodes, n);
   r.nodes = nn;
   r.degree = CheckedMul(base.degree, n);
-  r.latency_steps = CheckedMul(base.latency_steps, n);                                   // (10)
-  r.bandwidth = base.bandwidth * Rational(base.nodes, base.nodes - 1) * Rational(nn - 1, nn);  // (11)
+  r.latency_steps = CheckedMul(base.latency_steps, n);  // (10)
+  r.bandwidth =
+      base.bandwidth * Rational(base.nodes, base.nodes - 1) * Rational(nn - 1, nn);  // (11)
   r.derivation += "; Thm 12 ^" + std::to_string(n);
   return r;
 }
@@ -135,9 +136,9 @@ AllgatherPerformance CartesianProductPerformance(const std::vector<AllgatherPerf
     const AllgatherPerformance& f = factors[i];
     RequireValid(f);
     if (!IsBandwidthOptimal(f)) {
-      throw std::invalid_argument("Thm 13 needs every factor to have a BW-optimal BFB schedule; factor " +
-                                  std::to_string(i + 1) + " has T_B = " + ToString(f.bandwidth) +
-                                  " != (N-1)/N");
+      throw std::invalid_argument(
+          "Thm 13 needs every factor to have a BW-optimal BFB schedule; factor " +
+          std::to_string(i + 1) + " has T_B = " + ToString(f.bandwidth) + " != (N-1)/N");
     }
     r.nodes *= f.nodes;
     r.degree = CheckedAdd(r.degree, f.degree);
@@ -157,7 +158,9 @@ AllgatherPerformance BidirectionalPerformance(const AllgatherPerformance& base) 
   return r;
 }
 
-std::int64_t AllreduceLatencySteps(const AllgatherPerformance& p) { return CheckedMul(p.latency_steps, 2); }
+std::int64_t AllreduceLatencySteps(const AllgatherPerformance& p) {
+  return CheckedMul(p.latency_steps, 2);
+}
 
 Rational AllreduceBandwidth(const AllgatherPerformance& p) { return 2 * p.bandwidth; }
 

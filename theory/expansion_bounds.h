@@ -29,10 +29,10 @@
 namespace collsynth {
 
 struct AllgatherPerformance {
-  BigInt nodes;                     // N
-  std::int64_t degree = 0;          // d
-  std::int64_t latency_steps = 0;   // T_L / α
-  Rational bandwidth;               // T_B / (M/B)
+  BigInt nodes;                    // N
+  std::int64_t degree = 0;         // d
+  std::int64_t latency_steps = 0;  // T_L / α
+  Rational bandwidth;              // T_B / (M/B)
   // True when `bandwidth` is only proven to be an upper bound (Thm 1, Cor 1.1).
   bool bandwidth_is_upper_bound = false;
   // The chain of theorems that produced this value, e.g. "base; Cor 10.1 (n=3)".
@@ -47,8 +47,8 @@ AllgatherPerformance BandwidthOptimalBase(const BigInt& nodes, std::int64_t degr
 // True when T_B equals T_B*(N) exactly (and is not merely an upper bound).
 bool IsBandwidthOptimal(const AllgatherPerformance& p);
 
-AllgatherPerformance LineGraphBound(const AllgatherPerformance& base);                  // Thm 1
-AllgatherPerformance LineGraphPowerBound(const AllgatherPerformance& base, int n);      // Cor 1.1
+AllgatherPerformance LineGraphBound(const AllgatherPerformance& base);              // Thm 1
+AllgatherPerformance LineGraphPowerBound(const AllgatherPerformance& base, int n);  // Cor 1.1
 // Thm 10 (n = 1) / Cor 10.1: base must be the optimal BFB schedule of G, degree >= 2.
 AllgatherPerformance LineGraphPowerBfb(const AllgatherPerformance& base, int n);
 // Thm 2: the limit 1 + 1/((d-1)N) of T_B(L^n)/T_B*(d^nN) for a BW-optimal base; d >= 2.
@@ -57,7 +57,7 @@ AllgatherPerformance DegreeExpansionPerformance(const AllgatherPerformance& base
 AllgatherPerformance CartesianPowerPerformance(const AllgatherPerformance& base, int n);   // Thm 12
 // Thm 13: every factor must be BW optimal (exactly) with latency = its diameter.
 AllgatherPerformance CartesianProductPerformance(const std::vector<AllgatherPerformance>& factors);
-AllgatherPerformance BidirectionalPerformance(const AllgatherPerformance& base);           // App. F
+AllgatherPerformance BidirectionalPerformance(const AllgatherPerformance& base);  // App. F
 
 // Allreduce = reduce-scatter + allgather, the reduce-scatter being the reversed allgather
 // (Thm 3/4) with the same T_L and T_B: Table 4 reports these doubled values.

@@ -18,10 +18,10 @@ namespace collsynth {
 std::int64_t GeneralizedKautzDiameterBound(std::int64_t d, std::int64_t m);
 
 struct Theorem21Check {
-  bool holds = false;          // m > M_{d,k-2}
-  BigInt moore_bound_k_minus_2;  // M_{d,k-2} (0 when k <= 1)
+  bool holds = false;                    // m > M_{d,k-2}
+  BigInt moore_bound_k_minus_2;          // M_{d,k-2} (0 when k <= 1)
   std::int64_t moore_optimal_steps = 0;  // T_L*(m, d)
-  std::int64_t gap = 0;        // k - T_L*(m, d); Thm 21 implies gap <= 1
+  std::int64_t gap = 0;                  // k - T_L*(m, d); Thm 21 implies gap <= 1
 };
 // Evaluates Thm 21's inequality for a measured diameter k >= 1 of Π_{d,m}.
 Theorem21Check CheckTheorem21(std::int64_t d, std::int64_t m, std::int64_t diameter);

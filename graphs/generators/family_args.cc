@@ -13,18 +13,20 @@ void CheckTopologySize(const BigInt& nodes, const BigInt& links, const std::stri
   }
 }
 
-void RequireArgCount(const std::vector<GenArg>& args, std::size_t count, const std::string& signature) {
+void RequireArgCount(const std::vector<GenArg>& args, std::size_t count,
+                     const std::string& signature) {
   RequireArgCount(args, count, count, signature);
 }
 
 void RequireArgCount(const std::vector<GenArg>& args, std::size_t min_count, std::size_t max_count,
                      const std::string& signature) {
   if (args.size() < min_count || args.size() > max_count) {
-    std::string expected = min_count == max_count
-                               ? std::to_string(min_count)
-                               : (max_count == static_cast<std::size_t>(-1)
-                                      ? "at least " + std::to_string(min_count)
-                                      : std::to_string(min_count) + " to " + std::to_string(max_count));
+    std::string expected =
+        min_count == max_count
+            ? std::to_string(min_count)
+            : (max_count == static_cast<std::size_t>(-1)
+                   ? "at least " + std::to_string(min_count)
+                   : std::to_string(min_count) + " to " + std::to_string(max_count));
     throw std::invalid_argument("wrong number of arguments: " + signature + " takes " + expected +
                                 ", got " + std::to_string(args.size()));
   }
@@ -46,7 +48,8 @@ std::int64_t IntArg(const std::vector<GenArg>& args, std::size_t i, const std::s
                     std::int64_t lo, std::int64_t hi) {
   const GenArg& a = args.at(i);
   if (a.kind != GenArg::Kind::kNumber || Denominator(a.number) != 1) {
-    throw std::invalid_argument("parameter " + param + " must be an integer, got " + DescribeArg(a));
+    throw std::invalid_argument("parameter " + param + " must be an integer, got " +
+                                DescribeArg(a));
   }
   BigInt z = Numerator(a.number);
   if (z < lo || z > hi) {
@@ -62,7 +65,8 @@ Rational PositiveArg(const std::vector<GenArg>& args, std::size_t i, const std::
     throw std::invalid_argument("parameter " + param + " must be a number, got " + DescribeArg(a));
   }
   if (a.number <= 0) {
-    throw std::invalid_argument("parameter " + param + " must be positive, got " + ToString(a.number));
+    throw std::invalid_argument("parameter " + param + " must be positive, got " +
+                                ToString(a.number));
   }
   return a.number;
 }
@@ -75,7 +79,8 @@ std::string WordArg(const std::vector<GenArg>& args, std::size_t i, const std::s
   return a.word;
 }
 
-const Topology& TopologyArg(const std::vector<GenArg>& args, std::size_t i, const std::string& param) {
+const Topology& TopologyArg(const std::vector<GenArg>& args, std::size_t i,
+                            const std::string& param) {
   const GenArg& a = args.at(i);
   if (a.kind != GenArg::Kind::kTopology || !a.topology) {
     throw std::invalid_argument("parameter " + param + " must be a topology expression, got " +

@@ -30,7 +30,8 @@ inline constexpr std::int64_t kMaxGeneratedLinks = 20'000'000;
 void CheckTopologySize(const BigInt& nodes, const BigInt& links, const std::string& what);
 
 // Exactly `count` arguments (or between min_count and max_count).
-void RequireArgCount(const std::vector<GenArg>& args, std::size_t count, const std::string& signature);
+void RequireArgCount(const std::vector<GenArg>& args, std::size_t count,
+                     const std::string& signature);
 void RequireArgCount(const std::vector<GenArg>& args, std::size_t min_count, std::size_t max_count,
                      const std::string& signature);
 
@@ -42,7 +43,8 @@ Rational PositiveArg(const std::vector<GenArg>& args, std::size_t i, const std::
 // args[i] must be a bare word; returned lower-case as written.
 std::string WordArg(const std::vector<GenArg>& args, std::size_t i, const std::string& param);
 // args[i] must be a nested topology expression.
-const Topology& TopologyArg(const std::vector<GenArg>& args, std::size_t i, const std::string& param);
+const Topology& TopologyArg(const std::vector<GenArg>& args, std::size_t i,
+                            const std::string& param);
 
 // "integer 3", "number 3/2", "word iq", "topology kautz(2,3)"-style description for errors.
 std::string DescribeArg(const GenArg& arg);

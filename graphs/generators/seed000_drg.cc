@@ -22,8 +22,8 @@ bool IsPrime(int q) {
 
 void RequireSmallPrime(int q, int max_q) {
   if (!IsPrime(q) || q > max_q) {
-    throw std::invalid_argument("parameter q = " + std::to_string(q) + " must be a prime <= " +
-                                std::to_string(max_q));
+    throw std::invalid_argument("parameter q = " + std::to_string(q) +
+                                " must be a prime <= " + std::to_string(max_q));
   }
 }
 
@@ -100,13 +100,15 @@ Topology JohnsonGraph(int n, int k) {
   std::string name = "johnson(" + std::to_string(n) + "," + std::to_string(k) + ")";
   BigInt nodes = Binomial(n, k);
   CheckTopologySize(nodes, nodes * k * (n - k), name);
-  if (nodes > 20000) throw std::invalid_argument(name + " has more than 20000 nodes (O(N^2) build)");
+  if (nodes > 20000)
+    throw std::invalid_argument(name + " has more than 20000 nodes (O(N^2) build)");
   auto sets = Subsets(n, k);
   Topology g(name);
   for (const auto& s : sets) g.AddCompute(SetName("s", s));
   for (std::size_t i = 0; i < sets.size(); ++i) {
     for (std::size_t j = i + 1; j < sets.size(); ++j) {
-      if (Intersection(sets[i], sets[j]) == k - 1) g.AddDuplexLink(static_cast<int>(i), static_cast<int>(j), 1);
+      if (Intersection(sets[i], sets[j]) == k - 1)
+        g.AddDuplexLink(static_cast<int>(i), static_cast<int>(j), 1);
     }
   }
   return g;
@@ -119,7 +121,8 @@ Topology OddGraph(int k) {
   for (const auto& s : sets) g.AddCompute(SetName("s", s));
   for (std::size_t i = 0; i < sets.size(); ++i) {
     for (std::size_t j = i + 1; j < sets.size(); ++j) {
-      if (Intersection(sets[i], sets[j]) == 0) g.AddDuplexLink(static_cast<int>(i), static_cast<int>(j), 1);
+      if (Intersection(sets[i], sets[j]) == 0)
+        g.AddDuplexLink(static_cast<int>(i), static_cast<int>(j), 1);
     }
   }
   return g;
@@ -279,24 +282,36 @@ Topology DistanceGraph(const Topology& g, int k) {
 }
 
 std::vector<std::string> DistanceRegularGraphNames() {
-  return {"octahedron", "paley9", "k55minus", "heawooddist3", "petersenline", "q4",
-          "heawoodline", "pg23", "odd4", "tutte8line", "doubledodd4", "gq33"};
+  return {"octahedron",  "paley9", "k55minus", "heawooddist3", "petersenline", "q4",
+          "heawoodline", "pg23",   "odd4",     "tutte8line",   "doubledodd4",  "gq33"};
 }
 
 Topology DistanceRegularGraph(const std::string& name) {
   Topology g;
-  if (name == "octahedron") g = JohnsonGraph(4, 2);
-  else if (name == "paley9") g = PaleyGraph(9);
-  else if (name == "k55minus") g = CrownGraph(5);
-  else if (name == "heawooddist3") g = DistanceGraph(ProjectivePlaneIncidence(2), 3);
-  else if (name == "petersenline") g = UndirectedLineGraph(OddGraph(3));
-  else if (name == "q4") g = Hypercube(4);
-  else if (name == "heawoodline") g = UndirectedLineGraph(ProjectivePlaneIncidence(2));
-  else if (name == "pg23") g = ProjectivePlaneIncidence(3);
-  else if (name == "odd4") g = OddGraph(4);
-  else if (name == "tutte8line") g = UndirectedLineGraph(SymplecticQuadrangleIncidence(2));
-  else if (name == "doubledodd4") g = DoubledOddGraph(4);
-  else if (name == "gq33") g = SymplecticQuadrangleIncidence(3);
+  if (name == "octahedron")
+    g = JohnsonGraph(4, 2);
+  else if (name == "paley9")
+    g = PaleyGraph(9);
+  else if (name == "k55minus")
+    g = CrownGraph(5);
+  else if (name == "heawooddist3")
+    g = DistanceGraph(ProjectivePlaneIncidence(2), 3);
+  else if (name == "petersenline")
+    g = UndirectedLineGraph(OddGraph(3));
+  else if (name == "q4")
+    g = Hypercube(4);
+  else if (name == "heawoodline")
+    g = UndirectedLineGraph(ProjectivePlaneIncidence(2));
+  else if (name == "pg23")
+    g = ProjectivePlaneIncidence(3);
+  else if (name == "odd4")
+    g = OddGraph(4);
+  else if (name == "tutte8line")
+    g = UndirectedLineGraph(SymplecticQuadrangleIncidence(2));
+  else if (name == "doubledodd4")
+    g = DoubledOddGraph(4);
+  else if (name == "gq33")
+    g = SymplecticQuadrangleIncidence(3);
   else {
     std::string list;
     for (const auto& n : DistanceRegularGraphNames()) list += (list.empty() ? "" : ", ") + n;

@@ -23,7 +23,8 @@ int Int(const std::vector<GenArg>& a, std::size_t i, const char* p, std::int64_t
 std::vector<int> IntList(const std::vector<GenArg>& a, std::size_t from, const std::string& p) {
   std::vector<int> v;
   for (std::size_t i = from; i < a.size(); ++i) {
-    v.push_back(static_cast<int>(IntArg(a, i, p + " " + std::to_string(i - from + 1), 1, kMaxParam)));
+    v.push_back(
+        static_cast<int>(IntArg(a, i, p + " " + std::to_string(i - from + 1), 1, kMaxParam)));
   }
   return v;
 }
@@ -35,14 +36,12 @@ constexpr std::size_t kMany = static_cast<std::size_t>(-1);
 std::vector<Family> Seed000Families() {
   std::vector<Family> f;
   f.push_back({"complete", "complete(m)", "seed 000 Table 9",
-               "complete digraph K_m: m nodes, degree m-1",
-               [](const std::vector<GenArg>& a) {
+               "complete digraph K_m: m nodes, degree m-1", [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 1, "complete(m)");
                  return Complete(Int(a, 0, "m", 2));
                }});
   f.push_back({"bipartite", "bipartite(d)", "seed 000 Fig. 1, Table 9",
-               "complete bipartite K_{d,d}: 2d nodes, degree d",
-               [](const std::vector<GenArg>& a) {
+               "complete bipartite K_{d,d}: 2d nodes, degree d", [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 1, "bipartite(d)");
                  return CompleteBipartite(Int(a, 0, "d", 1));
                }});
@@ -53,8 +52,7 @@ std::vector<Family> Seed000Families() {
                  return Hamming(Int(a, 0, "n", 1, 64), Int(a, 1, "q", 2));
                }});
   f.push_back({"hypercube", "hypercube(n)", "seed 000 Table 7 (Q4), App. I",
-               "hypercube Q_n = H(n,2): 2^n nodes, degree n",
-               [](const std::vector<GenArg>& a) {
+               "hypercube Q_n = H(n,2): 2^n nodes, degree n", [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 1, "hypercube(n)");
                  return Hypercube(Int(a, 0, "n", 1, 64));
                }});

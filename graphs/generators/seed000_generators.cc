@@ -93,7 +93,8 @@ Topology Hamming(int n, int q) {
   Topology g(name);
   auto words = AllWords(n, q);
   for (const auto& w : words) g.AddCompute(WordName(w, q));
-  // Word index i = sum w[p] q^{n-1-p}; changing position p to letter c moves by (c - w[p]) q^{n-1-p}.
+  // Word index i = sum w[p] q^{n-1-p}; changing position p to letter c moves by (c - w[p])
+  // q^{n-1-p}.
   std::vector<std::int64_t> stride(static_cast<std::size_t>(n));
   std::int64_t s = 1;
   for (int p = n - 1; p >= 0; --p) {
@@ -219,8 +220,9 @@ Topology Circulant(int n, std::vector<int> offsets, bool bidirectional) {
   }
   name += ")";
   if (g_all != 1) {
-    throw std::invalid_argument("gcd of n and the offsets is " + std::to_string(g_all) +
-                                ", so the circulant is disconnected (seed 000 App. E.4 needs gcd 1)");
+    throw std::invalid_argument(
+        "gcd of n and the offsets is " + std::to_string(g_all) +
+        ", so the circulant is disconnected (seed 000 App. E.4 needs gcd 1)");
   }
   BigInt links = BigInt(n) * offsets.size() * (bidirectional ? 2 : 1);
   CheckTopologySize(n, links, name);
@@ -246,7 +248,8 @@ Topology UniRing(int d, int m) {
 
 Topology BiRing(int d, int m) {
   RequireRange(d, 2, 1'000'000, "d");
-  if (d % 2 != 0) throw std::invalid_argument("parameter d = " + std::to_string(d) + " must be even");
+  if (d % 2 != 0)
+    throw std::invalid_argument("parameter d = " + std::to_string(d) + " must be even");
   RequireRange(m, 3, kMaxGeneratedNodes, "m");
   std::string name = "biring(" + std::to_string(d) + "," + std::to_string(m) + ")";
   CheckTopologySize(m, BigInt(2) * m, name);
@@ -312,8 +315,10 @@ Topology TwistedTorus(int a, int b, int twist) {
   for (int x = 0; x < a; ++x) {
     for (int y = 0; y < b; ++y) {
       g.AddDuplexLink(id(x, y), id((x + 1) % a, y), kOne);
-      if (y + 1 < b) g.AddDuplexLink(id(x, y), id(x, y + 1), kOne);
-      else g.AddDuplexLink(id(x, y), id((x + twist) % a, 0), kOne);
+      if (y + 1 < b)
+        g.AddDuplexLink(id(x, y), id(x, y + 1), kOne);
+      else
+        g.AddDuplexLink(id(x, y), id((x + twist) % a, 0), kOne);
     }
   }
   return g;

@@ -58,10 +58,11 @@ TEST(TopoGenCliTest, StdoutJson) {
 TEST(TopoGenCliTest, ListShowsEveryFamilyWithItsReference) {
   auto r = RunCli({"topo", "gen", "--list"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* s : {"kautz(d,n)", "genkautz(d,m)", "circulant(n,a1,...,ak)", "torus(d1,...,dk)",
-                        "hypercube(n)", "hamming(n,q)", "complete(m)", "bipartite(d)", "uniring(d,m)",
-                        "biring(d,m)", "line(G[,n])", "degree(G,n)", "product(G1,G2,...)", "power(G,n)",
-                        "bidir(G)", "transpose(G)", "Def. 16", "Thm 22"}) {
+  for (const char* s :
+       {"kautz(d,n)", "genkautz(d,m)", "circulant(n,a1,...,ak)", "torus(d1,...,dk)", "hypercube(n)",
+        "hamming(n,q)", "complete(m)", "bipartite(d)", "uniring(d,m)", "biring(d,m)", "line(G[,n])",
+        "degree(G,n)", "product(G1,G2,...)", "power(G,n)", "bidir(G)", "transpose(G)", "Def. 16",
+        "Thm 22"}) {
     EXPECT_NE(r.out.find(s), std::string::npos) << s;
   }
 }
@@ -71,9 +72,10 @@ TEST(TopoGenCliTest, BadExpressionsExitTwoWithOneLineNamingTheExpression) {
     const char* expr;
     const char* words;
   };
-  for (const Case& c : {Case{"kautzz(2,3)", "kautzz(2,3)"}, Case{"kautz(2.5,3)", "must be an integer"},
-                        Case{"hypercube(40)", "the limit is"}, Case{"line(kautz(2,3)", "missing ')'"},
-                        Case{"circulant(16,2,4)", "disconnected"}}) {
+  for (const Case& c :
+       {Case{"kautzz(2,3)", "kautzz(2,3)"}, Case{"kautz(2.5,3)", "must be an integer"},
+        Case{"hypercube(40)", "the limit is"}, Case{"line(kautz(2,3)", "missing ')'"},
+        Case{"circulant(16,2,4)", "disconnected"}}) {
     auto r = RunCli({"topo", "gen", c.expr, "-o", TempPath("bad.json")});
     EXPECT_EQ(r.exit_code, 2) << c.expr;
     EXPECT_NE(r.err.find("<expr>"), std::string::npos) << r.err;

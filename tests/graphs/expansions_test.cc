@@ -30,8 +30,14 @@ Shape ShapeOf(const Topology& g) {
 }
 
 std::vector<Topology> Bases() {
-  return {Complete(4),         CompleteBipartite(3), Hamming(2, 3),          Kautz(2, 2),
-          GeneralizedKautz(3, 11), Circulant(16, {3, 4}, true), UniRing(2, 5), BiRing(4, 5),
+  return {Complete(4),
+          CompleteBipartite(3),
+          Hamming(2, 3),
+          Kautz(2, 2),
+          GeneralizedKautz(3, 11),
+          Circulant(16, {3, 4}, true),
+          UniRing(2, 5),
+          BiRing(4, 5),
           Circulant(7, {1, 2}, false)};
 }
 

@@ -20,11 +20,16 @@ TEST(ExpressionTest, IssueExamplesEvaluateWithTheRightSizes) {
     std::int64_t degree;
   };
   const Case cases[] = {
-      {"kautz(2,3)", 24, 2},          {"genkautz(4,1024)", 1024, 4},
-      {"circulant(16,3,4)", 16, 4},   {"torus(3,3,2)", 18, 6},
-      {"hypercube(6)", 64, 6},        {"hamming(2,3)", 9, 4},
-      {"complete(5)", 5, 4},          {"bipartite(4)", 8, 4},
-      {"uniring(1,4)", 4, 1},         {"biring(2,5)", 5, 2},
+      {"kautz(2,3)", 24, 2},
+      {"genkautz(4,1024)", 1024, 4},
+      {"circulant(16,3,4)", 16, 4},
+      {"torus(3,3,2)", 18, 6},
+      {"hypercube(6)", 64, 6},
+      {"hamming(2,3)", 9, 4},
+      {"complete(5)", 5, 4},
+      {"bipartite(4)", 8, 4},
+      {"uniring(1,4)", 4, 1},
+      {"biring(2,5)", 5, 2},
       {"line(line(circulant(16,3,4)))", 256, 4},
       {"degree(complete(3),2)", 6, 4},
       {"product(uniring(1,4),uniring(1,8))", 32, 2},
@@ -118,11 +123,15 @@ TEST(ExpressionTest, EveryFamilyIsDocumentedAndUnique) {
     EXPECT_EQ(all[i].signature.rfind(all[i].name + "(", 0), 0u) << all[i].name;
     if (i > 0) EXPECT_LT(all[i - 1].name, all[i].name);
   }
-  for (const char* name : {"kautz", "genkautz", "circulant", "torus", "hypercube", "hamming", "complete",
-                           "bipartite", "uniring", "biring", "line", "degree", "product", "power",
-                           "bidir", "transpose", "debruijn", "dcirculant", "twistedtorus",
-                           "twistedhypercube", "drg"}) {
-    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const Family& f) { return f.name == name; })) << name;
+  for (const char* name :
+       {"kautz",     "genkautz", "circulant",  "torus",        "hypercube",
+        "hamming",   "complete", "bipartite",  "uniring",      "biring",
+        "line",      "degree",   "product",    "power",        "bidir",
+        "transpose", "debruijn", "dcirculant", "twistedtorus", "twistedhypercube",
+        "drg"}) {
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const Family& f) {
+      return f.name == name;
+    })) << name;
   }
 }
 

@@ -1,8 +1,6 @@
 // Seed 000 generators: sizes, degrees and diameters from Table 9 / Table 7 / App. E, checked
 // by BFS; distance-regularity of the Table 7 graphs checked from the definition (Def. 17);
 // Kautz cross-checked against L^n(K_{d+1}) and Π_{d,m} (Def. 16).
-#include "graphs/generators/seed000_generators.h"
-
 #include <gtest/gtest.h>
 
 #include <map>
@@ -10,6 +8,7 @@
 
 #include "graphs/expansions.h"
 #include "graphs/generators/seed000_drg.h"
+#include "graphs/generators/seed000_generators.h"
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
 
@@ -293,10 +292,11 @@ TEST(GeneratorsTest, Table7DistanceRegularGraphsHaveThePapersNAndTL) {
     const char* name;
     int n, t_l, t_l_star;
   };
-  const Row rows[] = {{"octahedron", 6, 2, 2},   {"paley9", 9, 2, 2},      {"k55minus", 10, 3, 2},
-                      {"heawooddist3", 14, 3, 2}, {"petersenline", 15, 3, 2}, {"q4", 16, 4, 2},
-                      {"heawoodline", 21, 3, 2},  {"pg23", 26, 3, 3},       {"odd4", 35, 3, 3},
-                      {"tutte8line", 45, 4, 3},   {"doubledodd4", 70, 7, 3}, {"gq33", 80, 4, 3}};
+  const Row rows[] = {
+      {"octahedron", 6, 2, 2},    {"paley9", 9, 2, 2},        {"k55minus", 10, 3, 2},
+      {"heawooddist3", 14, 3, 2}, {"petersenline", 15, 3, 2}, {"q4", 16, 4, 2},
+      {"heawoodline", 21, 3, 2},  {"pg23", 26, 3, 3},         {"odd4", 35, 3, 3},
+      {"tutte8line", 45, 4, 3},   {"doubledodd4", 70, 7, 3},  {"gq33", 80, 4, 3}};
   for (const Row& r : rows) {
     Topology g = DistanceRegularGraph(r.name);
     EXPECT_EQ(g.num_nodes(), r.n) << r.name;

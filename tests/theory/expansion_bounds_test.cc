@@ -17,9 +17,7 @@ namespace collsynth {
 namespace {
 
 // Rounds x to 3 decimals (half up), as Table 4 prints T_B.
-Rational RoundTo3(const Rational& x) {
-  return Rational(Floor(x * 1000 + Rational(1, 2)), 1000);
-}
+Rational RoundTo3(const Rational& x) { return Rational(Floor(x * 1000 + Rational(1, 2)), 1000); }
 
 TEST(ExpansionBoundsTest, Table4LineGraphOfCirculant) {
   // L^3(C(16,{3,4})): C(16,{3,4}) has a BW-optimal BFB schedule (App. E.4, k = 2 proven)
@@ -110,7 +108,8 @@ TEST(ExpansionBoundsTest, Theorem9LineGraphsPreserveMooreOptimality) {
       for (std::int64_t k = 1; k <= 4; ++k) {
         bool base = IsMooreOptimal(nodes, d, k);
         AllgatherPerformance p = LineGraphPowerBound(BandwidthOptimalBase(nodes, d, k, "G"), 3);
-        EXPECT_EQ(IsMooreOptimal(p.nodes, d, p.latency_steps), base) << nodes << " " << d << " " << k;
+        EXPECT_EQ(IsMooreOptimal(p.nodes, d, p.latency_steps), base)
+            << nodes << " " << d << " " << k;
       }
     }
   }
