@@ -1,8 +1,10 @@
 #include "solvers/pipeline_schedule_builder.h"
 
+#include <cassert>
 #include <chrono>
 #include <stdexcept>
 
+#include "proofs_check/pipeline_checker.h"
 #include "solvers/allgather_optimum.h"
 #include "solvers/arborescence_packing.h"
 #include "solvers/collective_bounds.h"
@@ -299,6 +301,7 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       break;
     }
   }
+  assert(CheckPipelineSchedule(g, out.schedule).ok);  // STYLE rule 5 (debug builds)
   return out;
 }
 
