@@ -11,6 +11,7 @@
 #include "graphs/generators/family_args.h"
 #include "graphs/generators/polarstar.h"
 #include "graphs/generators/switch_topologies.h"
+#include "graphs/generators/topoopt.h"
 
 namespace collsynth {
 namespace {
@@ -56,6 +57,25 @@ std::vector<Family> OtherFamilies() {
                [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 1, "paleygraph(r)");
                  return SupernodeTopology(PaleySupernode(static_cast<int>(Int(a, 0, "r", 5, kMaxFieldOrder))));
+               }});
+  // --- TopoOpt (seed 002) ---
+  f.push_back({"totientperms", "totientperms(n)", "seed 002 Alg. 2, App. E.1 Thm 2",
+               "union of the directed rings i -> i+p mod n over every shift p coprime to n (degree φ(n))",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 1, "totientperms(n)");
+                 return TotientPerms(Int(a, 0, "n", 2));
+               }});
+  f.push_back({"selectperms", "selectperms(n,d)", "seed 002 Alg. 3",
+               "d coprime ring shifts near the geometric sequence n^(i/d) (directed, degree d)",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 2, "selectperms(n,d)");
+                 return SelectPerms(Int(a, 0, "n", 2), Int(a, 1, "d", 1));
+               }});
+  f.push_back({"shiftedring", "shiftedring(n)", "seed 000 §8.2 (TopoOpt ShiftedRing)",
+               "two bidirectional rings, shifts 1 and the smallest other coprime shift (degree 4)",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 1, "shiftedring(n)");
+                 return ShiftedRing(Int(a, 0, "n", 3));
                }});
   // --- switch topologies (seed 004) ---
   f.push_back({"twocluster", "twocluster(clusters,size,local_bw,global_bw)", "seed 004 §1.3, Fig. 1",
