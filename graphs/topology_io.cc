@@ -190,6 +190,60 @@ json TopologyToJson(const Topology& g) {
   return j;
 }
 
+namespace {
+
+void AppendJsonString(std::string& out, const std::string& s) {
+  bool plain = true;
+  for (unsigned char c : s) {
+    if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) {
+    out += '"';
+    out += s;
+    out += '"';
+  } else {
+    out += json(s).dump();  // nlohmann escapes (and validates UTF-8)
+  }
+}
+
+}  // namespace
+
+std::string WriteTopologyJson(const Topology& g) {
+  std::string out;
+  out.reserve(64 + 48 * static_cast<std::size_t>(g.num_nodes()) +
+              64 * static_cast<std::size_t>(g.num_links()));
+  out += "{\"name\": ";
+  AppendJsonString(out, g.name());
+  out += ",\n \"nodes\": [";
+  for (int v = 0; v < g.num_nodes(); ++v) {
+    out += v ? ",\n  {\"name\": " : "\n  {\"name\": ";
+    AppendJsonString(out, g.node(v).name);
+    out += g.IsCompute(v) ? ", \"kind\": \"compute\"}" : ", \"kind\": \"switch\"}";
+  }
+  out += "],\n \"links\": [";
+  for (int e = 0; e < g.num_links(); ++e) {
+    const Link& l = g.link(e);
+    out += e ? ",\n  {\"from\": " : "\n  {\"from\": ";
+    AppendJsonString(out, g.node(l.from).name);
+    out += ", \"to\": ";
+    AppendJsonString(out, g.node(l.to).name);
+    out += ", \"bandwidth\": ";
+    if (Denominator(l.bandwidth) == 1 &&
+        l.bandwidth <= Rational(std::numeric_limits<std::int64_t>::max())) {
+      out += Numerator(l.bandwidth).str();
+    } else {
+      out += '"' + ToString(l.bandwidth) + '"';
+    }
+    if (l.multiplicity > 1) out += ", \"multiplicity\": " + std::to_string(l.multiplicity);
+    out += '}';
+  }
+  out += "]}\n";
+  return out;
+}
+
 Topology ParseEdgeList(const std::string& text, const std::string& file) {
   Topology g;
   std::istringstream in(text);
@@ -252,6 +306,14 @@ Topology ParseEdgeList(const std::string& text, const std::string& file) {
 }
 
 std::string WriteEdgeList(const Topology& g) {
+  for (const Node& n : g.nodes()) {
+    for (unsigned char c : n.name) {
+      if (std::isspace(c) || c == '#') {
+        throw InputError("<edge list output>", "node \"" + n.name + "\"",
+                         "a name with whitespace or '#' cannot be written as an edge list; use JSON");
+      }
+    }
+  }
   std::ostringstream out;
   out << "# collsynth edge list: FROM TO BANDWIDTH [MULTIPLICITY]\n";
   if (!g.name().empty()) out << "name: " << g.name() << "\n";
@@ -283,7 +345,7 @@ Topology ReadTopologyFile(const std::string& path) {
 
 void WriteTopologyFile(const Topology& g, const std::string& path) {
   bool json_out = path == "-" || (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0);
-  WriteTextFile(path, json_out ? TopologyToJson(g).dump(1) + "\n" : WriteEdgeList(g));
+  WriteTextFile(path, json_out ? WriteTopologyJson(g) : WriteEdgeList(g));
 }
 
 }  // namespace collsynth

@@ -22,6 +22,9 @@ nlohmann::json ParseJsonText(const std::string& text, const std::string& file);
 
 Topology TopologyFromJson(const nlohmann::json& j, const std::string& file);
 nlohmann::json TopologyToJson(const Topology& g);
+// The same document as TopologyToJson(g), streamed straight to text (one node or link per
+// line): several times faster for large topologies, as it builds no JSON tree.
+std::string WriteTopologyJson(const Topology& g);
 
 Topology ParseEdgeList(const std::string& text, const std::string& file);
 std::string WriteEdgeList(const Topology& g);

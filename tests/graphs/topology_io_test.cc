@@ -85,6 +85,10 @@ Topology RandomTopology(std::mt19937_64& rng) {
     if (rng() % 10 == 0) bw *= Rational(BigInt("1000000000000000000000"));
     g.AddLink(a, b, bw, 1 + static_cast<std::int64_t>(rng() % 2));
   }
+  if (rng() % 4 == 0) {
+    g.AddSwitch("quote\"back\\slash\x01ctl");  // names that need JSON escaping
+    g.AddCompute("\xc3\xa9t\xc3\xa9");
+  }
   return g;
 }
 
@@ -110,6 +114,9 @@ TEST(TopologyJsonTest, WriteThenReadIsLosslessForJsonAndEdgeList) {
     Topology g = RandomTopology(rng);
     Topology j = TopologyFromJson(ParseJsonText(TopologyToJson(g).dump(), "x"), "x");
     ExpectSame(g, j);
+    json streamed = ParseJsonText(WriteTopologyJson(g), "x");
+    EXPECT_EQ(streamed, TopologyToJson(g));  // the fast writer emits the same document
+    ExpectSame(g, TopologyFromJson(streamed, "x"));
     Topology e = ParseEdgeList(WriteEdgeList(g), "x");
     ExpectSame(g, e);
   }
@@ -125,6 +132,13 @@ TEST(EdgeListTest, ReadsCommentsHeadersAndRationals) {
   int b = *g.FindNode("b"), s1 = *g.FindNode("s1");
   EXPECT_EQ(g.link(*g.FindLink(b, s1)).multiplicity, 2);
   EXPECT_EQ(g.link(*g.FindLink(s1, *g.FindNode("a"))).bandwidth, Rational(5, 2));
+}
+
+TEST(EdgeListTest, NamesWithWhitespaceCannotBeWrittenAsEdgeList) {
+  Topology g;
+  g.AddCompute("gpu 0");
+  EXPECT_THROW(WriteEdgeList(g), InputError);
+  EXPECT_NO_THROW(TopologyFromJson(ParseJsonText(WriteTopologyJson(g), "x"), "x"));
 }
 
 TEST(EdgeListTest, BadLinesNameTheLine) {
