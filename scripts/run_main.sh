@@ -19,9 +19,9 @@ run verify "$topo" "$out/two_cluster_allgather.json"
 run pipeline "$topo" --collective allreduce -o "$out/two_cluster_allreduce.json"
 run verify "$topo" "$out/two_cluster_allreduce.json"
 
-run topo gen 'torus(3,3,2)' -o "$out/torus332.json"     # seed 000 Thm 13: BFB is BW optimal
-run topo info "$out/torus332.json"
-run bfb "$out/torus332.json" -o "$out/torus332_bfb.json"
-run verify --bw-optimal "$out/torus332.json" "$out/torus332_bfb.json"
+run topo gen 'torus(4,6)' -o "$out/torus46.json"     # seed 000 Thm 13: BFB is BW optimal
+run topo info "$out/torus46.json"
+run bfb "$out/torus46.json" -o "$out/torus46_bfb.json"
+run verify --bw-optimal "$out/torus46.json" "$out/torus46_bfb.json"
 echo
 echo "main job done: schedules in $out"
