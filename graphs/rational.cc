@@ -15,9 +15,11 @@ bool AllDigits(std::string_view s) {
   return true;
 }
 
+// Base 10 explicitly: Boost's string assignment lets GMP guess the base, which reads a
+// leading 0 as octal ("010" -> 8, "08" -> error) and so broke decimals like "0.010".
 BigInt ParseDigits(std::string_view s) {
   BigInt z;
-  z.assign(std::string(s));  // s is all digits: no exception path
+  mpz_set_str(z.backend().data(), std::string(s).c_str(), 10);  // s is all digits
   return z;
 }
 

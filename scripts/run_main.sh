@@ -23,5 +23,9 @@ run topo gen 'torus(4,6)' -o "$out/torus46.json"     # seed 000 Thm 13: BFB is B
 run topo info "$out/torus46.json"
 run bfb "$out/torus46.json" -o "$out/torus46_bfb.json"
 run verify --bw-optimal "$out/torus46.json" "$out/torus46_bfb.json"
+
+# A quick reproducible experiment end to end (seconds): every algorithm on four 16-node
+# topologies, each schedule checked; CSV, meta.json, plots, notebook and README.
+run experiment run quick-start
 echo
-echo "main job done: schedules in $out"
+echo "main job done: schedules in $out, experiment outputs in $root/notebooks_data/quick-start"

@@ -7,6 +7,7 @@ PACKAGES=(
   coinor-libclp-dev coinor-libcbc-dev liblemon-dev libeigen3-dev
   libboost-dev libgmp-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libbenchmark-dev
+  gnuplot-nox git
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "graphs/family.h"
+#include "graphs/generators/double_binary_tree_topology.h"
 #include "graphs/generators/finite_field.h"
 #include "graphs/generators/family_args.h"
 #include "graphs/generators/polarstar.h"
@@ -76,6 +77,13 @@ std::vector<Family> OtherFamilies() {
                [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 1, "shiftedring(n)");
                  return ShiftedRing(Int(a, 0, "n", 3));
+               }});
+  // --- NCCL double binary tree (seed 000 §8.2 baseline DBT) ---
+  f.push_back({"dbtree", "dbtree(n)", "seed 000 §8.2 [35, 58]",
+               "double binary tree: links of the in-order tree over 0..n-1 and of its shift by one",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 1, "dbtree(n)");
+                 return DoubleBinaryTreeTopology(Int(a, 0, "n", 2));
                }});
   // --- switch topologies (seed 004) ---
   f.push_back({"twocluster", "twocluster(clusters,size,local_bw,global_bw)", "seed 004 §1.3, Fig. 1",

@@ -22,6 +22,15 @@ TEST(RationalTest, ParsesIntegersFractionsAndDecimalsExactly) {
             Rational(BigInt("123456789012345678901234567890")));
 }
 
+// Leading zeros are decimal, never octal (GMP's base guessing read "0.010" as 0.008).
+TEST(RationalTest, LeadingZerosAreDecimal) {
+  EXPECT_EQ(ParseRational("0.010"), Rational(1, 100));
+  EXPECT_EQ(ParseRational("80.038"), Rational(80038, 1000));
+  EXPECT_EQ(ParseRational("010"), Rational(10));
+  EXPECT_EQ(ParseRational("09/007"), Rational(9, 7));
+  EXPECT_EQ(ParseRational("-0.08"), Rational(-2, 25));
+}
+
 TEST(RationalTest, RejectsMalformedNumbers) {
   for (const char* bad : {"", "abc", "1/0", "1//2", "/2", "2/", "1.2.3", "1e5", "0x10", "--1",
                           "nan", "inf", "1/2/3", ". "}) {

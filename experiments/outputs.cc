@@ -1,0 +1,334 @@
+#include "experiments/outputs.h"
+
+#include <sys/utsname.h>
+
+#include <boost/version.hpp>
+#include <coin/CbcConfig.h>
+#include <coin/ClpConfig.h>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <gmp.h>
+#include <lemon/config.h>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "graphs/input_error.h"
+#include "graphs/rational.h"
+
+namespace collsynth::experiments {
+namespace {
+
+using nlohmann::json;
+
+// First line of a command's stdout ("" when it fails); used for git only.
+std::string CommandLine(const std::string& cmd) {
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return "";
+  std::string out;
+  char buf[256];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+  const int status = pclose(p);
+  if (status != 0) return "";
+  return out;
+}
+
+std::string ShellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "";
+}
+
+// A cell's numeric value for plotting (float is fine here: plots only).
+bool CellNumber(const std::string& cell, double* out) {
+  if (cell.empty()) return false;
+  try {
+    *out = ParseRational(cell).convert_to<double>();
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+void WriteFile(const std::string& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary);
+  out << content;
+  if (!out) throw InputError(path, "", "cannot write output file");
+}
+
+std::string GnuplotString(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
+}  // namespace
+
+json EnvironmentJson(const std::string& source_root) {
+  json env;
+  const std::string git = "git -C " + ShellQuote(source_root);
+  std::string commit = CommandLine(git + " rev-parse HEAD 2>/dev/null");
+  if (!commit.empty() && commit.back() == '\n') commit.pop_back();
+  env["git_commit"] = commit.empty() ? json(nullptr) : json(commit);
+  if (!commit.empty()) {
+    env["git_dirty"] = !CommandLine(git + " status --porcelain --untracked-files=no 2>/dev/null").empty();
+  }
+  utsname u{};
+  if (uname(&u) == 0) {
+    env["machine"] = {{"system", u.sysname}, {"release", u.release}, {"arch", u.machine},
+                      {"hostname", u.nodename}};
+  }
+  env["machine"]["cpu"] = CpuModel();
+  env["machine"]["hardware_threads"] = std::thread::hardware_concurrency();
+  env["libraries"] = {
+      {"compiler", std::string("g++ ") + __VERSION__},
+      {"boost", BOOST_LIB_VERSION},
+      {"gmp", gmp_version},
+      {"clp", CLP_VERSION},
+      {"cbc", CBC_VERSION},
+      {"lemon", LEMON_VERSION},
+      {"nlohmann_json", std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
+                            std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
+                            std::to_string(NLOHMANN_JSON_VERSION_PATCH)}};
+  return env;
+}
+
+PlotFiles MakePlotFiles(const PlotSpec& plot, const CsvTable& table) {
+  const int xc = table.Column(plot.x), yc = table.Column(plot.y);
+  const int gc = plot.group.empty() ? -1 : table.Column(plot.group);
+  if (xc < 0 || yc < 0 || (!plot.group.empty() && gc < 0)) {
+    throw InputError(plot.file, "columns", "plot names a column the CSV does not have (x '" +
+                                               plot.x + "', y '" + plot.y + "', group '" +
+                                               plot.group + "')");
+  }
+  std::vector<std::pair<int, std::string>> where;
+  for (const auto& [col, value] : plot.where) {
+    const int c = table.Column(col);
+    if (c < 0) throw InputError(plot.file, "where." + col, "no such CSV column");
+    where.emplace_back(c, value);
+  }
+  // Rows kept, grouped in order of first appearance.
+  std::vector<std::string> groups;
+  std::map<std::string, std::vector<size_t>> members;
+  bool numeric_x = true;
+  for (size_t i = 0; i < table.rows.size(); ++i) {
+    const auto& r = table.rows[i];
+    bool keep = true;
+    for (const auto& [c, v] : where) keep = keep && r[static_cast<size_t>(c)] == v;
+    double y;
+    if (!keep || !CellNumber(r[static_cast<size_t>(yc)], &y)) continue;
+    double x;
+    if (!CellNumber(r[static_cast<size_t>(xc)], &x)) numeric_x = false;
+    const std::string g = gc < 0 ? plot.y : r[static_cast<size_t>(gc)];
+    if (!members.count(g)) groups.push_back(g);
+    members[g].push_back(i);
+  }
+  // Category axis: x values in order of first appearance.
+  std::vector<std::string> categories;
+  std::map<std::string, size_t> category_index;
+  if (!numeric_x) {
+    for (const auto& g : groups) {
+      for (size_t i : members[g]) {
+        const std::string& x = table.rows[i][static_cast<size_t>(xc)];
+        if (!category_index.count(x)) {
+          category_index[x] = categories.size();
+          categories.push_back(x);
+        }
+      }
+    }
+  }
+  std::ostringstream data;
+  data.precision(17);
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    if (gi) data << "\n\n";
+    data << "# " << groups[gi] << "\n";
+    std::vector<std::pair<double, double>> points;
+    for (size_t i : members[groups[gi]]) {
+      const auto& r = table.rows[i];
+      double x = 0, y = 0;
+      CellNumber(r[static_cast<size_t>(yc)], &y);
+      if (numeric_x) {
+        CellNumber(r[static_cast<size_t>(xc)], &x);
+      } else {
+        x = static_cast<double>(category_index[r[static_cast<size_t>(xc)]]);
+      }
+      points.emplace_back(x, y);
+    }
+    std::stable_sort(points.begin(), points.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [x, y] : points) data << x << " " << y << "\n";
+  }
+  const std::string stem = plot.file.substr(0, plot.file.size() - 4);
+  std::ostringstream gp;
+  gp << "# Generated by collsynth experiment; run from this folder: gnuplot " << stem << ".gp\n"
+     << "set terminal pngcairo size 960,600 noenhanced font 'sans,10'\n"
+     << "set output " << GnuplotString(plot.file) << "\n"
+     << "set title " << GnuplotString(plot.title) << "\n"
+     << "set xlabel " << GnuplotString(plot.xlabel.empty() ? plot.x : plot.xlabel) << "\n"
+     << "set ylabel " << GnuplotString(plot.ylabel.empty() ? plot.y : plot.ylabel) << "\n"
+     << "set key outside right top\nset grid\n";
+  if (plot.logx) gp << "set logscale x\n";
+  if (plot.logy) gp << "set logscale y\n";
+  if (!numeric_x) {
+    gp << "set xtics rotate by -40 (";
+    for (size_t i = 0; i < categories.size(); ++i) {
+      gp << (i ? ", " : "") << GnuplotString(categories[i]) << " " << i;
+    }
+    gp << ")\nset xrange [-0.5:" << categories.size() << "-0.5]\n";
+  }
+  if (plot.style == "boxes") {
+    const double width = 0.8 / std::max<size_t>(1, groups.size());
+    gp << "set style fill solid 0.6\nset boxwidth " << width << "\n";
+  }
+  if (groups.empty()) {
+    gp << "set label 1 'no data' at graph 0.5, graph 0.5 center\nplot [0:1] [0:1] NaN notitle\n";
+  } else {
+    gp << "plot ";
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      gp << (gi ? ", \\\n     " : "") << GnuplotString(stem + ".dat") << " index " << gi;
+      if (plot.style == "boxes" && groups.size() > 1) {
+        const double width = 0.8 / groups.size();
+        gp << " using ($1-0.4+" << width * (gi + 0.5) << "):2";
+      } else {
+        gp << " using 1:2";
+      }
+      gp << " with " << plot.style << " title " << GnuplotString(groups[gi]);
+    }
+    gp << "\n";
+  }
+  return {data.str(), gp.str()};
+}
+
+json NotebookJson(const ExperimentDefinition& def) {
+  auto lines = [](const std::string& text) {
+    json src = json::array();
+    std::istringstream in(text);
+    std::string line;
+    std::vector<std::string> all;
+    while (std::getline(in, line)) all.push_back(line);
+    for (size_t i = 0; i < all.size(); ++i) src.push_back(all[i] + (i + 1 < all.size() ? "\n" : ""));
+    return src;
+  };
+  auto markdown = [&](const std::string& text) {
+    return json{{"cell_type", "markdown"}, {"metadata", json::object()}, {"source", lines(text)}};
+  };
+  auto code = [&](const std::string& text) {
+    return json{{"cell_type", "code"}, {"execution_count", nullptr}, {"metadata", json::object()},
+                {"outputs", json::array()}, {"source", lines(text)}};
+  };
+  std::string intro = "# " + (def.title.empty() ? def.name : def.title) + "\n\n";
+  for (const auto& l : def.readme) intro += l + "\n";
+  intro += "\nRegenerate the data with `collsynth experiment run " + def.name + "`.";
+  json cells = json::array();
+  cells.push_back(markdown(intro));
+  cells.push_back(code(
+      "import csv\nfrom fractions import Fraction\n\n"
+      "with open('results.csv', newline='') as f:\n"
+      "    rows = list(csv.DictReader(f))\n"
+      "print(len(rows), 'rows; columns:', list(rows[0].keys()) if rows else [])\n\n"
+      "def exact(cell):\n"
+      "    \"\"\"Exact value of a 'p/q' cell (None when empty).\"\"\"\n"
+      "    return Fraction(cell) if cell else None"));
+  for (const auto& p : def.plots) {
+    std::ostringstream c;
+    c << "import matplotlib.pyplot as plt\n\n"
+      << "where = " << json(std::map<std::string, std::string>(p.where.begin(), p.where.end())).dump()
+      << "\nsel = [r for r in rows if all(r[k] == v for k, v in where.items()) and r['" << p.y
+      << "']]\n"
+      << "groups = {}\nfor r in sel:\n    groups.setdefault(r['" << (p.group.empty() ? p.y : p.group)
+      << "'] if " << (p.group.empty() ? "False" : "True") << " else '" << p.y
+      << "', []).append(r)\n"
+      << "fig, ax = plt.subplots(figsize=(9, 5))\n"
+      << "for name, rs in groups.items():\n"
+      << "    try:\n"
+      << "        pts = sorted((float(Fraction(r['" << p.x << "'])), float(Fraction(r['" << p.y
+      << "']))) for r in rs)\n"
+      << "    except ValueError:\n"
+      << "        pts = [(r['" << p.x << "'], float(Fraction(r['" << p.y << "']))) for r in rs]\n"
+      << "    ax.plot([a for a, _ in pts], [b for _, b in pts], marker='o', label=name)\n"
+      << (p.logx ? "ax.set_xscale('log')\n" : "") << (p.logy ? "ax.set_yscale('log')\n" : "")
+      << "ax.set_xlabel(" << json(p.xlabel.empty() ? p.x : p.xlabel).dump() << ")\n"
+      << "ax.set_ylabel(" << json(p.ylabel.empty() ? p.y : p.ylabel).dump() << ")\n"
+      << "ax.set_title(" << json(p.title).dump() << ")\n"
+      << "ax.legend(fontsize='small')\nplt.show()";
+    cells.push_back(markdown("## " + (p.title.empty() ? p.file : p.title)));
+    cells.push_back(code(c.str()));
+  }
+  return {{"cells", cells},
+          {"metadata",
+           {{"kernelspec", {{"display_name", "Python 3"}, {"language", "python"}, {"name", "python3"}}},
+            {"language_info", {{"name", "python"}}}}},
+          {"nbformat", 4},
+          {"nbformat_minor", 5}};
+}
+
+std::string ReadmeMarkdown(const ExperimentDefinition& def, const CsvTable& table,
+                           const json& meta) {
+  std::ostringstream md;
+  md << "# " << (def.title.empty() ? def.name : def.title) << "\n\n";
+  for (const auto& l : def.readme) md << l << "\n";
+  md << "\n";
+  for (const auto& p : def.plots) md << "![" << p.title << "](" << p.file << ")\n\n";
+  const int vc = table.Column("verified");
+  size_t yes = 0, na = 0;
+  for (const auto& r : table.rows) {
+    if (vc >= 0 && r[static_cast<size_t>(vc)] == "yes") ++yes;
+    if (vc >= 0 && r[static_cast<size_t>(vc)] == "n/a") ++na;
+  }
+  md << "## Data\n\n"
+     << "- `results.csv`: " << table.rows.size() << " rows (" << yes
+     << " backed by a schedule the proofs_check checker accepted, " << na
+     << " formula-only rows); exact values as p/q with a decimal column beside each.\n"
+     << "- `meta.json`: commit, parameters, seeds, machine, library versions.\n"
+     << "- `" << def.name << ".ipynb`: loads the CSV and redraws the figures.\n\n"
+     << "Definition: `experiments/" << def.name << ".json` (kind `" << def.kind << "`).\n"
+     << "Regenerate: `build/collsynth experiment run " << def.name << "`";
+  if (meta.contains("jobs")) md << " (this run: --jobs " << meta["jobs"].dump() << ")";
+  md << ".\n";
+  if (meta.contains("environment") && meta["environment"].contains("git_commit") &&
+      meta["environment"]["git_commit"].is_string()) {
+    md << "Produced from commit `" << meta["environment"]["git_commit"].get<std::string>() << "`"
+       << (meta["environment"].value("git_dirty", false) ? " with local changes" : "") << ".\n";
+  }
+  return md.str();
+}
+
+std::vector<std::string> WriteExperimentOutputs(const ExperimentDefinition& def,
+                                                const CsvTable& table, const json& meta,
+                                                const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(dir, "", "cannot create output folder: " + ec.message());
+  WriteFile(dir + "/results.csv", FormatCsv(table));
+  WriteFile(dir + "/meta.json", meta.dump(2) + "\n");
+  WriteFile(dir + "/" + def.name + ".ipynb", NotebookJson(def).dump(1) + "\n");
+  WriteFile(dir + "/README.md", ReadmeMarkdown(def, table, meta));
+  std::vector<std::string> scripts;
+  for (const auto& p : def.plots) {
+    const PlotFiles files = MakePlotFiles(p, table);
+    const std::string stem = dir + "/" + p.file.substr(0, p.file.size() - 4);
+    WriteFile(stem + ".dat", files.data);
+    WriteFile(stem + ".gp", files.script);
+    scripts.push_back(stem + ".gp");
+  }
+  return scripts;
+}
+
+}  // namespace collsynth::experiments

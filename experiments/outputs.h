@@ -1,0 +1,50 @@
+// The files an experiment run leaves in its output folder (notebooks_data/<name>/):
+//   results.csv        the rows (experiments/csv_table.h)
+//   meta.json          git commit, definition, parameters, seeds, machine, library versions,
+//                      jobs, row/task counts and run time
+//   <plot>.dat/.gp     per plot: the data (one block per group) and a gnuplot script that
+//                      renders <plot>.png (pngcairo); the CLI runs gnuplot
+//   <name>.ipynb       a Jupyter notebook that loads results.csv and redraws the plots
+//   README.md          what the experiment shows (the definition's readme), the figures, a
+//                      summary of the rows, and the command that regenerates everything
+// All of it is a pure function of the definition, the rows and the environment, except the
+// times recorded in meta.json and the CSV's time columns.
+#ifndef COLLSYNTH_EXPERIMENTS_OUTPUTS_H_
+#define COLLSYNTH_EXPERIMENTS_OUTPUTS_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "experiments/csv_table.h"
+#include "experiments/definition.h"
+
+namespace collsynth::experiments {
+
+// git commit (and whether the tree had local changes) of source_root, machine (uname,
+// CPU model, hardware threads) and the versions of the libraries compiled in.
+nlohmann::json EnvironmentJson(const std::string& source_root);
+
+struct PlotFiles {
+  std::string data;    // <stem>.dat
+  std::string script;  // <stem>.gp, writes <stem>.png in the same folder
+};
+
+// Data blocks and gnuplot script for one plot; rows failing `where` are skipped, cells
+// "p/q" are plotted as their value; a non-numeric x becomes a category axis.
+PlotFiles MakePlotFiles(const PlotSpec& plot, const CsvTable& table);
+
+nlohmann::json NotebookJson(const ExperimentDefinition& def);
+
+std::string ReadmeMarkdown(const ExperimentDefinition& def, const CsvTable& table,
+                           const nlohmann::json& meta);
+
+// Writes every file above into dir (created if needed); returns the gnuplot script paths.
+std::vector<std::string> WriteExperimentOutputs(const ExperimentDefinition& def,
+                                                const CsvTable& table,
+                                                const nlohmann::json& meta,
+                                                const std::string& dir);
+
+}  // namespace collsynth::experiments
+
+#endif  // COLLSYNTH_EXPERIMENTS_OUTPUTS_H_

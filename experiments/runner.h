@@ -1,0 +1,49 @@
+// Runs an experiment definition: builds the kind's tasks, executes them on `jobs` threads
+// (each task on one thread; results are stored by task index, so the row order — and the
+// CSV — is independent of jobs and timing) and enforces the verification rule: a row that
+// stands for a schedule the checker did not accept (Verified::kNo) fails the run.
+//
+// Errors: InputError from the kind (bad params) propagates; an exception in a task is
+// rethrown after all threads stop, for the lowest failing task index (deterministic);
+// unverified rows raise UnverifiedRowError listing them.
+#ifndef COLLSYNTH_EXPERIMENTS_RUNNER_H_
+#define COLLSYNTH_EXPERIMENTS_RUNNER_H_
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "experiments/definition.h"
+#include "experiments/experiment.h"
+
+namespace collsynth::experiments {
+
+class UnverifiedRowError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunProgress {
+  size_t done = 0, total = 0;
+  double elapsed_seconds = 0;
+  std::string last_label;
+};
+
+struct RunOptions {
+  unsigned jobs = 1;
+  // Called (serialized, from worker threads) after each task.
+  std::function<void(const RunProgress&)> progress;
+};
+
+struct RunResult {
+  std::vector<ExperimentRow> rows;
+  size_t tasks = 0;
+  double seconds = 0;
+};
+
+RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& options = {});
+
+}  // namespace collsynth::experiments
+
+#endif  // COLLSYNTH_EXPERIMENTS_RUNNER_H_

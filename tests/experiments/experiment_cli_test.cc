@@ -1,0 +1,114 @@
+// `collsynth experiment` end to end through the real binary: outputs, byte-identical CSV
+// (time columns aside) across runs and --jobs, meta.json contents, plots, bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "experiments/csv_table.h"
+#include "graphs/topology_io.h"
+#include "test_util.h"
+
+namespace collsynth::experiments {
+namespace {
+
+using ::collsynth::testing::RunCli;
+using ::collsynth::testing::TempPath;
+using ::collsynth::testing::WriteTempFile;
+
+const char* kDefinition = R"json({
+  "name": "tiny-compare",
+  "title": "tiny",
+  "kind": "collective-compare",
+  "params": {
+    "collective": "allgather",
+    "cases": [
+      {"topology": "torus(3,3)", "algorithms": ["bfb", "baseline:torus", "pipeline"]},
+      {"topology": "biring(2,6)", "algorithms": ["baseline:biring-bfb", "bfb"]}
+    ],
+    "workloads": [{"name": "1MB", "alpha_us": "10", "bytes": "1000000", "gbps": "100"}]
+  },
+  "plots": [{"file": "tb.png", "title": "T_B", "x": "instance", "y": "tb_decimal",
+             "group": "algorithm", "style": "boxes"}],
+  "readme": ["A tiny comparison."]
+})json";
+
+std::string Slurp(const std::string& path) { return ReadTextFile(path); }
+
+TEST(ExperimentCli, RunWritesCheckedReproducibleOutputs) {
+  const std::string def = WriteTempFile("tiny-compare.json", kDefinition);
+  const std::string out1 = TempPath("run1"), out2 = TempPath("run2");
+  auto r1 = RunCli({"experiment", "run", def, "--out", out1});
+  ASSERT_EQ(r1.exit_code, 0) << r1.err << r1.out;
+  EXPECT_NE(r1.out.find(out1), std::string::npos);  // says where the outputs are
+  auto r2 = RunCli({"experiment", "run", def, "--out", out2, "--jobs", "2", "--no-plots"});
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+
+  const CsvTable t1 = ParseCsv(Slurp(out1 + "/results.csv"), "run1");
+  const CsvTable t2 = ParseCsv(Slurp(out2 + "/results.csv"), "run2");
+  EXPECT_EQ(FormatCsv(StripTimeColumns(t1)), FormatCsv(StripTimeColumns(t2)));
+  ASSERT_EQ(t1.rows.size(), 5u);
+  const int alg = t1.Column("algorithm"), tl = t1.Column("tl"), tb = t1.Column("tb"),
+            lb = t1.Column("lower_bound"), ver = t1.Column("verified"),
+            ratio = t1.Column("ratio_to_bound");
+  // torus(3,3): 9 nodes, degree 4; BFB allgather is BW optimal (Thm 13): T_B = (N-1)/d = 2
+  // shard units, T_L = diameter = 2; the pipeline optimum equals the cut bound 8/4 = 2.
+  EXPECT_EQ(t1.rows[0][alg], "bfb");
+  EXPECT_EQ(t1.rows[0][tl], "2");
+  EXPECT_EQ(t1.rows[0][tb], "2");
+  EXPECT_EQ(t1.rows[0][lb], "2");
+  EXPECT_EQ(t1.rows[0][ratio], "1");
+  EXPECT_EQ(t1.rows[2][alg], "pipeline");
+  EXPECT_EQ(t1.rows[2][tb], "2");
+  // Bidirectional ring of 6 with the BFB ring schedule: T_L = floor(6/2) = 3, T_B = 5/2.
+  EXPECT_EQ(t1.rows[3][tl], "3");
+  EXPECT_EQ(t1.rows[3][tb], "5/2");
+  for (const auto& row : t1.rows) EXPECT_EQ(row[ver], "yes");
+
+  const auto meta = ParseJsonText(Slurp(out1 + "/meta.json"), "meta.json");
+  EXPECT_TRUE(meta["environment"].contains("git_commit"));
+  EXPECT_EQ(meta["environment"]["libraries"]["lemon"], "1.3.1");
+  EXPECT_EQ(meta["params"]["collective"], "allgather");
+  EXPECT_EQ(meta["rows"], 5);
+  const auto nb = ParseJsonText(Slurp(out1 + "/tiny-compare.ipynb"), "nb");
+  EXPECT_EQ(nb["nbformat"], 4);
+  EXPECT_NE(Slurp(out1 + "/README.md").find("A tiny comparison."), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(out1 + "/tb.gp"));
+  EXPECT_TRUE(std::filesystem::exists(out1 + "/tb.png")) << r1.err;  // gnuplot from setup.sh
+
+  // report re-renders from the CSV without recomputing.
+  auto rep = RunCli({"experiment", "report", def, "--out", out2, "--no-plots"});
+  EXPECT_EQ(rep.exit_code, 0) << rep.err;
+  EXPECT_NE(rep.out.find("torus(3,3)"), std::string::npos);
+}
+
+TEST(ExperimentCli, BadInputIsExit2NamingFileAndItem) {
+  auto unknown = RunCli({"experiment", "run", "no-such-experiment"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("no-such-experiment"), std::string::npos);
+
+  std::string bad = kDefinition;
+  bad.replace(bad.find("\"bfb\""), 5, "\"magic\"");
+  const std::string path = WriteTempFile("tiny-compare.json", bad);
+  auto r = RunCli({"experiment", "run", path, "--out", TempPath("bad")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("magic"), std::string::npos) << r.err;
+
+  const std::string malformed = WriteTempFile("broken.json", "{\"name\": \"broken\", ");
+  EXPECT_EQ(RunCli({"experiment", "run", malformed}).exit_code, 2);
+  auto no_results = RunCli({"experiment", "report", WriteTempFile("tiny-compare.json", kDefinition),
+                            "--out", TempPath("never-run")});
+  EXPECT_EQ(no_results.exit_code, 2);
+  EXPECT_NE(no_results.err.find("no results yet"), std::string::npos);
+}
+
+TEST(ExperimentCli, ListShowsTheShippedDefinitions) {
+  auto r = RunCli({"experiment", "list"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("quick-start"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace collsynth::experiments
