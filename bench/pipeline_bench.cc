@@ -2,8 +2,10 @@
 // arborescence packing + the independent check) on the reference topologies, with the
 // paper's binary search as the in-process baseline for the optimum (Dinkelbach is the
 // default). Prints absolute times, max-flow counts per stage and ratios.
-//   build-b/bench/pipeline_bench [--scale]    (--scale adds 32x32 torus, 16x8 cluster)
+//   build-a1/bench/pipeline_bench [--scale] [--only NAME]
+//   (--scale adds 16x16 and 32x32 torus, 16x8 cluster)
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -23,6 +25,9 @@ double Time(const std::function<void()>& f) {
   f();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+// Process CPU time (all threads): on a shared, loaded machine it is steadier than wall time.
+double CpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 Topology Torus(int a, int b) {
   Topology g("torus" + std::to_string(a) + "x" + std::to_string(b));
@@ -76,9 +81,10 @@ void Run(const Topology& g, double reference_seconds) {
   t_dk = Time([&] { dk = ComputeAllgatherOptimum(g, OptimumMethod::kDinkelbach); });
   PipelineBuildResult built;
   PipelineCheckReport rep;
+  double cpu0 = CpuSeconds();
   double t_build = Time([&] { built = BuildPipelineSchedule(g, PipelineOptions{}); });
   double t_check = Time([&] { rep = CheckPipelineSchedule(g, built.schedule); });
-  double total = t_build + t_check;
+  double total = t_build + t_check, cpu = CpuSeconds() - cpu0;
   const PipelineStats& s = built.stats;
   std::printf("%-12s V=%4d N=%4d E=%5d ratio*=%s U=%s k=%s %s\n", g.name().c_str(), g.num_nodes(),
               g.num_compute(), g.num_links(), ToString(dk.ratio).c_str(), ToString(dk.U).c_str(),
@@ -87,9 +93,9 @@ void Run(const Topology& g, double reference_seconds) {
               "%lld flows): %.1fx; agree=%s\n",
               t_bs, bs.tests, static_cast<long long>(bs.max_flow_calls), t_dk, dk.tests,
               static_cast<long long>(dk.max_flow_calls), t_bs / t_dk, bs.ratio == dk.ratio ? "yes" : "NO");
-  std::printf("  end to end %.3fs = optimum %.3fs (%lld flows) + splitting %.3fs (%lld flows, %lld "
+  std::printf("  end to end %.3fs wall (%.3fs CPU) = optimum %.3fs (%lld flows) + splitting %.3fs (%lld flows, %lld "
               "splits) + packing %.3fs (%lld flows, %lld trees) + check %.3fs\n",
-              total, s.optimum_seconds, static_cast<long long>(s.optimum_max_flows),
+              total, cpu, s.optimum_seconds, static_cast<long long>(s.optimum_max_flows),
               s.splitting_seconds, static_cast<long long>(s.splitting_max_flows),
               static_cast<long long>(s.split_operations), s.packing_seconds,
               static_cast<long long>(s.packing_max_flows), static_cast<long long>(s.trees), t_check);
@@ -105,15 +111,32 @@ void Run(const Topology& g, double reference_seconds) {
 
 int main(int argc, char** argv) {
   using namespace collsynth;
-  bool scale = argc > 1 && std::strcmp(argv[1], "--scale") == 0;
-  Run(Torus(4, 4), 0);
-  Run(Torus(8, 8), 61);
-  Run(Hypercube(6), 45);
-  Run(GpuCluster(8), 349);
-  if (scale) {
-    Run(Torus(16, 16), 0);
-    Run(GpuCluster(16), 0);
-    Run(Torus(32, 32), 0);
+  // --scale adds the large cases; --only NAME runs one case (torus4, torus8, hypercube6,
+  // gpu8, torus16, gpu16, torus32).
+  bool scale = false;
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--scale") == 0) scale = true;
+    else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+  }
+  struct Case {
+    const char* name;
+    bool large;
+    std::function<Topology()> make;
+    double reference_seconds;
+  };
+  const std::vector<Case> cases = {
+      {"torus4", false, [] { return Torus(4, 4); }, 0},
+      {"torus8", false, [] { return Torus(8, 8); }, 61},
+      {"hypercube6", false, [] { return Hypercube(6); }, 45},
+      {"gpu8", false, [] { return GpuCluster(8); }, 349},
+      {"torus16", true, [] { return Torus(16, 16); }, 0},
+      {"gpu16", true, [] { return GpuCluster(16); }, 0},
+      {"torus32", true, [] { return Torus(32, 32); }, 0},
+  };
+  for (const Case& c : cases) {
+    if (only.empty() ? (c.large && !scale) : only != c.name) continue;
+    Run(c.make(), c.reference_seconds);
   }
   return 0;
 }

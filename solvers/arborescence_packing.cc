@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 
 #include "solvers/max_flow.h"
@@ -52,7 +53,18 @@ class Packer {
 
   PackingResult Run() {
     PackingResult r;
-    for (std::size_t i = 0; i < sets_.size(); ++i) {
+    // Root-sets are grown one at a time; a copy made by a split is grown right after the
+    // set it was split from (depth first), so only a few partial non-singleton root-sets
+    // exist at any time and D̄ stays small (O(N) auxiliary arcs, not O(N^2)).
+    const std::size_t initial = sets_.size();
+    for (std::size_t next = 0; next < initial || !pending_.empty();) {
+      std::size_t i;
+      if (!pending_.empty()) {
+        i = pending_.back();
+        pending_.pop_back();
+      } else {
+        i = next++;
+      }
       while (static_cast<int>(sets_[i].members.size()) < n_) {
         if (!GrowOnce(i)) {
           r.ok = false;
@@ -123,7 +135,8 @@ class Packer {
       solver_->SetInfinite(hub_arc_[x]);
       hub_source_ = x;
     }
-    MaxFlowResult f = solver_->Solve(x, y, false);
+    // Same source as the previous flow (only capacities dropped since): warm start.
+    MaxFlowResult f = solver_->SolveFromLast(x, y, false);
     if (f.unbounded) return limit;
     BigInt mu = std::min(limit, BigInt(f.value - included_demand_));
     return mu > 0 ? mu : BigInt(0);
@@ -135,24 +148,35 @@ class Packer {
     if (out_[x][y] == 0) out_[x].erase(y);
   }
 
+  // Adds one arc to sets_[i]. Arcs are tried from the oldest member outwards (breadth
+  // first), so consecutive Theorem-12 flows share their source x and warm-start from each
+  // other. μ(x, y) never grows while sets_[i] is being grown (capacities only drop, a
+  // split only adds demand and lowers m(R_1)), so a pair with μ = 0 is never tried again
+  // for this set, and a member none of whose arcs can be used is passed over for good.
   bool GrowOnce(std::size_t i) {
-    // Scan arcs leaving R_i, most recently added members first (keeps trees shallow-ish
-    // and finds a positive μ quickly in practice).
-    std::vector<int> order = sets_[i].members;
-    for (int idx = static_cast<int>(order.size()) - 1; idx >= 0; --idx) {
-      int x = order[idx];
+    if (scan_set_ != i) {
+      scan_set_ = i;
+      scan_pos_ = 0;
+      dead_.clear();
+    }
+    for (; scan_pos_ < sets_[i].members.size(); ++scan_pos_) {
+      int x = sets_[i].members[scan_pos_];
       std::vector<int> heads;
       for (const auto& [y, c] : out_[x]) {
-        if (c > 0 && !sets_[i].in[y]) heads.push_back(y);
+        if (c > 0 && !sets_[i].in[y] && !dead_.count({x, y})) heads.push_back(y);
       }
       for (int y : heads) {
         BigInt mu = Mu(i, x, y);
-        if (mu == 0) continue;
+        if (mu == 0) {
+          dead_.insert({x, y});
+          continue;
+        }
         if (mu < sets_[i].m) {
           RootSet copy = sets_[i];
           copy.m = sets_[i].m - mu;
           sets_[i].m = mu;
           sets_.push_back(std::move(copy));
+          pending_.push_back(sets_.size() - 1);
         }
         RootSet& s = sets_[i];
         s.edges.push_back({x, y});
@@ -171,6 +195,7 @@ class Packer {
   int n_ = 0;
   std::vector<std::map<int, BigInt>> out_;
   std::vector<RootSet> sets_;
+  std::vector<std::size_t> pending_;  // copies made by splits, grown next (LIFO)
   std::int64_t evaluations_ = 0;
   std::unique_ptr<MaxFlowSolver> solver_;
   std::map<std::pair<int, int>, int> arc_of_;
@@ -178,6 +203,9 @@ class Packer {
   int hub_source_ = -1;
   BigInt included_demand_ = 0;
   std::size_t built_for_ = 0, built_sets_ = 0;
+  // GrowOnce's scan state for the set being grown.
+  std::size_t scan_set_ = static_cast<std::size_t>(-1), scan_pos_ = 0;
+  std::set<std::pair<int, int>> dead_;
 };
 
 }  // namespace

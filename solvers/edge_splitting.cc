@@ -1,6 +1,7 @@
 #include "solvers/edge_splitting.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
@@ -36,9 +37,14 @@ class Splitter {
     if (CurrentConnectivity() < threshold_) {
       throw std::invalid_argument("edge splitting: min_v F(s, v) is below the threshold");
     }
+    // Switches with few neighbours first (e.g. NICs before the leaf switches they hang
+    // off): their splits are cheap, and the bigger switches then see compute neighbours.
+    std::vector<std::pair<std::size_t, int>> order;
     for (int w = 0; w < g_.num_nodes(); ++w) {
-      if (g_.IsSwitch(w)) RemoveSwitch(w);
+      if (g_.IsSwitch(w)) order.push_back({in_[w].size() * out_[w].size(), w});
     }
+    std::stable_sort(order.begin(), order.end());
+    for (const auto& [degree, w] : order) RemoveSwitch(w);
     SplitResult r;
     for (int v = 0; v < g_.num_nodes(); ++v) {
       for (const auto& [t, c] : out_[v]) {
@@ -81,51 +87,93 @@ class Splitter {
     return r;
   }
 
-  // D_c with the given extra infinite arcs, plus a zero arc (v, per_v_head) for each compute
-  // node v (switched to infinite one at a time). Returns min(limit, min_v F(a, b) - T).
-  BigInt Term(int a, int b, const std::vector<Arc>& infinite, int per_v_head, const BigInt& limit) {
-    const int s = g_.num_nodes();
-    FlowNetwork net(s + 1);
-    for (int v = 0; v < s; ++v) {
-      for (const auto& [t, c] : out_[v]) net.AddArc(v, t, c);
+  // Theorem 8's flow networks for one egress arc f = (w, t): D_c (nodes of g plus s = n)
+  // with every arc that splitting at w can touch, plus the arcs that the two terms of (2)
+  // make infinite ((u, s), (w, s), (v, w), (v, t) for every compute v), at capacity 0
+  // until a query needs them. Built once per egress arc and updated in place after each
+  // split, instead of once per evaluation of (2).
+  void BuildEgressNetwork(int w, int t) {
+    const int n = g_.num_nodes(), s = n;
+    FlowNetwork net(n + 1);
+    arc_id_.clear();
+    for (int v = 0; v < n; ++v) {
+      for (const auto& [x, c] : out_[v]) arc_id_[{v, x}] = net.AddArc(v, x, c);
     }
-    for (int v = 0; v < s; ++v) {
+    for (int u : in_[w]) {
+      if (u != t && !arc_id_.count({u, t})) arc_id_[{u, t}] = net.AddArc(u, t, 0);
+    }
+    for (int v = 0; v < n; ++v) {
       if (src_[v] > 0) net.AddArc(s, v, src_[v]);
     }
-    for (const Arc& arc : infinite) net.AddInfiniteArc(arc.first == -1 ? s : arc.first,
-                                                       arc.second == -1 ? s : arc.second);
-    std::vector<std::pair<int, int>> per_v;  // (v, arc id)
-    for (int v = 0; v < s; ++v) {
-      if (g_.IsCompute(v)) per_v.push_back({v, net.AddArc(v, per_v_head, 0)});
+    to_s_.assign(n, -1);
+    for (int u : in_[w]) to_s_[u] = net.AddArc(u, s, 0);
+    to_s_[w] = net.AddArc(w, s, 0);
+    to_w_.assign(n, -1);
+    to_t_.assign(n, -1);
+    for (int v = 0; v < n; ++v) {
+      if (!g_.IsCompute(v)) continue;
+      to_w_[v] = net.AddArc(v, w, 0);
+      if (v != t) to_t_[v] = net.AddArc(v, t, 0);  // v = t: t is on the sink side anyway
     }
-    MaxFlowSolver solver(net);
-    MaxFlowResult base = solver.Solve(a, b, true);
-    ++calls_;
-    if (base.unbounded) return limit;
-    if (base.value - threshold_ >= limit) return limit;
-    for (int v = 0; v < s; ++v) {
-      if (g_.IsCompute(v) && !base.source_side[v]) return base.value - threshold_;
-    }
+    solver_ = std::make_unique<MaxFlowSolver>(net);
+  }
+
+  void SyncCapacity(const Arc& a) {
+    auto it = arc_id_.find(a);
+    if (it != arc_id_.end()) solver_->SetCapacity(it->second, Cap(a));
+  }
+
+  // min(limit, min_{v∈V_c} F(a, b; D̂_v) - T), where D̂_v is D_c with the arcs `infinite`
+  // (ids in the egress network) and per_v[v] made infinite. One max-flow when its min cut
+  // leaves a compute node on the sink side (then that v attains the min), else one
+  // warm-started max-flow per compute v (adding an infinite arc keeps the base preflow a
+  // preflow, so each of them only pushes the extra flow).
+  BigInt Term(int a, int b, const std::vector<int>& infinite, const std::vector<int>& per_v,
+              const BigInt& limit) {
+    for (int arc : infinite) solver_->SetInfinite(arc);
     BigInt best = limit;
-    for (const auto& [v, arc] : per_v) {
-      solver.SetInfinite(arc);
-      MaxFlowResult r = solver.Solve(a, b, false);
-      ++calls_;
-      solver.SetCapacity(arc, 0);
-      if (!r.unbounded) best = std::min(best, BigInt(r.value - threshold_));
-      if (best <= 0) break;
+    MaxFlowResult base = solver_->Solve(a, b, true);
+    ++calls_;
+    bool loop = !base.unbounded && base.value - threshold_ < limit;
+    if (loop) {
+      for (int v = 0; v < g_.num_nodes(); ++v) {
+        if (g_.IsCompute(v) && !base.source_side[v]) {
+          best = base.value - threshold_;
+          loop = false;
+          break;
+        }
+      }
     }
+    if (loop) {
+      solver_->SaveFlow();
+      for (int v = 0; v < g_.num_nodes() && best > 0; ++v) {
+        if (per_v[v] < 0) continue;
+        solver_->SetInfinite(per_v[v]);
+        MaxFlowResult r = solver_->SolveFromSaved(a, b, false);
+        ++calls_;
+        solver_->SetCapacity(per_v[v], 0);
+        if (!r.unbounded) best = std::min(best, BigInt(r.value - threshold_));
+      }
+    }
+    for (int arc : infinite) solver_->SetCapacity(arc, 0);  // the caller restores real arcs
     return best;
   }
 
-  // Theorem 8, eq. (2).
+  // Theorem 8, eq. (2), on the egress network of (w, t).
   BigInt SplitAmount(int u, int w, int t) {
     BigInt m = std::min(Cap({u, w}), Cap({w, t}));
+    auto ut = arc_id_.find({u, t});
+    int ut_arc = u != t ? ut->second : -1;
+    std::vector<int> infinite = {to_s_[u]};
+    if (ut_arc >= 0) infinite.push_back(ut_arc);
     // (u, w) side: infinite (u, s), (u, t), (v, w); flow u -> w.
-    m = Term(u, w, {{u, -1}, {u, t}}, w, m);
+    m = Term(u, w, infinite, to_w_, m);
+    if (ut_arc >= 0) solver_->SetCapacity(ut_arc, Cap({u, t}));
     if (m <= 0) return 0;
     // (w, t) side: infinite (w, s), (u, t), (v, t); flow w -> t.
-    m = Term(w, t, {{w, -1}, {u, t}}, t, m);
+    infinite[0] = to_s_[w];
+    m = Term(w, t, infinite, to_t_, m);
+    if (ut_arc >= 0) solver_->SetCapacity(ut_arc, Cap({u, t}));
     return m > 0 ? m : BigInt(0);
   }
 
@@ -176,6 +224,7 @@ class Splitter {
     std::vector<int> heads;
     for (const auto& [t, c] : out_[w]) heads.push_back(t);
     for (int t : heads) {
+      BuildEgressNetwork(w, t);
       std::vector<int> tails(in_[w].begin(), in_[w].end());
       // Prefer pairs that do not produce a self-loop.
       std::stable_partition(tails.begin(), tails.end(), [t](int u) { return u != t; });
@@ -183,7 +232,10 @@ class Splitter {
         if (Cap({w, t}) == 0) break;
         if (Cap({u, w}) == 0) continue;
         BigInt m = SplitAmount(u, w, t);
-        if (m > 0) Split(u, w, t, m);
+        if (m > 0) {
+          Split(u, w, t, m);
+          for (const Arc& a : {Arc{u, w}, Arc{w, t}, Arc{u, t}}) SyncCapacity(a);
+        }
       }
       if (Cap({w, t}) != 0) {
         throw std::logic_error("edge splitting: arc " + g_.node(w).name + " -> " +
@@ -202,6 +254,10 @@ class Splitter {
   std::vector<std::set<int>> in_;
   std::map<Arc, std::vector<RoutedPath>> paths_;
   std::int64_t splits_ = 0, calls_ = 0;
+  // Egress network of the arc being split off (BuildEgressNetwork).
+  std::unique_ptr<MaxFlowSolver> solver_;
+  std::map<Arc, int> arc_id_;
+  std::vector<int> to_s_, to_w_, to_t_;
 };
 
 }  // namespace

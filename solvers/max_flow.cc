@@ -62,6 +62,13 @@ struct MaxFlowSolver::Impl {
   bool dirty = true;  // capacity maps must be refreshed
   bool use64 = true;
   bool infinite_stale = false;  // int64 stand-in for infinity must be refreshed
+  // Preflows: `work` is the map Preflow writes into (the last solve's preflow), `saved`
+  // the copy taken by SaveFlow. Each remembers the source it was computed for (-1: none)
+  // and the number type.
+  Digraph::ArcMap<std::int64_t> work64{graph}, saved64{graph};
+  Digraph::ArcMap<BigInt> work_big{graph}, saved_big{graph};
+  int work_source = -1, saved_source = -1;
+  bool work_is64 = true, saved_is64 = true;
 };
 
 MaxFlowSolver::MaxFlowSolver(const FlowNetwork& network)
@@ -116,7 +123,37 @@ void MaxFlowSolver::SetInfinite(int arc) {
   m.dirty = true;
 }
 
+namespace {
+
+template <typename Graph, typename From, typename To>
+void CopyArcMap(const Graph& graph, const From& from, To& to) {
+  for (typename Graph::ArcIt a(graph); a != lemon::INVALID; ++a) to.set(a, from[a]);
+}
+
+}  // namespace
+
+void MaxFlowSolver::SaveFlow() {
+  Impl& m = *impl_;
+  if (m.work_source < 0) return;
+  if (m.work_is64) CopyArcMap(m.graph, m.work64, m.saved64);
+  else CopyArcMap(m.graph, m.work_big, m.saved_big);
+  m.saved_source = m.work_source;
+  m.saved_is64 = m.work_is64;
+}
+
 MaxFlowResult MaxFlowSolver::Solve(int source, int sink, bool want_cut) {
+  return SolveImpl(source, sink, want_cut, WarmStart::kNone);
+}
+
+MaxFlowResult MaxFlowSolver::SolveFromSaved(int source, int sink, bool want_cut) {
+  return SolveImpl(source, sink, want_cut, WarmStart::kSaved);
+}
+
+MaxFlowResult MaxFlowSolver::SolveFromLast(int source, int sink, bool want_cut) {
+  return SolveImpl(source, sink, want_cut, WarmStart::kLast);
+}
+
+MaxFlowResult MaxFlowSolver::SolveImpl(int source, int sink, bool want_cut, WarmStart warm) {
   if (source == sink || source < 0 || sink < 0 || source >= network_.num_nodes() ||
       sink >= network_.num_nodes()) {
     throw std::invalid_argument("MaxFlowSolver::Solve: bad source/sink");
@@ -142,9 +179,31 @@ MaxFlowResult MaxFlowSolver::Solve(int source, int sink, bool want_cut) {
     m.infinite_stale = false;
   }
   MaxFlowResult r;
-  auto finish = [&](auto& pf) {
+  // A preflow computed for the same source stays a preflow for any sink; arcs whose
+  // capacity dropped below their flow are clamped, which can leave a node with negative
+  // excess: then Preflow::init(flowMap) refuses it and the solve starts cold.
+  bool warm_ok = false;
+  if (warm == WarmStart::kSaved) {
+    warm_ok = m.saved_source == source && m.saved_is64 == m.use64;
+    if (warm_ok && m.use64) CopyArcMap(m.graph, m.saved64, m.work64);
+    if (warm_ok && !m.use64) CopyArcMap(m.graph, m.saved_big, m.work_big);
+  } else if (warm == WarmStart::kLast) {
+    warm_ok = m.work_source == source && m.work_is64 == m.use64;
+  }
+  auto finish = [&](auto& pf, auto& work, const auto& cap) {
     pf.source(m.nodes[source]).target(m.nodes[sink]);
-    pf.runMinCut();
+    bool started = false;
+    if (warm_ok) {
+      for (Impl::Digraph::ArcIt a(m.graph); a != lemon::INVALID; ++a) {
+        if (work[a] > cap[a]) work.set(a, cap[a]);
+      }
+      started = pf.init(work);
+    }
+    if (started) ++warm_starts_;
+    else pf.init();
+    pf.startFirstPhase();
+    m.work_source = source;
+    m.work_is64 = m.use64;
     r.value = pf.flowValue();
     if (r.value > m.finite_sum) {
       r.unbounded = true;
@@ -159,14 +218,16 @@ MaxFlowResult MaxFlowSolver::Solve(int source, int sink, bool want_cut) {
     if (!m.flow64) {
       m.flow64 = std::make_unique<lemon::Preflow<Impl::Digraph, Impl::Digraph::ArcMap<std::int64_t>>>(
           m.graph, m.cap64, m.nodes[source], m.nodes[sink]);
+      m.flow64->flowMap(m.work64);
     }
-    finish(*m.flow64);
+    finish(*m.flow64, m.work64, m.cap64);
   } else {
     if (!m.flow_big) {
       m.flow_big = std::make_unique<lemon::Preflow<Impl::Digraph, Impl::Digraph::ArcMap<BigInt>>>(
           m.graph, m.cap_big, m.nodes[source], m.nodes[sink]);
+      m.flow_big->flowMap(m.work_big);
     }
-    finish(*m.flow_big);
+    finish(*m.flow_big, m.work_big, m.cap_big);
   }
   return r;
 }

@@ -81,14 +81,33 @@ class MaxFlowSolver {
   // Maximum flow value and, when want_cut, the minimum cut certificate.
   MaxFlowResult Solve(int source, int sink, bool want_cut = true);
 
+  // Warm starts (same answers as Solve, usually much less push-relabel work). A preflow
+  // computed for a source stays a preflow for any sink of the same source when capacities
+  // are raised; arcs whose capacity dropped below their flow are clamped, and if that
+  // leaves a node with negative excess the solve falls back to a cold start. Either way
+  // the result is exact.
+  //  * SolveFromLast: start from the preflow of the previous solve (same source).
+  //  * SaveFlow / SolveFromSaved: remember the current preflow and start every later
+  //    solve from it (e.g. one base flow, then many queries that each add an arc).
+  MaxFlowResult SolveFromLast(int source, int sink, bool want_cut = true);
+  void SaveFlow();
+  MaxFlowResult SolveFromSaved(int source, int sink, bool want_cut = true);
+
+  // Number of solves that really started from a previous preflow.
+  std::int64_t warm_starts() const { return warm_starts_; }
+
   // Number of Solve calls so far (for benchmarks).
   std::int64_t calls() const { return calls_; }
 
  private:
+  enum class WarmStart { kNone, kLast, kSaved };
+  MaxFlowResult SolveImpl(int source, int sink, bool want_cut, WarmStart warm);
+
   struct Impl;
   FlowNetwork network_;
   std::unique_ptr<Impl> impl_;
   std::int64_t calls_ = 0;
+  std::int64_t warm_starts_ = 0;
 };
 
 }  // namespace collsynth

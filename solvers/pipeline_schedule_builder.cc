@@ -36,14 +36,37 @@ Rational MinBandwidth(const Topology& g) {
   return m;
 }
 
+bool IsEulerian(const Topology& g, const CapacityGraph& d) {
+  std::vector<BigInt> balance(g.num_nodes(), 0);
+  for (const auto& [arc, c] : d.capacity) {
+    balance[arc.first] += c;
+    balance[arc.second] -= c;
+  }
+  for (const BigInt& b : balance) {
+    if (b != 0) return false;
+  }
+  return true;
+}
+
 // Splitting + packing for the given capacity graph and demands, mapped to physical routes.
-std::vector<PipelineTree> TreesFor(const Topology& g, const CapacityGraph& d,
-                                   const std::vector<BigInt>& source_capacity,
-                                   const BigInt& threshold,
-                                   const std::vector<std::pair<int, BigInt>>& demands,
-                                   bool fixed_k, PipelineStats* stats) {
+// std::nullopt when d is not Eulerian (only allowed for fixed k) and Algorithm 1 cannot
+// isolate a switch: Theorem 7 needs an Eulerian graph.
+std::optional<std::vector<PipelineTree>> TreesFor(
+    const Topology& g, const CapacityGraph& d, const std::vector<BigInt>& source_capacity,
+    const BigInt& threshold, const std::vector<std::pair<int, BigInt>>& demands, bool fixed_k,
+    PipelineStats* stats) {
   auto t0 = Clock::now();
-  SplitResult split = SplitOffSwitches(g, d, source_capacity, threshold, !fixed_k);
+  SplitResult split;
+  if (fixed_k && !IsEulerian(g, d)) {
+    try {
+      split = SplitOffSwitches(g, d, source_capacity, threshold, false);
+    } catch (const std::logic_error&) {
+      stats->splitting_seconds += Seconds(t0);
+      return std::nullopt;
+    }
+  } else {
+    split = SplitOffSwitches(g, d, source_capacity, threshold, true);
+  }
   stats->splitting_seconds += Seconds(t0);
   stats->splitting_max_flows += split.max_flow_calls;
   stats->split_operations += split.split_operations;
@@ -80,6 +103,33 @@ std::vector<PipelineTree> TreesFor(const Topology& g, const CapacityGraph& d,
     trees.push_back(std::move(pt));
   }
   return trees;
+}
+
+// §2.4 on switch topologies, when G({⌊U*·b_e⌋}) is not Eulerian and Algorithm 1 fails on
+// it: the least U' >= U* with every U'·b_e integral. With b_e = values_e / L and
+// G = gcd(values), U' = ⌈U*·G/L⌉·L/G; G({U'·b_e}) is proportional to the bandwidths, hence
+// Eulerian (Theorem 7 applies), and feasible because ⌊U·b_e⌋ only grows with U (Theorem 14).
+Rational EulerianFloorU(const Topology& g, const Rational& u) {
+  IntegerBandwidths ib = ScaleToIntegers(g);
+  BigInt gcd = 0;
+  for (const BigInt& b : ib.values) gcd = boost::multiprecision::gcd(gcd, b);
+  Rational step(ib.scale, gcd);  // U' must be a multiple of L/G
+  return Rational(Ceil(u / step)) * step;
+}
+
+// Trees for fixed k at the least U (`*U`, `*d` updated when the Eulerian fallback of
+// EulerianFloorU is taken; then s.extra records it).
+std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGraph* d,
+                                      const std::vector<BigInt>& src, const BigInt& threshold,
+                                      const std::vector<std::pair<int, BigInt>>& demands,
+                                      PipelineSchedule* s, PipelineStats* stats) {
+  std::optional<std::vector<PipelineTree>> trees = TreesFor(g, *d, src, threshold, demands, true, stats);
+  if (trees) return std::move(*trees);
+  s->extra["fixed_k_least_U"] = ToString(*U);
+  s->extra["fixed_k_eulerian_fallback"] = true;
+  *U = EulerianFloorU(g, *U);
+  *d = ScaledCapacityGraph(g, *U, false);
+  return *TreesFor(g, *d, src, threshold, demands, false, stats);
 }
 
 // §2.4: the least U in [lo, hi] (scaled units, lo a valid lower bound, hi feasible) with
@@ -139,7 +189,8 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const std::optional<BigInt
     src[v] = k;
     demands.push_back({v, k});
   }
-  s.trees = TreesFor(g, d, src, k * g.num_compute(), demands, fixed_k.has_value(), &stats);
+  if (fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k * g.num_compute(), demands, &s, &stats);
+  else s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, false, &stats);
   s.U = U;
   s.k = k;
   s.ratio = PipelineScheduleRatio(g, s);
@@ -288,7 +339,8 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       out.stats.optimum_seconds += Seconds(t0);
       std::vector<BigInt> src(g.num_nodes(), 0);
       src[options.root] = k;
-      s.trees = TreesFor(g, d, src, k, {{options.root, k}}, options.fixed_k.has_value(), &out.stats);
+      if (options.fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k, {{options.root, k}}, &s, &out.stats);
+      else s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, false, &out.stats);
       s.U = U;
       s.k = k;
       s.ratio = PipelineScheduleRatio(g, s);

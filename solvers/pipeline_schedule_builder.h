@@ -15,6 +15,12 @@
 //    source capacity k at r only and threshold k; k trees rooted at r.
 //  * fixed k (§2.4, Theorems 13-15): the least U* with N·k trees edge-disjoint in
 //    G({⌊U·b_e⌋}), by the paper's binary search to width 1/max(b)^2 and continued fractions.
+//    On switch topologies G({⌊U*·b_e⌋}) need not be Eulerian, and then Algorithm 1 may be
+//    unable to isolate a switch (Theorem 7 needs Eulerian). In that case the schedule uses
+//    the least U' >= U* with every U'·b_e integral (G({U'·b_e}) is Eulerian and feasible;
+//    U' - U* < gcd-step L/G of the bandwidths), records "fixed_k_least_U": U* and
+//    "fixed_k_eulerian_fallback": true in `extra`, and its ratio U'/k may exceed Theorem 15's
+//    bound by less than that step over k.
 // "ratio" is always max over links of load/(k·b_e): T_B/(M/N) for allgather/reduce-scatter
 // (and the sum of the phases for allreduce), T_B/M for broadcast.
 // Complexity: dominated by the max-flows of the three stages (see the stage headers).

@@ -93,6 +93,30 @@ TEST(PipelineCliTest, FixedKAndExactBandwidths) {
   EXPECT_EQ(fj["verdict"], "valid");
 }
 
+// Issue 4: --fixed-k on a switch topology whose G({⌊U*·b_e⌋}) is not Eulerian used to end
+// in an internal error (exit 3: "arc s0 -> c0 could not be split off"). Now the schedule is
+// built at the Eulerian U' >= U* (documented in solvers/pipeline_schedule_builder.h),
+// checked, and the fallback is recorded in the schedule.
+TEST(PipelineCliTest, FixedKOnNonEulerianFloorGraphIssue4) {
+  std::string topo = WriteTempFile("fixed_k_switch.txt",
+                                   "name: t\ncompute: c0 c1\nswitches: s0\n"
+                                   "c1 s0 3\ns0 c0 3\nc0 c1 3\nc1 c0 4\nc0 c1 4\nc0 s0 6\ns0 c0 6\n");
+  std::string out = TempPath("fixed_k_switch.json");
+  CliResult r = RunCli({"pipeline", topo, "--fixed-k", "1", "-o", out, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json summary = json::parse(r.out);
+  EXPECT_EQ(summary["k"], 1);
+  EXPECT_EQ(summary["verdict"], "valid");
+  std::ifstream in(out);
+  json schedule = json::parse(in);
+  EXPECT_EQ(schedule["fixed_k_eulerian_fallback"], true);
+  // U* = 1/4 (⌊U·b_e⌋ is 1 on the 4- and 6-links, 0 on the 3-links: not Eulerian at s0);
+  // U' is the least U >= U* with every U·b_e integral: gcd(3, 4, 6) = 1, so U' = 1.
+  EXPECT_EQ(schedule["fixed_k_least_U"], "1/4");
+  EXPECT_EQ(schedule["U"], "1");
+  EXPECT_EQ(RunCli({"verify", topo, out}).exit_code, 0);
+}
+
 TEST(PipelineCliTest, BadInputExitsTwoNamingTheNode) {
   std::string not_eulerian = WriteTempFile("not_eulerian.txt", "a b 1\nb c 1\nc a 2\n");
   for (std::string cmd : {"optimum", "pipeline"}) {

@@ -145,5 +145,48 @@ TEST(PipelineTest, RejectsBadOptions) {
   EXPECT_THROW(ParsePipelineCollective("gather"), std::invalid_argument);
 }
 
+// Issue 4 (fixed k on switch topologies): G({⌊U*·b_e⌋}) need not be Eulerian and then
+// Algorithm 1 may fail to isolate a switch. The builder must still return a checked
+// schedule with exactly k trees per root: at U* when splitting succeeds (within Theorem
+// 15's bound), else at the Eulerian U' = least U >= U* with every U·b_e integral, flagged
+// in `extra`. Random switch topologies with mixed bandwidths, k = 1..3.
+TEST(PipelineTest, FixedKOnSwitchTopologiesIssue4) {
+  std::mt19937_64 rng(testing::TestSeed() + 11);
+  int fallbacks = 0, direct = 0;
+  for (int round = 0; round < 60; ++round) {
+    Topology g = testing::RandomEulerianTopology(rng, 2 + static_cast<int>(rng() % 4),
+                                                 1 + static_cast<int>(rng() % 3),
+                                                 static_cast<int>(rng() % 5), 2 + static_cast<int>(rng() % 6));
+    SCOPED_TRACE("seed " + std::to_string(testing::TestSeed()) + " round " + std::to_string(round));
+    Rational opt = ComputeAllgatherOptimum(g).ratio;
+    for (int k = 1; k <= 3; ++k) {
+      PipelineBuildResult r;
+      PipelineSchedule s = BuildChecked(g, PipelineCollective::kAllgather, -1, BigInt(k), &r);
+      EXPECT_EQ(s.k, k);
+      EXPECT_GE(s.ratio, opt);
+      Rational least = FixedKMinimalU(g, BigInt(k));
+      if (s.extra.contains("fixed_k_eulerian_fallback")) {
+        ++fallbacks;
+        EXPECT_EQ(s.extra["fixed_k_least_U"].get<std::string>(), ToString(least));
+        EXPECT_GE(s.U, least);
+        for (const Link& l : g.links()) EXPECT_EQ(Denominator(s.U * l.bandwidth), 1);
+        // U' is the least such U: the bandwidths are integers, so these U are the
+        // multiples of 1/gcd(b_e), and one step lower is below U*.
+        BigInt gcd = 0;
+        for (const Link& l : g.links()) gcd = boost::multiprecision::gcd(gcd, Numerator(l.bandwidth));
+        EXPECT_LT(s.U - Rational(BigInt(1), gcd), least);
+      } else {
+        ++direct;
+        EXPECT_EQ(s.U, least);
+        ASSERT_TRUE(r.fixed_k_bound.has_value());
+        EXPECT_LE(s.ratio, *r.fixed_k_bound);
+      }
+    }
+  }
+  EXPECT_GT(direct, 0);
+  EXPECT_GT(fallbacks, 0);  // the old exit-3 path (logic_error) is really exercised
+  std::printf("fixed k on switch topologies: %d direct, %d Eulerian fallbacks\n", direct, fallbacks);
+}
+
 }  // namespace
 }  // namespace collsynth
