@@ -11,6 +11,9 @@
 // grouped with a multiplicity, so the running time does not depend on the demands.
 // Simplifications of D̄ (exact): root-sets equal to V_c or containing y add exactly m(R_i)
 // to every finite x-y cut and are left out; a singleton root-set {r} becomes an arc x -> r.
+// Order (free in Algorithm 2): a copy made by a split is grown right after its set, so D̄
+// only holds a few partial root-sets; arcs are tried breadth first (consecutive flows share
+// their source and warm-start); a pair with μ = 0 is not retried while the same set grows.
 // Complexity: O(#root-sets · N · maxflow) in practice; Bérczi-Frank bound O(m n^2) μ's.
 // Preconditions: every root in V_c, m_j >= 1, capacities >= 0; if the trees do not exist
 // the result has ok = false (no exception). Number types: BigInt.

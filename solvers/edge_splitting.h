@@ -14,7 +14,9 @@
 // fully expanded form of the paper's recursive routing table. Capacity that splitting turns
 // into a self-loop (u, w), (w, u) -> (u, u) is dropped (a loop never helps a tree).
 // Complexity: O(sum_w deg_in(w)·deg_out(w)) evaluations of (2); each is 2 max-flows when a
-// cheap bound settles it and at most 2(N+1) otherwise (Theorem 8's min over v).
+// cheap bound settles it and at most 2(N+1) otherwise (Theorem 8's min over v; those N
+// start from the base flow). One flow network per egress arc (w, t), updated in place;
+// switches with the fewest neighbour pairs are split off first.
 // Preconditions: Eulerian (per-node in = out capacity), the threshold holds
 // (std::invalid_argument otherwise). Number types: BigInt capacities.
 #ifndef COLLSYNTH_SOLVERS_EDGE_SPLITTING_H_
