@@ -1,10 +1,20 @@
 #include "solvers/lp_backend.h"
 
+#include <CbcHeuristic.hpp>
+#include <CbcHeuristicFPump.hpp>
+#include <CbcHeuristicLocal.hpp>
 #include <CbcModel.hpp>
+#include <CglClique.hpp>
+#include <CglFlowCover.hpp>
+#include <CglGomory.hpp>
+#include <CglKnapsackCover.hpp>
+#include <CglMixedIntegerRounding2.hpp>
+#include <CglProbing.hpp>
 #include <ClpSimplex.hpp>
 #include <CoinMessageHandler.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
+#include <chrono>
 #include <cmath>
 
 namespace collsynth {
@@ -105,7 +115,9 @@ LpSolution SolveLpWithClp(const LpProblem& p) {
   return sol;
 }
 
-LpSolution SolveIlpWithCbc(const LpProblem& p) {
+LpSolution SolveIlpWithCbc(const LpProblem& p) { return SolveIlpWithCbc(p, CbcOptions{}); }
+
+LpSolution SolveIlpWithCbc(const LpProblem& p, const CbcOptions& options) {
   LpSolution sol;
   if (!WellFormed(p)) return sol;
   OsiClpSolverInterface solver;
@@ -123,7 +135,41 @@ LpSolution SolveIlpWithCbc(const LpProblem& p) {
   model.messageHandler()->setLogLevel(0);
   model.solver()->messageHandler()->setLogLevel(0);
   model.setNumberThreads(0);
+  model.setUseElapsedTime(true);
+  if (options.time_limit_seconds > 0) model.setMaximumSeconds(options.time_limit_seconds);
+  // Cut generators and heuristics live as long as the model uses them (CbcModel copies them).
+  CglProbing probing;
+  probing.setUsingObjective(1);
+  probing.setMaxPass(3);
+  probing.setMaxProbe(100);
+  probing.setMaxLook(50);
+  probing.setRowCuts(3);
+  CglGomory gomory;
+  gomory.setLimit(300);
+  CglKnapsackCover knapsack;
+  CglClique clique;
+  clique.setStarCliqueReport(false);
+  clique.setRowCliqueReport(false);
+  CglMixedIntegerRounding2 mir;
+  CglFlowCover flow;
+  if (options.standard_cuts) {
+    model.addCutGenerator(&probing, -1, "Probing");
+    model.addCutGenerator(&gomory, -1, "Gomory");
+    model.addCutGenerator(&knapsack, -1, "Knapsack");
+    model.addCutGenerator(&clique, -1, "Clique");
+    model.addCutGenerator(&mir, -1, "MIR2");
+    model.addCutGenerator(&flow, -1, "FlowCover");
+    CbcRounding rounding(model);
+    model.addHeuristic(&rounding);
+    CbcHeuristicLocal local(model);
+    model.addHeuristic(&local);
+    CbcHeuristicFPump pump(model);
+    model.addHeuristic(&pump);
+  }
+  const auto start = std::chrono::steady_clock::now();
   model.branchAndBound();
+  sol.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  sol.best_bound = model.getBestPossibleObjValue();
   if (model.isProvenOptimal()) {
     sol.outcome = LpOutcome::kOptimal;
   } else if (model.isProvenInfeasible()) {
@@ -134,6 +180,13 @@ LpSolution SolveIlpWithCbc(const LpProblem& p) {
     sol.outcome = LpOutcome::kStopped;
   } else {
     sol.outcome = LpOutcome::kNumericalTrouble;
+  }
+  if (sol.outcome == LpOutcome::kStopped && options.keep_incumbent &&
+      model.bestSolution() != nullptr) {
+    sol.objective = model.getObjValue();
+    const double* x = model.bestSolution();
+    sol.primal.assign(x, x + p.num_cols());
+    return sol;
   }
   if (sol.outcome != LpOutcome::kOptimal || model.bestSolution() == nullptr) {
     if (sol.outcome == LpOutcome::kOptimal) sol.outcome = LpOutcome::kNumericalTrouble;

@@ -54,12 +54,28 @@ struct LpSolution {
   double objective = 0.0;
   std::vector<double> primal;  // column values (empty unless kOptimal)
   std::vector<double> row_duals;  // LP only (empty for ILPs)
+  // CBC only: the best bound on the objective proven by branch and bound (a lower bound for
+  // minimization; equals `objective` up to tolerance when kOptimal). NaN when unknown.
+  double best_bound = std::numeric_limits<double>::quiet_NaN();
+  double seconds = 0.0;  // CBC only: wall time of branch and bound
+};
+
+// Limits for SolveIlpWithCbc. The defaults reproduce the two-argument-free overload.
+struct CbcOptions {
+  double time_limit_seconds = 0.0;  // wall clock; <= 0 = no limit
+  // When CBC stops early (kStopped) with a feasible incumbent, return it in `primal` and
+  // `objective` (outcome stays kStopped: the incumbent is not proven optimal).
+  bool keep_incumbent = false;
+  // Add CBC's standard cut generators (probing, Gomory, knapsack covers, clique, MIR, flow
+  // covers) and rounding heuristics, as the cbc driver does; for larger 0/1 programs.
+  bool standard_cuts = false;
 };
 
 // Solves the continuous relaxation with CLP's dual simplex (integer flags ignored).
 LpSolution SolveLpWithClp(const LpProblem& problem);
 // Solves with CBC branch and bound (columns flagged integer are integer).
 LpSolution SolveIlpWithCbc(const LpProblem& problem);
+LpSolution SolveIlpWithCbc(const LpProblem& problem, const CbcOptions& options);
 
 }  // namespace collsynth
 
