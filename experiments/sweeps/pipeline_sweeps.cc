@@ -1,0 +1,231 @@
+#include "experiments/sweeps/pipeline_sweeps.h"
+
+#include <random>
+
+#include "graphs/expression.h"
+#include "proofs_check/pipeline_checker.h"
+#include "solvers/allgather_optimum.h"
+#include "solvers/collective_bounds.h"
+#include "solvers/edge_splitting.h"
+#include "solvers/pipeline_schedule_builder.h"
+
+namespace collsynth::sweeps {
+namespace {
+
+std::string S(std::int64_t x) { return std::to_string(x); }
+
+std::string Label(const Topology& g) { return g.name(); }
+
+// max over S ⊂ V, S ⊉ V_c, S ∩ V_c ≠ ∅ of |S ∩ V_c| / B+(S), by enumeration.
+Rational BruteForceRatio(const Topology& g) {
+  const int n = g.num_nodes();
+  Rational best = 0;
+  for (std::uint32_t s = 1; s < (1u << n); ++s) {
+    int in_c = 0, all_c = 0;
+    for (int v = 0; v < n; ++v) {
+      if (!g.IsCompute(v)) continue;
+      ++all_c;
+      in_c += s >> v & 1;
+    }
+    if (in_c == 0 || in_c == all_c) continue;
+    Rational out = 0;
+    for (const Link& l : g.links()) {
+      if ((s >> l.from & 1) && !(s >> l.to & 1)) out += l.bandwidth;
+    }
+    if (out > 0) best = std::max(best, Rational(in_c) / out);
+  }
+  return best;
+}
+
+}  // namespace
+
+Topology RandomEulerianTopology(std::int64_t i) {
+  std::mt19937_64 rng(0x5eed0004ULL + static_cast<std::uint64_t>(i));
+  int c = 3 + static_cast<int>(rng() % 4), s = static_cast<int>(rng() % 3);
+  Topology g("random-eulerian(" + S(i) + ")");
+  for (int v = 0; v < c; ++v) g.AddCompute("c" + S(v));
+  for (int v = 0; v < s; ++v) g.AddSwitch("s" + S(v));
+  const int n = c + s;
+  // A duplex spanning path keeps it connected; duplex links keep it Eulerian.
+  std::vector<int> order(n);
+  for (int v = 0; v < n; ++v) order[v] = v;
+  std::shuffle(order.begin(), order.end(), rng);
+  for (int v = 0; v + 1 < n; ++v) g.AddDuplexLink(order[v], order[v + 1], Rational(1 + static_cast<int>(rng() % 3)));
+  int extra = static_cast<int>(rng() % (n + 1));
+  for (int k = 0; k < extra; ++k) {
+    int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
+    if (a != b) g.AddDuplexLink(a, b, Rational(1 + static_cast<int>(rng() % 3)));
+  }
+  return g;
+}
+
+SweepReport SweepPipelineTheorem1(const SweepRange& r, const std::function<Rational(const Topology&)>& ratio_fn) {
+  SweepReport rep;
+  rep.name = "s004-thm1";
+  for (std::int64_t i = r.lo; i <= r.hi; ++i) {
+    Topology g = RandomEulerianTopology(i);
+    Rational want = BruteForceRatio(g);
+    Rational got = ratio_fn(g);
+    ++rep.instances;
+    if (got != want) rep.Fail(Label(g), "flow ratio " + ToString(got) + ", brute-force max cut ratio " + ToString(want), g);
+    // The oracle itself: feasible at ratio*, infeasible just below.
+    if (!AllgatherRatioFeasible(g, want) || AllgatherRatioFeasible(g, want * Rational(999, 1000))) {
+      rep.Fail(Label(g), "Thm 1's flow test is not tight at ratio* = " + ToString(want), g);
+    }
+  }
+  return rep;
+}
+
+SweepReport SweepPipelineTheorem5(const SweepRange& r) {
+  SweepReport rep;
+  rep.name = "s004-thm5";
+  for (std::int64_t i = r.lo; i <= r.hi; ++i) {
+    Topology g = RandomEulerianTopology(i);
+    AllgatherOptimum opt = ComputeAllgatherOptimum(g);
+    // Trees exist iff min_v F(s, v; D_k) >= N·k on D = G({U·b_e}).
+    CapacityGraph d = ScaledCapacityGraph(g, opt.U);
+    std::vector<BigInt> src(g.num_nodes(), 0);
+    for (int v : g.ComputeNodes()) src[v] = opt.k;
+    BigInt conn = MinSourceConnectivity(g, d, src);
+    BigInt need = opt.k * g.num_compute();
+    PipelineOptions o;
+    PipelineBuildResult b = BuildPipelineSchedule(g, o);
+    PipelineCheckReport c = CheckPipelineSchedule(g, b.schedule);
+    ++rep.instances;
+    if (conn < need) rep.Fail(Label(g), "min_v F = " + ToString(conn) + " < N·k = " + ToString(need), g);
+    if (!c.ok || c.ratio != opt.ratio) {
+      rep.Fail(Label(g), "tree family rejected or not optimal: checker ratio " + ToString(c.ratio) + " vs " +
+                             ToString(opt.ratio), g);
+    }
+  }
+  return rep;
+}
+
+SweepReport SweepPipelineTheorem8(const SweepRange& r) {
+  SweepReport rep;
+  rep.name = "s004-thm8";
+  for (std::int64_t i = r.lo; i <= r.hi; ++i) {
+    Topology g = RandomEulerianTopology(i);
+    if (g.num_switches() == 0) continue;
+    AllgatherOptimum opt = ComputeAllgatherOptimum(g);
+    CapacityGraph d = ScaledCapacityGraph(g, opt.U);
+    std::vector<BigInt> src(g.num_nodes(), 0);
+    for (int v : g.ComputeNodes()) src[v] = opt.k;
+    BigInt need = opt.k * g.num_compute();
+    SplitResult s = SplitOffSwitches(g, d, src, need);
+    ++rep.instances;
+    bool switch_left = false;
+    for (const auto& [e, cap] : s.direct.capacity) switch_left |= g.IsSwitch(e.first) || g.IsSwitch(e.second);
+    BigInt after = MinSourceConnectivity(g, s.direct, src);
+    if (switch_left || after < need || s.preserved_connectivity < need) {
+      rep.Fail(Label(g), "after splitting: min_v F = " + ToString(after) + " (need " + ToString(need) + ")" +
+                             (switch_left ? ", a switch arc is left" : ""), g);
+    }
+  }
+  return rep;
+}
+
+SweepReport SweepPipelineTheorem10(const SweepRange& r) {
+  SweepReport rep;
+  rep.name = "s004-thm10";
+  for (std::int64_t i = r.lo; i <= r.hi; ++i) {
+    std::mt19937_64 rng(0x7e10ULL + static_cast<std::uint64_t>(i));
+    int n = 3 + static_cast<int>(rng() % 4);
+    Topology g("random-digraph(" + S(i) + ")");
+    for (int v = 0; v < n; ++v) g.AddCompute("c" + S(v));
+    for (int a = 0; a < n; ++a) {
+      for (int b = 0; b < n; ++b) {
+        if (a != b && rng() % 3 != 0) g.AddLink(a, b, Rational(1 + static_cast<int>(rng() % 3)));
+      }
+    }
+    CapacityGraph d = ScaledCapacityGraph(g, 1);
+    for (std::int64_t k = 1; k <= 4; ++k) {
+      bool cut_ok = true;
+      for (std::uint32_t s = 1; s + 1 < (1u << n); ++s) {
+        BigInt out = 0;
+        int size = 0;
+        for (int v = 0; v < n; ++v) size += s >> v & 1;
+        for (const auto& [e, cap] : d.capacity) if ((s >> e.first & 1) && !(s >> e.second & 1)) out += cap;
+        if (out < BigInt(size) * k) cut_ok = false;
+      }
+      std::vector<BigInt> src(n, BigInt(k));
+      bool flow_ok = MinSourceConnectivity(g, d, src) >= BigInt(n) * k;
+      ++rep.instances;
+      if (cut_ok != flow_ok) {
+        rep.Fail(Label(g) + " k=" + S(k), std::string("cut condition ") + (cut_ok ? "holds" : "fails") +
+                                               " but flow condition " + (flow_ok ? "holds" : "fails"), g);
+      }
+    }
+  }
+  return rep;
+}
+
+SweepReport SweepPipelineTheorem15(const SweepRange& r) {
+  SweepReport rep;
+  rep.name = "s004-thm15";
+  for (std::int64_t i = r.lo; i <= r.hi; ++i) {
+    Topology g = RandomEulerianTopology(i);
+    AllgatherOptimum opt = ComputeAllgatherOptimum(g);
+    Rational min_b = g.link(0).bandwidth;
+    for (const Link& l : g.links()) min_b = std::min(min_b, Rational(l.bandwidth / l.multiplicity));
+    for (std::int64_t k = 1; k <= 3; ++k) {
+      Rational u = FixedKMinimalU(g, BigInt(k));
+      Rational bound = opt.ratio + 1 / (k * min_b);
+      ++rep.instances;
+      if (u / k > bound || u / k < opt.ratio) {
+        rep.Fail(Label(g) + " k=" + S(k), "U*/k = " + ToString(u / k) + " outside [ratio*, " + ToString(bound) + "]", g);
+      }
+    }
+  }
+  return rep;
+}
+
+SweepReport SweepPipelineTheorem19(const SweepRange& r) {
+  SweepReport rep;
+  rep.name = "s004-thm19";
+  int applicable = 0;
+  std::vector<Topology> instances;
+  for (std::int64_t i = r.lo; i <= r.hi; ++i) {
+    instances.push_back(RandomEulerianTopology(i));
+    // Seed 004 Figure 1's family, where (a) applies: two clusters behind a global switch.
+    std::int64_t size = 1 + i % 4, local = 1 + i % 3, global = 1 + (i / 3) % 3;
+    instances.push_back(EvaluateTopologyExpression("twocluster(2," + S(size) + "," + S(local) + "," + S(global) + ")"));
+  }
+  for (const Topology& g : instances) {
+    AllgatherOptimum opt = ComputeAllgatherOptimum(g);
+    AllreduceBounds b = ComputeAllreduceBounds(g, opt);
+    ++rep.instances;
+    if (b.rs_ag_ratio < b.lower_bound) rep.Fail(Label(g), "RS+AG " + ToString(b.rs_ag_ratio) + " below the lower bound", g);
+    if (b.theorem19_a || b.theorem19_b) {
+      ++applicable;
+      if (b.rs_ag_ratio != b.lower_bound) {
+        rep.Fail(Label(g), std::string("Thm 19 (") + (b.theorem19_a ? "a" : "b") + ") applies but RS+AG = " +
+                               ToString(b.rs_ag_ratio) + " > lower bound " + ToString(b.lower_bound), g);
+      }
+    }
+  }
+  rep.notes.push_back(S(applicable) + " instances satisfied (a) or (b)");
+  return rep;
+}
+
+std::vector<SweepSpec> PipelineSweeps() {
+  return {
+      {"s004-thm1", "seed 004 Thm 1", "min_v F(s,v;G_x) >= N x iff 1/x >= max_S |S∩V_c|/B+(S) (ratio* = brute force)",
+       "instance indices (seeded random Eulerian topologies)", {1, 40},
+       [](const SweepRange& r) {
+         return SweepPipelineTheorem1(r, [](const Topology& g) { return ComputeAllgatherOptimum(g).ratio; });
+       }},
+      {"s004-thm5", "seed 004 Thm 5", "k edge-disjoint out-trees per root iff min_v F(s,v;D_k) >= N k",
+       "instance indices", {1, 25}, SweepPipelineTheorem5},
+      {"s004-thm8", "seed 004 Thm 8", "maximal split-off amounts keep min_v F(s,v;D_k) >= N k", "instance indices",
+       {1, 25}, SweepPipelineTheorem8},
+      {"s004-thm10", "seed 004 Thm 10", "switchless: c(S, S̄) >= |S| k for all S iff min_v F(s,v;D_k) >= N k",
+       "instance indices (random digraphs), k = 1..4", {1, 40}, SweepPipelineTheorem10},
+      {"s004-thm15", "seed 004 Thm 15", "fixed k: U*/k <= ratio* + 1/(k min b_e)", "instance indices, k = 1..3", {1, 25},
+       SweepPipelineTheorem15},
+      {"s004-thm19", "seed 004 Thm 19", "(a) |S*∩V_c| = N/2 or (b) S*∩V_c = {v'} with max μ => RS+AG optimal",
+       "instance indices", {1, 40}, SweepPipelineTheorem19},
+  };
+}
+
+}  // namespace collsynth::sweeps

@@ -1,0 +1,126 @@
+// Theorem sweeps (experiments/sweeps): a small range of each sweep passes, and a deliberately
+// wrong prediction is reported as a counterexample (the sweeps are not vacuous).
+#include "experiments/sweeps/sweep.h"
+
+#include <gtest/gtest.h>
+
+#include "experiments/sweeps/bfb_sweeps.h"
+#include "experiments/sweeps/expansion_sweeps.h"
+#include "experiments/sweeps/pipeline_sweeps.h"
+#include "graphs/input_error.h"
+#include "solvers/allgather_optimum.h"
+#include "theory/kautz_circulant_bounds.h"
+
+namespace collsynth::sweeps {
+namespace {
+
+// Every registered sweep passes on a small range (a prefix of its default range).
+TEST(Sweeps, EverySweepPassesOnASmallRange) {
+  ASSERT_GE(AllSweeps().size(), 20u);
+  for (const auto& s : AllSweeps()) {
+    SweepRange r = s.default_range;
+    r.hi = std::min(r.hi, r.lo + (s.name == "s000-fig12" || s.name == "s000-thm21" ? 150 : 2));
+    SweepReport rep = s.run(r);
+    EXPECT_GT(rep.instances, 0) << s.name;
+    // False in general (see the tests below): the sweeps find counterexamples.
+    if (s.name == "s000-thm18-moreover" || s.name == "s000-conj1-k3") continue;
+    EXPECT_TRUE(rep.ok()) << s.name << ": " << (rep.ok() ? "" : rep.counterexamples[0].instance + " " +
+                                                                   rep.counterexamples[0].detail);
+  }
+}
+
+// Thm 18's "Moreover" (two of N_x, a_x, b_x constant => the third too) fails for C(7,{1,2}):
+// at x = 2, N_2 = 2 and b_2 = 3 for every u, but a_2 = |N_2(0) ∩ N_1(w)| is 1 for w = 1 and 2 for
+// w = 2 (d·a_2/b_2 = 3/2 is not even an integer). The main claim still holds there.
+TEST(Sweeps, Theorem18MoreoverCounterexampleC7) {
+  SweepReport m = SweepTheorem18({7, 7}, true);
+  ASSERT_FALSE(m.ok());
+  bool c7 = false;
+  for (const auto& c : m.counterexamples) c7 |= c.instance == "circulant(7,1,2)";
+  EXPECT_TRUE(c7);
+  EXPECT_TRUE(SweepTheorem18({7, 7}, false).ok());
+}
+
+// Conjecture 1 fails for k = 3: C(15,{1,4,5}) (6-regular, simple) has optimal BFB T_B =
+// 5/2 shards = 1 M/B > 14/15 M/B; GenerateBfbSchedule (LP (3), optimal BFB by Thm 16) and the
+// step checker agree with the sweep's fast value.
+TEST(Sweeps, Conjecture1K3CounterexampleC15) {
+  SweepReport rep = SweepConjecture1({15, 15}, 3);
+  bool found = false;
+  for (const auto& c : rep.counterexamples) found |= c.instance == "circulant(15,1,4,5)";
+  EXPECT_TRUE(found);
+  EXPECT_TRUE(SweepConjecture1({5, 12}, 2).ok());  // k = 2 (proven) has none
+}
+
+TEST(Sweeps, PerturbedDegreeFormulaIsCaught) {
+  SweepReport rep = SweepDegreeExpansion({3, 4}, [](const AllgatherPerformance& p, int n) {
+    AllgatherPerformance q = DegreeExpansionPerformance(p, n);
+    q.bandwidth += Rational(1, 1000);
+    return q;
+  });
+  EXPECT_FALSE(rep.ok());
+  ASSERT_FALSE(rep.counterexamples.empty());
+  EXPECT_TRUE(rep.counterexamples[0].topology.has_value());
+}
+
+TEST(Sweeps, PerturbedLineGraphFormulasAreCaught) {
+  // Thm 10 with the latency off by one.
+  SweepReport a = SweepLineGraphBfb({5, 5}, [](const AllgatherPerformance& p, int n) {
+    AllgatherPerformance q = LineGraphPowerBfb(p, n);
+    q.latency_steps -= 1;
+    return q;
+  });
+  EXPECT_FALSE(a.ok());
+  // Thm 1's bound made too tight (the base T_B alone).
+  SweepReport b = SweepLineGraphBound({4, 4}, [](const AllgatherPerformance& p, int n) {
+    AllgatherPerformance q = LineGraphPowerBound(p, n);
+    q.bandwidth = p.bandwidth;
+    return q;
+  });
+  EXPECT_FALSE(b.ok());
+}
+
+TEST(Sweeps, PerturbedPowerFormulaIsCaught) {
+  SweepReport rep = SweepCartesianPower({3, 3}, [](const AllgatherPerformance& p, int n) {
+    AllgatherPerformance q = CartesianPowerPerformance(p, n);
+    q.bandwidth = p.bandwidth;  // forgets the (N^n - 1)/N^n · N/(N-1) factor
+    return q;
+  });
+  EXPECT_FALSE(rep.ok());
+}
+
+TEST(Sweeps, Figure12TighterFactorIsCaught) {
+  // Π_{2,N} is not BW optimal in general: a factor of 1 must fail, 2 must hold.
+  EXPECT_FALSE(SweepFigure12({3, 100}, Rational(1)).ok());
+  EXPECT_TRUE(SweepFigure12({3, 100}, Rational(2)).ok());
+}
+
+TEST(Sweeps, WrongTheorem22OffsetIsCaught) {
+  SweepReport rep = SweepTheorem22({7, 30}, [](std::int64_t n) { return Theorem22Offset(n) + 1; });
+  EXPECT_FALSE(rep.ok());
+}
+
+TEST(Sweeps, WrongTheorem21IsCaught) {
+  // Claiming "m > M_{d,k-1}" (Moore optimal always) is false for generalized Kautz graphs.
+  SweepReport rep = SweepTheorem21({3, 60}, [](int d, int m, int k) { return CheckTheorem21(d, m, k + 1).holds; });
+  EXPECT_FALSE(rep.ok());
+}
+
+TEST(Sweeps, WrongAllgatherRatioIsCaught) {
+  SweepReport rep = SweepPipelineTheorem1({1, 5}, [](const Topology& g) {
+    return ComputeAllgatherOptimum(g).ratio * Rational(11, 10);
+  });
+  EXPECT_FALSE(rep.ok());
+}
+
+TEST(Sweeps, RangeParsing) {
+  SweepRange d{3, 10};
+  EXPECT_EQ(ParseSweepRange("", d).hi, 10);
+  EXPECT_EQ(ParseSweepRange("20", d).hi, 20);
+  EXPECT_EQ(ParseSweepRange("5..7", d).lo, 5);
+  EXPECT_THROW(ParseSweepRange("7..5", d), InputError);
+  EXPECT_THROW(ParseSweepRange("a..b", d), InputError);
+}
+
+}  // namespace
+}  // namespace collsynth::sweeps
