@@ -71,6 +71,7 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   struct Case {
     std::string topology, label;
     std::vector<std::string> algorithms;
+    std::string series;
   };
   std::vector<Case> cases;
   if (p.contains("cases")) {
@@ -82,11 +83,11 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
         throw InputError("", item + "topology", "missing (a topo gen expression is required)");
       }
       cases.push_back({c["topology"].get<std::string>(), c.value("label", std::string()),
-                       StringList(c, "algorithms", item)});
+                       StringList(c, "algorithms", item), c.value("series", std::string())});
     }
   }
   for (const auto& t : StringList(p, "topologies", "")) {
-    cases.push_back({t, "", StringList(p, "algorithms", "")});
+    cases.push_back({t, "", StringList(p, "algorithms", ""), ""});
   }
   if (cases.empty()) throw InputError("", "cases", "no topologies given (cases or topologies)");
   std::vector<ExperimentTask> tasks;
@@ -101,8 +102,11 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
                                                  "' (bfb, pipeline, optimum, baseline:NAME)");
         }
         tasks.push_back({c.topology + " " + a, [=] {
-                           return std::vector<ExperimentRow>{RunCollectiveCase(
-                               c.topology, c.label, a, collective, workloads, lower_bound)};
+                           ExperimentRow row = RunCollectiveCase(c.topology, c.label, a,
+                                                                 collective, workloads, lower_bound);
+                           row.extra.insert(row.extra.begin(),
+                                            {"series", c.series.empty() ? a : c.series + " " + a});
+                           return std::vector<ExperimentRow>{row};
                          }});
       }
     }

@@ -4,7 +4,10 @@
 //
 // params:
 //   "cases": [{"topology": "torus(4,4)", "algorithms": ["bfb", "baseline:torus"],
-//              "label": "optional instance label"}, ...]
+//              "label": "optional instance label",
+//              "series": "optional family name"}, ...]
+//     each row gets a column series = "<series> <algorithm>" (or the algorithm alone), the
+//     natural plot group when one algorithm runs on several topology families
 //     and/or "topologies": [...] with "algorithms": [...] (cross product)
 //   "collective": "allgather" | "reduce-scatter" | "allreduce"   (default "allreduce"),
 //     or "collectives": [...] — every case runs once per collective
