@@ -145,7 +145,7 @@ TEST(StepMilpTest, OptimumEqualsBruteForceWithOneChunk) {
 }
 
 TEST(StepMilpTest, NeverBeatsTheDiameterOrTheCutBound) {
-  for (const Topology& g : {Torus({4}), Torus({5}), DirectedCirculant(6, {1, 2})}) {
+  for (const Topology& g : {Torus({4}), DirectedCirculant(6, {1, 2})}) {
     SCOPED_TRACE(g.name());
     StepMilpOptions o = Options(1);
     o.min_steps = 1;

@@ -1,0 +1,251 @@
+// Experiment kinds of issue 7 part 4 (ILP and LP baselines), seed 000 §8.5.1 (Table 6,
+// Figure 9) and seed 004 Theorem 1:
+//
+//  * "ilp-vs-polynomial": on small direct-connect topologies, the time-indexed step MILP
+//    (solvers/step_milp.h, SCCL/TACCL style, CBC with a time limit) against BFB
+//    (polynomial, solvers/bfb_schedule.h) and the pipeline optimum (seed 004, built and
+//    checked), plus the LP formulation of the pipeline optimum (solvers/pipeline_lp.h)
+//    certified exactly and compared with the combinatorial optimum on every instance.
+//    params: {"cases": [{"topology": EXPR, "chunks": [P...], "extra_steps": k}],
+//             "milp_time_limit": seconds per MILP solve}
+//    One row per algorithm ("bfb", "pipeline", "pipeline-lp", "milp") and, for the MILP,
+//    per (P, S) with S = D(G) .. D(G)+extra_steps.
+//  * "table6-generation-time": the shape of seed 000 Table 6: BFB generation time for
+//    hypercubes and n×n tori, next to the MILP's time (P = 1..4 chunks, S = D(G)) on the
+//    sizes up to milp_max_nodes.
+//    params: {"hypercube_dims": [..], "torus_sides": [..], "milp_max_nodes": N,
+//             "milp_chunks": [..], "milp_time_limit": seconds}
+//
+// Every schedule behind a row is checked by proofs_check (Verified::kYes/kNo); MILP solves
+// that end without a schedule (time limit, infeasible) are rows without tl/tb
+// (kNotApplicable) whose milp_outcome says why. A pipeline LP that fails certification or
+// disagrees with the combinatorial optimum throws (the run fails): it is an invariant.
+#include <chrono>
+#include <stdexcept>
+
+#include "experiments/experiment.h"
+#include "graphs/expression.h"
+#include "graphs/input_error.h"
+#include "proofs_check/pipeline_checker.h"
+#include "proofs_check/step_checker.h"
+#include "solvers/allgather_optimum.h"
+#include "solvers/bfb_schedule.h"
+#include "solvers/pipeline_lp.h"
+#include "solvers/pipeline_schedule_builder.h"
+#include "solvers/step_milp.h"
+
+namespace collsynth::experiments {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kTbUnit = "(M/N)/b";
+
+double Since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::string Seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6f", s);
+  return buf;
+}
+
+std::vector<int> IntList(const json& obj, const std::string& key, const std::string& item,
+                         std::vector<int> fallback) {
+  if (!obj.contains(key)) return fallback;
+  const json& v = obj[key];
+  if (!v.is_array()) throw InputError("", item + key, "must be an array of integers");
+  std::vector<int> out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_number_integer())
+      throw InputError("", item + key + "[" + std::to_string(i) + "]", "must be an integer");
+    out.push_back(v[i].get<int>());
+  }
+  return out;
+}
+
+double PositiveNumber(const json& obj, const std::string& key, double fallback) {
+  if (!obj.contains(key)) return fallback;
+  if (!obj[key].is_number() || obj[key].get<double>() <= 0)
+    throw InputError("", key, "must be a positive number (seconds)");
+  return obj[key].get<double>();
+}
+
+ExperimentRow BaseRow(const std::string& instance, const Topology& g, const std::string& algorithm) {
+  ExperimentRow row;
+  row.instance = instance;
+  row.algorithm = algorithm;
+  row.collective = "allgather";
+  row.nodes = g.num_compute();
+  row.tb_unit = kTbUnit;
+  return row;
+}
+
+// BFB allgather (flat fast path when it applies), checked; generation time apart from the check.
+ExperimentRow BfbRow(const std::string& instance, const Topology& g, const Rational& bound) {
+  const auto t0 = Clock::now();
+  ExperimentRow row = BaseRow(instance, g, "bfb");
+  BfbOptions opt;
+  opt.certificates = false;
+  opt.materialize_sends = false;
+  opt.threads = 1;  // the runner parallelizes over tasks
+  opt.file = instance;
+  const BfbResult r = GenerateBfbSchedule(g, opt);
+  const double gen = Since(t0);
+  const StepCheckReport rep =
+      r.compact ? CheckStepSchedule(g, *r.compact) : CheckStepSchedule(g, r.schedule);
+  row.verified = rep.ok ? Verified::kYes : Verified::kNo;
+  row.tl = Rational(rep.tl);
+  row.tb = rep.tb;
+  row.lower_bound = bound;
+  row.extra.emplace_back("generation_seconds", Seconds(gen));
+  row.wall_seconds = Since(t0);
+  return row;
+}
+
+// One MILP solve as a row (algorithm "milp").
+ExperimentRow MilpRow(const std::string& instance, const Topology& g, const StepMilpSolve& s,
+                      int chunks, const Rational& bound) {
+  ExperimentRow row = BaseRow(instance, g, "milp");
+  if (s.has_schedule || !s.check_errors.empty()) {
+    row.verified = s.verified ? Verified::kYes : Verified::kNo;
+    row.tl = Rational(s.tl);
+    row.tb = s.tb;
+  }
+  row.lower_bound = bound;
+  row.wall_seconds = s.seconds;
+  row.extra.emplace_back("chunks", std::to_string(chunks));
+  row.extra.emplace_back("milp_steps", std::to_string(s.steps));
+  row.extra.emplace_back("milp_outcome", ToString(s.outcome));
+  row.extra.emplace_back("milp_binaries", std::to_string(s.binaries));
+  row.extra.emplace_back("milp_rows", std::to_string(s.rows));
+  row.extra.emplace_back("cbc_bound", s.outcome == StepMilpOutcome::kTooLarge ? "" : Seconds(s.cbc_bound));
+  row.extra.emplace_back("milp_seconds", Seconds(s.seconds));
+  return row;
+}
+
+std::vector<ExperimentRow> MilpRows(const std::string& instance, const Topology& g, int chunks,
+                                    int extra_steps, double limit, const Rational& bound) {
+  StepMilpOptions o;
+  o.chunks = chunks;
+  o.file = instance;
+  o.time_limit_seconds = limit;  // S = D(G) first
+  std::vector<ExperimentRow> rows;
+  const StepMilpResult probe = SynthesizeStepMilp(g, o);
+  for (const StepMilpSolve& s : probe.solves) rows.push_back(MilpRow(instance, g, s, chunks, bound));
+  for (int k = 1; k <= extra_steps; ++k) {
+    const StepMilpSolve s = SolveStepMilpOnce(g, probe.diameter + k, o, limit);
+    rows.push_back(MilpRow(instance, g, s, chunks, bound));
+  }
+  return rows;
+}
+
+ExperimentRow PipelineRow(const std::string& instance, const Topology& g, const Rational& bound) {
+  const auto t0 = Clock::now();
+  ExperimentRow row = BaseRow(instance, g, "pipeline");
+  const PipelineBuildResult built = BuildPipelineSchedule(g, PipelineOptions{});
+  const PipelineCheckReport rep = CheckPipelineSchedule(g, built.schedule);
+  row.verified = rep.ok ? Verified::kYes : Verified::kNo;
+  row.tb = rep.ratio;
+  row.lower_bound = bound;
+  row.extra.emplace_back("k", ToString(built.schedule.k));
+  row.extra.emplace_back("certified_optimal", rep.certified_optimal ? "yes" : "no");
+  row.wall_seconds = Since(t0);
+  return row;
+}
+
+ExperimentRow PipelineLpRow(const std::string& instance, const Topology& g, const Rational& bound) {
+  const auto t0 = Clock::now();
+  ExperimentRow row = BaseRow(instance, g, "pipeline-lp");
+  const PipelineLpResult r = SolvePipelineLp(g);
+  if (r.status != PipelineLpStatus::kCertified || !r.matches_combinatorial) {
+    throw std::logic_error(instance + ": pipeline LP " + ToString(r.status) + " (" +
+                           ToString(r.lp_outcome) + "), LP ratio " + ToString(r.ratio) +
+                           " vs combinatorial " + ToString(r.combinatorial_ratio));
+  }
+  row.tb = r.ratio;  // a certified optimum value, no schedule
+  row.lower_bound = bound;
+  row.extra.emplace_back("lp_status", ToString(r.status));
+  row.extra.emplace_back("lp_matches_combinatorial", r.matches_combinatorial ? "yes" : "no");
+  row.extra.emplace_back("lp_cols", std::to_string(r.lp_cols));
+  row.extra.emplace_back("lp_seconds", Seconds(r.lp_seconds));
+  row.wall_seconds = Since(t0);
+  return row;
+}
+
+std::vector<ExperimentTask> MakeIlpVsPolynomialTasks(const ExperimentInput& in) {
+  const json& p = in.params;
+  const double limit = PositiveNumber(p, "milp_time_limit", 10);
+  if (!p.contains("cases") || !p["cases"].is_array() || p["cases"].empty())
+    throw InputError("", "cases", "must be a non-empty array of {\"topology\": EXPR, ...}");
+  std::vector<ExperimentTask> tasks;
+  for (size_t i = 0; i < p["cases"].size(); ++i) {
+    const json& c = p["cases"][i];
+    const std::string item = "cases[" + std::to_string(i) + "].";
+    if (!c.is_object() || !c.contains("topology") || !c["topology"].is_string())
+      throw InputError("", item + "topology", "missing (a topo gen expression is required)");
+    const std::string expr = c["topology"].get<std::string>();
+    const std::vector<int> chunks = IntList(c, "chunks", item, {1});
+    for (int pc : chunks)
+      if (pc < 1 || pc > kMaxMilpChunks) throw InputError("", item + "chunks", "each in 1..64");
+    const int extra_steps = c.value("extra_steps", 0);
+    if (extra_steps < 0 || extra_steps > 8) throw InputError("", item + "extra_steps", "must be in 0..8");
+    tasks.push_back({expr + " bfb, pipeline, pipeline-lp", [expr] {
+                       const Topology g = EvaluateTopologyExpression(expr);
+                       const Rational bound = ComputeAllgatherOptimum(g).ratio;
+                       return std::vector<ExperimentRow>{BfbRow(expr, g, bound), PipelineRow(expr, g, bound),
+                                                         PipelineLpRow(expr, g, bound)};
+                     }});
+    for (int pc : chunks) {
+      tasks.push_back({expr + " milp P=" + std::to_string(pc), [expr, pc, extra_steps, limit] {
+                         const Topology g = EvaluateTopologyExpression(expr);
+                         const Rational bound = ComputeAllgatherOptimum(g).ratio;
+                         return MilpRows(expr, g, pc, extra_steps, limit, bound);
+                       }});
+    }
+  }
+  return tasks;
+}
+
+std::vector<ExperimentTask> MakeTable6Tasks(const ExperimentInput& in) {
+  const json& p = in.params;
+  const double limit = PositiveNumber(p, "milp_time_limit", 20);
+  const int milp_max_nodes = p.value("milp_max_nodes", 16);
+  const std::vector<int> milp_chunks = IntList(p, "milp_chunks", "", {1, 2, 3, 4});
+  std::vector<std::string> exprs;
+  for (int d : IntList(p, "hypercube_dims", "", {2, 3, 4, 5, 6, 10})) {
+    if (d < 1 || d > 12) throw InputError("", "hypercube_dims", "each in 1..12");
+    exprs.push_back("hypercube(" + std::to_string(d) + ")");
+  }
+  for (int n : IntList(p, "torus_sides", "", {2, 3, 4, 5, 6, 50})) {
+    if (n < 2 || n > 60) throw InputError("", "torus_sides", "each in 2..60");
+    exprs.push_back("torus(" + std::to_string(n) + "," + std::to_string(n) + ")");
+  }
+  std::vector<ExperimentTask> tasks;
+  for (const std::string& expr : exprs) {
+    tasks.push_back({expr + " bfb", [expr] {
+                       const Topology g = EvaluateTopologyExpression(expr);
+                       const Rational bound = ComputeAllgatherOptimum(g).ratio;
+                       return std::vector<ExperimentRow>{BfbRow(expr, g, bound)};
+                     }});
+    const Topology g = EvaluateTopologyExpression(expr);
+    if (g.num_compute() > milp_max_nodes) continue;
+    for (int pc : milp_chunks) {
+      if (pc < 1 || pc > kMaxMilpChunks) throw InputError("", "milp_chunks", "each in 1..64");
+      tasks.push_back({expr + " milp P=" + std::to_string(pc), [expr, pc, limit] {
+                         const Topology h = EvaluateTopologyExpression(expr);
+                         const Rational bound = ComputeAllgatherOptimum(h).ratio;
+                         return MilpRows(expr, h, pc, 0, limit, bound);
+                       }});
+    }
+  }
+  return tasks;
+}
+
+const ExperimentKindRegistrar kIlpVsPolynomial("ilp-vs-polynomial", &MakeIlpVsPolynomialTasks);
+const ExperimentKindRegistrar kTable6("table6-generation-time", &MakeTable6Tasks);
+
+}  // namespace
+}  // namespace collsynth::experiments
