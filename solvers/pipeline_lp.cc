@@ -1,5 +1,7 @@
 #include "solvers/pipeline_lp.h"
 
+#include <cmath>
+
 #include <chrono>
 #include <stdexcept>
 
@@ -97,7 +99,13 @@ PipelineLpResult SolvePipelineLp(const Topology& g) {
   const LpSolution sol = SolveLpWithClp(lp);
   r.lp_seconds = SecondsSince(start);
   r.lp_outcome = sol.outcome;
-  if (sol.outcome != LpOutcome::kOptimal || !(sol.primal[0] > 0)) {
+  // CLP's answer is only a hint that the exact certification below accepts or refuses, so a
+  // primal from a solve CLP flags as numerically troubled or stopped is still worth
+  // certifying (seen on hypercube(4)); only a missing or non-positive x is a failure.
+  const bool usable = sol.outcome == LpOutcome::kOptimal ||
+                      sol.outcome == LpOutcome::kNumericalTrouble ||
+                      sol.outcome == LpOutcome::kStopped;
+  if (!usable || sol.primal.empty() || !std::isfinite(sol.primal[0]) || !(sol.primal[0] > 0)) {
     r.status = PipelineLpStatus::kLpFailed;
     return r;
   }
