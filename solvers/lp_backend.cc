@@ -105,8 +105,14 @@ LpSolution SolveLpWithClp(const LpProblem& p) {
   std::vector<double> rl = CoinBounds(p.row_lower), ru = CoinBounds(p.row_upper);
   model.loadProblem(matrix, cl.data(), cu.data(), p.objective.data(), rl.data(), ru.data());
   model.dual();
+  // Dual simplex can stop with numerical trouble on degenerate LPs (the pipeline LP of
+  // hypercube(4)); primal simplex from the basis it reached usually finishes the job.
+  if (model.status() != 0 && model.status() != 1 && model.status() != 2) model.primal(1);
   sol.outcome = ClpOutcome(model.status(), model.secondaryStatus());
-  if (sol.outcome != LpOutcome::kOptimal) return sol;
+  // Status 0 with a secondary status (e.g. scaled optimal, unscaled slightly infeasible)
+  // still has a usable point: it is returned, flagged kNumericalTrouble, for callers that
+  // certify exactly.
+  if (model.status() != 0) return sol;
   sol.objective = model.objectiveValue();
   const double* x = model.getColSolution();
   sol.primal.assign(x, x + p.num_cols());
