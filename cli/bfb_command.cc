@@ -1,17 +1,22 @@
 // collsynth bfb FILE [--collective allgather|reduce-scatter|allreduce] [--chunks P]
 //                    [--alpha-file F] [--clp-hint] [--threads N] [--json] [--no-verify]
-//                    [-o SCHEDULE.json]
+//                    [-o SCHEDULE.json] [--compact]
 // BFB schedules (seed 000 §6, App. D): exact LP (3)/(13) per (node, step) with Thm 19
 // certificates, discrete chunks (App. D.2), heterogeneous links (App. D.3). The schedule is
 // checked by the independent step checker before it is written (exit 1 when invalid).
+// --compact (or an output name ending in ".csteps.json") writes the "steps-compact" form
+// (docs/formats.md); the flat fast path checks and writes it without Rationals per send.
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "cli/command_registry.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/compact_schedule.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/step_schedule.h"
 #include "solvers/bfb_schedule.h"
@@ -33,8 +38,25 @@ struct BfbArgs {
   bool json = false;
   bool no_verify = false;
   bool no_certificates = false;
+  bool compact = false;
   unsigned threads = 0;
 };
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// LCM chunk count (App. D.2 (a)) of a compact schedule: per step, den / gcd(den, all numerators).
+BigInt CompactLcmChunks(const CompactStepSchedule& c) {
+  BigInt lcm = 1;
+  for (const CompactStep& cs : c.steps) {
+    std::int64_t g = cs.denominator;
+    for (std::size_t k = 0; k < cs.lo.size() && g > 1; ++k) g = std::gcd(std::gcd(g, cs.lo[k]), cs.hi[k]);
+    BigInt den(cs.denominator / g);
+    lcm = lcm / boost::multiprecision::gcd(lcm, den) * den;
+  }
+  return lcm;
+}
 
 double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -55,6 +77,9 @@ int RunBfb(const BfbArgs& a) {
   out["topology"] = g.name();
   out["collective"] = a.collective;
   StepSchedule schedule;
+  std::optional<CompactStepSchedule> compact;  // the flat path's schedule (schedule.sends empty)
+  const bool write_compact = a.compact || EndsWith(a.output, ".csteps.json");
+  options.materialize_sends = false;
   if (a.chunks > 0) {
     if (options.collective != BfbCollective::kAllgather)
       throw InputError("<args>", "--chunks", "discrete chunks are implemented for allgather only");
@@ -87,19 +112,25 @@ int RunBfb(const BfbArgs& a) {
     out["subproblems"] = r.num_subproblems;
     out["max_flow_runs"] = r.flow_runs;
     schedule = std::move(r.schedule);
-    // LCM chunk count (App. D.2 (a)) of the exact schedule.
-    BigInt lcm = 1;
-    for (const StepSend& s : schedule.sends)
-      for (const Interval& iv : s.chunk) {
-        for (const Rational* x : {&iv.lo, &iv.hi}) {
-          BigInt den = Denominator(*x);
-          lcm = lcm / boost::multiprecision::gcd(lcm, den) * den;
+    compact = std::move(r.compact);
+    if (compact) {
+      out["lcm_chunks"] = ToString(CompactLcmChunks(*compact));
+    } else {
+      // LCM chunk count (App. D.2 (a)) of the exact schedule.
+      BigInt lcm = 1;
+      for (const StepSend& s : schedule.sends)
+        for (const Interval& iv : s.chunk) {
+          for (const Rational* x : {&iv.lo, &iv.hi}) {
+            BigInt den = Denominator(*x);
+            lcm = lcm / boost::multiprecision::gcd(lcm, den) * den;
+          }
         }
-      }
-    out["lcm_chunks"] = ToString(lcm);
+      out["lcm_chunks"] = ToString(lcm);
+    }
   }
   if (a.no_certificates) schedule.extra.erase("certificates");
-  out["sends"] = schedule.sends.size();
+  if (compact && a.no_certificates) compact->extra.erase("certificates");
+  out["sends"] = compact ? compact->num_sends() : schedule.sends.size();
   out["solve_seconds"] = Seconds(start);
   int code = kExitOk;
   if (out.contains("error")) code = kExitCheckFailed;
@@ -107,7 +138,7 @@ int RunBfb(const BfbArgs& a) {
     auto t0 = std::chrono::steady_clock::now();
     StepCheckOptions co;
     co.check_bfb = options.collective == BfbCollective::kAllgather;
-    StepCheckReport rep = CheckStepSchedule(g, schedule, co);
+    StepCheckReport rep = compact ? CheckStepSchedule(g, *compact, co) : CheckStepSchedule(g, schedule, co);
     out["verified"] = rep.ok;
     out["verify_seconds"] = Seconds(t0);
     if (!rep.ok) {
@@ -119,11 +150,23 @@ int RunBfb(const BfbArgs& a) {
   }
   if (!a.output.empty() && code == kExitOk) {
     auto t0 = std::chrono::steady_clock::now();
-    std::string text = StepScheduleToJson(schedule, g).dump();
-    text += "\n";
+    std::string text;
+    if (write_compact) {
+      if (!compact) compact = CompactFromSteps(schedule);
+      if (!compact)
+        throw InputError("<args>", "--compact",
+                         "a step's common denominator exceeds int64; write the \"steps\" form instead");
+      text = CompactStepScheduleToText(*compact, g);
+    } else if (compact) {
+      text = StepsJsonTextFromCompact(*compact, g);
+    } else {
+      text = StepScheduleToJson(schedule, g).dump();
+      text += "\n";
+    }
     WriteTextFile(a.output, text);
     out["output"] = a.output;
     out["output_bytes"] = text.size();
+    out["output_format"] = write_compact ? "steps-compact" : "steps";
     out["write_seconds"] = Seconds(t0);
   }
   if (a.json) {
@@ -155,6 +198,8 @@ CommandRegistrar reg_bfb(0, [](CLI::App& app) {
       ->check(CLI::Range(std::int64_t{1}, kMaxChunks));
   cmd->add_option("--alpha-file", args->alpha_file, "per-link alpha JSON for LP (13) (App. D.3)");
   cmd->add_option("-o,--output", args->output, "write the schedule (\"steps\" JSON) here");
+  cmd->add_flag("--compact", args->compact,
+                "write the \"steps-compact\" form (also chosen by an output name ending in .csteps.json)");
   cmd->add_flag("--clp-hint", args->clp_hint, "start every exact solve from CLP's LP optimum");
   cmd->add_flag("--json", args->json, "print one JSON object");
   cmd->add_flag("--no-verify", args->no_verify, "skip the checker (benchmarks only)");

@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
+#include <numeric>
 #include <deque>
 #include <map>
 #include <unordered_map>
 #include <utility>
+
+#include "proofs_check/compact_schedule.h"
 
 namespace collsynth {
 namespace {
@@ -88,86 +92,67 @@ std::vector<int> Bfs(const Topology& g, int source, Orientation o) {
   return dist;
 }
 
-class StepChecker {
- public:
-  StepChecker(const Topology& g, const StepSchedule& s, const StepCheckOptions& opt,
-              StepCheckReport& report)
-      : g_(g), s_(s), opt_(opt), report_(report), out_(report, opt.max_errors) {}
+// The schedule as the checker sees it, built from either form: per send its source, link
+// and step, and its chunk as merged, sorted intervals of ranks into the sorted distinct
+// endpoint values. When every value is an integer over one common denominator that fits
+// int64, value_num holds those integers (loads are then summed in int64).
+struct SendTable {
+  std::string collective;
+  std::optional<int> root, rs_steps, claimed_tl;
+  std::optional<Rational> claimed_tb;
+  std::vector<int> source, from, to, step;
+  std::vector<Rational> values;
+  int rank_zero = 0, rank_one = 0;
+  std::vector<std::pair<int, int>> ivs;  // ivs[iv_begin[i] .. iv_begin[i+1])
+  std::vector<std::size_t> iv_begin;
+  std::int64_t common_den = 0;           // 0: no int64 common denominator
+  std::vector<std::int64_t> value_num;   // values[r] * common_den
 
-  void Run();
-
- private:
-  std::string Name(int v) const { return g_.node(v).name; }
-  std::string IntervalText(int lo_rank, int hi_rank) const {
-    return "[" + ToString(values_[lo_rank]) + ", " + ToString(values_[hi_rank]) + ")";
+  std::size_t size() const { return source.size(); }
+  void Reserve(std::size_t n) {
+    source.reserve(n);
+    from.reserve(n);
+    to.reserve(n);
+    step.reserve(n);
+    iv_begin.reserve(n + 1);
   }
-  Interval MakeInterval(int lo_rank, int hi_rank) const {
-    return Interval{values_[lo_rank], values_[hi_rank]};
+  // Appends send i's rank intervals (sorted, overlapping or touching ones merged).
+  void AddChunk(std::vector<std::pair<int, int>>& tmp) {
+    iv_begin.push_back(ivs.size());
+    std::sort(tmp.begin(), tmp.end());
+    for (const auto& p : tmp) {
+      if (ivs.size() > iv_begin.back() && ivs.back().second >= p.first) {
+        ivs.back().second = std::max(ivs.back().second, p.second);
+      } else {
+        ivs.push_back(p);
+      }
+    }
+    tmp.clear();
   }
-
-  void ValidateSends();
-  void RankEndpoints();
-  void ComputeCosts();
-  std::vector<Phase> BuildPhases() const;
-  void Sweep(const Phase& phase);
-  void CheckBandwidthOptimal();
-  void CheckClaims();
-
-  const Topology& g_;
-  const StepSchedule& s_;
-  const StepCheckOptions& opt_;
-  StepCheckReport& report_;
-  Collector out_;
-
-  std::vector<char> usable_;  // per send: link exists and source is admissible
-  std::vector<int> link_;     // per send: link id (or -1)
-  // Distinct endpoints in increasing order; ranks index values_.
-  std::vector<Rational> values_;
-  int rank_zero_ = 0, rank_one_ = 0;
-  // Per send, its chunk as merged, sorted rank intervals: ivs_[iv_begin_[i] .. iv_begin_[i+1]).
-  std::vector<std::pair<int, int>> ivs_;
-  std::vector<std::size_t> iv_begin_;
-  // loads per (step, link), and the per-step bottleneck time.
-  std::map<int, Rational> step_time_;
-  std::unordered_map<std::uint64_t, Rational> load_;
-  bool duplicates_found_ = false;
+  // value_num from values, when a common denominator fits.
+  void ComputeIntegerValues() {
+    BigInt lcm = 1;
+    const BigInt limit = BigInt(1) << 62;
+    for (const Rational& v : values) {
+      BigInt d = Denominator(v);
+      if (lcm % d != 0) lcm = lcm / boost::multiprecision::gcd(lcm, d) * d;
+      if (lcm > limit) return;
+    }
+    for (const Rational& v : values) {
+      BigInt num = Numerator(v * Rational(lcm));
+      if (num > limit || num < -limit) {
+        value_num.clear();
+        return;
+      }
+      value_num.push_back(num.convert_to<std::int64_t>());
+    }
+    common_den = lcm.convert_to<std::int64_t>();
+  }
 };
 
-void StepChecker::ValidateSends() {
-  const std::size_t n = s_.sends.size();
-  usable_.assign(n, 1);
-  link_.assign(n, -1);
-  for (std::size_t i = 0; i < n; ++i) {
-    const StepSend& e = s_.sends[i];
-    const std::string at = "step " + std::to_string(e.step) + ": ";
-    if (auto l = g_.FindLink(e.from, e.to)) {
-      link_[i] = *l;
-    } else {
-      usable_[i] = 0;
-      StepViolation v{StepViolationKind::kMissingLink, static_cast<int>(i), e.source, e.from, e.step,
-                      std::nullopt,
-                      at + "sends[" + std::to_string(i) + "] uses link " + Name(e.from) + " -> " +
-                          Name(e.to) + ", which the topology does not have"};
-      out_.Add(std::move(v));
-    }
-    if (!g_.IsCompute(e.source)) {
-      usable_[i] = 0;
-      out_.Add(StepViolation{StepViolationKind::kBadSource, static_cast<int>(i), e.source, e.from,
-                             e.step, std::nullopt,
-                             at + "sends[" + std::to_string(i) + "] carries a shard of '" +
-                                 Name(e.source) + "', which is a switch and owns no shard"});
-    } else if (s_.collective == "broadcast" && s_.root && e.source != *s_.root) {
-      usable_[i] = 0;
-      out_.Add(StepViolation{StepViolationKind::kBadSource, static_cast<int>(i), e.source, e.from,
-                             e.step, std::nullopt,
-                             at + "sends[" + std::to_string(i) + "] carries data of '" +
-                                 Name(e.source) + "', but the broadcast root is '" +
-                                 Name(*s_.root) + "'"});
-    }
-  }
-}
-
-void StepChecker::RankEndpoints() {
+SendTable TableFromSteps(const StepSchedule& s) {
+  SendTable t;
+  CopyStepHeader(s, t);
   const Rational zero(0), one(1);
   std::unordered_map<const Rational*, int, RationalPtrHash, RationalPtrEq> seen;
   seen.reserve(1024);
@@ -177,7 +162,7 @@ void StepChecker::RankEndpoints() {
   };
   note(&zero);
   note(&one);
-  for (const StepSend& e : s_.sends) {
+  for (const StepSend& e : s.sends) {
     for (const Interval& in : e.chunk) {
       note(&in.lo);
       note(&in.hi);
@@ -185,73 +170,310 @@ void StepChecker::RankEndpoints() {
   }
   std::sort(distinct.begin(), distinct.end(),
             [](const Rational* a, const Rational* b) { return *a < *b; });
-  values_.reserve(distinct.size());
+  t.values.reserve(distinct.size());
   for (std::size_t r = 0; r < distinct.size(); ++r) {
     seen[distinct[r]] = static_cast<int>(r);
-    values_.push_back(*distinct[r]);
+    t.values.push_back(*distinct[r]);
   }
-  rank_zero_ = seen.at(&zero);
-  rank_one_ = seen.at(&one);
-  // Normalize every chunk: ranks, sorted, overlapping or touching intervals merged.
-  iv_begin_.reserve(s_.sends.size() + 1);
+  t.rank_zero = seen.at(&zero);
+  t.rank_one = seen.at(&one);
+  const std::size_t n = s.sends.size();
+  t.Reserve(n);
   std::vector<std::pair<int, int>> tmp;
-  for (const StepSend& e : s_.sends) {
-    iv_begin_.push_back(ivs_.size());
-    tmp.clear();
+  for (const StepSend& e : s.sends) {
+    t.source.push_back(e.source);
+    t.from.push_back(e.from);
+    t.to.push_back(e.to);
+    t.step.push_back(e.step);
     for (const Interval& in : e.chunk) {
       int lo = seen.at(&in.lo), hi = seen.at(&in.hi);
       if (lo < hi) tmp.emplace_back(lo, hi);  // the reader guarantees lo < hi
     }
-    std::sort(tmp.begin(), tmp.end());
-    for (const auto& p : tmp) {
-      if (ivs_.size() > iv_begin_.back() && ivs_.back().second >= p.first) {
-        ivs_.back().second = std::max(ivs_.back().second, p.second);
-      } else {
-        ivs_.push_back(p);
+    t.AddChunk(tmp);
+  }
+  t.iv_begin.push_back(t.ivs.size());
+  t.ComputeIntegerValues();
+  return t;
+}
+
+// Endpoints num/den of the compact form: each distinct reduced fraction gets one rank.
+SendTable TableFromCompact(const CompactStepSchedule& c) {
+  SendTable t;
+  CopyStepHeader(c, t);
+  struct Frac {
+    std::int64_t p, q;
+  };
+  std::vector<Frac> fracs{{0, 1}, {1, 1}};
+  std::map<std::pair<std::int64_t, std::int64_t>, int> frac_id{{{0, 1}, 0}, {{1, 1}, 1}};
+  // Per step: numerator -> fraction id (dense when the denominator is small).
+  constexpr std::int64_t kDenseLimit = 1 << 20;
+  std::vector<std::vector<int>> step_dense(c.steps.size());
+  std::vector<std::unordered_map<std::int64_t, int>> step_sparse(c.steps.size());
+  auto id_of = [&](std::size_t k, std::int64_t num) {
+    const std::int64_t den = c.steps[k].denominator;
+    int* slot = nullptr;
+    if (den <= kDenseLimit && num >= 0 && num <= den) {
+      auto& dense = step_dense[k];
+      if (dense.empty()) dense.assign(static_cast<std::size_t>(den) + 1, -1);
+      slot = &dense[static_cast<std::size_t>(num)];
+    } else {
+      slot = &step_sparse[k].emplace(num, -1).first->second;
+    }
+    if (*slot < 0) {
+      const std::int64_t g = std::gcd(num, den);
+      auto key = std::make_pair(num / g, den / g);
+      auto [it, inserted] = frac_id.emplace(key, static_cast<int>(fracs.size()));
+      if (inserted) fracs.push_back({key.first, key.second});
+      *slot = it->second;
+    }
+    return *slot;
+  };
+  const std::size_t n = c.num_sends();
+  t.Reserve(n);
+  std::vector<std::pair<int, int>> tmp;
+  for (std::size_t k = 0; k < c.steps.size(); ++k) {
+    const CompactStep& cs = c.steps[k];
+    for (std::size_t r = 0; r + 1 < cs.record_begin.size(); ++r) {
+      for (auto i = cs.record_begin[r]; i < cs.record_begin[r + 1]; ++i) {
+        t.source.push_back(cs.source[i]);
+        t.from.push_back(cs.from[r]);
+        t.to.push_back(cs.to[r]);
+        t.step.push_back(cs.step);
+        for (auto q = cs.interval_begin[i]; q < cs.interval_begin[i + 1]; ++q) {
+          if (cs.lo[q] < cs.hi[q]) tmp.emplace_back(id_of(k, cs.lo[q]), id_of(k, cs.hi[q]));
+        }
+        // Fraction ids are not ranks yet: AddChunk's merge is redone after ranking.
+        t.iv_begin.push_back(t.ivs.size());
+        t.ivs.insert(t.ivs.end(), tmp.begin(), tmp.end());
+        tmp.clear();
       }
     }
   }
-  iv_begin_.push_back(ivs_.size());
+  t.iv_begin.push_back(t.ivs.size());
+  // Rank the fractions (exact comparison p/q < p'/q' by 128-bit cross products).
+  std::vector<int> order(fracs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return static_cast<__int128>(fracs[a].p) * fracs[b].q < static_cast<__int128>(fracs[b].p) * fracs[a].q;
+  });
+  std::vector<int> rank(fracs.size());
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    rank[order[r]] = static_cast<int>(r);
+    t.values.emplace_back(fracs[order[r]].p, fracs[order[r]].q);
+  }
+  t.rank_zero = rank[0];
+  t.rank_one = rank[1];
+  // Re-express the intervals as ranks and merge each chunk.
+  std::vector<std::pair<int, int>> raw = std::move(t.ivs);
+  std::vector<std::size_t> raw_begin = std::move(t.iv_begin);
+  t.ivs.clear();
+  t.iv_begin.clear();
+  t.ivs.reserve(raw.size());
+  t.iv_begin.reserve(raw_begin.size());
+  for (std::size_t i = 0; i + 1 < raw_begin.size(); ++i) {
+    for (std::size_t q = raw_begin[i]; q < raw_begin[i + 1]; ++q)
+      tmp.emplace_back(rank[raw[q].first], rank[raw[q].second]);
+    if (tmp.size() == 1) {  // the common case: nothing to sort or merge
+      t.iv_begin.push_back(t.ivs.size());
+      t.ivs.push_back(tmp[0]);
+      tmp.clear();
+    } else {
+      t.AddChunk(tmp);
+    }
+  }
+  t.iv_begin.push_back(t.ivs.size());
+  t.ComputeIntegerValues();
+  return t;
+}
+
+class StepChecker {
+ public:
+  StepChecker(const Topology& g, const SendTable& s, const StepCheckOptions& opt,
+              StepCheckReport& report)
+      : g_(g), s_(s), opt_(opt), report_(report), out_(report, opt.max_errors) {}
+
+  void Run();
+
+ private:
+  std::string Name(int v) const { return g_.node(v).name; }
+  std::string IntervalText(int lo_rank, int hi_rank) const {
+    return "[" + ToString(s_.values[lo_rank]) + ", " + ToString(s_.values[hi_rank]) + ")";
+  }
+  Interval MakeInterval(int lo_rank, int hi_rank) const {
+    return Interval{s_.values[lo_rank], s_.values[hi_rank]};
+  }
+
+  void ValidateSends();
+  void ComputeCosts();
+  bool ComputeIntegerLoads();
+  void ComputeRationalLoads();
+  Rational LinkTime(int step, int link) const;
+  std::vector<Phase> BuildPhases() const;
+  void Sweep(const Phase& phase);
+  void CheckBandwidthOptimal();
+  void CheckClaims();
+
+  const Topology& g_;
+  const SendTable& s_;
+  const StepCheckOptions& opt_;
+  StepCheckReport& report_;
+  Collector out_;
+
+  std::vector<char> usable_;  // per send: link exists and source is admissible
+  std::vector<int> link_;     // per send: link id (or -1)
+  // Loads per (step, link): int64 numerators over s_.common_den in a dense table
+  // (int_load_[(step - 1) * links + link]) or, failing that, exact Rationals.
+  std::vector<std::int64_t> int_load_;
+  std::unordered_map<std::uint64_t, Rational> load_;
+  std::map<int, Rational> step_time_;  // per step: the bottleneck time
+  bool duplicates_found_ = false;
+};
+
+void StepChecker::ValidateSends() {
+  const std::size_t n = s_.size();
+  usable_.assign(n, 1);
+  link_.assign(n, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int source = s_.source[i], from = s_.from[i], to = s_.to[i], step = s_.step[i];
+    if (auto l = g_.FindLink(from, to)) {
+      link_[i] = *l;
+    } else {
+      usable_[i] = 0;
+      StepViolation v{StepViolationKind::kMissingLink, static_cast<int>(i), source, from, step,
+                      std::nullopt,
+                      "step " + std::to_string(step) + ": sends[" + std::to_string(i) + "] uses link " +
+                          Name(from) + " -> " + Name(to) + ", which the topology does not have"};
+      out_.Add(std::move(v));
+    }
+    if (!g_.IsCompute(source)) {
+      usable_[i] = 0;
+      out_.Add(StepViolation{StepViolationKind::kBadSource, static_cast<int>(i), source, from, step,
+                             std::nullopt,
+                             "step " + std::to_string(step) + ": sends[" + std::to_string(i) +
+                                 "] carries a shard of '" + Name(source) +
+                                 "', which is a switch and owns no shard"});
+    } else if (s_.collective == "broadcast" && s_.root && source != *s_.root) {
+      usable_[i] = 0;
+      out_.Add(StepViolation{StepViolationKind::kBadSource, static_cast<int>(i), source, from, step,
+                             std::nullopt,
+                             "step " + std::to_string(step) + ": sends[" + std::to_string(i) +
+                                 "] carries data of '" + Name(source) + "', but the broadcast root is '" +
+                                 Name(*s_.root) + "'"});
+    }
+  }
+}
+
+// Integer loads: lengths are value_num differences; false (nothing kept) when there is no
+// common denominator, the dense table would be too large, or a sum would overflow.
+bool StepChecker::ComputeIntegerLoads() {
+  constexpr std::size_t kMaxDenseLoads = std::size_t{1} << 26;
+  const std::size_t links = static_cast<std::size_t>(g_.num_links());
+  if (s_.common_den == 0 || links == 0 || static_cast<std::size_t>(report_.tl) * links > kMaxDenseLoads)
+    return false;
+  for (int step : s_.step)
+    if (step < 1) return false;
+  int_load_.assign(static_cast<std::size_t>(report_.tl) * links, 0);
+  for (std::size_t i = 0; i < s_.size(); ++i) {
+    if (link_[i] < 0) continue;  // not a link: reported, carries no load
+    std::int64_t len = 0;
+    for (std::size_t k = s_.iv_begin[i]; k < s_.iv_begin[i + 1]; ++k)
+      len += s_.value_num[s_.ivs[k].second] - s_.value_num[s_.ivs[k].first];  // <= common_den
+    std::int64_t& slot = int_load_[static_cast<std::size_t>(s_.step[i] - 1) * links + link_[i]];
+    if (__builtin_add_overflow(slot, len, &slot)) {
+      int_load_.clear();
+      return false;
+    }
+  }
+  return true;
+}
+
+void StepChecker::ComputeRationalLoads() {
+  std::unordered_map<std::uint64_t, Rational> single_length;
+  Rational length;
+  for (std::size_t i = 0; i < s_.size(); ++i) {
+    if (link_[i] < 0) continue;
+    std::size_t a = s_.iv_begin[i], b = s_.iv_begin[i + 1];
+    const Rational* len = &length;
+    if (b - a == 1) {
+      std::uint64_t key = (static_cast<std::uint64_t>(s_.ivs[a].first) << 32) |
+                          static_cast<std::uint32_t>(s_.ivs[a].second);
+      auto it = single_length.find(key);
+      if (it == single_length.end()) {
+        it = single_length.emplace(key, s_.values[s_.ivs[a].second] - s_.values[s_.ivs[a].first]).first;
+      }
+      len = &it->second;
+    } else {
+      length = 0;
+      for (std::size_t k = a; k < b; ++k) length += s_.values[s_.ivs[k].second] - s_.values[s_.ivs[k].first];
+    }
+    std::uint64_t key = (static_cast<std::uint64_t>(s_.step[i]) << 32) | static_cast<std::uint32_t>(link_[i]);
+    load_[key] += *len;
+  }
+}
+
+// Data on `link` at `step` over its bandwidth, in shard units.
+Rational StepChecker::LinkTime(int step, int link) const {
+  if (!int_load_.empty()) {
+    const std::int64_t v = int_load_[static_cast<std::size_t>(step - 1) * g_.num_links() + link];
+    return Rational(v, s_.common_den) / g_.link(link).bandwidth;
+  }
+  auto it = load_.find((static_cast<std::uint64_t>(step) << 32) | static_cast<std::uint32_t>(link));
+  return it == load_.end() ? Rational(0) : it->second / g_.link(link).bandwidth;
 }
 
 // T_L = the last step; T_B = sum over steps of max over links of (data on the link)/b_e.
 void StepChecker::ComputeCosts() {
   int tl = 0;
-  std::unordered_map<std::uint64_t, Rational> single_length;
-  Rational length;
-  for (std::size_t i = 0; i < s_.sends.size(); ++i) {
-    tl = std::max(tl, s_.sends[i].step);
-    if (link_[i] < 0) continue;  // not a link: reported, carries no load
-    std::size_t a = iv_begin_[i], b = iv_begin_[i + 1];
-    const Rational* len = &length;
-    if (b - a == 1) {
-      std::uint64_t key = (static_cast<std::uint64_t>(ivs_[a].first) << 32) |
-                          static_cast<std::uint32_t>(ivs_[a].second);
-      auto it = single_length.find(key);
-      if (it == single_length.end()) {
-        it = single_length.emplace(key, values_[ivs_[a].second] - values_[ivs_[a].first]).first;
-      }
-      len = &it->second;
-    } else {
-      length = 0;
-      for (std::size_t k = a; k < b; ++k) length += values_[ivs_[k].second] - values_[ivs_[k].first];
-    }
-    std::uint64_t key = (static_cast<std::uint64_t>(s_.sends[i].step) << 32) |
-                        static_cast<std::uint32_t>(link_[i]);
-    load_[key] += *len;
-  }
-  for (const auto& [key, load] : load_) {
-    int step = static_cast<int>(key >> 32);
-    int link = static_cast<int>(key & 0xffffffffu);
-    Rational t = load / g_.link(link).bandwidth;
-    auto it = step_time_.find(step);
-    if (it == step_time_.end()) {
-      step_time_.emplace(step, std::move(t));
-    } else if (t > it->second) {
-      it->second = std::move(t);
-    }
-  }
+  for (std::size_t i = 0; i < s_.size(); ++i) tl = std::max(tl, s_.step[i]);
   report_.tl = tl;
+  if (ComputeIntegerLoads()) {
+    // Per step, the link maximizing load/b: compared exactly by cross-multiplying when every
+    // bandwidth is an int64 integer, else as Rationals.
+    const int links = g_.num_links();
+    std::vector<std::int64_t> int_bw(links, 0);
+    bool integral = true;
+    for (int e = 0; e < links; ++e) {
+      const Rational& b = g_.link(e).bandwidth;
+      if (Denominator(b) != 1 || b > Rational(std::int64_t{1} << 62)) {
+        integral = false;
+        break;
+      }
+      int_bw[e] = ToInt64(Numerator(b));
+    }
+    for (int step = 1; step <= tl; ++step) {
+      const std::int64_t* row = &int_load_[static_cast<std::size_t>(step - 1) * links];
+      int best = -1;
+      Rational best_time;
+      for (int e = 0; e < links; ++e) {
+        if (row[e] == 0) continue;
+        if (integral) {
+          if (best < 0 || static_cast<__int128>(row[e]) * int_bw[best] >
+                              static_cast<__int128>(row[best]) * int_bw[e])
+            best = e;
+        } else {
+          Rational t = LinkTime(step, e);
+          if (best < 0 || t > best_time) {
+            best = e;
+            best_time = std::move(t);
+          }
+        }
+      }
+      if (best >= 0) step_time_.emplace(step, integral ? LinkTime(step, best) : best_time);
+    }
+  } else {
+    ComputeRationalLoads();
+    for (const auto& [key, load] : load_) {
+      int step = static_cast<int>(key >> 32);
+      int link = static_cast<int>(key & 0xffffffffu);
+      Rational t = load / g_.link(link).bandwidth;
+      auto it = step_time_.find(step);
+      if (it == step_time_.end()) {
+        step_time_.emplace(step, std::move(t));
+      } else if (t > it->second) {
+        it->second = std::move(t);
+      }
+    }
+  }
   report_.tb = 0;
   for (const auto& [step, t] : step_time_) report_.tb += t;
 }
@@ -264,14 +486,14 @@ std::vector<Phase> StepChecker::BuildPhases() const {
     p.label = label;
     p.orientation = o;
     p.sources = compute;
-    for (std::size_t i = 0; i < s_.sends.size(); ++i) {
+    for (std::size_t i = 0; i < s_.size(); ++i) {
       if (!usable_[i]) continue;
-      const StepSend& e = s_.sends[i];
-      if (e.step < first_step || e.step > last_step) continue;
+      const int step = s_.step[i];
+      if (step < first_step || step > last_step) continue;
       if (o == Orientation::kForward) {
-        p.sends.push_back({static_cast<int>(i), e.source, e.from, e.to, e.step - first_step + 1});
+        p.sends.push_back({static_cast<int>(i), s_.source[i], s_.from[i], s_.to[i], step - first_step + 1});
       } else {  // Def. 7: ((v,C),(w,u),T-t+1) on G^T for ((v,C),(u,w),t)
-        p.sends.push_back({static_cast<int>(i), e.source, e.to, e.from, last_step - e.step + 1});
+        p.sends.push_back({static_cast<int>(i), s_.source[i], s_.to[i], s_.from[i], last_step - step + 1});
       }
     }
     phases.push_back(std::move(p));
@@ -295,17 +517,29 @@ std::vector<Phase> StepChecker::BuildPhases() const {
   return phases;
 }
 
+// Sends in (source, step, index) order by two stable counting sorts (the phase lists them in
+// index order).
+std::vector<SweepSend> SortForSweep(const std::vector<SweepSend>& in, int num_nodes) {
+  int max_step = 0;
+  for (const SweepSend& e : in) max_step = std::max(max_step, e.step);
+  std::vector<SweepSend> by_step(in.size()), out(in.size());
+  std::vector<std::size_t> count(static_cast<std::size_t>(std::max(max_step, num_nodes)) + 2, 0);
+  for (const SweepSend& e : in) ++count[e.step + 1];
+  for (std::size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
+  for (const SweepSend& e : in) by_step[count[e.step]++] = e;
+  std::fill(count.begin(), count.end(), 0);
+  for (const SweepSend& e : by_step) ++count[e.source + 1];
+  for (std::size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
+  for (const SweepSend& e : by_step) out[count[e.source]++] = e;
+  return out;
+}
+
 void StepChecker::Sweep(const Phase& phase) {
   const bool reversed = phase.orientation == Orientation::kReversed;
   const std::string& label = phase.label;
-  std::vector<SweepSend> sends = phase.sends;
-  std::sort(sends.begin(), sends.end(), [](const SweepSend& a, const SweepSend& b) {
-    if (a.source != b.source) return a.source < b.source;
-    if (a.step != b.step) return a.step < b.step;
-    return a.index < b.index;
-  });
+  const std::vector<SweepSend> sends = SortForSweep(phase.sends, g_.num_nodes());
   const int n = g_.num_nodes();
-  std::vector<int> local_of_rank(values_.size(), -1);
+  std::vector<int> local_of_rank(s_.values.size(), -1);
   std::vector<int> breakpoints;
   std::vector<int> hold;
   std::size_t pos = 0;
@@ -316,12 +550,12 @@ void StepChecker::Sweep(const Phase& phase) {
     std::size_t end = pos;
     while (end < sends.size() && sends[end].source == v) ++end;
     // Elementary intervals of v's shard: cut at every endpoint of v's chunks, and at 0, 1.
-    breakpoints.assign({rank_zero_, rank_one_});
+    breakpoints.assign({s_.rank_zero, s_.rank_one});
     for (std::size_t k = pos; k < end; ++k) {
       int i = sends[k].index;
-      for (std::size_t q = iv_begin_[i]; q < iv_begin_[i + 1]; ++q) {
-        breakpoints.push_back(ivs_[q].first);
-        breakpoints.push_back(ivs_[q].second);
+      for (std::size_t q = s_.iv_begin[i]; q < s_.iv_begin[i + 1]; ++q) {
+        breakpoints.push_back(s_.ivs[q].first);
+        breakpoints.push_back(s_.ivs[q].second);
       }
     }
     std::sort(breakpoints.begin(), breakpoints.end());
@@ -336,13 +570,13 @@ void StepChecker::Sweep(const Phase& phase) {
 
     for (std::size_t k = pos; k < end; ++k) {
       const SweepSend& e = sends[k];
-      const StepSend& orig = s_.sends[e.index];
-      const std::string at = label + "step " + std::to_string(orig.step) + ": ";
+      const int orig_from = s_.from[e.index], orig_to = s_.to[e.index], orig_step = s_.step[e.index];
+      auto at = [&]() { return label + "step " + std::to_string(orig_step) + ": "; };
       int* hold_from = &hold[static_cast<std::size_t>(e.from) * num_iv];
       int* hold_to = &hold[static_cast<std::size_t>(e.to) * num_iv];
       int not_held_lo = -1, not_held_hi = -1, dup_lo = -1, dup_hi = -1;
-      for (std::size_t q = iv_begin_[e.index]; q < iv_begin_[e.index + 1]; ++q) {
-        const int lo = local_of_rank[ivs_[q].first], hi = local_of_rank[ivs_[q].second];
+      for (std::size_t q = s_.iv_begin[e.index]; q < s_.iv_begin[e.index + 1]; ++q) {
+        const int lo = local_of_rank[s_.ivs[q].first], hi = local_of_rank[s_.ivs[q].second];
         for (int i = lo; i < hi; ++i) {
           if (hold_from[i] >= e.step) {
             if (not_held_lo < 0) not_held_lo = not_held_hi = i;
@@ -360,15 +594,15 @@ void StepChecker::Sweep(const Phase& phase) {
       }
       if (not_held_lo >= 0) {
         const std::string iv = IntervalText(breakpoints[not_held_lo], breakpoints[not_held_hi]);
-        StepViolation viol{StepViolationKind::kNotHeld, e.index, v, e.from, orig.step,
+        StepViolation viol{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step,
                            MakeInterval(breakpoints[not_held_lo], breakpoints[not_held_hi]), ""};
         if (!reversed) {
-          viol.message = at + "node " + Name(orig.from) + " sends " + iv + " of " + Name(v) +
-                         "'s shard to " + Name(orig.to) + " without holding it before step " +
-                         std::to_string(orig.step);
+          viol.message = at() + "node " + Name(orig_from) + " sends " + iv + " of " + Name(v) +
+                         "'s shard to " + Name(orig_to) + " without holding it before step " +
+                         std::to_string(orig_step);
         } else {
-          viol.message = at + "node " + Name(orig.from) + " sends its partial " + iv + " of shard " +
-                         Name(v) + " to " + Name(orig.to) + ", but " + Name(orig.to) +
+          viol.message = at() + "node " + Name(orig_from) + " sends its partial " + iv + " of shard " +
+                         Name(v) + " to " + Name(orig_to) + ", but " + Name(orig_to) +
                          " does not pass it on towards " + Name(v) +
                          " at a later step (reduce-scatter checked as the reversed allgather on "
                          "G^T, seed 000 Thm 3)";
@@ -379,13 +613,13 @@ void StepChecker::Sweep(const Phase& phase) {
         duplicates_found_ = true;
         if (opt_.check_no_duplicates) {
           const std::string iv = IntervalText(breakpoints[dup_lo], breakpoints[dup_hi]);
-          StepViolation viol{StepViolationKind::kDuplicate, e.index, v, e.to, orig.step,
+          StepViolation viol{StepViolationKind::kDuplicate, e.index, v, e.to, orig_step,
                              MakeInterval(breakpoints[dup_lo], breakpoints[dup_hi]), ""};
           if (!reversed) {
-            viol.message = at + "node " + Name(orig.to) + " receives " + iv + " of " + Name(v) +
-                           "'s shard from " + Name(orig.from) + " but already holds it";
+            viol.message = at() + "node " + Name(orig_to) + " receives " + iv + " of " + Name(v) +
+                           "'s shard from " + Name(orig_from) + " but already holds it";
           } else {
-            viol.message = at + "node " + Name(orig.from) + " sends " + iv + " of shard " + Name(v) +
+            viol.message = at() + "node " + Name(orig_from) + " sends " + iv + " of shard " + Name(v) +
                            " more than once (its contribution would be reduced twice)";
           }
           out_.Add(std::move(viol));
@@ -394,10 +628,10 @@ void StepChecker::Sweep(const Phase& phase) {
       if (opt_.check_bfb) {
         const int dt = dist[e.to], df = dist[e.from];
         if (!(df >= 0 && dt == df + 1 && dt == e.step)) {
-          StepViolation viol{StepViolationKind::kNotBfb, e.index, v, e.to, orig.step, std::nullopt, ""};
+          StepViolation viol{StepViolationKind::kNotBfb, e.index, v, e.to, orig_step, std::nullopt, ""};
           std::string ds = reversed ? "d_{G^T}" : "d";
-          viol.message = at + "send of " + Name(v) + "'s data " + Name(orig.from) + " -> " +
-                         Name(orig.to) + " is not breadth-first: " + ds + "(" + Name(v) + ", " +
+          viol.message = at() + "send of " + Name(v) + "'s data " + Name(orig_from) + " -> " +
+                         Name(orig_to) + " is not breadth-first: " + ds + "(" + Name(v) + ", " +
                          Name(e.to) + ") = " + std::to_string(dt) + ", " + ds + "(" + Name(v) +
                          ", " + Name(e.from) + ") + 1 = " + std::to_string(df + 1) +
                          ", phase step " + std::to_string(e.step) + " (Def. 15 / Thm 14" +
@@ -468,8 +702,7 @@ void StepChecker::CheckBandwidthOptimal() {
   // Thm 7 condition 1: every link carries the step's full time.
   for (const auto& [step, t] : step_time_) {
     for (int e = 0; e < g_.num_links(); ++e) {
-      auto it = load_.find((static_cast<std::uint64_t>(step) << 32) | static_cast<std::uint32_t>(e));
-      Rational mine = it == load_.end() ? Rational(0) : it->second / g_.link(e).bandwidth;
+      Rational mine = LinkTime(step, e);
       if (mine < t) {
         why += "; condition 1 fails first at step " + std::to_string(step) + " on link " +
                Name(g_.link(e).from) + " -> " + Name(g_.link(e).to) + " (" + ToString(mine) +
@@ -499,7 +732,6 @@ void StepChecker::CheckClaims() {
 
 void StepChecker::Run() {
   ValidateSends();
-  RankEndpoints();
   ComputeCosts();
   for (const Phase& p : BuildPhases()) Sweep(p);
   if (opt_.check_bfb) {
@@ -550,7 +782,14 @@ json StepCheckReport::ToJson() const {
 StepCheckReport CheckStepSchedule(const Topology& g, const StepSchedule& s,
                                   const StepCheckOptions& options) {
   StepCheckReport report;
-  StepChecker(g, s, options, report).Run();
+  StepChecker(g, TableFromSteps(s), options, report).Run();
+  return report;
+}
+
+StepCheckReport CheckStepSchedule(const Topology& g, const CompactStepSchedule& s,
+                                  const StepCheckOptions& options) {
+  StepCheckReport report;
+  StepChecker(g, TableFromCompact(s), options, report).Run();
   return report;
 }
 

@@ -1,6 +1,9 @@
 // Model checker for step schedules (seed 000 Appendix A Def. 6/7, Appendix B Thm 5-7,
 // Appendix D Def. 15 / Thm 14), written from the definitions, independent of the producers.
 // Exact: sweeps the elementary intervals cut by all chunk endpoints of each source shard.
+// Cost: O(S + Σ_v (N · I_v + S_v · I_v)) for S sends, S_v of them carrying v's shard cut into
+// I_v elementary intervals, plus one BFS per source with check_bfb. Loads are summed in int64
+// over a common denominator when one fits (else exactly as Rationals).
 #ifndef COLLSYNTH_PROOFS_CHECK_STEP_CHECKER_H_
 #define COLLSYNTH_PROOFS_CHECK_STEP_CHECKER_H_
 
@@ -12,6 +15,7 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
+#include "proofs_check/compact_schedule.h"
 #include "proofs_check/step_schedule.h"
 
 namespace collsynth {
@@ -66,6 +70,11 @@ struct StepCheckReport {
 };
 
 StepCheckReport CheckStepSchedule(const Topology& g, const StepSchedule& s,
+                                  const StepCheckOptions& options = {});
+// The same check on the compact form (compact_schedule.h), without a Rational per endpoint;
+// send_index then counts sends in StepsFromCompact order. Same report as on
+// StepsFromCompact(s).
+StepCheckReport CheckStepSchedule(const Topology& g, const CompactStepSchedule& s,
                                   const StepCheckOptions& options = {});
 
 }  // namespace collsynth

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "graphs/input_error.h"
+#include "proofs_check/compact_schedule.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/pipeline_schedule.h"
 #include "proofs_check/step_checker.h"
@@ -19,24 +20,34 @@ VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const s
   }
   auto it = schedule.find("format");
   if (it == schedule.end() || !it->is_string()) {
-    throw InputError(file, "top level", "missing field 'format' (\"steps\" or \"pipeline\")");
+    throw InputError(file, "top level", "missing field 'format' (\"steps\", \"steps-compact\" or \"pipeline\")");
   }
   VerifyResult result;
   result.format = it->get<std::string>();
-  if (result.format == "steps") {
-    StepSchedule s = StepScheduleFromJson(schedule, g, file);
+  if (result.format == "steps" || result.format == "steps-compact") {
     StepCheckOptions o;
     o.check_bandwidth_optimal = options.check_bandwidth_optimal;
     o.check_bfb = options.check_bfb;
     o.check_no_duplicates = options.check_no_duplicates;
     o.max_errors = options.max_errors;
-    StepCheckReport r = CheckStepSchedule(g, s, o);
+    StepCheckReport r;
+    std::string collective;
+    if (result.format == "steps") {
+      StepSchedule s = StepScheduleFromJson(schedule, g, file);
+      r = CheckStepSchedule(g, s, o);
+      collective = s.collective;
+    } else {
+      CompactStepSchedule s = CompactStepScheduleFromJson(schedule, g, file);
+      r = CheckStepSchedule(g, s, o);
+      collective = s.collective;
+    }
     result.ok = r.ok;
     result.verdict = r.ok ? "valid" : "invalid";
     if (r.ok && r.bandwidth_optimal.value_or(false)) result.verdict += ", bandwidth optimal (Thm 7)";
     if (r.ok && r.bfb.value_or(false)) result.verdict += ", BFB (Def. 15)";
     result.report = r.ToJson();
-    result.report["collective"] = s.collective;
+    result.report["format"] = result.format;
+    result.report["collective"] = collective;
   } else if (result.format == "pipeline") {
     if (options.check_bfb || options.check_bandwidth_optimal || options.check_no_duplicates) {
       throw InputError("<args>", "options",
@@ -51,7 +62,7 @@ VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const s
     result.report["collective"] = s.collective;
   } else {
     throw InputError(file, "format", "unknown schedule format \"" + result.format +
-                                         "\" (expected \"steps\" or \"pipeline\")");
+                                         "\" (expected \"steps\", \"steps-compact\" or \"pipeline\")");
   }
   result.report["verdict"] = result.verdict;
   return result;
@@ -63,7 +74,7 @@ std::string VerifyResult::Text() const {
   const json& r = report;
   o << "verdict    " << verdict << "\n";
   o << "format     " << format << " (" << s(r.value("collective", json(""))) << ")\n";
-  if (format == "steps") {
+  if (format == "steps" || format == "steps-compact") {
     o << "T_L        " << s(r["tl"]) << " steps\n";
     o << "T_B        " << s(r["tb"]) << " shard units (M/N per unit bandwidth)\n";
     if (!r["bandwidth_lower_bound"].is_null()) {

@@ -1,5 +1,5 @@
-// Verify a schedule given as JSON: detects the format by its "format" field ("steps" or
-// "pipeline"), reads it against the topology and runs the matching checker (step_checker.h,
+// Verify a schedule given as JSON: detects the format by its "format" field ("steps",
+// "steps-compact" (compact_schedule.h) or "pipeline"), reads it against the topology and runs the matching checker (step_checker.h,
 // pipeline_checker.h). One entry point for `collsynth verify` and for every command that
 // writes a schedule (they must verify before writing). Cost: that of the checker.
 // Bad input (unknown format, malformed schedule) throws InputError; a schedule that reads
@@ -23,7 +23,7 @@ struct VerifyOptions {
 
 struct VerifyResult {
   bool ok = false;
-  std::string format;     // "steps" or "pipeline"
+  std::string format;     // "steps", "steps-compact" or "pipeline"
   std::string verdict;    // "valid", "invalid", "optimal (certified)", "bandwidth optimal"...
   nlohmann::json report;  // {"ok", "tl", "tb", "ratio", "errors", "verdict", ...}
   std::string Text() const;  // human-readable summary, several lines, for the CLI

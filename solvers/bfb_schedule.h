@@ -17,6 +17,7 @@
 #ifndef COLLSYNTH_SOLVERS_BFB_SCHEDULE_H_
 #define COLLSYNTH_SOLVERS_BFB_SCHEDULE_H_
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
+#include "proofs_check/compact_schedule.h"
 #include "proofs_check/step_schedule.h"
 #include "solvers/bfb_lp.h"
 
@@ -49,6 +51,11 @@ struct BfbOptions {
   std::vector<int> reverse_isomorphism;
   std::string file = "<topology>";  // for InputError messages
   bool certificates = true;  // put per-(u,t) U and J into schedule.extra
+  // Use SolveBfbFlatPlan when it applies (same schedule, certified the same way, faster).
+  bool flat = true;
+  // With the flat path: also fill BfbResult::schedule.sends (Rationals); false leaves only
+  // BfbResult::compact (what the CLI writes and checks).
+  bool materialize_sends = true;
 };
 
 // One solved (u, t) instance.
@@ -74,6 +81,51 @@ BfbPlan SolveBfbPlan(const Topology& g, const BfbOptions& options);
 // The allgather sends of a plan (steps 1..D), in (t, u, v) order.
 std::vector<StepSend> BfbAllgatherSends(const BfbPlan& plan);
 
+// The fast path of SolveBfbPlan, in flat storage (no Rational per share): LP (3) with
+// integer link bandwidths <= 2^20, no α, no CLP hint, in-degree <= 64. Per receiver u and
+// step t: U = value_num/value_den, each source's nonzero shares as integer numerators over
+// the cell's scale L (x = num / L, in in-link order) and the witness J of Thm 19. Each cell
+// is solved by exact Dinkelbach over a small integer max flow (sources with equal allowed
+// sets merged) and then certified exactly from the stored data alone: every share is on an
+// allowed in-link, each source's shares sum to L, every in-link's load is <= U·B·L, and
+// U_J = |J| / Σ_{N(J)} B equals U (std::logic_error otherwise). Distances come from one BFS
+// per node on G^T. Parallel over u.
+struct BfbFlatReceiver {
+  std::vector<std::int32_t> cell_begin;    // D + 1: sources of step t are [cell_begin[t-1], cell_begin[t])
+  std::vector<std::int64_t> scale;         // per step: L
+  std::vector<std::int64_t> value_num;     // per step: U = value_num / value_den (lowest terms)
+  std::vector<std::int64_t> value_den;
+  std::vector<std::uint64_t> witness_links;  // per step: N(J) as bits over u's in-links
+  std::vector<std::int32_t> source;        // per source entry: node v (increasing within a step)
+  std::vector<char> in_witness;            // per source entry: v ∈ J
+  std::vector<std::int32_t> share_begin;   // per source entry (+1): [share_begin[i], share_begin[i+1])
+  // k of the share's in-link (w, u): index into u's in-links without self-loops, in
+  // Topology::InLinks order (the same indexing as witness_links).
+  std::vector<std::int32_t> share_link;
+  std::vector<std::int64_t> share_num;     // x · L > 0
+};
+
+struct BfbFlatPlan {
+  int diameter = 0;
+  int num_nodes = 0;
+  std::vector<BfbFlatReceiver> receivers;  // per u
+  std::vector<Rational> step_u_max;        // as in BfbPlan
+  std::vector<Rational> step_tb;
+  std::int64_t flow_runs = 0;
+  std::int64_t num_subproblems = 0;
+  std::int64_t certified = 0;              // cells certified (== num_subproblems)
+};
+
+// True when SolveBfbFlatPlan applies to (g, options).
+bool BfbFlatPlanApplies(const Topology& g, const BfbOptions& options);
+// The flat plan; std::invalid_argument when !BfbFlatPlanApplies (InputError on bad input).
+BfbFlatPlan SolveBfbFlatPlan(const Topology& g, const BfbOptions& options);
+// Its allgather sends, steps 1..D, one common denominator per step (lcm of the cells' L);
+// nullopt when that denominator would overflow int64.
+std::optional<CompactStepSchedule> BfbFlatAllgatherSends(const Topology& g, const BfbFlatPlan& plan);
+// Certificates in the format of BfbCertificatesJson.
+nlohmann::json BfbFlatCertificatesJson(const Topology& g, const BfbFlatPlan& plan);
+
 struct BfbResult {
   StepSchedule schedule;   // collective, sends, claimed_tl/tb, extra (certificates)
   int tl = 0;              // comm steps
@@ -84,6 +136,9 @@ struct BfbResult {
   std::string reduce_scatter_method;  // "", "transpose (Cor. 3.1)" or "isomorphism (Thm 4)"
   std::int64_t flow_runs = 0;
   std::int64_t num_subproblems = 0;
+  // The same schedule in compact form, when the flat fast path produced it (then
+  // schedule.sends is filled from it only if options.materialize_sends).
+  std::optional<CompactStepSchedule> compact;
 };
 
 // Whole pipeline: plan(s), sends, claims and certificates in schedule.extra.
