@@ -57,6 +57,35 @@ TEST(BfbCliTest, DiscreteChunksReportThm20) {
   EXPECT_EQ(j["tb_lp"], "3/2");
 }
 
+// The compact form end to end (issue 6): bfb --compact writes "steps-compact", verify accepts
+// it with the same T_L/T_B as the "steps" file, and a mutated compact file is rejected.
+TEST(BfbCliTest, CompactScheduleVerifiesLikeStepsAndMutationIsRejected) {
+  const std::string topo = TempPath("q3.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "hypercube(3)", "-o", topo}).exit_code, 0);
+  const std::string compact = TempPath("q3.csteps.json"), steps = TempPath("q3.steps.json");
+  ASSERT_EQ(RunCli({"bfb", topo, "-o", compact}).exit_code, 0);
+  ASSERT_EQ(RunCli({"bfb", topo, "-o", steps}).exit_code, 0);
+  std::ifstream in(compact);
+  json c = json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
+  EXPECT_EQ(c["format"], "steps-compact");
+  auto vc = RunCli({"verify", "--json", "--bw-optimal", topo, compact});
+  auto vs = RunCli({"verify", "--json", "--bw-optimal", topo, steps});
+  ASSERT_EQ(vc.exit_code, 0) << vc.out << vc.err;
+  ASSERT_EQ(vs.exit_code, 0) << vs.out << vs.err;
+  json rc = json::parse(vc.out), rs = json::parse(vs.out);
+  EXPECT_EQ(rc["tl"], 3);          // diameter of Q3 (Thm 15)
+  EXPECT_EQ(rc["tb"], "7/3");      // (N-1)/d: bandwidth optimal (Thm 7)
+  EXPECT_EQ(rc["tl"], rs["tl"]);
+  EXPECT_EQ(rc["tb"], rs["tb"]);
+  // Drop the last step's first link record: some node then misses data.
+  json& last_links = c["steps"].back()["links"];
+  ASSERT_FALSE(last_links.empty());
+  last_links.erase(last_links.begin());
+  const std::string mutated = WriteTempFile("q3_mutated.csteps.json", c.dump());
+  auto vm = RunCli({"verify", topo, mutated});
+  EXPECT_EQ(vm.exit_code, 1) << vm.out << vm.err;
+}
+
 TEST(BfbCliTest, BadInputIsExitTwoWithOneLine) {
   auto sw = RunCli({"bfb", SourcePath("experiments/topologies/two_cluster.json")});
   EXPECT_EQ(sw.exit_code, 2);
