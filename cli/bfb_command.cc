@@ -39,8 +39,40 @@ struct BfbArgs {
   bool no_verify = false;
   bool no_certificates = false;
   bool compact = false;
+  bool thm4 = false;
   unsigned threads = 0;
 };
+
+// Reverse-symmetry isomorphisms f: V(G^T) -> V(G) the workbench knows, by node id (the
+// generators number nodes 0..n-1): the identity (every bidirectional family: tori,
+// hypercubes, circulants, Hamming, complete, K_{d,d}, rings) and negation x -> -x mod n
+// (directed circulants and unidirectional rings: the G^T link y -> y-a maps to -y -> -y+a,
+// a link of G).
+std::vector<std::vector<int>> KnownReverseIsomorphisms(const Topology& g) {
+  const int n = g.num_nodes();
+  std::vector<int> identity(n), negation(n);
+  for (int x = 0; x < n; ++x) {
+    identity[x] = x;
+    negation[x] = (n - x) % n;
+  }
+  return {identity, negation};
+}
+
+// Runs the BFB with Theorem 4 for the reduce-scatter: the first known isomorphism that the
+// library validates (it throws InputError with item "reverse isomorphism" otherwise).
+BfbResult GenerateWithThm4(const Topology& g, BfbOptions options) {
+  for (const auto& f : KnownReverseIsomorphisms(g)) {
+    options.reverse_isomorphism = f;
+    try {
+      return GenerateBfbSchedule(g, options);
+    } catch (const InputError& e) {
+      if (e.item() != "reverse isomorphism") throw;
+    }
+  }
+  throw InputError(options.file, "--thm4",
+                   "no known reverse-symmetry isomorphism (identity or x -> -x mod n) maps G^T onto "
+                   "this topology; omit --thm4 to use the transpose (Cor. 3.1)");
+}
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -102,7 +134,9 @@ int RunBfb(const BfbArgs& a) {
     schedule = std::move(d.ilp_schedule);
     if (!d.thm20_holds) out["error"] = "Theorem 20's bound does not hold";
   } else {
-    BfbResult r = GenerateBfbSchedule(g, options);
+    if (a.thm4 && options.collective == BfbCollective::kAllgather)
+      throw InputError("<args>", "--thm4", "applies to reduce-scatter and allreduce only");
+    BfbResult r = a.thm4 ? GenerateWithThm4(g, options) : GenerateBfbSchedule(g, options);
     out["tl"] = r.tl;
     out["tb"] = ToString(r.tb);
     out["u_sum"] = ToString(r.u_sum);
@@ -200,6 +234,9 @@ CommandRegistrar reg_bfb(0, [](CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "write the schedule (\"steps\" JSON) here");
   cmd->add_flag("--compact", args->compact,
                 "write the \"steps-compact\" form (also chosen by an output name ending in .csteps.json)");
+  cmd->add_flag("--thm4", args->thm4,
+                "reduce-scatter by Theorem 4 with a known reverse-symmetry isomorphism "
+                "(identity or x -> -x mod n, validated) instead of the transpose");
   cmd->add_flag("--clp-hint", args->clp_hint, "start every exact solve from CLP's LP optimum");
   cmd->add_flag("--json", args->json, "print one JSON object");
   cmd->add_flag("--no-verify", args->no_verify, "skip the checker (benchmarks only)");

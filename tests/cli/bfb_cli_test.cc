@@ -86,6 +86,30 @@ TEST(BfbCliTest, CompactScheduleVerifiesLikeStepsAndMutationIsRejected) {
   EXPECT_EQ(vm.exit_code, 1) << vm.out << vm.err;
 }
 
+// Theorem 4 from the CLI: identity on a bidirectional torus, negation on a directed
+// circulant; same T_B as the transpose method (Cor. 3.1), checked; refused on Kautz.
+TEST(BfbCliTest, Thm4ReduceScatterWithKnownIsomorphisms) {
+  for (const std::string expr : {"torus(3,4)", "dcirculant(7,1,2)"}) {
+    const std::string topo = TempPath("thm4.json");
+    ASSERT_EQ(RunCli({"topo", "gen", expr, "-o", topo}).exit_code, 0);
+    auto iso = RunCli({"bfb", topo, "--collective", "reduce-scatter", "--thm4", "--json"});
+    auto tr = RunCli({"bfb", topo, "--collective", "reduce-scatter", "--json"});
+    ASSERT_EQ(iso.exit_code, 0) << expr << iso.err;
+    ASSERT_EQ(tr.exit_code, 0) << expr << tr.err;
+    json a = json::parse(iso.out), b = json::parse(tr.out);
+    EXPECT_EQ(a["reduce_scatter_method"], "isomorphism (Thm 4)") << expr;
+    EXPECT_EQ(b["reduce_scatter_method"], "transpose (Cor. 3.1)") << expr;
+    EXPECT_EQ(a["tb"], b["tb"]) << expr;
+    EXPECT_EQ(a["tl"], b["tl"]) << expr;
+    EXPECT_EQ(a["verified"], true) << expr;
+  }
+  const std::string kautz = TempPath("kautz.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "kautz(2,2)", "-o", kautz}).exit_code, 0);
+  auto r = RunCli({"bfb", kautz, "--collective", "allreduce", "--thm4"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--thm4"), std::string::npos) << r.err;
+}
+
 TEST(BfbCliTest, BadInputIsExitTwoWithOneLine) {
   auto sw = RunCli({"bfb", SourcePath("experiments/topologies/two_cluster.json")});
   EXPECT_EQ(sw.exit_code, 2);
