@@ -1,31 +1,43 @@
 #include "solvers/double_binary_tree.h"
 
 #include <algorithm>
-#include <functional>
 
+#include "graphs/generators/double_binary_tree_topology.h"
 #include "graphs/input_error.h"
 
 namespace collsynth {
 
 std::vector<BinaryTree> DoubleBinaryTrees(const std::vector<int>& order) {
-  int n = static_cast<int>(order.size());
+  const int n = static_cast<int>(order.size());
+  // Tree A over positions (graphs/generators: the same trees as the dbtree(n) topology);
+  // tree B is tree A with every position shifted by one.
+  const std::vector<std::int64_t> up = InOrderTreeParents(n);
+  std::vector<int> pos_depth(n, -1);
+  for (int p = 0; p < n; ++p) {
+    std::vector<int> chain;  // walk up to a position of known depth
+    int q = p;
+    while (q >= 0 && pos_depth[q] < 0) {
+      chain.push_back(q);
+      q = static_cast<int>(up[q]);
+    }
+    int d = q < 0 ? -1 : pos_depth[q];
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) pos_depth[*it] = ++d;
+  }
   std::vector<BinaryTree> trees(2);
   for (int shift = 0; shift < 2; ++shift) {
     BinaryTree& t = trees[shift];
     t.parent.assign(n, -1);
     t.depth.assign(n, 0);
-    auto node = [&](int pos) { return order[(pos + shift) % n]; };
-    std::function<void(int, int, int, int)> build = [&](int lo, int hi, int parent, int depth) {
-      if (lo >= hi) return;
-      int m = (lo + hi) / 2;
-      int v = node(m);
-      t.parent[v] = parent;
-      t.depth[v] = depth;
-      if (parent == -1) t.root = v;
-      build(lo, m, v, depth + 1);
-      build(m + 1, hi, v, depth + 1);
-    };
-    build(0, n, -1, 0);
+    auto node = [&](std::int64_t pos) { return order[(pos + shift) % n]; };
+    for (int p = 0; p < n; ++p) {
+      const int v = node(p);
+      t.depth[v] = pos_depth[p];
+      if (up[p] < 0) {
+        t.root = v;
+      } else {
+        t.parent[v] = node(up[p]);
+      }
+    }
   }
   return trees;
 }
