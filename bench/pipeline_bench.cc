@@ -2,8 +2,9 @@
 // arborescence packing + the independent check) on the reference topologies, with the
 // paper's binary search as the in-process baseline for the optimum (Dinkelbach is the
 // default). Prints absolute times, max-flow counts per stage and ratios.
-//   build-a1/bench/pipeline_bench [--scale] [--only NAME]
-//   (--scale adds 16x16 and 32x32 torus, 16x8 cluster)
+//   build/bench/pipeline_bench [--scale] [--only NAME] [--no-baseline] [--baseline-large]
+//   (--scale adds 16x16 and 32x32 torus, 16x8 cluster; the arc-by-arc packing baseline runs
+//   on the small cases, and on the large ones with --baseline-large: 32x32 takes ~10 min)
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -74,7 +75,7 @@ Topology GpuCluster(int boxes) {
   return g;
 }
 
-void Run(const Topology& g, double reference_seconds) {
+void Run(const Topology& g, double reference_seconds, bool arc_by_arc_baseline) {
   double t_bs = 0, t_dk = 0;
   AllgatherOptimum bs, dk;
   t_bs = Time([&] { bs = ComputeAllgatherOptimum(g, OptimumMethod::kBinarySearch); });
@@ -99,6 +100,21 @@ void Run(const Topology& g, double reference_seconds) {
               s.splitting_seconds, static_cast<long long>(s.splitting_max_flows),
               static_cast<long long>(s.split_operations), s.packing_seconds,
               static_cast<long long>(s.packing_max_flows), static_cast<long long>(s.trees), t_check);
+  std::printf("  packing: %lld condition-(3) checks (%lld rejected) certified %lld tree arcs (batch mode)\n",
+              static_cast<long long>(s.packing_condition_checks),
+              static_cast<long long>(s.packing_rejected_proposals),
+              static_cast<long long>(s.packing_batch_arcs));
+  if (arc_by_arc_baseline) {
+    // Same process, same topology: Algorithm 2 arc by arc (one Theorem-12 flow per arc).
+    PipelineOptions plain;
+    plain.packing.batch_certify = false;
+    PipelineBuildResult b2;
+    double t2 = Time([&] { b2 = BuildPipelineSchedule(g, plain); });
+    std::printf("  baseline arc-by-arc packing: build %.3fs (packing %.3fs, %lld flows) vs batch build %.3fs "
+                "(packing %.3fs): packing %.1fx faster\n",
+                t2, b2.stats.packing_seconds, static_cast<long long>(b2.stats.packing_max_flows), t_build,
+                s.packing_seconds, b2.stats.packing_seconds / s.packing_seconds);
+  }
   if (reference_seconds > 0) {
     std::printf("  vs reference implementation's %.0fs (issue 4): %.0fx faster\n", reference_seconds,
                 reference_seconds / total);
@@ -113,11 +129,13 @@ int main(int argc, char** argv) {
   using namespace collsynth;
   // --scale adds the large cases; --only NAME runs one case (torus4, torus8, hypercube6,
   // gpu8, torus16, gpu16, torus32).
-  bool scale = false;
+  bool scale = false, baseline = true, baseline_large = false;
   std::string only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--scale") == 0) scale = true;
     else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+    else if (std::strcmp(argv[i], "--no-baseline") == 0) baseline = false;
+    else if (std::strcmp(argv[i], "--baseline-large") == 0) baseline_large = true;
   }
   struct Case {
     const char* name;
@@ -136,7 +154,7 @@ int main(int argc, char** argv) {
   };
   for (const Case& c : cases) {
     if (only.empty() ? (c.large && !scale) : only != c.name) continue;
-    Run(c.make(), c.reference_seconds);
+    Run(c.make(), c.reference_seconds, baseline && (!c.large || baseline_large));
   }
   return 0;
 }

@@ -1,10 +1,16 @@
 #include "solvers/arborescence_packing.h"
 
+#include <lemon/hao_orlin.h>
+#include <lemon/smart_graph.h>
+
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
+#include <queue>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "solvers/max_flow.h"
 
@@ -22,8 +28,8 @@ struct RootSet {
 class Packer {
  public:
   Packer(const Topology& g, const CapacityGraph& graph,
-         const std::vector<std::pair<int, BigInt>>& demands)
-      : g_(g) {
+         const std::vector<std::pair<int, BigInt>>& demands, const PackingOptions& options)
+      : g_(g), options_(options) {
     for (int v : g.ComputeNodes()) {
       local_[v] = static_cast<int>(global_.size());
       global_.push_back(v);
@@ -66,9 +72,14 @@ class Packer {
         i = next++;
       }
       while (static_cast<int>(sets_[i].members.size()) < n_) {
+        if (options_.batch_certify && GrowBatch(i)) continue;
         if (!GrowOnce(i)) {
           r.ok = false;
           r.mu_evaluations = evaluations_;
+          r.condition_checks = condition_checks_;
+          r.batch_arcs = batch_arcs_;
+          r.rejected_proposals = rejected_proposals_;
+    r.rejected_proposals = rejected_proposals_;
           return r;
         }
       }
@@ -82,6 +93,9 @@ class Packer {
       r.trees.push_back(std::move(t));
     }
     r.mu_evaluations = evaluations_;
+    r.condition_checks = condition_checks_;
+    r.batch_arcs = batch_arcs_;
+    r.rejected_proposals = rejected_proposals_;
     return r;
   }
 
@@ -189,7 +203,152 @@ class Packer {
     return false;
   }
 
+
+  // ---- Batch certification (PackingOptions::batch_certify) ----
+  //
+  // Condition (3) with demands — for every nonempty X ⊆ V_c, ρ_g(X) >= Σ{m_j : R_j ∩ X = ∅}
+  // — is a rooted-connectivity test when every root-set is a singleton {r} or all of V_c:
+  // with a super-root σ and arcs σ -> r of capacity m_j (sets equal to V_c add m_j to both
+  // sides and are left out), every cut with σ on the source side must have capacity
+  // >= Σ_j m_j. LEMON's HaoOrlin first phase (calculateOut) gives the minimum over all such
+  // cuts in one push-relabel run. (Partial root-sets would need an auxiliary node each,
+  // which Hao-Orlin would also try as a sink: then the test is not exact, and is not used.)
+  // Returns std::nullopt when the test does not apply: a partial non-singleton root-set,
+  // or a risk of int64 overflow.
+  std::optional<bool> ConditionHolds() {
+    using Digraph = lemon::SmartDigraph;
+    BigInt finite_sum = 0, demand = 0;
+    std::vector<BigInt> single(n_, 0);
+    for (const RootSet& s : sets_) {
+      if (static_cast<int>(s.members.size()) == n_) continue;
+      if (s.members.size() != 1) return std::nullopt;
+      demand += s.m;
+      single[s.root] += s.m;
+    }
+    finite_sum = demand;
+    Digraph net;
+    std::vector<Digraph::Node> node(n_);
+    for (int v = 0; v < n_; ++v) node[v] = net.addNode();
+    Digraph::Node sigma = net.addNode();
+    std::vector<std::tuple<Digraph::Node, Digraph::Node, std::int64_t>> arcs;
+    for (int a = 0; a < n_; ++a) {
+      for (const auto& [b, c] : out_[a]) {
+        if (c <= 0) continue;
+        finite_sum += c;
+        if (finite_sum >= (BigInt(1) << 62)) return std::nullopt;
+        arcs.emplace_back(node[a], node[b], static_cast<std::int64_t>(c));
+      }
+    }
+    if (finite_sum >= (BigInt(1) << 62)) return std::nullopt;
+    for (int v = 0; v < n_; ++v) {
+      if (single[v] > 0) arcs.emplace_back(sigma, node[v], static_cast<std::int64_t>(single[v]));
+    }
+    ++condition_checks_;
+    Digraph::ArcMap<std::int64_t> cap(net);
+    for (const auto& [a, b, c] : arcs) cap[net.addArc(a, b)] = c;
+    lemon::HaoOrlin<Digraph, Digraph::ArcMap<std::int64_t>> ho(net, cap);
+    ho.init(sigma);
+    ho.calculateOut();
+    return BigInt(ho.minCutValue()) >= demand;
+  }
+
+  // A greedy spanning proposal for completing sets_[i]: Prim-like growth over arcs (x, y)
+  // with g(x, y) >= m(R_i), taking the arc with the most capacity left first (trees spread
+  // over the links), then the shallower tail, then the older arc. Empty if it cannot span.
+  std::vector<std::pair<int, int>> Propose(std::size_t i) {
+    const RootSet& s = sets_[i];
+    std::vector<char> in = s.in;
+    std::vector<int> depth(n_, 0);
+    using Item = std::tuple<BigInt, int, std::int64_t, int, int>;  // max-heap order
+    std::priority_queue<Item> heap;
+    std::int64_t seq = 0;
+    auto push_arcs = [&](int x) {
+      for (const auto& [y, c] : out_[x]) {
+        if (in[y] || c < s.m) continue;
+        heap.emplace(c, -depth[x], -(seq++), x, y);
+      }
+    };
+    for (int x : s.members) push_arcs(x);
+    std::vector<std::pair<int, int>> arcs;
+    while (!heap.empty()) {
+      auto [c, d, q, x, y] = heap.top();
+      heap.pop();
+      if (in[y]) continue;
+      in[y] = 1;
+      depth[y] = depth[x] + 1;
+      arcs.push_back({x, y});
+      push_arcs(y);
+    }
+    if (arcs.size() + s.members.size() != static_cast<std::size_t>(n_)) arcs.clear();
+    return arcs;
+  }
+
+  // Completes sets_[i] in one step when a greedy spanning proposal keeps condition (3):
+  // then every arc of it, added in order, has Theorem 12's μ = m(R_i) (a completion of the
+  // final configuration completes every intermediate one), so this is a run of Algorithm 2
+  // with μ certified by (3) instead of by (4). Copies left partial by earlier splits get a
+  // proposal too (after sets_[i]'s, on the capacities it leaves), so that the test sees
+  // only singleton and complete root-sets. Returns false (nothing changed) when a proposal
+  // is rejected or the test does not apply; GrowOnce then goes on arc by arc.
+  bool GrowBatch(std::size_t i) {
+    // After a rejection the set goes on arc by arc and proposes again once it has grown by
+    // a quarter of what was missing (at least 8 arcs).
+    if (batch_failed_for_ == i && sets_[i].members.size() < retry_at_size_) return false;
+    batch_failed_for_ = i;
+    const std::size_t missing = static_cast<std::size_t>(n_) - sets_[i].members.size();
+    retry_at_size_ = sets_[i].members.size() + std::max<std::size_t>(8, missing / 4);
+    std::vector<std::size_t> partial = {i};
+    for (std::size_t j = 0; j < sets_.size(); ++j) {
+      std::size_t size = sets_[j].members.size();
+      if (j != i && size > 1 && size < static_cast<std::size_t>(n_)) partial.push_back(j);
+    }
+    std::vector<std::vector<std::pair<int, int>>> proposals;
+    auto undo = [&] {
+      for (std::size_t p = proposals.size(); p-- > 0;) {
+        for (const auto& [x, y] : proposals[p]) out_[x][y] += sets_[partial[p]].m;
+      }
+    };
+    for (std::size_t j : partial) {
+      proposals.push_back(Propose(j));
+      if (proposals.back().empty()) {
+        proposals.pop_back();
+        undo();
+        return false;
+      }
+      for (const auto& [x, y] : proposals.back()) out_[x][y] -= sets_[j].m;
+    }
+    std::vector<std::size_t> before;
+    for (std::size_t j : partial) {
+      before.push_back(sets_[j].members.size());
+      sets_[j].members.resize(n_);  // counts as complete in ConditionHolds
+    }
+    std::optional<bool> ok = ConditionHolds();
+    for (std::size_t p = 0; p < partial.size(); ++p) sets_[partial[p]].members.resize(before[p]);
+    undo();
+    if (!ok || !*ok) {
+      if (ok) ++rejected_proposals_;
+      return false;
+    }
+    for (std::size_t p = 0; p < partial.size(); ++p) {
+      for (const auto& [x, y] : proposals[p]) AddArc(partial[p], x, y, sets_[partial[p]].m);
+      batch_arcs_ += static_cast<std::int64_t>(proposals[p].size());
+    }
+    batch_failed_for_ = static_cast<std::size_t>(-1);
+    return true;
+  }
+
+  void AddArc(std::size_t i, int x, int y, const BigInt& mu) {
+    RootSet& s = sets_[i];
+    s.edges.push_back({x, y});
+    s.in[y] = 1;
+    s.members.push_back(y);
+    DecreaseCapacity(x, y, mu);
+  }
+
   const Topology& g_;
+  PackingOptions options_;
+  std::int64_t condition_checks_ = 0, batch_arcs_ = 0, rejected_proposals_ = 0;
+  std::size_t batch_failed_for_ = static_cast<std::size_t>(-1), retry_at_size_ = 0;
   std::map<int, int> local_;
   std::vector<int> global_;
   int n_ = 0;
@@ -211,8 +370,9 @@ class Packer {
 }  // namespace
 
 PackingResult PackArborescences(const Topology& g, const CapacityGraph& graph,
-                                const std::vector<std::pair<int, BigInt>>& demands) {
-  Packer packer(g, graph, demands);
+                                const std::vector<std::pair<int, BigInt>>& demands,
+                                const PackingOptions& options) {
+  Packer packer(g, graph, demands, options);
   return packer.Run();
 }
 

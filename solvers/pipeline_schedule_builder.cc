@@ -54,7 +54,7 @@ bool IsEulerian(const Topology& g, const CapacityGraph& d) {
 std::optional<std::vector<PipelineTree>> TreesFor(
     const Topology& g, const CapacityGraph& d, const std::vector<BigInt>& source_capacity,
     const BigInt& threshold, const std::vector<std::pair<int, BigInt>>& demands, bool fixed_k,
-    PipelineStats* stats) {
+    const PackingOptions& packing, PipelineStats* stats) {
   auto t0 = Clock::now();
   SplitResult split;
   if (fixed_k && !IsEulerian(g, d)) {
@@ -71,9 +71,12 @@ std::optional<std::vector<PipelineTree>> TreesFor(
   stats->splitting_max_flows += split.max_flow_calls;
   stats->split_operations += split.split_operations;
   auto t1 = Clock::now();
-  PackingResult pack = PackArborescences(g, split.direct, demands);
+  PackingResult pack = PackArborescences(g, split.direct, demands, packing);
   stats->packing_seconds += Seconds(t1);
   stats->packing_max_flows += pack.mu_evaluations;
+  stats->packing_condition_checks += pack.condition_checks;
+  stats->packing_batch_arcs += pack.batch_arcs;
+  stats->packing_rejected_proposals += pack.rejected_proposals;
   if (!pack.ok) throw std::logic_error("arborescence packing failed after edge splitting");
   stats->trees += static_cast<std::int64_t>(pack.trees.size());
   // Hand out each G* arc's physical paths to the trees that use it.
@@ -122,14 +125,16 @@ Rational EulerianFloorU(const Topology& g, const Rational& u) {
 std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGraph* d,
                                       const std::vector<BigInt>& src, const BigInt& threshold,
                                       const std::vector<std::pair<int, BigInt>>& demands,
-                                      PipelineSchedule* s, PipelineStats* stats) {
-  std::optional<std::vector<PipelineTree>> trees = TreesFor(g, *d, src, threshold, demands, true, stats);
+                                      const PackingOptions& packing, PipelineSchedule* s,
+                                      PipelineStats* stats) {
+  std::optional<std::vector<PipelineTree>> trees =
+      TreesFor(g, *d, src, threshold, demands, true, packing, stats);
   if (trees) return std::move(*trees);
   s->extra["fixed_k_least_U"] = ToString(*U);
   s->extra["fixed_k_eulerian_fallback"] = true;
   *U = EulerianFloorU(g, *U);
   *d = ScaledCapacityGraph(g, *U, false);
-  return *TreesFor(g, *d, src, threshold, demands, false, stats);
+  return *TreesFor(g, *d, src, threshold, demands, false, packing, stats);
 }
 
 // §2.4: the least U in [lo, hi] (scaled units, lo a valid lower bound, hi feasible) with
@@ -164,7 +169,7 @@ Rational LeastFloorU(const Topology& g, const std::vector<BigInt>& src, const Bi
 }
 
 PipelineSchedule AllgatherSchedule(const Topology& g, const std::optional<BigInt>& fixed_k,
-                                   PipelineBuildResult* out) {
+                                   const PackingOptions& packing, PipelineBuildResult* out) {
   PipelineStats& stats = out->stats;
   auto t0 = Clock::now();
   AllgatherOptimum opt = ComputeAllgatherOptimum(g);
@@ -189,8 +194,8 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const std::optional<BigInt
     src[v] = k;
     demands.push_back({v, k});
   }
-  if (fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k * g.num_compute(), demands, &s, &stats);
-  else s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, false, &stats);
+  if (fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k * g.num_compute(), demands, packing, &s, &stats);
+  else s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, false, packing, &stats);
   s.U = U;
   s.k = k;
   s.ratio = PipelineScheduleRatio(g, s);
@@ -270,20 +275,20 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
   PipelineBuildResult out;
   switch (options.collective) {
     case PipelineCollective::kAllgather:
-      out.schedule = AllgatherSchedule(g, options.fixed_k, &out);
+      out.schedule = AllgatherSchedule(g, options.fixed_k, options.packing, &out);
       break;
     case PipelineCollective::kReduceScatter: {
-      out.schedule = AllgatherSchedule(g.Transpose(), options.fixed_k, &out);
+      out.schedule = AllgatherSchedule(g.Transpose(), options.fixed_k, options.packing, &out);
       out.schedule.collective = "reduce-scatter";
       out.schedule.ratio = PipelineScheduleRatio(g, out.schedule);
       break;
     }
     case PipelineCollective::kAllreduce: {
       PipelineBuildResult rs, ag;
-      PipelineSchedule rs_s = AllgatherSchedule(g.Transpose(), options.fixed_k, &rs);
+      PipelineSchedule rs_s = AllgatherSchedule(g.Transpose(), options.fixed_k, options.packing, &rs);
       rs_s.collective = "reduce-scatter";
       rs_s.ratio = PipelineScheduleRatio(g, rs_s);
-      PipelineSchedule ag_s = AllgatherSchedule(g, options.fixed_k, &ag);
+      PipelineSchedule ag_s = AllgatherSchedule(g, options.fixed_k, options.packing, &ag);
       out.schedule.collective = "allreduce";
       out.schedule.ratio = rs_s.ratio + ag_s.ratio;
       out.schedule.U = ag_s.U;
@@ -339,8 +344,8 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       out.stats.optimum_seconds += Seconds(t0);
       std::vector<BigInt> src(g.num_nodes(), 0);
       src[options.root] = k;
-      if (options.fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k, {{options.root, k}}, &s, &out.stats);
-      else s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, false, &out.stats);
+      if (options.fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k, {{options.root, k}}, options.packing, &s, &out.stats);
+      else s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, false, options.packing, &out.stats);
       s.U = U;
       s.k = k;
       s.ratio = PipelineScheduleRatio(g, s);

@@ -36,6 +36,7 @@
 #include "graphs/rational.h"
 #include "graphs/topology.h"
 #include "proofs_check/pipeline_schedule.h"
+#include "solvers/arborescence_packing.h"
 
 namespace collsynth {
 
@@ -49,6 +50,7 @@ struct PipelineOptions {
   PipelineCollective collective = PipelineCollective::kAllgather;
   int root = -1;                 // broadcast root (node id of a compute node)
   std::optional<BigInt> fixed_k;  // §2.4: exactly k trees per root
+  PackingOptions packing;         // Algorithm 2 variant (batch certification by default)
 };
 
 struct PipelineStats {
@@ -56,6 +58,9 @@ struct PipelineStats {
   std::int64_t splitting_max_flows = 0;
   std::int64_t split_operations = 0;
   std::int64_t packing_max_flows = 0;  // Theorem 12 evaluations
+  std::int64_t packing_condition_checks = 0;  // condition (3) min-cut tests (batch mode)
+  std::int64_t packing_batch_arcs = 0;        // tree arcs certified by those tests
+  std::int64_t packing_rejected_proposals = 0;
   std::int64_t trees = 0;              // distinct trees (groups)
   double optimum_seconds = 0, splitting_seconds = 0, packing_seconds = 0;
 };
