@@ -2,8 +2,9 @@
 // arborescence packing + the independent check) on the reference topologies, with the
 // paper's binary search as the in-process baseline for the optimum (Dinkelbach is the
 // default). Prints absolute times, max-flow counts per stage and ratios.
-//   build/bench/pipeline_bench [--scale] [--only NAME] [--no-baseline] [--baseline-large]
-//   (--scale adds 16x16 and 32x32 torus, 16x8 cluster; the arc-by-arc packing baseline runs
+//   build/bench/pipeline_bench [--scale] [--growth] [--only NAME] [--no-baseline] [--baseline-large]
+//   (--scale adds 16x16 and 32x32 torus, 16x8 cluster; --growth also 24x24 / 48x48 tori and
+//   8-D / 10-D hypercubes; the arc-by-arc packing baseline runs
 //   on the small cases, and on the large ones with --baseline-large: 32x32 takes ~10 min)
 #include <chrono>
 #include <ctime>
@@ -100,10 +101,11 @@ void Run(const Topology& g, double reference_seconds, bool arc_by_arc_baseline) 
               s.splitting_seconds, static_cast<long long>(s.splitting_max_flows),
               static_cast<long long>(s.split_operations), s.packing_seconds,
               static_cast<long long>(s.packing_max_flows), static_cast<long long>(s.trees), t_check);
-  std::printf("  packing: %lld condition-(3) checks (%lld rejected) certified %lld tree arcs (batch mode)\n",
+  std::printf("  packing: %lld condition-(3) checks (%lld rejected, %.3fs) certified %lld tree arcs (batch "
+              "mode); Theorem-12 flows and proposals %.3fs\n",
               static_cast<long long>(s.packing_condition_checks),
-              static_cast<long long>(s.packing_rejected_proposals),
-              static_cast<long long>(s.packing_batch_arcs));
+              static_cast<long long>(s.packing_rejected_proposals), s.packing_check_seconds,
+              static_cast<long long>(s.packing_batch_arcs), s.packing_seconds - s.packing_check_seconds);
   if (arc_by_arc_baseline) {
     // Same process, same topology: Algorithm 2 arc by arc (one Theorem-12 flow per arc).
     PipelineOptions plain;
@@ -129,12 +131,13 @@ int main(int argc, char** argv) {
   using namespace collsynth;
   // --scale adds the large cases; --only NAME runs one case (torus4, torus8, hypercube6,
   // gpu8, torus16, gpu16, torus32).
-  bool scale = false, baseline = true, baseline_large = false;
+  bool scale = false, baseline = true, baseline_large = false, growth = false;
   std::string only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--scale") == 0) scale = true;
     else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
     else if (std::strcmp(argv[i], "--no-baseline") == 0) baseline = false;
+    else if (std::strcmp(argv[i], "--growth") == 0) scale = growth = true;
     else if (std::strcmp(argv[i], "--baseline-large") == 0) baseline_large = true;
   }
   struct Case {
@@ -151,9 +154,14 @@ int main(int argc, char** argv) {
       {"torus16", true, [] { return Torus(16, 16); }, 0},
       {"gpu16", true, [] { return GpuCluster(16); }, 0},
       {"torus32", true, [] { return Torus(32, 32); }, 0},
+      // Growth with N (--only NAME or --growth): 24x24, 48x48 tori, 8-D and 10-D hypercubes.
+      {"torus24", true, [] { return Torus(24, 24); }, -1},
+      {"torus48", true, [] { return Torus(48, 48); }, -1},
+      {"hypercube8", true, [] { return Hypercube(8); }, -1},
+      {"hypercube10", true, [] { return Hypercube(10); }, -1},
   };
   for (const Case& c : cases) {
-    if (only.empty() ? (c.large && !scale) : only != c.name) continue;
+    if (only.empty() ? ((c.large && !scale) || (c.reference_seconds < 0 && !growth)) : only != c.name) continue;
     Run(c.make(), c.reference_seconds, baseline && (!c.large || baseline_large));
   }
   return 0;

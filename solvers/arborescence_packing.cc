@@ -4,6 +4,7 @@
 #include <lemon/smart_graph.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -70,16 +71,13 @@ class Packer {
         pending_.pop_back();
       } else {
         i = next++;
+        if (options_.batch_certify) GrowSetsBatch(i, initial);
       }
       while (static_cast<int>(sets_[i].members.size()) < n_) {
         if (options_.batch_certify && GrowBatch(i)) continue;
         if (!GrowOnce(i)) {
           r.ok = false;
-          r.mu_evaluations = evaluations_;
-          r.condition_checks = condition_checks_;
-          r.batch_arcs = batch_arcs_;
-          r.rejected_proposals = rejected_proposals_;
-    r.rejected_proposals = rejected_proposals_;
+          FillStats(&r);
           return r;
         }
       }
@@ -92,14 +90,19 @@ class Packer {
       for (const auto& [x, y] : s.edges) t.edges.push_back({global_[x], global_[y]});
       r.trees.push_back(std::move(t));
     }
-    r.mu_evaluations = evaluations_;
-    r.condition_checks = condition_checks_;
-    r.batch_arcs = batch_arcs_;
-    r.rejected_proposals = rejected_proposals_;
+    FillStats(&r);
     return r;
   }
 
  private:
+  void FillStats(PackingResult* r) const {
+    r->mu_evaluations = evaluations_;
+    r->condition_checks = condition_checks_;
+    r->batch_arcs = batch_arcs_;
+    r->rejected_proposals = rejected_proposals_;
+    r->condition_check_seconds = check_seconds_;
+  }
+
   // D̄ of Theorem 12 for the root-set i being grown, built once per (i, set structure):
   // compute nodes 0..N-1, a hub z, one node s_j per other partial root-set. Arcs: G* (by
   // current g), z -> s_j (m_j), s_j -> R_j (infinite), z -> r (Σ m_j of the other singleton
@@ -244,11 +247,13 @@ class Packer {
       if (single[v] > 0) arcs.emplace_back(sigma, node[v], static_cast<std::int64_t>(single[v]));
     }
     ++condition_checks_;
+    auto t0 = std::chrono::steady_clock::now();
     Digraph::ArcMap<std::int64_t> cap(net);
     for (const auto& [a, b, c] : arcs) cap[net.addArc(a, b)] = c;
     lemon::HaoOrlin<Digraph, Digraph::ArcMap<std::int64_t>> ho(net, cap);
     ho.init(sigma);
     ho.calculateOut();
+    check_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return BigInt(ho.minCutValue()) >= demand;
   }
 
@@ -337,6 +342,79 @@ class Packer {
     return true;
   }
 
+  // Several fresh root-sets at once: when no partial non-singleton root-set exists, the
+  // singleton sets first, first+1, ... (up to batch_width_ of them) get greedy spanning
+  // proposals one after the other (each on the capacities the previous ones leave), and
+  // the longest prefix of them whose completion keeps condition (3) is found by bisection
+  // (a prefix of a valid configuration is valid: the trees of the others complete it).
+  // The outcome equals proposing set by set; only the number of min-cut tests drops. The
+  // width doubles after a full success and shrinks to what was accepted otherwise.
+  void GrowSetsBatch(std::size_t first, std::size_t end) {
+    if (sets_[first].members.size() != 1) return;
+    if (first == known_rejected_) {  // its proposal was rejected: arc by arc first
+      batch_failed_for_ = first;
+      retry_at_size_ = 1 + std::max<std::size_t>(8, static_cast<std::size_t>(n_ - 1) / 4);
+      return;
+    }
+    for (const RootSet& s : sets_) {
+      if (s.members.size() > 1 && static_cast<int>(s.members.size()) < n_) return;
+    }
+    std::vector<std::size_t> ids;
+    std::vector<std::vector<std::pair<int, int>>> proposals;
+    for (std::size_t j = first; j < end && ids.size() < batch_width_; ++j) {
+      if (sets_[j].members.size() != 1) break;
+      proposals.push_back(Propose(j));
+      if (proposals.back().empty()) {
+        proposals.pop_back();
+        break;
+      }
+      for (const auto& [x, y] : proposals.back()) out_[x][y] -= sets_[j].m;
+      ids.push_back(j);
+    }
+    for (std::size_t p = 0; p < ids.size(); ++p) {  // back to the committed capacities
+      for (const auto& [x, y] : proposals[p]) out_[x][y] += sets_[ids[p]].m;
+    }
+    if (ids.empty()) return;
+    auto valid = [&](std::size_t count) -> std::optional<bool> {
+      for (std::size_t p = 0; p < count; ++p) {
+        for (const auto& [x, y] : proposals[p]) out_[x][y] -= sets_[ids[p]].m;
+        sets_[ids[p]].members.resize(n_);  // counts as complete in ConditionHolds
+      }
+      std::optional<bool> ok = ConditionHolds();
+      for (std::size_t p = 0; p < count; ++p) {
+        for (const auto& [x, y] : proposals[p]) out_[x][y] += sets_[ids[p]].m;
+        sets_[ids[p]].members.resize(1);
+      }
+      return ok;
+    };
+    std::size_t lo = 0, hi = ids.size();
+    std::optional<bool> all = valid(hi);
+    if (!all) return;
+    if (*all) {
+      lo = hi;
+      batch_width_ = std::min<std::size_t>(2 * batch_width_, 1024);
+    } else {
+      while (hi - lo > 1) {
+        std::size_t mid = lo + (hi - lo) / 2;
+        std::optional<bool> ok = valid(mid);
+        if (!ok) return;
+        if (*ok) lo = mid;
+        else hi = mid;
+      }
+      ++rejected_proposals_;
+      known_rejected_ = ids[lo];  // its proposal, on these capacities, breaks (3)
+      batch_width_ = std::max<std::size_t>(1, lo);
+    }
+    for (std::size_t p = 0; p < lo; ++p) {
+      for (const auto& [x, y] : proposals[p]) AddArc(ids[p], x, y, sets_[ids[p]].m);
+      batch_arcs_ += static_cast<std::int64_t>(proposals[p].size());
+    }
+    if (lo == 0) {  // sets_[first] itself: arc by arc first, propose again later
+      batch_failed_for_ = first;
+      retry_at_size_ = 1 + std::max<std::size_t>(8, static_cast<std::size_t>(n_ - 1) / 4);
+    }
+  }
+
   void AddArc(std::size_t i, int x, int y, const BigInt& mu) {
     RootSet& s = sets_[i];
     s.edges.push_back({x, y});
@@ -348,6 +426,8 @@ class Packer {
   const Topology& g_;
   PackingOptions options_;
   std::int64_t condition_checks_ = 0, batch_arcs_ = 0, rejected_proposals_ = 0;
+  double check_seconds_ = 0;
+  std::size_t batch_width_ = 1, known_rejected_ = static_cast<std::size_t>(-1);
   std::size_t batch_failed_for_ = static_cast<std::size_t>(-1), retry_at_size_ = 0;
   std::map<int, int> local_;
   std::vector<int> global_;

@@ -54,6 +54,7 @@ struct PackingResult {
   std::int64_t condition_checks = 0;  // condition (3) tests (one Hao-Orlin run each)
   std::int64_t batch_arcs = 0;        // tree arcs whose μ = m(R) was certified by (3)
   std::int64_t rejected_proposals = 0;  // spanning proposals that failed (3)
+  double condition_check_seconds = 0;   // time in those min-cut tests
 };
 
 struct PackingOptions {

@@ -77,6 +77,7 @@ std::optional<std::vector<PipelineTree>> TreesFor(
   stats->packing_condition_checks += pack.condition_checks;
   stats->packing_batch_arcs += pack.batch_arcs;
   stats->packing_rejected_proposals += pack.rejected_proposals;
+  stats->packing_check_seconds += pack.condition_check_seconds;
   if (!pack.ok) throw std::logic_error("arborescence packing failed after edge splitting");
   stats->trees += static_cast<std::int64_t>(pack.trees.size());
   // Hand out each G* arc's physical paths to the trees that use it.

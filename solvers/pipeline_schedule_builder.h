@@ -61,6 +61,7 @@ struct PipelineStats {
   std::int64_t packing_condition_checks = 0;  // condition (3) min-cut tests (batch mode)
   std::int64_t packing_batch_arcs = 0;        // tree arcs certified by those tests
   std::int64_t packing_rejected_proposals = 0;
+  double packing_check_seconds = 0;  // part of packing_seconds spent in those tests
   std::int64_t trees = 0;              // distinct trees (groups)
   double optimum_seconds = 0, splitting_seconds = 0, packing_seconds = 0;
 };
