@@ -218,7 +218,7 @@ class Packer {
   // which Hao-Orlin would also try as a sink: then the test is not exact, and is not used.)
   // Returns std::nullopt when the test does not apply: a partial non-singleton root-set,
   // or a risk of int64 overflow.
-  std::optional<bool> ConditionHolds() {
+  std::optional<bool> ConditionHolds(std::vector<char>* violated = nullptr) {
     using Digraph = lemon::SmartDigraph;
     BigInt finite_sum = 0, demand = 0;
     std::vector<BigInt> single(n_, 0);
@@ -254,15 +254,35 @@ class Packer {
     ho.init(sigma);
     ho.calculateOut();
     check_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return BigInt(ho.minCutValue()) >= demand;
+    bool ok = BigInt(ho.minCutValue()) >= demand;
+    if (!ok && violated) {  // X = the sink side of the minimum cut: ρ_g(X) < p(X)
+      Digraph::NodeMap<bool> source_side(net);
+      ho.minCutMap(source_side);
+      violated->assign(n_, 0);
+      for (int v = 0; v < n_; ++v) (*violated)[v] = source_side[node[v]] ? 0 : 1;
+    }
+    return ok;
   }
 
   // A greedy spanning proposal for completing sets_[i]: Prim-like growth over arcs (x, y)
   // with g(x, y) >= m(R_i), taking the arc with the most capacity left first (trees spread
-  // over the links), then the shallower tail, then the older arc. Empty if it cannot span.
-  std::vector<std::pair<int, int>> Propose(std::size_t i) {
+  // over the links), then the shallower tail, then the older arc. `avoid` lists sets X
+  // that made earlier proposals fail (3): the tree enters each of them from outside at
+  // most once, and not at all if it already meets X. Empty if it cannot span.
+  std::vector<std::pair<int, int>> Propose(std::size_t i,
+                                           const std::vector<std::vector<char>>& avoid = {}) {
     const RootSet& s = sets_[i];
     std::vector<char> in = s.in;
+    std::vector<char> entered(avoid.size(), 0);
+    for (std::size_t f = 0; f < avoid.size(); ++f) {
+      for (int v : s.members) entered[f] |= avoid[f][v];
+    }
+    auto blocked = [&](int x, int y) {
+      for (std::size_t f = 0; f < avoid.size(); ++f) {
+        if (entered[f] && avoid[f][y] && !avoid[f][x]) return true;
+      }
+      return false;
+    };
     std::vector<int> depth(n_, 0);
     using Item = std::tuple<BigInt, int, std::int64_t, int, int>;  // max-heap order
     std::priority_queue<Item> heap;
@@ -278,8 +298,9 @@ class Packer {
     while (!heap.empty()) {
       auto [c, d, q, x, y] = heap.top();
       heap.pop();
-      if (in[y]) continue;
+      if (in[y] || blocked(x, y)) continue;
       in[y] = 1;
+      for (std::size_t f = 0; f < avoid.size(); ++f) entered[f] |= avoid[f][y];
       depth[y] = depth[x] + 1;
       arcs.push_back({x, y});
       push_arcs(y);
@@ -297,49 +318,58 @@ class Packer {
   // is rejected or the test does not apply; GrowOnce then goes on arc by arc.
   bool GrowBatch(std::size_t i) {
     // After a rejection the set goes on arc by arc and proposes again once it has grown by
-    // a quarter of what was missing (at least 8 arcs).
+    // 1/kRetryDiv of what was missing (at least kRetryMin arcs).
     if (batch_failed_for_ == i && sets_[i].members.size() < retry_at_size_) return false;
     batch_failed_for_ = i;
     const std::size_t missing = static_cast<std::size_t>(n_) - sets_[i].members.size();
-    retry_at_size_ = sets_[i].members.size() + std::max<std::size_t>(8, missing / 4);
+    retry_at_size_ = sets_[i].members.size() + std::max<std::size_t>(kRetryMin, missing / kRetryDiv);
     std::vector<std::size_t> partial = {i};
     for (std::size_t j = 0; j < sets_.size(); ++j) {
       std::size_t size = sets_[j].members.size();
       if (j != i && size > 1 && size < static_cast<std::size_t>(n_)) partial.push_back(j);
     }
-    std::vector<std::vector<std::pair<int, int>>> proposals;
-    auto undo = [&] {
-      for (std::size_t p = proposals.size(); p-- > 0;) {
-        for (const auto& [x, y] : proposals[p]) out_[x][y] += sets_[partial[p]].m;
+    // A rejected proposal is repaired up to kRepairs times: the violated set X of the
+    // minimum cut is added to the sets the next proposals must not enter twice.
+    constexpr int kRepairs = 8;
+    std::vector<std::vector<char>> avoid;
+    for (int attempt = 0; attempt <= kRepairs; ++attempt) {
+      std::vector<std::vector<std::pair<int, int>>> proposals;
+      auto undo = [&] {
+        for (std::size_t p = proposals.size(); p-- > 0;) {
+          for (const auto& [x, y] : proposals[p]) out_[x][y] += sets_[partial[p]].m;
+        }
+      };
+      for (std::size_t j : partial) {
+        proposals.push_back(Propose(j, avoid));
+        if (proposals.back().empty()) {
+          proposals.pop_back();
+          undo();
+          return false;
+        }
+        for (const auto& [x, y] : proposals.back()) out_[x][y] -= sets_[j].m;
       }
-    };
-    for (std::size_t j : partial) {
-      proposals.push_back(Propose(j));
-      if (proposals.back().empty()) {
-        proposals.pop_back();
-        undo();
-        return false;
+      std::vector<std::size_t> before;
+      for (std::size_t j : partial) {
+        before.push_back(sets_[j].members.size());
+        sets_[j].members.resize(n_);  // counts as complete in ConditionHolds
       }
-      for (const auto& [x, y] : proposals.back()) out_[x][y] -= sets_[j].m;
+      std::vector<char> violated;
+      std::optional<bool> ok = ConditionHolds(&violated);
+      for (std::size_t p = 0; p < partial.size(); ++p) sets_[partial[p]].members.resize(before[p]);
+      undo();
+      if (!ok) return false;
+      if (*ok) {
+        for (std::size_t p = 0; p < partial.size(); ++p) {
+          for (const auto& [x, y] : proposals[p]) AddArc(partial[p], x, y, sets_[partial[p]].m);
+          batch_arcs_ += static_cast<std::int64_t>(proposals[p].size());
+        }
+        batch_failed_for_ = static_cast<std::size_t>(-1);
+        return true;
+      }
+      ++rejected_proposals_;
+      avoid.push_back(std::move(violated));
     }
-    std::vector<std::size_t> before;
-    for (std::size_t j : partial) {
-      before.push_back(sets_[j].members.size());
-      sets_[j].members.resize(n_);  // counts as complete in ConditionHolds
-    }
-    std::optional<bool> ok = ConditionHolds();
-    for (std::size_t p = 0; p < partial.size(); ++p) sets_[partial[p]].members.resize(before[p]);
-    undo();
-    if (!ok || !*ok) {
-      if (ok) ++rejected_proposals_;
-      return false;
-    }
-    for (std::size_t p = 0; p < partial.size(); ++p) {
-      for (const auto& [x, y] : proposals[p]) AddArc(partial[p], x, y, sets_[partial[p]].m);
-      batch_arcs_ += static_cast<std::int64_t>(proposals[p].size());
-    }
-    batch_failed_for_ = static_cast<std::size_t>(-1);
-    return true;
+    return false;
   }
 
   // Several fresh root-sets at once: when no partial non-singleton root-set exists, the
@@ -351,11 +381,7 @@ class Packer {
   // width doubles after a full success and shrinks to what was accepted otherwise.
   void GrowSetsBatch(std::size_t first, std::size_t end) {
     if (sets_[first].members.size() != 1) return;
-    if (first == known_rejected_) {  // its proposal was rejected: arc by arc first
-      batch_failed_for_ = first;
-      retry_at_size_ = 1 + std::max<std::size_t>(8, static_cast<std::size_t>(n_ - 1) / 4);
-      return;
-    }
+    if (first == known_rejected_) return;  // GrowBatch repairs its proposal
     for (const RootSet& s : sets_) {
       if (s.members.size() > 1 && static_cast<int>(s.members.size()) < n_) return;
     }
@@ -409,10 +435,6 @@ class Packer {
       for (const auto& [x, y] : proposals[p]) AddArc(ids[p], x, y, sets_[ids[p]].m);
       batch_arcs_ += static_cast<std::int64_t>(proposals[p].size());
     }
-    if (lo == 0) {  // sets_[first] itself: arc by arc first, propose again later
-      batch_failed_for_ = first;
-      retry_at_size_ = 1 + std::max<std::size_t>(8, static_cast<std::size_t>(n_ - 1) / 4);
-    }
   }
 
   void AddArc(std::size_t i, int x, int y, const BigInt& mu) {
@@ -427,6 +449,7 @@ class Packer {
   PackingOptions options_;
   std::int64_t condition_checks_ = 0, batch_arcs_ = 0, rejected_proposals_ = 0;
   double check_seconds_ = 0;
+  static constexpr std::size_t kRetryMin = 8, kRetryDiv = 4;
   std::size_t batch_width_ = 1, known_rejected_ = static_cast<std::size_t>(-1);
   std::size_t batch_failed_for_ = static_cast<std::size_t>(-1), retry_at_size_ = 0;
   std::map<int, int> local_;
