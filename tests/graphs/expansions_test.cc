@@ -49,7 +49,9 @@ TEST(ExpansionsTest, Table3LineGraphOfDRegularGraphHasDNNodesAndDegreeD) {
     EXPECT_EQ(l.nodes, b.degree * b.nodes) << g.name();
     EXPECT_EQ(l.degree, b.degree) << g.name();
     // Property (2) of §5.1 for d >= 2: shortest paths extend by one hop.
-    if (b.degree >= 2) EXPECT_EQ(l.diameter, b.diameter + 1) << g.name();
+    if (b.degree >= 2) {
+      EXPECT_EQ(l.diameter, b.diameter + 1) << g.name();
+    }
     // The map: node x stands for base link base_link[x]; links join consecutive base links.
     ASSERT_EQ(static_cast<int>(r.base_link.size()), l.nodes);
     for (const Link& e : r.topology.links()) {
