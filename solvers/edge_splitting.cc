@@ -25,6 +25,7 @@ class Splitter {
   }
 
   SplitResult Run(bool require_eulerian) {
+    relaxed_ = !require_eulerian;
     for (int v = 0; require_eulerian && v < g_.num_nodes(); ++v) {
       BigInt in = 0, out = 0;
       for (int u : in_[v]) in += Cap({u, v});
@@ -58,6 +59,7 @@ class Splitter {
     }
     r.split_operations = splits_;
     r.max_flow_calls = calls_;
+    r.dropped_capacity = dropped_;
     return r;
   }
 
@@ -220,30 +222,52 @@ class Splitter {
     }
   }
 
+  // Strict mode (Eulerian input): one pass over the egress arcs of w, each split off
+  // completely (Theorem 7). Relaxed mode (non-Eulerian input, §2.4's floor graphs): a
+  // second pass retries what the first left (later splits can free earlier pairs); then, if
+  // w has lost all its ingress or all its egress capacity, the arcs left at w lie on no
+  // s -> v path (nothing enters w, or nothing leaves it), so dropping them keeps every
+  // F(s, v): w is isolated. Anything else is a switch that cannot be isolated.
   void RemoveSwitch(int w) {
-    std::vector<int> heads;
-    for (const auto& [t, c] : out_[w]) heads.push_back(t);
-    for (int t : heads) {
-      BuildEgressNetwork(w, t);
-      std::vector<int> tails(in_[w].begin(), in_[w].end());
-      // Prefer pairs that do not produce a self-loop.
-      std::stable_partition(tails.begin(), tails.end(), [t](int u) { return u != t; });
-      for (int u : tails) {
-        if (Cap({w, t}) == 0) break;
-        if (Cap({u, w}) == 0) continue;
-        BigInt m = SplitAmount(u, w, t);
-        if (m > 0) {
-          Split(u, w, t, m);
-          for (const Arc& a : {Arc{u, w}, Arc{w, t}, Arc{u, t}}) SyncCapacity(a);
+    for (int pass = 0; pass < (relaxed_ ? 2 : 1); ++pass) {
+      std::vector<int> heads;
+      for (const auto& [t, c] : out_[w]) heads.push_back(t);
+      for (int t : heads) {
+        if (Cap({w, t}) == 0) continue;
+        BuildEgressNetwork(w, t);
+        std::vector<int> tails(in_[w].begin(), in_[w].end());
+        // Prefer pairs that do not produce a self-loop.
+        std::stable_partition(tails.begin(), tails.end(), [t](int u) { return u != t; });
+        for (int u : tails) {
+          if (Cap({w, t}) == 0) break;
+          if (Cap({u, w}) == 0) continue;
+          BigInt m = SplitAmount(u, w, t);
+          if (m > 0) {
+            Split(u, w, t, m);
+            for (const Arc& a : {Arc{u, w}, Arc{w, t}, Arc{u, t}}) SyncCapacity(a);
+          }
+        }
+        if (Cap({w, t}) != 0 && !relaxed_) {
+          throw std::logic_error("edge splitting: arc " + g_.node(w).name + " -> " +
+                                 g_.node(t).name + " could not be split off (Theorem 7 violated)");
         }
       }
-      if (Cap({w, t}) != 0) {
-        throw std::logic_error("edge splitting: arc " + g_.node(w).name + " -> " +
-                               g_.node(t).name + " could not be split off (Theorem 7 violated)");
-      }
+      if (in_[w].empty() || out_[w].empty()) break;
     }
-    if (!in_[w].empty()) {
+    if (relaxed_ && (in_[w].empty() || out_[w].empty())) DropArcsAt(w);
+    if (!in_[w].empty() || !out_[w].empty()) {
       throw std::logic_error("edge splitting: switch " + g_.node(w).name + " not isolated");
+    }
+  }
+
+  void DropArcsAt(int w) {
+    std::vector<Arc> arcs;
+    for (int u : in_[w]) arcs.push_back({u, w});
+    for (const auto& [t, c] : out_[w]) arcs.push_back({w, t});
+    for (const Arc& a : arcs) {
+      dropped_ += Cap(a);
+      paths_.erase(a);
+      SetCap(a, 0);
     }
   }
 
@@ -254,6 +278,8 @@ class Splitter {
   std::vector<std::set<int>> in_;
   std::map<Arc, std::vector<RoutedPath>> paths_;
   std::int64_t splits_ = 0, calls_ = 0;
+  bool relaxed_ = false;
+  BigInt dropped_ = 0;
   // Egress network of the arc being split off (BuildEgressNetwork).
   std::unique_ptr<MaxFlowSolver> solver_;
   std::map<Arc, int> arc_id_;

@@ -56,14 +56,19 @@ struct SplitResult {
   BigInt preserved_connectivity;
   std::int64_t split_operations = 0;
   std::int64_t max_flow_calls = 0;
+  // Relaxed mode only: capacity left at a switch that had lost all its ingress (or all its
+  // egress) capacity, dropped because it lies on no s -> v path.
+  BigInt dropped_capacity = 0;
 };
 
 // Source capacities are given per node id (0 for switches). Throws std::invalid_argument if
 // the input is not Eulerian or the threshold does not hold; std::logic_error if an internal
 // invariant fails (a switch that cannot be isolated).
 // require_eulerian = false (used for §2.4's G({⌊U·b_e⌋}), which need not be Eulerian) skips
-// the Eulerian precondition; Theorem 7 then no longer guarantees success, and a switch that
-// cannot be isolated is reported by std::logic_error.
+// the Eulerian precondition; Theorem 7 then no longer guarantees success: each switch gets a
+// second pass, capacity left at a switch with no ingress (or no egress) left is dropped
+// (it lies on no s -> v path, so every F(s, v) is kept), and a switch that still has both
+// is reported by std::logic_error.
 SplitResult SplitOffSwitches(const Topology& g, const CapacityGraph& d,
                              const std::vector<BigInt>& source_capacity, const BigInt& threshold,
                              bool require_eulerian = true);

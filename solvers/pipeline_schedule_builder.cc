@@ -121,21 +121,54 @@ Rational EulerianFloorU(const Topology& g, const Rational& u) {
   return Rational(Ceil(u / step)) * step;
 }
 
-// Trees for fixed k at the least U (`*U`, `*d` updated when the Eulerian fallback of
-// EulerianFloorU is taken; then s.extra records it).
+// The least U > u at which some ⌊U·b_e⌋ grows (the next point where G({⌊U·b_e⌋}) changes).
+Rational NextFloorBreakpoint(const Topology& g, const Rational& u) {
+  std::optional<Rational> best;
+  for (const Link& l : g.links()) {
+    if (l.from == l.to) continue;
+    Rational next = Rational(Floor(u * l.bandwidth) + 1) / l.bandwidth;
+    if (!best || next < *best) best = next;
+  }
+  return *best;
+}
+
+// Trees for fixed k at the least U that works (`*U`, `*d` updated when it is not U*; then
+// s.extra records it). Tries U*, then the next breakpoints of ⌊U·b_e⌋ (G({⌊U·b_e⌋}) only
+// changes there, and grows with U, so each passes Theorem 14's test), up to
+// `max_breakpoints` of them below the Eulerian U' of EulerianFloorU, where Theorem 7
+// guarantees success. Each try is one run of Algorithm 1 in relaxed mode.
 std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGraph* d,
                                       const std::vector<BigInt>& src, const BigInt& threshold,
                                       const std::vector<std::pair<int, BigInt>>& demands,
-                                      const PackingOptions& packing, PipelineSchedule* s,
-                                      PipelineStats* stats) {
-  std::optional<std::vector<PipelineTree>> trees =
-      TreesFor(g, *d, src, threshold, demands, true, packing, stats);
-  if (trees) return std::move(*trees);
-  s->extra["fixed_k_least_U"] = ToString(*U);
-  s->extra["fixed_k_eulerian_fallback"] = true;
-  *U = EulerianFloorU(g, *U);
-  *d = ScaledCapacityGraph(g, *U, false);
-  return *TreesFor(g, *d, src, threshold, demands, false, packing, stats);
+                                      const PackingOptions& packing, int max_breakpoints,
+                                      PipelineSchedule* s, PipelineStats* stats) {
+  const Rational least = *U;
+  const Rational eulerian = EulerianFloorU(g, least);
+  Rational u = least;
+  int tried = 0;
+  std::optional<std::vector<PipelineTree>> trees;
+  while (u < eulerian && tried <= max_breakpoints) {
+    CapacityGraph du = u == least ? *d : ScaledCapacityGraph(g, u, true);
+    ++tried;
+    trees = TreesFor(g, du, src, threshold, demands, true, packing, stats);
+    if (trees) {
+      *d = std::move(du);
+      break;
+    }
+    u = NextFloorBreakpoint(g, u);
+  }
+  if (!trees) {  // U* = U' (then G({⌊U*·b_e⌋}) is Eulerian), or the attempts ran out
+    u = eulerian;
+    *d = ScaledCapacityGraph(g, u, false);
+    trees = TreesFor(g, *d, src, threshold, demands, false, packing, stats);
+    if (u != least) s->extra["fixed_k_eulerian_fallback"] = true;
+  }
+  if (u != least) {
+    s->extra["fixed_k_least_U"] = ToString(least);
+    s->extra["fixed_k_breakpoints_tried"] = tried;
+  }
+  *U = u;
+  return std::move(*trees);
 }
 
 // §2.4: the least U in [lo, hi] (scaled units, lo a valid lower bound, hi feasible) with
@@ -169,8 +202,10 @@ Rational LeastFloorU(const Topology& g, const std::vector<BigInt>& src, const Bi
   return u * ib.scale;
 }
 
-PipelineSchedule AllgatherSchedule(const Topology& g, const std::optional<BigInt>& fixed_k,
-                                   const PackingOptions& packing, PipelineBuildResult* out) {
+PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& options,
+                                   PipelineBuildResult* out) {
+  const std::optional<BigInt>& fixed_k = options.fixed_k;
+  const PackingOptions& packing = options.packing;
   PipelineStats& stats = out->stats;
   auto t0 = Clock::now();
   AllgatherOptimum opt = ComputeAllgatherOptimum(g);
@@ -195,7 +230,8 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const std::optional<BigInt
     src[v] = k;
     demands.push_back({v, k});
   }
-  if (fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k * g.num_compute(), demands, packing, &s, &stats);
+  if (fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k * g.num_compute(), demands, packing,
+                                     options.fixed_k_breakpoints, &s, &stats);
   else s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, false, packing, &stats);
   s.U = U;
   s.k = k;
@@ -276,20 +312,20 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
   PipelineBuildResult out;
   switch (options.collective) {
     case PipelineCollective::kAllgather:
-      out.schedule = AllgatherSchedule(g, options.fixed_k, options.packing, &out);
+      out.schedule = AllgatherSchedule(g, options, &out);
       break;
     case PipelineCollective::kReduceScatter: {
-      out.schedule = AllgatherSchedule(g.Transpose(), options.fixed_k, options.packing, &out);
+      out.schedule = AllgatherSchedule(g.Transpose(), options, &out);
       out.schedule.collective = "reduce-scatter";
       out.schedule.ratio = PipelineScheduleRatio(g, out.schedule);
       break;
     }
     case PipelineCollective::kAllreduce: {
       PipelineBuildResult rs, ag;
-      PipelineSchedule rs_s = AllgatherSchedule(g.Transpose(), options.fixed_k, options.packing, &rs);
+      PipelineSchedule rs_s = AllgatherSchedule(g.Transpose(), options, &rs);
       rs_s.collective = "reduce-scatter";
       rs_s.ratio = PipelineScheduleRatio(g, rs_s);
-      PipelineSchedule ag_s = AllgatherSchedule(g, options.fixed_k, options.packing, &ag);
+      PipelineSchedule ag_s = AllgatherSchedule(g, options, &ag);
       out.schedule.collective = "allreduce";
       out.schedule.ratio = rs_s.ratio + ag_s.ratio;
       out.schedule.U = ag_s.U;
@@ -345,7 +381,8 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       out.stats.optimum_seconds += Seconds(t0);
       std::vector<BigInt> src(g.num_nodes(), 0);
       src[options.root] = k;
-      if (options.fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k, {{options.root, k}}, options.packing, &s, &out.stats);
+      if (options.fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k, {{options.root, k}}, options.packing,
+                                                 options.fixed_k_breakpoints, &s, &out.stats);
       else s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, false, options.packing, &out.stats);
       s.U = U;
       s.k = k;

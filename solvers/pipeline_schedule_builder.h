@@ -16,11 +16,17 @@
 //  * fixed k (§2.4, Theorems 13-15): the least U* with N·k trees edge-disjoint in
 //    G({⌊U·b_e⌋}), by the paper's binary search to width 1/max(b)^2 and continued fractions.
 //    On switch topologies G({⌊U*·b_e⌋}) need not be Eulerian, and then Algorithm 1 may be
-//    unable to isolate a switch (Theorem 7 needs Eulerian). In that case the schedule uses
-//    the least U' >= U* with every U'·b_e integral (G({U'·b_e}) is Eulerian and feasible;
-//    U' - U* < gcd-step L/G of the bandwidths), records "fixed_k_least_U": U* and
-//    "fixed_k_eulerian_fallback": true in `extra`, and its ratio U'/k may exceed Theorem 15's
-//    bound by less than that step over k.
+//    unable to isolate a switch (Theorem 7 needs Eulerian; packing out-trees that span V_c
+//    through Steiner nodes is NP-hard in general, so Theorem 5's flow test is only a lower
+//    bound there). Splitting then runs in relaxed mode (solvers/edge_splitting.h); if it
+//    still fails, the next breakpoints of ⌊U·b_e⌋ above U* are tried (at most
+//    PipelineOptions::fixed_k_breakpoints), and
+//    last the least U' >= U* with every U'·b_e integral (G({U'·b_e}) is Eulerian and
+//    feasible; U' - U* < gcd-step L/G of the bandwidths). When U > U* the schedule records
+//    "fixed_k_least_U": U* (a lower bound on any k-tree schedule, Theorem 13 + Theorem 5's
+//    necessary direction) and "fixed_k_breakpoints_tried" in `extra`, plus
+//    "fixed_k_eulerian_fallback": true when U = U'; its ratio U/k may then exceed Theorem
+//    15's bound (by less than the gcd step over k).
 // "ratio" is always max over links of load/(k·b_e): T_B/(M/N) for allgather/reduce-scatter
 // (and the sum of the phases for allreduce), T_B/M for broadcast.
 // Complexity: dominated by the max-flows of the three stages (see the stage headers).
@@ -50,6 +56,9 @@ struct PipelineOptions {
   PipelineCollective collective = PipelineCollective::kAllgather;
   int root = -1;                 // broadcast root (node id of a compute node)
   std::optional<BigInt> fixed_k;  // §2.4: exactly k trees per root
+  // Fixed k on switch topologies: breakpoints of ⌊U·b_e⌋ above U* tried (after U* itself)
+  // before the Eulerian fallback U'.
+  int fixed_k_breakpoints = 16;
   PackingOptions packing;         // Algorithm 2 variant (batch certification by default)
 };
 
