@@ -105,6 +105,11 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       sum["trees"] = built.stats.trees;
       sum["verdict"] = verdict;
       if (built.fixed_k_bound) sum["theorem15_bound"] = RationalToJson(*built.fixed_k_bound);
+      const bool fixed_k_certified = built.fixed_k_lower_bound && s.ratio == *built.fixed_k_lower_bound;
+      if (built.fixed_k_lower_bound) {
+        sum["fixed_k_lower_bound"] = RationalToJson(*built.fixed_k_lower_bound);
+        sum["fixed_k_certified"] = fixed_k_certified;
+      }
       sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows},
                           {"splitting", built.stats.splitting_max_flows},
                           {"packing", built.stats.packing_max_flows}};
@@ -120,8 +125,13 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       } else {
         std::cout << s.collective << ": ratio " << ToString(s.ratio) << " (optimum "
                   << ToString(built.optimal_ratio) << "), U = " << ToString(s.U) << ", k = "
-                  << ToString(s.k) << ", " << built.stats.trees << " distinct trees; " << verdict
-                  << "; written to " << args->output << "\n";
+                  << ToString(s.k) << ", " << built.stats.trees << " distinct trees; " << verdict;
+        if (built.fixed_k_lower_bound) {
+          std::cout << "; fixed k: "
+                    << (fixed_k_certified ? "best for this k (ratio = U*/k, certified)"
+                                          : "lower bound U*/k = " + ToString(*built.fixed_k_lower_bound));
+        }
+        std::cout << "; written to " << args->output << "\n";
       }
       return kExitOk;
     });

@@ -220,6 +220,7 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
     U = FixedKMinimalU(g, k, &stats.optimum_max_flows);
     d = ScaledCapacityGraph(g, U, true);
     out->fixed_k_bound = opt.ratio + 1 / (Rational(k) * MinBandwidth(g));  // Theorem 15
+    out->fixed_k_lower_bound = U / Rational(k);
   } else {
     d = ScaledCapacityGraph(g, U, false);
   }
@@ -331,7 +332,10 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       out.schedule.U = ag_s.U;
       out.schedule.k = ag_s.k;
       out.optimal_ratio = rs.optimal_ratio + ag.optimal_ratio;
-      if (options.fixed_k) out.fixed_k_bound = *rs.fixed_k_bound + *ag.fixed_k_bound;
+      if (options.fixed_k) {
+        out.fixed_k_bound = *rs.fixed_k_bound + *ag.fixed_k_bound;
+        out.fixed_k_lower_bound = *rs.fixed_k_lower_bound + *ag.fixed_k_lower_bound;
+      }
       out.schedule.phases = {std::move(rs_s), std::move(ag_s)};
       for (PipelineStats* st : {&rs.stats, &ag.stats}) {
         out.stats.optimum_max_flows += st->optimum_max_flows;
@@ -374,6 +378,7 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
                         &out.stats.optimum_max_flows);
         d = ScaledCapacityGraph(g, U, true);
         out.fixed_k_bound = bb.ratio + 1 / (Rational(k) * MinBandwidth(g));
+        out.fixed_k_lower_bound = U / Rational(k);
       } else {
         MinimalUk(g, bb.ratio, &U, &k);
         d = ScaledCapacityGraph(g, U, false);

@@ -80,6 +80,11 @@ struct PipelineBuildResult {
   Rational optimal_ratio;  // ratio* (allgather/RS), sum for allreduce, 1/λ for broadcast
   // Fixed k only: Theorem 15's bound ratio* + 1/(k·min b_e) on the achieved ratio.
   std::optional<Rational> fixed_k_bound;
+  // Fixed k only: U*/k (the sum over the phases for allreduce), a lower bound on the ratio of
+  // any schedule with k trees per root: its integral loads fit in G({⌊k·ratio·b_e⌋}), which
+  // then passes Theorem 14's flow test (Theorem 5's necessary direction). A schedule whose
+  // ratio equals it is certified best for that k.
+  std::optional<Rational> fixed_k_lower_bound;
   PipelineStats stats;
 };
 

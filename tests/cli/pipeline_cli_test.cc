@@ -92,6 +92,21 @@ TEST(PipelineCliTest, FixedKAndExactBandwidths) {
   json fj = json::parse(f.out);
   EXPECT_EQ(fj["k"], 1);
   EXPECT_EQ(fj["verdict"], "valid");
+  // Each node needs N-1 = 3 units in: ⌊U·1000033⌋ + ⌊U·1000003⌋ = 2 + 1 at U = 2/1000033,
+  // and any smaller U leaves 1 + 1. The schedule attains this lower bound: certified.
+  EXPECT_EQ(fj["U"], "2/1000033");
+  EXPECT_EQ(fj["ratio"], "2/1000033");
+  EXPECT_EQ(fj["fixed_k_lower_bound"], "2/1000033");
+  EXPECT_EQ(fj["fixed_k_certified"], true);
+  // k = 2: 3 + 3 = 6 = 2(N-1) at U = 3/1000003; ratio U/k.
+  CliResult f2 = RunCli({"pipeline", ring, "--fixed-k", "2", "-o", TempPath("ring_fk2.json"), "--json"});
+  ASSERT_EQ(f2.exit_code, 0) << f2.err;
+  json f2j = json::parse(f2.out);
+  EXPECT_EQ(f2j["U"], "3/1000003");
+  EXPECT_EQ(f2j["fixed_k_lower_bound"], "3/2000006");
+  EXPECT_EQ(f2j["fixed_k_certified"], true);
+  CliResult text = RunCli({"pipeline", ring, "--fixed-k", "1", "-o", TempPath("ring_fk.json")});
+  EXPECT_NE(text.out.find("best for this k (ratio = U*/k, certified)"), std::string::npos) << text.out;
 }
 
 // Issue 4: --fixed-k on a switch topology whose G({⌊U*·b_e⌋}) is not Eulerian used to end
@@ -116,6 +131,8 @@ TEST(PipelineCliTest, FixedKOnNonEulerianFloorGraphIssue4) {
   EXPECT_EQ(schedule["ratio"], "1/4");
   EXPECT_FALSE(schedule.contains("fixed_k_least_U"));
   EXPECT_FALSE(schedule.contains("fixed_k_eulerian_fallback"));
+  EXPECT_EQ(summary["fixed_k_lower_bound"], "1/4");
+  EXPECT_EQ(summary["fixed_k_certified"], true);
   EXPECT_EQ(RunCli({"verify", topo, out}).exit_code, 0);
 }
 

@@ -77,6 +77,8 @@ TEST(FixedKTest, SwitchReplicationBeatsRoutedTreesIssue4) {
   PipelineBuildResult r = BuildPipelineSchedule(g, o);
   EXPECT_TRUE(CheckPipelineSchedule(g, r.schedule).ok);
   EXPECT_EQ(r.schedule.U, Rational(3, 10));
+  EXPECT_EQ(r.fixed_k_lower_bound, std::optional<Rational>(Rational(2, 7)));  // not attained
+  EXPECT_GT(r.schedule.ratio, *r.fixed_k_lower_bound);
   EXPECT_EQ(r.schedule.extra["fixed_k_least_U"].get<std::string>(), "2/7");
   EXPECT_EQ(r.schedule.extra["fixed_k_breakpoints_tried"].get<int>(), 2);  // 2/7, then 3/10
   EXPECT_FALSE(r.schedule.extra.contains("fixed_k_eulerian_fallback"));
@@ -124,6 +126,7 @@ TEST(FixedKTest, MatchesBruteForceOnSmallSwitchTopologies) {
       ASSERT_TRUE(CheckPipelineSchedule(g, r.schedule).ok);
       const Rational built = r.schedule.U;
       const Rational least = FixedKMinimalU(g, BigInt(k));
+      EXPECT_EQ(r.fixed_k_lower_bound, std::optional<Rational>(least / k));
       // Theorem 14's U* is a lower bound in both models: nothing fits just below it.
       Rational below = PreviousBreakpoint(g, least);
       if (below > 0) {
