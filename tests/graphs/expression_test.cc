@@ -121,7 +121,7 @@ TEST(ExpressionTest, EveryFamilyIsDocumentedAndUnique) {
     EXPECT_FALSE(all[i].reference.empty()) << all[i].name;
     EXPECT_FALSE(all[i].description.empty()) << all[i].name;
     EXPECT_EQ(all[i].signature.rfind(all[i].name + "(", 0), 0u) << all[i].name;
-    if (i > 0) EXPECT_LT(all[i - 1].name, all[i].name);
+    if (i > 0) { EXPECT_LT(all[i - 1].name, all[i].name); }
   }
   for (const char* name :
        {"kautz",     "genkautz", "circulant",  "torus",        "hypercube",

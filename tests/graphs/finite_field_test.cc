@@ -42,11 +42,11 @@ TEST(FiniteField, AxiomsHoldExhaustivelyOnSmallFields) {
       EXPECT_EQ(f.Add(a, 0), a);
       EXPECT_EQ(f.Mul(a, 1), a);
       EXPECT_EQ(f.Add(a, f.Neg(a)), 0);
-      if (a != 0) EXPECT_EQ(f.Mul(a, f.Inv(a)), 1) << q << " " << a;
+      if (a != 0) { EXPECT_EQ(f.Mul(a, f.Inv(a)), 1) << q << " " << a; }
       for (int b = 0; b < q; ++b) {
         EXPECT_EQ(f.Add(a, b), f.Add(b, a));
         EXPECT_EQ(f.Mul(a, b), f.Mul(b, a));
-        if (a != 0 && b != 0) EXPECT_NE(f.Mul(a, b), 0) << "zero divisor in F_" << q;
+        if (a != 0 && b != 0) { EXPECT_NE(f.Mul(a, b), 0) << "zero divisor in F_" << q; }
         for (int c = 0; c < q; ++c) {
           ASSERT_EQ(f.Mul(a, f.Mul(b, c)), f.Mul(f.Mul(a, b), c));
           ASSERT_EQ(f.Add(a, f.Add(b, c)), f.Add(f.Add(a, b), c));

@@ -56,7 +56,7 @@ TEST(PolarStarEr, AdjacencyMatchesDotProductsAndTheoremThree) {
         int common = 0;
         for (int u = 0; u < n; ++u) common += adj[v][u] && adj[u][w];
         EXPECT_GE(common, 1) << q << " " << v << " " << w;
-        if (v != w) EXPECT_EQ(common, 1);
+        if (v != w) { EXPECT_EQ(common, 1); }
       }
     }
   }

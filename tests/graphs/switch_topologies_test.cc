@@ -181,12 +181,12 @@ TEST(SwitchTopologies, DragonflyOneGlobalLinkPerGroupPair) {
     EXPECT_EQ(static_cast<int>(between.size()), groups * (groups - 1));
     for (const auto& [pair, count] : between) EXPECT_EQ(count, 1);
     for (int v = 0; v < g.num_nodes(); ++v) {
-      if (g.IsSwitch(v)) EXPECT_EQ(g.OutDegree(v), p + (a - 1) + h) << g.node(v).name;
+      if (g.IsSwitch(v)) { EXPECT_EQ(g.OutDegree(v), p + (a - 1) + h) << g.node(v).name; }
     }
     DistanceStats ds = ComputeDistanceStats(g, 1);
     EXPECT_EQ(ds.unreachable_pairs, 0);
     EXPECT_LE(ds.diameter, 5);
-    if (a >= 2) EXPECT_EQ(ds.diameter, 5) << a << p << h;
+    if (a >= 2) { EXPECT_EQ(ds.diameter, 5) << a << p << h; }
   }
 }
 

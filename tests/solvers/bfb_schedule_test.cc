@@ -151,7 +151,7 @@ TEST(BfbScheduleTest, Thm15TlEqualsDiameterOnRandomDigraphs) {
     BfbResult r = GenerateAndCheck(g);
     EXPECT_EQ(r.tl, ComputeDistanceStats(g).diameter) << "seed " << seed + k;
     // T_B is never below the cut lower bound on regular graphs (Thm 7 direction).
-    if (r.tb_lower_bound) EXPECT_GE(r.tb, *r.tb_lower_bound);
+    if (r.tb_lower_bound) { EXPECT_GE(r.tb, *r.tb_lower_bound); }
   }
 }
 
@@ -234,7 +234,7 @@ TEST(BfbScheduleTest, CertificatesReproduceEachU) {
   for (const auto& step : plan.cells)
     for (const BfbCell& c : step) {
       EXPECT_FALSE(VerifyBfbLpResult(c.problem, c.lp).has_value());
-      if (!c.problem.sources.empty()) EXPECT_EQ(WitnessValue(c.problem, c.lp.witness_sources), c.lp.value);
+      if (!c.problem.sources.empty()) { EXPECT_EQ(WitnessValue(c.problem, c.lp.witness_sources), c.lp.value); }
     }
 }
 

@@ -132,7 +132,7 @@ TEST(FixedKTest, MatchesBruteForceOnSmallSwitchTopologies) {
       if (below > 0) {
         for (auto* bf : {&routed, &steiner}) {
           std::optional<bool> f = bf->Fits(k, below, kBudget);
-          if (f) EXPECT_FALSE(*f) << "a packing below U* = " << ToString(least);
+          if (f) { EXPECT_FALSE(*f) << "a packing below U* = " << ToString(least); }
         }
       }
       std::optional<Rational> best_routed = LeastFitting(g, routed, k, least, built);

@@ -122,7 +122,7 @@ TEST(MultiTreeTest, FanOutCapMakesKaryTrees) {
     MultiTreeResult r = BuildMultiTree(torus, o, "<test>");
     ExpectAlgorithm1Invariants(torus, r, k);
     EXPECT_TRUE(CheckStepSchedule(torus, r.allreduce).ok);
-    if (k == 1) EXPECT_GE(r.total_steps, 8);  // paths through 9 nodes
+    if (k == 1) { EXPECT_GE(r.total_steps, 8); }  // paths through 9 nodes
   }
 }
 
