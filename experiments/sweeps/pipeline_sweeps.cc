@@ -1,5 +1,6 @@
 #include "experiments/sweeps/pipeline_sweeps.h"
 
+#include <algorithm>
 #include <random>
 
 #include "graphs/expression.h"
@@ -98,6 +99,81 @@ SweepReport SweepPipelineTheorem5(const SweepRange& r) {
                              ToString(opt.ratio), g);
     }
   }
+  return rep;
+}
+
+Topology RandomDirectedEulerianTopology(std::int64_t i) {
+  std::mt19937_64 rng(0x5eed0005ULL + static_cast<std::uint64_t>(i));
+  int c = 2 + static_cast<int>(rng() % 3), s = 1 + static_cast<int>(rng() % 3);
+  Topology g("random-directed-eulerian(" + S(i) + ")");
+  for (int v = 0; v < c; ++v) g.AddCompute("c" + S(v));
+  for (int v = 0; v < s; ++v) g.AddSwitch("s" + S(v));
+  const int n = c + s;
+  auto cycle = [&](std::vector<int> walk) {  // a closed walk, one bandwidth: Eulerian
+    Rational bw(2 + static_cast<int>(rng() % 6));
+    for (std::size_t j = 0; j < walk.size(); ++j) {
+      int a = walk[j], b = walk[(j + 1) % walk.size()];
+      if (a != b) g.AddLink(a, b, bw);
+    }
+  };
+  std::vector<int> order(n);
+  for (int v = 0; v < n; ++v) order[v] = v;
+  std::shuffle(order.begin(), order.end(), rng);
+  cycle(order);  // a Hamiltonian cycle: strongly connected
+  int extra = static_cast<int>(rng() % 4);
+  for (int k = 0; k < extra; ++k) {
+    std::vector<int> walk(2 + rng() % (n - 1));
+    for (int& v : walk) v = static_cast<int>(rng() % n);
+    cycle(walk);
+  }
+  return g;
+}
+
+SweepReport SweepPipelineTheorem5Floor(const SweepRange& r, TreeModel model) {
+  SweepReport rep;
+  const bool routed = model == TreeModel::kRouted;
+  rep.name = routed ? "s004-thm5-floor-routed" : "s004-thm5-floor-steiner";
+  constexpr std::int64_t kBudget = 2000000;
+  int non_eulerian = 0, skipped = 0;
+  for (std::int64_t i = r.lo; i <= r.hi; ++i) {
+    Topology g = RandomDirectedEulerianTopology(i);
+    TreePackingBruteForce bf(g, model);
+    for (std::int64_t k = 1; k <= 2; ++k) {
+      Rational u = FixedKMinimalU(g, BigInt(k));
+      std::vector<BigInt> balance(g.num_nodes(), 0);
+      for (const Link& l : g.links()) {
+        balance[l.from] += Floor(u * l.bandwidth);
+        balance[l.to] -= Floor(u * l.bandwidth);
+      }
+      bool eulerian = std::all_of(balance.begin(), balance.end(), [](const BigInt& b) { return b == 0; });
+      std::optional<bool> at = bf.Fits(BigInt(k), u, kBudget);
+      Rational below = 0;  // the largest breakpoint of ⌊U·b_e⌋ below U*
+      for (const Link& l : g.links()) below = std::max(below, Rational(Ceil(u * l.bandwidth) - 1) / l.bandwidth);
+      std::optional<bool> under = below > 0 ? bf.Fits(BigInt(k), below, kBudget) : std::optional<bool>(false);
+      if (!at || !under) {
+        ++skipped;
+        continue;
+      }
+      ++rep.instances;
+      non_eulerian += !eulerian;
+      if (*under) rep.Fail(Label(g) + " k=" + S(k), "a packing fits below U* = " + ToString(u), g);
+      if (!*at) {
+        std::string sw;
+        for (int v = 0; v < g.num_nodes(); ++v) {
+          if (g.IsSwitch(v) && balance[v] != 0) {
+            sw += (sw.empty() ? "" : ", ") + g.node(v).name + " out - in = " + ToString(balance[v]);
+          }
+        }
+        rep.Fail(Label(g) + " k=" + S(k),
+                 "min_v F(s,v;D_k) >= N·k at U* = " + ToString(u) + " but no packing of " + S(k) +
+                     (routed ? " routed" : " Steiner") + " trees per root in G({⌊U*·b_e⌋})" +
+                     (eulerian ? " (Eulerian)" : " (not Eulerian: " + sw + ")"),
+                 g);
+      }
+    }
+  }
+  rep.notes.push_back(S(non_eulerian) + " of the floor graphs were not Eulerian");
+  if (skipped) rep.notes.push_back(S(skipped) + " skipped (search budget)");
   return rep;
 }
 
@@ -217,6 +293,14 @@ std::vector<SweepSpec> PipelineSweeps() {
        }},
       {"s004-thm5", "seed 004 Thm 5", "k edge-disjoint out-trees per root iff min_v F(s,v;D_k) >= N k",
        "instance indices", {1, 25}, SweepPipelineTheorem5},
+      {"s004-thm5-floor-steiner", "seed 004 Thm 5 on §2.4's G({⌊U*·b_e⌋})",
+       "min_v F(s,v;D_k) >= N k => k Steiner out-trees per root (may branch at a switch), brute force",
+       "instance indices (random directed Eulerian, <= 7 nodes), k = 1, 2", {1, 420},
+       [](const SweepRange& r) { return SweepPipelineTheorem5Floor(r, TreeModel::kSteiner); }},
+      {"s004-thm5-floor-routed", "seed 004 Thm 5 on §2.4's G({⌊U*·b_e⌋}), routed trees",
+       "min_v F(s,v;D_k) >= N k => k routed trees per root (switches forward, never replicate), brute force",
+       "instance indices (random directed Eulerian, <= 7 nodes), k = 1, 2", {1, 420},
+       [](const SweepRange& r) { return SweepPipelineTheorem5Floor(r, TreeModel::kRouted); }},
       {"s004-thm8", "seed 004 Thm 8", "maximal split-off amounts keep min_v F(s,v;D_k) >= N k", "instance indices",
        {1, 25}, SweepPipelineTheorem8},
       {"s004-thm10", "seed 004 Thm 10", "switchless: c(S, S̄) >= |S| k for all S iff min_v F(s,v;D_k) >= N k",

@@ -4,7 +4,12 @@
 // exist at the optimum: the built schedule passes the pipeline checker at ratio*), Thm 8
 // (edge splitting keeps min_v F(s,v) >= N·k), Thm 10 (switchless: cut condition iff flow
 // condition, brute force), Thm 15 (fixed k: U*/k <= ratio* + 1/(k·min b_e)), Thm 19 (RS+AG is
-// optimal allreduce under (a) or (b)). Range: instance indices (one seeded topology each).
+// optimal allreduce under (a) or (b)), and Thm 5 on §2.4's floor graphs G({⌊U*·b_e⌋}) of
+// random directed Eulerian switch topologies (which need not be Eulerian), against the
+// brute-force packing of proofs_check/tree_packing_brute_force.h in both tree models
+// (Steiner: Theorem 13's out-trees, which may branch at a switch; routed: the schedule
+// format, which the edge-splitting construction builds). Range: instance indices (one
+// seeded topology each).
 #ifndef COLLSYNTH_EXPERIMENTS_SWEEPS_PIPELINE_SWEEPS_H_
 #define COLLSYNTH_EXPERIMENTS_SWEEPS_PIPELINE_SWEEPS_H_
 
@@ -13,6 +18,7 @@
 #include "experiments/sweeps/sweep.h"
 #include "graphs/rational.h"
 #include "graphs/topology.h"
+#include "proofs_check/tree_packing_brute_force.h"
 
 namespace collsynth::sweeps {
 
@@ -22,6 +28,12 @@ Topology RandomEulerianTopology(std::int64_t i);
 // ratio_fn(g): the value to compare with the brute-force max cut ratio (default: ratio*).
 SweepReport SweepPipelineTheorem1(const SweepRange& r, const std::function<Rational(const Topology&)>& ratio_fn);
 SweepReport SweepPipelineTheorem5(const SweepRange& r);
+// Seeded random directed Eulerian topology number i (sums of directed cycles, integer
+// bandwidths 2..7): 2..4 compute nodes, 1..3 switches.
+Topology RandomDirectedEulerianTopology(std::int64_t i);
+// Theorem 5 at U* = FixedKMinimalU (k = 1, 2) on G({⌊U*·b_e⌋}): the flow test passes, so k
+// trees per root of `model` must fit (and none fit at the breakpoint below U*).
+SweepReport SweepPipelineTheorem5Floor(const SweepRange& r, TreeModel model);
 SweepReport SweepPipelineTheorem8(const SweepRange& r);
 SweepReport SweepPipelineTheorem10(const SweepRange& r);
 SweepReport SweepPipelineTheorem15(const SweepRange& r);

@@ -1,5 +1,5 @@
 // Fixed-k pipeline schedules (seed 004 §2.4, Theorems 13-15) against brute-force packings
-// (fixed_k_brute_force.h) on tiny random switch topologies. In the schedule contract's
+// (proofs_check/tree_packing_brute_force.h) on tiny random switch topologies. In the schedule contract's
 // model (routed trees, switches forward without replicating) the builder's U must be the
 // true least U; the flow bound U* of Theorem 14 must be a valid lower bound in both models
 // (the breakpoint below it admits no packing); how often Theorem 13's Steiner model (switch
@@ -8,10 +8,10 @@
 
 #include <random>
 
-#include "fixed_k_brute_force.h"
 #include "graphs/topology_io.h"
 #include "pipeline_test_topologies.h"
 #include "proofs_check/pipeline_checker.h"
+#include "proofs_check/tree_packing_brute_force.h"
 #include "solvers/pipeline_schedule_builder.h"
 #include "test_util.h"
 
@@ -40,19 +40,6 @@ Rational NextBreakpoint(const Topology& g, const Rational& u) {
 
 constexpr std::int64_t kBudget = 2000000;
 
-TEST(FixedKTest, BruteForceOracleOnTwoClusterFigure1) {
-  // Two clusters of 2 (local 10, global 1): k = 1 needs U·1 >= 1 on the cross links, and
-  // U = 9/10 leaves them 0; k = 2 needs U = 2.
-  Topology g = testing::TwoClusterTopology(2, 2, 10, 1);
-  for (auto model : {testing::TreeModel::kRouted, testing::TreeModel::kSteiner}) {
-    testing::FixedKBruteForce bf(g, model);
-    EXPECT_EQ(bf.Fits(1, 1, kBudget), std::optional<bool>(true));
-    EXPECT_EQ(bf.Fits(1, Rational(9, 10), kBudget), std::optional<bool>(false));
-    EXPECT_EQ(bf.Fits(2, 1, kBudget), std::optional<bool>(false));
-    EXPECT_EQ(bf.Fits(2, 2, kBudget), std::optional<bool>(true));
-  }
-}
-
 // Regression instance (found by the random test below): at U* = 2/7, k = 1, the only
 // packing branches root c1's tree at switch s0 (c1 -> s0 -> {c2, c0}); a routed schedule
 // cannot, and its least U is the next breakpoint 3/10, which the builder attains.
@@ -67,8 +54,8 @@ TEST(FixedKTest, SwitchReplicationBeatsRoutedTreesIssue4) {
   g.AddLink(s0, c0, 5);   // 1
   g.AddLink(c2, s0, 2);   // 0
   EXPECT_EQ(FixedKMinimalU(g, 1), Rational(2, 7));
-  testing::FixedKBruteForce routed(g, testing::TreeModel::kRouted);
-  testing::FixedKBruteForce steiner(g, testing::TreeModel::kSteiner);
+  TreePackingBruteForce routed(g, TreeModel::kRouted);
+  TreePackingBruteForce steiner(g, TreeModel::kSteiner);
   EXPECT_EQ(steiner.Fits(1, Rational(2, 7), kBudget), std::optional<bool>(true));
   EXPECT_EQ(routed.Fits(1, Rational(2, 7), kBudget), std::optional<bool>(false));
   EXPECT_EQ(routed.Fits(1, Rational(3, 10), kBudget), std::optional<bool>(true));
@@ -95,7 +82,7 @@ TEST(FixedKTest, SwitchReplicationBeatsRoutedTreesIssue4) {
 }
 
 // The least breakpoint u >= from where the oracle finds a packing (std::nullopt: budget).
-std::optional<Rational> LeastFitting(const Topology& g, testing::FixedKBruteForce& bf, int k,
+std::optional<Rational> LeastFitting(const Topology& g, TreePackingBruteForce& bf, int k,
                                      Rational from, const Rational& limit) {
   while (true) {
     std::optional<bool> f = bf.Fits(k, from, kBudget);
@@ -114,8 +101,8 @@ TEST(FixedKTest, MatchesBruteForceOnSmallSwitchTopologies) {
     Topology g = testing::RandomEulerianTopology(rng, compute, switches,
                                                  static_cast<int>(rng() % 4),
                                                  2 + static_cast<int>(rng() % 6));
-    testing::FixedKBruteForce routed(g, testing::TreeModel::kRouted);
-    testing::FixedKBruteForce steiner(g, testing::TreeModel::kSteiner);
+    TreePackingBruteForce routed(g, TreeModel::kRouted);
+    TreePackingBruteForce steiner(g, TreeModel::kSteiner);
     for (int k = 1; k <= 2; ++k) {
       SCOPED_TRACE("seed " + std::to_string(testing::TestSeed()) + " round " +
                    std::to_string(round) + " k " + std::to_string(k) + " " +

@@ -1,28 +1,16 @@
-// Brute-force oracle for seed 004 §2.4 (fixed k) on tiny switch topologies: do k trees per
-// compute root fit in G({⌊U·b_e⌋})? Two models of a tree, searched exhaustively:
-//  * kRouted (the schedule contract, docs/formats.md): an arborescence on the compute nodes
-//    whose every arc is routed along one physical path with switch interiors; a link's load
-//    counts every route through it (a switch forwards, it does not replicate).
-//  * kSteiner (Theorem 13's statement): an out-tree of G containing every compute node, which
-//    may branch at a switch (the switch replicates: its in-link is used once).
-// Every minimal tree is enumerated, then a packing is searched depth first. Exponential:
-// for <= 7 nodes only. Independent of the solvers (no max-flow, no splitting, no packing).
-#ifndef COLLSYNTH_TESTS_SOLVERS_FIXED_K_BRUTE_FORCE_H_
-#define COLLSYNTH_TESTS_SOLVERS_FIXED_K_BRUTE_FORCE_H_
+#include "proofs_check/tree_packing_brute_force.h"
 
-#include <cstdint>
+#include <algorithm>
 #include <functional>
-#include <optional>
 #include <set>
-#include <vector>
+#include <stdexcept>
 
-#include "graphs/rational.h"
-#include "graphs/topology.h"
+namespace collsynth {
+namespace {
 
-namespace collsynth::testing {
-
-// Every minimal out-tree rooted at `root` spanning the compute nodes, as sorted link ids.
-inline std::vector<std::vector<int>> SteinerOutTrees(const Topology& g, int root) {
+// Steiner model: for each switch subset W, a parent link per non-root node of V_c ∪ W, every
+// node reaching the root (no cycle), no switch leaf.
+std::vector<std::vector<int>> SteinerTrees(const Topology& g, int root) {
   std::vector<int> switches;
   for (int v = 0; v < g.num_nodes(); ++v) {
     if (g.IsSwitch(v)) switches.push_back(v);
@@ -56,7 +44,7 @@ inline std::vector<std::vector<int>> SteinerOutTrees(const Topology& g, int root
         parent[members[i]] = g.link(parent_links[i][choice[i]]).from;
       }
       bool ok = true;
-      for (int v : members) {  // every member reaches the root (no cycle)
+      for (int v : members) {
         int x = v, steps = 0;
         while (x != root && steps <= g.num_nodes()) x = parent[x], ++steps;
         ok &= x == root;
@@ -78,9 +66,9 @@ inline std::vector<std::vector<int>> SteinerOutTrees(const Topology& g, int root
   return trees;
 }
 
-// Every arborescence on the compute nodes rooted at `root` with each arc routed along a
-// simple path whose inner nodes are switches, as sorted link ids (with repetition).
-inline std::vector<std::vector<int>> RoutedOutTrees(const Topology& g, int root) {
+// Routed model: a parent per non-root compute node (acyclic), each arc routed along a simple
+// path whose inner nodes are switches; identical link multisets kept once.
+std::vector<std::vector<int>> RoutedTrees(const Topology& g, int root) {
   const int n = g.num_nodes();
   // paths[a][b]: link-id lists of the simple switch-interior paths a -> b.
   std::vector<std::vector<std::vector<std::vector<int>>>> paths(
@@ -91,7 +79,7 @@ inline std::vector<std::vector<int>> RoutedOutTrees(const Topology& g, int root)
     std::function<void(int)> walk = [&](int x) {
       for (int e : g.OutLinks(x)) {
         int y = g.link(e).to;
-        if (y == x || seen[y] || y == a) continue;
+        if (y == x || seen[y]) continue;
         links.push_back(e);
         if (g.IsCompute(y)) {
           paths[a][y].push_back(links);
@@ -106,19 +94,18 @@ inline std::vector<std::vector<int>> RoutedOutTrees(const Topology& g, int root)
     seen[a] = 1;
     walk(a);
   }
+  const std::vector<int> compute = g.ComputeNodes();
   std::vector<int> others;
-  for (int v : g.ComputeNodes()) {
+  for (int v : compute) {
     if (v != root) others.push_back(v);
   }
-  const std::vector<int> compute = g.ComputeNodes();
   std::set<std::vector<int>> trees;
   std::vector<std::size_t> parent_choice(others.size(), 0);
   while (true) {
     std::vector<int> parent(n, -1);
-    std::vector<int> candidates;  // compute nodes other than v, by index
     bool ok = true;
     for (std::size_t i = 0; i < others.size(); ++i) {
-      std::vector<int> c;
+      std::vector<int> c;  // candidate parents: the other compute nodes
       for (int u : compute) {
         if (u != others[i]) c.push_back(u);
       }
@@ -141,8 +128,7 @@ inline std::vector<std::vector<int>> RoutedOutTrees(const Topology& g, int root)
         std::sort(links.begin(), links.end());
         trees.insert(links);
         std::size_t i = 0;
-        while (i < others.size() &&
-               ++route[i] == paths[parent[others[i]]][others[i]].size()) {
+        while (i < others.size() && ++route[i] == paths[parent[others[i]]][others[i]].size()) {
           route[i++] = 0;
         }
         if (i == others.size()) break;
@@ -155,56 +141,52 @@ inline std::vector<std::vector<int>> RoutedOutTrees(const Topology& g, int root)
   return {trees.begin(), trees.end()};
 }
 
-enum class TreeModel { kRouted, kSteiner };
+}  // namespace
 
-// Whether k trees per compute root fit in G({⌊U·b_e⌋}) under the given model; std::nullopt
-// when the search exceeds `budget` nodes.
-class FixedKBruteForce {
- public:
-  FixedKBruteForce(const Topology& g, TreeModel model) : g_(g) {
-    for (int r : g.ComputeNodes()) {
-      trees_.push_back(model == TreeModel::kRouted ? RoutedOutTrees(g, r) : SteinerOutTrees(g, r));
-    }
+std::vector<std::vector<int>> EnumerateSpanningTrees(const Topology& g, int root, TreeModel model) {
+  return model == TreeModel::kRouted ? RoutedTrees(g, root) : SteinerTrees(g, root);
+}
+
+TreePackingBruteForce::TreePackingBruteForce(const Topology& g, TreeModel model) : g_(g) {
+  if (g.num_nodes() > kMaxTreePackingNodes) {
+    throw std::invalid_argument("tree packing brute force: more than " +
+                                std::to_string(kMaxTreePackingNodes) + " nodes");
   }
+  if (g.num_compute() < 2) throw std::invalid_argument("tree packing brute force: < 2 compute nodes");
+  for (int r : g.ComputeNodes()) trees_.push_back(EnumerateSpanningTrees(g, r, model));
+}
 
-  std::optional<bool> Fits(const BigInt& k, const Rational& u, std::int64_t budget) {
-    cap_.assign(g_.num_links(), 0);
-    for (int e = 0; e < g_.num_links(); ++e) {
-      cap_[e] = static_cast<std::int64_t>(Floor(u * g_.link(e).bandwidth));
-    }
-    k_ = static_cast<int>(k);
-    left_ = budget;
-    bool found = Search(0, 0, 0);
-    if (left_ < 0) return std::nullopt;
-    return found;
+std::optional<bool> TreePackingBruteForce::Fits(const BigInt& k, const Rational& u, std::int64_t budget) {
+  if (k < 1 || k > kMaxTreePackingK) throw std::invalid_argument("tree packing brute force: k out of range");
+  if (u < 0) throw std::invalid_argument("tree packing brute force: U < 0");
+  k_ = static_cast<int>(k);
+  const BigInt most = BigInt(k_) * g_.num_compute() * g_.num_nodes();  // routes a link can carry
+  cap_.assign(g_.num_links(), 0);
+  for (int e = 0; e < g_.num_links(); ++e) {
+    BigInt c = Floor(u * g_.link(e).bandwidth);
+    cap_[e] = static_cast<std::int64_t>(c < most ? c : most);
   }
+  left_ = budget;
+  bool found = Search(0, 0, 0);
+  if (left_ < 0) return std::nullopt;
+  return found;
+}
 
- private:
-  // Places tree number `count` of root index `r`, using candidates from index `from` on
-  // (trees of one root are chosen in nondecreasing order: a multiset).
-  bool Search(std::size_t r, int count, std::size_t from) {
-    if (--left_ < 0) return false;
-    if (r == trees_.size()) return true;
-    if (count == k_) return Search(r + 1, 0, 0);
-    const auto& cands = trees_[r];
-    for (std::size_t i = from; i < cands.size(); ++i) {
-      bool fits = true;
-      for (int e : cands[i]) fits &= --cap_[e] >= 0;  // a link may repeat in a routed tree
-      bool done = fits && Search(r, count + 1, i);
-      for (int e : cands[i]) ++cap_[e];
-      if (done) return true;
-      if (left_ < 0) return false;
-    }
-    return false;
+// Places tree number `count` of root index `r`, from candidate `from` on.
+bool TreePackingBruteForce::Search(std::size_t r, int count, std::size_t from) {
+  if (--left_ < 0) return false;
+  if (r == trees_.size()) return true;
+  if (count == k_) return Search(r + 1, 0, 0);
+  const auto& cands = trees_[r];
+  for (std::size_t i = from; i < cands.size(); ++i) {
+    bool fits = true;
+    for (int e : cands[i]) fits &= --cap_[e] >= 0;  // a link may repeat in a routed tree
+    bool done = fits && Search(r, count + 1, i);
+    for (int e : cands[i]) ++cap_[e];
+    if (done) return true;
+    if (left_ < 0) return false;
   }
+  return false;
+}
 
-  const Topology& g_;
-  std::vector<std::vector<std::vector<int>>> trees_;
-  std::vector<std::int64_t> cap_;
-  int k_ = 0;
-  std::int64_t left_ = 0;
-};
-
-}  // namespace collsynth::testing
-
-#endif  // COLLSYNTH_TESTS_SOLVERS_FIXED_K_BRUTE_FORCE_H_
+}  // namespace collsynth
