@@ -7,8 +7,8 @@ set ylabel "instances"
 set key outside right top
 set grid
 set logscale y
-set xtics rotate by -40 ("s000-conj1-k2" 0, "s000-fig12" 1, "s000-thm1" 2, "s000-thm10" 3, "s000-thm11" 4, "s000-thm12" 5, "s000-thm13" 6, "s000-thm17" 7, "s000-thm18" 8, "s000-thm19" 9, "s000-thm2" 10, "s000-thm21" 11, "s000-thm22" 12, "s004-thm1" 13, "s004-thm10" 14, "s004-thm15" 15, "s004-thm19" 16, "s004-thm5" 17, "s004-thm8" 18, "s000-conj1-k3" 19, "s000-thm18-moreover" 20)
-set xrange [-0.5:21-0.5]
+set xtics rotate by -40 ("s000-conj1-k2" 0, "s000-fig12" 1, "s000-thm1" 2, "s000-thm10" 3, "s000-thm11" 4, "s000-thm12" 5, "s000-thm13" 6, "s000-thm17" 7, "s000-thm18" 8, "s000-thm19" 9, "s000-thm2" 10, "s000-thm21" 11, "s000-thm22" 12, "s004-thm1" 13, "s004-thm10" 14, "s004-thm15" 15, "s004-thm19" 16, "s004-thm5" 17, "s004-thm5-floor-steiner" 18, "s004-thm8" 19, "s000-conj1-k3" 20, "s000-thm18-moreover" 21, "s004-thm5-floor-routed" 22)
+set xrange [-0.5:23-0.5]
 set style fill solid 0.6
 set boxwidth 0.4
 plot "instances.dat" index 0 using ($1-0.4+0.2):2 with boxes title "yes", \
