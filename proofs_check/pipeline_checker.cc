@@ -42,6 +42,7 @@ class PipelineChecker {
   void CheckRootSums();
   void CheckLoads();
   void CheckCut();
+  void CheckFixedKCut();
 
   const Topology& g_;
   const PipelineSchedule& s_;
@@ -267,12 +268,60 @@ void PipelineChecker::CheckCut() {
   }
 }
 
+// The fixed-k lower bound (header comment): X must hold a compute node and leave some tree
+// root outside, and its crossing ⌊U'·b_e⌋ capacity must be below the trees that must cross.
+void PipelineChecker::CheckFixedKCut() {
+  if (!s_.fixed_k_cut) return;
+  const std::string item = prefix_ + "fixed_k_cut";
+  std::vector<char> in_x(g_.num_nodes(), 0);
+  for (int v : *s_.fixed_k_cut) in_x[v] = 1;
+  int compute_in = 0;
+  for (int v = 0; v < g_.num_nodes(); ++v) compute_in += in_x[v] && g_.IsCompute(v);
+  const bool broadcast = s_.collective == "broadcast";
+  BigInt roots_outside = 0;
+  if (broadcast) {
+    roots_outside = s_.root && !in_x[*s_.root] ? 1 : 0;
+  } else {
+    roots_outside = g_.num_compute() - compute_in;
+  }
+  if (compute_in == 0 || roots_outside == 0 || report_.ratio <= 0) {
+    out_.Add(K::kFixedKCut, item, -1, -1,
+             "X must contain a compute node and leave a tree root outside (it contains " +
+                 std::to_string(compute_in) + " of " + std::to_string(g_.num_compute()) +
+                 " compute nodes" + (broadcast ? ", and the root must be outside" : "") + ")");
+    return;
+  }
+  const Rational u = report_.ratio * Rational(s_.k);  // the U this schedule achieves
+  Rational below = 0;  // the largest U' < u with some U'·b_e integral
+  for (const Link& l : g_.links()) {
+    Rational prev = Rational(Ceil(u * l.bandwidth) - 1) / l.bandwidth;
+    if (prev > below) below = prev;
+  }
+  const bool leaving = s_.collective == "reduce-scatter";
+  BigInt capacity = 0;
+  for (const Link& l : g_.links()) {
+    bool enters = !in_x[l.from] && in_x[l.to];
+    bool leaves = in_x[l.from] && !in_x[l.to];
+    if (leaving ? leaves : enters) capacity += Floor(below * l.bandwidth);
+  }
+  const BigInt needed = roots_outside * s_.k;
+  report_.fixed_k_certified = capacity < needed;
+  if (!report_.fixed_k_certified) {
+    out_.Add(K::kFixedKCut, item, -1, -1,
+             std::string("at U' = ") + ToString(below) + " the links " +
+                 (leaving ? "leaving" : "entering") + " X carry " + capacity.str() +
+                 " units, not fewer than the " + needed.str() +
+                 " trees that must cross: the fixed-k certificate fails");
+  }
+}
+
 void PipelineChecker::Run() {
   load_.assign(g_.num_links(), BigInt(0));
   for (std::size_t i = 0; i < s_.trees.size(); ++i) CheckTree(i, s_.trees[i]);
   CheckRootSums();
   CheckLoads();
   CheckCut();
+  CheckFixedKCut();
   report_.ok = report_.num_violations == 0;
   report_.verdict = !report_.ok ? "invalid" : report_.certified_optimal ? "optimal (certified)" : "valid";
 }
@@ -293,6 +342,8 @@ void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckR
     report.num_violations += sub.num_violations - static_cast<std::int64_t>(sub.violations.size());
     report.phases.push_back(std::move(sub));
   }
+  report.fixed_k_certified = !report.phases.empty();
+  for (const PipelineCheckReport& p : report.phases) report.fixed_k_certified &= p.fixed_k_certified;
   report.ratio = total;
   if (s.ratio != total) {
     out.Add(K::kWrongRatio, "ratio", -1, -1,
@@ -342,6 +393,7 @@ const char* PipelineViolationKindName(PipelineViolationKind kind) {
     case K::kWrongRatio: return "wrong-ratio";
     case K::kBadCut: return "bad-cut";
     case K::kCutMismatch: return "cut-mismatch";
+    case K::kFixedKCut: return "fixed-k-cut";
   }
   return "unknown";
 }
@@ -356,6 +408,7 @@ json PipelineCheckReport::ToJson() const {
   j["ratio"] = ToString(ratio);
   j["cut_ratio"] = cut_ratio ? json(ToString(*cut_ratio)) : json(nullptr);
   j["certified_optimal"] = certified_optimal;
+  j["fixed_k_certified"] = fixed_k_certified;
   j["errors"] = errors;
   j["num_violations"] = num_violations;
   json kinds = json::array();

@@ -3,6 +3,12 @@
 // compute nodes, routes are walks over existing links with only switches inside, route
 // multiplicities add up, each root's trees sum to k, link loads <= U·b_e; recomputes the
 // ratio max_e load_e/(k·b_e) and, when a bottleneck cut is claimed, |S ∩ V_c| / B+(S).
+// Fixed-k certificate (seed 004 §2.4, Theorem 13): a node set X holding some compute node
+// (for broadcast, not the root) with Σ ⌊U'·b_e⌋ over links entering X (leaving X for
+// reduce-scatter, whose data flows on reversed paths) < k·|V_c \ X| (k for broadcast), where
+// U' is the largest U < k·ratio at which some U·b_e is an integer. Then no schedule with k
+// trees per root has a smaller ratio: its integral loads would be <= ⌊U'·b_e⌋, and each of
+// the k·|V_c \ X| trees rooted outside X must enter X (routed or branching at switches).
 #ifndef COLLSYNTH_PROOFS_CHECK_PIPELINE_CHECKER_H_
 #define COLLSYNTH_PROOFS_CHECK_PIPELINE_CHECKER_H_
 
@@ -33,6 +39,7 @@ enum class PipelineViolationKind {
   kWrongRatio,         // claimed ratio differs from the recomputed one
   kBadCut,             // the bottleneck cut is not a cut the bound applies to
   kCutMismatch,        // the claimed cut does not certify the ratio
+  kFixedKCut,          // the fixed-k cut does not certify that no k-tree schedule is better
 };
 
 const char* PipelineViolationKindName(PipelineViolationKind kind);
@@ -57,6 +64,9 @@ struct PipelineCheckReport {
   std::optional<Rational> cut_ratio;
   std::vector<PipelineCheckReport> phases;  // allreduce: reduce-scatter, allgather
   bool certified_optimal = false;     // cut_ratio == ratio
+  // A fixed-k cut was given and certifies that no schedule with k trees per root (per phase,
+  // for allreduce: every phase's cut) has a smaller ratio.
+  bool fixed_k_certified = false;
   std::string verdict;                // "optimal (certified)", "valid", "invalid"
   nlohmann::json ToJson() const;      // {"ok", "ratio", "errors", "verdict", ...}
 };

@@ -13,7 +13,8 @@ using nlohmann::json;
 
 bool IsKnownKey(const std::string& key) {
   return key == "format" || key == "collective" || key == "root" || key == "ratio" ||
-         key == "U" || key == "k" || key == "bottleneck_cut" || key == "trees" || key == "phases";
+         key == "U" || key == "k" || key == "bottleneck_cut" || key == "fixed_k_cut" ||
+         key == "trees" || key == "phases";
 }
 
 const json& RequireField(const json& obj, const char* key, const std::string& file,
@@ -143,14 +144,19 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   if (!allreduce || j.contains("k")) {
     s.k = PositiveBigIntFromJson(RequireField(j, "k", file, top), file, item("k"));
   }
-  if (auto it = j.find("bottleneck_cut"); it != j.end() && !it->is_null()) {
-    if (!it->is_array()) throw InputError(file, item("bottleneck_cut"), "must be an array of node names");
-    std::vector<int> cut;
+  // An optional array of node names (a certificate set).
+  auto node_set = [&](const char* key) -> std::optional<std::vector<int>> {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return std::nullopt;
+    if (!it->is_array()) throw InputError(file, item(key), "must be an array of node names");
+    std::vector<int> nodes;
     for (std::size_t i = 0; i < it->size(); ++i) {
-      cut.push_back(NodeFromJson((*it)[i], g, file, item("bottleneck_cut[" + std::to_string(i) + "]")));
+      nodes.push_back(NodeFromJson((*it)[i], g, file, item(std::string(key) + "[" + std::to_string(i) + "]")));
     }
-    s.bottleneck_cut = std::move(cut);
-  }
+    return nodes;
+  };
+  s.bottleneck_cut = node_set("bottleneck_cut");
+  s.fixed_k_cut = node_set("fixed_k_cut");
   if (allreduce) {
     const json& phases = RequireField(j, "phases", file, top);
     if (!phases.is_array() || phases.size() != 2) {
@@ -192,10 +198,11 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
   j["ratio"] = RationalToJson(s.ratio);
   if (s.collective != "allreduce" || s.U > 0) j["U"] = RationalToJson(s.U);
   if (s.collective != "allreduce" || s.k > 0) j["k"] = BigIntToJson(s.k);
-  if (s.bottleneck_cut) {
-    json cut = json::array();
-    for (int v : *s.bottleneck_cut) cut.push_back(g.node(v).name);
-    j["bottleneck_cut"] = std::move(cut);
+  for (const auto& [key, set] : {std::pair{"bottleneck_cut", &s.bottleneck_cut}, std::pair{"fixed_k_cut", &s.fixed_k_cut}}) {
+    if (!*set) continue;
+    json names = json::array();
+    for (int v : **set) names.push_back(g.node(v).name);
+    j[key] = std::move(names);
   }
   if (s.collective == "allreduce") {
     json phases = json::array();

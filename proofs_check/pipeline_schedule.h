@@ -44,6 +44,9 @@ struct PipelineSchedule {
   std::vector<PipelineTree> trees;
   std::vector<PipelineSchedule> phases;        // allreduce only
   std::optional<std::vector<int>> bottleneck_cut;  // certificate S* (node ids), if claimed optimal
+  // Fixed k: certificate X (node ids) that no schedule with k trees per root has a smaller
+  // ratio (docs/formats.md; checked by CheckPipelineSchedule).
+  std::optional<std::vector<int>> fixed_k_cut;
   nlohmann::json extra = nlohmann::json::object();  // producer metadata, passed through
 };
 

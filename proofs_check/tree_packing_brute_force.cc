@@ -54,7 +54,8 @@ std::vector<std::vector<int>> SteinerTrees(const Topology& g, int root) {
       for (int v : members) ok &= !g.IsSwitch(v) || has_child[v];
       if (ok) {
         std::vector<int> links;
-        for (std::size_t i = 0; i < members.size(); ++i) links.push_back(parent_links[i][choice[i]]);
+        for (std::size_t i = 0; i < members.size(); ++i)
+          links.push_back(parent_links[i][choice[i]]);
         std::sort(links.begin(), links.end());
         trees.push_back(links);
       }
@@ -152,12 +153,15 @@ TreePackingBruteForce::TreePackingBruteForce(const Topology& g, TreeModel model)
     throw std::invalid_argument("tree packing brute force: more than " +
                                 std::to_string(kMaxTreePackingNodes) + " nodes");
   }
-  if (g.num_compute() < 2) throw std::invalid_argument("tree packing brute force: < 2 compute nodes");
+  if (g.num_compute() < 2)
+    throw std::invalid_argument("tree packing brute force: < 2 compute nodes");
   for (int r : g.ComputeNodes()) trees_.push_back(EnumerateSpanningTrees(g, r, model));
 }
 
-std::optional<bool> TreePackingBruteForce::Fits(const BigInt& k, const Rational& u, std::int64_t budget) {
-  if (k < 1 || k > kMaxTreePackingK) throw std::invalid_argument("tree packing brute force: k out of range");
+std::optional<bool> TreePackingBruteForce::Fits(const BigInt& k, const Rational& u,
+                                                std::int64_t budget) {
+  if (k < 1 || k > kMaxTreePackingK)
+    throw std::invalid_argument("tree packing brute force: k out of range");
   if (u < 0) throw std::invalid_argument("tree packing brute force: U < 0");
   k_ = static_cast<int>(k);
   const BigInt most = BigInt(k_) * g_.num_compute() * g_.num_nodes();  // routes a link can carry

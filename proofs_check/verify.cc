@@ -84,6 +84,9 @@ std::string VerifyResult::Text() const {
     const bool bcast = r.value("collective", json("")) == "broadcast";
     o << "ratio      " << s(r["ratio"]) << (bcast ? " (T_B in units of M)\n" : " (T_B in units of M/N)\n");
     if (!r["cut_ratio"].is_null()) o << "cut ratio  " << s(r["cut_ratio"]) << " (bottleneck cut)\n";
+    if (r.value("fixed_k_certified", false)) {
+      o << "fixed k    no schedule with k trees per root has a smaller ratio (fixed_k_cut)\n";
+    }
   }
   const json& errors = r["errors"];
   if (!errors.empty()) {

@@ -307,9 +307,11 @@ CapacityGraph ScaledCapacityGraph(const Topology& g, const Rational& c, bool flo
   return d;
 }
 
-BigInt MinSourceConnectivity(const Topology& g, const CapacityGraph& d,
-                             const std::vector<BigInt>& source_capacity,
-                             std::int64_t* max_flow_calls) {
+namespace {
+
+// D_c: the capacity graph plus a source s = g.num_nodes() with arcs s -> v of capacity c_v.
+FlowNetwork SourceNetwork(const Topology& g, const CapacityGraph& d,
+                          const std::vector<BigInt>& source_capacity) {
   const int s = g.num_nodes();
   FlowNetwork net(s + 1);
   for (const auto& [arc, c] : d.capacity) {
@@ -318,7 +320,16 @@ BigInt MinSourceConnectivity(const Topology& g, const CapacityGraph& d,
   for (int v = 0; v < s; ++v) {
     if (source_capacity[v] > 0) net.AddArc(s, v, source_capacity[v]);
   }
-  MaxFlowSolver solver(net);
+  return net;
+}
+
+}  // namespace
+
+BigInt MinSourceConnectivity(const Topology& g, const CapacityGraph& d,
+                             const std::vector<BigInt>& source_capacity,
+                             std::int64_t* max_flow_calls) {
+  const int s = g.num_nodes();
+  MaxFlowSolver solver(SourceNetwork(g, d, source_capacity));
   BigInt best = -1;
   for (int v = 0; v < s; ++v) {
     if (!g.IsCompute(v)) continue;
@@ -327,6 +338,24 @@ BigInt MinSourceConnectivity(const Topology& g, const CapacityGraph& d,
   }
   if (max_flow_calls) *max_flow_calls += solver.calls();
   return best;
+}
+
+std::optional<std::vector<int>> SourceConnectivityCut(const Topology& g, const CapacityGraph& d,
+                                                      const std::vector<BigInt>& source_capacity,
+                                                      const BigInt& threshold) {
+  const int s = g.num_nodes();
+  MaxFlowSolver solver(SourceNetwork(g, d, source_capacity));
+  for (int v = 0; v < s; ++v) {
+    if (!g.IsCompute(v)) continue;
+    MaxFlowResult r = solver.Solve(s, v, true);
+    if (r.value >= threshold) continue;
+    std::vector<int> sink_side;
+    for (int x = 0; x < s; ++x) {
+      if (!r.source_side[x]) sink_side.push_back(x);
+    }
+    return sink_side;
+  }
+  return std::nullopt;
 }
 
 SplitResult SplitOffSwitches(const Topology& g, const CapacityGraph& d,

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -77,6 +78,13 @@ SplitResult SplitOffSwitches(const Topology& g, const CapacityGraph& d,
 BigInt MinSourceConnectivity(const Topology& g, const CapacityGraph& d,
                              const std::vector<BigInt>& source_capacity,
                              std::int64_t* max_flow_calls = nullptr);
+
+// The sink side X (node ids, ascending; s excluded) of a minimum s-v cut of D_c for the first
+// compute v with F(s, v; D_c) < threshold, or std::nullopt when every v reaches it. The
+// certificate that the threshold fails: c_D(into X) + Σ_{u ∈ X} c_u < threshold.
+std::optional<std::vector<int>> SourceConnectivityCut(const Topology& g, const CapacityGraph& d,
+                                                      const std::vector<BigInt>& source_capacity,
+                                                      const BigInt& threshold);
 
 }  // namespace collsynth
 

@@ -171,6 +171,20 @@ std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGr
   return std::move(*trees);
 }
 
+// The fixed-k certificate of a schedule achieving U = k·ratio (proofs_check/pipeline_checker.h):
+// the sink side of a failing Theorem-5 cut of G({⌊U'·b_e⌋}), U' the largest breakpoint below
+// U; std::nullopt when the flow test passes there (the schedule is then not provably best).
+std::optional<std::vector<int>> FixedKCut(const Topology& g, const std::vector<BigInt>& src,
+                                          const BigInt& threshold, const Rational& u) {
+  Rational below = 0;
+  for (const Link& l : g.links()) {
+    if (l.from == l.to) continue;
+    Rational prev = Rational(Ceil(u * l.bandwidth) - 1) / l.bandwidth;
+    if (prev > below) below = prev;
+  }
+  return SourceConnectivityCut(g, ScaledCapacityGraph(g, below, true), src, threshold);
+}
+
 // §2.4: the least U in [lo, hi] (scaled units, lo a valid lower bound, hi feasible) with
 // min_v F(s, v; D(⌊U·b'_e⌋)) >= threshold, by the paper's binary search to width 1/max(b')^2
 // and the closest fraction with denominator <= max(b') (U* has such a denominator because
@@ -237,6 +251,7 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
   s.U = U;
   s.k = k;
   s.ratio = PipelineScheduleRatio(g, s);
+  if (fixed_k) s.fixed_k_cut = FixedKCut(g, src, k * g.num_compute(), s.ratio * Rational(k));
   out->optimal_ratio = opt.ratio;
   if (s.ratio == opt.ratio) s.bottleneck_cut = opt.bottleneck_cut;
   s.extra["optimal_ratio"] = ToString(opt.ratio);
@@ -392,6 +407,7 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       s.U = U;
       s.k = k;
       s.ratio = PipelineScheduleRatio(g, s);
+      if (options.fixed_k) s.fixed_k_cut = FixedKCut(g, src, k, s.ratio * Rational(k));
       out.optimal_ratio = bb.ratio;
       s.extra["broadcast_min_cut"] = ToString(bb.min_cut);
       if (s.ratio == bb.ratio) s.bottleneck_cut = bb.cut;  // bound (5)

@@ -26,7 +26,9 @@
 //    "fixed_k_least_U": U* (a lower bound on any k-tree schedule, Theorem 13 + Theorem 5's
 //    necessary direction) and "fixed_k_breakpoints_tried" in `extra`, plus
 //    "fixed_k_eulerian_fallback": true when U = U'; its ratio U/k may then exceed Theorem
-//    15's bound (by less than the gcd step over k).
+//    15's bound (by less than the gcd step over k). A fixed-k schedule that attains U*
+//    carries "fixed_k_cut" (a failing Theorem-5 cut just below U*), which the checker verifies
+//    as the certificate that no schedule with k trees per root has a smaller ratio.
 // "ratio" is always max over links of load/(k·b_e): T_B/(M/N) for allgather/reduce-scatter
 // (and the sum of the phases for allreduce), T_B/M for broadcast.
 // Complexity: dominated by the max-flows of the three stages (see the stage headers).

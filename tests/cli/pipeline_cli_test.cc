@@ -106,7 +106,24 @@ TEST(PipelineCliTest, FixedKAndExactBandwidths) {
   EXPECT_EQ(f2j["fixed_k_lower_bound"], "3/2000006");
   EXPECT_EQ(f2j["fixed_k_certified"], true);
   CliResult text = RunCli({"pipeline", ring, "--fixed-k", "1", "-o", TempPath("ring_fk.json")});
-  EXPECT_NE(text.out.find("best for this k (ratio = U*/k, certified)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("best for this k (certified by the fixed-k cut)"), std::string::npos) << text.out;
+  // The written certificate, verified from disk: X = {a}; below U = 2/1000033 the links into
+  // a carry 1 + 1 < 3 trees. Claiming X = every node is a violation (exit 1).
+  std::string file = TempPath("ring_fk.json");
+  CliResult v = RunCli({"verify", ring, file, "--json"});
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  EXPECT_EQ(json::parse(v.out)["fixed_k_certified"], true);
+  json sched = json::parse(std::ifstream(file));
+  EXPECT_EQ(sched["fixed_k_cut"], json::array({"a"}));
+  sched["fixed_k_cut"] = json::array({"a", "b", "c", "d"});
+  std::string forged = WriteTempFile("ring_fk_forged.json", sched.dump());
+  CliResult bad = RunCli({"verify", ring, forged, "--json"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(json::parse(bad.out)["error_kinds"][0], "fixed-k-cut");
+  sched["fixed_k_cut"] = json::array({"a", "nowhere"});
+  CliResult unknown = RunCli({"verify", ring, WriteTempFile("ring_fk_unknown.json", sched.dump())});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("fixed_k_cut[1]"), std::string::npos) << unknown.err;
 }
 
 // Issue 4: --fixed-k on a switch topology whose G({⌊U*·b_e⌋}) is not Eulerian used to end

@@ -1,6 +1,6 @@
 // Fixed-k pipeline schedules (seed 004 §2.4, Theorems 13-15) against brute-force packings
-// (proofs_check/tree_packing_brute_force.h) on tiny random switch topologies. In the schedule contract's
-// model (routed trees, switches forward without replicating) the builder's U must be the
+// (proofs_check/tree_packing_brute_force.h) on tiny random switch topologies. In the schedule
+// contract's model (routed trees, switches forward without replicating) the builder's U must be the
 // true least U; the flow bound U* of Theorem 14 must be a valid lower bound in both models
 // (the breakpoint below it admits no packing); how often Theorem 13's Steiner model (switch
 // replication) is strictly better is measured and printed.
@@ -66,6 +66,20 @@ TEST(FixedKTest, SwitchReplicationBeatsRoutedTreesIssue4) {
   EXPECT_EQ(r.schedule.U, Rational(3, 10));
   EXPECT_EQ(r.fixed_k_lower_bound, std::optional<Rational>(Rational(2, 7)));  // not attained
   EXPECT_GT(r.schedule.ratio, *r.fixed_k_lower_bound);
+  // 3/10 is the routed optimum, but no cut can prove it (Steiner trees reach 2/7): the
+  // builder claims no certificate, and the checker accepts none of the 16 node sets.
+  EXPECT_FALSE(r.schedule.fixed_k_cut.has_value());
+  EXPECT_FALSE(CheckPipelineSchedule(g, r.schedule).fixed_k_certified);
+  for (int mask = 0; mask < 16; ++mask) {
+    PipelineSchedule forged = r.schedule;
+    forged.fixed_k_cut = std::vector<int>();
+    for (int v = 0; v < 4; ++v) {
+      if (mask >> v & 1) forged.fixed_k_cut->push_back(v);
+    }
+    PipelineCheckReport rep = CheckPipelineSchedule(g, forged);
+    EXPECT_FALSE(rep.ok) << mask;
+    EXPECT_FALSE(rep.fixed_k_certified) << mask;
+  }
   EXPECT_EQ(r.schedule.extra["fixed_k_least_U"].get<std::string>(), "2/7");
   EXPECT_EQ(r.schedule.extra["fixed_k_breakpoints_tried"].get<int>(), 2);  // 2/7, then 3/10
   EXPECT_FALSE(r.schedule.extra.contains("fixed_k_eulerian_fallback"));
@@ -79,6 +93,42 @@ TEST(FixedKTest, SwitchReplicationBeatsRoutedTreesIssue4) {
   EXPECT_LE(r.schedule.ratio, 1);
   EXPECT_EQ(r.schedule.extra["fixed_k_eulerian_fallback"], true);
   EXPECT_EQ(r.schedule.extra["fixed_k_breakpoints_tried"].get<int>(), 1);
+}
+
+// The fixed-k certificate on every collective (hand-derived ring: k = 1 needs U = 2/1000033),
+// round-tripped through JSON, and rejected when tampered with.
+TEST(FixedKTest, FixedKCutCertifiesEveryCollective) {
+  Topology g = testing::RingTopology(4, {Rational(1000003), Rational(1000033)});
+  for (auto c : {PipelineCollective::kAllgather, PipelineCollective::kReduceScatter,
+                 PipelineCollective::kBroadcast, PipelineCollective::kAllreduce}) {
+    SCOPED_TRACE(PipelineCollectiveName(c));
+    PipelineOptions o;
+    o.collective = c;
+    o.root = 0;
+    o.fixed_k = BigInt(1);
+    PipelineBuildResult r = BuildPipelineSchedule(g, o);
+    PipelineSchedule back =
+        PipelineScheduleFromJson(PipelineScheduleToJson(r.schedule, g), g, "<test>");
+    PipelineCheckReport rep = CheckPipelineSchedule(g, back);
+    EXPECT_TRUE(rep.ok) << (rep.errors.empty() ? "" : rep.errors[0]);
+    EXPECT_TRUE(rep.fixed_k_certified);
+    EXPECT_EQ(rep.ratio, *r.fixed_k_lower_bound);
+    PipelineSchedule& one = c == PipelineCollective::kAllreduce ? back.phases[1] : back;
+    if (c != PipelineCollective::kBroadcast) {
+      EXPECT_EQ(one.ratio, Rational(2, 1000033));
+    }
+    one.fixed_k_cut = std::vector<int>{0, 1, 2, 3};  // every compute node: no root outside
+    PipelineCheckReport bad = CheckPipelineSchedule(g, back);
+    EXPECT_FALSE(bad.ok);
+    EXPECT_FALSE(bad.fixed_k_certified);
+  }
+  // U only caps the loads: doubling it leaves the ratio, and so the certificate, unchanged.
+  PipelineOptions o;
+  o.fixed_k = BigInt(1);
+  PipelineBuildResult r = BuildPipelineSchedule(g, o);
+  PipelineSchedule looser = r.schedule;
+  looser.U *= 2;
+  EXPECT_TRUE(CheckPipelineSchedule(g, looser).fixed_k_certified);
 }
 
 // The least breakpoint u >= from where the oracle finds a packing (std::nullopt: budget).
@@ -95,12 +145,12 @@ std::optional<Rational> LeastFitting(const Topology& g, TreePackingBruteForce& b
 TEST(FixedKTest, MatchesBruteForceOnSmallSwitchTopologies) {
   std::mt19937_64 rng(testing::TestSeed() + 13);
   int attained = 0, skipped = 0, routed_at_bound = 0, steiner_at_bound = 0, replication_wins = 0;
+  int rs_certified = 0, asymmetric = 0;
   for (int round = 0; round < 80; ++round) {
     int compute = 2 + static_cast<int>(rng() % 3);
     int switches = 1 + static_cast<int>(rng() % 3);
-    Topology g = testing::RandomEulerianTopology(rng, compute, switches,
-                                                 static_cast<int>(rng() % 4),
-                                                 2 + static_cast<int>(rng() % 6));
+    Topology g = testing::RandomEulerianTopology(
+        rng, compute, switches, static_cast<int>(rng() % 4), 2 + static_cast<int>(rng() % 6));
     TreePackingBruteForce routed(g, TreeModel::kRouted);
     TreePackingBruteForce steiner(g, TreeModel::kSteiner);
     for (int k = 1; k <= 2; ++k) {
@@ -114,12 +164,32 @@ TEST(FixedKTest, MatchesBruteForceOnSmallSwitchTopologies) {
       const Rational built = r.schedule.U;
       const Rational least = FixedKMinimalU(g, BigInt(k));
       EXPECT_EQ(r.fixed_k_lower_bound, std::optional<Rational>(least / k));
+      // The checker certifies "best for k" exactly when the schedule attains U*; for
+      // reduce-scatter (data on reversed paths, so the cut counts links leaving X) U* is the
+      // transpose's.
+      EXPECT_EQ(CheckPipelineSchedule(g, r.schedule).fixed_k_certified,
+                r.schedule.ratio * k == least);
+      PipelineOptions rso = o;
+      rso.collective = PipelineCollective::kReduceScatter;
+      PipelineBuildResult rs = BuildPipelineSchedule(g, rso);
+      PipelineCheckReport rs_rep = CheckPipelineSchedule(g, rs.schedule);
+      EXPECT_TRUE(rs_rep.ok);
+      EXPECT_EQ(rs_rep.fixed_k_certified,
+                rs.schedule.ratio * k == FixedKMinimalU(g.Transpose(), BigInt(k)));
+      if (rs.schedule.fixed_k_cut) {  // the same set read as an allgather cut proves nothing
+        PipelineSchedule as_ag = rs.schedule;
+        as_ag.collective = "allgather";
+        rs_certified += rs_rep.fixed_k_certified;
+        asymmetric += !CheckPipelineSchedule(g, as_ag).fixed_k_certified;
+      }
       // Theorem 14's U* is a lower bound in both models: nothing fits just below it.
       Rational below = PreviousBreakpoint(g, least);
       if (below > 0) {
         for (auto* bf : {&routed, &steiner}) {
           std::optional<bool> f = bf->Fits(k, below, kBudget);
-          if (f) { EXPECT_FALSE(*f) << "a packing below U* = " << ToString(least); }
+          if (f) {
+            EXPECT_FALSE(*f) << "a packing below U* = " << ToString(least);
+          }
         }
       }
       std::optional<Rational> best_routed = LeastFitting(g, routed, k, least, built);
@@ -139,11 +209,16 @@ TEST(FixedKTest, MatchesBruteForceOnSmallSwitchTopologies) {
       replication_wins += *best_steiner < *best_routed;
     }
   }
-  std::printf("fixed k vs brute force: builder attains the routed optimum in %d, skipped %d; "
-              "routed optimum = U* in %d, Steiner optimum = U* in %d, replication strictly "
-              "better in %d\n",
-              attained, skipped, routed_at_bound, steiner_at_bound, replication_wins);
+  std::printf(
+      "fixed k vs brute force: builder attains the routed optimum in %d, skipped %d; "
+      "routed optimum = U* in %d, Steiner optimum = U* in %d, replication strictly "
+      "better in %d\n",
+      attained, skipped, routed_at_bound, steiner_at_bound, replication_wins);
   EXPECT_LT(skipped, 10);
+  EXPECT_GT(rs_certified, 100);
+  EXPECT_GT(asymmetric, 0);  // the direction of the reduce-scatter cut matters
+  std::printf("reduce-scatter fixed-k cuts: %d certified, %d of them fail read as allgather\n",
+              rs_certified, asymmetric);
 }
 
 }  // namespace
