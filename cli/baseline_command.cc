@@ -1,5 +1,5 @@
 // collsynth baseline NAME TOPOLOGY -o SCHEDULE.json [--collective C] [--chunks P]
-//                   [--order a,b,..] [--dims 4,4] [--shifts 1,5] [--fan-out K] [--no-verify]
+//                   [--order a,b,..] [--dims 4,4] [--shifts 1,5] [--fan-out K]
 // Builds a baseline schedule (solvers/baselines.h: uniring, biring, biring-bfb, torus,
 // recursive-doubling, recursive-halving, dbtree, shiftedring, shiftedbfbring, multitree),
 // runs the step checker and writes it only when valid (exit 1 otherwise). A topology that does
@@ -22,7 +22,7 @@ using nlohmann::json;
 struct BaselineArgs {
   BaselineOptions options;
   std::string topology, out;
-  bool no_verify = false, json = false;
+  bool json = false;
 };
 
 CommandRegistrar reg_baseline(0, [](CLI::App& app) {
@@ -43,13 +43,12 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
   cmd->add_option("--shifts", a->options.shifts, "ring shifts p, gcd(p, N) = 1 (shifted rings)")
       ->delimiter(',');
   cmd->add_option("--fan-out", a->options.fan_out, "k-ary cap on MultiTree children (0 = none)");
-  cmd->add_flag("--no-verify", a->no_verify, "skip the checker (benchmarks only)");
   cmd->add_flag("--json", a->json, "print the check report as JSON");
   cmd->callback([a]() {
     RunCommand([&]() {
       Topology g = ReadTopologyFile(a->topology);
       StepSchedule s = BuildBaseline(g, a->options, a->topology);
-      if (!a->no_verify) {
+      {  // never written unchecked
         StepCheckReport r = CheckStepSchedule(g, s);
         if (!r.ok) {
           std::cerr << "collsynth: baseline " << a->options.name << " failed the checker: "

@@ -1,5 +1,5 @@
 // collsynth bfb FILE [--collective allgather|reduce-scatter|allreduce] [--chunks P]
-//                    [--alpha-file F] [--clp-hint] [--threads N] [--json] [--no-verify]
+//                    [--alpha-file F] [--clp-hint] [--threads N] [--json]
 //                    [-o SCHEDULE.json] [--compact]
 // BFB schedules (seed 000 §6, App. D): exact LP (3)/(13) per (node, step) with Thm 19
 // certificates, discrete chunks (App. D.2), heterogeneous links (App. D.3). The schedule is
@@ -36,7 +36,6 @@ struct BfbArgs {
   std::string output;
   bool clp_hint = false;
   bool json = false;
-  bool no_verify = false;
   bool no_certificates = false;
   bool compact = false;
   bool thm4 = false;
@@ -168,7 +167,7 @@ int RunBfb(const BfbArgs& a) {
   out["solve_seconds"] = Seconds(start);
   int code = kExitOk;
   if (out.contains("error")) code = kExitCheckFailed;
-  if (!a.no_verify) {
+  {  // never written unchecked
     auto t0 = std::chrono::steady_clock::now();
     StepCheckOptions co;
     co.check_bfb = options.collective == BfbCollective::kAllgather;
@@ -179,8 +178,6 @@ int RunBfb(const BfbArgs& a) {
       out["error"] = rep.errors.empty() ? "schedule rejected by the checker" : rep.errors.front();
       code = kExitCheckFailed;
     }
-  } else {
-    out["verified"] = nullptr;
   }
   if (!a.output.empty() && code == kExitOk) {
     auto t0 = std::chrono::steady_clock::now();
@@ -239,7 +236,6 @@ CommandRegistrar reg_bfb(0, [](CLI::App& app) {
                 "(identity or x -> -x mod n, validated) instead of the transpose");
   cmd->add_flag("--clp-hint", args->clp_hint, "start every exact solve from CLP's LP optimum");
   cmd->add_flag("--json", args->json, "print one JSON object");
-  cmd->add_flag("--no-verify", args->no_verify, "skip the checker (benchmarks only)");
   cmd->add_flag("--no-certificates", args->no_certificates, "omit per-(u,t) certificates from extra");
   cmd->add_option("--threads", args->threads, "worker threads (0 = all cores)");
   cmd->callback([args]() { RunCommand([&]() { return RunBfb(*args); }); });

@@ -1,9 +1,9 @@
 // collsynth schedule expand (--line | --degree N | --power K | --reverse | --bidir)
-//                           TOPOLOGY SCHEDULE -o OUT [--topology-out T] [--no-verify] [--json]
+//                           TOPOLOGY SCHEDULE -o OUT [--topology-out T] [--json]
 // Seed 000 Def. 2 (line graph), Def. 4 (degree), Def. 14 (Cartesian power), Def. 7 (reverse),
 // App. F (unidirectional -> bidirectional). The output schedule refers to the expanded
 // topology's node names; --topology-out writes that topology. Every output is run through the
-// step checker first and refused (exit 1) when invalid, unless --no-verify (benchmarks only).
+// step checker first and refused (exit 1) when invalid.
 #include <iostream>
 #include <memory>
 
@@ -23,7 +23,7 @@ struct ExpandArgs {
   bool line = false, reverse = false, bidir = false;
   int degree = 0, power = 0;
   std::string topology, schedule, out, topology_out;
-  bool no_verify = false, json = false;
+  bool json = false;
 };
 
 CommandRegistrar reg_schedule(0, [](CLI::App& app) {
@@ -47,7 +47,6 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
   expand->add_option("-o,--output", a->out, "output schedule JSON ('-' = stdout)")->required();
   expand->add_option("--topology-out", a->topology_out,
                      "write the expanded topology here (.json or edge list)");
-  expand->add_flag("--no-verify", a->no_verify, "skip the checker (benchmarks only)");
   expand->add_flag("--json", a->json, "print the check report as JSON");
   expand->callback([a]() {
     RunCommand([&]() {
@@ -84,7 +83,7 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
       x.schedule.extra["base_topology"] = g.name();
       x.schedule.claimed_tl.reset();
       x.schedule.claimed_tb.reset();
-      if (!a->no_verify) {
+      {  // never written unchecked
         StepCheckReport r = CheckStepSchedule(x.topology, x.schedule);
         if (!r.ok) {
           std::cerr << "collsynth: expanded schedule failed the checker: "
