@@ -2,10 +2,13 @@
 // arborescence packing + the independent check) on the reference topologies, with the
 // paper's binary search as the in-process baseline for the optimum (Dinkelbach is the
 // default). Prints absolute times, max-flow counts per stage and ratios.
+// On switch topologies the paper's pair-by-pair Algorithm 1 (SplittingOptions::whole_switches
+// = false) is the in-process baseline of the whole-switch splitting.
 //   build/bench/pipeline_bench [--scale] [--growth] [--only NAME] [--no-baseline] [--baseline-large]
-//   (--scale adds 16x16 and 32x32 torus, 16x8 cluster; --growth also 24x24 / 48x48 tori and
-//   8-D / 10-D hypercubes; the arc-by-arc packing baseline runs
-//   on the small cases, and on the large ones with --baseline-large: 32x32 takes ~10 min)
+//   (--scale adds 16x16 and 32x32 torus, 16x8 cluster, fat-tree k = 12; --growth also 24x24 /
+//   48x48 tori and 8-D / 10-D hypercubes; the arc-by-arc packing and pairwise splitting
+//   baselines run on the small cases, and on the large ones with --baseline-large: 32x32
+//   takes ~10 min, fat-tree 12 ~5 min)
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -14,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "graphs/generators/switch_topologies.h"
 #include "graphs/topology.h"
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/allgather_optimum.h"
@@ -101,6 +105,11 @@ void Run(const Topology& g, double reference_seconds, bool arc_by_arc_baseline) 
               s.splitting_seconds, static_cast<long long>(s.splitting_max_flows),
               static_cast<long long>(s.split_operations), s.packing_seconds,
               static_cast<long long>(s.packing_max_flows), static_cast<long long>(s.trees), t_check);
+  if (g.num_switches() > 0) {
+    std::printf("  splitting: %lld of %d switches split off whole (%lld rooted min cuts)\n",
+                static_cast<long long>(s.split_whole_switches), g.num_switches(),
+                static_cast<long long>(s.split_rooted_cuts));
+  }
   std::printf("  packing: %lld condition-(3) checks (%lld rejected, %.3fs) certified %lld tree arcs (batch "
               "mode); Theorem-12 flows and proposals %.3fs\n",
               static_cast<long long>(s.packing_condition_checks),
@@ -117,6 +126,18 @@ void Run(const Topology& g, double reference_seconds, bool arc_by_arc_baseline) 
                 t2, b2.stats.packing_seconds, static_cast<long long>(b2.stats.packing_max_flows), t_build,
                 s.packing_seconds, b2.stats.packing_seconds / s.packing_seconds);
   }
+  if (arc_by_arc_baseline && g.num_switches() > 0) {
+    // Same process, same topology: Algorithm 1 pair by pair (Theorem 8 for every pair).
+    PipelineOptions pairwise;
+    pairwise.splitting.whole_switches = false;
+    PipelineBuildResult b3;
+    double t3 = Time([&] { b3 = BuildPipelineSchedule(g, pairwise); });
+    std::printf("  baseline pairwise splitting: build %.3fs (splitting %.3fs, %lld flows, %lld splits) vs "
+                "whole-switch build %.3fs (splitting %.3fs): splitting %.1fx faster, end to end %.1fx\n",
+                t3, b3.stats.splitting_seconds, static_cast<long long>(b3.stats.splitting_max_flows),
+                static_cast<long long>(b3.stats.split_operations), t_build, s.splitting_seconds,
+                b3.stats.splitting_seconds / s.splitting_seconds, t3 / t_build);
+  }
   if (reference_seconds > 0) {
     std::printf("  vs reference implementation's %.0fs (issue 4): %.0fx faster\n", reference_seconds,
                 reference_seconds / total);
@@ -130,7 +151,7 @@ void Run(const Topology& g, double reference_seconds, bool arc_by_arc_baseline) 
 int main(int argc, char** argv) {
   using namespace collsynth;
   // --scale adds the large cases; --only NAME runs one case (torus4, torus8, hypercube6,
-  // gpu8, torus16, gpu16, torus32).
+  // gpu8, torus16, gpu16, torus32, fattree8, fattree12, and the --growth cases).
   bool scale = false, baseline = true, baseline_large = false, growth = false;
   std::string only;
   for (int i = 1; i < argc; ++i) {
@@ -154,6 +175,8 @@ int main(int argc, char** argv) {
       {"torus16", true, [] { return Torus(16, 16); }, 0},
       {"gpu16", true, [] { return GpuCluster(16); }, 0},
       {"torus32", true, [] { return Torus(32, 32); }, 0},
+      {"fattree8", false, [] { return FatTree(8); }, 0},
+      {"fattree12", true, [] { return FatTree(12); }, 0},
       // Growth with N (--only NAME or --growth): 24x24, 48x48 tori, 8-D and 10-D hypercubes.
       {"torus24", true, [] { return Torus(24, 24); }, -1},
       {"torus48", true, [] { return Torus(48, 48); }, -1},

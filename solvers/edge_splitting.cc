@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <set>
+#include <tuple>
 #include <stdexcept>
 
 #include "solvers/max_flow.h"
@@ -15,8 +17,9 @@ using Arc = std::pair<int, int>;
 class Splitter {
  public:
   Splitter(const Topology& g, const CapacityGraph& d, const std::vector<BigInt>& src,
-           const BigInt& threshold)
-      : g_(g), src_(src), threshold_(threshold), out_(g.num_nodes()), in_(g.num_nodes()) {
+           const BigInt& threshold, const SplittingOptions& options)
+      : g_(g), src_(src), threshold_(threshold), options_(options), out_(g.num_nodes()),
+        in_(g.num_nodes()) {
     for (const auto& [arc, c] : d.capacity) {
       if (c <= 0 || arc.first == arc.second) continue;
       SetCap(arc, c);
@@ -60,6 +63,8 @@ class Splitter {
     r.split_operations = splits_;
     r.max_flow_calls = calls_;
     r.dropped_capacity = dropped_;
+    r.rooted_min_cuts = rooted_cuts_;
+    r.whole_switch_splits = whole_switches_;
     return r;
   }
 
@@ -228,7 +233,145 @@ class Splitter {
   // w has lost all its ingress or all its egress capacity, the arcs left at w lie on no
   // s -> v path (nothing enters w, or nothing leaves it), so dropping them keeps every
   // F(s, v): w is isolated. Anything else is a switch that cannot be isolated.
+  // Fast path (strict mode, SplittingOptions::whole_switches): split w off completely in
+  // one go along a rotation pairing (RotationPlan) and keep it when one rooted min cut
+  // (MinCutFromRoot from s, over every node) shows min_v F(s, v) >= T: a sufficient test,
+  // since it bounds the compute sinks and the switch sinks alike. Two rotations are tried:
+  // by the first neighbour's capacity (a switch whose links are duplex and equal becomes a
+  // directed ring of its neighbours, as in seed 004 Figure 2) and by about 0.382 of the
+  // switch's capacity (neighbours far apart in id order, e.g. other boxes of a rail switch,
+  // get paired). After a failed test everything is undone; when both fail, Theorem 8
+  // decides pair by pair. O(deg(w)) splits and at most two Hao-Orlin runs instead of
+  // O(deg(w)^2) evaluations of (2), each up to 2(N+1) max-flows.
+  bool TrySplitWholeSwitch(int w) {
+    std::vector<std::pair<int, BigInt>> ins, outs;  // in id order (std::set / std::map)
+    BigInt total = 0, out_total = 0;
+    for (int u : in_[w]) {
+      ins.push_back({u, Cap({u, w})});
+      total += ins.back().second;
+    }
+    for (const auto& [t, c] : out_[w]) {
+      outs.push_back({t, c});
+      out_total += c;
+    }
+    if (ins.empty() || total != out_total) return false;
+    BigInt ring = 0;  // out capacity up to and including the first ingress neighbour
+    for (const auto& [t, c] : outs) {
+      if (t <= ins[0].first) ring += c;
+    }
+    std::vector<BigInt> offsets = {ring % total};
+    BigInt spread = total * 382 / 1000;
+    if (spread != offsets[0]) offsets.push_back(spread);
+    std::set<int> neighbours;
+    for (const auto& [u, c] : ins) neighbours.insert(u);
+    for (const auto& [t, c] : outs) neighbours.insert(t);
+    for (const BigInt& offset : offsets) {
+      std::optional<std::vector<std::tuple<int, int, BigInt>>> plan = RotationPlan(ins, outs, offset);
+      if (plan && neighbours.size() <= 2) {
+        // At most two neighbours a, b and no self-loop: all of b's ingress goes to a and all
+        // of a's egress came from b (and vice versa), so for every set Y without w the new
+        // arcs entering Y carry exactly what entered Y ∪ {w} and Y - {w} before: every
+        // F(s, v), v != w, is unchanged. No test needed (NIC-like switches).
+        for (const auto& [u, t, m] : *plan) Split(u, w, t, m);
+        ++whole_switches_;
+        return true;
+      }
+      if (plan && ApplyIfCertified(w, *plan)) {
+        ++whole_switches_;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // min over compute v of F(s, v) >= T on `net` (max-flows from one solver).
+  bool ComputeSinksReach(const FlowNetwork& net, int s) {
+    MaxFlowSolver solver(net);
+    bool ok = true;
+    for (int v = 0; ok && v < g_.num_nodes(); ++v) {
+      if (g_.IsCompute(v)) ok = solver.Solve(s, v, false).value >= threshold_;
+    }
+    calls_ += solver.calls();
+    return ok;
+  }
+
+  // Pairs the ingress units [0, C) of a switch (neighbours in id order) with the egress
+  // units shifted by `offset` (mod C): ingress unit p goes to egress unit p + offset. A
+  // north-west corner walk over the ingress list and the rotated egress list; std::nullopt
+  // when some neighbour would be paired with itself (that capacity would be lost).
+  static std::optional<std::vector<std::tuple<int, int, BigInt>>> RotationPlan(
+      const std::vector<std::pair<int, BigInt>>& ins, const std::vector<std::pair<int, BigInt>>& outs,
+      const BigInt& offset) {
+    std::vector<std::pair<int, BigInt>> rotated;
+    BigInt before = 0;
+    std::size_t cut = 0;
+    while (before + outs[cut].second <= offset) before += outs[cut++].second;
+    rotated.push_back({outs[cut].first, before + outs[cut].second - offset});
+    for (std::size_t j = cut + 1; j < outs.size(); ++j) rotated.push_back(outs[j]);
+    for (std::size_t j = 0; j < cut; ++j) rotated.push_back(outs[j]);
+    if (offset > before) rotated.push_back({outs[cut].first, offset - before});
+    std::vector<std::tuple<int, int, BigInt>> plan;
+    std::size_t i = 0, j = 0;
+    BigInt left_i = ins[0].second, left_j = rotated[0].second;
+    while (i < ins.size() && j < rotated.size()) {
+      BigInt m = std::min(left_i, left_j);
+      if (ins[i].first == rotated[j].first) return std::nullopt;
+      plan.push_back({ins[i].first, rotated[j].first, m});
+      left_i -= m;
+      left_j -= m;
+      if (left_i == 0 && ++i < ins.size()) left_i = ins[i].second;
+      if (left_j == 0 && ++j < rotated.size()) left_j = rotated[j].second;
+    }
+    return plan;
+  }
+
+  // Applies the splits of `plan` at w and keeps them when the rooted min cut from s over
+  // every node (isolated switches get an arc from s of capacity T, so they never bind) is
+  // at least T; otherwise restores every arc the plan touched and returns false.
+  bool ApplyIfCertified(int w, const std::vector<std::tuple<int, int, BigInt>>& plan) {
+    std::map<Arc, std::pair<BigInt, std::optional<std::vector<RoutedPath>>>> saved;
+    auto save = [&](const Arc& a) {
+      if (saved.count(a)) return;
+      auto it = paths_.find(a);
+      saved[a] = {Cap(a), it == paths_.end() ? std::nullopt : std::optional<std::vector<RoutedPath>>(it->second)};
+    };
+    for (const auto& [u, t, m] : plan) {
+      save({u, w});
+      save({w, t});
+      save({u, t});
+    }
+    const std::int64_t splits_before = splits_;
+    for (const auto& [u, t, m] : plan) Split(u, w, t, m);
+    const int n = g_.num_nodes(), s = n;
+    FlowNetwork net(n + 1);
+    for (int v = 0; v < n; ++v) {
+      for (const auto& [x, c] : out_[v]) net.AddArc(v, x, c);
+      if (src_[v] > 0) net.AddArc(s, v, src_[v]);
+    }
+    for (int v = 0; v < n; ++v) {
+      if (!g_.IsCompute(v) && out_[v].empty() && in_[v].empty()) net.AddArc(s, v, threshold_);
+    }
+    std::optional<RootedMinCut> cut = MinCutFromRoot(net, s);
+    ++rooted_cuts_;
+    if (cut && cut->value >= threshold_) return true;
+    // The minimum is below T. When its sink side holds a compute node it is a compute cut:
+    // the plan fails. When it holds only switches (a switch not yet split off, e.g. one
+    // with little capacity, may lie below T without harm), decide with one max-flow per
+    // compute sink, stopping at the first below T.
+    bool switch_only = cut.has_value();
+    for (int v = 0; switch_only && v < n; ++v) switch_only = cut->source_side[v] || !g_.IsCompute(v);
+    if (switch_only && ComputeSinksReach(net, s)) return true;
+    for (const auto& [a, state] : saved) {
+      SetCap(a, state.first);
+      if (state.second) paths_[a] = *state.second;
+      else paths_.erase(a);
+    }
+    splits_ = splits_before;
+    return false;
+  }
+
   void RemoveSwitch(int w) {
+    if (!relaxed_ && options_.whole_switches && TrySplitWholeSwitch(w)) return;
     for (int pass = 0; pass < (relaxed_ ? 2 : 1); ++pass) {
       std::vector<int> heads;
       for (const auto& [t, c] : out_[w]) heads.push_back(t);
@@ -274,10 +417,11 @@ class Splitter {
   const Topology& g_;
   std::vector<BigInt> src_;
   BigInt threshold_;
+  SplittingOptions options_;
   std::vector<std::map<int, BigInt>> out_;
   std::vector<std::set<int>> in_;
   std::map<Arc, std::vector<RoutedPath>> paths_;
-  std::int64_t splits_ = 0, calls_ = 0;
+  std::int64_t splits_ = 0, calls_ = 0, rooted_cuts_ = 0, whole_switches_ = 0;
   bool relaxed_ = false;
   BigInt dropped_ = 0;
   // Egress network of the arc being split off (BuildEgressNetwork).
@@ -360,11 +504,11 @@ std::optional<std::vector<int>> SourceConnectivityCut(const Topology& g, const C
 
 SplitResult SplitOffSwitches(const Topology& g, const CapacityGraph& d,
                              const std::vector<BigInt>& source_capacity, const BigInt& threshold,
-                             bool require_eulerian) {
+                             bool require_eulerian, const SplittingOptions& options) {
   if (static_cast<int>(source_capacity.size()) != g.num_nodes()) {
     throw std::invalid_argument("SplitOffSwitches: one source capacity per node expected");
   }
-  Splitter splitter(g, d, source_capacity, threshold);
+  Splitter splitter(g, d, source_capacity, threshold, options);
   return splitter.Run(require_eulerian);
 }
 

@@ -13,10 +13,13 @@
 // D whose inner nodes are switches) whose capacities it carries, with multiplicities — the
 // fully expanded form of the paper's recursive routing table. Capacity that splitting turns
 // into a self-loop (u, w), (w, u) -> (u, u) is dropped (a loop never helps a tree).
-// Complexity: O(sum_w deg_in(w)·deg_out(w)) evaluations of (2); each is 2 max-flows when a
-// cheap bound settles it and at most 2(N+1) otherwise (Theorem 8's min over v; those N
-// start from the base flow). One flow network per egress arc (w, t), updated in place;
-// switches with the fewest neighbour pairs are split off first.
+// Complexity: each switch is first split off whole along a rotation pairing of its
+// neighbours (two rotations tried) and kept when one rooted min cut (Hao-Orlin) shows the
+// threshold holds; otherwise
+// O(deg_in(w)·deg_out(w)) evaluations of (2), each 2 max-flows when a cheap bound settles it
+// and at most 2(N+1) otherwise (Theorem 8's min over v; those N start from the base flow).
+// One flow network per egress arc (w, t), updated in place; switches with the fewest
+// neighbour pairs are split off first.
 // Preconditions: Eulerian (per-node in = out capacity), the threshold holds
 // (std::invalid_argument otherwise). Number types: BigInt capacities.
 #ifndef COLLSYNTH_SOLVERS_EDGE_SPLITTING_H_
@@ -57,9 +60,20 @@ struct SplitResult {
   BigInt preserved_connectivity;
   std::int64_t split_operations = 0;
   std::int64_t max_flow_calls = 0;
+  // Switches split off whole by the rotation fast path, and the rooted min cuts it ran.
+  std::int64_t whole_switch_splits = 0;
+  std::int64_t rooted_min_cuts = 0;
   // Relaxed mode only: capacity left at a switch that had lost all its ingress (or all its
   // egress) capacity, dropped because it lies on no s -> v path.
   BigInt dropped_capacity = 0;
+};
+
+struct SplittingOptions {
+  // Try to split each switch off whole along a rotation pairing of its neighbours, kept
+  // when one rooted min cut certifies min_v F(s, v) >= T (strict mode only). false runs
+  // the paper's Algorithm 1 pair by pair with Theorem 8 alone (the in-process baseline of
+  // bench/pipeline_bench, and a cross-check in the tests). Either way the result keeps T.
+  bool whole_switches = true;
 };
 
 // Source capacities are given per node id (0 for switches). Throws std::invalid_argument if
@@ -72,7 +86,8 @@ struct SplitResult {
 // is reported by std::logic_error.
 SplitResult SplitOffSwitches(const Topology& g, const CapacityGraph& d,
                              const std::vector<BigInt>& source_capacity, const BigInt& threshold,
-                             bool require_eulerian = true);
+                             bool require_eulerian = true,
+                             const SplittingOptions& options = {});
 
 // min_{v∈V_c} F(s, v; D_c) for a capacity graph over g's nodes (switch nodes may be absent).
 BigInt MinSourceConnectivity(const Topology& g, const CapacityGraph& d,

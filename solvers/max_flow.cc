@@ -1,5 +1,6 @@
 #include "solvers/max_flow.h"
 
+#include <lemon/hao_orlin.h>
 #include <lemon/preflow.h>
 #include <lemon/smart_graph.h>
 
@@ -23,6 +24,37 @@ int FlowNetwork::AddInfiniteArc(int from, int to) {
   int a = AddArc(from, to, 0);
   infinite_[a] = 1;
   return a;
+}
+
+std::optional<RootedMinCut> MinCutFromRoot(const FlowNetwork& network, int root) {
+  if (root < 0 || root >= network.num_nodes()) throw std::invalid_argument("MinCutFromRoot: bad root");
+  if (network.num_nodes() < 2) throw std::invalid_argument("MinCutFromRoot: needs two nodes");
+  BigInt total = 0;
+  for (int a = 0; a < network.num_arcs(); ++a) {
+    if (network.infinite(a)) return std::nullopt;
+    total += network.capacity(a);
+  }
+  if (total >= (BigInt(1) << 62)) return std::nullopt;
+  using Digraph = lemon::SmartDigraph;
+  Digraph graph;
+  std::vector<Digraph::Node> node(network.num_nodes());
+  for (auto& v : node) v = graph.addNode();
+  Digraph::ArcMap<std::int64_t> cap(graph);
+  for (int a = 0; a < network.num_arcs(); ++a) {
+    if (network.tail(a) == network.head(a) || network.capacity(a) == 0) continue;
+    cap[graph.addArc(node[network.tail(a)], node[network.head(a)])] =
+        static_cast<std::int64_t>(network.capacity(a));
+  }
+  lemon::HaoOrlin<Digraph, Digraph::ArcMap<std::int64_t>> ho(graph, cap);
+  ho.init(node[root]);
+  ho.calculateOut();
+  RootedMinCut r;
+  r.value = BigInt(ho.minCutValue());
+  Digraph::NodeMap<bool> side(graph);
+  ho.minCutMap(side);
+  r.source_side.resize(network.num_nodes());
+  for (int v = 0; v < network.num_nodes(); ++v) r.source_side[v] = side[node[v]] ? 1 : 0;
+  return r;
 }
 
 void FlowNetwork::SetCapacity(int arc, const BigInt& capacity) {

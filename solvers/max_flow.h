@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "graphs/rational.h"
@@ -63,6 +64,16 @@ MaxFlowResult ComputeMaxFlow(const FlowNetwork& network, int source, int sink);
 // Sum of the capacities of arcs leaving the node set {v : side[v]} (infinite arcs make the
 // result "unbounded", returned as std::nullopt-like -1 flag through `infinite`).
 BigInt CutCapacity(const FlowNetwork& network, const std::vector<char>& side, bool* infinite);
+
+// The minimum over all cuts (A, V - A) with root in A and V - A nonempty of the capacity
+// leaving A — min_v F(root, v) over every other node v — in one push-relabel run (LEMON
+// HaoOrlin, first phase), with such a cut. Exact on int64; std::nullopt when the finite
+// capacities sum to 2^62 or more, or an arc is infinite (the caller then uses max-flows).
+struct RootedMinCut {
+  BigInt value;
+  std::vector<char> source_side;  // A
+};
+std::optional<RootedMinCut> MinCutFromRoot(const FlowNetwork& network, int root);
 
 // Engine for many queries on one network: the LEMON graph and the push-relabel data
 // structures are built once; capacities may change between queries. The engine copies the

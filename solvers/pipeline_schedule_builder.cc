@@ -54,24 +54,26 @@ bool IsEulerian(const Topology& g, const CapacityGraph& d) {
 std::optional<std::vector<PipelineTree>> TreesFor(
     const Topology& g, const CapacityGraph& d, const std::vector<BigInt>& source_capacity,
     const BigInt& threshold, const std::vector<std::pair<int, BigInt>>& demands, bool fixed_k,
-    const PackingOptions& packing, PipelineStats* stats) {
+    const PipelineOptions& options, PipelineStats* stats) {
   auto t0 = Clock::now();
   SplitResult split;
   if (fixed_k && !IsEulerian(g, d)) {
     try {
-      split = SplitOffSwitches(g, d, source_capacity, threshold, false);
+      split = SplitOffSwitches(g, d, source_capacity, threshold, false, options.splitting);
     } catch (const std::logic_error&) {
       stats->splitting_seconds += Seconds(t0);
       return std::nullopt;
     }
   } else {
-    split = SplitOffSwitches(g, d, source_capacity, threshold, true);
+    split = SplitOffSwitches(g, d, source_capacity, threshold, true, options.splitting);
   }
   stats->splitting_seconds += Seconds(t0);
   stats->splitting_max_flows += split.max_flow_calls;
   stats->split_operations += split.split_operations;
+  stats->split_whole_switches += split.whole_switch_splits;
+  stats->split_rooted_cuts += split.rooted_min_cuts;
   auto t1 = Clock::now();
-  PackingResult pack = PackArborescences(g, split.direct, demands, packing);
+  PackingResult pack = PackArborescences(g, split.direct, demands, options.packing);
   stats->packing_seconds += Seconds(t1);
   stats->packing_max_flows += pack.mu_evaluations;
   stats->packing_condition_checks += pack.condition_checks;
@@ -140,8 +142,9 @@ Rational NextFloorBreakpoint(const Topology& g, const Rational& u) {
 std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGraph* d,
                                       const std::vector<BigInt>& src, const BigInt& threshold,
                                       const std::vector<std::pair<int, BigInt>>& demands,
-                                      const PackingOptions& packing, int max_breakpoints,
-                                      PipelineSchedule* s, PipelineStats* stats) {
+                                      const PipelineOptions& options, PipelineSchedule* s,
+                                      PipelineStats* stats) {
+  const int max_breakpoints = options.fixed_k_breakpoints;
   const Rational least = *U;
   const Rational eulerian = EulerianFloorU(g, least);
   Rational u = least;
@@ -150,7 +153,7 @@ std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGr
   while (u < eulerian && tried <= max_breakpoints) {
     CapacityGraph du = u == least ? *d : ScaledCapacityGraph(g, u, true);
     ++tried;
-    trees = TreesFor(g, du, src, threshold, demands, true, packing, stats);
+    trees = TreesFor(g, du, src, threshold, demands, true, options, stats);
     if (trees) {
       *d = std::move(du);
       break;
@@ -160,7 +163,7 @@ std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGr
   if (!trees) {  // U* = U' (then G({⌊U*·b_e⌋}) is Eulerian), or the attempts ran out
     u = eulerian;
     *d = ScaledCapacityGraph(g, u, false);
-    trees = TreesFor(g, *d, src, threshold, demands, false, packing, stats);
+    trees = TreesFor(g, *d, src, threshold, demands, false, options, stats);
     if (u != least) s->extra["fixed_k_eulerian_fallback"] = true;
   }
   if (u != least) {
@@ -219,7 +222,6 @@ Rational LeastFloorU(const Topology& g, const std::vector<BigInt>& src, const Bi
 PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& options,
                                    PipelineBuildResult* out) {
   const std::optional<BigInt>& fixed_k = options.fixed_k;
-  const PackingOptions& packing = options.packing;
   PipelineStats& stats = out->stats;
   auto t0 = Clock::now();
   AllgatherOptimum opt = ComputeAllgatherOptimum(g);
@@ -245,9 +247,8 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
     src[v] = k;
     demands.push_back({v, k});
   }
-  if (fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k * g.num_compute(), demands, packing,
-                                     options.fixed_k_breakpoints, &s, &stats);
-  else s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, false, packing, &stats);
+  if (fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k * g.num_compute(), demands, options, &s, &stats);
+  else s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, false, options, &stats);
   s.U = U;
   s.k = k;
   s.ratio = PipelineScheduleRatio(g, s);
@@ -356,6 +357,8 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
         out.stats.optimum_max_flows += st->optimum_max_flows;
         out.stats.splitting_max_flows += st->splitting_max_flows;
         out.stats.split_operations += st->split_operations;
+        out.stats.split_whole_switches += st->split_whole_switches;
+        out.stats.split_rooted_cuts += st->split_rooted_cuts;
         out.stats.packing_max_flows += st->packing_max_flows;
         out.stats.trees += st->trees;
         out.stats.optimum_seconds += st->optimum_seconds;
@@ -401,9 +404,8 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       out.stats.optimum_seconds += Seconds(t0);
       std::vector<BigInt> src(g.num_nodes(), 0);
       src[options.root] = k;
-      if (options.fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k, {{options.root, k}}, options.packing,
-                                                 options.fixed_k_breakpoints, &s, &out.stats);
-      else s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, false, options.packing, &out.stats);
+      if (options.fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k, {{options.root, k}}, options, &s, &out.stats);
+      else s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, false, options, &out.stats);
       s.U = U;
       s.k = k;
       s.ratio = PipelineScheduleRatio(g, s);

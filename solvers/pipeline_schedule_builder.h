@@ -45,6 +45,7 @@
 #include "graphs/topology.h"
 #include "proofs_check/pipeline_schedule.h"
 #include "solvers/arborescence_packing.h"
+#include "solvers/edge_splitting.h"
 
 namespace collsynth {
 
@@ -62,12 +63,15 @@ struct PipelineOptions {
   // before the Eulerian fallback U'.
   int fixed_k_breakpoints = 16;
   PackingOptions packing;         // Algorithm 2 variant (batch certification by default)
+  SplittingOptions splitting;     // Algorithm 1 variant (whole-switch fast path by default)
 };
 
 struct PipelineStats {
   std::int64_t optimum_max_flows = 0;
   std::int64_t splitting_max_flows = 0;
   std::int64_t split_operations = 0;
+  std::int64_t split_whole_switches = 0;  // switches split off by the cyclic fast path
+  std::int64_t split_rooted_cuts = 0;     // Hao-Orlin runs of that fast path
   std::int64_t packing_max_flows = 0;  // Theorem 12 evaluations
   std::int64_t packing_condition_checks = 0;  // condition (3) min-cut tests (batch mode)
   std::int64_t packing_batch_arcs = 0;        // tree arcs certified by those tests

@@ -206,5 +206,28 @@ TEST(PipelineCliTest, PackingVariantsAgree) {
             summary["arc-by-arc"]["max_flows"]["packing"].get<long long>());
 }
 
+// Both variants of Algorithm 1 on the two-cluster example (seed 004 Figure 1): the same
+// certified optimum; `whole` splits both switches off whole with no Theorem-8 flows beyond
+// the two connectivity checks, `pairwise` none whole. A bad value is exit 2.
+TEST(PipelineCliTest, SplittingVariantsAgree) {
+  std::map<std::string, json> summary;
+  for (std::string mode : {"whole", "pairwise"}) {
+    CliResult r = RunCli({"pipeline", TwoCluster(), "--splitting", mode, "-o",
+                          TempPath("two_cluster_" + mode + ".json"), "--json"});
+    ASSERT_EQ(r.exit_code, 0) << mode << ": " << r.err;
+    summary[mode] = json::parse(r.out);
+    EXPECT_EQ(summary[mode]["verdict"], "optimal (certified)") << mode;
+    EXPECT_EQ(summary[mode]["ratio"], "1") << mode;
+    EXPECT_EQ(summary[mode]["splitting"]["mode"], mode);
+  }
+  EXPECT_EQ(summary["whole"]["splitting"]["whole_switches"].get<long long>(), 2);
+  EXPECT_EQ(summary["pairwise"]["splitting"]["whole_switches"].get<long long>(), 0);
+  EXPECT_LT(summary["whole"]["max_flows"]["splitting"].get<long long>(),
+            summary["pairwise"]["max_flows"]["splitting"].get<long long>());
+  CliResult bad = RunCli({"pipeline", TwoCluster(), "--splitting", "greedy", "-o", TempPath("x.json")});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--splitting"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace collsynth::testing
