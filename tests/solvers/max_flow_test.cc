@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 
 #include "test_util.h"
@@ -57,6 +58,45 @@ void RunRandom(const BigInt& scale, int rounds) {
 }
 
 TEST(MaxFlowTest, MatchesBruteForceMinCutInt64) { RunRandom(1, 300); }
+
+// MinCutFromRoot (LEMON Hao-Orlin, first phase) = min over v != root of the brute-force
+// min root-v cut, with a certificate cut of that capacity containing the root; std::nullopt
+// on an infinite arc or capacities summing to 2^62 or more.
+TEST(MaxFlowTest, RootedMinCutMatchesBruteForce) {
+  std::mt19937_64 rng(testing::TestSeed() + 5);
+  for (int round = 0; round < 200; ++round) {
+    int n = 2 + static_cast<int>(rng() % 7);
+    FlowNetwork net(n);
+    for (int i = 0, arcs = static_cast<int>(rng() % (3 * n)); i < arcs; ++i) {
+      int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
+      if (a != b) net.AddArc(a, b, BigInt(static_cast<long>(rng() % 20)));
+    }
+    int root = static_cast<int>(rng() % n);
+    std::optional<RootedMinCut> cut = MinCutFromRoot(net, root);
+    ASSERT_TRUE(cut.has_value());
+    BigInt best = -1;
+    for (int v = 0; v < n; ++v) {
+      if (v == root) continue;
+      bool finite = false;
+      BigInt c = BruteForceMinCut(net, root, v, &finite);
+      if (best < 0 || c < best) best = c;
+    }
+    EXPECT_EQ(cut->value, best) << "seed " << testing::TestSeed() << " round " << round;
+    ASSERT_EQ(cut->source_side.size(), static_cast<std::size_t>(n));
+    EXPECT_TRUE(cut->source_side[root]);
+    bool inf = false, all = true;
+    for (char c : cut->source_side) all &= c != 0;
+    EXPECT_FALSE(all);  // a proper cut
+    EXPECT_EQ(CutCapacity(net, cut->source_side, &inf), cut->value);
+  }
+  FlowNetwork inf_net(2);
+  inf_net.AddInfiniteArc(0, 1);
+  EXPECT_FALSE(MinCutFromRoot(inf_net, 0).has_value());
+  FlowNetwork big(2);
+  big.AddArc(0, 1, BigInt(1) << 62);
+  EXPECT_FALSE(MinCutFromRoot(big, 0).has_value());
+  EXPECT_THROW(MinCutFromRoot(big, 2), std::invalid_argument);
+}
 
 // Capacities around 10^30 force the BigInt (GMP) path.
 TEST(MaxFlowTest, MatchesBruteForceMinCutBigInt) {
