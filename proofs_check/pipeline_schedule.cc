@@ -1,7 +1,10 @@
 #include "proofs_check/pipeline_schedule.h"
 
 #include <cctype>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
@@ -16,6 +19,9 @@ bool IsKnownKey(const std::string& key) {
          key == "U" || key == "k" || key == "bottleneck_cut" || key == "fixed_k_cut" ||
          key == "trees" || key == "phases";
 }
+
+// A string no topology or producer writes (it starts with U+0001), unique per schedule.
+std::string TreesPlaceholder(std::size_t n) { return "\x01collsynth-trees-" + std::to_string(n) + "\x01"; }
 
 const json& RequireField(const json& obj, const char* key, const std::string& file,
                          const std::string& item) {
@@ -187,7 +193,10 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   return s;
 }
 
-json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
+// With `placeholders`, each schedule's "trees" is a placeholder string (see
+// PipelineScheduleToJsonText) and the schedule is appended to *placeholders.
+json ScheduleToJson(const PipelineSchedule& s, const Topology& g,
+                    std::vector<const PipelineSchedule*>* placeholders = nullptr) {
   json j = json::object();
   for (auto it = s.extra.begin(); it != s.extra.end(); ++it) {
     if (!IsKnownKey(it.key())) j[it.key()] = it.value();
@@ -206,8 +215,13 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
   }
   if (s.collective == "allreduce") {
     json phases = json::array();
-    for (const PipelineSchedule& p : s.phases) phases.push_back(ScheduleToJson(p, g));
+    for (const PipelineSchedule& p : s.phases) phases.push_back(ScheduleToJson(p, g, placeholders));
     j["phases"] = std::move(phases);
+    return j;
+  }
+  if (placeholders) {
+    j["trees"] = TreesPlaceholder(placeholders->size());
+    placeholders->push_back(&s);
     return j;
   }
   json trees = json::array();
@@ -232,6 +246,45 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
   return j;
 }
 
+// nlohmann's compact text of BigIntToJson(z).
+void AppendBigInt(const BigInt& z, std::string* out) {
+  if (z >= 0 && z <= BigInt(INT64_MAX)) *out += std::to_string(static_cast<std::int64_t>(z));
+  else *out += json(z.str()).dump();
+}
+
+// The compact text of the "trees" array that ScheduleToJson builds (keys in nlohmann's
+// sorted order: edges, multiplicity, root; from, routes, to; multiplicity, path), with node
+// names escaped once each.
+void AppendTrees(const PipelineSchedule& s, const std::vector<std::string>& quoted, std::string* out) {
+  out->push_back('[');
+  for (std::size_t i = 0; i < s.trees.size(); ++i) {
+    const PipelineTree& t = s.trees[i];
+    if (i) out->push_back(',');
+    *out += "{\"edges\":[";
+    for (std::size_t j = 0; j < t.edges.size(); ++j) {
+      const PipelineTreeEdge& e = t.edges[j];
+      if (j) out->push_back(',');
+      *out += "{\"from\":" + quoted[e.from] + ",\"routes\":[";
+      for (std::size_t r = 0; r < e.routes.size(); ++r) {
+        if (r) out->push_back(',');
+        *out += "{\"multiplicity\":";
+        AppendBigInt(e.routes[r].multiplicity, out);
+        *out += ",\"path\":[";
+        for (std::size_t x = 0; x < e.routes[r].path.size(); ++x) {
+          if (x) out->push_back(',');
+          *out += quoted[e.routes[r].path[x]];
+        }
+        *out += "]}";
+      }
+      *out += "],\"to\":" + quoted[e.to] + "}";
+    }
+    *out += "],\"multiplicity\":";
+    AppendBigInt(t.multiplicity, out);
+    *out += ",\"root\":" + quoted[t.root] + "}";
+  }
+  out->push_back(']');
+}
+
 }  // namespace
 
 PipelineSchedule PipelineScheduleFromJson(const json& j, const Topology& g, const std::string& file) {
@@ -240,6 +293,25 @@ PipelineSchedule PipelineScheduleFromJson(const json& j, const Topology& g, cons
 
 json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g) {
   return ScheduleToJson(s, g);
+}
+
+std::string PipelineScheduleToJsonText(const PipelineSchedule& s, const Topology& g) {
+  std::vector<const PipelineSchedule*> placed;
+  std::string head = ScheduleToJson(s, g, &placed).dump();
+  std::vector<std::string> quoted(g.num_nodes());
+  for (int v = 0; v < g.num_nodes(); ++v) quoted[v] = json(g.node(v).name).dump();
+  std::string out;
+  std::size_t pos = 0;
+  for (std::size_t n = 0; n < placed.size(); ++n) {
+    const std::string token = json(TreesPlaceholder(n)).dump();
+    std::size_t at = head.find(token, pos);
+    if (at == std::string::npos) throw std::logic_error("PipelineScheduleToJsonText: placeholder lost");
+    out.append(head, pos, at - pos);
+    AppendTrees(*placed[n], quoted, &out);
+    pos = at + token.size();
+  }
+  out.append(head, pos, std::string::npos);
+  return out;
 }
 
 }  // namespace collsynth

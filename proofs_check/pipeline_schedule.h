@@ -53,6 +53,10 @@ struct PipelineSchedule {
 PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topology& g,
                                           const std::string& file);
 nlohmann::json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g);
+// Byte-identical to PipelineScheduleToJson(s, g).dump(), but the trees (the bulk of a large
+// schedule: N roots × N-1 edges × routes) are written as text directly instead of through
+// a JSON tree. What `collsynth pipeline` writes.
+std::string PipelineScheduleToJsonText(const PipelineSchedule& s, const Topology& g);
 
 }  // namespace collsynth
 

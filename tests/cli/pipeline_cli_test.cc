@@ -219,6 +219,13 @@ TEST(PipelineCliTest, SplittingVariantsAgree) {
     EXPECT_EQ(summary[mode]["verdict"], "optimal (certified)") << mode;
     EXPECT_EQ(summary[mode]["ratio"], "1") << mode;
     EXPECT_EQ(summary[mode]["splitting"]["mode"], mode);
+    for (const char* stage : {"optimum", "splitting", "packing", "check", "write"}) {
+      EXPECT_GE(summary[mode]["stage_seconds"][stage].get<double>(), 0.0) << stage;
+    }
+    // The schedule file is compact JSON on one line that parses back.
+    std::string text = ReadFile(TempPath("two_cluster_" + mode + ".json"));
+    EXPECT_EQ(text.find('\n'), text.size() - 1);
+    EXPECT_EQ(json::parse(text)["format"], "pipeline");
   }
   EXPECT_EQ(summary["whole"]["splitting"]["whole_switches"].get<long long>(), 2);
   EXPECT_EQ(summary["pairwise"]["splitting"]["whole_switches"].get<long long>(), 0);

@@ -28,6 +28,8 @@ PipelineSchedule BuildChecked(const Topology& g, PipelineCollective c, int root 
   EXPECT_TRUE(rep.ok) << g.name() << " " << PipelineCollectiveName(c) << ": "
                       << (rep.errors.empty() ? "" : rep.errors[0]);
   EXPECT_EQ(rep.ratio, r.schedule.ratio);
+  // The streamed text is the JSON tree's compact dump, byte for byte.
+  EXPECT_EQ(PipelineScheduleToJsonText(r.schedule, g), PipelineScheduleToJson(r.schedule, g).dump());
   // Round trip through the JSON contract.
   PipelineSchedule back =
       PipelineScheduleFromJson(PipelineScheduleToJson(r.schedule, g), g, "<test>");
@@ -91,6 +93,32 @@ TEST(PipelineTest, Issue4ExactBandwidths) {
   ExpectAllCollectivesOptimal(testing::RingTopology(4, {Rational(5, 2), Rational(7, 3)}));
   ExpectAllCollectivesOptimal(
       testing::GpuClusterTopology(2, 2, Rational(big), Rational(3, 2), 1));
+}
+
+// Names that JSON must escape (quote, backslash, control character, non-ASCII) and
+// multiplicities beyond int64 (written as strings) in the streamed text.
+TEST(PipelineTest, StreamedScheduleTextEscapesNamesAndBigMultiplicities) {
+  Topology base = testing::TwoClusterTopology();
+  Topology g("escapes");
+  const std::vector<std::string> odd = {"q\"", "b\\s", "t\tab", "\xc3\xbc", "ctl\x01"};
+  for (int v = 0; v < base.num_nodes(); ++v) {
+    g.AddNode(base.node(v).name + odd[v % odd.size()], base.node(v).kind);
+  }
+  for (const Link& l : base.links()) g.AddLink(l.from, l.to, l.bandwidth);
+  for (auto c : {PipelineCollective::kAllgather, PipelineCollective::kAllreduce}) {
+    PipelineOptions o;
+    o.collective = c;
+    PipelineSchedule s = BuildPipelineSchedule(g, o).schedule;
+    std::string text = PipelineScheduleToJsonText(s, g);
+    EXPECT_EQ(text, PipelineScheduleToJson(s, g).dump());
+    EXPECT_TRUE(CheckPipelineSchedule(g, PipelineScheduleFromJson(nlohmann::json::parse(text), g, "<t>")).ok);
+  }
+  PipelineSchedule s = BuildPipelineSchedule(g, PipelineOptions{}).schedule;
+  s.trees[0].multiplicity = BigInt(1) << 70;
+  s.trees[0].edges[0].routes[0].multiplicity = (BigInt(1) << 64) + 3;
+  std::string text = PipelineScheduleToJsonText(s, g);
+  EXPECT_EQ(text, PipelineScheduleToJson(s, g).dump());
+  EXPECT_NE(text.find("\"1180591620717411303424\""), std::string::npos);  // 2^70, as a string
 }
 
 TEST(PipelineTest, RandomEulerianWithSwitchesPassChecker) {
