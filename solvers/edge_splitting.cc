@@ -14,6 +14,20 @@ namespace {
 
 using Arc = std::pair<int, int>;
 
+// D_c: the capacity graph plus a source s = g.num_nodes() with arcs s -> v of capacity c_v.
+FlowNetwork SourceNetwork(const Topology& g, const CapacityGraph& d,
+                          const std::vector<BigInt>& source_capacity) {
+  const int s = g.num_nodes();
+  FlowNetwork net(s + 1);
+  for (const auto& [arc, c] : d.capacity) {
+    if (arc.first != arc.second && c > 0) net.AddArc(arc.first, arc.second, c);
+  }
+  for (int v = 0; v < s; ++v) {
+    if (source_capacity[v] > 0) net.AddArc(s, v, source_capacity[v]);
+  }
+  return net;
+}
+
 class Splitter {
  public:
   Splitter(const Topology& g, const CapacityGraph& d, const std::vector<BigInt>& src,
@@ -83,13 +97,17 @@ class Splitter {
     }
   }
 
-  BigInt CurrentConnectivity() {
+  CapacityGraph CurrentGraph() const {
     CapacityGraph d;
     for (int v = 0; v < g_.num_nodes(); ++v) {
       for (const auto& [t, c] : out_[v]) d.capacity[{v, t}] = c;
     }
+    return d;
+  }
+
+  BigInt CurrentConnectivity() {
     std::int64_t calls = 0;
-    BigInt r = MinSourceConnectivity(g_, d, src_, &calls);
+    BigInt r = MinSourceConnectivity(g_, CurrentGraph(), src_, &calls);
     calls_ += calls;
     return r;
   }
@@ -267,32 +285,20 @@ class Splitter {
     for (const auto& [t, c] : outs) neighbours.insert(t);
     for (const BigInt& offset : offsets) {
       std::optional<std::vector<std::tuple<int, int, BigInt>>> plan = RotationPlan(ins, outs, offset);
-      if (plan && neighbours.size() <= 2) {
+      if (!plan) continue;
+      if (neighbours.size() <= 2) {
         // At most two neighbours a, b and no self-loop: all of b's ingress goes to a and all
         // of a's egress came from b (and vice versa), so for every set Y without w the new
         // arcs entering Y carry exactly what entered Y ∪ {w} and Y - {w} before: every
         // F(s, v), v != w, is unchanged. No test needed (NIC-like switches).
         for (const auto& [u, t, m] : *plan) Split(u, w, t, m);
-        ++whole_switches_;
-        return true;
+      } else if (!ApplyIfCertified(w, *plan)) {
+        continue;
       }
-      if (plan && ApplyIfCertified(w, *plan)) {
-        ++whole_switches_;
-        return true;
-      }
+      ++whole_switches_;
+      return true;
     }
     return false;
-  }
-
-  // min over compute v of F(s, v) >= T on `net` (max-flows from one solver).
-  bool ComputeSinksReach(const FlowNetwork& net, int s) {
-    MaxFlowSolver solver(net);
-    bool ok = true;
-    for (int v = 0; ok && v < g_.num_nodes(); ++v) {
-      if (g_.IsCompute(v)) ok = solver.Solve(s, v, false).value >= threshold_;
-    }
-    calls_ += solver.calls();
-    return ok;
   }
 
   // Pairs the ingress units [0, C) of a switch (neighbours in id order) with the egress
@@ -343,11 +349,7 @@ class Splitter {
     const std::int64_t splits_before = splits_;
     for (const auto& [u, t, m] : plan) Split(u, w, t, m);
     const int n = g_.num_nodes(), s = n;
-    FlowNetwork net(n + 1);
-    for (int v = 0; v < n; ++v) {
-      for (const auto& [x, c] : out_[v]) net.AddArc(v, x, c);
-      if (src_[v] > 0) net.AddArc(s, v, src_[v]);
-    }
+    FlowNetwork net = SourceNetwork(g_, CurrentGraph(), src_);
     for (int v = 0; v < n; ++v) {
       if (!g_.IsCompute(v) && out_[v].empty() && in_[v].empty()) net.AddArc(s, v, threshold_);
     }
@@ -357,10 +359,10 @@ class Splitter {
     // The minimum is below T. When its sink side holds a compute node it is a compute cut:
     // the plan fails. When it holds only switches (a switch not yet split off, e.g. one
     // with little capacity, may lie below T without harm), decide with one max-flow per
-    // compute sink, stopping at the first below T.
+    // compute sink (the arcs from s to isolated switches carry nothing further).
     bool switch_only = cut.has_value();
     for (int v = 0; switch_only && v < n; ++v) switch_only = cut->source_side[v] || !g_.IsCompute(v);
-    if (switch_only && ComputeSinksReach(net, s)) return true;
+    if (switch_only && CurrentConnectivity() >= threshold_) return true;
     for (const auto& [a, state] : saved) {
       SetCap(a, state.first);
       if (state.second) paths_[a] = *state.second;
@@ -451,23 +453,6 @@ CapacityGraph ScaledCapacityGraph(const Topology& g, const Rational& c, bool flo
   return d;
 }
 
-namespace {
-
-// D_c: the capacity graph plus a source s = g.num_nodes() with arcs s -> v of capacity c_v.
-FlowNetwork SourceNetwork(const Topology& g, const CapacityGraph& d,
-                          const std::vector<BigInt>& source_capacity) {
-  const int s = g.num_nodes();
-  FlowNetwork net(s + 1);
-  for (const auto& [arc, c] : d.capacity) {
-    if (arc.first != arc.second && c > 0) net.AddArc(arc.first, arc.second, c);
-  }
-  for (int v = 0; v < s; ++v) {
-    if (source_capacity[v] > 0) net.AddArc(s, v, source_capacity[v]);
-  }
-  return net;
-}
-
-}  // namespace
 
 BigInt MinSourceConnectivity(const Topology& g, const CapacityGraph& d,
                              const std::vector<BigInt>& source_capacity,
