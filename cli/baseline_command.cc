@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/command_registry.h"
+#include "cli/schedule_output.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/step_checker.h"
@@ -48,30 +49,33 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
     RunCommand([&]() {
       Topology g = ReadTopologyFile(a->topology);
       StepSchedule s = BuildBaseline(g, a->options, a->topology);
-      {  // never written unchecked
-        StepCheckReport r = CheckStepSchedule(g, s);
-        if (!r.ok) {
-          std::cerr << "collsynth: baseline " << a->options.name << " failed the checker: "
-                    << (r.errors.empty() ? std::string("?") : r.errors[0]) << "\n";
-          return kExitCheckFailed;
-        }
-        s.claimed_tl = r.tl;
-        s.claimed_tb = r.tb;
-        std::ostream& info = a->out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
-        if (a->json) {
-          json j = r.ToJson();
-          j["baseline"] = a->options.name;
-          j["collective"] = s.collective;
-          info << j.dump() << "\n";
-        } else {
-          info << a->options.name << " on " << g.name() << ": " << s.collective
-                    << ", T_L = " << r.tl << ", T_B = " << ToString(r.tb) << " (shard units)"
-                    << "\n";
-        }
+      StepCheckReport r = CheckStepSchedule(g, s);
+      if (!r.ok) {  // never written unchecked
+        std::cerr << "collsynth: baseline " << a->options.name << " failed the checker: "
+                  << (r.errors.empty() ? std::string("?") : r.errors[0]) << "\n";
+        return kExitCheckFailed;
       }
-      std::string text = StepScheduleToJson(s, g).dump() + "\n";
-      if (a->out == "-") std::cout << text;
-      else WriteTextFile(a->out, text);
+      s.claimed_tl = r.tl;
+      s.claimed_tb = r.tb;
+      // The written bytes are the checked artifact (schedule_output.h).
+      OutputCheck out = WriteCheckedSchedule(g, StepScheduleToJson(s, g).dump() + "\n", a->out, {},
+                                             json{{"tl", r.tl}, {"tb", ToString(r.tb)}});
+      if (!out.ok) {
+        std::cerr << "collsynth: baseline " << a->options.name << ": " << a->out << ": " << out.error
+                  << " (nothing written)\n";
+        return kExitCheckFailed;
+      }
+      std::ostream& info = a->out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
+      if (a->json) {
+        json j = r.ToJson();
+        j["baseline"] = a->options.name;
+        j["collective"] = s.collective;
+        AddOutputCheck(j, out);
+        info << j.dump() << "\n";
+      } else {
+        info << a->options.name << " on " << g.name() << ": " << s.collective << ", T_L = " << r.tl
+             << ", T_B = " << ToString(r.tb) << " (shard units); output verified\n";
+      }
       return kExitOk;
     });
   });

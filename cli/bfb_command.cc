@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "cli/command_registry.h"
+#include "cli/schedule_output.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/compact_schedule.h"
@@ -167,13 +168,15 @@ int RunBfb(const BfbArgs& a) {
   out["solve_seconds"] = Seconds(start);
   int code = kExitOk;
   if (out.contains("error")) code = kExitCheckFailed;
+  StepCheckOptions co;
+  co.check_bfb = options.collective == BfbCollective::kAllgather;
+  json expected;
   {  // never written unchecked
     auto t0 = std::chrono::steady_clock::now();
-    StepCheckOptions co;
-    co.check_bfb = options.collective == BfbCollective::kAllgather;
     StepCheckReport rep = compact ? CheckStepSchedule(g, *compact, co) : CheckStepSchedule(g, schedule, co);
     out["verified"] = rep.ok;
     out["verify_seconds"] = Seconds(t0);
+    expected = {{"tl", rep.tl}, {"tb", ToString(rep.tb)}};
     if (!rep.ok) {
       out["error"] = rep.errors.empty() ? "schedule rejected by the checker" : rep.errors.front();
       code = kExitCheckFailed;
@@ -194,11 +197,22 @@ int RunBfb(const BfbArgs& a) {
       text = StepScheduleToJson(schedule, g).dump();
       text += "\n";
     }
-    WriteTextFile(a.output, text);
+    const std::size_t bytes = text.size();
+    // Release the in-memory schedule: the read-back check holds the file's copy only.
+    schedule = StepSchedule();
+    compact.reset();
+    VerifyOptions vo;
+    vo.check_bfb = co.check_bfb;
+    OutputCheck written = WriteCheckedSchedule(g, std::move(text), a.output, vo, expected);
     out["output"] = a.output;
-    out["output_bytes"] = text.size();
+    out["output_bytes"] = bytes;
     out["output_format"] = write_compact ? "steps-compact" : "steps";
+    AddOutputCheck(out, written);
     out["write_seconds"] = Seconds(t0);
+    if (!written.ok) {
+      out["error"] = a.output + ": " + written.error + " (nothing written)";
+      code = kExitCheckFailed;
+    }
   }
   if (a.json) {
     std::cout << out.dump() << "\n";

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/command_registry.h"
+#include "cli/schedule_output.h"
 #include "graphs/input_error.h"
 #include "graphs/properties.h"
 #include "graphs/topology_io.h"
@@ -94,6 +95,7 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       };
       std::string verdict;
       bool fixed_k_certified = false;  // by the checker, from the schedule's fixed_k_cut
+      json expected;
       auto t_check = std::chrono::steady_clock::now();
       {  // never written or reported unchecked
         PipelineCheckReport rep = CheckPipelineSchedule(g, built.schedule);
@@ -104,12 +106,26 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         }
         verdict = rep.verdict;
         fixed_k_certified = rep.fixed_k_certified;
+        const json r = rep.ToJson();
+        expected = {{"ratio", r["ratio"]}, {"verdict", r["verdict"]}};
       }
       const double check_s = since(t_check);
       auto t_write = std::chrono::steady_clock::now();
-      const PipelineSchedule& s = built.schedule;
-      WriteTextFile(args->output, PipelineScheduleToJsonText(s, g) + "\n");
+      // Keep what the summary needs, then release the schedule: the read-back check of the
+      // written file holds the file's copy only.
+      PipelineSchedule s;
+      s.collective = built.schedule.collective;
+      s.ratio = built.schedule.ratio;
+      s.U = built.schedule.U;
+      s.k = built.schedule.k;
+      std::string text = PipelineScheduleToJsonText(built.schedule, g) + "\n";
+      built.schedule = PipelineSchedule();
       const double write_s = since(t_write);
+      OutputCheck written = WriteCheckedSchedule(g, std::move(text), args->output, {}, expected);
+      if (!written.ok) {
+        std::cerr << "collsynth: pipeline: " << args->output << ": " << written.error << " (nothing written)\n";
+        return kExitCheckFailed;
+      }
       json sum;
       sum["collective"] = s.collective;
       sum["ratio"] = RationalToJson(s.ratio);
@@ -139,7 +155,9 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
                               {"splitting", built.stats.splitting_seconds},
                               {"packing", built.stats.packing_seconds},
                               {"check", check_s},
-                              {"write", write_s}};
+                              {"write", write_s},
+                              {"output_check", written.seconds}};
+      AddOutputCheck(sum, written);
       if (args->output == "-") {
         std::cerr << sum.dump() << "\n";
       } else if (args->json) {

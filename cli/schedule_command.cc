@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/command_registry.h"
+#include "cli/schedule_output.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/step_checker.h"
@@ -61,6 +62,12 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
       Topology g = ReadTopologyFile(a->topology);
       StepSchedule base = StepScheduleFromJson(ParseJsonText(ReadTextFile(a->schedule), a->schedule),
                                                g, a->schedule);
+      // The expansions' theorems assume a valid base: check it first (exit 1 otherwise).
+      if (StepCheckReport b = CheckStepSchedule(g, base); !b.ok) {
+        std::cerr << "collsynth: schedule expand: " << a->schedule << ": the base schedule fails the checker: "
+                  << (b.errors.empty() ? std::string("?") : b.errors[0]) << "\n";
+        return kExitCheckFailed;
+      }
       ExpandedSchedule x;
       std::string what;
       if (a->line) {
@@ -83,31 +90,34 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
       x.schedule.extra["base_topology"] = g.name();
       x.schedule.claimed_tl.reset();
       x.schedule.claimed_tb.reset();
-      {  // never written unchecked
-        StepCheckReport r = CheckStepSchedule(x.topology, x.schedule);
-        if (!r.ok) {
-          std::cerr << "collsynth: expanded schedule failed the checker: "
-                    << (r.errors.empty() ? std::string("?") : r.errors[0]) << "\n";
-          return kExitCheckFailed;
-        }
-        x.schedule.claimed_tl = r.tl;
-        x.schedule.claimed_tb = r.tb;
-        std::ostream& info = a->out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
-        if (a->json) {
-          json j = r.ToJson();
-          j["nodes"] = x.topology.num_nodes();
-          j["expansion"] = what;
-          info << j.dump() << "\n";
-        } else {
-          info << what << ": " << x.topology.name() << ", " << x.topology.num_nodes()
-                    << " nodes, " << x.schedule.collective << ", T_L = " << r.tl
-                    << ", T_B = " << ToString(r.tb) << " (shard units)\n";
-        }
+      StepCheckReport r = CheckStepSchedule(x.topology, x.schedule);
+      if (!r.ok) {  // never written unchecked
+        std::cerr << "collsynth: expanded schedule failed the checker: "
+                  << (r.errors.empty() ? std::string("?") : r.errors[0]) << "\n";
+        return kExitCheckFailed;
       }
+      x.schedule.claimed_tl = r.tl;
+      x.schedule.claimed_tb = r.tb;
       if (!a->topology_out.empty()) WriteTopologyFile(x.topology, a->topology_out);
-      std::string text = StepScheduleToJson(x.schedule, x.topology).dump() + "\n";
-      if (a->out == "-") std::cout << text;
-      else WriteTextFile(a->out, text);
+      // The written bytes are the checked artifact (schedule_output.h).
+      OutputCheck out = WriteCheckedSchedule(x.topology, StepScheduleToJson(x.schedule, x.topology).dump() + "\n",
+                                             a->out, {}, json{{"tl", r.tl}, {"tb", ToString(r.tb)}});
+      if (!out.ok) {
+        std::cerr << "collsynth: schedule expand: " << a->out << ": " << out.error << " (nothing written)\n";
+        return kExitCheckFailed;
+      }
+      std::ostream& info = a->out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
+      if (a->json) {
+        json j = r.ToJson();
+        j["nodes"] = x.topology.num_nodes();
+        j["expansion"] = what;
+        AddOutputCheck(j, out);
+        info << j.dump() << "\n";
+      } else {
+        info << what << ": " << x.topology.name() << ", " << x.topology.num_nodes() << " nodes, "
+             << x.schedule.collective << ", T_L = " << r.tl << ", T_B = " << ToString(r.tb)
+             << " (shard units); output verified\n";
+      }
       return kExitOk;
     });
   });

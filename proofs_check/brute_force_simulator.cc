@@ -52,9 +52,17 @@ BruteForceResult SimulateStepSchedule(const Topology& g, const StepSchedule& s) 
   BruteForceResult r;
   const int n = g.num_nodes();
   std::vector<char> ok_send(s.sends.size(), 1);
+  int last = 0;
+  for (const StepSend& e : s.sends) last = std::max(last, e.step);
+  const long long T = s.claimed_tl ? *s.claimed_tl : last;
+  r.tl = last;  // T_L: the last step used
   for (std::size_t i = 0; i < s.sends.size(); ++i) {
     const StepSend& e = s.sends[i];
-    r.tl = std::max(r.tl, e.step);
+    if (e.step < 1 || e.step > T) {
+      ok_send[i] = 0;
+      r.out_of_range.insert(static_cast<int>(i));
+      continue;
+    }
     bool bad = !g.FindLink(e.from, e.to) || !g.IsCompute(e.source) ||
                (s.collective == "broadcast" && s.root && e.source != *s.root);
     if (bad) {
@@ -66,6 +74,7 @@ BruteForceResult SimulateStepSchedule(const Topology& g, const StepSchedule& s) 
   std::map<int, std::map<int, Rational>> load;
   for (std::size_t i = 0; i < s.sends.size(); ++i) {
     const StepSend& e = s.sends[i];
+    if (r.out_of_range.count(static_cast<int>(i))) continue;
     if (auto l = g.FindLink(e.from, e.to)) load[e.step][*l] += Measure(e.chunk);
   }
   r.tb = 0;
@@ -83,7 +92,9 @@ BruteForceResult SimulateStepSchedule(const Topology& g, const StepSchedule& s) 
   if (s.collective == "reduce-scatter") {
     phases.push_back({1, r.tl, true});
   } else if (s.collective == "allreduce") {
-    const int rs = s.rs_steps.value_or(0);
+    const long long rs_given = s.rs_steps.value_or(0);
+    const int rs = static_cast<int>(std::clamp<long long>(rs_given, 0, T));
+    if (rs != rs_given) r.bad_rs_steps = true;
     phases.push_back({1, rs, true});
     phases.push_back({rs + 1, std::max(r.tl, rs), false});
   } else {
@@ -113,10 +124,27 @@ BruteForceResult SimulateStepSchedule(const Topology& g, const StepSchedule& s) 
         for (int u = 0; u < n; ++u) {
           if (g.IsCompute(u) && !has[u]) r.missing.insert({v, u});
         }
+        if (!ph.backward) continue;
+        // Forward in time with contribution counts (capped at 2): count[w][u] = how often u's
+        // contribution is in w's partial of x.
+        std::vector<std::vector<int>> count(n, std::vector<int>(n, 0));
+        for (int u = 0; u < n; ++u) count[u][u] = 1;
+        for (int t = ph.first; t <= ph.last; ++t) {
+          const auto before = count;
+          for (std::size_t i = 0; i < s.sends.size(); ++i) {
+            const StepSend& e = s.sends[i];
+            if (!ok_send[i] || e.step != t || e.source != v || !Contains(e.chunk, x)) continue;
+            for (int u = 0; u < n; ++u) count[e.to][u] = std::min(2, count[e.to][u] + before[e.from][u]);
+          }
+        }
+        for (int u = 0; u < n; ++u) {
+          if (g.IsCompute(u) && count[v][u] > 1) r.reduced_twice.insert({v, u});
+        }
       }
     }
   }
-  r.valid = r.missing.empty() && r.not_held.empty() && r.bad_sends.empty();
+  r.valid = r.missing.empty() && r.not_held.empty() && r.bad_sends.empty() &&
+            r.reduced_twice.empty() && r.out_of_range.empty() && !r.bad_rs_steps;
   return r;
 }
 

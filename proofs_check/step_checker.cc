@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "graphs/input_error.h"
 #include "proofs_check/compact_schedule.h"
 
 namespace collsynth {
@@ -41,7 +42,8 @@ struct SweepSend {
   int source;
   int from;
   int to;
-  int step;
+  int order;                // the step's rank in the phase's time order (1 = first)
+  std::int64_t phase_step;  // the step number within the phase (1-based), for Def. 15
 };
 
 enum class Orientation { kForward, kReversed };
@@ -56,14 +58,19 @@ struct Phase {
 class Collector {
  public:
   Collector(StepCheckReport& report, int max_errors) : report_(report), max_(max_errors) {}
-  void Add(StepViolation v) {
+  // Counts v; keeps it (with the message make() builds) only while fewer than max_errors
+  // are kept, so a schedule with millions of violations costs no message past the limit.
+  template <typename MakeMessage>
+  void Add(StepViolation v, MakeMessage make) {
     ++report_.num_violations;
     ++count_[static_cast<int>(v.kind)];
     if (static_cast<int>(report_.violations.size()) < max_) {
+      v.message = make();
       report_.errors.push_back(v.message);
       report_.violations.push_back(std::move(v));
     }
   }
+  bool Full() const { return static_cast<int>(report_.violations.size()) >= max_; }
   std::int64_t Count(StepViolationKind kind) const { return count_[static_cast<int>(kind)]; }
 
  private:
@@ -209,10 +216,16 @@ SendTable TableFromCompact(const CompactStepSchedule& c) {
   constexpr std::int64_t kDenseLimit = 1 << 20;
   std::vector<std::vector<int>> step_dense(c.steps.size());
   std::vector<std::unordered_map<std::int64_t, int>> step_sparse(c.steps.size());
+  // A step's dense table costs den + 1 ints: only when that is small against the step's own
+  // endpoints, so memory stays O(file size) whatever the denominators.
+  auto dense_ok = [&](std::size_t k) {
+    const std::int64_t den = c.steps[k].denominator;
+    return den <= kDenseLimit && den <= 8 * static_cast<std::int64_t>(c.steps[k].lo.size()) + 64;
+  };
   auto id_of = [&](std::size_t k, std::int64_t num) {
     const std::int64_t den = c.steps[k].denominator;
     int* slot = nullptr;
-    if (den <= kDenseLimit && num >= 0 && num <= den) {
+    if (num >= 0 && num <= den && dense_ok(k)) {
       auto& dense = step_dense[k];
       if (dense.empty()) dense.assign(static_cast<std::size_t>(den) + 1, -1);
       slot = &dense[static_cast<std::size_t>(num)];
@@ -302,12 +315,15 @@ class StepChecker {
   Interval MakeInterval(int lo_rank, int hi_rank) const {
     return Interval{s_.values[lo_rank], s_.values[hi_rank]};
   }
+  int StepOfRank(int rank) const { return steps_[static_cast<std::size_t>(rank) - 1]; }
 
+  void CheckStepRange();
   void ValidateSends();
+  void RankSteps();
   void ComputeCosts();
   bool ComputeIntegerLoads();
   void ComputeRationalLoads();
-  Rational LinkTime(int step, int link) const;
+  Rational LinkTime(int rank, int link) const;
   std::vector<Phase> BuildPhases() const;
   void Sweep(const Phase& phase);
   void CheckBandwidthOptimal();
@@ -319,66 +335,126 @@ class StepChecker {
   StepCheckReport& report_;
   Collector out_;
 
-  std::vector<char> usable_;  // per send: link exists and source is admissible
-  std::vector<int> link_;     // per send: link id (or -1)
-  // Loads per (step, link): int64 numerators over s_.common_den in a dense table
-  // (int_load_[(step - 1) * links + link]) or, failing that, exact Rationals.
+  // T: the schedule's number of steps ("tl" when claimed, else the last step used); every
+  // send must lie in 1..T, rs_steps in 0..T.
+  std::int64_t num_steps_ = 0;
+  std::int64_t rs_steps_ = 0;     // allreduce: rs_steps clamped to 0..T
+  std::vector<char> in_range_;    // per send: 1 <= step <= T
+  std::vector<char> usable_;      // per send: in range, link exists and source is admissible
+  std::vector<int> link_;         // per send: link id (or -1)
+  // The distinct steps of in-range sends, ascending; a send's rank is 1 + its step's index.
+  // Tables are indexed by rank, so memory never depends on the step numbers themselves.
+  std::vector<int> steps_;
+  std::vector<int> rank_;         // per send: its step's rank (0 when out of range)
+  // Loads per (rank, link): int64 numerators over s_.common_den in a dense table
+  // (int_load_[(rank - 1) * links + link]) or, failing that, exact Rationals.
   std::vector<std::int64_t> int_load_;
   std::unordered_map<std::uint64_t, Rational> load_;
-  std::map<int, Rational> step_time_;  // per step: the bottleneck time
+  std::map<int, Rational> step_time_;  // per rank: the bottleneck time
   bool duplicates_found_ = false;
 };
 
-void StepChecker::ValidateSends() {
+void StepChecker::CheckStepRange() {
   const std::size_t n = s_.size();
-  usable_.assign(n, 1);
-  link_.assign(n, -1);
+  std::int64_t last = 0;
+  for (std::size_t i = 0; i < n; ++i) last = std::max<std::int64_t>(last, s_.step[i]);
+  num_steps_ = s_.claimed_tl ? std::int64_t{*s_.claimed_tl} : last;
+  in_range_.assign(n, 1);
   for (std::size_t i = 0; i < n; ++i) {
-    const int source = s_.source[i], from = s_.from[i], to = s_.to[i], step = s_.step[i];
-    if (auto l = g_.FindLink(from, to)) {
-      link_[i] = *l;
-    } else {
-      usable_[i] = 0;
-      StepViolation v{StepViolationKind::kMissingLink, static_cast<int>(i), source, from, step,
-                      std::nullopt,
-                      "step " + std::to_string(step) + ": sends[" + std::to_string(i) + "] uses link " +
-                          Name(from) + " -> " + Name(to) + ", which the topology does not have"};
-      out_.Add(std::move(v));
-    }
-    if (!g_.IsCompute(source)) {
-      usable_[i] = 0;
-      out_.Add(StepViolation{StepViolationKind::kBadSource, static_cast<int>(i), source, from, step,
-                             std::nullopt,
-                             "step " + std::to_string(step) + ": sends[" + std::to_string(i) +
-                                 "] carries a shard of '" + Name(source) +
-                                 "', which is a switch and owns no shard"});
-    } else if (s_.collective == "broadcast" && s_.root && source != *s_.root) {
-      usable_[i] = 0;
-      out_.Add(StepViolation{StepViolationKind::kBadSource, static_cast<int>(i), source, from, step,
-                             std::nullopt,
-                             "step " + std::to_string(step) + ": sends[" + std::to_string(i) +
-                                 "] carries data of '" + Name(source) + "', but the broadcast root is '" +
-                                 Name(*s_.root) + "'"});
+    const int step = s_.step[i];
+    if (step >= 1 && step <= num_steps_) continue;
+    in_range_[i] = 0;
+    out_.Add(StepViolation{StepViolationKind::kStepOutOfRange, static_cast<int>(i), s_.source[i],
+                           s_.from[i], step, std::nullopt, ""},
+             [&] {
+               return "sends[" + std::to_string(i) + "] (" + Name(s_.from[i]) + " -> " +
+                      Name(s_.to[i]) + ") is at step " + std::to_string(step) +
+                      ", outside the schedule's steps 1.." + std::to_string(num_steps_) +
+                      (s_.claimed_tl ? " (T = the claimed tl)" : "");
+             });
+  }
+  if (s_.collective == "allreduce") {
+    const std::int64_t rs = s_.rs_steps.value_or(0);
+    rs_steps_ = std::clamp<std::int64_t>(rs, 0, num_steps_);
+    if (rs != rs_steps_) {
+      out_.Add(StepViolation{StepViolationKind::kBadRsSteps, -1, -1, -1, -1, std::nullopt, ""}, [&] {
+        return "rs_steps = " + std::to_string(rs) + " is outside the schedule's steps 0.." +
+               std::to_string(num_steps_);
+      });
     }
   }
 }
 
-// Integer loads: lengths are value_num differences; false (nothing kept) when there is no
-// common denominator, the dense table would be too large, or a sum would overflow.
-bool StepChecker::ComputeIntegerLoads() {
-  constexpr std::size_t kMaxDenseLoads = std::size_t{1} << 26;
-  const std::size_t links = static_cast<std::size_t>(g_.num_links());
-  if (s_.common_den == 0 || links == 0 || static_cast<std::size_t>(report_.tl) * links > kMaxDenseLoads)
-    return false;
-  for (int step : s_.step)
-    if (step < 1) return false;
-  int_load_.assign(static_cast<std::size_t>(report_.tl) * links, 0);
+void StepChecker::ValidateSends() {
+  const std::size_t n = s_.size();
+  usable_ = in_range_;
+  link_.assign(n, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!in_range_[i]) continue;  // reported by CheckStepRange; carries nothing
+    const int source = s_.source[i], from = s_.from[i], to = s_.to[i], step = s_.step[i];
+    auto at = [&] { return "step " + std::to_string(step) + ": sends[" + std::to_string(i) + "] "; };
+    if (auto l = g_.FindLink(from, to)) {
+      link_[i] = *l;
+    } else {
+      usable_[i] = 0;
+      out_.Add(StepViolation{StepViolationKind::kMissingLink, static_cast<int>(i), source, from, step,
+                             std::nullopt, ""},
+               [&] {
+                 return at() + "uses link " + Name(from) + " -> " + Name(to) +
+                        ", which the topology does not have";
+               });
+    }
+    if (!g_.IsCompute(source)) {
+      usable_[i] = 0;
+      out_.Add(StepViolation{StepViolationKind::kBadSource, static_cast<int>(i), source, from, step,
+                             std::nullopt, ""},
+               [&] {
+                 return at() + "carries a shard of '" + Name(source) +
+                        "', which is a switch and owns no shard";
+               });
+    } else if (s_.collective == "broadcast" && s_.root && source != *s_.root) {
+      usable_[i] = 0;
+      out_.Add(StepViolation{StepViolationKind::kBadSource, static_cast<int>(i), source, from, step,
+                             std::nullopt, ""},
+               [&] {
+                 return at() + "carries data of '" + Name(source) + "', but the broadcast root is '" +
+                        Name(*s_.root) + "'";
+               });
+    }
+  }
+}
+
+void StepChecker::RankSteps() {
+  steps_.clear();
+  for (std::size_t i = 0; i < s_.size(); ++i)
+    if (in_range_[i]) steps_.push_back(s_.step[i]);
+  std::sort(steps_.begin(), steps_.end());
+  steps_.erase(std::unique(steps_.begin(), steps_.end()), steps_.end());
+  rank_.assign(s_.size(), 0);
   for (std::size_t i = 0; i < s_.size(); ++i) {
-    if (link_[i] < 0) continue;  // not a link: reported, carries no load
+    if (!in_range_[i]) continue;
+    rank_[i] = static_cast<int>(std::lower_bound(steps_.begin(), steps_.end(), s_.step[i]) - steps_.begin()) + 1;
+  }
+  // T_L: the last step used (a send past a claimed tl makes that claim wrong as well).
+  report_.tl = 0;
+  for (std::size_t i = 0; i < s_.size(); ++i) report_.tl = std::max(report_.tl, s_.step[i]);
+}
+
+// Integer loads: lengths are value_num differences; false (nothing kept) when there is no
+// common denominator, the dense table would be large against the schedule, or a sum would
+// overflow.
+bool StepChecker::ComputeIntegerLoads() {
+  const std::size_t links = static_cast<std::size_t>(g_.num_links());
+  const std::size_t ranks = steps_.size();
+  const std::size_t budget = std::max<std::size_t>(std::size_t{1} << 20, 8 * (s_.size() + links));
+  if (s_.common_den == 0 || links == 0 || ranks > budget / links) return false;
+  int_load_.assign(ranks * links, 0);
+  for (std::size_t i = 0; i < s_.size(); ++i) {
+    if (link_[i] < 0) continue;  // not a link or not in range: reported, carries no load
     std::int64_t len = 0;
     for (std::size_t k = s_.iv_begin[i]; k < s_.iv_begin[i + 1]; ++k)
       len += s_.value_num[s_.ivs[k].second] - s_.value_num[s_.ivs[k].first];  // <= common_den
-    std::int64_t& slot = int_load_[static_cast<std::size_t>(s_.step[i] - 1) * links + link_[i]];
+    std::int64_t& slot = int_load_[static_cast<std::size_t>(rank_[i] - 1) * links + link_[i]];
     if (__builtin_add_overflow(slot, len, &slot)) {
       int_load_.clear();
       return false;
@@ -406,26 +482,23 @@ void StepChecker::ComputeRationalLoads() {
       length = 0;
       for (std::size_t k = a; k < b; ++k) length += s_.values[s_.ivs[k].second] - s_.values[s_.ivs[k].first];
     }
-    std::uint64_t key = (static_cast<std::uint64_t>(s_.step[i]) << 32) | static_cast<std::uint32_t>(link_[i]);
+    std::uint64_t key = (static_cast<std::uint64_t>(rank_[i]) << 32) | static_cast<std::uint32_t>(link_[i]);
     load_[key] += *len;
   }
 }
 
-// Data on `link` at `step` over its bandwidth, in shard units.
-Rational StepChecker::LinkTime(int step, int link) const {
+// Data on `link` at the step of rank `rank` over its bandwidth, in shard units.
+Rational StepChecker::LinkTime(int rank, int link) const {
   if (!int_load_.empty()) {
-    const std::int64_t v = int_load_[static_cast<std::size_t>(step - 1) * g_.num_links() + link];
+    const std::int64_t v = int_load_[static_cast<std::size_t>(rank - 1) * g_.num_links() + link];
     return Rational(v, s_.common_den) / g_.link(link).bandwidth;
   }
-  auto it = load_.find((static_cast<std::uint64_t>(step) << 32) | static_cast<std::uint32_t>(link));
+  auto it = load_.find((static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(link));
   return it == load_.end() ? Rational(0) : it->second / g_.link(link).bandwidth;
 }
 
 // T_L = the last step; T_B = sum over steps of max over links of (data on the link)/b_e.
 void StepChecker::ComputeCosts() {
-  int tl = 0;
-  for (std::size_t i = 0; i < s_.size(); ++i) tl = std::max(tl, s_.step[i]);
-  report_.tl = tl;
   if (ComputeIntegerLoads()) {
     // Per step, the link maximizing load/b: compared exactly by cross-multiplying when every
     // bandwidth is an int64 integer, else as Rationals.
@@ -440,8 +513,9 @@ void StepChecker::ComputeCosts() {
       }
       int_bw[e] = ToInt64(Numerator(b));
     }
-    for (int step = 1; step <= tl; ++step) {
-      const std::int64_t* row = &int_load_[static_cast<std::size_t>(step - 1) * links];
+    const int ranks = static_cast<int>(steps_.size());
+    for (int rank = 1; rank <= ranks; ++rank) {
+      const std::int64_t* row = &int_load_[static_cast<std::size_t>(rank - 1) * links];
       int best = -1;
       Rational best_time;
       for (int e = 0; e < links; ++e) {
@@ -451,82 +525,86 @@ void StepChecker::ComputeCosts() {
                               static_cast<__int128>(row[best]) * int_bw[e])
             best = e;
         } else {
-          Rational t = LinkTime(step, e);
+          Rational t = LinkTime(rank, e);
           if (best < 0 || t > best_time) {
             best = e;
             best_time = std::move(t);
           }
         }
       }
-      if (best >= 0) step_time_.emplace(step, integral ? LinkTime(step, best) : best_time);
+      if (best >= 0) step_time_.emplace(rank, integral ? LinkTime(rank, best) : best_time);
     }
   } else {
     ComputeRationalLoads();
     for (const auto& [key, load] : load_) {
-      int step = static_cast<int>(key >> 32);
+      int rank = static_cast<int>(key >> 32);
       int link = static_cast<int>(key & 0xffffffffu);
       Rational t = load / g_.link(link).bandwidth;
-      auto it = step_time_.find(step);
+      auto it = step_time_.find(rank);
       if (it == step_time_.end()) {
-        step_time_.emplace(step, std::move(t));
+        step_time_.emplace(rank, std::move(t));
       } else if (t > it->second) {
         it->second = std::move(t);
       }
     }
   }
   report_.tb = 0;
-  for (const auto& [step, t] : step_time_) report_.tb += t;
+  for (const auto& [rank, t] : step_time_) report_.tb += t;
 }
 
 std::vector<Phase> StepChecker::BuildPhases() const {
   std::vector<int> compute = g_.ComputeNodes();
   std::vector<Phase> phases;
-  auto add = [&](const std::string& label, Orientation o, int first_step, int last_step) {
+  const int ranks = static_cast<int>(steps_.size());
+  // Sends with first_step <= step <= last_step; phase steps are 64-bit (no overflow at 2^31).
+  auto add = [&](const std::string& label, Orientation o, std::int64_t first_step, std::int64_t last_step) {
     Phase p;
     p.label = label;
     p.orientation = o;
     p.sources = compute;
     for (std::size_t i = 0; i < s_.size(); ++i) {
       if (!usable_[i]) continue;
-      const int step = s_.step[i];
+      const std::int64_t step = s_.step[i];
       if (step < first_step || step > last_step) continue;
       if (o == Orientation::kForward) {
-        p.sends.push_back({static_cast<int>(i), s_.source[i], s_.from[i], s_.to[i], step - first_step + 1});
+        p.sends.push_back({static_cast<int>(i), s_.source[i], s_.from[i], s_.to[i], rank_[i],
+                           step - first_step + 1});
       } else {  // Def. 7: ((v,C),(w,u),T-t+1) on G^T for ((v,C),(u,w),t)
-        p.sends.push_back({static_cast<int>(i), s_.source[i], s_.to[i], s_.from[i], last_step - step + 1});
+        p.sends.push_back({static_cast<int>(i), s_.source[i], s_.to[i], s_.from[i], ranks + 1 - rank_[i],
+                           last_step - step + 1});
       }
     }
     phases.push_back(std::move(p));
   };
-  const int tl = report_.tl;
+  const std::int64_t tl = report_.tl;
   if (s_.collective == "allgather") {
-    add("", Orientation::kForward, 1, std::max(tl, 1));
+    add("", Orientation::kForward, 1, std::max<std::int64_t>(tl, 1));
   } else if (s_.collective == "broadcast") {
-    add("", Orientation::kForward, 1, std::max(tl, 1));
+    add("", Orientation::kForward, 1, std::max<std::int64_t>(tl, 1));
     phases.back().sources = {*s_.root};
   } else if (s_.collective == "reduce-scatter") {
-    add("", Orientation::kReversed, 1, std::max(tl, 1));
+    add("", Orientation::kReversed, 1, std::max<std::int64_t>(tl, 1));
   } else {  // allreduce
-    const int rs = s_.rs_steps.value_or(0);
+    const std::int64_t rs = rs_steps_;
     add("reduce-scatter phase (steps 1.." + std::to_string(rs) + "): ", Orientation::kReversed, 1,
-        std::max(rs, 1));
+        std::max<std::int64_t>(rs, 1));
     if (rs == 0) phases.back().sends.clear();
     add("allgather phase (steps " + std::to_string(rs + 1) + "..): ", Orientation::kForward,
-        rs + 1, std::max(tl, rs + 1));
+        rs + 1, std::max<std::int64_t>(tl, rs + 1));
   }
   return phases;
 }
 
-// Sends in (source, step, index) order by two stable counting sorts (the phase lists them in
-// index order).
+// Sends in (source, order, index) order by two stable counting sorts (the phase lists them in
+// index order); orders are step ranks, at most the number of sends.
 std::vector<SweepSend> SortForSweep(const std::vector<SweepSend>& in, int num_nodes) {
-  int max_step = 0;
-  for (const SweepSend& e : in) max_step = std::max(max_step, e.step);
+  int max_order = 0;
+  for (const SweepSend& e : in) max_order = std::max(max_order, e.order);
   std::vector<SweepSend> by_step(in.size()), out(in.size());
-  std::vector<std::size_t> count(static_cast<std::size_t>(std::max(max_step, num_nodes)) + 2, 0);
-  for (const SweepSend& e : in) ++count[e.step + 1];
+  std::vector<std::size_t> count(static_cast<std::size_t>(std::max(max_order, num_nodes)) + 2, 0);
+  for (const SweepSend& e : in) ++count[e.order + 1];
   for (std::size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
-  for (const SweepSend& e : in) by_step[count[e.step]++] = e;
+  for (const SweepSend& e : in) by_step[count[e.order]++] = e;
   std::fill(count.begin(), count.end(), 0);
   for (const SweepSend& e : by_step) ++count[e.source + 1];
   for (std::size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
@@ -539,6 +617,11 @@ void StepChecker::Sweep(const Phase& phase) {
   const std::string& label = phase.label;
   const std::vector<SweepSend> sends = SortForSweep(phase.sends, g_.num_nodes());
   const int n = g_.num_nodes();
+  // The hold table has N cells per elementary interval of a shard: bounded by a multiple of
+  // the input's size (docs/formats.md, "Limits"), so its memory is O(schedule + topology).
+  const std::size_t hold_budget = std::max<std::size_t>(
+      std::size_t{1} << 24,
+      64 * (s_.size() + s_.ivs.size() + static_cast<std::size_t>(n) + static_cast<std::size_t>(g_.num_links())));
   std::vector<int> local_of_rank(s_.values.size(), -1);
   std::vector<int> breakpoints;
   std::vector<int> hold;
@@ -561,8 +644,15 @@ void StepChecker::Sweep(const Phase& phase) {
     std::sort(breakpoints.begin(), breakpoints.end());
     breakpoints.erase(std::unique(breakpoints.begin(), breakpoints.end()), breakpoints.end());
     const int num_iv = static_cast<int>(breakpoints.size()) - 1;
+    if (static_cast<std::size_t>(n) * static_cast<std::size_t>(num_iv) > hold_budget) {
+      throw InputError("", "the sends of shard '" + Name(v) + "'",
+                       "cut the shard into " + std::to_string(num_iv) + " elementary intervals on " +
+                           std::to_string(n) + " nodes, above the checker's limit of " +
+                           std::to_string(hold_budget) +
+                           " cells (64 per send, interval, node and link of the input, at least 2^24)");
+    }
     for (int q = 0; q <= num_iv; ++q) local_of_rank[breakpoints[q]] = q;
-    // hold[u * num_iv + i]: first step after which u holds elementary interval i.
+    // hold[u * num_iv + i]: first order (step rank) after which u holds elementary interval i.
     hold.assign(static_cast<std::size_t>(n) * num_iv, kNever);
     for (int q = 0; q < num_iv; ++q) hold[static_cast<std::size_t>(v) * num_iv + q] = 0;
     std::vector<int> dist;
@@ -578,7 +668,7 @@ void StepChecker::Sweep(const Phase& phase) {
       for (std::size_t q = s_.iv_begin[e.index]; q < s_.iv_begin[e.index + 1]; ++q) {
         const int lo = local_of_rank[s_.ivs[q].first], hi = local_of_rank[s_.ivs[q].second];
         for (int i = lo; i < hi; ++i) {
-          if (hold_from[i] >= e.step) {
+          if (hold_from[i] >= e.order) {
             if (not_held_lo < 0) not_held_lo = not_held_hi = i;
             if (not_held_hi == i) not_held_hi = i + 1;
             continue;  // the receiver does not get what the sender lacks
@@ -586,57 +676,60 @@ void StepChecker::Sweep(const Phase& phase) {
           if (hold_to[i] != kNever) {
             if (dup_lo < 0) dup_lo = dup_hi = i;
             if (dup_hi == i) dup_hi = i + 1;
-            if (hold_to[i] > e.step) hold_to[i] = e.step;
+            if (hold_to[i] > e.order) hold_to[i] = e.order;
           } else {
-            hold_to[i] = e.step;
+            hold_to[i] = e.order;
           }
         }
       }
       if (not_held_lo >= 0) {
-        const std::string iv = IntervalText(breakpoints[not_held_lo], breakpoints[not_held_hi]);
-        StepViolation viol{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step,
-                           MakeInterval(breakpoints[not_held_lo], breakpoints[not_held_hi]), ""};
-        if (!reversed) {
-          viol.message = at() + "node " + Name(orig_from) + " sends " + iv + " of " + Name(v) +
-                         "'s shard to " + Name(orig_to) + " without holding it before step " +
-                         std::to_string(orig_step);
-        } else {
-          viol.message = at() + "node " + Name(orig_from) + " sends its partial " + iv + " of shard " +
-                         Name(v) + " to " + Name(orig_to) + ", but " + Name(orig_to) +
-                         " does not pass it on towards " + Name(v) +
-                         " at a later step (reduce-scatter checked as the reversed allgather on "
-                         "G^T, seed 000 Thm 3)";
-        }
-        out_.Add(std::move(viol));
+        out_.Add(StepViolation{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step,
+                               MakeInterval(breakpoints[not_held_lo], breakpoints[not_held_hi]), ""},
+                 [&] {
+                   const std::string iv = IntervalText(breakpoints[not_held_lo], breakpoints[not_held_hi]);
+                   if (!reversed) {
+                     return at() + "node " + Name(orig_from) + " sends " + iv + " of " + Name(v) +
+                            "'s shard to " + Name(orig_to) + " without holding it before step " +
+                            std::to_string(orig_step);
+                   }
+                   return at() + "node " + Name(orig_from) + " sends its partial " + iv + " of shard " +
+                          Name(v) + " to " + Name(orig_to) + ", but " + Name(orig_to) +
+                          " does not pass it on towards " + Name(v) +
+                          " at a later step (reduce-scatter checked as the reversed allgather on "
+                          "G^T, seed 000 Thm 3)";
+                 });
       }
       if (dup_lo >= 0) {
         duplicates_found_ = true;
-        if (opt_.check_no_duplicates) {
-          const std::string iv = IntervalText(breakpoints[dup_lo], breakpoints[dup_hi]);
-          StepViolation viol{StepViolationKind::kDuplicate, e.index, v, e.to, orig_step,
-                             MakeInterval(breakpoints[dup_lo], breakpoints[dup_hi]), ""};
-          if (!reversed) {
-            viol.message = at() + "node " + Name(orig_to) + " receives " + iv + " of " + Name(v) +
-                           "'s shard from " + Name(orig_from) + " but already holds it";
-          } else {
-            viol.message = at() + "node " + Name(orig_from) + " sends " + iv + " of shard " + Name(v) +
-                           " more than once (its contribution would be reduced twice)";
-          }
-          out_.Add(std::move(viol));
+        // In a reduce-scatter phase a duplicate is a contribution reduced twice: a wrong sum,
+        // so it is always a violation (an allgather duplicate only wastes bandwidth).
+        if (opt_.check_no_duplicates || reversed) {
+          out_.Add(StepViolation{StepViolationKind::kDuplicate, e.index, v, e.to, orig_step,
+                                 MakeInterval(breakpoints[dup_lo], breakpoints[dup_hi]), ""},
+                   [&] {
+                     const std::string iv = IntervalText(breakpoints[dup_lo], breakpoints[dup_hi]);
+                     if (!reversed) {
+                       return at() + "node " + Name(orig_to) + " receives " + iv + " of " + Name(v) +
+                              "'s shard from " + Name(orig_from) + " but already holds it";
+                     }
+                     return at() + "node " + Name(orig_from) + " sends " + iv + " of shard " + Name(v) +
+                            " more than once (its contribution would be reduced twice)";
+                   });
         }
       }
       if (opt_.check_bfb) {
         const int dt = dist[e.to], df = dist[e.from];
-        if (!(df >= 0 && dt == df + 1 && dt == e.step)) {
-          StepViolation viol{StepViolationKind::kNotBfb, e.index, v, e.to, orig_step, std::nullopt, ""};
-          std::string ds = reversed ? "d_{G^T}" : "d";
-          viol.message = at() + "send of " + Name(v) + "'s data " + Name(orig_from) + " -> " +
-                         Name(orig_to) + " is not breadth-first: " + ds + "(" + Name(v) + ", " +
-                         Name(e.to) + ") = " + std::to_string(dt) + ", " + ds + "(" + Name(v) +
-                         ", " + Name(e.from) + ") + 1 = " + std::to_string(df + 1) +
-                         ", phase step " + std::to_string(e.step) + " (Def. 15 / Thm 14" +
-                         (reversed ? ", on the reversed schedule" : "") + ")";
-          out_.Add(std::move(viol));
+        if (!(df >= 0 && dt == df + 1 && dt == e.phase_step)) {
+          out_.Add(StepViolation{StepViolationKind::kNotBfb, e.index, v, e.to, orig_step, std::nullopt, ""},
+                   [&] {
+                     std::string ds = reversed ? "d_{G^T}" : "d";
+                     return at() + "send of " + Name(v) + "'s data " + Name(orig_from) + " -> " +
+                            Name(orig_to) + " is not breadth-first: " + ds + "(" + Name(v) + ", " +
+                            Name(e.to) + ") = " + std::to_string(dt) + ", " + ds + "(" + Name(v) +
+                            ", " + Name(e.from) + ") + 1 = " + std::to_string(df + 1) +
+                            ", phase step " + std::to_string(e.phase_step) + " (Def. 15 / Thm 14" +
+                            (reversed ? ", on the reversed schedule" : "") + ")";
+                   });
         }
       }
     }
@@ -651,18 +744,18 @@ void StepChecker::Sweep(const Phase& phase) {
         if (hi == i) hi = i + 1;
       }
       if (lo < 0) continue;
-      const std::string iv = IntervalText(breakpoints[lo], breakpoints[hi]);
-      StepViolation viol{StepViolationKind::kMissing, -1, v, u, -1,
-                         MakeInterval(breakpoints[lo], breakpoints[hi]), ""};
-      if (!reversed) {
-        viol.message = label + "node " + Name(u) + " never receives " + iv + " of " + Name(v) +
-                       "'s shard (no chain of sends with increasing steps, Def. 6)";
-      } else {
-        viol.message = label + "the contribution of node " + Name(u) + " to " + iv + " of shard " +
-                       Name(v) + " never reaches " + Name(v) +
-                       " (no chain of sends with increasing steps, Def. 6)";
-      }
-      out_.Add(std::move(viol));
+      out_.Add(StepViolation{StepViolationKind::kMissing, -1, v, u, -1,
+                             MakeInterval(breakpoints[lo], breakpoints[hi]), ""},
+               [&] {
+                 const std::string iv = IntervalText(breakpoints[lo], breakpoints[hi]);
+                 if (!reversed) {
+                   return label + "node " + Name(u) + " never receives " + iv + " of " + Name(v) +
+                          "'s shard (no chain of sends with increasing steps, Def. 6)";
+                 }
+                 return label + "the contribution of node " + Name(u) + " to " + iv + " of shard " +
+                        Name(v) + " never reaches " + Name(v) +
+                        " (no chain of sends with increasing steps, Def. 6)";
+               });
     }
     for (int b : breakpoints) local_of_rank[b] = -1;
     pos = end;
@@ -688,10 +781,12 @@ void StepChecker::CheckBandwidthOptimal() {
   if (!opt_.check_bandwidth_optimal) return;
   if (!report_.bandwidth_lower_bound) {
     report_.bandwidth_optimal = false;
-    out_.Add(StepViolation{StepViolationKind::kNotBandwidthOptimal, -1, -1, -1, -1, std::nullopt,
-                           "bandwidth optimality (seed 000 Thm 7 / Cor. 6.1) is defined for "
-                           "allgather, reduce-scatter and allreduce on switchless topologies "
-                           "whose nodes all have the same total in- and out-bandwidth"});
+    out_.Add(StepViolation{StepViolationKind::kNotBandwidthOptimal, -1, -1, -1, -1, std::nullopt, ""}, [] {
+      return std::string(
+          "bandwidth optimality (seed 000 Thm 7 / Cor. 6.1) is defined for "
+          "allgather, reduce-scatter and allreduce on switchless topologies "
+          "whose nodes all have the same total in- and out-bandwidth");
+    });
     return;
   }
   const Rational& bound = *report_.bandwidth_lower_bound;
@@ -700,11 +795,11 @@ void StepChecker::CheckBandwidthOptimal() {
   std::string why = "T_B = " + ToString(report_.tb) + " is not the optimum (N-1)/N · M/B = " +
                     ToString(bound) + " shard units (seed 000 Thm 7 / Cor. 6.1)";
   // Thm 7 condition 1: every link carries the step's full time.
-  for (const auto& [step, t] : step_time_) {
+  for (const auto& [rank, t] : step_time_) {
     for (int e = 0; e < g_.num_links(); ++e) {
-      Rational mine = LinkTime(step, e);
+      Rational mine = LinkTime(rank, e);
       if (mine < t) {
-        why += "; condition 1 fails first at step " + std::to_string(step) + " on link " +
+        why += "; condition 1 fails first at step " + std::to_string(StepOfRank(rank)) + " on link " +
                Name(g_.link(e).from) + " -> " + Name(g_.link(e).to) + " (" + ToString(mine) +
                " < " + ToString(t) + ")";
         goto done;
@@ -713,25 +808,29 @@ void StepChecker::CheckBandwidthOptimal() {
   }
 done:
   if (duplicates_found_) why += "; condition 2 fails: some node receives an element twice";
-  out_.Add(StepViolation{StepViolationKind::kNotBandwidthOptimal, -1, -1, -1, -1, std::nullopt, why});
+  out_.Add(StepViolation{StepViolationKind::kNotBandwidthOptimal, -1, -1, -1, -1, std::nullopt, ""},
+           [&] { return why; });
 }
 
 void StepChecker::CheckClaims() {
   if (s_.claimed_tl && *s_.claimed_tl != report_.tl) {
-    out_.Add(StepViolation{StepViolationKind::kWrongTl, -1, -1, -1, -1, std::nullopt,
-                           "claimed tl = " + std::to_string(*s_.claimed_tl) +
-                               " but the schedule has T_L = " + std::to_string(report_.tl)});
+    out_.Add(StepViolation{StepViolationKind::kWrongTl, -1, -1, -1, -1, std::nullopt, ""}, [&] {
+      return "claimed tl = " + std::to_string(*s_.claimed_tl) + " but the schedule has T_L = " +
+             std::to_string(report_.tl);
+    });
   }
   if (s_.claimed_tb && *s_.claimed_tb != report_.tb) {
-    out_.Add(StepViolation{StepViolationKind::kWrongTb, -1, -1, -1, -1, std::nullopt,
-                           "claimed tb = " + ToString(*s_.claimed_tb) +
-                               " but the schedule has T_B = " + ToString(report_.tb) +
-                               " shard units"});
+    out_.Add(StepViolation{StepViolationKind::kWrongTb, -1, -1, -1, -1, std::nullopt, ""}, [&] {
+      return "claimed tb = " + ToString(*s_.claimed_tb) + " but the schedule has T_B = " +
+             ToString(report_.tb) + " shard units";
+    });
   }
 }
 
 void StepChecker::Run() {
+  CheckStepRange();
   ValidateSends();
+  RankSteps();
   ComputeCosts();
   for (const Phase& p : BuildPhases()) Sweep(p);
   if (opt_.check_bfb) {
@@ -756,6 +855,8 @@ const char* StepViolationKindName(StepViolationKind kind) {
     case StepViolationKind::kNotBandwidthOptimal: return "not-bandwidth-optimal";
     case StepViolationKind::kWrongTl: return "wrong-tl";
     case StepViolationKind::kWrongTb: return "wrong-tb";
+    case StepViolationKind::kStepOutOfRange: return "step-out-of-range";
+    case StepViolationKind::kBadRsSteps: return "bad-rs-steps";
   }
   return "unknown";
 }

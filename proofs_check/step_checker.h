@@ -31,6 +31,8 @@ enum class StepViolationKind {
   kNotBandwidthOptimal,  // T_B above (N-1)/N · M/B (Thm 7 / Cor. 6.1)
   kWrongTl,            // the claimed "tl" differs from the recomputed T_L
   kWrongTb,            // the claimed "tb" differs from the recomputed T_B
+  kStepOutOfRange,     // a send whose step is outside 1..T (T = "tl" if claimed, else the last step)
+  kBadRsSteps,         // allreduce "rs_steps" outside 0..T
 };
 
 const char* StepViolationKindName(StepViolationKind kind);

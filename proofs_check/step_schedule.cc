@@ -1,5 +1,7 @@
 #include "proofs_check/step_schedule.h"
 
+#include <climits>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 
@@ -88,17 +90,24 @@ const json& RequireField(const json& obj, const char* key, const std::string& fi
   return *it;
 }
 
-int PositiveIntField(const json& v, const char* key, const std::string& file,
-                     const std::string& item) {
+// An integer field stored as int: [lo, INT32_MAX]. Whether a step lies inside the schedule is
+// the checker's verdict (exit 1 naming the send), not the reader's; the reader only refuses
+// what an int cannot hold.
+int IntField(const json& v, const char* key, std::int64_t lo, const std::string& file,
+             const std::string& item) {
   if (!v.is_number_integer()) {
-    throw InputError(file, item,
-                     std::string("field '") + key + "' must be an integer, got " +
-                         (v.is_number_float() ? "the non-integer " + v.dump() : std::string(v.type_name())));
+    std::string got = v.is_number_float() ? "the non-integer " + v.dump() : std::string(v.type_name());
+    if (v.is_string()) got = "the string " + v.dump();
+    throw InputError(file, item, std::string("field '") + key + "' must be an integer, got " + got);
   }
-  if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX)
-                             : (v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > INT32_MAX)) {
+  const bool in_range = v.is_number_unsigned()
+                            ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT32_MAX) &&
+                                  static_cast<std::int64_t>(v.get<std::uint64_t>()) >= lo
+                            : v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= INT32_MAX;
+  if (!in_range) {
     throw InputError(file, item,
-                     std::string("field '") + key + "' must be an integer in [1, 2^31), got " + v.dump());
+                     std::string("field '") + key + "' must be an integer in [" + std::to_string(lo) +
+                         ", 2^31), got " + v.dump());
   }
   return static_cast<int>(v.get<std::int64_t>());
 }
@@ -111,7 +120,7 @@ StepSend ReadSend(const json& e, std::size_t i, const NodeLookup& nodes, Rationa
   s.source = nodes.Find(RequireField(e, "source", file, item), "source", item);
   s.from = nodes.Find(RequireField(e, "from", file, item), "from", item);
   s.to = nodes.Find(RequireField(e, "to", file, item), "to", item);
-  s.step = PositiveIntField(RequireField(e, "step", file, item), "step", file, item);
+  s.step = IntField(RequireField(e, "step", file, item), "step", INT32_MIN, file, item);
   const json& chunk = RequireField(e, "chunk", file, item);
   if (!chunk.is_array()) {
     throw InputError(file, item, std::string("field 'chunk' must be an array of [lo, hi] pairs, got ") +
@@ -168,11 +177,7 @@ StepSchedule StepScheduleFromJson(const json& j, const Topology& g, const std::s
     throw InputError(file, "top level", "a broadcast schedule needs a \"root\"");
   }
   if (auto it = j.find("rs_steps"); it != j.end() && !it->is_null()) {
-    if (it->is_number_integer() && it->get<std::int64_t>() == 0) {
-      s.rs_steps = 0;
-    } else {
-      s.rs_steps = PositiveIntField(*it, "rs_steps", file, "rs_steps");
-    }
+    s.rs_steps = IntField(*it, "rs_steps", INT32_MIN, file, "rs_steps");  // 0..T: the checker's verdict
   }
   if (s.collective == "allreduce" && !s.rs_steps) {
     throw InputError(file, "top level",

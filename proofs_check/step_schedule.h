@@ -26,14 +26,15 @@ struct StepSend {
   std::vector<Interval> chunk;  // union of half-open intervals of that shard
   int from = -1;                // sender
   int to = -1;                  // receiver (must be linked from `from`)
-  int step = 0;                 // 1-based comm step
+  int step = 0;                 // 1-based comm step; the checker rejects steps outside 1..T
 };
 
 struct StepSchedule {
   // "allgather", "reduce-scatter", "allreduce" (RS then AG, steps numbered on) or "broadcast".
   std::string collective = "allgather";
   std::optional<int> root;  // broadcast only
-  // allreduce: the last step of the reduce-scatter phase (steps > rs_steps are allgather).
+  // allreduce: the last step of the reduce-scatter phase (steps > rs_steps are allgather);
+  // the checker rejects values outside 0..T.
   std::optional<int> rs_steps;
   std::vector<StepSend> sends;
   // Optional claims the checker recomputes and compares: T_L (steps) and T_B (shard units).

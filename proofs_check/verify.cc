@@ -32,14 +32,19 @@ VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const s
     o.max_errors = options.max_errors;
     StepCheckReport r;
     std::string collective;
-    if (result.format == "steps") {
-      StepSchedule s = StepScheduleFromJson(schedule, g, file);
-      r = CheckStepSchedule(g, s, o);
-      collective = s.collective;
-    } else {
-      CompactStepSchedule s = CompactStepScheduleFromJson(schedule, g, file);
-      r = CheckStepSchedule(g, s, o);
-      collective = s.collective;
+    try {
+      if (result.format == "steps") {
+        StepSchedule s = StepScheduleFromJson(schedule, g, file);
+        r = CheckStepSchedule(g, s, o);
+        collective = s.collective;
+      } else {
+        CompactStepSchedule s = CompactStepScheduleFromJson(schedule, g, file);
+        r = CheckStepSchedule(g, s, o);
+        collective = s.collective;
+      }
+    } catch (const InputError& e) {
+      if (!e.file().empty()) throw;
+      throw InputError(file, e.item(), e.problem());  // a checker limit: name the file
     }
     result.ok = r.ok;
     result.verdict = r.ok ? "valid" : "invalid";

@@ -151,5 +151,21 @@ TEST(VerifyCliTest, BadInputExitsTwoWithOneLine) {
   EXPECT_EQ(missing_topo.exit_code, 2);
 }
 
+// Issue 14: K_{2,2} Figure 1 plus a send at step 0 was "valid", BFB and duplicate-free; it is
+// exit 1 naming the send.
+TEST(VerifyCliTest, SendAtStepZeroIsExitOneNamingTheSend) {
+  json doc = K22Figure1();
+  doc["sends"].push_back(Send("a", "0", "1", "a", "c", 0));
+  const std::string file = WriteTempFile("verify_step0.json", doc.dump());
+  auto r = RunCli({"verify", SourcePath("experiments/topologies/k22.json"), file, "--bfb",
+                   "--no-duplicates", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["ok"], false);
+  ASSERT_EQ(j["error_kinds"].size(), 1u);
+  EXPECT_EQ(j["error_kinds"][0], "step-out-of-range");
+  EXPECT_NE(j["errors"][0].get<std::string>().find("sends[16]"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace collsynth

@@ -22,6 +22,9 @@ struct Findings {
   std::set<std::pair<int, int>> missing;
   std::set<int> not_held;
   std::set<int> bad_sends;
+  std::set<int> reduced_twice_sources;  // shards with a contribution reduced twice
+  std::set<int> out_of_range;
+  bool bad_rs_steps = false;
 };
 
 Findings FromChecker(const StepCheckReport& r) {
@@ -32,6 +35,10 @@ Findings FromChecker(const StepCheckReport& r) {
     if (v.kind == StepViolationKind::kMissingLink || v.kind == StepViolationKind::kBadSource) {
       f.bad_sends.insert(v.send_index);
     }
+    // Without --no-duplicates only reduce-scatter phases report duplicates.
+    if (v.kind == StepViolationKind::kDuplicate) f.reduced_twice_sources.insert(v.source);
+    if (v.kind == StepViolationKind::kStepOutOfRange) f.out_of_range.insert(v.send_index);
+    if (v.kind == StepViolationKind::kBadRsSteps) f.bad_rs_steps = true;
   }
   return f;
 }
@@ -48,6 +55,11 @@ void ExpectAgree(const Topology& g, const StepSchedule& s, const std::string& wh
   EXPECT_EQ(f.missing, b.missing) << what;
   EXPECT_EQ(f.not_held, b.not_held) << what;
   EXPECT_EQ(f.bad_sends, b.bad_sends) << what;
+  std::set<int> twice;
+  for (const auto& [v, u] : b.reduced_twice) twice.insert(v);
+  EXPECT_EQ(f.reduced_twice_sources, twice) << what;
+  EXPECT_EQ(f.out_of_range, b.out_of_range) << what;
+  EXPECT_EQ(f.bad_rs_steps, b.bad_rs_steps) << what;
 }
 
 // The papers' schedules: both methods accept them with the same T_L and T_B.
@@ -159,7 +171,19 @@ TEST(BruteForceTest, AgreesOnRandomSchedules) {
       for (const StepSend& e : s.sends) {
         if (keep(rng)) thin.sends.push_back(e);
       }
-      for (const StepSchedule* x : {&s, &thin}) {
+      // Issue 14: a send moved outside 1..T (step 0, or T + 1 under a claimed tl), and for
+      // allreduce rs_steps moved past T.
+      StepSchedule outside = s;
+      if (!outside.sends.empty()) {
+        int last = 0;
+        for (const StepSend& e : outside.sends) last = std::max(last, e.step);
+        std::uniform_int_distribution<int> pick(0, static_cast<int>(outside.sends.size()) - 1);
+        const int i = pick(rng);
+        outside.claimed_tl = last;
+        outside.sends[i].step = iter % 2 ? 0 : last + 1;
+        if (outside.rs_steps && iter % 3 == 0) outside.rs_steps = last + 1;
+      }
+      for (const StepSchedule* x : {&s, &thin, &outside}) {
         ExpectAgree(g, *x, std::string(collective) + " iter " + std::to_string(iter) + " seed " +
                                std::to_string(seed));
         (SimulateStepSchedule(g, *x).valid ? valid : invalid)++;

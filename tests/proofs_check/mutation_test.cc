@@ -8,6 +8,9 @@
 #include <functional>
 #include <random>
 
+#include <climits>
+
+#include "proofs_check/compact_schedule.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/schedule_fixtures.h"
 #include "proofs_check/step_checker.h"
@@ -204,6 +207,37 @@ TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
   EXPECT_GT(mutants, 300);
 }
 
+// Issue 14: a send moved outside the schedule's steps (step 0, T + 1 with T the claimed tl,
+// a huge step under the claimed tl, a negative step) is rejected naming that send, in the
+// "steps" form and in the "steps-compact" form.
+TEST(StepMutationTest, SendOutsideTheStepsRejected) {
+  std::mt19937_64 rng(testing::TestSeed());
+  for (StepCase& c : StepCases()) {
+    const StepCheckReport base = CheckStepSchedule(c.g, c.s);
+    ASSERT_TRUE(base.ok) << c.name;
+    std::uniform_int_distribution<int> pick(0, static_cast<int>(c.s.sends.size()) - 1);
+    for (int m = 0; m < kMutantsPerKind; ++m) {
+      for (int bad : {0, base.tl + 1, INT32_MAX, -1 - m}) {
+        SCOPED_TRACE(c.name + " step " + std::to_string(bad));
+        const int i = pick(rng);
+        StepSchedule mut = c.s;
+        mut.claimed_tl = base.tl;  // T
+        mut.sends[i].step = bad;
+        StepCheckReport r = CheckStepSchedule(c.g, mut, Big());
+        EXPECT_TRUE(Has(r, StepViolationKind::kStepOutOfRange,
+                        [&](const StepViolation& v) { return v.send_index == i && v.step == bad; }))
+            << Describe(r);
+        auto compact = CompactFromSteps(mut);
+        ASSERT_TRUE(compact.has_value());
+        StepCheckReport rc = CheckStepSchedule(c.g, *compact, Big());
+        EXPECT_TRUE(Has(rc, StepViolationKind::kStepOutOfRange,
+                        [&](const StepViolation& v) { return v.step == bad && v.source == mut.sends[i].source; }))
+            << Describe(rc);
+      }
+    }
+  }
+}
+
 // Reduce-scatter mutants (Thm 3: checked as the reversed allgather) keep their reasons in the
 // reduce-scatter's own orientation: a dropped send loses a contribution.
 TEST(StepMutationTest, ReduceScatterMutantsRejected) {
@@ -232,6 +266,36 @@ TEST(StepMutationTest, ReduceScatterMutantsRejected) {
                       [&](const StepViolation& v) { return v.send_index == i; }))
           << Describe(r);
     }
+  }
+}
+
+// Issue 14: a reduce-scatter send repeated (the same partial sent twice, or to a second
+// neighbour) reduces a contribution twice: rejected without --no-duplicates. The allgather
+// twin (an element received twice) stays valid unless --no-duplicates is asked for.
+TEST(StepMutationTest, ReduceScatterContributionReducedTwiceRejected) {
+  std::mt19937_64 rng(testing::TestSeed());
+  Topology g = testing::Hypercube(3);
+  StepSchedule ag = testing::HypercubeBfb(3);
+  StepSchedule rs = testing::Reverse(ag);
+  rs.collective = "reduce-scatter";
+  ASSERT_TRUE(CheckStepSchedule(g, rs).ok);
+  std::uniform_int_distribution<int> pick(0, static_cast<int>(rs.sends.size()) - 1);
+  for (int m = 0; m < kMutantsPerKind; ++m) {
+    const int i = pick(rng);
+    StepSchedule mut = rs;
+    mut.sends.push_back(rs.sends[i]);
+    const int copy = static_cast<int>(mut.sends.size()) - 1;
+    StepCheckReport r = CheckStepSchedule(g, mut, Big());
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(Has(r, StepViolationKind::kDuplicate, [&](const StepViolation& v) {
+      return (v.send_index == copy || v.send_index == i) && v.source == rs.sends[i].source;
+    })) << Describe(r);
+    StepSchedule ag_mut = ag;
+    ag_mut.sends.push_back(ag.sends[i]);
+    EXPECT_TRUE(CheckStepSchedule(g, ag_mut).ok);
+    StepCheckOptions no_dup = Big();
+    no_dup.check_no_duplicates = true;
+    EXPECT_FALSE(CheckStepSchedule(g, ag_mut, no_dup).ok);
   }
 }
 

@@ -1,0 +1,110 @@
+// Issue 14 §1 "what is written is what was checked": pipeline, bfb, baseline and schedule
+// expand read the written file back with verify's reader and check it; a writer bug (here
+// injected with COLLSYNTH_FAULT_INJECT=corrupt-output, docs/cli.md) is exit 1 and leaves no
+// file.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace collsynth {
+namespace {
+
+using nlohmann::json;
+using testing::RunCli;
+using testing::SourcePath;
+using testing::TempPath;
+using testing::WriteTempFile;
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+// Sets the fault-injection variable for one scope (the child inherits the environment).
+class CorruptOutput {
+ public:
+  CorruptOutput() { setenv("COLLSYNTH_FAULT_INJECT", "corrupt-output", 1); }
+  ~CorruptOutput() { unsetenv("COLLSYNTH_FAULT_INJECT"); }
+};
+
+std::string Ring4() { return WriteTempFile("oc_ring4.txt", "0 1 1\n1 2 1\n2 3 1\n3 0 1\n"); }
+
+void ExpectRejectedAndAbsent(const testing::CliResult& r, const std::string& out) {
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("the written file fails the checker"), std::string::npos) << r.err;
+  EXPECT_FALSE(Exists(out)) << out;
+  EXPECT_FALSE(Exists(out + ".partial")) << out;
+}
+
+TEST(OutputCheckCliTest, BaselineReportsOutputVerified) {
+  const std::string out = TempPath("oc_base.json");
+  auto r = RunCli({"baseline", "uniring", Ring4(), "-o", out, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["output_verified"], true);
+  EXPECT_TRUE(j["output_verify_seconds"].is_number());
+  EXPECT_TRUE(Exists(out));
+  EXPECT_FALSE(Exists(out + ".partial"));
+}
+
+TEST(OutputCheckCliTest, WriterBugIsExitOneForEveryWritingCommand) {
+  const std::string ring = Ring4();
+  const std::string base = TempPath("oc_base_ok.json");
+  ASSERT_EQ(RunCli({"baseline", "uniring", ring, "-o", base}).exit_code, 0);
+  CorruptOutput fault;
+  {
+    const std::string out = TempPath("oc_base_bad.json");
+    ExpectRejectedAndAbsent(RunCli({"baseline", "uniring", ring, "-o", out}), out);
+  }
+  {
+    const std::string out = TempPath("oc_expand_bad.json");
+    ExpectRejectedAndAbsent(
+        RunCli({"schedule", "expand", "--degree", "2", ring, base, "-o", out}), out);
+  }
+  {
+    const std::string out = TempPath("oc_pipe_bad.json");
+    ExpectRejectedAndAbsent(
+        RunCli({"pipeline", SourcePath("experiments/topologies/two_cluster.json"), "-o", out}), out);
+  }
+  {
+    const std::string out = TempPath("oc_pipe_ar_bad.json");
+    ExpectRejectedAndAbsent(RunCli({"pipeline", SourcePath("experiments/topologies/two_cluster.json"),
+                                    "--collective", "allreduce", "-o", out}),
+                            out);
+  }
+  for (const char* name : {"oc_bfb_bad.json", "oc_bfb_bad.csteps.json"}) {
+    const std::string out = TempPath(name);
+    auto r = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "-o", out});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("the written file fails the checker"), std::string::npos) << r.err;
+    EXPECT_FALSE(Exists(out));
+  }
+  {  // to stdout: nothing printed
+    auto r = RunCli({"baseline", "uniring", ring, "-o", "-"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+TEST(OutputCheckCliTest, PipelineAndBfbSummariesSayTheOutputWasVerified) {
+  const std::string out = TempPath("oc_pipe.json");
+  auto p = RunCli({"pipeline", SourcePath("experiments/topologies/two_cluster.json"), "-o", out, "--json"});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  json j = json::parse(p.out);
+  EXPECT_EQ(j["output_verified"], true);
+  EXPECT_TRUE(j["stage_seconds"]["output_check"].is_number());
+  auto v = RunCli({"verify", SourcePath("experiments/topologies/two_cluster.json"), out, "--json"});
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(json::parse(v.out)["ratio"], j["ratio"]);
+  const std::string bout = TempPath("oc_bfb.csteps.json");
+  auto b = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "-o", bout, "--json"});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(json::parse(b.out)["output_verified"], true);
+}
+
+}  // namespace
+}  // namespace collsynth
