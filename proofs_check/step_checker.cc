@@ -62,8 +62,7 @@ class Collector {
   // are kept, so a schedule with millions of violations costs no message past the limit.
   template <typename MakeMessage>
   void Add(StepViolation v, MakeMessage make) {
-    ++report_.num_violations;
-    ++count_[static_cast<int>(v.kind)];
+    Count(v.kind);
     if (static_cast<int>(report_.violations.size()) < max_) {
       v.message = make();
       report_.errors.push_back(v.message);
@@ -71,7 +70,12 @@ class Collector {
     }
   }
   bool Full() const { return static_cast<int>(report_.violations.size()) >= max_; }
-  std::int64_t Count(StepViolationKind kind) const { return count_[static_cast<int>(kind)]; }
+  // Counts a violation that is not kept (Full()): callers skip building its interval too.
+  void Count(StepViolationKind kind) {
+    ++report_.num_violations;
+    ++count_[static_cast<int>(kind)];
+  }
+  std::int64_t CountOf(StepViolationKind kind) const { return count_[static_cast<int>(kind)]; }
 
  private:
   StepCheckReport& report_;
@@ -682,7 +686,9 @@ void StepChecker::Sweep(const Phase& phase) {
           }
         }
       }
-      if (not_held_lo >= 0) {
+      if (not_held_lo >= 0 && out_.Full()) {
+        out_.Count(StepViolationKind::kNotHeld);
+      } else if (not_held_lo >= 0) {
         out_.Add(StepViolation{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step,
                                MakeInterval(breakpoints[not_held_lo], breakpoints[not_held_hi]), ""},
                  [&] {
@@ -703,7 +709,9 @@ void StepChecker::Sweep(const Phase& phase) {
         duplicates_found_ = true;
         // In a reduce-scatter phase a duplicate is a contribution reduced twice: a wrong sum,
         // so it is always a violation (an allgather duplicate only wastes bandwidth).
-        if (opt_.check_no_duplicates || reversed) {
+        if ((opt_.check_no_duplicates || reversed) && out_.Full()) {
+          out_.Count(StepViolationKind::kDuplicate);
+        } else if (opt_.check_no_duplicates || reversed) {
           out_.Add(StepViolation{StepViolationKind::kDuplicate, e.index, v, e.to, orig_step,
                                  MakeInterval(breakpoints[dup_lo], breakpoints[dup_hi]), ""},
                    [&] {
@@ -744,6 +752,10 @@ void StepChecker::Sweep(const Phase& phase) {
         if (hi == i) hi = i + 1;
       }
       if (lo < 0) continue;
+      if (out_.Full()) {
+        out_.Count(StepViolationKind::kMissing);
+        continue;
+      }
       out_.Add(StepViolation{StepViolationKind::kMissing, -1, v, u, -1,
                              MakeInterval(breakpoints[lo], breakpoints[hi]), ""},
                [&] {
@@ -834,7 +846,7 @@ void StepChecker::Run() {
   ComputeCosts();
   for (const Phase& p : BuildPhases()) Sweep(p);
   if (opt_.check_bfb) {
-    report_.bfb = out_.Count(StepViolationKind::kNotBfb) == 0;
+    report_.bfb = out_.CountOf(StepViolationKind::kNotBfb) == 0;
   }
   if (opt_.check_no_duplicates) report_.no_duplicates = !duplicates_found_;
   CheckBandwidthOptimal();
