@@ -30,35 +30,52 @@ const json& RequireField(const json& obj, const char* key, const std::string& fi
   return *it;
 }
 
-int NodeFromJson(const json& v, const Topology& g, const std::string& file, const std::string& item) {
+// Item names ("trees[3].edges[1].routes[0]") are built only when an error needs one: the
+// reader visits millions of edges and routes in a large schedule (template ItemFn: a
+// callable returning the item's name).
+template <typename ItemFn>
+int NodeFromJson(const json& v, const Topology& g, const std::string& file, const ItemFn& item) {
   if (!v.is_string()) {
-    throw InputError(file, item, std::string("expected a node name (string), got ") + v.type_name());
+    throw InputError(file, item(), std::string("expected a node name (string), got ") + v.type_name());
   }
-  auto id = g.FindNode(v.get<std::string>());
-  if (!id) throw InputError(file, item, "unknown node '" + v.get<std::string>() + "'");
+  const std::string& name = v.get_ref<const std::string&>();
+  auto id = g.FindNode(name);
+  if (!id) throw InputError(file, item(), "unknown node '" + name + "'");
   return *id;
 }
 
+int NodeFromJson(const json& v, const Topology& g, const std::string& file, const std::string& item) {
+  return NodeFromJson(v, g, file, [&] { return item; });
+}
+
 // A positive big integer: a JSON integer or a decimal string of digits.
-BigInt PositiveBigIntFromJson(const json& v, const std::string& file, const std::string& item) {
-  BigInt z;
+template <typename ItemFn>
+BigInt PositiveBigIntFromJson(const json& v, const std::string& file, const ItemFn& item) {
   if (v.is_number_unsigned()) {
-    z = BigInt(v.get<std::uint64_t>());
-  } else if (v.is_number_integer()) {
+    const std::uint64_t u = v.get<std::uint64_t>();
+    if (u < 1) throw InputError(file, item(), "must be a positive integer, got 0");
+    return BigInt(u);
+  }
+  BigInt z;
+  if (v.is_number_integer()) {
     z = BigInt(v.get<std::int64_t>());
   } else if (v.is_string()) {
     const std::string& s = v.get_ref<const std::string&>();
     bool digits = !s.empty() && s.size() <= kMaxDigits;
     for (char c : s) digits = digits && std::isdigit(static_cast<unsigned char>(c));
-    if (!digits) throw InputError(file, item, "expected a positive integer, got \"" + s.substr(0, 40) + "\"");
+    if (!digits) throw InputError(file, item(), "expected a positive integer, got \"" + s.substr(0, 40) + "\"");
     z.assign(s);
   } else {
-    throw InputError(file, item,
+    throw InputError(file, item(),
                      std::string("expected a positive integer (number or decimal string), got ") +
                          (v.is_number_float() ? "the non-integer " + v.dump() : std::string(v.type_name())));
   }
-  if (z < 1) throw InputError(file, item, "must be a positive integer, got " + z.str());
+  if (z < 1) throw InputError(file, item(), "must be a positive integer, got " + z.str());
   return z;
+}
+
+BigInt PositiveBigIntFromJson(const json& v, const std::string& file, const std::string& item) {
+  return PositiveBigIntFromJson(v, file, [&] { return item; });
 }
 
 json BigIntToJson(const BigInt& z) {
@@ -66,19 +83,24 @@ json BigIntToJson(const BigInt& z) {
   return json(z.str());
 }
 
-PipelineRoute ReadRoute(const json& r, const Topology& g, const std::string& file,
-                        const std::string& item) {
-  if (!r.is_object()) throw InputError(file, item, std::string("must be an object, got ") + r.type_name());
+template <typename ItemFn>
+PipelineRoute ReadRoute(const json& r, const Topology& g, const std::string& file, const ItemFn& item) {
+  if (!r.is_object()) throw InputError(file, item(), std::string("must be an object, got ") + r.type_name());
   PipelineRoute route;
-  const json& path = RequireField(r, "path", file, item);
+  auto path_it = r.find("path");
+  if (path_it == r.end()) throw InputError(file, item(), "missing field 'path'");
+  const json& path = *path_it;
   if (!path.is_array() || path.size() < 2) {
-    throw InputError(file, item, "field 'path' must be an array of at least two node names");
+    throw InputError(file, item(), "field 'path' must be an array of at least two node names");
   }
+  route.path.reserve(path.size());
   for (std::size_t i = 0; i < path.size(); ++i) {
-    route.path.push_back(NodeFromJson(path[i], g, file, item + ".path[" + std::to_string(i) + "]"));
+    route.path.push_back(
+        NodeFromJson(path[i], g, file, [&] { return item() + ".path[" + std::to_string(i) + "]"; }));
   }
-  route.multiplicity = PositiveBigIntFromJson(RequireField(r, "multiplicity", file, item), file,
-                                              item + ".multiplicity");
+  auto mult = r.find("multiplicity");
+  if (mult == r.end()) throw InputError(file, item(), "missing field 'multiplicity'");
+  route.multiplicity = PositiveBigIntFromJson(*mult, file, [&] { return item() + ".multiplicity"; });
   return route;
 }
 
@@ -91,20 +113,27 @@ PipelineTree ReadTree(const json& t, const Topology& g, const std::string& file,
                                              item + ".multiplicity");
   const json& edges = RequireField(t, "edges", file, item);
   if (!edges.is_array()) throw InputError(file, item + ".edges", "must be an array");
+  tree.edges.reserve(edges.size());
   for (std::size_t i = 0; i < edges.size(); ++i) {
-    const std::string eitem = item + ".edges[" + std::to_string(i) + "]";
+    auto eitem = [&] { return item + ".edges[" + std::to_string(i) + "]"; };
     const json& e = edges[i];
-    if (!e.is_object()) throw InputError(file, eitem, std::string("must be an object, got ") + e.type_name());
+    if (!e.is_object()) throw InputError(file, eitem(), std::string("must be an object, got ") + e.type_name());
     PipelineTreeEdge edge;
-    edge.from = NodeFromJson(RequireField(e, "from", file, eitem), g, file, eitem + ".from");
-    edge.to = NodeFromJson(RequireField(e, "to", file, eitem), g, file, eitem + ".to");
-    const json& routes = RequireField(e, "routes", file, eitem);
+    auto field = [&](const char* key) -> const json& {
+      auto it = e.find(key);
+      if (it == e.end()) throw InputError(file, eitem(), std::string("missing field '") + key + "'");
+      return *it;
+    };
+    edge.from = NodeFromJson(field("from"), g, file, [&] { return eitem() + ".from"; });
+    edge.to = NodeFromJson(field("to"), g, file, [&] { return eitem() + ".to"; });
+    const json& routes = field("routes");
     if (!routes.is_array() || routes.empty()) {
-      throw InputError(file, eitem + ".routes", "must be a non-empty array of routes");
+      throw InputError(file, eitem() + ".routes", "must be a non-empty array of routes");
     }
+    edge.routes.reserve(routes.size());
     for (std::size_t k = 0; k < routes.size(); ++k) {
       edge.routes.push_back(
-          ReadRoute(routes[k], g, file, eitem + ".routes[" + std::to_string(k) + "]"));
+          ReadRoute(routes[k], g, file, [&] { return eitem() + ".routes[" + std::to_string(k) + "]"; }));
     }
     tree.edges.push_back(std::move(edge));
   }
