@@ -17,7 +17,7 @@ using nlohmann::json;
 bool IsKnownKey(const std::string& key) {
   return key == "format" || key == "collective" || key == "root" || key == "ratio" ||
          key == "U" || key == "k" || key == "bottleneck_cut" || key == "fixed_k_cut" ||
-         key == "trees" || key == "phases";
+         key == "trees" || key == "phases" || key == "single_node_cuts";
 }
 
 // A string no topology or producer writes (it starts with U+0001), unique per schedule.
@@ -163,6 +163,26 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   };
   s.bottleneck_cut = node_set("bottleneck_cut");
   s.fixed_k_cut = node_set("fixed_k_cut");
+  if (auto it = j.find("single_node_cuts"); it != j.end() && !it->is_null()) {
+    if (!allreduce) {
+      throw InputError(file, item("single_node_cuts"), "only an allreduce carries bound (7) cuts");
+    }
+    if (!it->is_array()) {
+      throw InputError(file, item("single_node_cuts"), "must be an array of arrays of node names");
+    }
+    std::vector<std::vector<int>> cuts;
+    for (std::size_t c = 0; c < it->size(); ++c) {
+      const std::string citem = item("single_node_cuts[" + std::to_string(c) + "]");
+      const json& cut = (*it)[c];
+      if (!cut.is_array()) throw InputError(file, citem, "must be an array of node names");
+      std::vector<int> nodes;
+      for (std::size_t i = 0; i < cut.size(); ++i) {
+        nodes.push_back(NodeFromJson(cut[i], g, file, citem + "[" + std::to_string(i) + "]"));
+      }
+      cuts.push_back(std::move(nodes));
+    }
+    s.single_node_cuts = std::move(cuts);
+  }
   if (allreduce) {
     const json& phases = RequireField(j, "phases", file, top);
     if (!phases.is_array() || phases.size() != 2) {
@@ -212,6 +232,15 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g,
     json names = json::array();
     for (int v : **set) names.push_back(g.node(v).name);
     j[key] = std::move(names);
+  }
+  if (s.single_node_cuts) {
+    json cuts = json::array();
+    for (const std::vector<int>& cut : *s.single_node_cuts) {
+      json names = json::array();
+      for (int v : cut) names.push_back(g.node(v).name);
+      cuts.push_back(std::move(names));
+    }
+    j["single_node_cuts"] = std::move(cuts);
   }
   if (s.collective == "allreduce") {
     json phases = json::array();
