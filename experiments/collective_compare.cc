@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <utility>
 
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
@@ -88,7 +89,8 @@ RowBound ComputeRowBound(const Topology& g, const std::string& collective) {
 // Columns certified_optimal and certificate: "yes" exactly when a bound the checker derived
 // from a cut equals the row's checked T_B; the certificate names that bound, or says why
 // there is none. No row may look optimal (ratio_to_bound = 1) without saying by what.
-void AddCertificateColumns(ExperimentRow& row, const std::optional<RowBound>& rb) {
+std::pair<bool, std::string> CutCertificate(const ExperimentRow& row,
+                                            const std::optional<RowBound>& rb) {
   std::string certificate;
   bool certified = false;
   if (!row.tb) {
@@ -123,6 +125,11 @@ void AddCertificateColumns(ExperimentRow& row, const std::optional<RowBound>& rb
       certificate += "; the solvers' bound is not certified";
     }
   }
+  return {certified, certificate};
+}
+
+void AddCertificateColumns(ExperimentRow& row, const std::optional<RowBound>& rb) {
+  const auto [certified, certificate] = CutCertificate(row, rb);
   row.extra.emplace_back("certified_optimal", certified ? "yes" : "no");
   row.extra.emplace_back("certificate", certificate);
 }
@@ -288,9 +295,9 @@ ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::str
     } else if (!rep.ok) {
       why = "none: schedule rejected by the checker";
     } else {
-      why = "none: no certificate in the schedule";
-      if (rb && row.tb && *row.tb > rb->lower_bound) why = "none: lower bound not attained";
-      if (rb && row.tb && *row.tb == rb->lower_bound) why += "; the solvers' bound is not certified";
+      const auto [would, text] = CutCertificate(row, rb);
+      why = would ? "none: the schedule carries no certificate (the solvers' cuts would certify it)"
+                  : text;
     }
     row.extra.emplace_back("certificate", why);
   } else {
