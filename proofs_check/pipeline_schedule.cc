@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graphs/input_error.h"
@@ -22,6 +23,24 @@ bool IsKnownKey(const std::string& key) {
 
 // A string no topology or producer writes (it starts with U+0001), unique per schedule.
 std::string TreesPlaceholder(std::size_t n) { return "\x01collsynth-trees-" + std::to_string(n) + "\x01"; }
+
+// Producer extras (unknown keys) are copied and written back recursively; deeper nesting than
+// this is refused while reading (a 2·10^5-deep value overflowed the stack in the copy).
+constexpr int kMaxExtraDepth = 64;
+
+// Whether v nests arrays/objects more than `limit` levels deep (a scalar is 0). Iterative, and
+// stops at the first value past the limit: O(size of v) time, O(size of v) memory at most.
+bool NestedDeeperThan(const json& v, int limit) {
+  std::vector<std::pair<const json*, int>> stack{{&v, 0}};
+  while (!stack.empty()) {
+    const auto [p, depth] = stack.back();
+    stack.pop_back();
+    if (!p->is_structured()) continue;
+    if (depth + 1 > limit) return true;
+    for (const json& child : *p) stack.emplace_back(&child, depth + 1);
+  }
+  return false;
+}
 
 const json& RequireField(const json& obj, const char* key, const std::string& file,
                          const std::string& item) {
@@ -208,7 +227,12 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
     }
   }
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!IsKnownKey(it.key())) s.extra[it.key()] = it.value();
+    if (IsKnownKey(it.key())) continue;
+    if (NestedDeeperThan(it.value(), kMaxExtraDepth)) {
+      throw InputError(file, item(it.key()),
+                       "nested deeper than " + std::to_string(kMaxExtraDepth) + " levels");
+    }
+    s.extra[it.key()] = it.value();
   }
   return s;
 }

@@ -379,6 +379,42 @@ TEST(PipelineCheckerIssue14, Bound7CutsThroughJson) {
   expect_error(bad, "single_node_cuts", "only an allreduce");
 }
 
+// An unknown (producer) key is kept and written back by recursive copies; a value nested
+// 2·10^5 deep crashed verify (stack overflow). Past 64 levels it is an input error.
+TEST(PipelineCheckerIssue14, DeeplyNestedExtraKeyIsAnInputError) {
+  const Topology g = K3();
+  nlohmann::json j = PipelineScheduleToJson(K3Phase("allgather"), g);
+  nlohmann::json deep = nlohmann::json::array();
+  for (int i = 1; i < 64; ++i) deep = nlohmann::json::array({std::move(deep)});  // 64 levels
+  j["note"] = deep;
+  EXPECT_EQ(PipelineScheduleFromJson(j, g, "p.json").extra["note"], deep);
+  j["note"] = nlohmann::json::object({{"x", deep}});  // 65 levels
+  try {
+    PipelineScheduleFromJson(j, g, "p.json");
+    ADD_FAILURE() << "accepted a 65-level extra";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.item(), "note");
+    EXPECT_NE(std::string(e.what()).find("nested deeper than 64 levels"), std::string::npos);
+  }
+}
+
+// Negative, zero and non-integral multiplicities are input errors, at every level.
+TEST(PipelineCheckerIssue14, MultiplicitiesMustBePositiveIntegers) {
+  const Topology g = K3();
+  const nlohmann::json j = PipelineScheduleToJson(K3Phase("allgather"), g);
+  for (const nlohmann::json& bad_value :
+       {nlohmann::json(-1), nlohmann::json("-1"), nlohmann::json(0), nlohmann::json("1e3"),
+        nlohmann::json(-9223372036854775807LL - 1)}) {
+    for (const char* where : {"tree", "route", "k"}) {
+      nlohmann::json bad = j;
+      if (std::string(where) == "tree") bad["trees"][0]["multiplicity"] = bad_value;
+      if (std::string(where) == "route") bad["trees"][0]["edges"][0]["routes"][0]["multiplicity"] = bad_value;
+      if (std::string(where) == "k") bad["k"] = bad_value;
+      EXPECT_THROW(PipelineScheduleFromJson(bad, g, "p.json"), InputError) << where << " " << bad_value;
+    }
+  }
+}
+
 // Hostile sizes (issue 14 §1 point 3): the per-tree analysis used O(|V|) time and memory per
 // tree and O(L^2) for a chain of L nodes hanging below a parentless node. Now O(size of the
 // schedule + |V|): these took seconds to minutes before and take milliseconds now.
@@ -388,6 +424,8 @@ double SecondsToCheck(const Topology& g, const PipelineSchedule& s, PipelineChec
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The old check allocated and scanned O(|V|) per tree and built a message for each of the
+// 4·10^8 missing (tree, node) pairs (minutes); now O(|V| + trees + max_errors).
 TEST(PipelineCheckerIssue14, ManyEdgelessTreesCostLinearTime) {
   const int n = 20000;
   const Topology g = testing::Ring(n, false);
@@ -397,7 +435,7 @@ TEST(PipelineCheckerIssue14, ManyEdgelessTreesCostLinearTime) {
   s.ratio = 0;
   for (int i = 0; i < n; ++i) s.trees.push_back({i, BigInt(1), {}});  // reach nothing
   PipelineCheckReport r;
-  EXPECT_LT(SecondsToCheck(g, s, &r), 2.0);
+  EXPECT_LT(SecondsToCheck(g, s, &r), 5.0);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.num_violations, static_cast<std::int64_t>(n) * (n - 1));  // every (tree, node)
   ASSERT_EQ(r.violations.size(), 10u);
@@ -406,8 +444,10 @@ TEST(PipelineCheckerIssue14, ManyEdgelessTreesCostLinearTime) {
   EXPECT_EQ(r.violations[9].node, 10);
 }
 
+// The old walk re-climbed the chain from each of its L nodes: L^2/2 > 10^10 steps here (over
+// 10 s); linear now (about 0.7 s, mostly the exact load ratios of the L links).
 TEST(PipelineCheckerIssue14, LongChainBelowAParentlessNodeIsLinear) {
-  const int n = 100000;
+  const int n = 150000;
   const Topology g = testing::Ring(n, false);
   PipelineSchedule s;
   s.U = 1;
@@ -417,7 +457,7 @@ TEST(PipelineCheckerIssue14, LongChainBelowAParentlessNodeIsLinear) {
   for (int v = 1; v + 1 < n; ++v) t.edges.push_back({v, v + 1, {{{v, v + 1}, 1}}});  // 1 has no parent
   s.trees.push_back(t);
   PipelineCheckReport r;
-  EXPECT_LT(SecondsToCheck(g, s, &r), 2.0);
+  EXPECT_LT(SecondsToCheck(g, s, &r), 5.0);
   EXPECT_FALSE(r.ok);
   ASSERT_FALSE(r.violations.empty());
   EXPECT_EQ(r.violations[0].kind, PipelineViolationKind::kMissingNode);
