@@ -5,10 +5,11 @@
 // NAME is a definition in the experiments folder (experiments/NAME.json of the source tree by
 // default) or a path to a definition file. Outputs go to notebooks_data/NAME/ (see
 // experiments/outputs.h). Progress (count, rate, ETA) goes to stderr when it is a terminal.
-// Exit codes: 0 ok, 1 a row's schedule was not accepted by the checker, 2 bad input.
+// Plots are rendered by gnuplot run without a shell (experiments/outputs.h RenderPlots).
+// Exit codes: 0 ok (also when gnuplot is not installed: a warning, no PNG listed), 1 a row's
+// schedule was not accepted by the checker or a plot asked for was not produced, 2 bad input.
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -61,28 +62,6 @@ std::string OutDir(const ExperimentArgs& a, const ex::ExperimentDefinition& def)
                        : a.out;
 }
 
-// Runs gnuplot on each script in its folder; returns the PNGs made.
-std::vector<std::string> RenderPlots(const std::vector<std::string>& scripts) {
-  std::vector<std::string> made;
-  if (scripts.empty()) return made;
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    std::cerr << "collsynth: gnuplot not found (scripts/setup.sh installs gnuplot-nox); "
-                 "plots left as .gp scripts\n";
-    return made;
-  }
-  for (const auto& s : scripts) {
-    const fs::path p(s);
-    const std::string cmd = "cd '" + p.parent_path().string() + "' && gnuplot '" +
-                            p.filename().string() + "' 2>&1";
-    if (std::system(cmd.c_str()) != 0) {
-      std::cerr << "collsynth: gnuplot failed on " << s << "\n";
-      continue;
-    }
-    made.push_back((p.parent_path() / p.stem()).string() + ".png");
-  }
-  return made;
-}
-
 void PrintSummary(const ex::CsvTable& t) {
   const std::vector<std::string> cols = {"instance", "algorithm", "collective", "nodes",
                                          "tl", "tb", "ratio_to_bound", "verified"};
@@ -109,15 +88,41 @@ void PrintSummary(const ex::CsvTable& t) {
   if (shown < t.rows.size()) std::cout << "... " << t.rows.size() - shown << " more rows\n";
 }
 
-void Finish(const ex::ExperimentDefinition& def, const ex::CsvTable& table,
-            const nlohmann::json& meta, const std::string& dir, bool no_plots) {
+// Writes the outputs and renders the plots (experiments/outputs.h: gnuplot without a shell).
+// Returns kExitCheckFailed when a plot that was asked for was not produced (gnuplot failed
+// or left no PNG); a missing gnuplot is a warning (exit 0) and no PNG is listed as made.
+int Finish(const ex::ExperimentDefinition& def, const ex::CsvTable& table,
+           const nlohmann::json& meta, const std::string& dir, bool no_plots) {
   const auto scripts = ex::WriteExperimentOutputs(def, table, meta, dir);
-  const auto pngs = no_plots ? std::vector<std::string>{} : RenderPlots(scripts);
+  const auto renders = no_plots ? std::vector<ex::PlotRender>{} : ex::RenderPlots(scripts);
   PrintSummary(table);
   std::cout << "\noutputs of " << def.name << " in " << dir << ":\n  results.csv  meta.json  "
             << def.name << ".ipynb  README.md";
-  for (const auto& p : pngs) std::cout << "  " << fs::path(p).filename().string();
+  int failed = 0;
+  bool missing = false;
+  for (const auto& r : renders) {
+    // A PNG is listed only when this run rendered it; otherwise the script is.
+    const std::string& shown = r.outcome == ex::PlotOutcome::kRendered ? r.png : r.script;
+    std::cout << "  " << fs::path(shown).filename().string();
+    missing = missing || r.outcome == ex::PlotOutcome::kGnuplotMissing;
+  }
   std::cout << "\n";
+  if (missing) {
+    std::cerr << "collsynth: gnuplot not found (scripts/setup.sh installs gnuplot-nox); plots "
+                 "not rendered, left as .gp scripts (any .png in "
+              << dir << " is from an earlier run)\n";
+  }
+  for (const auto& r : renders) {
+    if (r.outcome != ex::PlotOutcome::kFailed) continue;
+    ++failed;
+    std::string why = r.diagnostics;
+    while (!why.empty() && why.back() == '\n') why.pop_back();
+    for (char& c : why) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    std::cerr << "collsynth: " << r.script << ": plot not produced: " << why << "\n";
+  }
+  return failed > 0 ? kExitCheckFailed : kExitOk;
 }
 
 CommandRegistrar reg_experiment(0, [](CLI::App& app) {
@@ -179,8 +184,7 @@ CommandRegistrar reg_experiment(0, [](CLI::App& app) {
       meta["run_seconds"] = result.seconds;
       meta["environment"] = ex::EnvironmentJson(COLLSYNTH_SOURCE_ROOT);
       meta["csv_columns"] = table.header;
-      Finish(def, table, meta, OutDir(*run_args, def), run_args->no_plots);
-      return kExitOk;
+      return Finish(def, table, meta, OutDir(*run_args, def), run_args->no_plots);
     });
   });
 
@@ -204,8 +208,7 @@ CommandRegistrar reg_experiment(0, [](CLI::App& app) {
       if (fs::exists(dir + "/meta.json")) {
         meta = ParseJsonText(ReadTextFile(dir + "/meta.json"), dir + "/meta.json");
       }
-      Finish(def, table, meta, dir, rep_args->no_plots);
-      return kExitOk;
+      return Finish(def, table, meta, dir, rep_args->no_plots);
     });
   });
 });

@@ -2,7 +2,10 @@
 
 #include "experiments/csv_table.h"
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
+#include <utility>
 
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
@@ -50,10 +53,85 @@ double Since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-Rational LowerBound(const Topology& g, const std::string& collective) {
+// The solvers' exact lower bound and the part of it the checker certifies: the solvers' cuts
+// (bottleneck cut S* of (1), of G^T for reduce-scatter; the (6) cut and the (7) cuts S_v for
+// allreduce) re-evaluated by proofs_check (CheckCutBound / CheckSingleNodeCutsBound).
+struct RowBound {
+  Rational lower_bound;                // the solvers' value (max of (6), (7) for allreduce)
+  std::vector<CutBound> certified;     // the bounds the checker accepted
+};
+
+RowBound ComputeRowBound(const Topology& g, const std::string& collective) {
+  RowBound rb;
   const AllgatherOptimum opt = ComputeAllgatherOptimum(g);
-  if (collective == "allreduce") return ComputeAllreduceBounds(g, opt).lower_bound;
-  return opt.ratio;  // allgather; reduce-scatter has the same bound on Eulerian graphs
+  if (collective == "allreduce") {
+    const AllreduceBounds b = ComputeAllreduceBounds(g, opt);
+    rb.lower_bound = b.lower_bound;
+    for (CutBound c : {CheckCutBound(g, "allreduce", b.min_cut_set),
+                       CheckSingleNodeCutsBound(g, b.single_cuts)}) {
+      if (c.ok) rb.certified.push_back(std::move(c));
+    }
+    return rb;
+  }
+  rb.lower_bound = opt.ratio;  // allgather; reduce-scatter has the same bound on Eulerian graphs
+  if (collective == "reduce-scatter") {
+    // |S ∩ V_c| / B-(S) on G is bound (1) on G^T: the bottleneck cut of G^T.
+    const CutBound c =
+        CheckCutBound(g, collective, ComputeAllgatherOptimum(g.Transpose()).bottleneck_cut);
+    if (c.ok) rb.certified.push_back(c);
+  } else {
+    const CutBound c = CheckCutBound(g, collective, opt.bottleneck_cut);
+    if (c.ok) rb.certified.push_back(c);
+  }
+  return rb;
+}
+
+// Columns certified_optimal and certificate: "yes" exactly when a bound the checker derived
+// from a cut equals the row's checked T_B; the certificate names that bound, or says why
+// there is none. No row may look optimal (ratio_to_bound = 1) without saying by what.
+std::pair<bool, std::string> CutCertificate(const ExperimentRow& row,
+                                            const std::optional<RowBound>& rb) {
+  std::string certificate;
+  bool certified = false;
+  if (!row.tb) {
+    certificate = "none: no T_B";
+  } else if (row.verified == Verified::kNo) {
+    certificate = "none: schedule rejected by the checker";
+  } else if (!rb) {
+    certificate = "none: no lower bound computed";
+  } else if (rb->certified.empty()) {
+    certificate = "none: the checker accepted no cut";
+  } else {
+    Rational best = rb->certified[0].bound;
+    for (const CutBound& c : rb->certified) best = std::max(best, c.bound);
+    std::string attained, all;
+    for (const CutBound& c : rb->certified) {
+      const std::string number = c.name.substr(c.name.find('('));
+      all += (all.empty() ? "" : " and ") + number;
+      if (c.bound == *row.tb) attained += (attained.empty() ? "" : " and ") + number;
+    }
+    const bool several = all.find(" and ") != std::string::npos;
+    if (best == *row.tb) {
+      certified = true;
+      certificate = std::string("checked cut: ") +
+                    (attained.find(" and ") != std::string::npos ? "bounds " : "bound ") + attained;
+    } else if (best < *row.tb) {
+      certificate = std::string("none: ") + (several ? "bounds " : "bound ") + all +
+                    " not attained (checked bound " + ToString(best) + ")";
+    } else {
+      certificate = "none: T_B below the checked bound " + ToString(best) + " (a defect)";
+    }
+    if (!certified && row.lower_bound && *row.tb == *row.lower_bound) {
+      certificate += "; the solvers' bound is not certified";
+    }
+  }
+  return {certified, certificate};
+}
+
+void AddCertificateColumns(ExperimentRow& row, const std::optional<RowBound>& rb) {
+  const auto [certified, certificate] = CutCertificate(row, rb);
+  row.extra.emplace_back("certified_optimal", certified ? "yes" : "no");
+  row.extra.emplace_back("certificate", certificate);
 }
 
 std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
@@ -153,6 +231,7 @@ ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::str
   row.collective = collective;
   row.nodes = g.num_compute();
   row.tb_unit = "(M/N)/b";
+  std::optional<PipelineCheckReport> pipeline_report;
   if (algorithm == "optimum") {
     // Seed 004's exact optimum, no schedule: allgather/reduce-scatter ratio* with its
     // bottleneck cut; allreduce RS+AG = 2·ratio* (optimal when Theorem 19 applies).
@@ -177,7 +256,7 @@ ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::str
     row.extra.emplace_back("k", ToString(s.k));
     row.extra.emplace_back("U", ToString(s.U));
     row.extra.emplace_back("trees", std::to_string(built.stats.trees));
-    row.extra.emplace_back("certified_optimal", rep.certified_optimal ? "yes" : "no");
+    pipeline_report = rep;
   } else {
     StepSchedule s;
     if (algorithm == "bfb") {
@@ -201,7 +280,29 @@ ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::str
     row.tb = rep.tb;
   }
   row.wall_seconds = Since(t0);
-  if (lower_bound) row.lower_bound = LowerBound(g, row.collective);
+  std::optional<RowBound> rb;
+  if (lower_bound) {
+    rb = ComputeRowBound(g, row.collective);
+    row.lower_bound = rb->lower_bound;
+  }
+  if (pipeline_report) {
+    // A pipeline schedule carries its own certificate, checked with the schedule.
+    const PipelineCheckReport& rep = *pipeline_report;
+    row.extra.emplace_back("certified_optimal", rep.certified_optimal ? "yes" : "no");
+    std::string why;
+    if (rep.certified_optimal) {
+      why = "checked cut: " + rep.certified_by;
+    } else if (!rep.ok) {
+      why = "none: schedule rejected by the checker";
+    } else {
+      const auto [would, text] = CutCertificate(row, rb);
+      why = would ? "none: the schedule carries no certificate (the solvers' cuts would certify it)"
+                  : text;
+    }
+    row.extra.emplace_back("certificate", why);
+  } else {
+    AddCertificateColumns(row, rb);
+  }
   row.extra.emplace_back("links", std::to_string(g.num_links()));
   row.extra.emplace_back("diameter", std::to_string(ComputeDistanceStats(g, 1).diameter));
   for (const auto& w : workloads) {

@@ -23,7 +23,13 @@
 // same unit (allgather/reduce-scatter: ratio* of (1); allreduce: max of (6), (7)).
 // Workload columns time_us_<name> = T_L·α + T_B·(M/N)/b with b = gbps·10^9/8 bytes/s per
 // unit of link bandwidth, in µs, exact then rounded to 3 decimals.
-// Extra columns: diameter, links, and for pipeline k, U, trees.
+// Extra columns: diameter, links, and for pipeline k, U, trees. Every row also gets
+// certified_optimal ("yes" exactly when the proofs_check checker derived a lower bound from
+// a cut that equals the row's checked tb: the pipeline schedule's own certificate, or for
+// other algorithms the solvers' cuts re-evaluated by CheckCutBound /
+// CheckSingleNodeCutsBound — bound (1), (1) on G^T, (6), (7)) and certificate (which bound
+// certifies the row, e.g. "checked cut: bound (7)", or why none does, e.g. "none: bounds (6)
+// and (7) not attained (checked bound 62/25)").
 #ifndef COLLSYNTH_EXPERIMENTS_COLLECTIVE_COMPARE_H_
 #define COLLSYNTH_EXPERIMENTS_COLLECTIVE_COMPARE_H_
 

@@ -16,6 +16,9 @@
 //    params: {"hypercube_dims": [..], "torus_sides": [..], "milp_max_nodes": N,
 //             "milp_chunks": [..], "milp_time_limit": seconds}
 //
+// Every row carries certified_optimal and certificate: "yes" exactly when the checker's bound
+// (the pipeline schedule's own cut, else ratio*'s bottleneck cut re-evaluated by
+// proofs_check CheckCutBound) equals the row's tb; certificate names it or says why not.
 // Every schedule behind a row is checked by proofs_check (Verified::kYes/kNo); MILP solves
 // that end without a schedule (time limit, infeasible) are rows without tl/tb
 // (kNotApplicable) whose milp_outcome says why. A pipeline LP that fails certification or
@@ -73,6 +76,41 @@ double PositiveNumber(const json& obj, const std::string& key, double fallback) 
   return obj[key].get<double>();
 }
 
+// The pipeline optimum ratio* (the lower bound of every allgather row, seed 004 (1)) with
+// its bottleneck cut re-evaluated by the proofs_check checker.
+struct InstanceBound {
+  Rational ratio;
+  CutBound checked;
+};
+
+InstanceBound ComputeInstanceBound(const Topology& g) {
+  const AllgatherOptimum opt = ComputeAllgatherOptimum(g);
+  return {opt.ratio, CheckCutBound(g, "allgather", opt.bottleneck_cut)};
+}
+
+// Columns certified_optimal / certificate (unless the row has them): "yes" exactly when the
+// checked cut bound equals the row's tb; otherwise the certificate says why not.
+void AddCertificateColumns(ExperimentRow& row, const InstanceBound& b) {
+  bool certified = false;
+  std::string why;
+  if (!row.tb) {
+    why = "none: no T_B";
+  } else if (row.verified == Verified::kNo) {
+    why = "none: schedule rejected by the checker";
+  } else if (!b.checked.ok) {
+    why = "none: the checker rejected the bottleneck cut (" + b.checked.error + ")";
+  } else if (b.checked.bound == *row.tb) {
+    certified = true;
+    why = "checked cut: " + b.checked.name;
+  } else {
+    why = "none: " + b.checked.name + " not attained";
+  }
+  bool has = false;
+  for (const auto& [name, value] : row.extra) has = has || name == "certified_optimal";
+  if (!has) row.extra.emplace_back("certified_optimal", certified ? "yes" : "no");
+  row.extra.emplace_back("certificate", why);
+}
+
 ExperimentRow BaseRow(const std::string& instance, const Topology& g, const std::string& algorithm) {
   ExperimentRow row;
   row.instance = instance;
@@ -84,7 +122,7 @@ ExperimentRow BaseRow(const std::string& instance, const Topology& g, const std:
 }
 
 // BFB allgather (flat fast path when it applies), checked; generation time apart from the check.
-ExperimentRow BfbRow(const std::string& instance, const Topology& g, const Rational& bound) {
+ExperimentRow BfbRow(const std::string& instance, const Topology& g, const InstanceBound& bound) {
   const auto t0 = Clock::now();
   ExperimentRow row = BaseRow(instance, g, "bfb");
   BfbOptions opt;
@@ -99,22 +137,23 @@ ExperimentRow BfbRow(const std::string& instance, const Topology& g, const Ratio
   row.verified = rep.ok ? Verified::kYes : Verified::kNo;
   row.tl = Rational(rep.tl);
   row.tb = rep.tb;
-  row.lower_bound = bound;
+  row.lower_bound = bound.ratio;
   row.extra.emplace_back("generation_seconds", Seconds(gen));
+  AddCertificateColumns(row, bound);
   row.wall_seconds = Since(t0);
   return row;
 }
 
 // One MILP solve as a row (algorithm "milp").
 ExperimentRow MilpRow(const std::string& instance, const Topology& g, const StepMilpSolve& s,
-                      int chunks, const Rational& bound) {
+                      int chunks, const InstanceBound& bound) {
   ExperimentRow row = BaseRow(instance, g, "milp");
   if (s.has_schedule || !s.check_errors.empty()) {
     row.verified = s.verified ? Verified::kYes : Verified::kNo;
     row.tl = Rational(s.tl);
     row.tb = s.tb;
   }
-  row.lower_bound = bound;
+  row.lower_bound = bound.ratio;
   row.wall_seconds = s.seconds;
   row.extra.emplace_back("chunks", std::to_string(chunks));
   row.extra.emplace_back("milp_steps", std::to_string(s.steps));
@@ -123,11 +162,12 @@ ExperimentRow MilpRow(const std::string& instance, const Topology& g, const Step
   row.extra.emplace_back("milp_rows", std::to_string(s.rows));
   row.extra.emplace_back("cbc_bound", s.outcome == StepMilpOutcome::kTooLarge ? "" : Seconds(s.cbc_bound));
   row.extra.emplace_back("milp_seconds", Seconds(s.seconds));
+  AddCertificateColumns(row, bound);
   return row;
 }
 
 std::vector<ExperimentRow> MilpRows(const std::string& instance, const Topology& g, int chunks,
-                                    int extra_steps, double limit, const Rational& bound) {
+                                    int extra_steps, double limit, const InstanceBound& bound) {
   StepMilpOptions o;
   o.chunks = chunks;
   o.file = instance;
@@ -142,21 +182,25 @@ std::vector<ExperimentRow> MilpRows(const std::string& instance, const Topology&
   return rows;
 }
 
-ExperimentRow PipelineRow(const std::string& instance, const Topology& g, const Rational& bound) {
+ExperimentRow PipelineRow(const std::string& instance, const Topology& g, const InstanceBound& bound) {
   const auto t0 = Clock::now();
   ExperimentRow row = BaseRow(instance, g, "pipeline");
   const PipelineBuildResult built = BuildPipelineSchedule(g, PipelineOptions{});
   const PipelineCheckReport rep = CheckPipelineSchedule(g, built.schedule);
   row.verified = rep.ok ? Verified::kYes : Verified::kNo;
   row.tb = rep.ratio;
-  row.lower_bound = bound;
+  row.lower_bound = bound.ratio;
   row.extra.emplace_back("k", ToString(built.schedule.k));
+  // The schedule's own certificate, checked with it.
   row.extra.emplace_back("certified_optimal", rep.certified_optimal ? "yes" : "no");
+  row.extra.emplace_back("certificate", rep.certified_optimal ? "checked cut: " + rep.certified_by
+                                                              : rep.ok ? "none: no certificate in the schedule"
+                                                                       : "none: schedule rejected by the checker");
   row.wall_seconds = Since(t0);
   return row;
 }
 
-ExperimentRow PipelineLpRow(const std::string& instance, const Topology& g, const Rational& bound) {
+ExperimentRow PipelineLpRow(const std::string& instance, const Topology& g, const InstanceBound& bound) {
   const auto t0 = Clock::now();
   ExperimentRow row = BaseRow(instance, g, "pipeline-lp");
   const PipelineLpResult r = SolvePipelineLp(g);
@@ -169,11 +213,12 @@ ExperimentRow PipelineLpRow(const std::string& instance, const Topology& g, cons
                            " vs combinatorial " + ToString(r.combinatorial_ratio));
   }
   if (r.status == PipelineLpStatus::kCertified) row.tb = r.ratio;  // certified, no schedule
-  row.lower_bound = bound;
+  row.lower_bound = bound.ratio;
   row.extra.emplace_back("lp_status", ToString(r.status));
   row.extra.emplace_back("lp_matches_combinatorial", r.matches_combinatorial ? "yes" : "no");
   row.extra.emplace_back("lp_cols", std::to_string(r.lp_cols));
   row.extra.emplace_back("lp_seconds", Seconds(r.lp_seconds));
+  AddCertificateColumns(row, bound);
   row.wall_seconds = Since(t0);
   return row;
 }
@@ -197,14 +242,14 @@ std::vector<ExperimentTask> MakeIlpVsPolynomialTasks(const ExperimentInput& in) 
     if (extra_steps < 0 || extra_steps > 8) throw InputError("", item + "extra_steps", "must be in 0..8");
     tasks.push_back({expr + " bfb, pipeline, pipeline-lp", [expr] {
                        const Topology g = EvaluateTopologyExpression(expr);
-                       const Rational bound = ComputeAllgatherOptimum(g).ratio;
+                       const InstanceBound bound = ComputeInstanceBound(g);
                        return std::vector<ExperimentRow>{BfbRow(expr, g, bound), PipelineRow(expr, g, bound),
                                                          PipelineLpRow(expr, g, bound)};
                      }});
     for (int pc : chunks) {
       tasks.push_back({expr + " milp P=" + std::to_string(pc), [expr, pc, extra_steps, limit] {
                          const Topology g = EvaluateTopologyExpression(expr);
-                         const Rational bound = ComputeAllgatherOptimum(g).ratio;
+                         const InstanceBound bound = ComputeInstanceBound(g);
                          return MilpRows(expr, g, pc, extra_steps, limit, bound);
                        }});
     }
@@ -230,7 +275,7 @@ std::vector<ExperimentTask> MakeTable6Tasks(const ExperimentInput& in) {
   for (const std::string& expr : exprs) {
     tasks.push_back({expr + " bfb", [expr] {
                        const Topology g = EvaluateTopologyExpression(expr);
-                       const Rational bound = ComputeAllgatherOptimum(g).ratio;
+                       const InstanceBound bound = ComputeInstanceBound(g);
                        return std::vector<ExperimentRow>{BfbRow(expr, g, bound)};
                      }});
     const Topology g = EvaluateTopologyExpression(expr);
@@ -239,7 +284,7 @@ std::vector<ExperimentTask> MakeTable6Tasks(const ExperimentInput& in) {
       if (pc < 1 || pc > kMaxMilpChunks) throw InputError("", "milp_chunks", "each in 1..64");
       tasks.push_back({expr + " milp P=" + std::to_string(pc), [expr, pc, limit] {
                          const Topology h = EvaluateTopologyExpression(expr);
-                         const Rational bound = ComputeAllgatherOptimum(h).ratio;
+                         const InstanceBound bound = ComputeInstanceBound(h);
                          return MilpRows(expr, h, pc, 0, limit, bound);
                        }});
     }

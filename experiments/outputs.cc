@@ -1,11 +1,18 @@
 #include "experiments/outputs.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <boost/version.hpp>
 #include <coin/CbcConfig.h>
 #include <coin/ClpConfig.h>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <gmp.h>
@@ -22,22 +29,65 @@ namespace {
 
 using nlohmann::json;
 
-// First line of a command's stdout ("" when it fails); used for git only.
-std::string CommandLine(const std::string& cmd) {
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return "";
-  std::string out;
-  char buf[256];
-  while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-  const int status = pclose(p);
-  if (status != 0) return "";
-  return out;
-}
+extern "C" char** environ;
 
-std::string ShellQuote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
+// Outcome of one program run without a shell.
+struct ProgramRun {
+  int spawn_error = 0;   // errno of posix_spawnp (ENOENT: no such program on PATH), 0 if started
+  int exit_status = -1;  // exit code, or -1 when killed by a signal
+  std::string output;    // stdout (and stderr when merge_stderr), at most kMaxOutput bytes
+};
+
+constexpr std::size_t kMaxOutput = 16384;
+
+// Runs argv[0] (found on PATH) with the argument vector as given, in folder `cwd` (empty:
+// the current one), stdin from /dev/null, and collects its output. No shell is involved, so
+// no character in any argument or path has a meaning.
+ProgramRun RunProgram(const std::vector<std::string>& argv, const std::string& cwd,
+                      bool merge_stderr) {
+  ProgramRun run;
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    run.spawn_error = errno;
+    return run;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  if (merge_stderr) {
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  }
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  std::vector<char*> args;
+  std::vector<std::string> copy = argv;
+  for (auto& a : copy) args.push_back(a.data());
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  run.spawn_error = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (run.spawn_error != 0) {
+    close(fds[0]);
+    return run;
+  }
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    const std::size_t room = kMaxOutput - std::min(kMaxOutput, run.output.size());
+    run.output.append(buf, std::min(room, static_cast<std::size_t>(n)));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return run;
+  }
+  run.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
 }
 
 std::string CpuModel() {
@@ -69,25 +119,39 @@ void WriteFile(const std::string& path, const std::string& content) {
   if (!out) throw InputError(path, "", "cannot write output file");
 }
 
+// A gnuplot string literal for any text. Single-quoted: gnuplot runs `backquoted` text as a
+// shell command inside double-quoted strings (and on the command line), never inside single
+// quotes, where only '' (a quote) is special. A line break would end the command, so control
+// characters become spaces.
 std::string GnuplotString(const std::string& s) {
-  std::string q = "\"";
+  std::string q = "'";
   for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
+    if (c == '\'') {
+      q += "''";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      q += ' ';
+    } else {
+      q += c;
+    }
   }
-  return q + "\"";
+  return q + "'";
 }
 
 }  // namespace
 
 json EnvironmentJson(const std::string& source_root) {
   json env;
-  const std::string git = "git -C " + ShellQuote(source_root);
-  std::string commit = CommandLine(git + " rev-parse HEAD 2>/dev/null");
+  // git without a shell; "" when git is missing or fails.
+  auto git = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"git", "-C", source_root});
+    ProgramRun r = RunProgram(args, "", false);
+    return r.spawn_error == 0 && r.exit_status == 0 ? r.output : std::string();
+  };
+  std::string commit = git({"rev-parse", "HEAD"});
   if (!commit.empty() && commit.back() == '\n') commit.pop_back();
   env["git_commit"] = commit.empty() ? json(nullptr) : json(commit);
   if (!commit.empty()) {
-    env["git_dirty"] = !CommandLine(git + " status --porcelain --untracked-files=no 2>/dev/null").empty();
+    env["git_dirty"] = !git({"status", "--porcelain", "--untracked-files=no"}).empty();
   }
   utsname u{};
   if (uname(&u) == 0) {
@@ -176,7 +240,12 @@ PlotFiles MakePlotFiles(const PlotSpec& plot, const CsvTable& table) {
   }
   const std::string stem = plot.file.substr(0, plot.file.size() - 4);
   std::ostringstream gp;
-  gp << "# Generated by collsynth experiment; run from this folder: gnuplot " << stem << ".gp\n"
+  std::string comment_stem = stem;  // a line break would end the comment
+  for (char& c : comment_stem) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  gp << "# Generated by collsynth experiment; run from this folder: gnuplot " << comment_stem
+     << ".gp\n"
      << "set terminal pngcairo size 960,600 noenhanced font 'sans,10'\n"
      << "set output " << GnuplotString(plot.file) << "\n"
      << "set title " << GnuplotString(plot.title) << "\n"
@@ -329,6 +398,55 @@ std::vector<std::string> WriteExperimentOutputs(const ExperimentDefinition& def,
     scripts.push_back(stem + ".gp");
   }
   return scripts;
+}
+
+std::vector<PlotRender> RenderPlots(const std::vector<std::string>& scripts) {
+  namespace fs = std::filesystem;
+  std::vector<PlotRender> out;
+  for (const auto& s : scripts) {
+    const fs::path p(s);
+    PlotRender r;
+    r.script = s;
+    r.png = (p.parent_path() / p.stem()).string() + ".png";
+    out.push_back(r);
+  }
+  if (scripts.empty()) return out;
+  const ProgramRun probe = RunProgram({"gnuplot", "--version"}, "", true);
+  if (probe.spawn_error == ENOENT) {
+    for (auto& r : out) {
+      r.outcome = PlotOutcome::kGnuplotMissing;
+      r.diagnostics = "gnuplot not found on PATH";
+    }
+    return out;
+  }
+  for (auto& r : out) {
+    const fs::path p(r.script);
+    std::error_code ec;
+    fs::remove(r.png, ec);  // a PNG left afterwards is this run's (a directory stays: failure)
+    const std::string folder = p.parent_path().empty() ? "." : p.parent_path().string();
+    // "./NAME.gp": a script name starting with '-' is not taken for an option.
+    const ProgramRun run =
+        RunProgram({"gnuplot", "./" + p.filename().string()}, folder, true);
+    r.diagnostics = run.output;
+    if (run.spawn_error != 0) {
+      r.diagnostics += std::string("cannot start gnuplot in ") + folder + ": " +
+                       std::strerror(run.spawn_error);
+      continue;
+    }
+    if (run.exit_status != 0) {
+      r.diagnostics += run.exit_status < 0 ? "gnuplot was killed by a signal"
+                                           : "gnuplot exited with status " +
+                                                 std::to_string(run.exit_status);
+      continue;
+    }
+    struct stat st{};
+    if (stat(r.png.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+      r.diagnostics += "gnuplot exited 0 but left no non-empty " + r.png;
+      continue;
+    }
+    r.outcome = PlotOutcome::kRendered;
+  }
+  return out;
 }
 
 }  // namespace collsynth::experiments

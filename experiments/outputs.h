@@ -3,7 +3,7 @@
 //   meta.json          git commit, definition, parameters, seeds, machine, library versions,
 //                      jobs, row/task counts and run time
 //   <plot>.dat/.gp     per plot: the data (one block per group) and a gnuplot script that
-//                      renders <plot>.png (pngcairo); the CLI runs gnuplot
+//                      renders <plot>.png (pngcairo); RenderPlots runs gnuplot on it
 //   <name>.ipynb       a Jupyter notebook that loads results.csv and redraws the plots
 //   README.md          what the experiment shows (the definition's readme), the figures, a
 //                      summary of the rows, and the command that regenerates everything
@@ -44,6 +44,26 @@ std::vector<std::string> WriteExperimentOutputs(const ExperimentDefinition& def,
                                                 const CsvTable& table,
                                                 const nlohmann::json& meta,
                                                 const std::string& dir);
+
+enum class PlotOutcome {
+  kRendered,        // gnuplot exited 0 and <stem>.png is a non-empty regular file
+  kGnuplotMissing,  // no gnuplot on PATH: nothing was run, existing files are untouched
+  kFailed,          // gnuplot could not be started, exited non-zero, or left no/an empty PNG
+};
+
+struct PlotRender {
+  std::string script;       // <dir>/<stem>.gp
+  std::string png;          // <dir>/<stem>.png
+  PlotOutcome outcome = PlotOutcome::kFailed;
+  std::string diagnostics;  // gnuplot's stdout+stderr (at most 16 KB) and/or our reason
+};
+
+// Renders each script with gnuplot, without a shell: gnuplot is found on PATH and started
+// with an argument vector (posix_spawnp) in the script's folder, reading the script from its
+// file; any earlier <stem>.png is removed first, so a PNG that exists afterwards is this
+// run's. When gnuplot is missing (probed once with `gnuplot --version`) every plot is
+// kGnuplotMissing and no file is touched. Never prints; O(scripts) gnuplot runs.
+std::vector<PlotRender> RenderPlots(const std::vector<std::string>& scripts);
 
 }  // namespace collsynth::experiments
 

@@ -1,5 +1,6 @@
 #include "proofs_check/pipeline_checker.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -19,6 +20,10 @@ class Collector {
     report_.errors.push_back(text);
     report_.violations.push_back(PipelineViolation{kind, std::move(item), node, link, text});
   }
+  // No room for more recorded violations: later ones are only counted.
+  bool Full() const { return static_cast<int>(report_.violations.size()) >= max_; }
+  // Counts violations found but not described (their messages could not be recorded).
+  void AddUnrecorded(std::int64_t count) { report_.num_violations += count; }
 
  private:
   PipelineCheckReport& report_;
@@ -50,6 +55,12 @@ class PipelineChecker {
   PipelineCheckReport& report_;
   Collector out_;
   std::vector<BigInt> load_;  // per link: sum of the multiplicities of the routes using it
+  // Per-tree scratch over the nodes, allocated once per schedule and reset only where a tree
+  // touched it, so a schedule of T trees costs O(|V| + size of the trees), not O(T·|V|).
+  std::vector<int> compute_nodes_;
+  std::vector<int> parent_, child_head_, mark_;
+  std::vector<char> seen_;
+  std::vector<int> touched_;
 };
 
 // Tree (Def.: an out-tree spanning V_c rooted at its root, seed 004 §1.2/§2): every compute
@@ -68,9 +79,10 @@ void PipelineChecker::CheckTree(std::size_t i, const PipelineTree& t) {
     out_.Add(K::kRootNotCompute, item, t.root, -1,
              "rooted at '" + Name(t.root) + "', but the broadcast root is '" + Name(*s_.root) + "'");
   }
-  const int n = g_.num_nodes();
-  std::vector<int> parent(n, -1);
-  std::vector<std::vector<int>> children(n);
+  touched_.assign(1, t.root);
+  std::vector<int> next_child(t.edges.size(), -1);  // child lists threaded through the edges
+  std::vector<char> accepted(t.edges.size(), 0);
+  std::int64_t with_parent = 0;
   for (std::size_t j = 0; j < t.edges.size(); ++j) {
     const PipelineTreeEdge& e = t.edges[j];
     const std::string eitem = item + ".edges[" + std::to_string(j) + "]";
@@ -81,13 +93,18 @@ void PipelineChecker::CheckTree(std::size_t i, const PipelineTree& t) {
     } else if (e.to == t.root) {
       out_.Add(K::kExtraParent, eitem, e.to, -1,
                "edge " + Name(e.from) + " -> " + Name(e.to) + " enters the root");
-    } else if (parent[e.to] >= 0) {
+    } else if (parent_[e.to] >= 0) {
       out_.Add(K::kExtraParent, eitem, e.to, -1,
-               "node " + Name(e.to) + " has two parents (" + Name(parent[e.to]) + " and " +
+               "node " + Name(e.to) + " has two parents (" + Name(parent_[e.to]) + " and " +
                    Name(e.from) + ")");
     } else {
-      parent[e.to] = e.from;
-      children[e.from].push_back(e.to);
+      parent_[e.to] = e.from;
+      next_child[j] = child_head_[e.from];
+      child_head_[e.from] = static_cast<int>(j);
+      accepted[j] = 1;
+      ++with_parent;
+      touched_.push_back(e.to);
+      touched_.push_back(e.from);
     }
     // Routes.
     BigInt sum = 0;
@@ -135,48 +152,68 @@ void PipelineChecker::CheckTree(std::size_t i, const PipelineTree& t) {
     }
   }
   // Reachability from the root (plain DFS over the child lists).
-  std::vector<char> seen(n, 0);
   std::vector<int> stack{t.root};
-  seen[t.root] = 1;
+  seen_[t.root] = 1;
   while (!stack.empty()) {
     int u = stack.back();
     stack.pop_back();
-    for (int c : children[u]) {
-      if (!seen[c]) {
-        seen[c] = 1;
+    for (int j = child_head_[u]; j >= 0; j = next_child[j]) {
+      const int c = t.edges[j].to;
+      if (!seen_[c]) {
+        seen_[c] = 1;
         stack.push_back(c);
       }
     }
   }
-  // An unreached node either lacks a parent, hangs below a node that lacks one, or hangs on
-  // a cycle of parent pointers (each node has at most one parent). Each cause is reported once.
-  std::vector<int> mark(n, -1);
-  for (int v = 0; v < n; ++v) {
-    if (!g_.IsCompute(v) || seen[v]) continue;
-    if (parent[v] < 0) {
-      out_.Add(K::kMissingNode, item, v, -1,
-               "the tree rooted at " + Name(t.root) + " does not reach compute node " + Name(v) +
-                   " (no edge enters it)");
-      continue;
-    }
+  // Compute nodes no edge enters, in id order: N-1-with_parent of them. Only those that can
+  // be recorded are looked for (the scan meets at most |edges|+1 nodes with a parent or the
+  // root first), the rest are counted, so a tree with few edges costs O(edges), not O(N).
+  std::int64_t parentless = static_cast<std::int64_t>(compute_nodes_.size()) - 1 - with_parent;
+  for (std::size_t c = 0; c < compute_nodes_.size() && parentless > 0 && !out_.Full(); ++c) {
+    const int v = compute_nodes_[c];
+    if (v == t.root || parent_[v] >= 0) continue;
+    out_.Add(K::kMissingNode, item, v, -1,
+             "the tree rooted at " + Name(t.root) + " does not reach compute node " + Name(v) +
+                 " (no edge enters it)");
+    --parentless;
+  }
+  out_.AddUnrecorded(parentless);
+  // Unreached nodes that have a parent hang below a parentless node (reported above) or on a
+  // cycle of parent pointers (each node has at most one parent). Each walk stops at a node
+  // explained before, and explains the nodes it passes: O(edges) in all.
+  for (std::size_t j = 0; j < t.edges.size(); ++j) {
+    if (!accepted[j]) continue;
+    const int v = t.edges[j].to;
+    if (seen_[v]) continue;
     int u = v;
-    mark[u] = v;
-    while (parent[u] >= 0 && !seen[parent[u]] && mark[parent[u]] != v) {
-      u = parent[u];
-      mark[u] = v;
+    mark_[u] = v;
+    while (parent_[u] >= 0 && !seen_[parent_[u]] && mark_[parent_[u]] != v) {
+      u = parent_[u];
+      mark_[u] = v;
     }
-    if (parent[u] < 0 || seen[parent[u]]) continue;  // below a parentless node (reported) or explained
-    // parent[u] is on this walk: a cycle through parent[u]; report it unless already seen.
-    const int start = parent[u];
-    std::string cycle = Name(start);
-    for (int w = parent[start];; w = parent[w]) {
-      cycle = Name(w) + " -> " + cycle;
-      if (w == start) break;
+    if (parent_[u] >= 0 && !seen_[parent_[u]]) {
+      // parent_[u] is on this walk: a cycle through it.
+      const int start = parent_[u];
+      std::string cycle = Name(start);
+      for (int w = parent_[start];; w = parent_[w]) {
+        cycle = Name(w) + " -> " + cycle;
+        if (w == start) break;
+      }
+      out_.Add(K::kCycle, item, start, -1,
+               "tree edges form a cycle " + cycle + ", which the root " + Name(t.root) +
+                   " does not reach");
     }
-    out_.Add(K::kCycle, item, start, -1,
-             "tree edges form a cycle " + cycle + ", which the root " + Name(t.root) +
-                 " does not reach");
-    for (int w = v; !seen[w]; w = parent[w]) seen[w] = 1;  // nodes explained by this cycle
+    for (int w = v; !seen_[w];) {  // explained: below a parentless node or on/below the cycle
+      seen_[w] = 1;
+      if (parent_[w] < 0) break;
+      w = parent_[w];
+    }
+  }
+  for (int v : touched_) {
+    parent_[v] = -1;
+    child_head_[v] = -1;
+    mark_[v] = -1;
+    seen_[v] = 0;
   }
 }
 
@@ -187,11 +224,13 @@ void PipelineChecker::CheckRootSums() {
   if (s_.collective == "broadcast") {
     if (s_.root) roots.push_back(*s_.root);
   } else {
-    roots = g_.ComputeNodes();
+    roots = compute_nodes_;
   }
   for (int r : roots) {
     BigInt got = sum.count(r) ? sum[r] : BigInt(0);
-    if (got != s_.k) {
+    if (got != s_.k && out_.Full()) {
+      out_.AddUnrecorded(1);  // no message built for a violation that cannot be recorded
+    } else if (got != s_.k) {
       out_.Add(K::kRootSum, prefix_ + "trees", r, -1,
                "the trees rooted at " + Name(r) + " have total multiplicity " + got.str() +
                    ", but k = " + s_.k.str());
@@ -226,44 +265,21 @@ void PipelineChecker::CheckLoads() {
 void PipelineChecker::CheckCut() {
   if (!s_.bottleneck_cut) return;
   const std::string item = prefix_ + "bottleneck_cut";
-  const int n = g_.num_nodes();
-  std::vector<char> in_s(n, 0);
-  for (int v : *s_.bottleneck_cut) in_s[v] = 1;
-  int compute_in = 0;
-  for (int v = 0; v < n; ++v) compute_in += in_s[v] && g_.IsCompute(v);
-  if (compute_in == 0 || compute_in == g_.num_compute()) {
-    out_.Add(K::kBadCut, item, -1, -1,
-             "S must contain some but not all compute nodes (it contains " +
-                 std::to_string(compute_in) + " of " + std::to_string(g_.num_compute()) + ")");
+  const CutBound b = CheckCutBound(g_, s_.collective, *s_.bottleneck_cut, s_.root);
+  if (!b.ok) {
+    out_.Add(K::kBadCut, item, -1, -1, b.error);
     return;
   }
-  if (s_.collective == "broadcast" && s_.root && !in_s[*s_.root]) {
-    out_.Add(K::kBadCut, item, *s_.root, -1,
-             "a broadcast cut must contain the root " + Name(*s_.root) + " (bound (5))");
-    return;
-  }
-  const bool ingress = s_.collective == "reduce-scatter";
-  Rational crossing = 0;
-  for (const Link& l : g_.links()) {
-    bool out_of_s = in_s[l.from] && !in_s[l.to];
-    bool into_s = !in_s[l.from] && in_s[l.to];
-    if (ingress ? into_s : out_of_s) crossing += l.bandwidth;
-  }
-  // compute_in > 0 and < N, and the topology is strongly connected in a valid schedule, but the
-  // cut is checked on its own: no crossing bandwidth means no finite bound.
-  if (crossing == 0) {
-    out_.Add(K::kBadCut, item, -1, -1, "no bandwidth crosses the cut, so it bounds nothing");
-    return;
-  }
-  Rational cut = s_.collective == "broadcast" ? Rational(1) / crossing : Rational(compute_in) / crossing;
-  report_.cut_ratio = cut;
-  report_.certified_optimal = cut == report_.ratio;
+  report_.cut_ratio = b.bound;
+  report_.certified_optimal = b.bound == report_.ratio;
+  if (report_.certified_optimal) report_.certified_by = b.name;
   if (!report_.certified_optimal) {
+    const bool ingress = s_.collective == "reduce-scatter";
     out_.Add(K::kCutMismatch, item, -1, -1,
              std::string("the cut gives ") + (ingress ? "|S ∩ V_c| / B-(S)" : s_.collective == "broadcast"
                                                                                ? "1 / B+(S)"
                                                                                : "|S ∩ V_c| / B+(S)") +
-                 " = " + ToString(cut) + ", which does not equal the ratio " +
+                 " = " + ToString(b.bound) + ", which does not equal the ratio " +
                  ToString(report_.ratio) + ": the optimality certificate fails");
   }
 }
@@ -317,6 +333,11 @@ void PipelineChecker::CheckFixedKCut() {
 
 void PipelineChecker::Run() {
   load_.assign(g_.num_links(), BigInt(0));
+  compute_nodes_ = g_.ComputeNodes();
+  parent_.assign(g_.num_nodes(), -1);
+  child_head_.assign(g_.num_nodes(), -1);
+  mark_.assign(g_.num_nodes(), -1);
+  seen_.assign(g_.num_nodes(), 0);
   for (std::size_t i = 0; i < s_.trees.size(); ++i) CheckTree(i, s_.trees[i]);
   CheckRootSums();
   CheckLoads();
@@ -349,26 +370,40 @@ void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckR
     out.Add(K::kWrongRatio, "ratio", -1, -1,
             "claimed ratio " + ToString(s.ratio) + ", but the phases' ratios sum to " + ToString(total));
   }
+  // Lower bounds (6) and (7); the certificate is their maximum (each is a valid bound).
+  std::vector<CutBound> bounds;
   if (s.bottleneck_cut) {
-    std::vector<char> in_s(g.num_nodes(), 0);
-    for (int v : *s.bottleneck_cut) in_s[v] = 1;
-    int compute_in = 0;
-    for (int v = 0; v < g.num_nodes(); ++v) compute_in += in_s[v] && g.IsCompute(v);
-    Rational crossing = 0;
-    for (const Link& l : g.links()) {
-      if (in_s[l.from] && !in_s[l.to]) crossing += l.bandwidth;
-    }
-    if (compute_in == 0 || compute_in == g.num_compute() || crossing == 0) {
-      out.Add(K::kBadCut, "bottleneck_cut", -1, -1,
-              "S must contain some but not all compute nodes and have egress bandwidth (bound (6))");
+    CutBound b = CheckCutBound(g, "allreduce", *s.bottleneck_cut);
+    if (!b.ok) {
+      out.Add(K::kBadCut, "bottleneck_cut", -1, -1, b.error);
     } else {
-      report.cut_ratio = Rational(g.num_compute()) / crossing;
-      report.certified_optimal = *report.cut_ratio == total;
-      if (!report.certified_optimal) {
-        out.Add(K::kCutMismatch, "bottleneck_cut", -1, -1,
-                "the cut gives N / B+(S) = " + ToString(*report.cut_ratio) +
-                    " (bound (6)), which does not equal the ratio " + ToString(total));
-      }
+      bounds.push_back(std::move(b));
+    }
+  }
+  if (s.single_node_cuts) {
+    CutBound b = CheckSingleNodeCutsBound(g, *s.single_node_cuts);
+    if (!b.ok) {
+      out.Add(K::kBadCut, "single_node_cuts", -1, -1, b.error);
+    } else {
+      bounds.push_back(std::move(b));
+    }
+  }
+  if (!bounds.empty()) {
+    Rational best = bounds[0].bound;
+    for (const CutBound& b : bounds) best = std::max(best, b.bound);
+    report.cut_ratio = best;
+    report.certified_optimal = best == total;
+    std::string names, values;
+    for (const CutBound& b : bounds) {
+      values += (values.empty() ? "" : ", ") + b.name + " = " + ToString(b.bound);
+      if (b.bound == total) names += (names.empty() ? "" : " and ") + b.name.substr(b.name.find('('));
+    }
+    if (report.certified_optimal) {
+      report.certified_by = (names.find(" and ") != std::string::npos ? "bounds " : "bound ") + names;
+    } else {
+      out.Add(K::kCutMismatch, s.bottleneck_cut ? "bottleneck_cut" : "single_node_cuts", -1, -1,
+              "the certificate gives " + values + " (N / B+(S) for (6), 2(N-1) / max_v B+(S_v) "
+              "for (7)), whose maximum does not equal the ratio " + ToString(total));
     }
   }
   report.ok = report.num_violations == 0;
@@ -376,6 +411,106 @@ void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckR
 }
 
 }  // namespace
+
+CutBound CheckCutBound(const Topology& g, const std::string& collective,
+                       const std::vector<int>& cut, std::optional<int> root) {
+  CutBound b;
+  const bool allreduce = collective == "allreduce", broadcast = collective == "broadcast";
+  const bool ingress = collective == "reduce-scatter";
+  b.name = allreduce ? "bound (6)" : broadcast ? "bound (5)" : ingress ? "bound (1) on G^T" : "bound (1)";
+  const int n = g.num_nodes();
+  std::vector<char> in_s(n, 0);
+  for (int v : cut) in_s[v] = 1;
+  int compute_in = 0;
+  for (int v = 0; v < n; ++v) compute_in += in_s[v] && g.IsCompute(v);
+  if (compute_in == 0 || compute_in == g.num_compute()) {
+    b.error = "S must contain some but not all compute nodes (it contains " +
+              std::to_string(compute_in) + " of " + std::to_string(g.num_compute()) + ")" +
+              (allreduce ? " (bound (6))" : "");
+    return b;
+  }
+  if (broadcast && root && !in_s[*root]) {
+    b.error = "a broadcast cut must contain the root " + g.node(*root).name + " (bound (5))";
+    return b;
+  }
+  Rational crossing = 0;
+  for (const Link& l : g.links()) {
+    const bool out_of_s = in_s[l.from] && !in_s[l.to];
+    const bool into_s = !in_s[l.from] && in_s[l.to];
+    if (ingress ? into_s : out_of_s) crossing += l.bandwidth;
+  }
+  // No crossing bandwidth (a topology that is not strongly connected): no finite bound.
+  if (crossing == 0) {
+    b.error = "no bandwidth crosses the cut, so it bounds nothing";
+    return b;
+  }
+  b.bound = broadcast ? Rational(1) / crossing
+                      : Rational(allreduce ? g.num_compute() : compute_in) / crossing;
+  b.ok = true;
+  return b;
+}
+
+CutBound CheckSingleNodeCutsBound(const Topology& g, const std::vector<std::vector<int>>& cuts) {
+  CutBound b;
+  b.name = "bound (7)";
+  const int n = g.num_nodes();
+  const int num_compute = g.num_compute();
+  if (num_compute < 2) {
+    b.error = "bound (7) needs at least two compute nodes";
+    return b;
+  }
+  if (cuts.size() != static_cast<std::size_t>(num_compute)) {
+    b.error = "bound (7) needs one set S_v per compute node (" + std::to_string(num_compute) +
+              "), got " + std::to_string(cuts.size());
+    return b;
+  }
+  std::vector<int> owner(n, -1);  // compute node v -> index of its S_v
+  std::vector<char> in_s(n, 0);
+  Rational max_crossing = 0;
+  for (std::size_t c = 0; c < cuts.size(); ++c) {
+    const std::string item = "single_node_cuts[" + std::to_string(c) + "]";
+    int compute = -1, compute_count = 0;
+    for (int v : cuts[c]) {
+      if (in_s[v]) continue;  // a node listed twice counts once
+      in_s[v] = 1;
+      if (g.IsCompute(v)) {
+        ++compute_count;
+        compute = v;
+      }
+    }
+    Rational crossing = 0;
+    if (compute_count == 1) {
+      for (int v : cuts[c]) {
+        if (in_s[v] != 1) continue;  // counted already (listed twice)
+        for (int e : g.OutLinks(v)) {
+          if (!in_s[g.link(e).to]) crossing += g.link(e).bandwidth;
+        }
+        in_s[v] = 2;  // its out-links are counted; the mark stays "in S"
+      }
+    }
+    for (int v : cuts[c]) in_s[v] = 0;
+    if (compute_count != 1) {
+      b.error = item + ": S_v must hold exactly one compute node, it holds " +
+                std::to_string(compute_count);
+      return b;
+    }
+    if (owner[compute] >= 0) {
+      b.error = item + ": compute node " + g.node(compute).name + " already has its set (single_node_cuts[" +
+                std::to_string(owner[compute]) + "])";
+      return b;
+    }
+    owner[compute] = static_cast<int>(c);
+    max_crossing = std::max(max_crossing, crossing);
+  }
+  // Every compute node has its set (N sets, no compute node twice).
+  if (max_crossing == 0) {
+    b.error = "no bandwidth leaves any S_v, so the sets bound nothing";
+    return b;
+  }
+  b.bound = Rational(2 * static_cast<std::int64_t>(num_compute - 1)) / max_crossing;
+  b.ok = true;
+  return b;
+}
 
 const char* PipelineViolationKindName(PipelineViolationKind kind) {
   switch (kind) {
@@ -408,6 +543,7 @@ json PipelineCheckReport::ToJson() const {
   j["ratio"] = ToString(ratio);
   j["cut_ratio"] = cut_ratio ? json(ToString(*cut_ratio)) : json(nullptr);
   j["certified_optimal"] = certified_optimal;
+  j["certified_by"] = certified_by.empty() ? json(nullptr) : json(certified_by);
   j["fixed_k_certified"] = fixed_k_certified;
   j["errors"] = errors;
   j["num_violations"] = num_violations;

@@ -9,6 +9,9 @@
 // U' is the largest U < k·ratio at which some U·b_e is an integer. Then no schedule with k
 // trees per root has a smaller ratio: its integral loads would be <= ⌊U'·b_e⌋, and each of
 // the k·|V_c \ X| trees rooted outside X must enter X (routed or branching at switches).
+// Allreduce (Appendix B): the phases are checked as above; the optimality certificate is a
+// cut for bound (6) and/or one cut per compute node for bound (7) (Corollary 18); the bound
+// is the larger of the two and certifies the schedule when it equals the summed ratio.
 #ifndef COLLSYNTH_PROOFS_CHECK_PIPELINE_CHECKER_H_
 #define COLLSYNTH_PROOFS_CHECK_PIPELINE_CHECKER_H_
 
@@ -60,8 +63,12 @@ struct PipelineCheckReport {
   Rational ratio;                   // recomputed runtime ratio (T_B / (M/N))
   // |S ∩ V_c| / B+(S) of the claimed cut (allgather, seed 004 (1)); |S ∩ V_c| / B-(S) for
   // reduce-scatter (the bound on G^T); 1 / B+(S) for broadcast ((5), units of M);
-  // N / B+(S) for allreduce ((6), units of M/N).
+  // N / B+(S) for allreduce ((6), units of M/N); for an allreduce with bound (7) cuts, the
+  // larger of (6) and 2(N-1) / max_v B+(S_v) ((7), units of M/N).
   std::optional<Rational> cut_ratio;
+  // What certifies the optimality: "bound (1)", "bound (1) on G^T", "bound (5)", "bound (6)",
+  // "bound (7)" or "bounds (6) and (7)" (the ones that equal the ratio); "" if not certified.
+  std::string certified_by;
   std::vector<PipelineCheckReport> phases;  // allreduce: reduce-scatter, allgather
   bool certified_optimal = false;     // cut_ratio == ratio
   // A fixed-k cut was given and certifies that no schedule with k trees per root (per phase,
@@ -73,6 +80,26 @@ struct PipelineCheckReport {
 
 PipelineCheckReport CheckPipelineSchedule(const Topology& g, const PipelineSchedule& s,
                                           int max_errors = 10);
+
+// A lower bound on T_B derived from a certificate, recomputed exactly from the topology (the
+// same code the schedule check uses, so any producer's rows can be certified with it).
+struct CutBound {
+  bool ok = false;    // the certificate is one the bound ranges over and bounds something
+  Rational bound;     // in the units of PipelineCheckReport::ratio
+  std::string name;   // "bound (1)", "bound (1) on G^T", "bound (5)", "bound (6)", "bound (7)"
+  std::string error;  // why not, when !ok
+};
+
+// One cut S: allgather (1) |S ∩ V_c| / B+(S); reduce-scatter |S ∩ V_c| / B-(S); broadcast (5)
+// 1 / B+(S) with the root in S; allreduce (6) N / B+(S). S must hold some but not all compute
+// nodes. Node ids must be valid (the reader guarantees it). O(|V| + |E|).
+CutBound CheckCutBound(const Topology& g, const std::string& collective,
+                       const std::vector<int>& cut, std::optional<int> root = std::nullopt);
+
+// Allreduce bound (7) from one set S_v per compute node v with S_v ∩ V_c = {v} (each compute
+// node exactly once, N >= 2): 2(N-1) / max_v B+(S_v), valid because B+(S_v) >= μ_v.
+// O(|V| + Σ_v Σ_{u ∈ S_v} outdeg(u)) time, O(|V|) extra memory.
+CutBound CheckSingleNodeCutsBound(const Topology& g, const std::vector<std::vector<int>>& cuts);
 
 }  // namespace collsynth
 

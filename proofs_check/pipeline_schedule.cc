@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graphs/input_error.h"
@@ -17,11 +18,29 @@ using nlohmann::json;
 bool IsKnownKey(const std::string& key) {
   return key == "format" || key == "collective" || key == "root" || key == "ratio" ||
          key == "U" || key == "k" || key == "bottleneck_cut" || key == "fixed_k_cut" ||
-         key == "trees" || key == "phases";
+         key == "trees" || key == "phases" || key == "single_node_cuts";
 }
 
 // A string no topology or producer writes (it starts with U+0001), unique per schedule.
 std::string TreesPlaceholder(std::size_t n) { return "\x01collsynth-trees-" + std::to_string(n) + "\x01"; }
+
+// Producer extras (unknown keys) are copied and written back recursively; deeper nesting than
+// this is refused while reading (a 2·10^5-deep value overflowed the stack in the copy).
+constexpr int kMaxExtraDepth = 64;
+
+// Whether v nests arrays/objects more than `limit` levels deep (a scalar is 0). Iterative, and
+// stops at the first value past the limit: O(size of v) time, O(size of v) memory at most.
+bool NestedDeeperThan(const json& v, int limit) {
+  std::vector<std::pair<const json*, int>> stack{{&v, 0}};
+  while (!stack.empty()) {
+    const auto [p, depth] = stack.back();
+    stack.pop_back();
+    if (!p->is_structured()) continue;
+    if (depth + 1 > limit) return true;
+    for (const json& child : *p) stack.emplace_back(&child, depth + 1);
+  }
+  return false;
+}
 
 const json& RequireField(const json& obj, const char* key, const std::string& file,
                          const std::string& item) {
@@ -192,6 +211,26 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   };
   s.bottleneck_cut = node_set("bottleneck_cut");
   s.fixed_k_cut = node_set("fixed_k_cut");
+  if (auto it = j.find("single_node_cuts"); it != j.end() && !it->is_null()) {
+    if (!allreduce) {
+      throw InputError(file, item("single_node_cuts"), "only an allreduce carries bound (7) cuts");
+    }
+    if (!it->is_array()) {
+      throw InputError(file, item("single_node_cuts"), "must be an array of arrays of node names");
+    }
+    std::vector<std::vector<int>> cuts;
+    for (std::size_t c = 0; c < it->size(); ++c) {
+      const std::string citem = item("single_node_cuts[" + std::to_string(c) + "]");
+      const json& cut = (*it)[c];
+      if (!cut.is_array()) throw InputError(file, citem, "must be an array of node names");
+      std::vector<int> nodes;
+      for (std::size_t i = 0; i < cut.size(); ++i) {
+        nodes.push_back(NodeFromJson(cut[i], g, file, citem + "[" + std::to_string(i) + "]"));
+      }
+      cuts.push_back(std::move(nodes));
+    }
+    s.single_node_cuts = std::move(cuts);
+  }
   if (allreduce) {
     const json& phases = RequireField(j, "phases", file, top);
     if (!phases.is_array() || phases.size() != 2) {
@@ -217,7 +256,12 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
     }
   }
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!IsKnownKey(it.key())) s.extra[it.key()] = it.value();
+    if (IsKnownKey(it.key())) continue;
+    if (NestedDeeperThan(it.value(), kMaxExtraDepth)) {
+      throw InputError(file, item(it.key()),
+                       "nested deeper than " + std::to_string(kMaxExtraDepth) + " levels");
+    }
+    s.extra[it.key()] = it.value();
   }
   return s;
 }
@@ -241,6 +285,15 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g,
     json names = json::array();
     for (int v : **set) names.push_back(g.node(v).name);
     j[key] = std::move(names);
+  }
+  if (s.single_node_cuts) {
+    json cuts = json::array();
+    for (const std::vector<int>& cut : *s.single_node_cuts) {
+      json names = json::array();
+      for (int v : cut) names.push_back(g.node(v).name);
+      cuts.push_back(std::move(names));
+    }
+    j["single_node_cuts"] = std::move(cuts);
   }
   if (s.collective == "allreduce") {
     json phases = json::array();

@@ -47,6 +47,9 @@ struct PipelineSchedule {
   // Fixed k: certificate X (node ids) that no schedule with k trees per root has a smaller
   // ratio (docs/formats.md; checked by CheckPipelineSchedule).
   std::optional<std::vector<int>> fixed_k_cut;
+  // Allreduce only: certificate of bound (7) (seed 004 Corollary 18): one node set S_v per
+  // compute node v with S_v ∩ V_c = {v}; the checker derives 2(N-1) / max_v B+(S_v).
+  std::optional<std::vector<std::vector<int>>> single_node_cuts;
   nlohmann::json extra = nlohmann::json::object();  // producer metadata, passed through
 };
 

@@ -80,7 +80,14 @@ AllreduceBounds ComputeAllreduceBounds(const Topology& g, const AllgatherOptimum
     MaxFlowSolver solver(net);
     for (int v : compute) {
       solver.SetCapacity(arc_of[v], 0);
-      mu[v] = Rational(solver.Solve(v, t, false).value) / ib.scale;
+      const MaxFlowResult r = solver.Solve(v, t, true);
+      mu[v] = Rational(r.value) / ib.scale;
+      // The source side holds v and no other compute node (its arc to t is infinite).
+      std::vector<int> cut;
+      for (int u = 0; u < g.num_nodes(); ++u) {
+        if (r.source_side[u]) cut.push_back(u);
+      }
+      a.single_cuts.push_back(std::move(cut));
       solver.SetInfinite(arc_of[v]);
       if (mu[v] > a.max_single_cut) a.max_single_cut = mu[v];
     }

@@ -6,7 +6,8 @@
 //  * (6) allreduce: T_B >= M / λ_min, λ_min = min_{S∩V_c ∉ {∅, V_c}} B+(S)
 //    = min_{v≠v0} F(v0, v; G) on Eulerian G (Theorem 16).
 //  * (7) allreduce: T_B >= (2M(N-1)/N) / max_v μ_v, μ_v = min_{S∩V_c={v}} B+(S), a max-flow from
-//    v to a super-sink fed by all other compute nodes with infinite arcs (Corollary 18).
+//    v to a super-sink fed by all other compute nodes with infinite arcs (Corollary 18);
+//    certificate: one min cut S_v per compute node (memory O(N·|V|)).
 //  * Theorem 19: RS+AG (ratio 2·ratio*) is optimal if (a) |S*∩V_c| = N/2 or (b)
 //    S*∩V_c = {v'} with μ_{v'} = max_v μ_v.
 // All allreduce figures are reported as T_B/(M/N) (the unit of the pipeline "ratio").
@@ -36,6 +37,10 @@ struct AllreduceBounds {
   Rational bound6;              // N / λ_min        (T_B/(M/N))
   Rational max_single_cut;      // max_v μ_v of (7)
   Rational bound7;              // 2(N-1) / max_v μ_v
+  // Certificate of (7): for the i-th compute node v (Topology::ComputeNodes() order) a set
+  // S_v with S_v ∩ V_c = {v} and B+(S_v) = μ_v (the source side of the min cut of its
+  // max-flow). Any such sets give a valid bound 2(N-1) / max_v B+(S_v); these attain (7).
+  std::vector<std::vector<int>> single_cuts;
   Rational lower_bound;         // max(bound6, bound7)
   Rational rs_ag_ratio;         // 2 · ratio*
   bool theorem19_a = false;

@@ -368,8 +368,10 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       AllgatherOptimum opt = ComputeAllgatherOptimum(g);
       AllreduceBounds b = ComputeAllreduceBounds(g, opt);
       out.schedule.extra["allreduce_lower_bound"] = ToString(b.lower_bound);
-      // Certificate against bound (6) when RS+AG meets it: N / B+(S) = ratio.
+      // Certificates of the bounds RS+AG meets: (6) N / B+(S) = ratio, and/or (7)
+      // 2(N-1) / max_v B+(S_v) = ratio with one min cut S_v per compute node.
       if (out.schedule.ratio == b.bound6) out.schedule.bottleneck_cut = b.min_cut_set;
+      if (out.schedule.ratio == b.bound7) out.schedule.single_node_cuts = b.single_cuts;
       out.schedule.extra["rs_ag_optimal"] = b.rs_ag_optimal;
       break;
     }

@@ -11,6 +11,8 @@
 //    of G. Same ratio on Eulerian G.
 //  * allreduce: reduce-scatter then allgather (Appendix B); ratio = sum of the phases; the
 //    result also reports Theorem 19's optimality conditions (solvers/collective_bounds.h).
+//    When the sum meets bound (6) the schedule carries its cut ("bottleneck_cut"); when it
+//    meets bound (7), one min cut per compute node ("single_node_cuts", O(N·|V|) names).
 //  * broadcast from r: λ = min_v F(r, v; G), U/k = 1/λ (T_B = M/λ, bound (5)); splitting with
 //    source capacity k at r only and threshold k; k trees rooted at r.
 //  * fixed k (§2.4, Theorems 13-15): the least U* with N·k trees edge-disjoint in

@@ -2,8 +2,12 @@
 // (time columns aside) across runs and --jobs, meta.json contents, plots, bad input.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "experiments/csv_table.h"
@@ -108,6 +112,117 @@ TEST(ExperimentCli, ListShowsTheShippedDefinitions) {
   auto r = RunCli({"experiment", "list"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("quick-start"), std::string::npos);
+}
+
+// One quick case and one plot (a category x axis: instance labels go into the script).
+std::string OnePlotDefinition(const std::string& title, const std::string& label) {
+  nlohmann::json d = {
+      {"name", "one-plot"},
+      {"title", "one plot"},
+      {"kind", "collective-compare"},
+      {"params",
+       {{"collective", "allgather"},
+        {"cases", {{{"topology", "torus(3,3)"}, {"label", label}, {"algorithms", {"bfb"}}}}}}},
+      {"plots",
+       {{{"file", "tb.png"}, {"title", title}, {"x", "instance"}, {"y", "tb_decimal"},
+         {"group", "algorithm"}}}},
+      {"readme", {"One plot."}}};
+  return WriteTempFile("one-plot.json", d.dump());
+}
+
+bool NonEmptyFile(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) > 0;
+}
+
+// Issue 14 §4: the output folder used to be pasted into `cd '<dir>' && gnuplot ...` for sh:
+// a quote gave "sh: Syntax error", no plot and exit 0, and $(...) ran a command.
+TEST(ExperimentCliIssue14, OutputFolderWithQuoteAndCommandSubstitutionRunsNoShell) {
+  const std::string base = TempPath("noshell");
+  const std::string pwned = base + "/PWNED";
+  const std::string out = base + "/q'$(touch " + pwned + ")'\"`touch " + pwned + "2`\"x";
+  auto r = RunCli({"experiment", "run", OnePlotDefinition("T_B", "torus"), "--out", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_TRUE(NonEmptyFile(out + "/tb.png")) << r.err;
+  EXPECT_NE(r.out.find("tb.png"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(pwned));
+  EXPECT_FALSE(std::filesystem::exists(pwned + "2"));
+  EXPECT_FALSE(std::filesystem::exists("PWNED"));
+  EXPECT_EQ(r.err.find("Syntax error"), std::string::npos) << r.err;
+}
+
+// gnuplot runs `backquoted` text inside double-quoted strings as a shell command; titles and
+// CSV cells (here an instance label on the category axis) must not reach a shell either.
+TEST(ExperimentCliIssue14, BackquotesInTitlesAndCellsRunNothing) {
+  const std::string out = TempPath("backquotes");
+  const std::string pwned = TempPath("PWNED-bq");
+  auto r = RunCli({"experiment", "run",
+                   OnePlotDefinition("it's `touch " + pwned + "1`", "a \"b\" `touch " + pwned + "2`"),
+                   "--out", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_TRUE(NonEmptyFile(out + "/tb.png")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(pwned + "1"));
+  EXPECT_FALSE(std::filesystem::exists(pwned + "2"));
+}
+
+// A plot asked for that is not produced is exit 1 naming the script; it used to be exit 0.
+TEST(ExperimentCliIssue14, UnwritablePngIsExit1) {
+  const std::string def = OnePlotDefinition("T_B", "torus");
+  const std::string out = TempPath("unwritable-png");
+  ASSERT_EQ(RunCli({"experiment", "run", def, "--out", out, "--no-plots"}).exit_code, 0);
+  std::filesystem::create_directories(out + "/tb.png/keep");  // gnuplot cannot write it
+  auto r = RunCli({"experiment", "report", def, "--out", out});
+  EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+  EXPECT_NE(r.err.find("tb.gp: plot not produced"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("tb.png"), std::string::npos) << r.out;  // not claimed
+}
+
+// Runs `body` with PATH set to a folder holding only the given fake gnuplot (or nothing).
+template <typename F>
+void WithFakeGnuplot(const std::string& folder, const std::string& script, F body) {
+  std::filesystem::create_directories(folder);
+  if (!script.empty()) {
+    const std::string path = folder + "/gnuplot";
+    std::ofstream(path) << script;
+    chmod(path.c_str(), 0755);
+  }
+  const std::string old = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", folder.c_str(), 1);
+  body();
+  setenv("PATH", old.c_str(), 1);
+}
+
+TEST(ExperimentCliIssue14, GnuplotThatFailsOrWritesNothingIsExit1) {
+  const std::string def = OnePlotDefinition("T_B", "torus");
+  const std::string out = TempPath("fake-gnuplot");
+  ASSERT_EQ(RunCli({"experiment", "run", def, "--out", out, "--no-plots"}).exit_code, 0);
+  WithFakeGnuplot(TempPath("bin-silent"), "#!/bin/sh\nexit 0\n", [&] {
+    auto r = RunCli({"experiment", "report", def, "--out", out});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("left no non-empty"), std::string::npos) << r.err;
+  });
+  WithFakeGnuplot(TempPath("bin-broken"),
+                  "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\necho 'line 3: broken' >&2\nexit 1\n",
+                  [&] {
+                    auto r = RunCli({"experiment", "report", def, "--out", out});
+                    EXPECT_EQ(r.exit_code, 1) << r.err;
+                    EXPECT_NE(r.err.find("line 3: broken"), std::string::npos) << r.err;
+                    EXPECT_NE(r.err.find("status 1"), std::string::npos) << r.err;
+                  });
+}
+
+// Documented choice: without gnuplot the command warns, exits 0 and lists no PNG.
+TEST(ExperimentCliIssue14, MissingGnuplotWarnsAndClaimsNoPng) {
+  const std::string def = OnePlotDefinition("T_B", "torus");
+  const std::string out = TempPath("no-gnuplot");
+  WithFakeGnuplot(TempPath("bin-empty"), "", [&] {
+    auto r = RunCli({"experiment", "run", def, "--out", out});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("gnuplot not found"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("tb.png"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("tb.gp"), std::string::npos) << r.out;
+  });
+  EXPECT_FALSE(std::filesystem::exists(out + "/tb.png"));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <random>
 
+#include "graphs/expression.h"
 #include "pipeline_test_topologies.h"
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/allgather_optimum.h"
@@ -50,10 +51,36 @@ void ExpectAllCollectivesOptimal(const Topology& g) {
   }
   PipelineSchedule ar = BuildChecked(g, PipelineCollective::kAllreduce);
   EXPECT_EQ(ar.ratio, 2 * opt.ratio);
+  // Issue 14: the allreduce is certified exactly when RS+AG meets max((6), (7)).
+  const AllreduceBounds b = ComputeAllreduceBounds(g, opt);
+  EXPECT_EQ(CheckPipelineSchedule(g, ar).certified_optimal, ar.ratio == b.lower_bound);
   int root = g.ComputeNodes().back();
   PipelineSchedule bc = BuildChecked(g, PipelineCollective::kBroadcast, root);
   EXPECT_EQ(bc.ratio, ComputeBroadcastBound(g, root).ratio);
   EXPECT_TRUE(CheckPipelineSchedule(g, bc).certified_optimal);
+}
+
+// Issue 14 §1: on a DGX-1 (V100) RS+AG has ratio 7/3 = bound (7) > bound (6); the experiment
+// row said ratio_to_bound 1 with certified_optimal "no", because only (6) had a certificate.
+// The schedule now carries one min cut S_v per GPU and the checker certifies it by (7).
+TEST(PipelineTest, Issue14AllreduceCertifiedByBound7OnDgx1) {
+  const Topology g = EvaluateTopologyExpression("dgx1(1)");
+  const AllreduceBounds b = ComputeAllreduceBounds(g, ComputeAllgatherOptimum(g));
+  EXPECT_EQ(b.bound7, Rational(7, 3));
+  EXPECT_LT(b.bound6, b.bound7);
+  ASSERT_EQ(b.single_cuts.size(), static_cast<std::size_t>(g.num_compute()));
+  const CutBound cuts = CheckSingleNodeCutsBound(g, b.single_cuts);
+  ASSERT_TRUE(cuts.ok) << cuts.error;
+  EXPECT_EQ(cuts.bound, b.bound7);  // the min cuts attain μ_v
+  const PipelineSchedule ar = BuildChecked(g, PipelineCollective::kAllreduce);
+  EXPECT_EQ(ar.ratio, Rational(7, 3));
+  ASSERT_TRUE(ar.single_node_cuts.has_value());
+  EXPECT_FALSE(ar.bottleneck_cut.has_value());  // (6) is not attained
+  const PipelineCheckReport rep = CheckPipelineSchedule(g, ar);
+  EXPECT_TRUE(rep.ok);
+  EXPECT_TRUE(rep.certified_optimal);
+  EXPECT_EQ(rep.certified_by, "bound (7)");
+  EXPECT_EQ(*rep.cut_ratio, Rational(7, 3));
 }
 
 // Seed 004 Figures 1-2: the two-cluster example (ratio 1, U = 1, k = 1) and its G*.
