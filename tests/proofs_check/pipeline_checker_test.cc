@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
@@ -417,13 +416,8 @@ TEST(PipelineCheckerIssue14, MultiplicitiesMustBePositiveIntegers) {
 
 // Hostile sizes (issue 14 §1 point 3): the per-tree analysis used O(|V|) time and memory per
 // tree and O(L^2) for a chain of L nodes hanging below a parentless node. Now O(size of the
-// schedule + |V|): these took seconds to minutes before and take milliseconds now.
-double SecondsToCheck(const Topology& g, const PipelineSchedule& s, PipelineCheckReport* r) {
-  const auto t0 = std::chrono::steady_clock::now();
-  *r = CheckPipelineSchedule(g, s);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
+// schedule + |V|). Time is not asserted here (performance is measured in bench/, not timed in
+// tests); the instances are sized so that the old quadratic cost runs into ctest's timeout.
 // The old check allocated and scanned O(|V|) per tree and built a message for each of the
 // 4·10^8 missing (tree, node) pairs (minutes); now O(|V| + trees + max_errors).
 TEST(PipelineCheckerIssue14, ManyEdgelessTreesCostLinearTime) {
@@ -434,8 +428,7 @@ TEST(PipelineCheckerIssue14, ManyEdgelessTreesCostLinearTime) {
   s.k = 1;
   s.ratio = 0;
   for (int i = 0; i < n; ++i) s.trees.push_back({i, BigInt(1), {}});  // reach nothing
-  PipelineCheckReport r;
-  EXPECT_LT(SecondsToCheck(g, s, &r), 5.0);
+  const PipelineCheckReport r = CheckPipelineSchedule(g, s);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.num_violations, static_cast<std::int64_t>(n) * (n - 1));  // every (tree, node)
   ASSERT_EQ(r.violations.size(), 10u);
@@ -456,8 +449,7 @@ TEST(PipelineCheckerIssue14, LongChainBelowAParentlessNodeIsLinear) {
   PipelineTree t{0, BigInt(1), {}};
   for (int v = 1; v + 1 < n; ++v) t.edges.push_back({v, v + 1, {{{v, v + 1}, 1}}});  // 1 has no parent
   s.trees.push_back(t);
-  PipelineCheckReport r;
-  EXPECT_LT(SecondsToCheck(g, s, &r), 5.0);
+  const PipelineCheckReport r = CheckPipelineSchedule(g, s);
   EXPECT_FALSE(r.ok);
   ASSERT_FALSE(r.violations.empty());
   EXPECT_EQ(r.violations[0].kind, PipelineViolationKind::kMissingNode);
