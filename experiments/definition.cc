@@ -52,9 +52,13 @@ PlotSpec ReadPlot(const Reader& r, const json& p, const std::string& item) {
   if (!p.is_object()) throw InputError(r.file(), item, "must be an object");
   PlotSpec s;
   s.file = r.String(p, "file", item + ".", true);
-  if (s.file.size() < 5 || s.file.substr(s.file.size() - 4) != ".png" ||
-      s.file.find('/') != std::string::npos) {
-    throw InputError(r.file(), item + ".file", "must be a plain file name ending in .png");
+  // Letters, digits, '.', '_', '-' only: the name reaches gnuplot scripts and file systems.
+  const bool plain = s.file.find_first_not_of(
+                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+                     std::string::npos;
+  if (s.file.size() < 5 || s.file.substr(s.file.size() - 4) != ".png" || !plain || s.file[0] == '.') {
+    throw InputError(r.file(), item + ".file",
+                     "must be a plain file name ([A-Za-z0-9._-], not starting with '.') ending in .png");
   }
   s.title = r.String(p, "title", item + ".", false);
   s.x = r.String(p, "x", item + ".", true);

@@ -108,6 +108,13 @@ TEST(Definition, RejectsBadFilesNamingTheItem) {
               "plots[0].file");
   expect_item("a.json", R"({"name": "a", "kind": "test-kind", "plots": [{"file": "p.png", "x": "n", "y": "tb", "style": "pie"}]})",
               "plots[0].style");
+  // Issue 14: plot names reach gnuplot scripts and file systems (a newline once broke a run).
+  for (const char* bad : {"a\\nb.png", "a b.png", "a'b.png", "..png", "a`x`.png"}) {
+    expect_item("a.json",
+                std::string(R"({"name": "a", "kind": "test-kind", "plots": [{"file": ")") + bad +
+                    R"(", "x": "n", "y": "tb"}]})",
+                "plots[0].file");
+  }
   EXPECT_THROW(LoadExperimentDefinition(WriteTempFile("m.json", "{\"name\": ")), InputError);
 }
 
