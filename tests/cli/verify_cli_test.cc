@@ -149,6 +149,12 @@ TEST(VerifyCliTest, BadInputExitsTwoWithOneLine) {
   EXPECT_EQ(missing.exit_code, 2);
   auto missing_topo = RunCli({"verify", "/nonexistent/topo.json", WriteTempFile("ok.json", K22Figure1().dump())});
   EXPECT_EQ(missing_topo.exit_code, 2);
+  // An option value CLI11 rejects: one line with the prefix, exit 2 (was CLI11's two lines).
+  auto zero = RunCli({"verify", topo, WriteTempFile("ok.json", K22Figure1().dump()), "--max-errors", "0"});
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_EQ(zero.err.rfind("collsynth: <args>: --max-errors: ", 0), 0u) << zero.err;
+  EXPECT_EQ(std::count(zero.err.begin(), zero.err.end(), '\n'), 1) << zero.err;
+  EXPECT_TRUE(zero.out.empty());
 }
 
 }  // namespace
