@@ -98,15 +98,17 @@ TEST(ExitCodeMappingTest, RunCommandStoresTheMappedCodeAndPrintsOneLine) {
 
 // Through CLI11 as main runs it: the running subcommand and its positional arguments are named.
 TEST(ExitCodeMappingTest, InternalErrorNamesTheParsedSubcommandAndInputs) {
-  // Never destroyed: the registry keeps a pointer to the last subcommand parsed.
-  static CLI::App& app = *new CLI::App{"test"};
-  auto* topo = app.add_subcommand("topo");
-  auto* gen = topo->add_subcommand("gen");
-  static std::string expr, out;
-  gen->add_option("expression", expr);
-  gen->add_option("-o", out);
-  gen->callback([]() { RunCommand([]() -> int { throw std::logic_error("invariant\nbroken"); }); });
-  SetupCommands(app);  // no registered commands in this binary; installs the bookkeeping
+  // Built once and never destroyed: the registry keeps a pointer to the last subcommand parsed.
+  static CLI::App& app = []() -> CLI::App& {
+    auto* a = new CLI::App{"test"};
+    static std::string expr, out;
+    auto* gen = a->add_subcommand("topo")->add_subcommand("gen");
+    gen->add_option("expression", expr);
+    gen->add_option("-o", out);
+    gen->callback([]() { RunCommand([]() -> int { throw std::logic_error("invariant\nbroken"); }); });
+    SetupCommands(*a);  // no registered commands in this binary; installs the bookkeeping
+    return *a;
+  }();
   ::testing::internal::CaptureStderr();
   app.parse(std::vector<std::string>{"k.json", "-o", "ring(3)", "gen", "topo"});  // CLI11: reversed
   const std::string err = ::testing::internal::GetCapturedStderr();
