@@ -3,13 +3,17 @@
 // other file. Registration order decides nesting: "topo" (order 0) is created before
 // "topo gen" (order 10) looks it up with app.get_subcommand("topo").
 //
-// Exit codes (a contract): 0 ok, 1 a check failed, 2 bad input, 3 internal error.
+// Exit codes (a contract): 0 ok, 1 a check failed, 2 bad input (an InputError, or an argument
+// CLI11 rejects), 3 internal error (any other exception, including out of memory).
 #ifndef COLLSYNTH_CLI_COMMAND_REGISTRY_H_
 #define COLLSYNTH_CLI_COMMAND_REGISTRY_H_
 
 #include <CLI/CLI.hpp>
+#include <exception>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace collsynth::cli {
 
@@ -22,13 +26,34 @@ struct CommandRegistrar {
   CommandRegistrar(int order, std::function<void(CLI::App&)> setup);
 };
 
-// Called by main: runs every registered setup in order.
+// Called by main: runs every registered setup in order, and makes every subcommand record
+// itself as the running command when CLI11 starts parsing it (named in internal errors).
 void SetupCommands(CLI::App& app);
 
-// Runs body, mapping InputError (and std::invalid_argument from argument checks) to exit 2
-// with one line on stderr, other exceptions to exit 3; stores the code for main.
+// Runs body, mapping InputError to exit 2 and every other exception to exit 3 (see
+// ExitCodeForException) with one line on stderr; stores the code for main.
 void RunCommand(const std::function<int()>& body);
 int ExitCode();
+
+// `text` made printable on one line: the control characters \n \r \t as backslash-n/r/t,
+// other control bytes (< 0x20, 0x7f) and bytes that are not part of valid UTF-8 as \xNN;
+// valid UTF-8 (including non-ASCII) is kept. O(|text|).
+std::string EscapeForMessage(std::string_view text);
+
+// The exit code for an exception thrown by the body of `command` (e.g. "topo gen") run on
+// the positional `inputs`, and in *message the one line (no newline) to print on stderr:
+//   InputError                -> 2, "collsynth: FILE: ITEM: PROBLEM"
+//   std::bad_alloc            -> 3, "collsynth: internal error: out of memory while running
+//                                    COMMAND on INPUTS (please report it)"
+//   anything else             -> 3, "collsynth: internal error: TYPE: WHAT (while running
+//                                    COMMAND on INPUTS; please report it)"
+// Every part is passed through EscapeForMessage. `error` must not be null.
+int ExitCodeForException(std::exception_ptr error, const std::string& command,
+                         const std::vector<std::string>& inputs, std::string* message);
+
+// The one line (no newline) for an argument error CLI11 reports while parsing (exit 2):
+// "collsynth: <args>: WHAT".
+std::string ParseErrorMessage(const CLI::Error& e);
 
 }  // namespace collsynth::cli
 

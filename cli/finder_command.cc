@@ -159,7 +159,12 @@ CommandRegistrar reg_finder(0, [](CLI::App& app) {
         return kExitOk;
       }
       if (args->nodes < 2) throw InputError("<args>", "--nodes", "must be >= 2");
-      FinderResult r = finder.Find(args->nodes, args->degree);
+      FinderResult r;
+      try {
+        r = finder.Find(args->nodes, args->degree);  // checks the size limit of --nodes
+      } catch (const std::invalid_argument& e) {
+        throw InputError("<args>", "--nodes", e.what());
+      }
       if (r.frontier.empty()) {
         throw InputError("<args>", "--nodes", "no topology with " + std::to_string(args->nodes) + " nodes of degree " +
                                                   std::to_string(args->degree) + " in the database");

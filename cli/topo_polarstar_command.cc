@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "cli/command_registry.h"
 #include "graphs/generators/polarstar.h"
@@ -90,7 +91,12 @@ CommandRegistrar reg_topo_polarstar(10, [](CLI::App& app) {
                   << " routers; diameter-3 Moore bound " << ToString(moore) << "\n";
       }
       if (args->out.empty() && !args->check) return kExitOk;
-      Topology g = PolarStar(static_cast<int>(best->q), static_cast<int>(best->d_prime), best->kind);
+      Topology g;
+      try {
+        g = PolarStar(static_cast<int>(best->q), static_cast<int>(best->d_prime), best->kind);
+      } catch (const std::invalid_argument& e) {  // the generator's size limit
+        throw InputError("<args>", "--radix", ConfigName(*best) + ": " + e.what());
+      }
       if (args->check) {
         DistanceStats ds = ComputeDistanceStats(g);
         if (ds.unreachable_pairs != 0 || ds.diameter != 3) {

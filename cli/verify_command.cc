@@ -38,6 +38,8 @@ CommandRegistrar reg_verify(0, [](CLI::App& app) {
       if (args->json) {
         std::cout << r.report.dump() << "\n";
       } else {
+        // One line per violation whatever the node names (the JSON form escapes by itself).
+        for (auto& e : r.report["errors"]) e = EscapeForMessage(e.get<std::string>());
         std::cout << r.Text();
       }
       return r.ok ? kExitOk : kExitCheckFailed;

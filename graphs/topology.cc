@@ -5,8 +5,8 @@
 namespace collsynth {
 
 int Topology::AddNode(const std::string& name, NodeKind kind) {
-  if (name.empty()) throw std::invalid_argument("empty node name");
-  if (by_name_.count(name)) throw std::invalid_argument("duplicate node name '" + name + "'");
+  if (name.empty()) throw std::logic_error("empty node name");
+  if (by_name_.count(name)) throw std::logic_error("duplicate node name '" + name + "'");
   int id = num_nodes();
   nodes_.push_back(Node{name, kind});
   out_.emplace_back();
@@ -18,10 +18,10 @@ int Topology::AddNode(const std::string& name, NodeKind kind) {
 
 int Topology::AddLink(int from, int to, const Rational& bandwidth, std::int64_t multiplicity) {
   if (from < 0 || from >= num_nodes() || to < 0 || to >= num_nodes()) {
-    throw std::invalid_argument("link endpoint out of range");
+    throw std::logic_error("link endpoint out of range");
   }
-  if (bandwidth <= 0) throw std::invalid_argument("bandwidth must be positive");
-  if (multiplicity < 1) throw std::invalid_argument("multiplicity must be at least 1");
+  if (bandwidth <= 0) throw std::logic_error("bandwidth must be positive");
+  if (multiplicity < 1) throw std::logic_error("multiplicity must be at least 1");
   auto key = Key(from, to);
   auto it = by_ends_.find(key);
   if (it != by_ends_.end()) {

@@ -6,7 +6,8 @@
 // used for degrees of multigraphs such as UniRing(d,m)) adds. Self-loops are allowed (ER_q,
 // de Bruijn) and count once towards in- and out-degree.
 // Node ids are dense ints 0..num_nodes()-1 in insertion order; link ids likewise.
-// Precondition of AddLink: ids exist and bandwidth > 0 (std::invalid_argument otherwise).
+// Precondition of AddLink: ids exist and bandwidth > 0 (std::logic_error otherwise: readers and
+// generators check their input first and report it as InputError).
 #ifndef COLLSYNTH_GRAPHS_TOPOLOGY_H_
 #define COLLSYNTH_GRAPHS_TOPOLOGY_H_
 
@@ -41,7 +42,7 @@ class Topology {
   const std::string& name() const { return name_; }
   void set_name(std::string name) { name_ = std::move(name); }
 
-  // Adds a node; throws std::invalid_argument on an empty or duplicate name.
+  // Adds a node; throws std::logic_error on an empty or duplicate name (callers check first).
   int AddNode(const std::string& name, NodeKind kind = NodeKind::kCompute);
   int AddCompute(const std::string& name) { return AddNode(name, NodeKind::kCompute); }
   int AddSwitch(const std::string& name) { return AddNode(name, NodeKind::kSwitch); }

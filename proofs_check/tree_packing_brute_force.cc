@@ -150,19 +150,19 @@ std::vector<std::vector<int>> EnumerateSpanningTrees(const Topology& g, int root
 
 TreePackingBruteForce::TreePackingBruteForce(const Topology& g, TreeModel model) : g_(g) {
   if (g.num_nodes() > kMaxTreePackingNodes) {
-    throw std::invalid_argument("tree packing brute force: more than " +
+    throw std::logic_error("tree packing brute force: more than " +
                                 std::to_string(kMaxTreePackingNodes) + " nodes");
   }
   if (g.num_compute() < 2)
-    throw std::invalid_argument("tree packing brute force: < 2 compute nodes");
+    throw std::logic_error("tree packing brute force: < 2 compute nodes");
   for (int r : g.ComputeNodes()) trees_.push_back(EnumerateSpanningTrees(g, r, model));
 }
 
 std::optional<bool> TreePackingBruteForce::Fits(const BigInt& k, const Rational& u,
                                                 std::int64_t budget) {
   if (k < 1 || k > kMaxTreePackingK)
-    throw std::invalid_argument("tree packing brute force: k out of range");
-  if (u < 0) throw std::invalid_argument("tree packing brute force: U < 0");
+    throw std::logic_error("tree packing brute force: k out of range");
+  if (u < 0) throw std::logic_error("tree packing brute force: U < 0");
   k_ = static_cast<int>(k);
   const BigInt most = BigInt(k_) * g_.num_compute() * g_.num_nodes();  // routes a link can carry
   cap_.assign(g_.num_links(), 0);

@@ -34,13 +34,13 @@ constexpr std::int64_t kMaxTreePackingK = 64;
 // node, as sorted link ids (a link repeats when several routes of a routed tree use it).
 std::vector<std::vector<int>> EnumerateSpanningTrees(const Topology& g, int root, TreeModel model);
 
-// std::invalid_argument: more than kMaxTreePackingNodes nodes, fewer than 2 compute nodes.
+// std::logic_error: more than kMaxTreePackingNodes nodes, fewer than 2 compute nodes.
 class TreePackingBruteForce {
  public:
   TreePackingBruteForce(const Topology& g, TreeModel model);
 
   // Whether k trees per compute root fit in G({⌊U·b_e⌋}); std::nullopt when the search
-  // exceeds `budget` nodes. std::invalid_argument: k < 1 or k > kMaxTreePackingK, U < 0.
+  // exceeds `budget` nodes. std::logic_error: k < 1 or k > kMaxTreePackingK, U < 0.
   std::optional<bool> Fits(const BigInt& k, const Rational& u, std::int64_t budget);
 
  private:

@@ -41,13 +41,13 @@ class Packer {
       if (c <= 0 || arc.first == arc.second) continue;
       auto a = local_.find(arc.first), b = local_.find(arc.second);
       if (a == local_.end() || b == local_.end()) {
-        throw std::invalid_argument("PackArborescences: arc touches a switch node");
+        throw std::logic_error("PackArborescences: arc touches a switch node");
       }
       out_[a->second][b->second] += c;
     }
     for (const auto& [r, m] : demands) {
       auto it = local_.find(r);
-      if (it == local_.end() || m < 1) throw std::invalid_argument("PackArborescences: bad demand");
+      if (it == local_.end() || m < 1) throw std::logic_error("PackArborescences: bad demand");
       RootSet s;
       s.root = it->second;
       s.m = m;

@@ -30,19 +30,19 @@ const Rational& Alpha(const BfbSubproblem& p, int w) {
 void Validate(const BfbSubproblem& p) {
   const int d = static_cast<int>(p.senders.size());
   if (p.allowed.size() != p.sources.size())
-    throw std::invalid_argument("BFB subproblem: allowed must have one entry per source");
+    throw std::logic_error("BFB subproblem: allowed must have one entry per source");
   if (!p.bandwidth.empty() && static_cast<int>(p.bandwidth.size()) != d)
-    throw std::invalid_argument("BFB subproblem: bandwidth must have one entry per sender");
+    throw std::logic_error("BFB subproblem: bandwidth must have one entry per sender");
   if (!p.alpha.empty() && static_cast<int>(p.alpha.size()) != d)
-    throw std::invalid_argument("BFB subproblem: alpha must have one entry per sender");
+    throw std::logic_error("BFB subproblem: alpha must have one entry per sender");
   for (int w = 0; w < d; ++w) {
-    if (Bandwidth(p, w) <= 0) throw std::invalid_argument("BFB subproblem: bandwidth must be > 0");
-    if (Alpha(p, w) < 0) throw std::invalid_argument("BFB subproblem: alpha must be >= 0");
+    if (Bandwidth(p, w) <= 0) throw std::logic_error("BFB subproblem: bandwidth must be > 0");
+    if (Alpha(p, w) < 0) throw std::logic_error("BFB subproblem: alpha must be >= 0");
   }
   for (const auto& a : p.allowed) {
-    if (a.empty()) throw std::invalid_argument("BFB subproblem: a source has no allowed sender");
+    if (a.empty()) throw std::logic_error("BFB subproblem: a source has no allowed sender");
     for (int k : a)
-      if (k < 0 || k >= d) throw std::invalid_argument("BFB subproblem: allowed sender out of range");
+      if (k < 0 || k >= d) throw std::logic_error("BFB subproblem: allowed sender out of range");
   }
 }
 

@@ -24,7 +24,7 @@
 // their count) and split back exactly, so the network has at most min(m, 2^d) job nodes.
 // Complexity: O(iterations · maxflow(m + d nodes, Σ|allowed| arcs)); iterations are 1-2 on
 // symmetric topologies. Precondition: every source has at least one allowed sender; all
-// B_w > 0, α_w >= 0 (std::invalid_argument otherwise). Exact Rational throughout.
+// B_w > 0, α_w >= 0 (std::logic_error otherwise: a caller fault). Exact Rational throughout.
 #ifndef COLLSYNTH_SOLVERS_BFB_LP_H_
 #define COLLSYNTH_SOLVERS_BFB_LP_H_
 

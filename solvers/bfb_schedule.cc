@@ -779,7 +779,7 @@ bool BfbFlatPlanApplies(const Topology& g, const BfbOptions& options) {
 BfbFlatPlan SolveBfbFlatPlan(const Topology& g, const BfbOptions& options) {
   RequireBfbInput(g, options);
   if (!BfbFlatPlanApplies(g, options))
-    throw std::invalid_argument("SolveBfbFlatPlan: needs integer bandwidths <= 2^20, no alpha, in-degree <= 64");
+    throw std::logic_error("SolveBfbFlatPlan: needs integer bandwidths <= 2^20, no alpha, in-degree <= 64");
   const std::vector<std::int64_t> bw = *IntegerBandwidths(g);
   const int n = g.num_nodes();
   const unsigned threads = ThreadCount(options.threads, n);

@@ -118,7 +118,7 @@ struct BfbFlatPlan {
 
 // True when SolveBfbFlatPlan applies to (g, options).
 bool BfbFlatPlanApplies(const Topology& g, const BfbOptions& options);
-// The flat plan; std::invalid_argument when !BfbFlatPlanApplies (InputError on bad input).
+// The flat plan; std::logic_error when !BfbFlatPlanApplies (InputError on bad input).
 BfbFlatPlan SolveBfbFlatPlan(const Topology& g, const BfbOptions& options);
 // Its allgather sends, steps 1..D, one common denominator per step (lcm of the cells' L);
 // nullopt when that denominator would overflow int64.

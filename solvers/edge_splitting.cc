@@ -48,12 +48,12 @@ class Splitter {
       for (int u : in_[v]) in += Cap({u, v});
       for (const auto& [t, c] : out_[v]) out += c;
       if (in != out) {
-        throw std::invalid_argument("edge splitting: capacity graph not Eulerian at node " +
+        throw std::logic_error("edge splitting: capacity graph not Eulerian at node " +
                                     g_.node(v).name);
       }
     }
     if (CurrentConnectivity() < threshold_) {
-      throw std::invalid_argument("edge splitting: min_v F(s, v) is below the threshold");
+      throw std::logic_error("edge splitting: min_v F(s, v) is below the threshold");
     }
     // Switches with few neighbours first (e.g. NICs before the leaf switches they hang
     // off): their splits are cheap, and the bigger switches then see compute neighbours.
@@ -444,7 +444,7 @@ CapacityGraph ScaledCapacityGraph(const Topology& g, const Rational& c, bool flo
       iv = Floor(v);
     } else {
       if (Denominator(v) != 1) {
-        throw std::invalid_argument("ScaledCapacityGraph: U·b_e is not an integer");
+        throw std::logic_error("ScaledCapacityGraph: U·b_e is not an integer");
       }
       iv = Numerator(v);
     }
@@ -491,7 +491,7 @@ SplitResult SplitOffSwitches(const Topology& g, const CapacityGraph& d,
                              const std::vector<BigInt>& source_capacity, const BigInt& threshold,
                              bool require_eulerian, const SplittingOptions& options) {
   if (static_cast<int>(source_capacity.size()) != g.num_nodes()) {
-    throw std::invalid_argument("SplitOffSwitches: one source capacity per node expected");
+    throw std::logic_error("SplitOffSwitches: one source capacity per node expected");
   }
   Splitter splitter(g, d, source_capacity, threshold, options);
   return splitter.Run(require_eulerian);

@@ -21,7 +21,7 @@
 // One flow network per egress arc (w, t), updated in place; switches with the fewest
 // neighbour pairs are split off first.
 // Preconditions: Eulerian (per-node in = out capacity), the threshold holds
-// (std::invalid_argument otherwise). Number types: BigInt capacities.
+// (std::logic_error otherwise: a caller fault). Number types: BigInt capacities.
 #ifndef COLLSYNTH_SOLVERS_EDGE_SPLITTING_H_
 #define COLLSYNTH_SOLVERS_EDGE_SPLITTING_H_
 
@@ -42,7 +42,7 @@ struct CapacityGraph {
   std::map<std::pair<int, int>, BigInt> capacity;
 };
 
-// G({c·b_e}) for a rational multiplier c with every c·b_e integral (std::invalid_argument
+// G({c·b_e}) for a rational multiplier c with every c·b_e integral (std::logic_error
 // otherwise); floor_values = true gives G({⌊c·b_e⌋}) (Theorem 13) instead.
 CapacityGraph ScaledCapacityGraph(const Topology& g, const Rational& c, bool floor_values = false);
 
@@ -76,7 +76,7 @@ struct SplittingOptions {
   bool whole_switches = true;
 };
 
-// Source capacities are given per node id (0 for switches). Throws std::invalid_argument if
+// Source capacities are given per node id (0 for switches). Throws std::logic_error if
 // the input is not Eulerian or the threshold does not hold; std::logic_error if an internal
 // invariant fails (a switch that cannot be isolated).
 // require_eulerian = false (used for §2.4's G({⌊U·b_e⌋}), which need not be Eulerian) skips

@@ -408,8 +408,10 @@ std::vector<FinderCandidate> TopologyFinder::Compute(std::int64_t n, int d) {
 }
 
 FinderResult TopologyFinder::Find(std::int64_t nodes, int degree) {
-  if (nodes < 2 || nodes > kMaxNodes) throw std::invalid_argument("--nodes must be in 2.." + std::to_string(kMaxNodes));
-  if (degree < 1 || degree > 64) throw std::invalid_argument("--degree must be in 1..64");
+  if (nodes < 2 || nodes > kMaxNodes) {
+    throw std::invalid_argument("N = " + std::to_string(nodes) + " is not in 2.." + std::to_string(kMaxNodes));
+  }
+  if (degree < 1 || degree > 64) throw std::invalid_argument("d = " + std::to_string(degree) + " is not in 1..64");
   FinderResult r;
   r.nodes = nodes;
   r.degree = degree;
@@ -425,7 +427,7 @@ FinderResult FindTopologies(std::int64_t nodes, int degree, const FinderOptions&
 }
 
 const FinderCandidate& BestForWorkload(const FinderResult& r, const FinderWorkload& w) {
-  if (r.frontier.empty()) throw std::invalid_argument("empty frontier");
+  if (r.frontier.empty()) throw std::logic_error("BestForWorkload: empty frontier");
   const FinderCandidate* best = &r.frontier.front();
   Rational bt = AllreduceTime(*best, w);
   for (const auto& c : r.frontier) {

@@ -1,6 +1,6 @@
 // Precomputed optimal-BFB values of the generalized Kautz digraphs Π_{d,m} (seed 000 Def. 16,
 // App. E.2, Figure 12) for the topology finder: T_L = D(Π_{d,m}) and T_B in shard units
-// (Σ_t max_u U_{u,t}, unit links), for d ∈ {2, 4, 8, 16} and d+1 <= m <= 2000.
+// (Σ_t max_u U_{u,t}, unit links), for d ∈ {2, 4, 8, 16} and d+2 <= m <= 2000 (7966 entries).
 //
 // The numbers were produced by ComputeBfbValue (solvers/finder_bfb_value.h) with
 // `collsynth finder --emit-genkautz-table D MAX` and are checked against GenerateBfbSchedule

@@ -10,9 +10,9 @@ namespace collsynth {
 
 int FlowNetwork::AddArc(int from, int to, const BigInt& capacity) {
   if (from < 0 || to < 0 || from >= num_nodes_ || to >= num_nodes_) {
-    throw std::invalid_argument("FlowNetwork::AddArc: node id out of range");
+    throw std::logic_error("FlowNetwork::AddArc: node id out of range");
   }
-  if (capacity < 0) throw std::invalid_argument("FlowNetwork::AddArc: negative capacity");
+  if (capacity < 0) throw std::logic_error("FlowNetwork::AddArc: negative capacity");
   tail_.push_back(from);
   head_.push_back(to);
   capacity_.push_back(capacity);
@@ -27,8 +27,8 @@ int FlowNetwork::AddInfiniteArc(int from, int to) {
 }
 
 std::optional<RootedMinCut> MinCutFromRoot(const FlowNetwork& network, int root) {
-  if (root < 0 || root >= network.num_nodes()) throw std::invalid_argument("MinCutFromRoot: bad root");
-  if (network.num_nodes() < 2) throw std::invalid_argument("MinCutFromRoot: needs two nodes");
+  if (root < 0 || root >= network.num_nodes()) throw std::logic_error("MinCutFromRoot: bad root");
+  if (network.num_nodes() < 2) throw std::logic_error("MinCutFromRoot: needs two nodes");
   BigInt total = 0;
   for (int a = 0; a < network.num_arcs(); ++a) {
     if (network.infinite(a)) return std::nullopt;
@@ -58,7 +58,7 @@ std::optional<RootedMinCut> MinCutFromRoot(const FlowNetwork& network, int root)
 }
 
 void FlowNetwork::SetCapacity(int arc, const BigInt& capacity) {
-  if (capacity < 0) throw std::invalid_argument("FlowNetwork::SetCapacity: negative capacity");
+  if (capacity < 0) throw std::logic_error("FlowNetwork::SetCapacity: negative capacity");
   capacity_[arc] = capacity;
   infinite_[arc] = 0;
 }
@@ -121,7 +121,7 @@ MaxFlowSolver::MaxFlowSolver(const FlowNetwork& network)
 MaxFlowSolver::~MaxFlowSolver() = default;
 
 void MaxFlowSolver::SetCapacity(int arc, const BigInt& capacity) {
-  if (capacity < 0) throw std::invalid_argument("MaxFlowSolver::SetCapacity: negative capacity");
+  if (capacity < 0) throw std::logic_error("MaxFlowSolver::SetCapacity: negative capacity");
   Impl& m = *impl_;
   if (network_.infinite(arc)) --m.num_infinite;
   else m.finite_sum -= network_.capacity(arc);
@@ -188,7 +188,7 @@ MaxFlowResult MaxFlowSolver::SolveFromLast(int source, int sink, bool want_cut) 
 MaxFlowResult MaxFlowSolver::SolveImpl(int source, int sink, bool want_cut, WarmStart warm) {
   if (source == sink || source < 0 || sink < 0 || source >= network_.num_nodes() ||
       sink >= network_.num_nodes()) {
-    throw std::invalid_argument("MaxFlowSolver::Solve: bad source/sink");
+    throw std::logic_error("MaxFlowSolver::Solve: bad source/sink");
   }
   ++calls_;
   Impl& m = *impl_;

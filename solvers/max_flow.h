@@ -10,7 +10,7 @@
 // "sum of finite capacities + 1", which no minimum cut can contain unless the sink is
 // reachable over infinite arcs only) fits comfortably in int64 the engine runs on int64,
 // otherwise on BigInt (GMP). Both are exact.
-// Preconditions: capacities >= 0, node ids valid, source != sink (std::invalid_argument).
+// Preconditions: capacities >= 0, node ids valid, source != sink (std::logic_error: a caller fault).
 #ifndef COLLSYNTH_SOLVERS_MAX_FLOW_H_
 #define COLLSYNTH_SOLVERS_MAX_FLOW_H_
 

@@ -3,6 +3,7 @@
 #define COLLSYNTH_TESTS_TEST_UTIL_H_
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,21 @@ std::uint64_t TestSeed(std::uint64_t default_seed = 20261122);
 
 // Path of a file in the source tree (e.g. "experiments/topologies/k22.json").
 std::string SourcePath(const std::string& relative);
+
+// True when f() throws std::logic_error but not its subclass std::invalid_argument: a broken
+// precondition of an internal caller, which the CLI reports as an internal error (exit 3). An
+// std::invalid_argument is a parameter that callers knowing the file turn into InputError (2).
+template <typename F>
+bool ThrowsInvariantError(F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument&) {
+    return false;
+  } catch (const std::logic_error&) {
+    return true;
+  }
+  return false;
+}
 
 }  // namespace collsynth::testing
 

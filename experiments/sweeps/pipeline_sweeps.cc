@@ -129,48 +129,52 @@ Topology RandomDirectedEulerianTopology(std::int64_t i) {
   return g;
 }
 
+void CheckTheorem5Floor(const Topology& g, TreeModel model, SweepReport* report, int* non_eulerian, int* skipped) {
+  SweepReport& rep = *report;
+  const bool routed = model == TreeModel::kRouted;
+  constexpr std::int64_t kBudget = 2000000;
+  TreePackingBruteForce bf(g, model);
+  for (std::int64_t k = 1; k <= 2; ++k) {
+    Rational u = FixedKMinimalU(g, BigInt(k));
+    std::vector<BigInt> balance(g.num_nodes(), 0);
+    for (const Link& l : g.links()) {
+      balance[l.from] += Floor(u * l.bandwidth);
+      balance[l.to] -= Floor(u * l.bandwidth);
+    }
+    bool eulerian = std::all_of(balance.begin(), balance.end(), [](const BigInt& b) { return b == 0; });
+    std::optional<bool> at = bf.Fits(BigInt(k), u, kBudget);
+    Rational below = 0;  // the largest breakpoint of ⌊U·b_e⌋ below U*
+    for (const Link& l : g.links()) below = std::max(below, Rational(Ceil(u * l.bandwidth) - 1) / l.bandwidth);
+    std::optional<bool> under = below > 0 ? bf.Fits(BigInt(k), below, kBudget) : std::optional<bool>(false);
+    if (!at || !under) {
+      ++*skipped;
+      continue;
+    }
+    ++rep.instances;
+    *non_eulerian += !eulerian;
+    if (*under) rep.Fail(Label(g) + " k=" + S(k), "a packing fits below U* = " + ToString(u), g);
+    if (!*at) {
+      std::string sw;
+      for (int v = 0; v < g.num_nodes(); ++v) {
+        if (g.IsSwitch(v) && balance[v] != 0) {
+          sw += (sw.empty() ? "" : ", ") + g.node(v).name + " out - in = " + ToString(balance[v]);
+        }
+      }
+      rep.Fail(Label(g) + " k=" + S(k),
+               "min_v F(s,v;D_k) >= N·k at U* = " + ToString(u) + " but no packing of " + S(k) +
+                   (routed ? " routed" : " Steiner") + " trees per root in G({⌊U*·b_e⌋})" +
+                   (eulerian ? " (Eulerian)" : " (not Eulerian: " + sw + ")"),
+               g);
+    }
+  }
+}
+
 SweepReport SweepPipelineTheorem5Floor(const SweepRange& r, TreeModel model) {
   SweepReport rep;
-  const bool routed = model == TreeModel::kRouted;
-  rep.name = routed ? "s004-thm5-floor-routed" : "s004-thm5-floor-steiner";
-  constexpr std::int64_t kBudget = 2000000;
+  rep.name = model == TreeModel::kRouted ? "s004-thm5-floor-routed" : "s004-thm5-floor-steiner";
   int non_eulerian = 0, skipped = 0;
   for (std::int64_t i = r.lo; i <= r.hi; ++i) {
-    Topology g = RandomDirectedEulerianTopology(i);
-    TreePackingBruteForce bf(g, model);
-    for (std::int64_t k = 1; k <= 2; ++k) {
-      Rational u = FixedKMinimalU(g, BigInt(k));
-      std::vector<BigInt> balance(g.num_nodes(), 0);
-      for (const Link& l : g.links()) {
-        balance[l.from] += Floor(u * l.bandwidth);
-        balance[l.to] -= Floor(u * l.bandwidth);
-      }
-      bool eulerian = std::all_of(balance.begin(), balance.end(), [](const BigInt& b) { return b == 0; });
-      std::optional<bool> at = bf.Fits(BigInt(k), u, kBudget);
-      Rational below = 0;  // the largest breakpoint of ⌊U·b_e⌋ below U*
-      for (const Link& l : g.links()) below = std::max(below, Rational(Ceil(u * l.bandwidth) - 1) / l.bandwidth);
-      std::optional<bool> under = below > 0 ? bf.Fits(BigInt(k), below, kBudget) : std::optional<bool>(false);
-      if (!at || !under) {
-        ++skipped;
-        continue;
-      }
-      ++rep.instances;
-      non_eulerian += !eulerian;
-      if (*under) rep.Fail(Label(g) + " k=" + S(k), "a packing fits below U* = " + ToString(u), g);
-      if (!*at) {
-        std::string sw;
-        for (int v = 0; v < g.num_nodes(); ++v) {
-          if (g.IsSwitch(v) && balance[v] != 0) {
-            sw += (sw.empty() ? "" : ", ") + g.node(v).name + " out - in = " + ToString(balance[v]);
-          }
-        }
-        rep.Fail(Label(g) + " k=" + S(k),
-                 "min_v F(s,v;D_k) >= N·k at U* = " + ToString(u) + " but no packing of " + S(k) +
-                     (routed ? " routed" : " Steiner") + " trees per root in G({⌊U*·b_e⌋})" +
-                     (eulerian ? " (Eulerian)" : " (not Eulerian: " + sw + ")"),
-                 g);
-      }
-    }
+    CheckTheorem5Floor(RandomDirectedEulerianTopology(i), model, &rep, &non_eulerian, &skipped);
   }
   rep.notes.push_back(S(non_eulerian) + " of the floor graphs were not Eulerian");
   if (skipped) rep.notes.push_back(S(skipped) + " skipped (search budget)");

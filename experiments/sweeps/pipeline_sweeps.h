@@ -34,6 +34,10 @@ Topology RandomDirectedEulerianTopology(std::int64_t i);
 // Theorem 5 at U* = FixedKMinimalU (k = 1, 2) on G({⌊U*·b_e⌋}): the flow test passes, so k
 // trees per root of `model` must fit (and none fit at the breakpoint below U*).
 SweepReport SweepPipelineTheorem5Floor(const SweepRange& r, TreeModel model);
+// The check of SweepPipelineTheorem5Floor on one topology g (k = 1, 2): instances and
+// counterexamples go to *rep; adds to *non_eulerian the cases whose floor graph is not
+// Eulerian and to *skipped those the brute force could not decide within its budget.
+void CheckTheorem5Floor(const Topology& g, TreeModel model, SweepReport* rep, int* non_eulerian, int* skipped);
 SweepReport SweepPipelineTheorem8(const SweepRange& r);
 SweepReport SweepPipelineTheorem10(const SweepRange& r);
 SweepReport SweepPipelineTheorem15(const SweepRange& r);

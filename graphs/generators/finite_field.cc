@@ -197,13 +197,13 @@ int FiniteField::Mul(int a, int b) const {
 }
 
 int FiniteField::Inv(int a) const {
-  if (a == 0) throw std::invalid_argument("FiniteField::Inv(0)");
+  if (a == 0) throw std::logic_error("FiniteField::Inv(0)");
   int e = log_[static_cast<std::size_t>(a)];
   return exp_[static_cast<std::size_t>(e == 0 ? 0 : q_ - 1 - e)];
 }
 
 int FiniteField::Log(int a) const {
-  if (a == 0) throw std::invalid_argument("FiniteField::Log(0)");
+  if (a == 0) throw std::logic_error("FiniteField::Log(0)");
   return log_[static_cast<std::size_t>(a)];
 }
 

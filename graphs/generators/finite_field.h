@@ -43,11 +43,11 @@ class FiniteField {
   int Neg(int a) const;
   int Sub(int a, int b) const { return Add(a, Neg(b)); }
   int Mul(int a, int b) const;
-  // Precondition a != 0 (std::invalid_argument otherwise).
+  // Precondition a != 0 (std::logic_error otherwise).
   int Inv(int a) const;
   // g^e for the primitive element g (e taken mod q-1, e >= 0).
   int Exp(std::int64_t e) const { return exp_[static_cast<std::size_t>(e % (q_ - 1))]; }
-  // Discrete log base g; precondition a != 0.
+  // Discrete log base g; precondition a != 0 (std::logic_error otherwise).
   int Log(int a) const;
   // a is a nonzero square (a quadratic residue); 0 is not. In characteristic 2 every
   // nonzero element is a square.

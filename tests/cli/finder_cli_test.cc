@@ -53,6 +53,10 @@ TEST(FinderCliTest, BadInputExitTwo) {
   auto r = RunCli({"finder", "--nodes", "10", "--degree", "4", "--alpha", "3parsecs"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--alpha"), std::string::npos);
+  // Above the finder's size limit: the library's check, reported as the user's --nodes.
+  auto big = RunCli({"finder", "--nodes", "20000000", "--degree", "2"});
+  EXPECT_EQ(big.exit_code, 2);
+  EXPECT_EQ(big.err, "collsynth: <args>: --nodes: N = 20000000 is not in 2..10000000\n");
 }
 
 TEST(ProveCliTest, ListRunAndUnknown) {

@@ -200,7 +200,10 @@ TEST(PipelineCliTest, PackingVariantsAgree) {
     EXPECT_EQ(summary[mode]["ratio"], "6") << mode;  // (25 - 1) / 4
     EXPECT_EQ(summary[mode]["packing"]["mode"], mode);
   }
-  EXPECT_GT(summary["batch"]["packing"]["certified_arcs"].get<long long>(), 0);
+  // The 25 trees have 24 arcs each (600); condition (3) certifies 576 of them (24 trees' worth)
+  // without a Theorem-12 flow.
+  EXPECT_EQ(summary["batch"]["trees"].get<long long>(), 25);
+  EXPECT_EQ(summary["batch"]["packing"]["certified_arcs"].get<long long>(), 576);
   EXPECT_EQ(summary["arc-by-arc"]["packing"]["certified_arcs"].get<long long>(), 0);
   EXPECT_LT(summary["batch"]["max_flows"]["packing"].get<long long>(),
             summary["arc-by-arc"]["max_flows"]["packing"].get<long long>());
@@ -220,7 +223,7 @@ TEST(PipelineCliTest, SplittingVariantsAgree) {
     EXPECT_EQ(summary[mode]["ratio"], "1") << mode;
     EXPECT_EQ(summary[mode]["splitting"]["mode"], mode);
     for (const char* stage : {"optimum", "splitting", "packing", "check", "write"}) {
-      EXPECT_GE(summary[mode]["stage_seconds"][stage].get<double>(), 0.0) << stage;
+      EXPECT_TRUE(summary[mode]["stage_seconds"][stage].is_number_float()) << stage;  // reported, as a number
     }
     // The schedule file is compact JSON on one line that parses back.
     std::string text = ReadFile(TempPath("two_cluster_" + mode + ".json"));

@@ -100,10 +100,40 @@ TEST(TopoInfoCliTest, BadInputExitsTwoWithOneClearLine) {
 }
 
 TEST(TopoInfoCliTest, UsageErrorsExitTwo) {
-  EXPECT_EQ(RunCli({"topo", "info"}).exit_code, 2);
-  EXPECT_EQ(RunCli({"no-such-command"}).exit_code, 2);
-  EXPECT_EQ(RunCli({}).exit_code, 2);
-  EXPECT_EQ(RunCli({"--help"}).exit_code, 0);
+  // CLI11's own argument errors: one line "collsynth: <args>: ..." (was two lines, no prefix).
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"topo", "info"}, {"no-such-command"}, {}, {"topo", "info", "x.json", "--threads", "many"}}) {
+    auto r = RunCli(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("collsynth: <args>: ", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  EXPECT_EQ(RunCli({"topo", "info"}).err, "collsynth: <args>: file is required\n");
+  // Help and version are unchanged: stdout, exit 0.
+  auto help = RunCli({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.out.rfind("collsynth: exact, verified", 0), 0u) << help.out;
+  EXPECT_TRUE(help.err.empty());
+  auto version = RunCli({"--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out, "collsynth 0.1\n");
+}
+
+// Names in messages cannot forge lines: control characters and invalid UTF-8 are escaped.
+TEST(TopoInfoCliTest, ErrorMessagesAreOneLineWhateverTheNames) {
+  const std::string forged = WriteTempFile(
+      "forged.json", R"({"nodes": [{"name": "x\ncollsynth: ok"}, {"name": "x\ncollsynth: ok"}]})");
+  auto r = RunCli({"topo", "info", forged});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("collsynth: " + forged + ": nodes[", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("x\\ncollsynth: ok"), std::string::npos) << r.err;  // backslash-n
+  // A file name with a newline, an escape byte and a byte that is not UTF-8.
+  auto bad = RunCli({"topo", "info", "/no/such/a\nb\x1B\xFF.json"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err.rfind("collsynth: /no/such/a\\nb\\x1B\\xFF.json: cannot open file", 0), 0u) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
 TEST(TopoConvertCliTest, JsonToEdgeListAndBackIsLossless) {

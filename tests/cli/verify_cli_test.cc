@@ -149,6 +149,30 @@ TEST(VerifyCliTest, BadInputExitsTwoWithOneLine) {
   EXPECT_EQ(missing.exit_code, 2);
   auto missing_topo = RunCli({"verify", "/nonexistent/topo.json", WriteTempFile("ok.json", K22Figure1().dump())});
   EXPECT_EQ(missing_topo.exit_code, 2);
+  // An option value CLI11 rejects: one line with the prefix, exit 2 (was CLI11's two lines).
+  auto zero = RunCli({"verify", topo, WriteTempFile("ok.json", K22Figure1().dump()), "--max-errors", "0"});
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_EQ(zero.err.rfind("collsynth: <args>: --max-errors: ", 0), 0u) << zero.err;
+  EXPECT_EQ(std::count(zero.err.begin(), zero.err.end(), '\n'), 1) << zero.err;
+  EXPECT_TRUE(zero.out.empty());
+}
+
+// A node name cannot forge lines of the text report: violations are escaped, one per line.
+TEST(VerifyCliTest, TextReportEscapesNodeNames) {
+  const std::string topo = WriteTempFile(
+      "forged_topo.json",
+      R"({"nodes": [{"name": "a"}, {"name": "x\ncollsynth: valid"}],
+          "links": [{"from": "a", "to": "x\ncollsynth: valid", "bandwidth": 1, "duplex": true}]})");
+  const std::string empty = WriteTempFile("empty_steps.json", R"({"format": "steps", "collective": "allgather", "sends": []})");
+  auto r = RunCli({"verify", topo, empty});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out.find("\ncollsynth"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  node x\\ncollsynth: valid never receives [0, 1) of a's shard"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  node a never receives [0, 1) of x\\ncollsynth: valid's shard"), std::string::npos) << r.out;
+  // --json keeps the names exact (JSON escapes them).
+  auto j = RunCli({"verify", topo, empty, "--json"});
+  EXPECT_EQ(j.exit_code, 1);
+  EXPECT_EQ(json::parse(j.out)["errors"][0].get<std::string>().find("x\ncollsynth: valid"), 5u) << j.out;
 }
 
 // Issue 14: K_{2,2} Figure 1 plus a send at step 0 was "valid", BFB and duplicate-free; it is

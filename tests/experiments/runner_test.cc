@@ -84,7 +84,15 @@ TEST(CsvTable, RoundTripsQuotedFieldsAndKeepsColumnOrder) {
   const CsvTable stripped = StripTimeColumns(t);
   EXPECT_EQ(stripped.Column("wall_seconds"), -1);
   EXPECT_EQ(stripped.Column("a_seconds"), -1);
-  EXPECT_GE(stripped.Column("b"), 0);
+  // Exactly the two time columns go; the others keep their order and cells.
+  std::vector<std::string> kept(FixedColumns().begin(), FixedColumns().end() - 1);  // not wall_seconds
+  kept.push_back("b");
+  kept.push_back("c");
+  EXPECT_EQ(stripped.header, kept);
+  ASSERT_EQ(stripped.rows.size(), 2u);
+  EXPECT_EQ(stripped.rows[0][stripped.Column("b")], "1");
+  EXPECT_EQ(stripped.rows[1][stripped.Column("b")], "2");
+  EXPECT_EQ(stripped.rows[1][stripped.Column("c")], "z");
   EXPECT_THROW(ParseCsv("a,b\n1,2,3\n", "bad.csv"), InputError);
   EXPECT_THROW(ParseCsv("a,b\n\"1,2\n", "bad.csv"), InputError);
 }

@@ -8,10 +8,13 @@
 #include "experiments/sweeps/expansion_sweeps.h"
 #include "experiments/sweeps/pipeline_sweeps.h"
 #include "graphs/input_error.h"
+#include "graphs/topology_io.h"
+#include "proofs_check/tree_packing_brute_force.h"
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/pipeline_schedule_builder.h"
 #include "solvers/allgather_optimum.h"
 #include "theory/kautz_circulant_bounds.h"
+#include "test_util.h"
 
 namespace collsynth::sweeps {
 namespace {
@@ -57,23 +60,47 @@ TEST(Sweeps, Conjecture1K3CounterexampleC15) {
   EXPECT_TRUE(SweepConjecture1({5, 12}, 2).ok());  // k = 2 (proven) has none
 }
 
-// Theorem 5 on §2.4's floor graphs: instance 341 (k = 2, U* = 6/5) has a switch with one
-// more unit out than in; the flow test passes, Steiner out-trees (branching at the switch)
-// fit, routed trees (the schedule format) do not. The pipeline builder still returns a
-// checked schedule there, at the next breakpoint above U*.
+// Theorem 5 on §2.4's floor graphs: instance 341 of the random sweep (k = 2, U* = 6/5) has a
+// switch with one more unit out than in; the flow test passes, Steiner out-trees (branching at
+// the switch) fit, routed trees (the schedule format) do not. The pipeline builder still
+// returns a checked schedule there, at the next breakpoint above U*. The instance is shipped as
+// a file (written by `collsynth prove s004-thm5-floor-routed --range 341..341`), not rebuilt
+// from its RNG index: std::shuffle and the distributions differ between standard libraries.
 TEST(Sweeps, Theorem5FloorGraphRoutedCounterexample341) {
-  SweepReport routed = SweepPipelineTheorem5Floor({341, 341}, TreeModel::kRouted);
+  const Topology g = ReadTopologyFile(testing::SourcePath("tests/data/thm5_floor_routed_341.json"));
+  ASSERT_EQ(g.num_compute(), 4);
+  ASSERT_EQ(g.num_switches(), 2);
+  SweepReport routed;
+  int non_eulerian = 0, skipped = 0;
+  CheckTheorem5Floor(g, TreeModel::kRouted, &routed, &non_eulerian, &skipped);
+  EXPECT_EQ(routed.instances, 2);  // k = 1 and k = 2
+  EXPECT_EQ(skipped, 0);
+  EXPECT_EQ(non_eulerian, 1);
   ASSERT_EQ(routed.counterexamples.size(), 1u);
   EXPECT_EQ(routed.counterexamples[0].instance, "random-directed-eulerian(341) k=2");
   EXPECT_NE(routed.counterexamples[0].detail.find("U* = 6/5"), std::string::npos);
-  EXPECT_NE(routed.counterexamples[0].detail.find("out - in = 1"), std::string::npos);
-  EXPECT_TRUE(SweepPipelineTheorem5Floor({341, 341}, TreeModel::kSteiner).ok());
-  Topology g = RandomDirectedEulerianTopology(341);
+  EXPECT_NE(routed.counterexamples[0].detail.find("s0 out - in = 1"), std::string::npos);
+  SweepReport steiner;
+  non_eulerian = skipped = 0;
+  CheckTheorem5Floor(g, TreeModel::kSteiner, &steiner, &non_eulerian, &skipped);
+  EXPECT_EQ(steiner.instances, 2);
+  EXPECT_TRUE(steiner.ok());
+  // The builder's U is the least breakpoint of G({⌊U·b_e⌋}) above U* where 2 routed trees per
+  // root fit, by brute force (bandwidths 2, 3, 5, 6: 4/3 < 7/5 < 3/2).
+  TreePackingBruteForce bf(g, TreeModel::kRouted);
+  Rational least_routed = 0;
+  for (Rational u : {Rational(4, 3), Rational(7, 5), Rational(3, 2)}) {
+    if (bf.Fits(BigInt(2), u, 2000000) == std::optional<bool>(true)) {
+      least_routed = u;
+      break;
+    }
+  }
+  ASSERT_GT(least_routed, 0);
   PipelineOptions o;
   o.fixed_k = BigInt(2);
   PipelineBuildResult b = BuildPipelineSchedule(g, o);
   EXPECT_TRUE(CheckPipelineSchedule(g, b.schedule).ok);
-  EXPECT_GT(b.schedule.U, Rational(6, 5));
+  EXPECT_EQ(b.schedule.U, least_routed);
   EXPECT_EQ(b.fixed_k_lower_bound, std::optional<Rational>(Rational(3, 5)));  // U*/k
   // Both readings agree on a range without such a switch.
   EXPECT_TRUE(SweepPipelineTheorem5Floor({1, 40}, TreeModel::kRouted).ok());

@@ -2,6 +2,7 @@
 // F_r). The field axioms are checked exhaustively on small fields: a wrong modulus (one that
 // factors) shows up as zero divisors, a wrong primitive element as a repeated power.
 #include "graphs/generators/finite_field.h"
+#include "test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -84,7 +85,13 @@ TEST(FiniteField, RejectsNonPrimePowersAndHugeOrders) {
   EXPECT_THROW(FiniteField(6), std::invalid_argument);
   EXPECT_THROW(FiniteField(0), std::invalid_argument);
   EXPECT_THROW(FiniteField(kMaxFieldOrder * 2), std::invalid_argument);
-  EXPECT_THROW(FiniteField(5).Inv(0), std::invalid_argument);
+}
+
+TEST(FiniteField, InverseAndLogOfZeroAreProgramFaults) {
+  // Not bad input (exit 2) but a broken precondition of the caller (exit 3).
+  FiniteField f(5);
+  EXPECT_TRUE(testing::ThrowsInvariantError([&] { f.Inv(0); }));
+  EXPECT_TRUE(testing::ThrowsInvariantError([&] { f.Log(0); }));
 }
 
 }  // namespace

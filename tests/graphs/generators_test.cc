@@ -155,8 +155,10 @@ TEST(GeneratorsTest, GeneralizedKautzDefinition16) {
   auto links = NamedLinks(g);
   EXPECT_TRUE(links.count({"4", "7"}) && links.count({"4", "6"}) && links.count({"4", "5"}));
   EXPECT_FALSE(links.count({"4", "8"}));
-  // Table 9: self-loops when m mod (d+1) != 0 (here m = 10, d = 3: x = 7 -> -21-a = 9,8,7).
-  EXPECT_GT(ComputeDegrees(g).self_loops, 0);
+  // Table 9: self-loops when m mod (d+1) != 0. Here m = 10, d = 3: x -> x needs
+  // 4x + a = 0 (mod 10) with a in 1..3, i.e. x = 2 (a = 2: -6-2 = 2) and x = 7 (a = 2: -21-2 = 7).
+  EXPECT_EQ(ComputeDegrees(g).self_loops, 2);
+  EXPECT_TRUE(links.count({"2", "2"}) && links.count({"7", "7"}));
   EXPECT_EQ(ComputeDegrees(GeneralizedKautz(3, 12)).self_loops, 0);
   EXPECT_THROW(GeneralizedKautz(3, 3), std::invalid_argument);
   EXPECT_THROW(GeneralizedKautz(1, 5), std::invalid_argument);

@@ -119,7 +119,13 @@ TEST(Finder, Figure13Shape) {
 
 // The precomputed Π_{d,m} table against GenerateBfbSchedule + the step checker on samples.
 TEST(Finder, GenKautzTableMatchesBfbSolver) {
-  EXPECT_GT(GenKautzTableSize(), 7900);
+  // d in {2, 4, 8, 16}, d+2 <= m <= 2000: 1997 + 1995 + 1991 + 1983 entries, every one present.
+  EXPECT_EQ(GenKautzTableSize(), 7966);
+  for (int d : {2, 4, 8, 16}) {
+    for (int m = d + 2; m <= 2000; ++m) ASSERT_TRUE(LookupGenKautzTable(d, m).has_value()) << d << " " << m;
+    EXPECT_FALSE(LookupGenKautzTable(d, d + 1).has_value());
+    EXPECT_FALSE(LookupGenKautzTable(d, 2001).has_value());
+  }
   std::mt19937_64 rng(testing::TestSeed());
   const int degrees[] = {2, 4, 8, 16};
   for (int it = 0; it < 6; ++it) {
@@ -178,7 +184,7 @@ TEST(Finder, SampledFrontierSchedulesMatchPrediction) {
       ++built;
     }
   }
-  EXPECT_GE(built, 15);
+  EXPECT_EQ(built, 30);  // every frontier entry of the samples below the size cut
 }
 
 TEST(Finder, RejectsBadInput) {

@@ -95,7 +95,7 @@ TEST(MaxFlowTest, RootedMinCutMatchesBruteForce) {
   FlowNetwork big(2);
   big.AddArc(0, 1, BigInt(1) << 62);
   EXPECT_FALSE(MinCutFromRoot(big, 0).has_value());
-  EXPECT_THROW(MinCutFromRoot(big, 2), std::invalid_argument);
+  EXPECT_TRUE(testing::ThrowsInvariantError([&] { MinCutFromRoot(big, 2); }));
 }
 
 // Capacities around 10^30 force the BigInt (GMP) path.
@@ -199,9 +199,9 @@ TEST(MaxFlowTest, InfinitePathIsUnbounded) {
 
 TEST(MaxFlowTest, RejectsBadArguments) {
   FlowNetwork net(2);
-  EXPECT_THROW(net.AddArc(0, 1, -1), std::invalid_argument);
-  EXPECT_THROW(net.AddArc(0, 2, 1), std::invalid_argument);
-  EXPECT_THROW(ComputeMaxFlow(net, 0, 0), std::invalid_argument);
+  EXPECT_TRUE(testing::ThrowsInvariantError([&] { net.AddArc(0, 1, -1); }));
+  EXPECT_TRUE(testing::ThrowsInvariantError([&] { net.AddArc(0, 2, 1); }));
+  EXPECT_TRUE(testing::ThrowsInvariantError([&] { ComputeMaxFlow(net, 0, 0); }));
 }
 
 }  // namespace
