@@ -51,8 +51,8 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
       StepSchedule s = BuildBaseline(g, a->options, a->topology);
       StepCheckReport r = CheckStepSchedule(g, s);
       if (!r.ok) {  // never written unchecked
-        std::cerr << "collsynth: baseline " << a->options.name << " failed the checker: "
-                  << (r.errors.empty() ? std::string("?") : r.errors[0]) << "\n";
+        PrintFailure("baseline " + a->options.name + " failed the checker: " +
+                     (r.errors.empty() ? std::string("?") : r.errors[0]));
         return kExitCheckFailed;
       }
       s.claimed_tl = r.tl;
@@ -61,8 +61,7 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
       OutputCheck out = WriteCheckedSchedule(g, StepScheduleToJson(s, g).dump() + "\n", a->out, {},
                                              json{{"tl", r.tl}, {"tb", ToString(r.tb)}});
       if (!out.ok) {
-        std::cerr << "collsynth: baseline " << a->options.name << ": " << a->out << ": " << out.error
-                  << " (nothing written)\n";
+        PrintFailure("baseline " + a->options.name + ": " + a->out + ": " + out.error + " (nothing written)");
         return kExitCheckFailed;
       }
       std::ostream& info = a->out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON

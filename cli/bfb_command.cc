@@ -227,7 +227,7 @@ int RunBfb(const BfbArgs& a) {
     std::cout << o.str();
   }
   if (code != kExitOk && out.contains("error"))
-    std::cerr << "collsynth: bfb: " << out["error"].get<std::string>() << "\n";
+    PrintFailure("bfb: " + out["error"].get<std::string>());
   return code;
 }
 

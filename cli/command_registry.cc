@@ -178,6 +178,10 @@ void RunCommand(const std::function<int()>& body) {
   }
 }
 
+void PrintFailure(const std::string& text) {
+  std::cerr << "collsynth: " << EscapeForMessage(text) << "\n";
+}
+
 int ExitCode() { return g_exit_code; }
 
 }  // namespace collsynth::cli

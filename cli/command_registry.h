@@ -40,6 +40,10 @@ int ExitCode();
 // valid UTF-8 (including non-ASCII) is kept. O(|text|).
 std::string EscapeForMessage(std::string_view text);
 
+// Prints "collsynth: " + EscapeForMessage(text) and a newline on stderr: the one line of a
+// failed check (exit 1), whatever node names the checker's message quotes.
+void PrintFailure(const std::string& text);
+
 // The exit code for an exception thrown by the body of `command` (e.g. "topo gen") run on
 // the positional `inputs`, and in *message the one line (no newline) to print on stderr:
 //   InputError                -> 2, "collsynth: FILE: ITEM: PROBLEM"

@@ -100,8 +100,8 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       {  // never written or reported unchecked
         PipelineCheckReport rep = CheckPipelineSchedule(g, built.schedule);
         if (!rep.ok) {
-          std::cerr << "collsynth: pipeline: the schedule failed the checker, not written: "
-                    << (rep.errors.empty() ? "?" : rep.errors[0]) << "\n";
+          PrintFailure(std::string("pipeline: the schedule failed the checker, not written: ") +
+                       (rep.errors.empty() ? "?" : rep.errors[0]));
           return kExitCheckFailed;
         }
         verdict = rep.verdict;
@@ -123,7 +123,7 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       const double write_s = since(t_write);
       OutputCheck written = WriteCheckedSchedule(g, std::move(text), args->output, {}, expected);
       if (!written.ok) {
-        std::cerr << "collsynth: pipeline: " << args->output << ": " << written.error << " (nothing written)\n";
+        PrintFailure("pipeline: " + args->output + ": " + written.error + " (nothing written)");
         return kExitCheckFailed;
       }
       json sum;

@@ -64,8 +64,8 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
                                                g, a->schedule);
       // The expansions' theorems assume a valid base: check it first (exit 1 otherwise).
       if (StepCheckReport b = CheckStepSchedule(g, base); !b.ok) {
-        std::cerr << "collsynth: schedule expand: " << a->schedule << ": the base schedule fails the checker: "
-                  << (b.errors.empty() ? std::string("?") : b.errors[0]) << "\n";
+        PrintFailure("schedule expand: " + a->schedule + ": the base schedule fails the checker: " +
+                     (b.errors.empty() ? std::string("?") : b.errors[0]));
         return kExitCheckFailed;
       }
       ExpandedSchedule x;
@@ -92,8 +92,8 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
       x.schedule.claimed_tb.reset();
       StepCheckReport r = CheckStepSchedule(x.topology, x.schedule);
       if (!r.ok) {  // never written unchecked
-        std::cerr << "collsynth: expanded schedule failed the checker: "
-                  << (r.errors.empty() ? std::string("?") : r.errors[0]) << "\n";
+        PrintFailure("expanded schedule failed the checker: " +
+                     (r.errors.empty() ? std::string("?") : r.errors[0]));
         return kExitCheckFailed;
       }
       x.schedule.claimed_tl = r.tl;
@@ -103,7 +103,7 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
       OutputCheck out = WriteCheckedSchedule(x.topology, StepScheduleToJson(x.schedule, x.topology).dump() + "\n",
                                              a->out, {}, json{{"tl", r.tl}, {"tb", ToString(r.tb)}});
       if (!out.ok) {
-        std::cerr << "collsynth: schedule expand: " << a->out << ": " << out.error << " (nothing written)\n";
+        PrintFailure("schedule expand: " + a->out + ": " + out.error + " (nothing written)");
         return kExitCheckFailed;
       }
       std::ostream& info = a->out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON

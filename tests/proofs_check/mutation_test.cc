@@ -95,7 +95,9 @@ TEST(StepMutationTest, UnmutatedSchedulesPass) {
 TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
   const std::uint64_t seed = testing::TestSeed();
   std::mt19937_64 rng(seed);
-  int mutants = 0;
+  // Kinds 3-5 apply only to eligible sends: count them so that a broken eligibility test,
+  // which would silently skip a kind everywhere, fails here.
+  int shifted = 0, off_link = 0, impostors = 0;
   for (StepCase& c : StepCases()) {
     SCOPED_TRACE(c.name + " seed " + std::to_string(seed));
     const int n = static_cast<int>(c.s.sends.size());
@@ -110,7 +112,6 @@ TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
         StepSchedule mut = c.s;
         mut.sends.erase(mut.sends.begin() + i);
         StepCheckReport r = CheckStepSchedule(c.g, mut, Big());
-        ++mutants;
         EXPECT_TRUE(Has(r, StepViolationKind::kMissing, [&](const StepViolation& v) {
           return v.node == dropped.to && v.source == dropped.source;
         })) << "drop " << i << ": " << Describe(r);
@@ -125,7 +126,6 @@ TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
         Rational old_hi = in.hi;
         in.hi = mid;
         StepCheckReport r = CheckStepSchedule(c.g, mut, Big());
-        ++mutants;
         EXPECT_TRUE(Has(r, StepViolationKind::kMissing, [&](const StepViolation& v) {
           return v.node == mut.sends[i].to && v.source == mut.sends[i].source && v.interval &&
                  v.interval->lo >= mid && v.interval->hi <= old_hi;
@@ -142,7 +142,7 @@ TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
           StepSchedule mut = c.s;
           --mut.sends[i].step;
           StepCheckReport r = CheckStepSchedule(c.g, mut, Big());
-          ++mutants;
+          ++shifted;
           EXPECT_TRUE(Has(r, StepViolationKind::kNotHeld,
                           [&](const StepViolation& v) { return v.send_index == i; }))
               << "shift " << i << ": " << Describe(r);
@@ -161,7 +161,7 @@ TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
         }
         if (mut.sends[i].to != c.s.sends[i].to) {
           StepCheckReport r = CheckStepSchedule(c.g, mut, Big());
-          ++mutants;
+          ++off_link;
           EXPECT_TRUE(Has(r, StepViolationKind::kMissingLink,
                           [&](const StepViolation& v) { return v.send_index == i; }))
               << "missing link " << i << ": " << Describe(r);
@@ -186,7 +186,7 @@ TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
           StepSchedule mut = c.s;
           mut.sends[i].from = impostor;
           StepCheckReport r = CheckStepSchedule(c.g, mut, Big());
-          ++mutants;
+          ++impostors;
           EXPECT_TRUE(Has(r, StepViolationKind::kNotHeld, [&](const StepViolation& v) {
             return v.send_index == i && v.node == impostor;
           })) << "impostor " << i << ": " << Describe(r);
@@ -202,9 +202,10 @@ TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
     mut.claimed_tl = base.tl + 1;
     EXPECT_TRUE(Has(CheckStepSchedule(c.g, mut), StepViolationKind::kWrongTl,
                     [](const StepViolation&) { return true; }));
-    mutants += 2;
   }
-  EXPECT_GT(mutants, 300);
+  EXPECT_GT(shifted, 0);
+  EXPECT_GT(off_link, 0);
+  EXPECT_GT(impostors, 0);
 }
 
 // Issue 14: a send moved outside the schedule's steps (step 0, T + 1 with T the claimed tl,
@@ -379,7 +380,6 @@ TEST(PipelineMutationTest, UnmutatedSchedulesPassCertified) {
 TEST(PipelineMutationTest, EveryMutantRejectedForTheRightReason) {
   const std::uint64_t seed = testing::TestSeed();
   std::mt19937_64 rng(seed);
-  int mutants = 0;
   for (PipelineCase& c : PipelineCases()) {
     SCOPED_TRACE(c.name + " seed " + std::to_string(seed));
     const bool reversed = c.s.collective == "reduce-scatter";
@@ -388,7 +388,6 @@ TEST(PipelineMutationTest, EveryMutantRejectedForTheRightReason) {
       return std::uniform_int_distribution<int>(0, static_cast<int>(t.edges.size()) - 1)(rng);
     };
     auto check = [&](const PipelineSchedule& s) {
-      ++mutants;
       return CheckPipelineSchedule(c.g, s, 1 << 20);
     };
     for (int m = 0; m < kMutantsPerKind; ++m) {
@@ -500,7 +499,6 @@ TEST(PipelineMutationTest, EveryMutantRejectedForTheRightReason) {
           << Describe(r);
     }
   }
-  EXPECT_GT(mutants, 150);
 }
 
 }  // namespace
