@@ -65,10 +65,22 @@ int AddNodeChecked(Topology& g, const std::string& name, NodeKind kind, const st
 // g.AddLink, with its overflow and the link limit as InputErrors naming the item.
 void AddLinkChecked(Topology& g, int a, int b, const Rational& bw, std::int64_t mult,
                     const std::string& file, const std::string& item) {
+  int id = -1;
   try {
-    g.AddLink(a, b, bw, mult);
+    id = g.AddLink(a, b, bw, mult);
   } catch (const std::overflow_error& e) {
     throw InputError(file, item, std::string("multiplicity: ") + e.what());
+  }
+  // Merged links add their bandwidths: with many distinct denominators the sum would grow
+  // without bound (and every later addition with it). The input limit on one number holds
+  // for the merged one too. mpz_sizeinbase is exact or one too large.
+  const Rational& sum = g.link(id).bandwidth;
+  const std::size_t digits = mpz_sizeinbase(mpq_numref(sum.backend().data()), 10) +
+                             mpz_sizeinbase(mpq_denref(sum.backend().data()), 10);
+  if (digits > kMaxDigits + 1) {
+    throw InputError(file, item, "the merged bandwidth of the links " + g.node(a).name + " -> " +
+                                     g.node(b).name + " has more than " +
+                                     std::to_string(kMaxDigits) + " digits");
   }
   if (g.num_links() > kMaxGeneratedLinks) {
     throw InputError(file, item, "more than " + std::to_string(kMaxGeneratedLinks) +

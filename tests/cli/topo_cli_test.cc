@@ -180,5 +180,17 @@ TEST(TopoConvertCliTest, EdgeListRoundTripKeepsNastyNames) {
   EXPECT_EQ(json::parse(b.out)["name"], "my topo #1");
 }
 
+
+TEST(TopoHostileInputCliTest, SchedulesGoThroughTheSameJsonLimits) {
+  // ParseJsonText is the one JSON entry point: a schedule gets the same refusals.
+  const std::string k22 = SourcePath("experiments/topologies/k22.json");
+  std::string deep = WriteTempFile("deep_schedule.json", R"({"format": "steps", "collective": "allgather",
+      "sends": [], "producer": )" + std::string(200000, '[') + std::string(200000, ']') + "}");
+  ExpectRefused({"verify", k22, deep}, deep, "JSON nested deeper than 64 levels");
+  std::string inf = WriteTempFile("inf_schedule.json", R"({"format": "steps", "collective": "allgather",
+      "sends": [], "tb": 1e400})");
+  ExpectRefused({"verify", k22, inf}, inf, "number 1e400 is out of range");
+}
+
 }  // namespace
 }  // namespace collsynth

@@ -382,5 +382,21 @@ TEST(EdgeListTest, RandomNastyNamesRoundTripLosslessly) {
   }
 }
 
+
+TEST(TopologyMultiplicityTest, MergedBandwidthsObeyTheDigitLimit) {
+  // Each bandwidth has 600001 digits (within kMaxDigits); their sum, over coprime
+  // denominators 10^600000 and 10^600000 - 1, has about 1.2·10^6: refused, naming the link.
+  const std::string d1 = "1/1" + std::string(600000, '0'), d2 = "1/" + std::string(600000, '9');
+  try {
+    ParseEdgeList("a b " + d1 + "\na b " + d2 + "\n", "e.txt");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.item(), "line 2 (a -> b)");
+    EXPECT_EQ(e.problem(), "the merged bandwidth of the links a -> b has more than 1000000 digits");
+  }
+  EXPECT_EQ(ParseEdgeList("a b " + d1 + "\na b " + d1 + "\n", "e.txt").link(0).bandwidth,
+            ParseRational(d1) * 2);
+}
+
 }  // namespace
 }  // namespace collsynth
