@@ -36,6 +36,10 @@ nlohmann::json TopologyToJson(const Topology& g);
 // line): several times faster for large topologies, as it builds no JSON tree.
 std::string WriteTopologyJson(const Topology& g);
 
+// The edge-list text form (docs/formats.md): names with blanks, '#' or '"', and names equal
+// to a header keyword, are written quoted ("a b", "compute:", "q\"uote"), so any topology
+// round-trips. Readers validate names (NameProblem), multiplicities (their total fits in
+// int64) and bandwidths (positive, merged sums within kMaxDigits); O(size of the text).
 Topology ParseEdgeList(const std::string& text, const std::string& file);
 std::string WriteEdgeList(const Topology& g);
 
