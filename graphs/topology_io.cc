@@ -195,6 +195,9 @@ bool IsIntegerLiteral(const std::string& s) {
   return true;
 }
 
+// Longest nlohmann message quoted in an error (it may quote a token of any length).
+constexpr std::size_t kMaxJsonMessage = 300;
+
 std::string Abbreviated(const std::string& s) {
   return s.size() <= 40 ? s : s.substr(0, 40) + "... (" + std::to_string(s.size()) + " bytes)";
 }
@@ -250,7 +253,10 @@ class BoundedDomBuilder {
                        "number " + Abbreviated(last_token) +
                            " is out of range (and floating-point numbers are not exact)");
     }
-    throw InputError(file_, item, std::string("malformed JSON: ") + ex.what());
+    // nlohmann quotes the whole last token (an unterminated string: the rest of the file).
+    std::string what = ex.what();
+    if (what.size() > kMaxJsonMessage) what = what.substr(0, kMaxJsonMessage) + "...'";
+    throw InputError(file_, item, "malformed JSON: " + what);
   }
 
  private:

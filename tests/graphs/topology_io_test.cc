@@ -398,5 +398,19 @@ TEST(TopologyMultiplicityTest, MergedBandwidthsObeyTheDigitLimit) {
             ParseRational(d1) * 2);
 }
 
+
+TEST(JsonLimitsTest, MalformedJsonMessagesStayShort) {
+  // nlohmann quotes the last token read: for an unterminated string, the rest of the file.
+  try {
+    ParseJsonText(R"({"nodes": ")" + std::string(1000000, 'a'), "t.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.item(), "byte 1000012");  // nlohmann counts the end of input as a byte
+    EXPECT_NE(e.problem().find("malformed JSON: [json.exception.parse_error.101]"), std::string::npos);
+    EXPECT_NE(e.problem().find("missing closing quote"), std::string::npos) << e.problem();
+    EXPECT_EQ(e.problem().size(), 320u) << e.problem();  // "malformed JSON: " + 300 + "...'"
+  }
+}
+
 }  // namespace
 }  // namespace collsynth
