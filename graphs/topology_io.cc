@@ -19,6 +19,16 @@ using nlohmann::json;
 
 std::string JsonTypeName(const json& v) { return v.type_name(); }
 
+// `s` for an error message: at most 40 bytes of it (cut at a UTF-8 character boundary) and
+// its length, so that a name or number of any size gives a short message.
+std::string Abbreviated(const std::string& s) {
+  constexpr std::size_t kShown = 40;
+  if (s.size() <= kShown) return s;
+  std::size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;
+  return s.substr(0, cut) + "... (" + std::to_string(s.size()) + " bytes)";
+}
+
 const json& Field(const json& obj, const char* key, const std::string& file,
                   const std::string& item) {
   auto it = obj.find(key);
@@ -39,7 +49,7 @@ std::string StringField(const json& obj, const char* key, const std::string& fil
 int NodeByName(const Topology& g, const std::string& name, const std::string& file,
                const std::string& item) {
   auto id = g.FindNode(name);
-  if (!id) throw InputError(file, item, "unknown node '" + name + "'");
+  if (!id) throw InputError(file, item, "unknown node '" + Abbreviated(name) + "'");
   return *id;
 }
 
@@ -54,7 +64,7 @@ int AddNodeChecked(Topology& g, const std::string& name, NodeKind kind, const st
                    const std::string& item) {
   if (name.empty()) throw InputError(file, item, "empty node name");
   CheckName(name, "node name", file, item);
-  if (g.FindNode(name)) throw InputError(file, item, "duplicate node name '" + name + "'");
+  if (g.FindNode(name)) throw InputError(file, item, "duplicate node name '" + Abbreviated(name) + "'");
   if (g.num_nodes() >= kMaxGeneratedNodes) {
     throw InputError(file, item, "more than " + std::to_string(kMaxGeneratedNodes) +
                                      " nodes (the limit of a topology)");
@@ -78,8 +88,8 @@ void AddLinkChecked(Topology& g, int a, int b, const Rational& bw, std::int64_t 
   const std::size_t digits = mpz_sizeinbase(mpq_numref(sum.backend().data()), 10) +
                              mpz_sizeinbase(mpq_denref(sum.backend().data()), 10);
   if (digits > kMaxDigits + 1) {
-    throw InputError(file, item, "the merged bandwidth of the links " + g.node(a).name + " -> " +
-                                     g.node(b).name + " has more than " +
+    throw InputError(file, item, "the merged bandwidth of the links " + Abbreviated(g.node(a).name) +
+                                     " -> " + Abbreviated(g.node(b).name) + " has more than " +
                                      std::to_string(kMaxDigits) + " digits");
   }
   if (g.num_links() > kMaxGeneratedLinks) {
@@ -197,10 +207,6 @@ bool IsIntegerLiteral(const std::string& s) {
 
 // Longest nlohmann message quoted in an error (it may quote a token of any length).
 constexpr std::size_t kMaxJsonMessage = 300;
-
-std::string Abbreviated(const std::string& s) {
-  return s.size() <= 40 ? s : s.substr(0, 40) + "... (" + std::to_string(s.size()) + " bytes)";
-}
 
 // SAX handler that builds the document like nlohmann's own DOM parser, with three changes:
 // containers nested deeper than kMaxJsonDepth and duplicate object keys are refused while
@@ -353,11 +359,11 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
     std::string name = StringField(n, "name", file, item);
     NodeKind kind = NodeKind::kCompute;
     if (auto it = n.find("kind"); it != n.end()) {
-      if (!it->is_string()) throw InputError(file, item + " (" + name + ")", "field 'kind' must be a string");
+      if (!it->is_string()) throw InputError(file, item + " (" + Abbreviated(name) + ")", "field 'kind' must be a string");
       const std::string& k = it->get_ref<const std::string&>();
       if (k == "compute") kind = NodeKind::kCompute;
       else if (k == "switch") kind = NodeKind::kSwitch;
-      else throw InputError(file, item + " (" + name + ")", "kind must be \"compute\" or \"switch\", got \"" + k + "\"");
+      else throw InputError(file, item + " (" + Abbreviated(name) + ")", "kind must be \"compute\" or \"switch\", got \"" + Abbreviated(k) + "\"");
     }
     AddNodeChecked(g, name, kind, file, item);
   }
@@ -372,7 +378,7 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
     if (!l.is_object()) throw InputError(file, item, "must be an object, got " + JsonTypeName(l));
     std::string from = StringField(l, "from", file, item);
     std::string to = StringField(l, "to", file, item);
-    item += " (" + from + " -> " + to + ")";
+    item += " (" + Abbreviated(from) + " -> " + Abbreviated(to) + ")";
     int a = NodeByName(g, from, file, item), b = NodeByName(g, to, file, item);
     Rational bw = PositiveBandwidth(
         RationalFromJson(Field(l, "bandwidth", file, item), file, item + " bandwidth"), file, item);
@@ -585,7 +591,7 @@ Topology ParseEdgeList(const std::string& text, const std::string& file) {
     }
     int a = ensure(tok[0].text, item);
     int b = ensure(tok[1].text, item);
-    item += " (" + tok[0].text + " -> " + tok[1].text + ")";
+    item += " (" + Abbreviated(tok[0].text) + " -> " + Abbreviated(tok[1].text) + ")";
     Rational bw;
     try {
       bw = ParseRational(tok[2].text);

@@ -412,5 +412,36 @@ TEST(JsonLimitsTest, MalformedJsonMessagesStayShort) {
   }
 }
 
+
+TEST(JsonLimitsTest, LongNamesAndNumbersGiveShortValidUtf8Messages) {
+  // "x" and 30 two-byte characters: a cut after 40 bytes splits the 20th character.
+  const std::string e30 = std::string("x") + [] { std::string s; for (int i = 0; i < 30; ++i) s += "\xc3\xa9"; return s; }();
+  const std::string long_name(100000, 'q');
+  const std::string two = R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [)";
+  for (const std::string& name : {e30, long_name}) {
+    try {
+      FromText(two + R"({"from": "a", "to": ")" + name + R"(", "bandwidth": 1}]})");
+      FAIL();
+    } catch (const InputError& e) {
+      EXPECT_LT(std::string(e.what()).size(), 200u) << e.what();
+      EXPECT_EQ(NameProblem(e.what()), "") << e.what();  // valid UTF-8, one line
+    }
+  }
+  try {
+    ParseEdgeList("a b 1/" + std::string(50000, '0') + "\n", "e.txt");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problem(), "zero denominator in '1/" + std::string(38, '0') + "...'");
+  }
+  try {
+    ParseEdgeList("a b " + e30 + "\n", "e.txt");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(NameProblem(e.problem()), "") << e.problem();
+    EXPECT_EQ(e.problem(),
+              "'" + e30.substr(0, 39) + "...' is not an exact number (expected p, p/q or a decimal)");
+  }
+}
+
 }  // namespace
 }  // namespace collsynth
