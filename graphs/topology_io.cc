@@ -482,6 +482,8 @@ std::string WriteTopologyJson(const Topology& g) {
 
 namespace {
 
+constexpr char kUtf8Bom[] = "\xEF\xBB\xBF";
+
 // The edge list's blanks (ASCII whitespace other than the line break).
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
@@ -556,7 +558,8 @@ std::string EdgeListName(const std::string& s) {
 
 Topology ParseEdgeList(const std::string& text, const std::string& file) {
   Topology g;
-  std::size_t pos = 0;
+  // A byte-order mark (some editors write one) is no part of the first node's name.
+  std::size_t pos = text.compare(0, 3, kUtf8Bom) == 0 ? 3 : 0;
   std::int64_t line_no = 0;
   // Nodes not declared in a header line are compute nodes, created on first use.
   auto ensure = [&](const std::string& name, const std::string& item) {
@@ -636,7 +639,7 @@ std::string WriteEdgeList(const Topology& g) {
 
 Topology ReadTopologyFile(const std::string& path) {
   std::string text = ReadTextFile(path);
-  std::size_t i = 0;
+  std::size_t i = text.compare(0, 3, kUtf8Bom) == 0 ? 3 : 0;  // nlohmann skips it too
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   if (i < text.size() && (text[i] == '{' || text[i] == '[')) {
     return TopologyFromJson(ParseJsonText(text, path), path);

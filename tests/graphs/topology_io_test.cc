@@ -443,5 +443,15 @@ TEST(JsonLimitsTest, LongNamesAndNumbersGiveShortValidUtf8Messages) {
   }
 }
 
+
+TEST(TopologyFileTest, AByteOrderMarkIsNoPartOfTheFirstName) {
+  // It used to name the first node "\xEF\xBB\xBFa" (invisible), and a JSON file with one was
+  // read as an edge list.
+  Topology e = ReadTopologyFile(testing::WriteTempFile("bom.txt", "\xEF\xBB\xBF" "a b 1\n"));
+  EXPECT_EQ(e.node(0).name, "a");
+  Topology j = ReadTopologyFile(testing::WriteTempFile("bom.json", "\xEF\xBB\xBF" R"({"nodes": [{"name": "a"}]})"));
+  EXPECT_EQ(j.node(0).name, "a");
+}
+
 }  // namespace
 }  // namespace collsynth
