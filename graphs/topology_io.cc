@@ -312,8 +312,11 @@ json ParseJsonText(const std::string& text, const std::string& file) {
   const char* read_up_to = begin;
   BoundedDomBuilder builder(root, file, begin, &read_up_to);
   try {
-    json::sax_parse(TrackingIterator(begin, &read_up_to),
-                    TrackingIterator(begin + text.size(), &read_up_to), &builder);
+    // The builder throws on every error, so a false return would be a broken invariant.
+    if (!json::sax_parse(TrackingIterator(begin, &read_up_to),
+                         TrackingIterator(begin + text.size(), &read_up_to), &builder)) {
+      throw std::logic_error("JSON SAX parse of " + file + " stopped without an error");
+    }
   } catch (const json::exception& e) {  // not expected: the builder reports its own errors
     throw InputError(file, "byte " + std::to_string(read_up_to - begin),
                      std::string("malformed JSON: ") + e.what());
