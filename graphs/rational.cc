@@ -42,9 +42,11 @@ Rational ParseRational(std::string_view text) {
     negative = s.front() == '-';
     s.remove_prefix(1);
   }
+  // At most 40 bytes of the text in messages, cut at a UTF-8 character boundary.
+  std::size_t cut = std::min<std::size_t>(text.size(), 40);
+  while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;
+  const std::string shown = std::string(text.substr(0, cut)) + (cut < text.size() ? "..." : "");
   auto bad = [&]() {
-    std::string shown(text.substr(0, 40));
-    if (text.size() > 40) shown += "...";
     return std::invalid_argument("'" + shown + "' is not an exact number (expected p, p/q or a decimal)");
   };
   Rational value;
@@ -54,7 +56,7 @@ Rational ParseRational(std::string_view text) {
     std::string_view num = s.substr(0, slash), den = s.substr(slash + 1);
     if (!AllDigits(num) || !AllDigits(den)) throw bad();
     BigInt d = ParseDigits(den);
-    if (d == 0) throw std::invalid_argument("zero denominator in '" + std::string(text) + "'");
+    if (d == 0) throw std::invalid_argument("zero denominator in '" + shown + "'");
     value = Rational(ParseDigits(num), d);
   } else if (dot != std::string_view::npos) {
     std::string_view ip = s.substr(0, dot), fp = s.substr(dot + 1);

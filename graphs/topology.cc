@@ -1,11 +1,58 @@
 #include "graphs/topology.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace collsynth {
 
+std::string NameProblem(std::string_view name) {
+  auto at = [&](std::size_t i, const char* what) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(name[i]));
+    return std::string(what) + " (byte " + hex + " at offset " + std::to_string(i) + ")";
+  };
+  const std::size_t n = name.size();
+  for (std::size_t i = 0; i < n;) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c < 0x20 || c == 0x7f) return at(i, "contains a control character");
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    // Lead byte: number of continuation bytes and the least code point (no overlong forms).
+    int len = 0;
+    std::uint32_t cp = 0, least = 0;
+    if (c >= 0xc2 && c <= 0xdf) len = 1, cp = c & 0x1f, least = 0x80;
+    else if (c >= 0xe0 && c <= 0xef) len = 2, cp = c & 0x0f, least = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4) len = 3, cp = c & 0x07, least = 0x10000;
+    else return at(i, "is not valid UTF-8");
+    if (n - i <= static_cast<std::size_t>(len)) return at(i, "is not valid UTF-8 (truncated)");
+    for (int k = 1; k <= len; ++k) {
+      const auto d = static_cast<unsigned char>(name[i + k]);
+      if ((d & 0xc0) != 0x80) return at(i, "is not valid UTF-8");
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+      return at(i, "is not valid UTF-8");
+    }
+    if (cp <= 0x9f) return at(i, "contains a control character");  // C1: U+0080..U+009F
+    i += len + 1;
+  }
+  return "";
+}
+
+void Topology::set_name(std::string name) {
+  if (std::string p = NameProblem(name); !p.empty()) {
+    throw std::invalid_argument("topology name " + p);
+  }
+  name_ = std::move(name);
+}
+
 int Topology::AddNode(const std::string& name, NodeKind kind) {
   if (name.empty()) throw std::logic_error("empty node name");
+  if (std::string p = NameProblem(name); !p.empty()) {
+    throw std::logic_error("node name " + p);
+  }
   if (by_name_.count(name)) throw std::logic_error("duplicate node name '" + name + "'");
   int id = num_nodes();
   nodes_.push_back(Node{name, kind});
@@ -22,16 +69,25 @@ int Topology::AddLink(int from, int to, const Rational& bandwidth, std::int64_t 
   }
   if (bandwidth <= 0) throw std::logic_error("bandwidth must be positive");
   if (multiplicity < 1) throw std::logic_error("multiplicity must be at least 1");
+  // Every merged multiplicity and every degree is at most the total, so one check covers all.
+  std::int64_t total = 0;
+  if (__builtin_add_overflow(num_unit_links_, multiplicity, &total)) {
+    throw std::overflow_error("the multiplicities of the links add up past 2^63-1 (adding " +
+                              std::to_string(multiplicity) + " to " +
+                              std::to_string(num_unit_links_) + ")");
+  }
   auto key = Key(from, to);
   auto it = by_ends_.find(key);
   if (it != by_ends_.end()) {
     Link& l = links_[it->second];
     l.bandwidth += bandwidth;
-    l.multiplicity += multiplicity;
+    l.multiplicity += multiplicity;  // <= total, no overflow
+    num_unit_links_ = total;
     return it->second;
   }
   int id = num_links();
   links_.push_back(Link{from, to, bandwidth, multiplicity});
+  num_unit_links_ = total;
   out_[from].push_back(id);
   in_[to].push_back(id);
   by_ends_.emplace(key, id);

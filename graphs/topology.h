@@ -8,18 +8,30 @@
 // Node ids are dense ints 0..num_nodes()-1 in insertion order; link ids likewise.
 // Precondition of AddLink: ids exist and bandwidth > 0 (std::logic_error otherwise: readers and
 // generators check their input first and report it as InputError).
+// Names (of nodes and of the topology) are valid UTF-8 without control characters
+// (NameProblem; std::logic_error otherwise, readers check first); the sum of all multiplicities
+// fits in int64 (so do every degree and every merged link's multiplicity), else AddLink throws
+// std::overflow_error and adds nothing.
 #ifndef COLLSYNTH_GRAPHS_TOPOLOGY_H_
 #define COLLSYNTH_GRAPHS_TOPOLOGY_H_
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "graphs/rational.h"
 
 namespace collsynth {
+
+// Why `name` cannot be the name of a node or topology, or "" when it can: a name must be
+// valid UTF-8 (no overlong forms, surrogates or code points above U+10FFFF) without control
+// characters (U+0000..U+001F, U+007F..U+009F), so that it prints on one line and can be
+// written as JSON. Empty names are not checked here (nodes need one, topologies do not).
+// O(|name|).
+std::string NameProblem(std::string_view name);
 
 enum class NodeKind { kCompute, kSwitch };
 
@@ -37,17 +49,21 @@ struct Link {
 
 class Topology {
  public:
-  explicit Topology(std::string name = "") : name_(std::move(name)) {}
+  // Throws std::invalid_argument when NameProblem(name) is not empty.
+  explicit Topology(std::string name = "") { set_name(std::move(name)); }
 
   const std::string& name() const { return name_; }
-  void set_name(std::string name) { name_ = std::move(name); }
+  // Throws std::invalid_argument when NameProblem(name) is not empty.
+  void set_name(std::string name);
 
-  // Adds a node; throws std::logic_error on an empty or duplicate name (callers check first).
+  // Adds a node; throws std::logic_error on an empty, duplicate or invalid name (NameProblem;
+  // callers check first).
   int AddNode(const std::string& name, NodeKind kind = NodeKind::kCompute);
   int AddCompute(const std::string& name) { return AddNode(name, NodeKind::kCompute); }
   int AddSwitch(const std::string& name) { return AddNode(name, NodeKind::kSwitch); }
 
-  // Adds (or merges into) the directed link from->to; returns its id.
+  // Adds (or merges into) the directed link from->to; returns its id. Throws
+  // std::overflow_error (changing nothing) when the total multiplicity would pass 2^63-1.
   int AddLink(int from, int to, const Rational& bandwidth, std::int64_t multiplicity = 1);
   // Adds a->b and b->a with the same bandwidth.
   void AddDuplexLink(int a, int b, const Rational& bandwidth, std::int64_t multiplicity = 1);
@@ -56,6 +72,8 @@ class Topology {
   int num_links() const { return static_cast<int>(links_.size()); }
   int num_compute() const { return num_compute_; }
   int num_switches() const { return num_nodes() - num_compute_; }
+  // Sum of all multiplicities (the number of unit links); fits in int64 by construction.
+  std::int64_t num_unit_links() const { return num_unit_links_; }
 
   const Node& node(int v) const { return nodes_[v]; }
   const Link& link(int e) const { return links_[e]; }
@@ -92,6 +110,7 @@ class Topology {
   std::unordered_map<std::string, int> by_name_;
   std::unordered_map<std::uint64_t, int> by_ends_;
   int num_compute_ = 0;
+  std::int64_t num_unit_links_ = 0;
 };
 
 }  // namespace collsynth

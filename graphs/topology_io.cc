@@ -1,11 +1,15 @@
 #include "graphs/topology_io.h"
 
 #include <cctype>
+#include <charconv>
+#include <climits>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
 
+#include "graphs/generators/family_args.h"
 #include "graphs/input_error.h"
 
 namespace collsynth {
@@ -14,6 +18,16 @@ namespace {
 using nlohmann::json;
 
 std::string JsonTypeName(const json& v) { return v.type_name(); }
+
+// `s` for an error message: at most 40 bytes of it (cut at a UTF-8 character boundary) and
+// its length, so that a name or number of any size gives a short message.
+std::string Abbreviated(const std::string& s) {
+  constexpr std::size_t kShown = 40;
+  if (s.size() <= kShown) return s;
+  std::size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;
+  return s.substr(0, cut) + "... (" + std::to_string(s.size()) + " bytes)";
+}
 
 const json& Field(const json& obj, const char* key, const std::string& file,
                   const std::string& item) {
@@ -35,8 +49,53 @@ std::string StringField(const json& obj, const char* key, const std::string& fil
 int NodeByName(const Topology& g, const std::string& name, const std::string& file,
                const std::string& item) {
   auto id = g.FindNode(name);
-  if (!id) throw InputError(file, item, "unknown node '" + name + "'");
+  if (!id) throw InputError(file, item, "unknown node '" + Abbreviated(name) + "'");
   return *id;
+}
+
+// InputError unless `name` can name a node (what = "node name") or the topology.
+void CheckName(const std::string& name, const char* what, const std::string& file,
+               const std::string& item) {
+  if (std::string p = NameProblem(name); !p.empty()) throw InputError(file, item, what + (" " + p));
+}
+
+// A new node, within the generators' size limit.
+int AddNodeChecked(Topology& g, const std::string& name, NodeKind kind, const std::string& file,
+                   const std::string& item) {
+  if (name.empty()) throw InputError(file, item, "empty node name");
+  CheckName(name, "node name", file, item);
+  if (g.FindNode(name)) throw InputError(file, item, "duplicate node name '" + Abbreviated(name) + "'");
+  if (g.num_nodes() >= kMaxGeneratedNodes) {
+    throw InputError(file, item, "more than " + std::to_string(kMaxGeneratedNodes) +
+                                     " nodes (the limit of a topology)");
+  }
+  return g.AddNode(name, kind);
+}
+
+// g.AddLink, with its overflow and the link limit as InputErrors naming the item.
+void AddLinkChecked(Topology& g, int a, int b, const Rational& bw, std::int64_t mult,
+                    const std::string& file, const std::string& item) {
+  int id = -1;
+  try {
+    id = g.AddLink(a, b, bw, mult);
+  } catch (const std::overflow_error& e) {
+    throw InputError(file, item, std::string("multiplicity: ") + e.what());
+  }
+  // Merged links add their bandwidths: with many distinct denominators the sum would grow
+  // without bound (and every later addition with it). The input limit on one number holds
+  // for the merged one too. mpz_sizeinbase is exact or one too large.
+  const Rational& sum = g.link(id).bandwidth;
+  const std::size_t digits = mpz_sizeinbase(mpq_numref(sum.backend().data()), 10) +
+                             mpz_sizeinbase(mpq_denref(sum.backend().data()), 10);
+  if (digits > kMaxDigits + 1) {
+    throw InputError(file, item, "the merged bandwidth of the links " + Abbreviated(g.node(a).name) +
+                                     " -> " + Abbreviated(g.node(b).name) + " has more than " +
+                                     std::to_string(kMaxDigits) + " digits");
+  }
+  if (g.num_links() > kMaxGeneratedLinks) {
+    throw InputError(file, item, "more than " + std::to_string(kMaxGeneratedLinks) +
+                                     " links (the limit of a topology)");
+  }
 }
 
 Rational PositiveBandwidth(const Rational& b, const std::string& file, const std::string& item) {
@@ -48,13 +107,39 @@ Rational PositiveBandwidth(const Rational& b, const std::string& file, const std
 
 }  // namespace
 
+namespace {
+
+// Reads a stream to its end, refusing more than kMaxInputBytes (pipes, devices, stdin).
+std::string ReadStreamBounded(std::istream& in, const std::string& file) {
+  std::string s;
+  char buf[1 << 16];
+  while (in) {
+    in.read(buf, sizeof buf);
+    s.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (s.size() > kMaxInputBytes) {
+      throw InputError(file, "", "input is larger than " + std::to_string(kMaxInputBytes) + " bytes");
+    }
+  }
+  if (in.bad()) throw InputError(file, "", "cannot read file");
+  return s;
+}
+
+}  // namespace
+
 std::string ReadTextFile(const std::string& path) {
-  if (path == "-") {
-    std::string s((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    return s;
+  if (path == "-") return ReadStreamBounded(std::cin, "<stdin>");
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::is_directory(st)) throw InputError(path, "", "is a directory, not a file");
+  // Devices (/dev/zero, a terminal) and sockets are no input files; pipes are (<(cmd)).
+  if (fs::is_character_file(st) || fs::is_block_file(st) || fs::is_socket(st)) {
+    throw InputError(path, "", "is a device or socket, not a regular file or pipe");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "cannot open file (missing or unreadable)");
+  // A pipe or a device; also regular files that report size 0 but have content (/proc).
+  if (!fs::is_regular_file(st) || fs::file_size(path, ec) == 0) return ReadStreamBounded(in, path);
   in.seekg(0, std::ios::end);
   auto size = in.tellg();
   if (size < 0) throw InputError(path, "", "cannot read file");
@@ -79,12 +164,164 @@ void WriteTextFile(const std::string& path, const std::string& text) {
   if (!out) throw InputError(path, "", "write failed");
 }
 
-json ParseJsonText(const std::string& text, const std::string& file) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError(file, "byte " + std::to_string(e.byte), std::string("malformed JSON: ") + e.what());
+namespace {
+
+// A pointer into the JSON text that records, on every step, how far the parser has read: the
+// SAX callbacks learn their byte position from it (nlohmann passes positions only to
+// parse_error). One store per byte.
+class TrackingIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  TrackingIterator(const char* p, const char** read_up_to) : p_(p), read_up_to_(read_up_to) {}
+  reference operator*() const { return *p_; }
+  TrackingIterator& operator++() {
+    *read_up_to_ = ++p_;
+    return *this;
   }
+  TrackingIterator operator++(int) {
+    TrackingIterator old = *this;
+    ++*this;
+    return old;
+  }
+  bool operator==(const TrackingIterator& o) const { return p_ == o.p_; }
+  bool operator!=(const TrackingIterator& o) const { return p_ != o.p_; }
+
+ private:
+  const char* p_;
+  const char** read_up_to_;
+};
+
+bool IsIntegerLiteral(const std::string& s) {
+  std::size_t i = !s.empty() && s[0] == '-' ? 1 : 0;
+  if (i == s.size()) return false;
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+  }
+  return true;
+}
+
+// Longest nlohmann message quoted in an error (it may quote a token of any length).
+constexpr std::size_t kMaxJsonMessage = 300;
+
+// SAX handler that builds the document like nlohmann's own DOM parser, with three changes:
+// containers nested deeper than kMaxJsonDepth and duplicate object keys are refused while
+// parsing (so no deep tree is ever built: copies, dumps and destructors of nlohmann values
+// recurse), integer literals beyond (u)int64 are kept exactly as strings of their digits,
+// and every error is an InputError naming the file and the byte.
+class BoundedDomBuilder {
+ public:
+  BoundedDomBuilder(json& root, const std::string& file, const char* begin,
+                    const char* const* read_up_to)
+      : root_(root), file_(file), begin_(begin), read_up_to_(read_up_to) {}
+
+  bool null() { return Add(nullptr); }
+  bool boolean(bool v) { return Add(v); }
+  bool number_integer(json::number_integer_t v) { return Add(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return Add(v); }
+  bool number_float(json::number_float_t v, const json::string_t& text) {
+    // The lexer reads an integer literal that overflows (u)int64 as a double; keep its digits.
+    if (IsIntegerLiteral(text)) return Add(text);
+    return Add(v);
+  }
+  bool string(json::string_t& v) { return Add(std::move(v)); }
+  bool binary(json::binary_t& v) { return Add(std::move(v)); }
+  bool start_object(std::size_t /*len*/) { return Open(json::value_t::object); }
+  bool start_array(std::size_t /*len*/) { return Open(json::value_t::array); }
+  bool end_object() {
+    stack_.pop_back();
+    return true;
+  }
+  bool end_array() {
+    stack_.pop_back();
+    return true;
+  }
+  bool key(json::string_t& k) {
+    auto [it, inserted] = stack_.back()->get_ref<json::object_t&>().emplace(std::move(k), nullptr);
+    if (!inserted) Fail("duplicate key \"" + Abbreviated(it->first) + "\" in an object");
+    pending_ = &it->second;
+    return true;
+  }
+  template <class Exception>
+  bool parse_error(std::size_t byte, const std::string& last_token, const Exception& ex) {
+    std::string item = "byte " + std::to_string(byte);
+    if (ex.id == 406) {  // out_of_range: a number literal beyond double's range
+      if (IsIntegerLiteral(last_token)) {
+        throw InputError(file_, item,
+                         "integer " + Abbreviated(last_token) +
+                             " is too long to be read as a JSON number; write it as a string");
+      }
+      throw InputError(file_, item,
+                       "number " + Abbreviated(last_token) +
+                           " is out of range (and floating-point numbers are not exact)");
+    }
+    // nlohmann quotes the whole last token (an unterminated string: the rest of the file).
+    std::string what = ex.what();
+    if (what.size() > kMaxJsonMessage) what = what.substr(0, kMaxJsonMessage) + "...'";
+    throw InputError(file_, item, "malformed JSON: " + what);
+  }
+
+ private:
+  [[noreturn]] void Fail(const std::string& problem) const {
+    throw InputError(file_, "byte " + std::to_string(*read_up_to_ - begin_), problem);
+  }
+  template <class Value>
+  json* Insert(Value&& v) {
+    if (stack_.empty()) {
+      root_ = json(std::forward<Value>(v));
+      return &root_;
+    }
+    if (stack_.back()->is_array()) {
+      auto& a = stack_.back()->get_ref<json::array_t&>();
+      a.emplace_back(std::forward<Value>(v));
+      return &a.back();
+    }
+    *pending_ = json(std::forward<Value>(v));
+    return pending_;
+  }
+  template <class Value>
+  bool Add(Value&& v) {
+    Insert(std::forward<Value>(v));
+    return true;
+  }
+  bool Open(json::value_t t) {
+    if (stack_.size() >= kMaxJsonDepth) {
+      Fail("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    }
+    stack_.push_back(Insert(t));
+    return true;
+  }
+
+  json& root_;
+  const std::string& file_;
+  const char* begin_;
+  const char* const* read_up_to_;
+  std::vector<json*> stack_;  // open containers, innermost last
+  json* pending_ = nullptr;   // the value slot of the last key
+};
+
+}  // namespace
+
+json ParseJsonText(const std::string& text, const std::string& file) {
+  json root;
+  const char* begin = text.data();
+  const char* read_up_to = begin;
+  BoundedDomBuilder builder(root, file, begin, &read_up_to);
+  try {
+    // The builder throws on every error, so a false return would be a broken invariant.
+    if (!json::sax_parse(TrackingIterator(begin, &read_up_to),
+                         TrackingIterator(begin + text.size(), &read_up_to), &builder)) {
+      throw std::logic_error("JSON SAX parse of " + file + " stopped without an error");
+    }
+  } catch (const json::exception& e) {  // not expected: the builder reports its own errors
+    throw InputError(file, "byte " + std::to_string(read_up_to - begin),
+                     std::string("malformed JSON: ") + e.what());
+  }
+  return root;
 }
 
 Rational RationalFromJson(const json& v, const std::string& file, const std::string& item) {
@@ -113,6 +350,7 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
   Topology g;
   if (auto it = j.find("name"); it != j.end()) {
     if (!it->is_string()) throw InputError(file, "name", "must be a string");
+    CheckName(it->get_ref<const std::string&>(), "topology name", file, "name");
     g.set_name(it->get<std::string>());
   }
   const json& nodes = Field(j, "nodes", file, "top level");
@@ -124,15 +362,13 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
     std::string name = StringField(n, "name", file, item);
     NodeKind kind = NodeKind::kCompute;
     if (auto it = n.find("kind"); it != n.end()) {
-      if (!it->is_string()) throw InputError(file, item + " (" + name + ")", "field 'kind' must be a string");
+      if (!it->is_string()) throw InputError(file, item + " (" + Abbreviated(name) + ")", "field 'kind' must be a string");
       const std::string& k = it->get_ref<const std::string&>();
       if (k == "compute") kind = NodeKind::kCompute;
       else if (k == "switch") kind = NodeKind::kSwitch;
-      else throw InputError(file, item + " (" + name + ")", "kind must be \"compute\" or \"switch\", got \"" + k + "\"");
+      else throw InputError(file, item + " (" + Abbreviated(name) + ")", "kind must be \"compute\" or \"switch\", got \"" + Abbreviated(k) + "\"");
     }
-    if (name.empty()) throw InputError(file, item, "empty node name");
-    if (g.FindNode(name)) throw InputError(file, item, "duplicate node name '" + name + "'");
-    g.AddNode(name, kind);
+    AddNodeChecked(g, name, kind, file, item);
   }
   if (g.num_compute() == 0) throw InputError(file, "nodes", "the topology has no compute nodes");
   auto lit = j.find("links");
@@ -145,14 +381,17 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
     if (!l.is_object()) throw InputError(file, item, "must be an object, got " + JsonTypeName(l));
     std::string from = StringField(l, "from", file, item);
     std::string to = StringField(l, "to", file, item);
-    item += " (" + from + " -> " + to + ")";
+    item += " (" + Abbreviated(from) + " -> " + Abbreviated(to) + ")";
     int a = NodeByName(g, from, file, item), b = NodeByName(g, to, file, item);
     Rational bw = PositiveBandwidth(
         RationalFromJson(Field(l, "bandwidth", file, item), file, item + " bandwidth"), file, item);
     std::int64_t mult = 1;
     if (auto it = l.find("multiplicity"); it != l.end()) {
-      if (!it->is_number_integer() || it->get<std::int64_t>() < 1) {
-        throw InputError(file, item, "multiplicity must be a positive integer");
+      if (!it->is_number_integer() ||
+          (it->is_number_unsigned() ? it->get<std::uint64_t>() > std::uint64_t{INT64_MAX}
+                                    : it->get<std::int64_t>() < 1)) {
+        throw InputError(file, item, "multiplicity must be an integer in 1..2^63-1, got " +
+                                         Abbreviated(it->dump()));
       }
       mult = it->get<std::int64_t>();
     }
@@ -161,8 +400,8 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
       if (!it->is_boolean()) throw InputError(file, item, "field 'duplex' must be true or false");
       duplex = it->get<bool>();
     }
-    g.AddLink(a, b, bw, mult);
-    if (duplex) g.AddLink(b, a, bw, mult);
+    AddLinkChecked(g, a, b, bw, mult, file, item);
+    if (duplex) AddLinkChecked(g, b, a, bw, mult, file, item + " (duplex)");
   }
   return g;
 }
@@ -244,88 +483,157 @@ std::string WriteTopologyJson(const Topology& g) {
   return out;
 }
 
+namespace {
+
+constexpr char kUtf8Bom[] = "\xEF\xBB\xBF";
+
+// The edge list's blanks (ASCII whitespace other than the line break).
+bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+struct EdgeListToken {
+  std::string text;
+  bool quoted = false;  // written "..." (never a header keyword)
+};
+
+// Splits one edge-list line into tokens: runs of non-blank characters, or a quoted token
+// "..." in which \" and \\ stand for " and \. '#' outside quotes starts a comment. An
+// unquoted token may not contain '"'; a quoted one must be followed by a blank or the end.
+std::vector<EdgeListToken> SplitEdgeListLine(const std::string& line, const std::string& file,
+                                             const std::string& item) {
+  std::vector<EdgeListToken> tokens;
+  const std::size_t n = line.size();
+  std::size_t i = 0;
+  while (true) {
+    while (i < n && IsBlank(line[i])) ++i;
+    if (i == n || line[i] == '#') break;
+    EdgeListToken t;
+    if (line[i] == '"') {
+      t.quoted = true;
+      for (++i;; ++i) {
+        if (i == n) throw InputError(file, item, "unterminated quoted name (missing '\"')");
+        char c = line[i];
+        if (c == '"') break;
+        if (c == '\\') {
+          if (i + 1 == n || (line[i + 1] != '"' && line[i + 1] != '\\')) {
+            throw InputError(file, item, "in a quoted name '\\' must be followed by '\"' or '\\'");
+          }
+          c = line[++i];
+        }
+        t.text += c;
+      }
+      ++i;  // the closing quote
+      if (i < n && !IsBlank(line[i]) && line[i] != '#') {
+        throw InputError(file, item, "a quoted name must be followed by a blank");
+      }
+    } else {
+      const std::size_t start = i;
+      for (; i < n && !IsBlank(line[i]) && line[i] != '#'; ++i) {
+        if (line[i] == '"') {
+          throw InputError(file, item, "'\"' inside a name: quote the whole name, as in \"a\\\"b\"");
+        }
+      }
+      t.text.assign(line, start, i - start);
+    }
+    tokens.push_back(std::move(t));
+  }
+  return tokens;
+}
+
+bool IsEdgeListKeyword(const std::string& s) {
+  return s == "name:" || s == "compute:" || s == "switches:";
+}
+
+// A name as an edge-list token: quoted when it would otherwise be split, cut by '#', taken
+// for a header keyword or be empty.
+std::string EdgeListName(const std::string& s) {
+  bool quote = s.empty() || IsEdgeListKeyword(s);
+  for (char c : s) quote = quote || IsBlank(c) || c == '#' || c == '"';
+  if (!quote) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + '"';
+}
+
+}  // namespace
+
 Topology ParseEdgeList(const std::string& text, const std::string& file) {
   Topology g;
-  std::istringstream in(text);
-  std::string line;
-  int line_no = 0;
+  // A byte-order mark (some editors write one) is no part of the first node's name.
+  std::size_t pos = text.compare(0, 3, kUtf8Bom) == 0 ? 3 : 0;
+  std::int64_t line_no = 0;
   // Nodes not declared in a header line are compute nodes, created on first use.
-  auto ensure = [&](const std::string& name) {
+  auto ensure = [&](const std::string& name, const std::string& item) {
     if (auto id = g.FindNode(name)) return *id;
-    return g.AddCompute(name);
+    return AddNodeChecked(g, name, NodeKind::kCompute, file, item);
   };
-  while (std::getline(in, line)) {
+  while (pos < text.size()) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string::npos) eol = text.size();
+    const std::string line = text.substr(pos, eol - pos);
+    pos = eol + 1;
     ++line_no;
     std::string item = "line " + std::to_string(line_no);
-    if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    std::istringstream ls(line);
-    std::vector<std::string> tok;
-    for (std::string t; ls >> t;) tok.push_back(t);
+    std::vector<EdgeListToken> tok = SplitEdgeListLine(line, file, item);
     if (tok.empty()) continue;
-    const std::string& head = tok[0];
-    if (head == "name:" ) {
-      if (tok.size() != 2) throw InputError(file, item, "expected 'name: NAME'");
-      g.set_name(tok[1]);
+    const std::string head = tok[0].quoted ? "" : tok[0].text;
+    if (head == "name:") {
+      if (tok.size() != 2) {
+        throw InputError(file, item, "expected 'name: NAME' (quote a name with blanks: \"a b\")");
+      }
+      CheckName(tok[1].text, "topology name", file, item);
+      g.set_name(tok[1].text);
       continue;
     }
     if (head == "switches:" || head == "compute:") {
       NodeKind kind = head == "switches:" ? NodeKind::kSwitch : NodeKind::kCompute;
-      for (std::size_t i = 1; i < tok.size(); ++i) {
-        if (g.FindNode(tok[i])) throw InputError(file, item, "duplicate node name '" + tok[i] + "'");
-        g.AddNode(tok[i], kind);
-      }
+      for (std::size_t i = 1; i < tok.size(); ++i) AddNodeChecked(g, tok[i].text, kind, file, item);
       continue;
     }
     if (tok.size() < 3 || tok.size() > 4) {
       throw InputError(file, item, "expected 'FROM TO BANDWIDTH [MULTIPLICITY]' or a header line");
     }
-    int a = ensure(tok[0]);
-    int b = ensure(tok[1]);
-    item += " (" + tok[0] + " -> " + tok[1] + ")";
+    int a = ensure(tok[0].text, item);
+    int b = ensure(tok[1].text, item);
+    item += " (" + Abbreviated(tok[0].text) + " -> " + Abbreviated(tok[1].text) + ")";
     Rational bw;
     try {
-      bw = ParseRational(tok[2]);
+      bw = ParseRational(tok[2].text);
     } catch (const std::invalid_argument& e) {
       throw InputError(file, item + " bandwidth", e.what());
     }
     PositiveBandwidth(bw, file, item);
     std::int64_t mult = 1;
     if (tok.size() == 4) {
-      try {
-        std::size_t pos = 0;
-        mult = std::stoll(tok[3], &pos);
-        if (pos != tok[3].size() || mult < 1) throw std::invalid_argument("");
-      } catch (const std::exception&) {
-        throw InputError(file, item, "multiplicity must be a positive integer, got '" + tok[3] + "'");
+      const std::string& m = tok[3].text;
+      auto [end, ec] = std::from_chars(m.data(), m.data() + m.size(), mult);
+      if (ec != std::errc() || end != m.data() + m.size() || mult < 1) {
+        throw InputError(file, item, "multiplicity must be an integer in 1..2^63-1, got '" +
+                                         Abbreviated(m) + "'");
       }
     }
-    g.AddLink(a, b, bw, mult);
+    AddLinkChecked(g, a, b, bw, mult, file, item);
   }
   if (g.num_compute() == 0) throw InputError(file, "nodes", "the topology has no compute nodes");
   return g;
 }
 
 std::string WriteEdgeList(const Topology& g) {
-  for (const Node& n : g.nodes()) {
-    for (unsigned char c : n.name) {
-      if (std::isspace(c) || c == '#') {
-        throw InputError("<edge list output>", "node \"" + n.name + "\"",
-                         "a name with whitespace or '#' cannot be written as an edge list; use JSON");
-      }
-    }
-  }
   std::ostringstream out;
   out << "# collsynth edge list: FROM TO BANDWIDTH [MULTIPLICITY]\n";
-  if (!g.name().empty()) out << "name: " << g.name() << "\n";
+  if (!g.name().empty()) out << "name: " << EdgeListName(g.name()) << "\n";
   // Node declarations in id order, one header line per run of equal kind.
   for (int v = 0; v < g.num_nodes();) {
     NodeKind k = g.node(v).kind;
     out << (k == NodeKind::kSwitch ? "switches:" : "compute:");
-    for (; v < g.num_nodes() && g.node(v).kind == k; ++v) out << ' ' << g.node(v).name;
+    for (; v < g.num_nodes() && g.node(v).kind == k; ++v) out << ' ' << EdgeListName(g.node(v).name);
     out << "\n";
   }
   for (const Link& l : g.links()) {
-    out << g.node(l.from).name << ' ' << g.node(l.to).name << ' ' << ToString(l.bandwidth);
+    out << EdgeListName(g.node(l.from).name) << ' ' << EdgeListName(g.node(l.to).name) << ' '
+        << ToString(l.bandwidth);
     if (l.multiplicity > 1) out << ' ' << l.multiplicity;
     out << "\n";
   }
@@ -334,7 +642,7 @@ std::string WriteEdgeList(const Topology& g) {
 
 Topology ReadTopologyFile(const std::string& path) {
   std::string text = ReadTextFile(path);
-  std::size_t i = 0;
+  std::size_t i = text.compare(0, 3, kUtf8Bom) == 0 ? 3 : 0;  // nlohmann skips it too
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   if (i < text.size() && (text[i] == '{' || text[i] == '[')) {
     return TopologyFromJson(ParseJsonText(text, path), path);

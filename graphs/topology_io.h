@@ -15,9 +15,19 @@ namespace collsynth {
 // Files larger than this are refused before parsing (an "absurd size" guard).
 inline constexpr std::size_t kMaxInputBytes = std::size_t{1} << 30;
 
-// Reads a whole file; InputError when missing, unreadable or too large.
+// JSON containers (objects and arrays) nested deeper than this are refused while parsing:
+// nlohmann's copy, dump and comparison recurse, so a deep document would overflow the stack.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
+// Reads a whole file ("-": stdin); InputError when missing, unreadable, a directory, a device
+// or socket, or larger than kMaxInputBytes. Pipes and stdin are read as streams and refused
+// once they pass kMaxInputBytes.
 std::string ReadTextFile(const std::string& path);
-// Parses JSON text; InputError(file, "byte N", ...) on malformed JSON.
+// Parses JSON text: the project's only JSON entry point. O(size) time, memory O(size) plus
+// the document. InputError(file, "byte N", problem) on malformed JSON, on nesting deeper than
+// kMaxJsonDepth, on a key repeated within one object and on numbers beyond double's range.
+// An unquoted integer literal outside int64/uint64 is stored as a JSON string of its digits
+// (the contract's encoding of a rational), so RationalFromJson reads it exactly.
 nlohmann::json ParseJsonText(const std::string& text, const std::string& file);
 
 Topology TopologyFromJson(const nlohmann::json& j, const std::string& file);
@@ -26,6 +36,10 @@ nlohmann::json TopologyToJson(const Topology& g);
 // line): several times faster for large topologies, as it builds no JSON tree.
 std::string WriteTopologyJson(const Topology& g);
 
+// The edge-list text form (docs/formats.md): names with blanks, '#' or '"', and names equal
+// to a header keyword, are written quoted ("a b", "compute:", "q\"uote"), so any topology
+// round-trips. Readers validate names (NameProblem), multiplicities (their total fits in
+// int64) and bandwidths (positive, merged sums within kMaxDigits); O(size of the text).
 Topology ParseEdgeList(const std::string& text, const std::string& file);
 std::string WriteEdgeList(const Topology& g);
 

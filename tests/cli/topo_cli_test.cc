@@ -150,5 +150,77 @@ TEST(TopoConvertCliTest, JsonToEdgeListAndBackIsLossless) {
   EXPECT_EQ(j["nodes"][8]["kind"], "switch");
 }
 
+
+// --- issue 14: hostile input through the real binary --------------------------------------
+
+// Exit 2, one line naming the file and containing `problem`, nothing on stdout.
+void ExpectRefused(const std::vector<std::string>& args, const std::string& file,
+                   const std::string& problem) {
+  auto r = RunCli(args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("collsynth: " + file + ": "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(problem), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(TopoHostileInputCliTest, DeepNestingHugeNumbersAndBadNamesExitTwo) {
+  const std::string two = R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [)";
+  std::string deep = WriteTempFile("deep.json", R"({"nodes": [{"name": "a"}], "x": )" +
+                                                    std::string(200000, '[') + std::string(200000, ']') + "}");
+  ExpectRefused({"topo", "info", deep}, deep, "JSON nested deeper than 64 levels");
+  std::string inf = WriteTempFile("inf.json", two + R"({"from": "a", "to": "b", "bandwidth": 1e400}]})");
+  ExpectRefused({"topo", "info", inf}, inf, "number 1e400 is out of range");
+  std::string utf = WriteTempFile("bad_utf8.txt", "a b 1\nb c\xff 1\n");
+  ExpectRefused({"topo", "info", utf}, utf + ": line 2", "node name is not valid UTF-8");
+  std::string ctl = WriteTempFile("ctl.json", R"({"nodes": [{"name": "x\ncollsynth: fake"}]})");
+  ExpectRefused({"topo", "info", ctl}, ctl + ": nodes[0]", "node name contains a control character");
+  std::string dup = WriteTempFile("overflow.txt", "a b 1 9223372036854775807\na b 1\nb a 1\n");
+  ExpectRefused({"topo", "info", dup}, dup + ": line 2 (a -> b)", "add up past 2^63-1");
+  std::string dir = deep.substr(0, deep.rfind('/'));
+  ExpectRefused({"topo", "info", dir}, dir, "is a directory, not a file");
+}
+
+TEST(TopoHostileInputCliTest, IntegerBandwidthBeyondInt64IsReadExactly) {
+  std::string f = WriteTempFile("big_bw.json", R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [
+      {"from": "a", "to": "b", "bandwidth": 123456789012345678901234567890, "duplex": true}]})");
+  auto r = RunCli({"topo", "convert", f, "-"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["links"][0]["bandwidth"], "123456789012345678901234567890");
+  EXPECT_EQ(j["links"][1]["bandwidth"], "123456789012345678901234567890");
+}
+
+TEST(TopoConvertCliTest, EdgeListRoundTripKeepsNastyNames) {
+  // Names that were taken for header lines, split at blanks or cut at '#'.
+  std::string src = WriteTempFile("nasty.json", R"({"name": "my topo #1",
+      "nodes": [{"name": "compute:"}, {"name": "name:"}, {"name": "a b"}, {"name": "x#y", "kind": "switch"},
+                {"name": "q\"\\"}],
+      "links": [{"from": "compute:", "to": "name:", "bandwidth": 1, "duplex": true},
+                {"from": "a b", "to": "x#y", "bandwidth": "5/2", "multiplicity": 3},
+                {"from": "x#y", "to": "q\"\\", "bandwidth": 2}]})");
+  std::string txt = testing::TempPath("nasty.txt"), back = testing::TempPath("nasty_back.json");
+  ASSERT_EQ(RunCli({"topo", "convert", src, txt}).exit_code, 0);
+  auto r = RunCli({"topo", "convert", txt, back});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto a = RunCli({"topo", "convert", src, "-"});
+  auto b = RunCli({"topo", "convert", back, "-"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(json::parse(b.out)["name"], "my topo #1");
+}
+
+
+TEST(TopoHostileInputCliTest, SchedulesGoThroughTheSameJsonLimits) {
+  // ParseJsonText is the one JSON entry point: a schedule gets the same refusals.
+  const std::string k22 = SourcePath("experiments/topologies/k22.json");
+  std::string deep = WriteTempFile("deep_schedule.json", R"({"format": "steps", "collective": "allgather",
+      "sends": [], "producer": )" + std::string(200000, '[') + std::string(200000, ']') + "}");
+  ExpectRefused({"verify", k22, deep}, deep, "JSON nested deeper than 64 levels");
+  std::string inf = WriteTempFile("inf_schedule.json", R"({"format": "steps", "collective": "allgather",
+      "sends": [], "tb": 1e400})");
+  ExpectRefused({"verify", k22, inf}, inf, "number 1e400 is out of range");
+}
+
 }  // namespace
 }  // namespace collsynth

@@ -152,5 +152,49 @@ TEST(LemonViewTest, MirrorsNodesArcsAndExactBandwidths) {
   }
 }
 
+
+TEST(TopologyTest, NamesMustBeValidUtf8WithoutControlCharacters) {
+  EXPECT_EQ(NameProblem("gpu0"), "");
+  EXPECT_EQ(NameProblem("a b #\"\\"), "");
+  EXPECT_EQ(NameProblem("\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\xc2\xa0"), "");
+  EXPECT_EQ(NameProblem("a\nb"), "contains a control character (byte 0x0a at offset 1)");
+  EXPECT_EQ(NameProblem(std::string("a\0", 2)), "contains a control character (byte 0x00 at offset 1)");
+  EXPECT_EQ(NameProblem("\x7f"), "contains a control character (byte 0x7f at offset 0)");
+  EXPECT_EQ(NameProblem("\xc2\x9b"), "contains a control character (byte 0xc2 at offset 0)");  // C1 CSI
+  EXPECT_EQ(NameProblem("ok\xff"), "is not valid UTF-8 (byte 0xff at offset 2)");
+  EXPECT_EQ(NameProblem("\x80"), "is not valid UTF-8 (byte 0x80 at offset 0)");
+  EXPECT_EQ(NameProblem("\xc1\xbf"), "is not valid UTF-8 (byte 0xc1 at offset 0)");      // overlong
+  EXPECT_EQ(NameProblem("\xe0\x80\xaf"), "is not valid UTF-8 (byte 0xe0 at offset 0)");  // overlong
+  EXPECT_EQ(NameProblem("\xed\xbf\xbf"), "is not valid UTF-8 (byte 0xed at offset 0)");  // surrogate
+  EXPECT_EQ(NameProblem("\xf4\x90\x80\x80"), "is not valid UTF-8 (byte 0xf4 at offset 0)");
+  EXPECT_EQ(NameProblem("\xe6\x97"), "is not valid UTF-8 (truncated) (byte 0xe6 at offset 0)");
+  EXPECT_EQ(NameProblem("\xe6\x97x"), "is not valid UTF-8 (byte 0xe6 at offset 0)");
+  Topology g;
+  EXPECT_THROW(g.AddCompute("x\ncollsynth: fake"), std::logic_error);
+  EXPECT_THROW(g.AddCompute("\xff"), std::logic_error);
+  EXPECT_THROW(g.set_name("t\x1b[2J"), std::invalid_argument);
+  EXPECT_THROW(Topology("\xc0\x80"), std::invalid_argument);
+  EXPECT_EQ(g.num_nodes(), 0);
+  EXPECT_EQ(g.name(), "");
+}
+
+TEST(TopologyTest, MultiplicitiesThatWouldPassInt64AreRefusedAndChangeNothing) {
+  Topology g;
+  int a = g.AddCompute("a"), b = g.AddCompute("b"), c = g.AddCompute("c");
+  const std::int64_t big = INT64_MAX - 1;
+  g.AddLink(a, b, 1, big);
+  EXPECT_THROW(g.AddLink(a, b, 1, 2), std::overflow_error);  // merging
+  EXPECT_THROW(g.AddLink(b, c, 1, 2), std::overflow_error);  // a new link: the total overflows
+  EXPECT_EQ(g.num_links(), 1);
+  EXPECT_EQ(g.link(0).multiplicity, big);
+  EXPECT_EQ(g.link(0).bandwidth, 1);
+  EXPECT_EQ(g.num_unit_links(), big);
+  g.AddLink(a, b, 1, 1);
+  EXPECT_EQ(g.OutDegree(a), INT64_MAX);
+  EXPECT_EQ(g.InDegree(b), INT64_MAX);
+  EXPECT_EQ(g.num_unit_links(), INT64_MAX);
+  EXPECT_THROW(g.AddLink(c, c, 1, 1), std::overflow_error);
+}
+
 }  // namespace
 }  // namespace collsynth

@@ -127,7 +127,7 @@ TEST(PipelineTest, Issue4ExactBandwidths) {
 TEST(PipelineTest, StreamedScheduleTextEscapesNamesAndBigMultiplicities) {
   Topology base = testing::TwoClusterTopology();
   Topology g("escapes");
-  const std::vector<std::string> odd = {"q\"", "b\\s", "t\tab", "\xc3\xbc", "ctl\x01"};
+  const std::vector<std::string> odd = {"q\"", "b\\s", "t ab", "\xc3\xbc", "ls\xe2\x80\xa8"};
   for (int v = 0; v < base.num_nodes(); ++v) {
     g.AddNode(base.node(v).name + odd[v % odd.size()], base.node(v).kind);
   }
