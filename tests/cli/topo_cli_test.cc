@@ -2,6 +2,8 @@
 // exit codes and the clear one-line error for every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "test_util.h"
@@ -118,6 +120,53 @@ TEST(TopoConvertCliTest, JsonToEdgeListAndBackIsLossless) {
   json j = json::parse(a.out);
   EXPECT_EQ(j["links"].size(), 32u);
   EXPECT_EQ(j["nodes"][8]["kind"], "switch");
+}
+
+// Issue 14: progress goes to stderr, only after COLLSYNTH_PROGRESS_AFTER_MS (default 2 s),
+// and never changes stdout. With the delay at 0 a small ring shows the lines; with the
+// default a fast run prints nothing on stderr.
+class ProgressEnv {
+ public:
+  explicit ProgressEnv(const char* ms) { setenv("COLLSYNTH_PROGRESS_AFTER_MS", ms, 1); }
+  ~ProgressEnv() { unsetenv("COLLSYNTH_PROGRESS_AFTER_MS"); }
+};
+
+TEST(TopoInfoCliTest, Issue14ProgressOnStderrOnlyAndStdoutUnchanged) {
+  std::string ring = testing::TempPath("ring64.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "biring(2,64)", "-o", ring}).exit_code, 0);
+  auto quiet = RunCli({"topo", "info", ring, "--json"});
+  ASSERT_EQ(quiet.exit_code, 0);
+  EXPECT_EQ(quiet.err, "");
+  ProgressEnv env("0");
+  auto loud = RunCli({"topo", "info", ring, "--json", "--threads", "1"});
+  ASSERT_EQ(loud.exit_code, 0);
+  EXPECT_EQ(loud.out, quiet.out);
+  // The first source prints at once (delay 0); then at most one line per 0.5 s and the
+  // final 64/64.
+  EXPECT_EQ(loud.err.rfind("collsynth: topo info: distances 1/64 sources\n", 0), 0u) << loud.err;
+  const std::string last = "collsynth: topo info: distances 64/64 sources\n";
+  ASSERT_GE(loud.err.size(), last.size());
+  EXPECT_EQ(loud.err.substr(loud.err.size() - last.size()), last) << loud.err;
+}
+
+TEST(OptimumCliTest, Issue14ProgressOnStderrOnlyAndStdoutUnchanged) {
+  std::string ring = testing::TempPath("uniring16.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "uniring(1,16)", "-o", ring}).exit_code, 0);
+  auto quiet = RunCli({"optimum", ring, "--json"});
+  ASSERT_EQ(quiet.exit_code, 0);
+  EXPECT_EQ(quiet.err, "");
+  json j = json::parse(quiet.out);
+  EXPECT_EQ(j["ratio"], "15");
+  EXPECT_EQ(j["rooted_min_cuts"], 1);
+  EXPECT_EQ(j["max_flow_calls"], 0);
+  ProgressEnv env("0");
+  auto loud = RunCli({"optimum", ring, "--json"});
+  ASSERT_EQ(loud.exit_code, 0);
+  EXPECT_EQ(loud.out, quiet.out);
+  EXPECT_EQ(loud.err,
+            "collsynth: optimum: Theorem-1 test 16/16 sinks\n"
+            "collsynth: optimum: allreduce bounds (6)/(7)\n"
+            "collsynth: optimum: broadcast bound (5)\n");
 }
 
 }  // namespace
