@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <iostream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "cli/progress.h"
 #include "test_util.h"
 
 namespace collsynth {
@@ -167,6 +170,31 @@ TEST(OptimumCliTest, Issue14ProgressOnStderrOnlyAndStdoutUnchanged) {
             "collsynth: optimum: Theorem-1 test 16/16 sinks\n"
             "collsynth: optimum: allreduce bounds (6)/(7)\n"
             "collsynth: optimum: broadcast bound (5)\n");
+}
+
+// The printer itself: nothing before the delay; after it, the first count at once, then at
+// most one line per 0.5 s, and every DONE = TOTAL line.
+TEST(TopoInfoCliTest, Issue14ProgressPrinterThrottles) {
+  std::ostringstream captured;
+  std::streambuf* old = std::cerr.rdbuf(captured.rdbuf());
+  {
+    ProgressEnv env("0");
+    cli::ProgressPrinter p("x");
+    ProgressCallback cb = p.Counter("units", "step ");
+    for (int i = 1; i <= 100; ++i) cb(i, 100);
+    p.Stage("done");
+  }
+  {
+    cli::ProgressPrinter late("y");  // default 2 s delay: a fast task prints nothing
+    ProgressCallback cb = late.Counter("units");
+    for (int i = 1; i <= 100; ++i) cb(i, 100);
+    late.Stage("done");
+  }
+  std::cerr.rdbuf(old);
+  EXPECT_EQ(captured.str(),
+            "collsynth: x: step 1/100 units\n"
+            "collsynth: x: step 100/100 units\n"
+            "collsynth: x: done\n");
 }
 
 }  // namespace
