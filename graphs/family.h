@@ -64,7 +64,7 @@ struct Family {
   // arguments carry only `size` (use TopologySizeArg). Validates the arguments like build
   // (std::invalid_argument). O(number of arguments); never builds anything. Families
   // without it are measured once built (their generators check their own size first).
-  std::function<TopologySize(const std::vector<GenArg>&)> size;
+  std::function<TopologySize(const std::vector<GenArg>&)> size = nullptr;
 };
 
 // Every family, sorted by name (graphs/families.cc).

@@ -15,7 +15,10 @@ void CheckTopologySize(const BigInt& nodes, const BigInt& links, const std::stri
 }
 
 void CheckTopologySize(const TopologySize& size, const std::string& what) {
-  if (size.nodes > kMaxGeneratedNodes || size.links > kMaxGeneratedLinks) {
+  // An upper bound on the links refuses nothing by itself: the generator counts exactly
+  // before building (e.g. the line graph of an irregular topology).
+  bool too_many_links = size.links_exact && size.links > kMaxGeneratedLinks;
+  if (size.nodes > kMaxGeneratedNodes || too_many_links) {
     throw std::invalid_argument(what + " would have " + ToString(size.nodes) + " nodes and " +
                                 (size.links_exact ? "" : "up to ") + ToString(size.links) +
                                 " links; the limit is " +

@@ -35,7 +35,8 @@ inline constexpr std::int64_t kMaxFamilyParameter = 10'000'000;
 // an upper bound).
 void CheckTopologySize(const BigInt& nodes, const BigInt& links, const std::string& what);
 // The same for a size computed before building: "WHAT would have N nodes and L links" (or
-// "up to L links" when the link count is an upper bound).
+// "up to L links" when the link count is an upper bound). An upper bound alone never
+// refuses: the generator then counts the links exactly before building.
 void CheckTopologySize(const TopologySize& size, const std::string& what);
 
 // The size of a built topology (exact). O(V + E).

@@ -128,9 +128,9 @@ std::vector<Family> Seed000Families() {
                  RequireArgCount(a, 2, "genkautz(d,m)");
                  int d = Int(a, 0, "d", 2);
                  int m = Int(a, 1, "m", d + 1);
-                 // x -> -dx-a (mod m): out-degree d; parallel links may merge; a node has
-                 // at most gcd(d,m) preimages per a.
-                 TopologySize s = RegularSize(m, d, BigInt(m) * d, false);
+                 // x -> -dx-a (mod m), a = 1..d: d distinct targets (d < m), so d·m links;
+                 // a node has at most gcd(d,m) preimages per a.
+                 TopologySize s = RegularSize(m, d, BigInt(m) * d, true);
                  s.degree = -1;
                  s.max_in = BigInt(d) * std::gcd(d, m);
                  return s;
@@ -218,7 +218,8 @@ std::vector<Family> Seed000Families() {
                  int x = Int(a, 0, "a", 2), y = Int(a, 1, "b", 2);
                  Int(a, 2, "t", 0, x - 1);
                  BigInt nodes = BigInt(x) * y;
-                 return RegularSize(nodes, 4, nodes * 4, false);
+                 // With a or b = 2 some neighbours coincide and their links merge.
+                 return RegularSize(nodes, 4, nodes * 4, x > 2 && y > 2);
                }});
   for (Family& fam : DistanceRegularFamilies()) f.push_back(std::move(fam));
   return f;
