@@ -208,6 +208,24 @@ TEST(ExpressionTest, Issue14EstimateMatchesTheBuiltTopology) {
   EXPECT_FALSE(EstimateTopologyExpressionSize("product(drg(odd4),complete(3))").has_value());
 }
 
+// Only exact counts refuse: an upper bound on the links leaves the decision to the
+// generator's exact count (nodes are always exact).
+TEST(ExpressionTest, Issue14OnlyExactLinkCountsRefuse) {
+  TopologySize bound = RegularSize(1000, 4, BigInt(kMaxGeneratedLinks) + 1, false);
+  EXPECT_NO_THROW(CheckTopologySize(bound, "x"));
+  bound.links_exact = true;
+  EXPECT_THROW(CheckTopologySize(bound, "x"), std::invalid_argument);
+  TopologySize nodes = RegularSize(BigInt(kMaxGeneratedNodes) + 1, 1, 1, false);
+  try {
+    CheckTopologySize(nodes, "x");
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "x would have 1048577 nodes and up to 1 links; the limit is 1048576 nodes and "
+              "8388608 links");
+  }
+}
+
 TEST(ExpressionTest, EveryFamilyIsDocumentedAndUnique) {
   const auto& all = AllFamilies();
   ASSERT_FALSE(all.empty());
