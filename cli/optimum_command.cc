@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/command_registry.h"
+#include "cli/progress.h"
 #include "graphs/input_error.h"
 #include "graphs/properties.h"
 #include "graphs/topology_io.h"
@@ -56,8 +57,12 @@ CommandRegistrar reg_optimum(0, [](CLI::App& app) {
         }
         root = *r;
       }
-      AllgatherOptimum opt = ComputeAllgatherOptimum(g, method);
+      ProgressPrinter progress("optimum");
+      AllgatherOptimum opt =
+          ComputeAllgatherOptimum(g, method, progress.Counter("sinks", "Theorem-1 test "));
+      progress.Stage("allreduce bounds (6)/(7)");
       AllreduceBounds ar = ComputeAllreduceBounds(g, opt);
+      progress.Stage("broadcast bound (5)");
       BroadcastBound bc = ComputeBroadcastBound(g, root);
       json j;
       j["collective"] = "allgather";
@@ -72,6 +77,7 @@ CommandRegistrar reg_optimum(0, [](CLI::App& app) {
       j["method"] = args->method;
       j["oracle_tests"] = opt.tests;
       j["max_flow_calls"] = opt.max_flow_calls;
+      j["rooted_min_cuts"] = opt.rooted_min_cuts;
       j["allreduce"] = {{"bound6", RationalToJson(ar.bound6)},
                         {"bound7", RationalToJson(ar.bound7)},
                         {"lower_bound", RationalToJson(ar.lower_bound)},

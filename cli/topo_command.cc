@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli/command_registry.h"
+#include "cli/progress.h"
 #include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
@@ -15,7 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-json InfoJson(const Topology& g, unsigned threads) {
+json InfoJson(const Topology& g, unsigned threads, const ProgressCallback& progress) {
   json j;
   j["name"] = g.name();
   j["compute_nodes"] = g.num_compute();
@@ -41,7 +42,7 @@ json InfoJson(const Topology& g, unsigned threads) {
   }
   ConnectivityReport sc = CheckStronglyConnected(g);
   j["strongly_connected"] = sc.strongly_connected;
-  DistanceStats ds = ComputeDistanceStats(g, threads);
+  DistanceStats ds = ComputeDistanceStats(g, threads, progress);
   j["diameter"] = sc.strongly_connected ? json(ds.diameter) : json(nullptr);
   j["distance_distribution"] = ds.histogram;  // [k] = ordered compute pairs at distance k
   j["unreachable_pairs"] = ds.unreachable_pairs;
@@ -115,8 +116,9 @@ CommandRegistrar reg_topo(0, [](CLI::App& app) {
   info->add_option("--threads", info_args->threads, "BFS threads (0 = all cores)");
   info->callback([info_args]() {
     RunCommand([&]() {
+      ProgressPrinter progress("topo info");
       Topology g = ReadTopologyFile(info_args->file);
-      json j = InfoJson(g, info_args->threads);
+      json j = InfoJson(g, info_args->threads, progress.Counter("sources", "distances "));
       if (info_args->json) std::cout << j.dump() << "\n";
       else std::cout << InfoText(j);
       return kExitOk;

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/command_registry.h"
+#include "cli/progress.h"
 #include "graphs/expression.h"
 #include "graphs/family.h"
 #include "graphs/input_error.h"
@@ -40,7 +41,10 @@ CommandRegistrar reg_topo_gen(10, [](CLI::App& app) {
                          "missing; e.g. collsynth topo gen 'kautz(2,3)' -o k.json");
       if (args->out.empty())
         throw InputError("<args>", "-o", "missing output file ('-' for stdout)");
+      ProgressPrinter progress("topo gen");
       Topology g = EvaluateTopologyExpression(args->expr);
+      progress.Stage("built " + std::to_string(g.num_nodes()) + " nodes and " +
+                     std::to_string(g.num_links()) + " links; writing " + args->out);
       WriteTopologyFile(g, args->out);
       return kExitOk;
     });

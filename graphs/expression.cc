@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "graphs/family.h"
+#include "graphs/generators/family_args.h"
 #include "graphs/input_error.h"
 
 namespace collsynth {
@@ -161,43 +163,27 @@ std::size_t EditDistance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-Topology Evaluate(const Ast& a, const std::string& text) {
-  std::string item = text.substr(a.begin, a.end - a.begin);
+const Family& LookupFamily(const Ast& a, const std::string& item) {
   std::string lower = Lower(a.name);
   const Family* fam = FindFamily(lower);
-  if (!fam) {
-    auto sugg = SuggestFamilies(lower);
-    std::string problem = "unknown topology family '" + a.name + "'";
-    if (!sugg.empty()) {
-      problem += "; did you mean ";
-      for (std::size_t i = 0; i < sugg.size(); ++i) problem += (i ? ", " : "") + sugg[i];
-      problem += "?";
-    }
-    problem += " (collsynth topo gen --list shows all families)";
-    throw InputError(kFile, item, problem);
+  if (fam) return *fam;
+  auto sugg = SuggestFamilies(lower);
+  std::string problem = "unknown topology family '" + a.name + "'";
+  if (!sugg.empty()) {
+    problem += "; did you mean ";
+    for (std::size_t i = 0; i < sugg.size(); ++i) problem += (i ? ", " : "") + sugg[i];
+    problem += "?";
   }
-  std::vector<GenArg> args;
-  for (const Ast& x : a.args) {
-    GenArg g;
-    switch (x.kind) {
-      case Ast::Kind::kNumber:
-        g.kind = GenArg::Kind::kNumber;
-        g.number = x.number;
-        break;
-      case Ast::Kind::kWord:
-        g.kind = GenArg::Kind::kWord;
-        g.word = Lower(x.name);
-        break;
-      case Ast::Kind::kCall:
-        g.kind = GenArg::Kind::kTopology;
-        g.topology = std::make_shared<const Topology>(Evaluate(x, text));
-        break;
-    }
-    args.push_back(std::move(g));
-  }
-  Topology t;
+  problem += " (collsynth topo gen --list shows all families)";
+  throw InputError(kFile, item, problem);
+}
+
+// Runs `f` (a family's size or build function) and turns its exceptions into InputError
+// naming `item`.
+template <typename F>
+auto RunFamily(const std::string& item, F&& f) -> decltype(f()) {
   try {
-    t = fam->build(args);
+    return f();
   } catch (const InputError&) {
     throw;
   } catch (const std::invalid_argument& e) {
@@ -207,6 +193,63 @@ Topology Evaluate(const Ast& a, const std::string& text) {
   } catch (const std::overflow_error& e) {
     throw InputError(kFile, item, std::string("size overflow: ") + e.what());
   }  // std::bad_alloc passes: a size the checks let through is a program fault (exit 3)
+}
+
+// A number or word argument (calls are filled in by the caller).
+GenArg LeafArg(const Ast& x) {
+  GenArg g;
+  if (x.kind == Ast::Kind::kNumber) {
+    g.kind = GenArg::Kind::kNumber;
+    g.number = x.number;
+  } else if (x.kind == Ast::Kind::kWord) {
+    g.kind = GenArg::Kind::kWord;
+    g.word = Lower(x.name);
+  } else {
+    g.kind = GenArg::Kind::kTopology;
+  }
+  return g;
+}
+
+// The size of `a` computed from the parameters alone, bottom-up; refuses (InputError naming
+// the innermost sub-expression above the limits) before anything is built. std::nullopt when
+// some family on the way cannot tell its size without being built. O(length of the
+// expression); exact BigInt arithmetic, so no size overflows.
+std::optional<TopologySize> EstimateSize(const Ast& a, const std::string& text) {
+  std::string item = text.substr(a.begin, a.end - a.begin);
+  const Family& fam = LookupFamily(a, item);
+  std::vector<GenArg> args;
+  bool known = true;
+  for (const Ast& x : a.args) {
+    GenArg g = LeafArg(x);
+    if (x.kind == Ast::Kind::kCall) {
+      g.size = EstimateSize(x, text);
+      known = known && g.size.has_value();
+    }
+    args.push_back(std::move(g));
+  }
+  if (!fam.size || !known) return std::nullopt;
+  return RunFamily(item, [&] {
+    TopologySize size = fam.size(args);
+    CheckTopologySize(size, item);
+    return size;
+  });
+}
+
+Topology Evaluate(const Ast& a, const std::string& text) {
+  std::string item = text.substr(a.begin, a.end - a.begin);
+  const Family& fam = LookupFamily(a, item);
+  std::vector<GenArg> args;
+  for (const Ast& x : a.args) {
+    GenArg g = LeafArg(x);
+    if (x.kind == Ast::Kind::kCall) g.topology = std::make_shared<const Topology>(Evaluate(x, text));
+    args.push_back(std::move(g));
+  }
+  Topology t = RunFamily(item, [&] {
+    // The operands are built now: their exact sizes decide before this level is built
+    // (EstimateSize could not when some operand's family has no size function).
+    if (fam.size) CheckTopologySize(fam.size(args), item);
+    return fam.build(args);
+  });
   t.set_name(Canonical(a));
   return t;
 }
@@ -235,12 +278,18 @@ std::vector<std::string> SuggestFamilies(const std::string& name) {
   return out;
 }
 
+std::optional<TopologySize> EstimateTopologyExpressionSize(const std::string& expr) {
+  Ast a = ParseChecked(expr);
+  return EstimateSize(a, expr);
+}
+
 std::string CanonicalTopologyExpression(const std::string& expr) {
   return Canonical(ParseChecked(expr));
 }
 
 Topology EvaluateTopologyExpression(const std::string& expr) {
   Ast a = ParseChecked(expr);
+  EstimateSize(a, expr);
   return Evaluate(a, expr);
 }
 

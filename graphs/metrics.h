@@ -1,12 +1,14 @@
 // Distance metrics over the compute nodes: BFS (unit hop per link, switches included as
 // intermediate hops) from every compute node, parallel over hardware threads.
-// O(N_c · (V + E)) time, O(V) memory per thread.
+// O(N_c · (V + E)) time, O(V) memory per thread; each BFS touches only what it reaches (no
+// per-source O(V) pass), and threads share nothing but the next source's index.
 #ifndef COLLSYNTH_GRAPHS_METRICS_H_
 #define COLLSYNTH_GRAPHS_METRICS_H_
 
 #include <cstdint>
 #include <vector>
 
+#include "graphs/progress.h"
 #include "graphs/topology.h"
 
 namespace collsynth {
@@ -20,8 +22,10 @@ struct DistanceStats {
   std::int64_t total_distance = 0;
 };
 
-// threads = 0 uses std::thread::hardware_concurrency().
-DistanceStats ComputeDistanceStats(const Topology& g, unsigned threads = 0);
+// threads = 0 uses std::thread::hardware_concurrency(). `progress` (optional) is called on
+// the calling thread with (sources done, N_c) as the BFS runs finish.
+DistanceStats ComputeDistanceStats(const Topology& g, unsigned threads = 0,
+                                   const ProgressCallback& progress = {});
 
 // Hop distances from one node to every node (-1 when unreachable).
 std::vector<int> BfsDistances(const Topology& g, int source);

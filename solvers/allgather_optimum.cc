@@ -11,10 +11,19 @@ namespace {
 
 // Theorem 1's flow network G_x on integer bandwidths, scaled by p for x = q/p (λ = p/q):
 // link arcs p·b'_e, source arcs s -> u (u compute) with capacity q.
+// min_v F(s, v) over the compute nodes v is, on a direct-connect topology (every node but s
+// is a compute node), the minimum s-rooted cut: one Hao-Orlin push-relabel run
+// (MinCutFromRoot, exact on int64) instead of N max-flows, each of which pays O(V + E) to
+// initialise. With switch nodes (a cut whose sink side holds only switches must not count),
+// or capacities beyond int64, the test runs the N max-flows.
 class Theorem1Oracle {
  public:
-  explicit Theorem1Oracle(const Topology& g)
-      : g_(g), ib_(ScaleToIntegers(g)), compute_(g.ComputeNodes()), source_(g.num_nodes()) {
+  Theorem1Oracle(const Topology& g, const ProgressCallback& progress)
+      : g_(g),
+        ib_(ScaleToIntegers(g)),
+        compute_(g.ComputeNodes()),
+        source_(g.num_nodes()),
+        progress_(progress) {
     FlowNetwork net(g.num_nodes() + 1);
     for (int e = 0; e < g.num_links(); ++e) {
       const Link& l = g.link(e);
@@ -26,6 +35,7 @@ class Theorem1Oracle {
 
   const IntegerBandwidths& scaled() const { return ib_; }
   std::int64_t calls() const { return solver_->calls(); }
+  std::int64_t rooted_cuts() const { return rooted_cuts_; }
 
   struct Outcome {
     bool feasible = true;
@@ -41,7 +51,19 @@ class Theorem1Oracle {
     for (int a : source_arc_) solver_->SetCapacity(a, q);
     Outcome out;
     BigInt target = q * static_cast<long>(compute_.size());
+    const std::int64_t n = static_cast<std::int64_t>(compute_.size());
+    if (compute_.size() == static_cast<std::size_t>(g_.num_nodes())) {
+      if (auto rooted = MinCutFromRoot(solver_->network(), source_)) {
+        ++rooted_cuts_;
+        out.min_value = rooted->value;
+        out.cut.assign(rooted->source_side.begin(), rooted->source_side.end() - 1);
+        out.feasible = out.min_value >= target;
+        if (progress_) progress_(n, n);
+        return out;
+      }
+    }
     bool first = true;
+    std::int64_t done = 0;
     for (int v : compute_) {
       MaxFlowResult r = solver_->Solve(source_, v, true);
       if (r.unbounded) throw std::logic_error("Theorem 1 network: unbounded flow");
@@ -50,6 +72,7 @@ class Theorem1Oracle {
         out.cut.assign(r.source_side.begin(), r.source_side.end() - 1);
         first = false;
       }
+      if (progress_) progress_(++done, n);
       if (stop_at_first_violation && out.min_value < target) break;
     }
     out.feasible = out.min_value >= target;
@@ -63,6 +86,8 @@ class Theorem1Oracle {
   int source_;
   std::vector<int> link_arc_, source_arc_;
   std::unique_ptr<MaxFlowSolver> solver_;
+  ProgressCallback progress_;
+  std::int64_t rooted_cuts_ = 0;
 };
 
 // ratio of a set in scaled units: |S ∩ V_c| / B'+(S).
@@ -116,14 +141,15 @@ void MinimalUk(const Topology& g, const Rational& ratio, Rational* U, BigInt* k)
 bool AllgatherRatioFeasible(const Topology& g, const Rational& ratio) {
   CheckPreconditions(g);
   if (ratio <= 0) return false;
-  Theorem1Oracle oracle(g);
+  Theorem1Oracle oracle(g, {});
   Rational scaled = ratio / oracle.scaled().scale;
   return oracle.Test(Numerator(scaled), Denominator(scaled), true).feasible;
 }
 
-AllgatherOptimum ComputeAllgatherOptimum(const Topology& g, OptimumMethod method) {
+AllgatherOptimum ComputeAllgatherOptimum(const Topology& g, OptimumMethod method,
+                                         const ProgressCallback& progress) {
   CheckPreconditions(g);
-  Theorem1Oracle oracle(g);
+  Theorem1Oracle oracle(g, progress);
   const IntegerBandwidths& ib = oracle.scaled();
   AllgatherOptimum r;
   r.method = method;
@@ -187,6 +213,7 @@ AllgatherOptimum ComputeAllgatherOptimum(const Topology& g, OptimumMethod method
   }
   MinimalUk(g, r.ratio, &r.U, &r.k);
   r.max_flow_calls = oracle.calls();
+  r.rooted_min_cuts = oracle.rooted_cuts();
   return r;
 }
 

@@ -1,5 +1,6 @@
 #include "graphs/generators/family_args.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace collsynth {
@@ -11,6 +12,63 @@ void CheckTopologySize(const BigInt& nodes, const BigInt& links, const std::stri
                                 std::to_string(kMaxGeneratedNodes) + " nodes and " +
                                 std::to_string(kMaxGeneratedLinks) + " links");
   }
+}
+
+void CheckTopologySize(const TopologySize& size, const std::string& what) {
+  // An upper bound on the links refuses nothing by itself: the generator counts exactly
+  // before building (e.g. the line graph of an irregular topology).
+  bool too_many_links = size.links_exact && size.links > kMaxGeneratedLinks;
+  if (size.nodes > kMaxGeneratedNodes || too_many_links) {
+    throw std::invalid_argument(what + " would have " + ToString(size.nodes) + " nodes and " +
+                                (size.links_exact ? "" : "up to ") + ToString(size.links) +
+                                " links; the limit is " +
+                                std::to_string(kMaxGeneratedNodes) + " nodes and " +
+                                std::to_string(kMaxGeneratedLinks) + " links");
+  }
+}
+
+TopologySize MeasureTopology(const Topology& g) {
+  TopologySize s;
+  s.nodes = g.num_nodes();
+  s.links = g.num_links();
+  s.has_switches = g.num_switches() > 0;
+  std::int64_t max_out = 0, max_in = 0, units = 0;
+  std::vector<std::int64_t> in(static_cast<std::size_t>(g.num_nodes()), 0),
+      out(static_cast<std::size_t>(g.num_nodes()), 0);
+  for (const Link& l : g.links()) {
+    units += l.multiplicity;
+    out[l.from] += l.multiplicity;
+    in[l.to] += l.multiplicity;
+  }
+  bool regular = !s.has_switches && g.num_nodes() > 0;
+  for (int v = 0; v < g.num_nodes(); ++v) {
+    max_out = std::max(max_out, out[v]);
+    max_in = std::max(max_in, in[v]);
+    regular = regular && out[v] == out[0] && in[v] == out[0];
+  }
+  s.unit_links = units;
+  s.max_out = max_out;
+  s.max_in = max_in;
+  s.degree = regular ? BigInt(out[0]) : BigInt(-1);
+  return s;
+}
+
+TopologySize RegularSize(const BigInt& nodes, const BigInt& degree, const BigInt& links,
+                         bool links_exact) {
+  TopologySize s;
+  s.nodes = nodes;
+  s.links = links;
+  s.links_exact = links_exact;
+  s.unit_links = nodes * degree;
+  s.max_out = s.max_in = s.degree = degree;
+  return s;
+}
+
+TopologySize TopologySizeArg(const std::vector<GenArg>& args, std::size_t i,
+                             const std::string& param) {
+  const GenArg& a = args.at(i);
+  if (a.kind == GenArg::Kind::kTopology && a.size) return *a.size;
+  return MeasureTopology(TopologyArg(args, i, param));
 }
 
 void RequireArgCount(const std::vector<GenArg>& args, std::size_t count,

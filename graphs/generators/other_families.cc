@@ -17,7 +17,7 @@
 namespace collsynth {
 namespace {
 
-constexpr std::int64_t kMaxParam = kMaxGeneratedNodes;
+constexpr std::int64_t kMaxParam = kMaxFamilyParameter;
 
 std::int64_t Int(const std::vector<GenArg>& a, std::size_t i, const char* p, std::int64_t lo,
                  std::int64_t hi = kMaxParam) {

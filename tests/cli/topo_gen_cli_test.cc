@@ -88,5 +88,23 @@ TEST(TopoGenCliTest, BadExpressionsExitTwoWithOneLineNamingTheExpression) {
   EXPECT_EQ(unwritable.exit_code, 2);
 }
 
+// Issue 14: absurd sizes are refused at once with the exact size of the sub-expression
+// that is too large (before: "power(complete(100),10) ... 100000000 nodes and 0 links";
+// circulant(10000000,1) ran for minutes).
+TEST(TopoGenCliTest, Issue14AbsurdSizesExitTwoNamingTheRealSize) {
+  const std::string limit = "; the limit is 1048576 nodes and 8388608 links\n";
+  auto p = RunCli({"topo", "gen", "power(complete(100),10)", "-o", TempPath("p.json")});
+  EXPECT_EQ(p.exit_code, 2);
+  EXPECT_EQ(p.err,
+            "collsynth: <expr>: power(complete(100),10): power(complete(100),10) would have "
+            "100000000000000000000 nodes and 99000000000000000000000 links" + limit);
+  EXPECT_EQ(p.out, "");
+  auto c = RunCli({"topo", "gen", "circulant(10000000,1)", "-o", TempPath("c.json")});
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_EQ(c.err,
+            "collsynth: <expr>: circulant(10000000,1): circulant(10000000,1) would have "
+            "10000000 nodes and 20000000 links" + limit);
+}
+
 }  // namespace
 }  // namespace collsynth

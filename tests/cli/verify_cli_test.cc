@@ -157,22 +157,18 @@ TEST(VerifyCliTest, BadInputExitsTwoWithOneLine) {
   EXPECT_TRUE(zero.out.empty());
 }
 
-// A node name cannot forge lines of the text report: violations are escaped, one per line.
-TEST(VerifyCliTest, TextReportEscapesNodeNames) {
+// A node name cannot forge lines of the text report: names with control characters are
+// refused when the topology is read (exit 2, one line), before any report could quote them.
+TEST(VerifyCliTest, ForgingNodeNamesAreRefusedAtReadTime) {
   const std::string topo = WriteTempFile(
       "forged_topo.json",
       R"({"nodes": [{"name": "a"}, {"name": "x\ncollsynth: valid"}],
           "links": [{"from": "a", "to": "x\ncollsynth: valid", "bandwidth": 1, "duplex": true}]})");
   const std::string empty = WriteTempFile("empty_steps.json", R"({"format": "steps", "collective": "allgather", "sends": []})");
   auto r = RunCli({"verify", topo, empty});
-  EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_EQ(r.out.find("\ncollsynth"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("  node x\\ncollsynth: valid never receives [0, 1) of a's shard"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("  node a never receives [0, 1) of x\\ncollsynth: valid's shard"), std::string::npos) << r.out;
-  // --json keeps the names exact (JSON escapes them).
-  auto j = RunCli({"verify", topo, empty, "--json"});
-  EXPECT_EQ(j.exit_code, 1);
-  EXPECT_EQ(json::parse(j.out)["errors"][0].get<std::string>().find("x\ncollsynth: valid"), 5u) << j.out;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(r.err, "collsynth: " + topo + ": nodes[1]: node name contains a control character (byte 0x0a at offset 1)\n");
 }
 
 // Issue 14: K_{2,2} Figure 1 plus a send at step 0 was "valid", BFB and duplicate-free; it is

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "graphs/family.h"
+#include "graphs/generators/family_args.h"
 #include "graphs/input_error.h"
 #include "graphs/properties.h"
 
@@ -111,6 +112,118 @@ TEST(ExpressionTest, AbsurdSizesAreRefusedQuickly) {
   ExpectError("kautz(2,1000000000000)", "kautz(2,1000000000000)", "out of range");
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(seconds, 5.0);
+}
+
+// The exact InputError of `expr`: item and problem compared whole.
+void ExpectExactError(const std::string& expr, const std::string& item,
+                      const std::string& problem) {
+  try {
+    EvaluateTopologyExpression(expr);
+    ADD_FAILURE() << expr << " was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "<expr>") << expr;
+    EXPECT_EQ(e.item(), item) << expr;
+    EXPECT_EQ(e.problem(), problem) << expr;
+  }
+}
+
+const char kLimit[] = "; the limit is 1048576 nodes and 8388608 links";
+
+// Issue 14: the size comes from the expression before anything is built. The first factor
+// below is invalid (gcd 2: disconnected), which only its generator finds; the product is
+// refused by its size first, naming the product and its real size.
+TEST(ExpressionTest, Issue14SizeIsRefusedBeforeAnyOperandIsBuilt) {
+  ExpectExactError("product(circulant(16,2,4),complete(2000),complete(2000))",
+                   "product(circulant(16,2,4),complete(2000),complete(2000))",
+                   "product(circulant(16,2,4),complete(2000),complete(2000)) would have 64000000 "
+                   "nodes and 256128000000 links" + std::string(kLimit));
+  // The issue's examples (96 s / 2.8 GB and > 120 s before). K_3000 alone (8997000 links)
+  // is now above the link limit itself, so it is the innermost sub-expression named.
+  ExpectExactError("product(complete(2000),complete(2000))",
+                   "product(complete(2000),complete(2000))",
+                   "product(complete(2000),complete(2000)) would have 4000000 nodes and "
+                   "15992000000 links" + std::string(kLimit));
+  ExpectExactError("product(complete(3000),complete(3000))", "complete(3000)",
+                   "complete(3000) would have 3000 nodes and 8997000 links" +
+                       std::string(kLimit));
+  ExpectExactError("circulant(10000000,1)", "circulant(10000000,1)",
+                   "circulant(10000000,1) would have 10000000 nodes and 20000000 links" +
+                       std::string(kLimit));
+  // The innermost sub-expression above the limits is named, as written.
+  ExpectExactError("line(degree(complete(100), 2000))", "degree(complete(100), 2000)",
+                   "degree(complete(100), 2000) would have 200000 nodes and 39600000000 links" +
+                       std::string(kLimit));
+}
+
+// Issue 14: "power(complete(100),10) ... 100000000 nodes and 0 links" (the link count
+// overflowed). Sizes are exact BigInts: 100^10 nodes, 10 · 100^9 · 9900 links.
+TEST(ExpressionTest, Issue14PowerAndLineSizesAreExact) {
+  ExpectExactError("power(complete(100),10)", "power(complete(100),10)",
+                   "power(complete(100),10) would have 100000000000000000000 nodes and "
+                   "99000000000000000000000 links" + std::string(kLimit));
+  // L^5(K_30): 870 · 29^4 nodes, 29 times as many links.
+  ExpectExactError("line(complete(30),5)", "line(complete(30),5)",
+                   "line(complete(30),5) would have 615334470 nodes and 17844699630 links" +
+                       std::string(kLimit));
+  ExpectExactError("power(hypercube(64),64)", "hypercube(64)",
+                   "hypercube(64) would have 18446744073709551616 nodes and "
+                   "1180591620717411303424 links" + std::string(kLimit));
+}
+
+// The estimate against the built topology: nodes and unit links exact, links exact when
+// the estimate says so (an upper bound otherwise), degree bounds hold.
+TEST(ExpressionTest, Issue14EstimateMatchesTheBuiltTopology) {
+  const char* exprs[] = {
+      "complete(5)",       "bipartite(3)",          "hamming(2,3)",
+      "hypercube(4)",      "twistedhypercube(4)",   "kautz(2,3)",
+      "kautz(3,0)",        "genkautz(3,10)",        "genkautz(4,6)",
+      "debruijn(2,4)",     "circulant(16,3,4)",     "circulant(8,1,4)",
+      "circulant(10,3,7)", "dcirculant(9,1,2,2)",   "uniring(3,5)",
+      "biring(4,6)",       "torus(2,3,4)",          "twistedtorus(4,3,1)",
+      "twistedtorus(2,5,1)", "twistedtorus(5,2,3)",  "genkautz(2,7)",
+      "line(circulant(16,3,4))",                    "line(genkautz(3,10),2)",
+      "degree(complete(3),2)",                      "product(uniring(1,4),uniring(2,8))",
+      "power(hamming(2,3),2)",                      "bidir(uniring(1,5))",
+      "transpose(genkautz(2,7))",                   "line(bidir(dcirculant(7,1)))",
+      "product(circulant(8,1,4),torus(2,2))",       "line(uniring(3,4),2)",
+  };
+  for (const char* e : exprs) {
+    std::optional<TopologySize> est = EstimateTopologyExpressionSize(e);
+    ASSERT_TRUE(est.has_value()) << e;
+    TopologySize got = MeasureTopology(EvaluateTopologyExpression(e));
+    EXPECT_EQ(est->nodes, got.nodes) << e;
+    EXPECT_EQ(est->unit_links, got.unit_links) << e;
+    if (est->links_exact) {
+      EXPECT_EQ(est->links, got.links) << e;
+    } else {
+      EXPECT_GE(est->links, got.links) << e;
+    }
+    EXPECT_GE(est->max_out, got.max_out) << e;
+    EXPECT_GE(est->max_in, got.max_in) << e;
+    if (est->degree >= 0) {
+      EXPECT_EQ(est->degree, got.degree) << e;
+    }
+  }
+  // Families without a size function are measured once built.
+  EXPECT_FALSE(EstimateTopologyExpressionSize("product(drg(odd4),complete(3))").has_value());
+}
+
+// Only exact counts refuse: an upper bound on the links leaves the decision to the
+// generator's exact count (nodes are always exact).
+TEST(ExpressionTest, Issue14OnlyExactLinkCountsRefuse) {
+  TopologySize bound = RegularSize(1000, 4, BigInt(kMaxGeneratedLinks) + 1, false);
+  EXPECT_NO_THROW(CheckTopologySize(bound, "x"));
+  bound.links_exact = true;
+  EXPECT_THROW(CheckTopologySize(bound, "x"), std::invalid_argument);
+  TopologySize nodes = RegularSize(BigInt(kMaxGeneratedNodes) + 1, 1, 1, false);
+  try {
+    CheckTopologySize(nodes, "x");
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "x would have 1048577 nodes and up to 1 links; the limit is 1048576 nodes and "
+              "8388608 links");
+  }
 }
 
 TEST(ExpressionTest, EveryFamilyIsDocumentedAndUnique) {

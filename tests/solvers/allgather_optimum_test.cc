@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "graphs/expression.h"
 #include "pipeline_test_topologies.h"
 #include "solvers/integer_bandwidths.h"
 #include "test_util.h"
@@ -161,6 +162,49 @@ TEST(AllgatherOptimumTest, RejectsPreconditionViolations) {
   g.AddCompute("b");
   g.AddLink(0, 1, 1);
   EXPECT_THROW(ComputeAllgatherOptimum(g), std::invalid_argument);  // not Eulerian
+}
+
+// Issue 14: `optimum` on a 10^4-node unidirectional ring took 50 s in N max-flows per
+// Theorem-1 test (each paying O(V + E) to initialise: O(N^2)). On a direct-connect topology
+// the test is one rooted minimum cut; the answer and its certificate are unchanged, and
+// the progress callback sees each test.
+TEST(AllgatherOptimumTest, Issue14RingTestIsOneRootedMinCut) {
+  Topology g = EvaluateTopologyExpression("uniring(1,2000)");
+  for (auto method : {OptimumMethod::kDinkelbach, OptimumMethod::kBinarySearch}) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> calls;
+    AllgatherOptimum r = ComputeAllgatherOptimum(
+        g, method, [&](std::int64_t done, std::int64_t total) { calls.emplace_back(done, total); });
+    EXPECT_EQ(r.ratio, 1999);
+    EXPECT_EQ(r.cut_compute, 1999);
+    EXPECT_EQ(r.cut_bandwidth, 1);
+    EXPECT_EQ(r.max_flow_calls, 0);
+    EXPECT_EQ(r.rooted_min_cuts, r.tests);
+    ASSERT_EQ(calls.size(), static_cast<std::size_t>(r.tests));
+    for (const auto& c : calls) {
+      EXPECT_EQ(c.first, 2000);
+      EXPECT_EQ(c.second, 2000);
+    }
+    ExpectCertificate(g, r);
+  }
+  EXPECT_EQ(ComputeAllgatherOptimum(g).tests, 1);
+}
+
+// With switch nodes the test stays N max-flows (a cut whose sink side holds only switches
+// must not count); progress counts them.
+TEST(AllgatherOptimumTest, Issue14SwitchTopologyProgressCountsMaxFlows) {
+  Topology g = testing::TwoClusterTopology();
+  std::vector<std::pair<std::int64_t, std::int64_t>> calls;
+  AllgatherOptimum r = ComputeAllgatherOptimum(
+      g, OptimumMethod::kDinkelbach,
+      [&](std::int64_t done, std::int64_t total) { calls.emplace_back(done, total); });
+  EXPECT_EQ(r.ratio, 1);
+  EXPECT_EQ(r.rooted_min_cuts, 0);
+  EXPECT_EQ(r.max_flow_calls, 8 * r.tests);
+  ASSERT_EQ(calls.size(), static_cast<std::size_t>(8 * r.tests));
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(calls[i].first, static_cast<std::int64_t>(i % 8 + 1));
+    EXPECT_EQ(calls[i].second, 8);
+  }
 }
 
 }  // namespace
