@@ -1,5 +1,6 @@
 #include "solvers/collective_bounds.h"
 
+#include <optional>
 #include <stdexcept>
 
 #include "solvers/integer_bandwidths.h"
@@ -25,14 +26,24 @@ BroadcastBound ComputeBroadcastBound(const Topology& g, int root) {
     throw std::invalid_argument("broadcast root must be a compute node");
   }
   IntegerBandwidths ib = ScaleToIntegers(g);
-  MaxFlowSolver solver(ScaledNetwork(g, ib, 0));
   BroadcastBound b;
   b.root = root;
   BigInt best = -1;
   std::vector<char> side;
+  // Without switches every other node is a compute node: min_v F(root, v) is the minimum
+  // root-rooted cut, one Hao-Orlin run instead of N-1 max-flows.
+  std::optional<RootedMinCut> rooted;
+  if (g.num_compute() == g.num_nodes() && g.num_nodes() > 1) rooted = MinCutFromRoot(ScaledNetwork(g, ib, 0), root);
+  if (rooted) {
+    best = rooted->value;
+    side = std::move(rooted->source_side);
+  }
+  std::optional<MaxFlowSolver> solver;
+  if (!rooted) solver.emplace(ScaledNetwork(g, ib, 0));
   for (int v : g.ComputeNodes()) {
+    if (rooted) break;
     if (v == root) continue;
-    MaxFlowResult r = solver.Solve(root, v, true);
+    MaxFlowResult r = solver->Solve(root, v, true);
     if (best < 0 || r.value < best) {
       best = r.value;
       side = r.source_side;
@@ -52,13 +63,22 @@ AllreduceBounds ComputeAllreduceBounds(const Topology& g, const AllgatherOptimum
   std::vector<int> compute = g.ComputeNodes();
   const int n = static_cast<int>(compute.size());
   AllreduceBounds a;
-  // (6): min_{v != v0} F(v0, v).
+  const bool switchless = n == g.num_nodes();
+  // (6): min_{v != v0} F(v0, v). Without switches every other node is a compute node, so it
+  // is the minimum v0-rooted cut: one Hao-Orlin run instead of N-1 max-flows.
   {
-    MaxFlowSolver solver(ScaledNetwork(g, ib, 0));
     BigInt best = -1;
     std::vector<char> side;
-    for (int i = 1; i < n; ++i) {
-      MaxFlowResult r = solver.Solve(compute[0], compute[i], true);
+    std::optional<RootedMinCut> rooted;
+    if (switchless) rooted = MinCutFromRoot(ScaledNetwork(g, ib, 0), compute[0]);
+    if (rooted) {
+      best = rooted->value;
+      side = std::move(rooted->source_side);
+    }
+    std::optional<MaxFlowSolver> solver;
+    if (!rooted) solver.emplace(ScaledNetwork(g, ib, 0));
+    for (int i = 1; i < n && !rooted; ++i) {
+      MaxFlowResult r = solver->Solve(compute[0], compute[i], true);
       if (best < 0 || r.value < best) {
         best = r.value;
         side = r.source_side;
@@ -70,9 +90,19 @@ AllreduceBounds ComputeAllreduceBounds(const Topology& g, const AllgatherOptimum
     }
     a.bound6 = Rational(n) / a.min_cut;
   }
-  // (7): μ_v = F(v, t) with infinite arcs u -> t for every other compute node u.
+  // (7): μ_v = F(v, t) with infinite arcs u -> t for every other compute node u. Without
+  // switches the only S with S ∩ V_c = {v} is {v}: μ_v = B+({v}), v's out-bandwidth to other
+  // nodes (self-loops do not leave {v}), and S_v = {v}.
   std::vector<Rational> mu(g.num_nodes());
-  {
+  if (switchless) {
+    for (int v : compute) {
+      for (int e : g.OutLinks(v))
+        if (g.link(e).to != v) mu[v] += g.link(e).bandwidth;
+      a.single_cuts.push_back({v});
+      if (mu[v] > a.max_single_cut) a.max_single_cut = mu[v];
+    }
+    a.bound7 = Rational(2 * (n - 1)) / a.max_single_cut;
+  } else {
     int t = g.num_nodes();
     FlowNetwork net = ScaledNetwork(g, ib, 1);
     std::vector<int> arc_of(g.num_nodes(), -1);
