@@ -216,8 +216,8 @@ constexpr std::size_t kMaxJsonMessage = 300;
 class BoundedDomBuilder {
  public:
   BoundedDomBuilder(json& root, const std::string& file, const char* begin,
-                    const char* const* read_up_to)
-      : root_(root), file_(file), begin_(begin), read_up_to_(read_up_to) {}
+                    const char* const* read_up_to, std::size_t max_memory)
+      : root_(root), file_(file), begin_(begin), read_up_to_(read_up_to), max_memory_(max_memory) {}
 
   bool null() { return Add(nullptr); }
   bool boolean(bool v) { return Add(v); }
@@ -228,7 +228,10 @@ class BoundedDomBuilder {
     if (IsIntegerLiteral(text)) return Add(text);
     return Add(v);
   }
-  bool string(json::string_t& v) { return Add(std::move(v)); }
+  bool string(json::string_t& v) {
+    Charge(kStringBytes + v.size());
+    return Add(std::move(v));
+  }
   bool binary(json::binary_t& v) { return Add(std::move(v)); }
   bool start_object(std::size_t /*len*/) { return Open(json::value_t::object); }
   bool start_array(std::size_t /*len*/) { return Open(json::value_t::array); }
@@ -241,6 +244,7 @@ class BoundedDomBuilder {
     return true;
   }
   bool key(json::string_t& k) {
+    Charge(kMemberBytes + k.size());
     auto [it, inserted] = stack_.back()->get_ref<json::object_t&>().emplace(std::move(k), nullptr);
     if (!inserted) Fail("duplicate key \"" + Abbreviated(it->first) + "\" in an object");
     pending_ = &it->second;
@@ -285,10 +289,22 @@ class BoundedDomBuilder {
   }
   template <class Value>
   bool Add(Value&& v) {
+    Charge(kValueBytes);
     Insert(std::forward<Value>(v));
     return true;
   }
+  // The document's memory, approximately (nlohmann values, containers, map nodes, strings):
+  // refused past kMaxJsonMemory, so a file under the byte limit cannot exhaust memory (a file
+  // of small objects needs ~25 times its size).
+  void Charge(std::size_t bytes) {
+    used_ += bytes;
+    if (used_ > max_memory_) {
+      Fail("the JSON document would need more than " + std::to_string(max_memory_ >> 10) +
+           " KiB in memory (docs/formats.md, \"Limits\")");
+    }
+  }
   bool Open(json::value_t t) {
+    Charge(t == json::value_t::object ? kObjectBytes : kArrayBytes);
     if (stack_.size() >= kMaxJsonDepth) {
       Fail("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     }
@@ -302,15 +318,22 @@ class BoundedDomBuilder {
   const char* const* read_up_to_;
   std::vector<json*> stack_;  // open containers, innermost last
   json* pending_ = nullptr;   // the value slot of the last key
+  std::size_t max_memory_;
+  std::size_t used_ = 0;      // approximate bytes of the document so far
+  // Approximate costs (x86-64 libstdc++): a json value, a string's heap block, an array's
+  // vector (amortised growth included per element via kValueBytes), an object's map and each
+  // member's tree node with its key.
+  static constexpr std::size_t kValueBytes = 24, kStringBytes = 32, kArrayBytes = 48,
+                               kObjectBytes = 64, kMemberBytes = 96;
 };
 
 }  // namespace
 
-json ParseJsonText(const std::string& text, const std::string& file) {
+json ParseJsonText(const std::string& text, const std::string& file, std::size_t max_memory) {
   json root;
   const char* begin = text.data();
   const char* read_up_to = begin;
-  BoundedDomBuilder builder(root, file, begin, &read_up_to);
+  BoundedDomBuilder builder(root, file, begin, &read_up_to, max_memory);
   try {
     // The builder throws on every error, so a false return would be a broken invariant.
     if (!json::sax_parse(TrackingIterator(begin, &read_up_to),

@@ -14,6 +14,9 @@ namespace collsynth {
 
 // Files larger than this are refused before parsing (an "absurd size" guard).
 inline constexpr std::size_t kMaxInputBytes = std::size_t{1} << 30;
+// A parsed JSON document's approximate memory (values, containers, strings) is limited to
+// this: refused while parsing, so no input under kMaxInputBytes exhausts memory.
+inline constexpr std::size_t kMaxJsonMemory = std::size_t{6} << 30;
 
 // JSON containers (objects and arrays) nested deeper than this are refused while parsing:
 // nlohmann's copy, dump and comparison recurse, so a deep document would overflow the stack.
@@ -28,7 +31,9 @@ std::string ReadTextFile(const std::string& path);
 // kMaxJsonDepth, on a key repeated within one object and on numbers beyond double's range.
 // An unquoted integer literal outside int64/uint64 is stored as a JSON string of its digits
 // (the contract's encoding of a rational), so RationalFromJson reads it exactly.
-nlohmann::json ParseJsonText(const std::string& text, const std::string& file);
+// `max_memory` (tests lower it) bounds the document's approximate memory.
+nlohmann::json ParseJsonText(const std::string& text, const std::string& file,
+                             std::size_t max_memory = kMaxJsonMemory);
 
 Topology TopologyFromJson(const nlohmann::json& j, const std::string& file);
 nlohmann::json TopologyToJson(const Topology& g);

@@ -218,6 +218,24 @@ TEST(JsonLimitsTest, HugeIntegerLiteralsAreReadExactly) {
                    "links[0] (a -> b)", "multiplicity must be an integer in 1..2^63-1, got 9223372036854775808");
 }
 
+// A file under the byte limit must not exhaust memory: a document of small objects takes ~25
+// times its size as nlohmann values, so the builder charges an approximate size per value and
+// refuses past the limit (6 GiB by default; lowered here).
+TEST(JsonLimitsTest, DocumentMemoryIsBoundedWhileParsing) {
+  std::string text = "[";
+  for (int i = 0; i < 10000; ++i) text += std::string(i ? "," : "") + R"({"a":"b"})";
+  text += "]";  // 90 KB of text, ~2 MB as a document
+  EXPECT_EQ(ParseJsonText(text, "m.json").size(), 10000u);
+  try {
+    ParseJsonText(text, "m.json", std::size_t{1} << 20);
+    FAIL() << "a 1 MiB budget accepted ~2 MB of document";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "m.json");
+    EXPECT_NE(e.problem().find("would need more than 1024 KiB in memory"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(ParseJsonText(text, "m.json", std::size_t{4} << 20).size(), 10000u);
+}
+
 TEST(JsonLimitsTest, DuplicateKeysAreRefused) {
   // Other JSON tools keep the first value, nlohmann the last: the file must mean one thing.
   const std::string two = R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [)";
