@@ -40,6 +40,11 @@ std::string Alternatives(const FinderCandidate& c) {
   return s;
 }
 
+// What lower_bound is and why it holds, in every row (issue 14: no row may look optimal
+// without saying by what).
+const char* const kThm6Bound =
+    "seed 000 Thm 6: (N-1)/N M/B, as each node receives (N-1)/N M through in-bandwidth B";
+
 ExperimentRow FrontierRow(const FinderCandidate& c, const FinderWorkload& w) {
   ExperimentRow r;
   r.instance = c.topology;
@@ -51,6 +56,7 @@ ExperimentRow FrontierRow(const FinderCandidate& c, const FinderWorkload& w) {
   r.lower_bound = BandwidthLowerBound(BigInt(c.nodes));
   r.tb_unit = "M/B";
   r.extra = {{"degree", std::to_string(c.degree)},
+             {"bound_by", kThm6Bound},
              {"label", c.Label()},
              {"bw_optimal", c.bw_optimal ? "yes" : "no"},
              {"moore_optimal", c.moore_optimal ? "yes" : "no"},
@@ -145,6 +151,7 @@ std::vector<ExperimentTask> GenKautzTasks(const ExperimentInput& in) {
                          r.tb_unit = "M/B";
                          Rational ratio = *r.tb / *r.lower_bound;
                          r.extra = {{"degree", std::to_string(d)},
+                                    {"bound_by", kThm6Bound},
                                     {"ratio", ToString(ratio)},
                                     {"ratio_decimal", std::to_string(static_cast<double>(ratio))},
                                     {"moore_steps", std::to_string(MooreOptimalSteps(BigInt(m), d))}};
