@@ -40,12 +40,13 @@ void Corrupt(std::string& text) {
   text = j.dump() + "\n";
 }
 
-// Checks the parsed document and compares it with what the in-memory check found.
-OutputCheck CheckDocument(const Topology& g, const json& doc, const std::string& name,
+// Checks the document's text (read as `verify` reads it) and compares it with what the
+// in-memory check found.
+OutputCheck CheckDocument(const Topology& g, const std::string& text, const std::string& name,
                           const VerifyOptions& options, const json& expected) {
   OutputCheck c;
   try {
-    c.result = VerifyScheduleJson(g, doc, name, options);
+    c.result = VerifyScheduleText(g, text, name, options);
   } catch (const InputError& e) {
     c.error = std::string("the written file does not read back: ") + e.what();
     return c;
@@ -78,7 +79,7 @@ OutputCheck WriteCheckedSchedule(const Topology& g, std::string&& text, const st
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   if (path == "-") {
-    OutputCheck c = CheckDocument(g, ParseJsonText(text, "<stdout>"), "<stdout>", options, expected);
+    OutputCheck c = CheckDocument(g, text, "<stdout>", options, expected);
     c.seconds = seconds();
     if (c.ok) std::cout << text << std::flush;
     return c;
@@ -89,8 +90,7 @@ OutputCheck WriteCheckedSchedule(const Topology& g, std::string&& text, const st
   const auto t1 = std::chrono::steady_clock::now();
   OutputCheck c;
   try {
-    json doc = ParseJsonText(ReadTextFile(partial), path);
-    c = CheckDocument(g, doc, path, options, expected);
+    c = CheckDocument(g, ReadTextFile(partial), path, options, expected);
   } catch (const InputError& e) {
     c.error = std::string("the written file does not read back: ") + e.what();
   }

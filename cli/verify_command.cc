@@ -33,8 +33,7 @@ CommandRegistrar reg_verify(0, [](CLI::App& app) {
     RunCommand([&]() {
       Topology g = ReadTopologyFile(args->topology);
       const std::string name = args->schedule == "-" ? "<stdin>" : args->schedule;
-      nlohmann::json j = ParseJsonText(ReadTextFile(args->schedule), name);
-      VerifyResult r = VerifyScheduleJson(g, j, name, args->options);
+      VerifyResult r = VerifyScheduleText(g, ReadTextFile(args->schedule), name, args->options);
       if (args->json) {
         std::cout << r.report.dump() << "\n";
       } else {

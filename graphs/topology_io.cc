@@ -216,8 +216,14 @@ constexpr std::size_t kMaxJsonMessage = 300;
 class BoundedDomBuilder {
  public:
   BoundedDomBuilder(json& root, const std::string& file, const char* begin,
-                    const char* const* read_up_to, std::size_t max_memory)
-      : root_(root), file_(file), begin_(begin), read_up_to_(read_up_to), max_memory_(max_memory) {}
+                    const char* const* read_up_to, std::size_t max_memory,
+                    const JsonElementHook* hook)
+      : root_(root),
+        file_(file),
+        begin_(begin),
+        read_up_to_(read_up_to),
+        max_memory_(max_memory),
+        hook_(hook != nullptr && *hook ? hook : nullptr) {}
 
   bool null() { return Add(nullptr); }
   bool boolean(bool v) { return Add(v); }
@@ -235,16 +241,11 @@ class BoundedDomBuilder {
   bool binary(json::binary_t& v) { return Add(std::move(v)); }
   bool start_object(std::size_t /*len*/) { return Open(json::value_t::object); }
   bool start_array(std::size_t /*len*/) { return Open(json::value_t::array); }
-  bool end_object() {
-    stack_.pop_back();
-    return true;
-  }
-  bool end_array() {
-    stack_.pop_back();
-    return true;
-  }
+  bool end_object() { return Close(); }
+  bool end_array() { return Close(); }
   bool key(json::string_t& k) {
     Charge(kMemberBytes + k.size());
+    if (hook_) pending_key_ = k;
     auto [it, inserted] = stack_.back()->get_ref<json::object_t&>().emplace(std::move(k), nullptr);
     if (!inserted) Fail("duplicate key \"" + Abbreviated(it->first) + "\" in an object");
     pending_ = &it->second;
@@ -304,11 +305,37 @@ class BoundedDomBuilder {
     }
   }
   bool Open(json::value_t t) {
+    const std::size_t used_before = used_;
     Charge(t == json::value_t::object ? kObjectBytes : kArrayBytes);
     if (stack_.size() >= kMaxJsonDepth) {
       Fail("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     }
+    if (hook_) {  // where the container sits: its key, or its index in the enclosing array
+      if (stack_.empty()) {
+        path_.emplace_back();
+      } else if (stack_.back()->is_array()) {
+        path_.push_back(std::to_string(stack_.back()->size()));
+      } else {
+        path_.push_back(pending_key_);
+      }
+      charged_.push_back(used_before);
+    }
     stack_.push_back(Insert(t));
+    return true;
+  }
+  // Closes the innermost container; an array element is offered to the hook, which may
+  // consume it (it is then replaced by null and its memory charge returned).
+  bool Close() {
+    json* done = stack_.back();
+    stack_.pop_back();
+    if (!hook_) return true;
+    const std::size_t used_before = charged_.back();
+    charged_.pop_back();
+    if (!stack_.empty() && stack_.back()->is_array() && (*hook_)(path_, *done, root_)) {
+      *done = nullptr;
+      used_ = used_before + kValueBytes;
+    }
+    path_.pop_back();
     return true;
   }
 
@@ -320,6 +347,10 @@ class BoundedDomBuilder {
   json* pending_ = nullptr;   // the value slot of the last key
   std::size_t max_memory_;
   std::size_t used_ = 0;      // approximate bytes of the document so far
+  const JsonElementHook* hook_;
+  std::vector<std::string> path_;      // with a hook: keys / indices of the open containers
+  std::vector<std::size_t> charged_;   // with a hook: used_ before each open container
+  std::string pending_key_;
   // Approximate costs (x86-64 libstdc++): a json value, a string's heap block, an array's
   // vector (amortised growth included per element via kValueBytes), an object's map and each
   // member's tree node with its key.
@@ -330,10 +361,15 @@ class BoundedDomBuilder {
 }  // namespace
 
 json ParseJsonText(const std::string& text, const std::string& file, std::size_t max_memory) {
+  return ParseJsonText(text, file, JsonElementHook(), max_memory);
+}
+
+json ParseJsonText(const std::string& text, const std::string& file, const JsonElementHook& hook,
+                   std::size_t max_memory) {
   json root;
   const char* begin = text.data();
   const char* read_up_to = begin;
-  BoundedDomBuilder builder(root, file, begin, &read_up_to, max_memory);
+  BoundedDomBuilder builder(root, file, begin, &read_up_to, max_memory, &hook);
   try {
     // The builder throws on every error, so a false return would be a broken invariant.
     if (!json::sax_parse(TrackingIterator(begin, &read_up_to),

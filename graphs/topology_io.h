@@ -5,8 +5,10 @@
 #ifndef COLLSYNTH_GRAPHS_TOPOLOGY_IO_H_
 #define COLLSYNTH_GRAPHS_TOPOLOGY_IO_H_
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "graphs/topology.h"
 
@@ -34,6 +36,17 @@ std::string ReadTextFile(const std::string& path);
 // `max_memory` (tests lower it) bounds the document's approximate memory.
 nlohmann::json ParseJsonText(const std::string& text, const std::string& file,
                              std::size_t max_memory = kMaxJsonMemory);
+// Streaming: `hook(path, element, root)` is called for every container that is an array
+// element, as soon as it is complete. `path` names the element from the root: object keys,
+// and array indices as decimal strings (the root itself is ""), e.g. {"", "phases", "1",
+// "trees", "7"}; `root` is the document built so far. When the hook returns true it has consumed
+// the element, which is replaced by null in the document (and no longer counts towards
+// max_memory): a reader can convert large arrays element by element without holding the
+// whole tree. Exceptions from the hook propagate.
+using JsonElementHook = std::function<bool(const std::vector<std::string>& path,
+                                           nlohmann::json& element, const nlohmann::json& root)>;
+nlohmann::json ParseJsonText(const std::string& text, const std::string& file,
+                             const JsonElementHook& hook, std::size_t max_memory = kMaxJsonMemory);
 
 Topology TopologyFromJson(const nlohmann::json& j, const std::string& file);
 nlohmann::json TopologyToJson(const Topology& g);

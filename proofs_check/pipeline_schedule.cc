@@ -160,7 +160,8 @@ PipelineTree ReadTree(const json& t, const Topology& g, const std::string& file,
 }
 
 PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::string& file,
-                              const std::string& prefix, bool is_phase) {
+                              const std::string& prefix, bool is_phase, int which,
+                              StreamedPipelineTrees* streamed) {
   const std::string top = prefix.empty() ? "top level" : prefix;
   auto item = [&](const std::string& key) { return prefix.empty() ? key : prefix + "." + key; };
   if (!j.is_object()) throw InputError(file, top, std::string("expected a JSON object, got ") + j.type_name());
@@ -239,7 +240,8 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
     }
     for (std::size_t i = 0; i < 2; ++i) {
       s.phases.push_back(
-          ReadSchedule(phases[i], g, file, item("phases[" + std::to_string(i) + "]"), true));
+          ReadSchedule(phases[i], g, file, item("phases[" + std::to_string(i) + "]"), true,
+                       1 + static_cast<int>(i), streamed));
     }
     if (s.phases[0].collective != "reduce-scatter" || s.phases[1].collective != "allgather") {
       throw InputError(file, item("phases"),
@@ -251,7 +253,16 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   } else {
     const json& trees = RequireField(j, "trees", file, top);
     if (!trees.is_array()) throw InputError(file, item("trees"), "must be an array");
+    s.trees.reserve(trees.size());
     for (std::size_t i = 0; i < trees.size(); ++i) {
+      if (streamed) {  // converted while parsing (PipelineTreeStreamHook)
+        auto it = streamed->find({which, i});
+        if (it != streamed->end()) {
+          s.trees.push_back(std::move(it->second));
+          streamed->erase(it);
+          continue;
+        }
+      }
       s.trees.push_back(ReadTree(trees[i], g, file, item("trees[" + std::to_string(i) + "]")));
     }
   }
@@ -370,7 +381,38 @@ void AppendTrees(const PipelineSchedule& s, const std::vector<std::string>& quot
 }  // namespace
 
 PipelineSchedule PipelineScheduleFromJson(const json& j, const Topology& g, const std::string& file) {
-  return ReadSchedule(j, g, file, "", false);
+  return ReadSchedule(j, g, file, "", false, 0, nullptr);
+}
+
+PipelineSchedule PipelineScheduleFromJson(const json& j, const Topology& g, const std::string& file,
+                                          StreamedPipelineTrees* streamed) {
+  return ReadSchedule(j, g, file, "", false, 0, streamed);
+}
+
+JsonElementHook PipelineTreeStreamHook(const Topology& g, const std::string& file,
+                                       StreamedPipelineTrees* trees) {
+  return [&g, file, trees](const std::vector<std::string>& path, json& element, const json& root) {
+    // {"", "trees", i} or {"", "phases", p, "trees", i} of a document already known to be a
+    // pipeline schedule.
+    int which = -1;
+    if (path.size() == 3 && path[1] == "trees") {
+      which = 0;
+    } else if (path.size() == 5 && path[1] == "phases" && path[3] == "trees" &&
+               (path[2] == "0" || path[2] == "1")) {
+      which = 1 + (path[2] == "1");
+    } else {
+      return false;
+    }
+    if (!root.is_object()) return false;
+    auto format = root.find("format");
+    if (format == root.end() || !format->is_string() || format->get_ref<const std::string&>() != "pipeline")
+      return false;
+    const std::string& index = path.back();
+    const std::size_t i = std::stoul(index);
+    const std::string item = (which == 0 ? "" : "phases[" + path[2] + "].") + "trees[" + index + "]";
+    (*trees)[{which, i}] = ReadTree(element, g, file, item);
+    return true;
+  };
 }
 
 json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g) {

@@ -5,6 +5,7 @@
 #ifndef COLLSYNTH_PROOFS_CHECK_PIPELINE_SCHEDULE_H_
 #define COLLSYNTH_PROOFS_CHECK_PIPELINE_SCHEDULE_H_
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
+#include "graphs/topology_io.h"
 
 namespace collsynth {
 
@@ -55,6 +57,19 @@ struct PipelineSchedule {
 
 PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topology& g,
                                           const std::string& file);
+
+// Streaming read (issue 14: the written file is checked by reading it back, and a 1024-GPU
+// schedule's JSON tree took 1.5 GB): ParseJsonText(text, file, PipelineTreeStreamHook(...))
+// converts each tree as soon as the parser has it, once the top-level "format": "pipeline"
+// has been read (every collsynth writer puts it before "trees"; otherwise nothing is streamed
+// and the trees stay in the document), so memory is the schedule plus one tree's JSON. Then
+// PipelineScheduleFromJson(doc, g, file, &trees) gives the same schedule as the plain read
+// (on a malformed file the first error named may differ: trees are read first). Key: (0 for the top level, 1 + p for phases[p], tree index).
+using StreamedPipelineTrees = std::map<std::pair<int, std::size_t>, PipelineTree>;
+JsonElementHook PipelineTreeStreamHook(const Topology& g, const std::string& file,
+                                       StreamedPipelineTrees* trees);
+PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topology& g,
+                                          const std::string& file, StreamedPipelineTrees* streamed);
 nlohmann::json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g);
 // Byte-identical to PipelineScheduleToJson(s, g).dump(), but the trees (the bulk of a large
 // schedule: N roots × N-1 edges × routes) are written as text directly instead of through

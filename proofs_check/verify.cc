@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "graphs/input_error.h"
+#include "graphs/topology_io.h"
 #include "proofs_check/compact_schedule.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/pipeline_schedule.h"
@@ -13,8 +14,10 @@ namespace collsynth {
 
 using nlohmann::json;
 
-VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const std::string& file,
-                                const VerifyOptions& options) {
+namespace {
+
+VerifyResult Verify(const Topology& g, const json& schedule, const std::string& file,
+                    const VerifyOptions& options, StreamedPipelineTrees* streamed) {
   if (!schedule.is_object()) {
     throw InputError(file, "top level", std::string("expected a JSON object, got ") + schedule.type_name());
   }
@@ -59,7 +62,7 @@ VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const s
                        "--bw-optimal, --bfb and --no-duplicates apply to \"steps\" schedules; a "
                        "pipeline schedule's optimality is certified by its bottleneck_cut");
     }
-    PipelineSchedule s = PipelineScheduleFromJson(schedule, g, file);
+    PipelineSchedule s = PipelineScheduleFromJson(schedule, g, file, streamed);
     PipelineCheckReport r = CheckPipelineSchedule(g, s, options.max_errors);
     result.ok = r.ok;
     result.verdict = r.verdict;
@@ -71,6 +74,20 @@ VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const s
   }
   result.report["verdict"] = result.verdict;
   return result;
+}
+
+}  // namespace
+
+VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const std::string& file,
+                                const VerifyOptions& options) {
+  return Verify(g, schedule, file, options, nullptr);
+}
+
+VerifyResult VerifyScheduleText(const Topology& g, const std::string& text, const std::string& file,
+                                const VerifyOptions& options) {
+  StreamedPipelineTrees trees;
+  const json doc = ParseJsonText(text, file, PipelineTreeStreamHook(g, file, &trees));
+  return Verify(g, doc, file, options, &trees);
 }
 
 std::string VerifyResult::Text() const {

@@ -29,6 +29,12 @@ struct VerifyResult {
   std::string Text() const;  // human-readable summary, several lines, for the CLI
 };
 
+// The same from the file's text: parses it (ParseJsonText) and, for pipeline schedules,
+// converts the trees while parsing (PipelineTreeStreamHook), so the document's JSON tree is
+// never held whole. What `collsynth verify` and the output check of every writing command use.
+VerifyResult VerifyScheduleText(const Topology& g, const std::string& text, const std::string& file,
+                                const VerifyOptions& options = {});
+
 VerifyResult VerifyScheduleJson(const Topology& g, const nlohmann::json& schedule,
                                 const std::string& file, const VerifyOptions& options = {});
 

@@ -460,3 +460,69 @@ TEST(PipelineCheckerIssue14, LongChainBelowAParentlessNodeIsLinear) {
 
 }  // namespace
 }  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// Issue 14: the output check reads pipeline files back streaming, each tree converted as the
+// parser completes it. Same schedule as the plain read, for allgather and allreduce; the
+// document keeps nulls in place of the streamed trees; "format" after "trees" (hand-written
+// files) falls back to the plain read; a bad tree is named as in the plain read.
+TEST(PipelineStreamingReadTest, SameScheduleAsThePlainRead) {
+  Topology g = testing::TwoCluster();
+  PipelineSchedule rs = testing::TwoClusterPipeline();
+  rs.collective = "reduce-scatter";
+  PipelineSchedule ar;
+  ar.collective = "allreduce";
+  ar.ratio = 2;
+  ar.phases = {rs, testing::TwoClusterPipeline()};
+  for (const PipelineSchedule& s : {testing::TwoClusterPipeline(), ar}) {
+    const std::string text = PipelineScheduleToJsonText(s, g);
+    StreamedPipelineTrees trees;
+    const nlohmann::json doc = ParseJsonText(text, "p.json", PipelineTreeStreamHook(g, "p.json", &trees));
+    const std::size_t expected_trees = s.phases.empty() ? s.trees.size() : s.phases[0].trees.size() + s.phases[1].trees.size();
+    EXPECT_EQ(trees.size(), expected_trees);
+    const nlohmann::json& first = s.phases.empty() ? doc["trees"][0] : doc["phases"][1]["trees"][0];
+    EXPECT_TRUE(first.is_null());  // consumed while parsing
+    const PipelineSchedule streamed = PipelineScheduleFromJson(doc, g, "p.json", &trees);
+    EXPECT_TRUE(trees.empty());
+    const PipelineSchedule plain = PipelineScheduleFromJson(ParseJsonText(text, "p.json"), g, "p.json");
+    EXPECT_EQ(PipelineScheduleToJson(streamed, g), PipelineScheduleToJson(plain, g));
+    EXPECT_EQ(PipelineScheduleToJsonText(streamed, g), text);
+  }
+}
+
+TEST(PipelineStreamingReadTest, FormatAfterTreesAndBadTrees) {
+  Topology g = testing::TwoCluster();
+  nlohmann::json j = PipelineScheduleToJson(testing::TwoClusterPipeline(), g);
+  // nlohmann's dump orders keys alphabetically: "format" before "trees". Put it last by hand.
+  std::string text = j.dump();
+  const std::string format = "\"format\":\"pipeline\",";
+  ASSERT_NE(text.find(format), std::string::npos);
+  text.erase(text.find(format), format.size());
+  text.insert(text.size() - 1, ",\"format\":\"pipeline\"");
+  StreamedPipelineTrees trees;
+  nlohmann::json doc = ParseJsonText(text, "p.json", PipelineTreeStreamHook(g, "p.json", &trees));
+  EXPECT_TRUE(trees.empty());  // nothing streamed: the format was not known yet
+  EXPECT_EQ(PipelineScheduleToJson(PipelineScheduleFromJson(doc, g, "p.json", &trees), g), j);
+  // A tree with an unknown node: the same item as the plain read names.
+  nlohmann::json bad = j;
+  bad["trees"][3]["edges"][0]["to"] = "nowhere";
+  std::string plain_item, streamed_item;
+  try {
+    PipelineScheduleFromJson(bad, g, "p.json");
+  } catch (const InputError& e) {
+    plain_item = e.item();
+  }
+  try {
+    StreamedPipelineTrees t;
+    ParseJsonText(bad.dump(), "p.json", PipelineTreeStreamHook(g, "p.json", &t));
+  } catch (const InputError& e) {
+    streamed_item = e.item();
+  }
+  EXPECT_EQ(plain_item, "trees[3].edges[0].to");
+  EXPECT_EQ(streamed_item, plain_item);
+}
+
+}  // namespace
+}  // namespace collsynth
