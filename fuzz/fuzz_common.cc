@@ -41,6 +41,14 @@ ScheduleInput SplitScheduleInput(const std::uint8_t* data, std::size_t size) {
                        std::string(reinterpret_cast<const char*>(data) + skip, size - skip)};
 }
 
+std::string StepVerdicts(const StepCheckReport& r) {
+  auto opt = [](const std::optional<bool>& b) { return b ? (*b ? "1" : "0") : "-"; };
+  return std::string("ok=") + (r.ok ? "1" : "0") + " tl=" + std::to_string(r.tl) +
+         " tb=" + ToString(r.tb) + " violations=" + std::to_string(r.num_violations) +
+         " bw_optimal=" + opt(r.bandwidth_optimal) + " bfb=" + opt(r.bfb) +
+         " no_duplicates=" + opt(r.no_duplicates);
+}
+
 void CheckTopology(const Topology& g) {
   const std::string json_text = WriteTopologyJson(g);
   Topology back;

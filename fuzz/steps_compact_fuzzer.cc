@@ -23,6 +23,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     o.check_bandwidth_optimal = o.check_bfb = o.check_no_duplicates = true;
     const StepCheckReport r = CheckStepSchedule(g, c, o);
     const std::string report = r.ToJson().dump();
+    // Def. 6: an accepted schedule's steps lie in 1..T_L and rs_steps in 0..T_L.
+    if (r.ok) {
+      for (std::size_t i = 0; i < c.steps.size(); ++i) {
+        fuzz::Require(c.steps[i].num_sends() == 0 || (c.steps[i].step >= 1 && c.steps[i].step <= r.tl),
+                      "accepted schedule has steps[" + std::to_string(i) + "] = " +
+                          std::to_string(c.steps[i].step) + " with sends, outside 1..T_L = " +
+                          std::to_string(r.tl));
+      }
+      if (c.rs_steps) {
+        fuzz::Require(*c.rs_steps >= 0 && *c.rs_steps <= r.tl,
+                      "accepted schedule has rs_steps " + std::to_string(*c.rs_steps) +
+                          " outside 0..T_L = " + std::to_string(r.tl));
+      }
+    }
     fuzz::Require(CheckStepSchedule(g, StepsFromCompact(c), o).ToJson().dump() == report,
                   "compact check and check of StepsFromCompact differ: " + report);
     VerifyOptions vo;
