@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/sanitize.sh and scripts/fuzz.sh: the sanitizer runtime options of the
 # checking build (docs/fuzzing.md explains each). Values already set in the environment win.
 # - halt_on_error / abort_on_error=0: the first report ends the process with exit code 1
