@@ -1,0 +1,85 @@
+#include "fuzz/fuzz_common.h"
+
+#include <memory>
+
+#include "graphs/metrics.h"
+#include "graphs/properties.h"
+#include "graphs/topology_io.h"
+
+namespace collsynth::fuzz {
+
+const char* FixedTopologyPath(int index) {
+  static const char* const kPaths[kNumFixedTopologies] = {
+      COLLSYNTH_SOURCE_DIR "/experiments/topologies/k22.json",
+      COLLSYNTH_SOURCE_DIR "/fuzz/topologies/ring4.txt",
+      COLLSYNTH_SOURCE_DIR "/experiments/topologies/two_cluster.json",
+      COLLSYNTH_SOURCE_DIR "/fuzz/topologies/uniring3.txt",
+  };
+  return kPaths[index];
+}
+
+const Topology& FixedTopology(int index) {
+  static std::unique_ptr<Topology> cache[kNumFixedTopologies];
+  if (!cache[index]) {
+    try {
+      cache[index] = std::make_unique<Topology>(ReadTopologyFile(FixedTopologyPath(index)));
+    } catch (const std::exception& e) {
+      Fail(std::string("cannot read fixed topology: ") + e.what());
+    }
+  }
+  return *cache[index];
+}
+
+ScheduleInput SplitScheduleInput(const std::uint8_t* data, std::size_t size) {
+  int index = 0;
+  std::size_t skip = 0;
+  if (size > 0 && data[0] >= '0' && data[0] < '0' + kNumFixedTopologies) {
+    index = data[0] - '0';
+    skip = 1;
+  }
+  return ScheduleInput{&FixedTopology(index), index,
+                       std::string(reinterpret_cast<const char*>(data) + skip, size - skip)};
+}
+
+std::string StepVerdicts(const StepCheckReport& r) {
+  auto opt = [](const std::optional<bool>& b) { return b ? (*b ? "1" : "0") : "-"; };
+  return std::string("ok=") + (r.ok ? "1" : "0") + " tl=" + std::to_string(r.tl) +
+         " tb=" + ToString(r.tb) + " violations=" + std::to_string(r.num_violations) +
+         " bw_optimal=" + opt(r.bandwidth_optimal) + " bfb=" + opt(r.bfb) +
+         " no_duplicates=" + opt(r.no_duplicates);
+}
+
+void CheckTopology(const Topology& g) {
+  const std::string json_text = WriteTopologyJson(g);
+  Topology back;
+  try {
+    back = TopologyFromJson(ParseJsonText(json_text, "<roundtrip.json>"), "<roundtrip.json>");
+  } catch (const std::exception& e) {
+    Fail(std::string("the JSON writer's output does not read back: ") + e.what());
+  }
+  Require(WriteTopologyJson(back) == json_text, "JSON round trip is not lossless");
+
+  std::string edges;
+  bool refused = false;
+  try {
+    edges = WriteEdgeList(g);
+  } catch (const InputError&) {
+    refused = true;  // a documented refusal (e.g. a name the edge list cannot carry)
+  }
+  if (!refused) {
+    Topology from_edges;
+    try {
+      from_edges = ParseEdgeList(edges, "<roundtrip.txt>");
+    } catch (const std::exception& e) {
+      Fail(std::string("the edge-list writer's output does not read back: ") + e.what());
+    }
+    Require(WriteTopologyJson(from_edges) == json_text, "edge-list round trip is not lossless");
+  }
+
+  CheckEulerian(g);
+  CheckStronglyConnected(g);
+  ComputeDegrees(g);
+  if (g.num_nodes() <= 64) ComputeDistanceStats(g, 1);
+}
+
+}  // namespace collsynth::fuzz

@@ -1,0 +1,38 @@
+// libFuzzer target: "pipeline" schedules (PipelineScheduleFromJson) against one of the fixed
+// topologies (fuzz_common.h), checked by CheckPipelineSchedule and VerifyScheduleJson. The
+// streamed writer must be byte-identical to the JSON-tree writer (pipeline_schedule.h), and
+// its output must read back to a schedule with the same check.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz/fuzz_common.h"
+#include "graphs/topology_io.h"
+#include "proofs_check/pipeline_checker.h"
+#include "proofs_check/pipeline_schedule.h"
+#include "proofs_check/verify.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace collsynth;
+  if (size > fuzz::kMaxInputBytes) return -1;
+  const fuzz::ScheduleInput in = fuzz::SplitScheduleInput(data, size);
+  const Topology& g = *in.topology;
+  fuzz::ExpectInputErrorOnly([&] {
+    const nlohmann::json j = ParseJsonText(in.text, "fuzz.json");
+    const PipelineSchedule s = PipelineScheduleFromJson(j, g, "fuzz.json");
+    const PipelineCheckReport r = CheckPipelineSchedule(g, s);
+    const std::string report = r.ToJson().dump();
+    nlohmann::json with_format = j;
+    with_format["format"] = "pipeline";
+    fuzz::Require(VerifyScheduleJson(g, with_format, "fuzz.json").ok == r.ok,
+                  "VerifyScheduleJson and CheckPipelineSchedule disagree");
+    const std::string text = PipelineScheduleToJsonText(s, g);
+    fuzz::Require(text == PipelineScheduleToJson(s, g).dump(),
+                  "streamed pipeline writer differs from the JSON-tree writer");
+    const PipelineSchedule back =
+        PipelineScheduleFromJson(ParseJsonText(text, "<roundtrip>"), g, "<roundtrip>");
+    fuzz::Require(CheckPipelineSchedule(g, back).ToJson().dump() == report,
+                  "check after the writer's round trip differs: " + report);
+  });
+  return 0;
+}
