@@ -49,7 +49,10 @@ for t in "${targets[@]}"; do
   # loaded 2-core machine; 60 s still catches the unguarded sizes (issue 14: > 120 s natively).
   timeout=10
   if [ "$t" = expression ]; then timeout=60; fi
+  # COLLSYNTH_FUZZ_SEED fixes libFuzzer's seed (.ci/run does: a CI run repeats the sequence
+  # of inputs a developer ran, up to its speed, so it cannot fail by luck alone).
   flags=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout="$timeout" -max_len=8192
+         ${COLLSYNTH_FUZZ_SEED:+-seed="$COLLSYNTH_FUZZ_SEED"}
          -dict="$(dict_for "$t")" -artifact_prefix="$work/artifacts/" -print_final_stats=1)
   crashes="$root/tests/fuzz_corpus/crashes/$t"
   if [ -d "$crashes" ] && [ -n "$(ls -A "$crashes")" ]; then
