@@ -446,8 +446,11 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
         RationalFromJson(Field(l, "bandwidth", file, item), file, item + " bandwidth"), file, item);
     std::int64_t mult = 1;
     if (auto it = l.find("multiplicity"); it != l.end()) {
+      // A non-negative JSON integer is stored unsigned: check both ends in both cases (a
+      // multiplicity 0 once reached Topology::AddLink, exit 3; found by the fuzzer).
       if (!it->is_number_integer() ||
-          (it->is_number_unsigned() ? it->get<std::uint64_t>() > std::uint64_t{INT64_MAX}
+          (it->is_number_unsigned() ? it->get<std::uint64_t>() > std::uint64_t{INT64_MAX} ||
+                                          it->get<std::uint64_t>() < 1
                                     : it->get<std::int64_t>() < 1)) {
         throw InputError(file, item, "multiplicity must be an integer in 1..2^63-1, got " +
                                          Abbreviated(it->dump()));

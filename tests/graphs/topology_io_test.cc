@@ -216,6 +216,12 @@ TEST(JsonLimitsTest, HugeIntegerLiteralsAreReadExactly) {
                    "links[0] (a -> b)", "multiplicity must be an integer in 1..2^63-1");
   ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 9223372036854775808}]})",
                    "links[0] (a -> b)", "multiplicity must be an integer in 1..2^63-1, got 9223372036854775808");
+  // Found by the topology_json fuzzer: 0 is a non-negative JSON integer, stored unsigned, and
+  // passed the unsigned branch of the range check (exit 3 from Topology::AddLink).
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 0}]})",
+                   "links[0] (a -> b)", "multiplicity must be an integer in 1..2^63-1, got 0");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": -2}]})",
+                   "links[0] (a -> b)", "multiplicity must be an integer in 1..2^63-1, got -2");
 }
 
 // A file under the byte limit must not exhaust memory: a document of small objects takes ~25
