@@ -33,6 +33,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         PipelineScheduleFromJson(ParseJsonText(text, "<roundtrip>"), g, "<roundtrip>");
     fuzz::Require(CheckPipelineSchedule(g, back).ToJson().dump() == report,
                   "check after the writer's round trip differs: " + report);
+    // The streaming read (VerifyScheduleText: trees converted while parsing), which `verify`
+    // and every writing command's output check use, agrees with the plain read.
+    fuzz::Require(VerifyScheduleText(g, text, "<roundtrip>").report.dump() ==
+                      VerifyScheduleJson(g, ParseJsonText(text, "<roundtrip>"), "<roundtrip>").report.dump(),
+                  "streaming and plain reads of the written schedule check differently");
   });
   return 0;
 }
