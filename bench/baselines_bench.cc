@@ -9,9 +9,9 @@
 
 #include "graphs/generators/seed000_generators.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/baselines.h"
-#include "solvers/ring_baselines.h"
-#include "solvers/schedule_expansion.h"
+#include "solvers/baselines/baselines.h"
+#include "solvers/baselines/ring_baselines.h"
+#include "solvers/bfb/schedule_expansion.h"
 
 namespace {
 

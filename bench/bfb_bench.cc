@@ -16,10 +16,10 @@
 
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"
-#include "proofs_check/compact_schedule.h"
+#include "schedules/compact_schedule.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/bfb_schedule.h"
-#include "solvers/lp_backend.h"
+#include "solvers/bfb/bfb_schedule.h"
+#include "solvers/backends/lp_backend.h"
 #include "tests/solvers/bfb_test_topologies.h"
 
 namespace {

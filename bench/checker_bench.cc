@@ -10,7 +10,7 @@
 
 #include "proofs_check/brute_force_simulator.h"
 #include "proofs_check/step_checker.h"
-#include "proofs_check/step_schedule.h"
+#include "schedules/step_schedule.h"
 
 namespace {
 

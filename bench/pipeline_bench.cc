@@ -20,8 +20,8 @@
 #include "graphs/generators/switch_topologies.h"
 #include "graphs/topology.h"
 #include "proofs_check/pipeline_checker.h"
-#include "solvers/allgather_optimum.h"
-#include "solvers/pipeline_schedule_builder.h"
+#include "solvers/pipeline/allgather_optimum.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
 
 namespace collsynth {
 namespace {

@@ -1,6 +1,6 @@
 // collsynth baseline NAME TOPOLOGY -o SCHEDULE.json [--collective C] [--chunks P]
 //                   [--order a,b,..] [--dims 4,4] [--shifts 1,5] [--fan-out K]
-// Builds a baseline schedule (solvers/baselines.h: uniring, biring, biring-bfb, torus,
+// Builds a baseline schedule (solvers/baselines/baselines.h: uniring, biring, biring-bfb, torus,
 // recursive-doubling, recursive-halving, dbtree, shiftedring, shiftedbfbring, multitree),
 // runs the step checker and writes it only when valid (exit 1 otherwise). A topology that does
 // not fit the baseline is bad input (exit 2).
@@ -12,8 +12,8 @@
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/step_checker.h"
-#include "proofs_check/step_schedule.h"
-#include "solvers/baselines.h"
+#include "schedules/step_schedule.h"
+#include "solvers/baselines/baselines.h"
 
 namespace collsynth::cli {
 namespace {

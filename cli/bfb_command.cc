@@ -17,12 +17,12 @@
 #include "cli/schedule_output.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
-#include "proofs_check/compact_schedule.h"
+#include "schedules/compact_schedule.h"
 #include "proofs_check/step_checker.h"
-#include "proofs_check/step_schedule.h"
-#include "solvers/bfb_schedule.h"
-#include "solvers/discrete_chunks.h"
-#include "solvers/heterogeneous_bfb.h"
+#include "schedules/step_schedule.h"
+#include "solvers/bfb/bfb_schedule.h"
+#include "solvers/bfb/discrete_chunks.h"
+#include "solvers/bfb/heterogeneous_bfb.h"
 
 namespace collsynth::cli {
 namespace {

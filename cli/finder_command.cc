@@ -1,9 +1,9 @@
 // collsynth finder --nodes N --degree d [--alpha A --bandwidth B --size M] [--json]
-//   The topology finder of seed 000 §5.4 (solvers/finder.h): the Pareto frontier of allgather
+//   The topology finder of seed 000 §5.4 (solvers/finder/finder.h): the Pareto frontier of allgather
 //   (T_L, T_B) over base topologies and expansions, and the best choice for the workload by
 //   allreduce time 2·(T_L·α + T_B·M/B) (Table 4's convention). docs/cli.md "## finder".
 //   --up-to NMAX runs N = 2..NMAX on one engine (Figure 13); --emit-genkautz-table D MAX
-//   prints the rows of solvers/finder_genkautz_table.inc.
+//   prints the rows of solvers/finder/finder_genkautz_table.inc.
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -14,8 +14,8 @@
 #include "cli/command_registry.h"
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
-#include "solvers/finder.h"
-#include "solvers/finder_bfb_value.h"
+#include "solvers/finder/finder.h"
+#include "solvers/finder/finder_bfb_value.h"
 
 namespace collsynth::cli {
 namespace {

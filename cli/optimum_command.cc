@@ -11,8 +11,8 @@
 #include "graphs/input_error.h"
 #include "graphs/properties.h"
 #include "graphs/topology_io.h"
-#include "solvers/allgather_optimum.h"
-#include "solvers/collective_bounds.h"
+#include "solvers/pipeline/allgather_optimum.h"
+#include "solvers/pipeline/collective_bounds.h"
 
 namespace collsynth::cli {
 namespace {

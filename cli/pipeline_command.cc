@@ -13,7 +13,7 @@
 #include "graphs/properties.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
-#include "solvers/pipeline_schedule_builder.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
 
 namespace collsynth::cli {
 namespace {

@@ -12,8 +12,8 @@
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/step_checker.h"
-#include "proofs_check/step_schedule.h"
-#include "solvers/schedule_expansion.h"
+#include "schedules/step_schedule.h"
+#include "solvers/bfb/schedule_expansion.h"
 
 namespace collsynth::cli {
 namespace {

@@ -12,11 +12,11 @@
 #include "graphs/metrics.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/allgather_optimum.h"
-#include "solvers/baselines.h"
-#include "solvers/bfb_schedule.h"
-#include "solvers/collective_bounds.h"
-#include "solvers/pipeline_schedule_builder.h"
+#include "solvers/pipeline/allgather_optimum.h"
+#include "solvers/baselines/baselines.h"
+#include "solvers/bfb/bfb_schedule.h"
+#include "solvers/pipeline/collective_bounds.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
 
 namespace collsynth::experiments {
 namespace {

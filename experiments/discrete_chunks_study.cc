@@ -2,7 +2,7 @@
 // shard. For every (topology, P): the LP relaxation (= the exact fractional BFB schedule),
 // the per-(u, t) ILP (12) optimum (CBC, certified exactly) and the App. D.2 rounding of the
 // LP, with Theorem 20's additive bound T_B(round) <= T_B(ILP) + Σ_{i<D} d^i / (P·b) (or N/(P·b)
-// when Moore optimal). Uses solvers/discrete_chunks.h.
+// when Moore optimal). Uses solvers/bfb/discrete_chunks.h.
 //   params: {"topologies": [EXPR...], "chunks": [P...]}
 // Rows: "bfb-lp", "ilp", "rounded" per (topology, P); each schedule is run through the step
 // checker (Verified::kYes/kNo) and the row's T_L/T_B are the checker's. lower_bound = the LP
@@ -14,8 +14,8 @@
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/bfb_schedule.h"
-#include "solvers/discrete_chunks.h"
+#include "solvers/bfb/bfb_schedule.h"
+#include "solvers/bfb/discrete_chunks.h"
 
 namespace collsynth::experiments {
 namespace {

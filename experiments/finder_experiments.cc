@@ -2,7 +2,7 @@
 // Tables 4/5, Figures 12/13; `collsynth prove`):
 //   finder-frontier     params {"cases": [{"nodes", "degree"}], "verify_max_nodes"}: one row
 //                       per frontier entry; entries up to verify_max_nodes are built
-//                       (solvers/finder_schedule.h) and checked by the step checker, which
+//                       (solvers/finder/finder_schedule.h) and checked by the step checker, which
 //                       must reproduce the predicted T_L and T_B exactly (else Verified::kNo).
 //   finder-best-per-n   params {"degree", "n_min", "n_max", "sizes_bytes", "alpha_us",
 //                       "bandwidth_gbps"}: the best frontier entry per (N, M) (formula rows).
@@ -14,9 +14,9 @@
 #include "experiments/sweeps/sweep.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/finder.h"
-#include "solvers/finder_base_table.h"
-#include "solvers/finder_schedule.h"
+#include "solvers/finder/finder.h"
+#include "solvers/finder/finder_base_table.h"
+#include "solvers/finder/finder_schedule.h"
 #include "theory/moore_bound.h"
 
 namespace collsynth::experiments {

@@ -2,9 +2,9 @@
 // Figure 9) and seed 004 Theorem 1:
 //
 //  * "ilp-vs-polynomial": on small direct-connect topologies, the time-indexed step MILP
-//    (solvers/step_milp.h, SCCL/TACCL style, CBC with a time limit) against BFB
-//    (polynomial, solvers/bfb_schedule.h) and the pipeline optimum (seed 004, built and
-//    checked), plus the LP formulation of the pipeline optimum (solvers/pipeline_lp.h)
+//    (solvers/bfb/step_milp.h, SCCL/TACCL style, CBC with a time limit) against BFB
+//    (polynomial, solvers/bfb/bfb_schedule.h) and the pipeline optimum (seed 004, built and
+//    checked), plus the LP formulation of the pipeline optimum (solvers/pipeline/pipeline_lp.h)
 //    certified exactly and compared with the combinatorial optimum on every instance.
 //    params: {"cases": [{"topology": EXPR, "chunks": [P...], "extra_steps": k}],
 //             "milp_time_limit": seconds per MILP solve}
@@ -31,11 +31,11 @@
 #include "graphs/input_error.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/allgather_optimum.h"
-#include "solvers/bfb_schedule.h"
-#include "solvers/pipeline_lp.h"
-#include "solvers/pipeline_schedule_builder.h"
-#include "solvers/step_milp.h"
+#include "solvers/pipeline/allgather_optimum.h"
+#include "solvers/bfb/bfb_schedule.h"
+#include "solvers/pipeline/pipeline_lp.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "solvers/bfb/step_milp.h"
 
 namespace collsynth::experiments {
 namespace {

@@ -9,7 +9,7 @@
 #include "fuzz/fuzz_common.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
-#include "proofs_check/pipeline_schedule.h"
+#include "schedules/pipeline_schedule.h"
 #include "proofs_check/verify.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -7,7 +7,7 @@
 
 #include "fuzz/fuzz_common.h"
 #include "graphs/topology_io.h"
-#include "proofs_check/compact_schedule.h"
+#include "schedules/compact_schedule.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"
 

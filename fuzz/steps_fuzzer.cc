@@ -13,9 +13,9 @@
 #include "fuzz/fuzz_common.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/brute_force_simulator.h"
-#include "proofs_check/compact_schedule.h"
+#include "schedules/compact_schedule.h"
 #include "proofs_check/step_checker.h"
-#include "proofs_check/step_schedule.h"
+#include "schedules/step_schedule.h"
 #include "proofs_check/verify.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

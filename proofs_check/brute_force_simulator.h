@@ -16,7 +16,7 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
-#include "proofs_check/step_schedule.h"
+#include "schedules/step_schedule.h"
 
 namespace collsynth {
 

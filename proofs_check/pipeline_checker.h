@@ -23,7 +23,7 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
-#include "proofs_check/pipeline_schedule.h"
+#include "schedules/pipeline_schedule.h"
 
 namespace collsynth {
 

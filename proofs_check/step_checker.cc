@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "graphs/input_error.h"
-#include "proofs_check/compact_schedule.h"
+#include "schedules/compact_schedule.h"
 
 namespace collsynth {
 namespace {

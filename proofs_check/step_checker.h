@@ -15,8 +15,8 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
-#include "proofs_check/compact_schedule.h"
-#include "proofs_check/step_schedule.h"
+#include "schedules/compact_schedule.h"
+#include "schedules/step_schedule.h"
 
 namespace collsynth {
 

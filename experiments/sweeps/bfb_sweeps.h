@@ -4,7 +4,7 @@
 // Thm 21 (generalized Kautz within one step of Moore optimal), Thm 22 (circulant diameter),
 // Conjecture 1 (circulants, k = 2 and 3) and Figure 12 (Π_{d,N} within 2× of T_B*).
 // Exact values come from GenerateBfbSchedule + the step checker, or from the finder's fast
-// exact BFB value (solvers/finder_bfb_value.h) with spot checks by the full pipeline.
+// exact BFB value (solvers/finder/finder_bfb_value.h) with spot checks by the full pipeline.
 #ifndef COLLSYNTH_EXPERIMENTS_SWEEPS_BFB_SWEEPS_H_
 #define COLLSYNTH_EXPERIMENTS_SWEEPS_BFB_SWEEPS_H_
 

@@ -3,8 +3,8 @@
 #include "experiments/sweeps/sweep_util.h"
 #include "graphs/expansions.h"
 #include "graphs/expression.h"
-#include "solvers/finder_bfb_value.h"
-#include "solvers/schedule_expansion.h"
+#include "solvers/finder/finder_bfb_value.h"
+#include "solvers/bfb/schedule_expansion.h"
 #include "theory/kautz_circulant_bounds.h"
 #include "theory/moore_bound.h"
 

@@ -1,5 +1,5 @@
 // Sweeps of seed 000's expansion theorems (§5, App. C, Table 3): each builds the expanded
-// schedule with solvers/schedule_expansion.h from a checked base schedule, runs the step
+// schedule with solvers/bfb/schedule_expansion.h from a checked base schedule, runs the step
 // checker and compares (T_L, T_B) with the formula, which is a parameter so that tests can
 // hand in a wrong one. Ranges are base sizes; defaults run in about a second each.
 #ifndef COLLSYNTH_EXPERIMENTS_SWEEPS_EXPANSION_SWEEPS_H_

@@ -5,10 +5,10 @@
 
 #include "graphs/expression.h"
 #include "proofs_check/pipeline_checker.h"
-#include "solvers/allgather_optimum.h"
-#include "solvers/collective_bounds.h"
-#include "solvers/edge_splitting.h"
-#include "solvers/pipeline_schedule_builder.h"
+#include "solvers/pipeline/allgather_optimum.h"
+#include "solvers/pipeline/collective_bounds.h"
+#include "solvers/pipeline/edge_splitting.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
 
 namespace collsynth::sweeps {
 namespace {

@@ -1,7 +1,7 @@
 #include "experiments/sweeps/sweep_util.h"
 
 #include "graphs/expression.h"
-#include "solvers/bfb_schedule.h"
+#include "solvers/bfb/bfb_schedule.h"
 
 namespace collsynth::sweeps {
 

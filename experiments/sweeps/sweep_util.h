@@ -8,7 +8,7 @@
 #include "graphs/rational.h"
 #include "graphs/topology.h"
 #include "proofs_check/step_checker.h"
-#include "proofs_check/step_schedule.h"
+#include "schedules/step_schedule.h"
 #include "theory/expansion_bounds.h"
 
 namespace collsynth::sweeps {

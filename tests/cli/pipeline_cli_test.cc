@@ -128,7 +128,7 @@ TEST(PipelineCliTest, FixedKAndExactBandwidths) {
 
 // Issue 4: --fixed-k on a switch topology whose G({⌊U*·b_e⌋}) is not Eulerian used to end
 // in an internal error (exit 3: "arc s0 -> c0 could not be split off"), then in the coarse
-// Eulerian fallback U' = 1. Relaxed splitting (solvers/edge_splitting.h) now isolates s0 at
+// Eulerian fallback U' = 1. Relaxed splitting (solvers/pipeline/edge_splitting.h) now isolates s0 at
 // U* itself: the schedule attains Theorem 14's lower bound, so no fallback is recorded.
 TEST(PipelineCliTest, FixedKOnNonEulerianFloorGraphIssue4) {
   std::string topo = WriteTempFile("fixed_k_switch.txt",

@@ -11,8 +11,8 @@
 #include "graphs/topology_io.h"
 #include "proofs_check/tree_packing_brute_force.h"
 #include "proofs_check/pipeline_checker.h"
-#include "solvers/pipeline_schedule_builder.h"
-#include "solvers/allgather_optimum.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "solvers/pipeline/allgather_optimum.h"
 #include "theory/kautz_circulant_bounds.h"
 #include "test_util.h"
 

@@ -1,7 +1,7 @@
-// The "steps-compact" format (proofs_check/compact_schedule.h, docs/formats.md): exact round
+// The "steps-compact" format (schedules/compact_schedule.h, docs/formats.md): exact round
 // trip with the "steps" JSON contract, the checker gives the same report on both forms (valid
 // and mutated schedules), and malformed or mutated compact files are rejected.
-#include "proofs_check/compact_schedule.h"
+#include "schedules/compact_schedule.h"
 
 #include <gtest/gtest.h>
 

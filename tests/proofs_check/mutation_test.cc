@@ -10,7 +10,7 @@
 
 #include <climits>
 
-#include "proofs_check/compact_schedule.h"
+#include "schedules/compact_schedule.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/schedule_fixtures.h"
 #include "proofs_check/step_checker.h"

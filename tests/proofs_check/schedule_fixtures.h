@@ -11,8 +11,8 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
-#include "proofs_check/pipeline_schedule.h"
-#include "proofs_check/step_schedule.h"
+#include "schedules/pipeline_schedule.h"
+#include "schedules/step_schedule.h"
 
 namespace collsynth::testing {
 

@@ -7,10 +7,10 @@
 
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
-#include "proofs_check/compact_schedule.h"
+#include "schedules/compact_schedule.h"
 #include "proofs_check/schedule_fixtures.h"
 #include "proofs_check/step_checker.h"
-#include "proofs_check/step_schedule.h"
+#include "schedules/step_schedule.h"
 
 namespace collsynth {
 namespace {

@@ -1,5 +1,5 @@
 // Allgather optimum (seed 004 eq. (1), §2.1 Theorem 1, Propositions 2-3).
-#include "solvers/allgather_optimum.h"
+#include "solvers/pipeline/allgather_optimum.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 #include "graphs/expression.h"
 #include "pipeline_test_topologies.h"
-#include "solvers/integer_bandwidths.h"
+#include "solvers/pipeline/integer_bandwidths.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -1,6 +1,6 @@
 // Arborescence packing (seed 004 §2.3, Algorithm 2, Theorems 9-12), cross-checked against
 // Theorem 9's (Edmonds') cut condition by brute force over all subsets.
-#include "solvers/arborescence_packing.h"
+#include "solvers/pipeline/arborescence_packing.h"
 
 #include <gtest/gtest.h>
 

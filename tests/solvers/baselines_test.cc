@@ -1,15 +1,15 @@
 // Baselines (seed 000 App. B Cor. 6.1, App. E.1, §5.3/§8.2, App. I; seed 001 §II; seed 002
 // TotientPerms) as checked step schedules, T_L and T_B against the closed forms.
-#include "solvers/baselines.h"
+#include "solvers/baselines/baselines.h"
 
 #include <gtest/gtest.h>
 
 #include "graphs/generators/seed000_generators.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/baseline_structure.h"
+#include "solvers/baselines/baseline_structure.h"
 #include "solvers/baseline_test_topologies.h"
-#include "solvers/double_binary_tree.h"
+#include "solvers/baselines/double_binary_tree.h"
 
 namespace collsynth {
 namespace {

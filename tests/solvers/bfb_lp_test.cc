@@ -1,7 +1,7 @@
 // Tests of the per-(u,t) BFB LP (seed 000 §6.1 LP (3), App. D LP for Figure 5, Thm 19,
 // App. D.3 LP (13)): known answers, brute force over all source sets J, CLP cross-checks,
 // mutated results rejected, metamorphic scaling.
-#include "solvers/bfb_lp.h"
+#include "solvers/bfb/bfb_lp.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // K_{d,d} (Figure 1: T_B = 3/2 for K_{2,2}), circulants C(n,{a,b}) (Conjecture 1, proven
 // for k = 2), the distance-regular graphs of Table 7 (App. E.3, with Table 7's T_L);
 // reduce-scatter via transpose (Cor. 3.1) and via isomorphism (Thm 4); allreduce.
-#include "solvers/bfb_schedule.h"
+#include "solvers/bfb/bfb_schedule.h"
 
 #include <gtest/gtest.h>
 
@@ -283,7 +283,7 @@ std::vector<Topology> FlatDifferentialTopologies(std::uint64_t seed) {
 }  // namespace
 
 // Issue 6 fast path: the flat int64 plan gives, cell by cell, the same exact U_{u,t} as the
-// Rational LP solver (solvers/bfb_lp.h), the same per-step T_B and U maxima (eq. (4)), and
+// Rational LP solver (solvers/bfb/bfb_lp.h), the same per-step T_B and U maxima (eq. (4)), and
 // certifies every cell; its witness J reproduces U through WitnessValue of the Rational path.
 TEST(BfbScheduleTest, Issue6FlatPlanMatchesRationalPlanOnEveryCell) {
   const std::uint64_t seed = testing::TestSeed();

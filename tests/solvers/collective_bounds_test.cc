@@ -2,13 +2,13 @@
 // random Eulerian topologies with and without switches (the switchless path uses one rooted
 // min cut for (6) and B+({v}) for (7) instead of max-flows; issue 14: `optimum` on a
 // 10^5-node ring took minutes in these bounds).
-#include "solvers/collective_bounds.h"
+#include "solvers/pipeline/collective_bounds.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "solvers/allgather_optimum.h"
+#include "solvers/pipeline/allgather_optimum.h"
 #include "pipeline_test_topologies.h"
 #include "test_util.h"
 

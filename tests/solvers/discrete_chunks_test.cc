@@ -2,7 +2,7 @@
 // schedule integral; for P chunks per shard the ILP (12) optimum (CBC, certified) is never
 // better than the LP relaxation and never worse than the rounded LP, and Theorem 20's bound
 // holds on every run (many topologies x many P). Schedules pass the step checker.
-#include "solvers/discrete_chunks.h"
+#include "solvers/bfb/discrete_chunks.h"
 
 #include <gtest/gtest.h>
 

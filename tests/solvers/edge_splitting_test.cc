@@ -1,5 +1,5 @@
 // Edge splitting (seed 004 §2.2, Algorithm 1, Theorems 7-8).
-#include "solvers/edge_splitting.h"
+#include "solvers/pipeline/edge_splitting.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <tuple>
 
 #include "pipeline_test_topologies.h"
-#include "solvers/allgather_optimum.h"
-#include "solvers/max_flow.h"
+#include "solvers/pipeline/allgather_optimum.h"
+#include "solvers/backends/max_flow.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -1,7 +1,7 @@
 // ComputeBfbValue (the finder's fast BFB value) against GenerateBfbSchedule + the independent
 // step checker: same T_L and the same exact T_B on the paper's families and on seeded random
 // regular digraphs (differential test; seed from COLLSYNTH_SEED).
-#include "solvers/finder_bfb_value.h"
+#include "solvers/finder/finder_bfb_value.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/bfb_schedule.h"
+#include "solvers/bfb/bfb_schedule.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -1,7 +1,7 @@
 // Topology finder (seed 000 §5.4, App. G): Table 5 and Table 4 rows, frontier shape,
 // the precomputed generalized Kautz table against the BFB solver, and real schedules for
 // sampled frontier entries whose checker (T_L, T_B) must equal the prediction exactly.
-#include "solvers/finder.h"
+#include "solvers/finder/finder.h"
 
 #include <gtest/gtest.h>
 
@@ -9,10 +9,10 @@
 
 #include "graphs/expression.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/bfb_schedule.h"
-#include "solvers/finder_base_table.h"
-#include "solvers/finder_bfb_value.h"
-#include "solvers/finder_schedule.h"
+#include "solvers/bfb/bfb_schedule.h"
+#include "solvers/finder/finder_base_table.h"
+#include "solvers/finder/finder_bfb_value.h"
+#include "solvers/finder/finder_schedule.h"
 #include "test_util.h"
 
 namespace collsynth {

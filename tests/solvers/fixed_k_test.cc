@@ -12,7 +12,7 @@
 #include "pipeline_test_topologies.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/tree_packing_brute_force.h"
-#include "solvers/pipeline_schedule_builder.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
 #include "test_util.h"
 
 namespace collsynth {

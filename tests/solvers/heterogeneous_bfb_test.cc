@@ -1,7 +1,7 @@
 // Heterogeneous BFB (seed 000 App. D.3, LP (13)): α file parsing, the remove-unused-
 // expensive-link rule on a whole topology, checker validity, and agreement with the
 // homogeneous LP (3) when every α is 0.
-#include "solvers/heterogeneous_bfb.h"
+#include "solvers/bfb/heterogeneous_bfb.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// Max-flow / min-cut (solvers/max_flow.h): differential test against brute force over all
+// Max-flow / min-cut (solvers/backends/max_flow.h): differential test against brute force over all
 // s-t cuts on seeded random networks, on both number paths (int64 and BigInt).
-#include "solvers/max_flow.h"
+#include "solvers/backends/max_flow.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // MultiTree (seed 001 §III, Algorithm 1, reading of papers/README.md), checked by the step
 // checker and by invariants recomputed here from the trees.
-#include "solvers/multitree.h"
+#include "solvers/baselines/multitree.h"
 
 #include <gtest/gtest.h>
 

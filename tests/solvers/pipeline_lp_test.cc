@@ -2,7 +2,7 @@
 // on seeded random Eulerian digraphs with switches the certified LP optimum equals the
 // combinatorial optimum and brute force over all cuts; known answers (seed 004 Figure 1)
 // and metamorphic properties (scaling bandwidths) hold.
-#include "solvers/pipeline_lp.h"
+#include "solvers/pipeline/pipeline_lp.h"
 
 #include <gtest/gtest.h>
 

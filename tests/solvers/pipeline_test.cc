@@ -1,7 +1,7 @@
 // End-to-end pipeline schedules (seed 004 §2, §2.4, Appendices A-B): every produced schedule
 // passes the independent checker (proofs_check/pipeline_checker.h) and reaches the optimum
 // certified by its cut, on every test topology.
-#include "solvers/pipeline_schedule_builder.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include "graphs/expression.h"
 #include "pipeline_test_topologies.h"
 #include "proofs_check/pipeline_checker.h"
-#include "solvers/allgather_optimum.h"
-#include "solvers/collective_bounds.h"
+#include "solvers/pipeline/allgather_optimum.h"
+#include "solvers/pipeline/collective_bounds.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -2,7 +2,7 @@
 // with T_L and T_B compared exactly against Theorems 1, 10, 11, 12, 3 and App. F.
 // Unit conversion: the paper states T_B = τ·M/B with B = d·b; the checker reports shard units
 // (M/N over link bandwidth b), so T_B[shards] = τ·N/(d·b).
-#include "solvers/schedule_expansion.h"
+#include "solvers/bfb/schedule_expansion.h"
 
 #include <gtest/gtest.h>
 
@@ -13,9 +13,9 @@
 #include "graphs/generators/seed000_generators.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/bfb_schedule.h"
-#include "solvers/multitree.h"
-#include "solvers/ring_baselines.h"
+#include "solvers/bfb/bfb_schedule.h"
+#include "solvers/baselines/multitree.h"
+#include "solvers/baselines/ring_baselines.h"
 #include "solvers/baseline_test_topologies.h"
 
 namespace collsynth {

@@ -3,7 +3,7 @@
 // bandwidth optimal there, seed 000 Thm 7); it never beats the Moore / diameter bound on T_L
 // nor the cut bound on T_B (seed 004 eq. (1)); every schedule passes the step checker and a
 // mutated one is rejected.
-#include "solvers/step_milp.h"
+#include "solvers/bfb/step_milp.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include "bfb_test_topologies.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/bfb_schedule.h"
+#include "solvers/bfb/bfb_schedule.h"
 
 namespace collsynth {
 namespace {

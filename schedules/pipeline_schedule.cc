@@ -1,0 +1,441 @@
+#include "schedules/pipeline_schedule.h"
+
+#include <cctype>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graphs/input_error.h"
+#include "graphs/topology_io.h"
+
+namespace collsynth {
+namespace {
+
+using nlohmann::json;
+
+bool IsKnownKey(const std::string& key) {
+  return key == "format" || key == "collective" || key == "root" || key == "ratio" ||
+         key == "U" || key == "k" || key == "bottleneck_cut" || key == "fixed_k_cut" ||
+         key == "trees" || key == "phases" || key == "single_node_cuts";
+}
+
+// A string no topology or producer writes (it starts with U+0001), unique per schedule.
+std::string TreesPlaceholder(std::size_t n) { return "\x01collsynth-trees-" + std::to_string(n) + "\x01"; }
+
+// Producer extras (unknown keys) are copied and written back recursively; deeper nesting than
+// this is refused while reading (a 2·10^5-deep value overflowed the stack in the copy).
+constexpr int kMaxExtraDepth = 64;
+
+// Whether v nests arrays/objects more than `limit` levels deep (a scalar is 0). Iterative, and
+// stops at the first value past the limit: O(size of v) time, O(size of v) memory at most.
+bool NestedDeeperThan(const json& v, int limit) {
+  std::vector<std::pair<const json*, int>> stack{{&v, 0}};
+  while (!stack.empty()) {
+    const auto [p, depth] = stack.back();
+    stack.pop_back();
+    if (!p->is_structured()) continue;
+    if (depth + 1 > limit) return true;
+    for (const json& child : *p) stack.emplace_back(&child, depth + 1);
+  }
+  return false;
+}
+
+const json& RequireField(const json& obj, const char* key, const std::string& file,
+                         const std::string& item) {
+  auto it = obj.find(key);
+  if (it == obj.end()) throw InputError(file, item, std::string("missing field '") + key + "'");
+  return *it;
+}
+
+// Item names ("trees[3].edges[1].routes[0]") are built only when an error needs one: the
+// reader visits millions of edges and routes in a large schedule (template ItemFn: a
+// callable returning the item's name).
+template <typename ItemFn>
+int NodeFromJson(const json& v, const Topology& g, const std::string& file, const ItemFn& item) {
+  if (!v.is_string()) {
+    throw InputError(file, item(), std::string("expected a node name (string), got ") + v.type_name());
+  }
+  const std::string& name = v.get_ref<const std::string&>();
+  auto id = g.FindNode(name);
+  if (!id) throw InputError(file, item(), "unknown node '" + name + "'");
+  return *id;
+}
+
+int NodeFromJson(const json& v, const Topology& g, const std::string& file, const std::string& item) {
+  return NodeFromJson(v, g, file, [&] { return item; });
+}
+
+// A positive big integer: a JSON integer or a decimal string of digits.
+template <typename ItemFn>
+BigInt PositiveBigIntFromJson(const json& v, const std::string& file, const ItemFn& item) {
+  if (v.is_number_unsigned()) {
+    const std::uint64_t u = v.get<std::uint64_t>();
+    if (u < 1) throw InputError(file, item(), "must be a positive integer, got 0");
+    return BigInt(u);
+  }
+  BigInt z;
+  if (v.is_number_integer()) {
+    z = BigInt(v.get<std::int64_t>());
+  } else if (v.is_string()) {
+    const std::string& s = v.get_ref<const std::string&>();
+    bool digits = !s.empty() && s.size() <= kMaxDigits;
+    for (char c : s) digits = digits && std::isdigit(static_cast<unsigned char>(c));
+    if (!digits) throw InputError(file, item(), "expected a positive integer, got \"" + s.substr(0, 40) + "\"");
+    z.assign(s);
+  } else {
+    throw InputError(file, item(),
+                     std::string("expected a positive integer (number or decimal string), got ") +
+                         (v.is_number_float() ? "the non-integer " + v.dump() : std::string(v.type_name())));
+  }
+  if (z < 1) throw InputError(file, item(), "must be a positive integer, got " + z.str());
+  return z;
+}
+
+BigInt PositiveBigIntFromJson(const json& v, const std::string& file, const std::string& item) {
+  return PositiveBigIntFromJson(v, file, [&] { return item; });
+}
+
+json BigIntToJson(const BigInt& z) {
+  if (z >= 0 && z <= BigInt(INT64_MAX)) return json(static_cast<std::int64_t>(z));
+  return json(z.str());
+}
+
+template <typename ItemFn>
+PipelineRoute ReadRoute(const json& r, const Topology& g, const std::string& file, const ItemFn& item) {
+  if (!r.is_object()) throw InputError(file, item(), std::string("must be an object, got ") + r.type_name());
+  PipelineRoute route;
+  auto path_it = r.find("path");
+  if (path_it == r.end()) throw InputError(file, item(), "missing field 'path'");
+  const json& path = *path_it;
+  if (!path.is_array() || path.size() < 2) {
+    throw InputError(file, item(), "field 'path' must be an array of at least two node names");
+  }
+  route.path.reserve(path.size());
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    route.path.push_back(
+        NodeFromJson(path[i], g, file, [&] { return item() + ".path[" + std::to_string(i) + "]"; }));
+  }
+  auto mult = r.find("multiplicity");
+  if (mult == r.end()) throw InputError(file, item(), "missing field 'multiplicity'");
+  route.multiplicity = PositiveBigIntFromJson(*mult, file, [&] { return item() + ".multiplicity"; });
+  return route;
+}
+
+PipelineTree ReadTree(const json& t, const Topology& g, const std::string& file,
+                      const std::string& item) {
+  if (!t.is_object()) throw InputError(file, item, std::string("must be an object, got ") + t.type_name());
+  PipelineTree tree;
+  tree.root = NodeFromJson(RequireField(t, "root", file, item), g, file, item + ".root");
+  tree.multiplicity = PositiveBigIntFromJson(RequireField(t, "multiplicity", file, item), file,
+                                             item + ".multiplicity");
+  const json& edges = RequireField(t, "edges", file, item);
+  if (!edges.is_array()) throw InputError(file, item + ".edges", "must be an array");
+  tree.edges.reserve(edges.size());
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    auto eitem = [&] { return item + ".edges[" + std::to_string(i) + "]"; };
+    const json& e = edges[i];
+    if (!e.is_object()) throw InputError(file, eitem(), std::string("must be an object, got ") + e.type_name());
+    PipelineTreeEdge edge;
+    auto field = [&](const char* key) -> const json& {
+      auto it = e.find(key);
+      if (it == e.end()) throw InputError(file, eitem(), std::string("missing field '") + key + "'");
+      return *it;
+    };
+    edge.from = NodeFromJson(field("from"), g, file, [&] { return eitem() + ".from"; });
+    edge.to = NodeFromJson(field("to"), g, file, [&] { return eitem() + ".to"; });
+    const json& routes = field("routes");
+    if (!routes.is_array() || routes.empty()) {
+      throw InputError(file, eitem() + ".routes", "must be a non-empty array of routes");
+    }
+    edge.routes.reserve(routes.size());
+    for (std::size_t k = 0; k < routes.size(); ++k) {
+      edge.routes.push_back(
+          ReadRoute(routes[k], g, file, [&] { return eitem() + ".routes[" + std::to_string(k) + "]"; }));
+    }
+    tree.edges.push_back(std::move(edge));
+  }
+  return tree;
+}
+
+PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::string& file,
+                              const std::string& prefix, bool is_phase, int which,
+                              StreamedPipelineTrees* streamed) {
+  const std::string top = prefix.empty() ? "top level" : prefix;
+  auto item = [&](const std::string& key) { return prefix.empty() ? key : prefix + "." + key; };
+  if (!j.is_object()) throw InputError(file, top, std::string("expected a JSON object, got ") + j.type_name());
+  PipelineSchedule s;
+  if (auto it = j.find("format"); it != j.end() || !is_phase) {
+    const json& format = RequireField(j, "format", file, top);
+    if (!format.is_string() || format.get<std::string>() != "pipeline") {
+      throw InputError(file, item("format"), "expected \"pipeline\", got " + format.dump());
+    }
+  }
+  const json& collective = RequireField(j, "collective", file, top);
+  if (!collective.is_string()) throw InputError(file, item("collective"), "must be a string");
+  s.collective = collective.get<std::string>();
+  if (s.collective != "allgather" && s.collective != "reduce-scatter" &&
+      s.collective != "broadcast" && s.collective != "allreduce") {
+    throw InputError(file, item("collective"),
+                     "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got " +
+                         collective.dump());
+  }
+  if (is_phase && s.collective == "allreduce") {
+    throw InputError(file, item("collective"), "an allreduce phase must be a reduce-scatter or an allgather");
+  }
+  if (auto it = j.find("root"); it != j.end() && !it->is_null()) {
+    s.root = NodeFromJson(*it, g, file, item("root"));
+  }
+  if (s.collective == "broadcast" && !s.root) {
+    throw InputError(file, top, "a broadcast schedule needs a \"root\"");
+  }
+  s.ratio = RationalFromJson(RequireField(j, "ratio", file, top), file, item("ratio"));
+  const bool allreduce = s.collective == "allreduce";
+  if (!allreduce || j.contains("U")) {
+    s.U = RationalFromJson(RequireField(j, "U", file, top), file, item("U"));
+    if (s.U <= 0) throw InputError(file, item("U"), "must be positive, got " + ToString(s.U));
+  }
+  if (!allreduce || j.contains("k")) {
+    s.k = PositiveBigIntFromJson(RequireField(j, "k", file, top), file, item("k"));
+  }
+  // An optional array of node names (a certificate set).
+  auto node_set = [&](const char* key) -> std::optional<std::vector<int>> {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return std::nullopt;
+    if (!it->is_array()) throw InputError(file, item(key), "must be an array of node names");
+    std::vector<int> nodes;
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      nodes.push_back(NodeFromJson((*it)[i], g, file, item(std::string(key) + "[" + std::to_string(i) + "]")));
+    }
+    return nodes;
+  };
+  s.bottleneck_cut = node_set("bottleneck_cut");
+  s.fixed_k_cut = node_set("fixed_k_cut");
+  if (auto it = j.find("single_node_cuts"); it != j.end() && !it->is_null()) {
+    if (!allreduce) {
+      throw InputError(file, item("single_node_cuts"), "only an allreduce carries bound (7) cuts");
+    }
+    if (!it->is_array()) {
+      throw InputError(file, item("single_node_cuts"), "must be an array of arrays of node names");
+    }
+    std::vector<std::vector<int>> cuts;
+    for (std::size_t c = 0; c < it->size(); ++c) {
+      const std::string citem = item("single_node_cuts[" + std::to_string(c) + "]");
+      const json& cut = (*it)[c];
+      if (!cut.is_array()) throw InputError(file, citem, "must be an array of node names");
+      std::vector<int> nodes;
+      for (std::size_t i = 0; i < cut.size(); ++i) {
+        nodes.push_back(NodeFromJson(cut[i], g, file, citem + "[" + std::to_string(i) + "]"));
+      }
+      cuts.push_back(std::move(nodes));
+    }
+    s.single_node_cuts = std::move(cuts);
+  }
+  if (allreduce) {
+    const json& phases = RequireField(j, "phases", file, top);
+    if (!phases.is_array() || phases.size() != 2) {
+      throw InputError(file, item("phases"),
+                       "an allreduce needs exactly two phases: [reduce-scatter, allgather]");
+    }
+    for (std::size_t i = 0; i < 2; ++i) {
+      s.phases.push_back(
+          ReadSchedule(phases[i], g, file, item("phases[" + std::to_string(i) + "]"), true,
+                       1 + static_cast<int>(i), streamed));
+    }
+    if (s.phases[0].collective != "reduce-scatter" || s.phases[1].collective != "allgather") {
+      throw InputError(file, item("phases"),
+                       "an allreduce's phases must be a reduce-scatter then an allgather");
+    }
+    if (auto it = j.find("trees"); it != j.end() && !(it->is_array() && it->empty())) {
+      throw InputError(file, item("trees"), "an allreduce carries its trees in 'phases'");
+    }
+  } else {
+    const json& trees = RequireField(j, "trees", file, top);
+    if (!trees.is_array()) throw InputError(file, item("trees"), "must be an array");
+    s.trees.reserve(trees.size());
+    for (std::size_t i = 0; i < trees.size(); ++i) {
+      if (streamed) {  // converted while parsing (PipelineTreeStreamHook)
+        auto it = streamed->find({which, i});
+        if (it != streamed->end()) {
+          s.trees.push_back(std::move(it->second));
+          streamed->erase(it);
+          continue;
+        }
+      }
+      s.trees.push_back(ReadTree(trees[i], g, file, item("trees[" + std::to_string(i) + "]")));
+    }
+  }
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (IsKnownKey(it.key())) continue;
+    if (NestedDeeperThan(it.value(), kMaxExtraDepth)) {
+      throw InputError(file, item(it.key()),
+                       "nested deeper than " + std::to_string(kMaxExtraDepth) + " levels");
+    }
+    s.extra[it.key()] = it.value();
+  }
+  return s;
+}
+
+// With `placeholders`, each schedule's "trees" is a placeholder string (see
+// PipelineScheduleToJsonText) and the schedule is appended to *placeholders.
+json ScheduleToJson(const PipelineSchedule& s, const Topology& g,
+                    std::vector<const PipelineSchedule*>* placeholders = nullptr) {
+  json j = json::object();
+  for (auto it = s.extra.begin(); it != s.extra.end(); ++it) {
+    if (!IsKnownKey(it.key())) j[it.key()] = it.value();
+  }
+  j["format"] = "pipeline";
+  j["collective"] = s.collective;
+  if (s.root) j["root"] = g.node(*s.root).name;
+  j["ratio"] = RationalToJson(s.ratio);
+  if (s.collective != "allreduce" || s.U > 0) j["U"] = RationalToJson(s.U);
+  if (s.collective != "allreduce" || s.k > 0) j["k"] = BigIntToJson(s.k);
+  for (const auto& [key, set] : {std::pair{"bottleneck_cut", &s.bottleneck_cut}, std::pair{"fixed_k_cut", &s.fixed_k_cut}}) {
+    if (!*set) continue;
+    json names = json::array();
+    for (int v : **set) names.push_back(g.node(v).name);
+    j[key] = std::move(names);
+  }
+  if (s.single_node_cuts) {
+    json cuts = json::array();
+    for (const std::vector<int>& cut : *s.single_node_cuts) {
+      json names = json::array();
+      for (int v : cut) names.push_back(g.node(v).name);
+      cuts.push_back(std::move(names));
+    }
+    j["single_node_cuts"] = std::move(cuts);
+  }
+  if (s.collective == "allreduce") {
+    json phases = json::array();
+    for (const PipelineSchedule& p : s.phases) phases.push_back(ScheduleToJson(p, g, placeholders));
+    j["phases"] = std::move(phases);
+    return j;
+  }
+  if (placeholders) {
+    j["trees"] = TreesPlaceholder(placeholders->size());
+    placeholders->push_back(&s);
+    return j;
+  }
+  json trees = json::array();
+  for (const PipelineTree& t : s.trees) {
+    json edges = json::array();
+    for (const PipelineTreeEdge& e : t.edges) {
+      json routes = json::array();
+      for (const PipelineRoute& r : e.routes) {
+        json path = json::array();
+        for (int v : r.path) path.push_back(g.node(v).name);
+        routes.push_back({{"path", std::move(path)}, {"multiplicity", BigIntToJson(r.multiplicity)}});
+      }
+      edges.push_back({{"from", g.node(e.from).name},
+                       {"to", g.node(e.to).name},
+                       {"routes", std::move(routes)}});
+    }
+    trees.push_back({{"root", g.node(t.root).name},
+                     {"multiplicity", BigIntToJson(t.multiplicity)},
+                     {"edges", std::move(edges)}});
+  }
+  j["trees"] = std::move(trees);
+  return j;
+}
+
+// nlohmann's compact text of BigIntToJson(z).
+void AppendBigInt(const BigInt& z, std::string* out) {
+  if (z >= 0 && z <= BigInt(INT64_MAX)) *out += std::to_string(static_cast<std::int64_t>(z));
+  else *out += json(z.str()).dump();
+}
+
+// The compact text of the "trees" array that ScheduleToJson builds (keys in nlohmann's
+// sorted order: edges, multiplicity, root; from, routes, to; multiplicity, path), with node
+// names escaped once each.
+void AppendTrees(const PipelineSchedule& s, const std::vector<std::string>& quoted, std::string* out) {
+  out->push_back('[');
+  for (std::size_t i = 0; i < s.trees.size(); ++i) {
+    const PipelineTree& t = s.trees[i];
+    if (i) out->push_back(',');
+    *out += "{\"edges\":[";
+    for (std::size_t j = 0; j < t.edges.size(); ++j) {
+      const PipelineTreeEdge& e = t.edges[j];
+      if (j) out->push_back(',');
+      *out += "{\"from\":" + quoted[e.from] + ",\"routes\":[";
+      for (std::size_t r = 0; r < e.routes.size(); ++r) {
+        if (r) out->push_back(',');
+        *out += "{\"multiplicity\":";
+        AppendBigInt(e.routes[r].multiplicity, out);
+        *out += ",\"path\":[";
+        for (std::size_t x = 0; x < e.routes[r].path.size(); ++x) {
+          if (x) out->push_back(',');
+          *out += quoted[e.routes[r].path[x]];
+        }
+        *out += "]}";
+      }
+      *out += "],\"to\":" + quoted[e.to] + "}";
+    }
+    *out += "],\"multiplicity\":";
+    AppendBigInt(t.multiplicity, out);
+    *out += ",\"root\":" + quoted[t.root] + "}";
+  }
+  out->push_back(']');
+}
+
+}  // namespace
+
+PipelineSchedule PipelineScheduleFromJson(const json& j, const Topology& g, const std::string& file) {
+  return ReadSchedule(j, g, file, "", false, 0, nullptr);
+}
+
+PipelineSchedule PipelineScheduleFromJson(const json& j, const Topology& g, const std::string& file,
+                                          StreamedPipelineTrees* streamed) {
+  return ReadSchedule(j, g, file, "", false, 0, streamed);
+}
+
+JsonElementHook PipelineTreeStreamHook(const Topology& g, const std::string& file,
+                                       StreamedPipelineTrees* trees) {
+  return [&g, file, trees](const std::vector<std::string>& path, json& element, const json& root) {
+    // {"", "trees", i} or {"", "phases", p, "trees", i} of a document already known to be a
+    // pipeline schedule.
+    int which = -1;
+    if (path.size() == 3 && path[1] == "trees") {
+      which = 0;
+    } else if (path.size() == 5 && path[1] == "phases" && path[3] == "trees" &&
+               (path[2] == "0" || path[2] == "1")) {
+      which = 1 + (path[2] == "1");
+    } else {
+      return false;
+    }
+    if (!root.is_object()) return false;
+    auto format = root.find("format");
+    if (format == root.end() || !format->is_string() || format->get_ref<const std::string&>() != "pipeline")
+      return false;
+    const std::string& index = path.back();
+    const std::size_t i = std::stoul(index);
+    const std::string item = (which == 0 ? "" : "phases[" + path[2] + "].") + "trees[" + index + "]";
+    (*trees)[{which, i}] = ReadTree(element, g, file, item);
+    return true;
+  };
+}
+
+json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g) {
+  return ScheduleToJson(s, g);
+}
+
+std::string PipelineScheduleToJsonText(const PipelineSchedule& s, const Topology& g) {
+  std::vector<const PipelineSchedule*> placed;
+  std::string head = ScheduleToJson(s, g, &placed).dump();
+  std::vector<std::string> quoted(g.num_nodes());
+  for (int v = 0; v < g.num_nodes(); ++v) quoted[v] = json(g.node(v).name).dump();
+  std::string out;
+  std::size_t pos = 0;
+  for (std::size_t n = 0; n < placed.size(); ++n) {
+    const std::string token = json(TreesPlaceholder(n)).dump();
+    std::size_t at = head.find(token, pos);
+    if (at == std::string::npos) throw std::logic_error("PipelineScheduleToJsonText: placeholder lost");
+    out.append(head, pos, at - pos);
+    AppendTrees(*placed[n], quoted, &out);
+    pos = at + token.size();
+  }
+  out.append(head, pos, std::string::npos);
+  return out;
+}
+
+}  // namespace collsynth

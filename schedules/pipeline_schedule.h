@@ -1,0 +1,81 @@
+// PipelineSchedule: the "pipeline" schedule format (seed 004 §2): weighted out-trees over the
+// compute nodes whose edges are routed over physical paths through switches. Data type plus
+// its JSON contract (docs/formats.md); no logic beyond (de)serialization. Node fields are
+// Topology node ids; multiplicities are exact big integers.
+#ifndef COLLSYNTH_SCHEDULES_PIPELINE_SCHEDULE_H_
+#define COLLSYNTH_SCHEDULES_PIPELINE_SCHEDULE_H_
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graphs/rational.h"
+#include "graphs/topology.h"
+#include "graphs/topology_io.h"
+
+namespace collsynth {
+
+struct PipelineRoute {
+  std::vector<int> path;  // from the edge's tail to its head; inner nodes are switches
+  BigInt multiplicity;
+};
+
+struct PipelineTreeEdge {
+  int from = -1;  // parent (compute)
+  int to = -1;    // child (compute)
+  std::vector<PipelineRoute> routes;
+};
+
+struct PipelineTree {
+  int root = -1;
+  BigInt multiplicity;  // this many identical trees, each carrying 1/k of root's shard
+  std::vector<PipelineTreeEdge> edges;
+};
+
+struct PipelineSchedule {
+  // "allgather", "reduce-scatter" (trees parent->child, data flows child->parent along the
+  // reversed path), "broadcast" (all trees rooted at `root`), or "allreduce" (then `phases`
+  // holds the reduce-scatter and the allgather schedule, in that order, and `trees` is empty).
+  std::string collective = "allgather";
+  std::optional<int> root;
+  Rational ratio;  // claimed: max over links of load / (k · b_e)
+  Rational U;
+  BigInt k;
+  std::vector<PipelineTree> trees;
+  std::vector<PipelineSchedule> phases;        // allreduce only
+  std::optional<std::vector<int>> bottleneck_cut;  // certificate S* (node ids), if claimed optimal
+  // Fixed k: certificate X (node ids) that no schedule with k trees per root has a smaller
+  // ratio (docs/formats.md; checked by CheckPipelineSchedule).
+  std::optional<std::vector<int>> fixed_k_cut;
+  // Allreduce only: certificate of bound (7) (seed 004 Corollary 18): one node set S_v per
+  // compute node v with S_v ∩ V_c = {v}; the checker derives 2(N-1) / max_v B+(S_v).
+  std::optional<std::vector<std::vector<int>>> single_node_cuts;
+  nlohmann::json extra = nlohmann::json::object();  // producer metadata, passed through
+};
+
+PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topology& g,
+                                          const std::string& file);
+
+// Streaming read (issue 14: the written file is checked by reading it back, and a 1024-GPU
+// schedule's JSON tree took 1.5 GB): ParseJsonText(text, file, PipelineTreeStreamHook(...))
+// converts each tree as soon as the parser has it, once the top-level "format": "pipeline"
+// has been read (every collsynth writer puts it before "trees"; otherwise nothing is streamed
+// and the trees stay in the document), so memory is the schedule plus one tree's JSON. Then
+// PipelineScheduleFromJson(doc, g, file, &trees) gives the same schedule as the plain read
+// (on a malformed file the first error named may differ: trees are read first). Key: (0 for the top level, 1 + p for phases[p], tree index).
+using StreamedPipelineTrees = std::map<std::pair<int, std::size_t>, PipelineTree>;
+JsonElementHook PipelineTreeStreamHook(const Topology& g, const std::string& file,
+                                       StreamedPipelineTrees* trees);
+PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topology& g,
+                                          const std::string& file, StreamedPipelineTrees* streamed);
+nlohmann::json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g);
+// Byte-identical to PipelineScheduleToJson(s, g).dump(), but the trees (the bulk of a large
+// schedule: N roots × N-1 edges × routes) are written as text directly instead of through
+// a JSON tree. What `collsynth pipeline` writes.
+std::string PipelineScheduleToJsonText(const PipelineSchedule& s, const Topology& g);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_SCHEDULES_PIPELINE_SCHEDULE_H_

@@ -1,0 +1,207 @@
+#include "solvers/backends/lp_backend.h"
+
+#include <CbcHeuristic.hpp>
+#include <CbcHeuristicFPump.hpp>
+#include <CbcHeuristicLocal.hpp>
+#include <CbcModel.hpp>
+#include <CglClique.hpp>
+#include <CglFlowCover.hpp>
+#include <CglGomory.hpp>
+#include <CglKnapsackCover.hpp>
+#include <CglMixedIntegerRounding2.hpp>
+#include <CglProbing.hpp>
+#include <ClpSimplex.hpp>
+#include <CoinMessageHandler.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <OsiClpSolverInterface.hpp>
+#include <chrono>
+#include <cmath>
+
+namespace collsynth {
+namespace {
+
+bool WellFormed(const LpProblem& p) {
+  const int n = p.num_cols();
+  const int m = p.num_rows();
+  if (static_cast<int>(p.col_lower.size()) != n || static_cast<int>(p.col_upper.size()) != n ||
+      static_cast<int>(p.row_upper.size()) != m)
+    return false;
+  if (!p.integer.empty() && static_cast<int>(p.integer.size()) != n) return false;
+  for (const LpEntry& e : p.entries) {
+    if (e.row < 0 || e.row >= m || e.col < 0 || e.col >= n || !std::isfinite(e.value)) return false;
+  }
+  for (double c : p.objective)
+    if (!std::isfinite(c)) return false;
+  return true;
+}
+
+CoinPackedMatrix BuildMatrix(const LpProblem& p) {
+  std::vector<int> rows, cols;
+  std::vector<double> vals;
+  rows.reserve(p.entries.size());
+  cols.reserve(p.entries.size());
+  vals.reserve(p.entries.size());
+  for (const LpEntry& e : p.entries) {
+    rows.push_back(e.row);
+    cols.push_back(e.col);
+    vals.push_back(e.value);
+  }
+  CoinPackedMatrix matrix(true, rows.data(), cols.data(), vals.data(),
+                          static_cast<CoinBigIndex>(vals.size()));
+  // The triplet constructor sizes the matrix by the largest index seen; empty trailing rows
+  // or columns must still exist.
+  matrix.setDimensions(p.num_rows(), p.num_cols());
+  return matrix;
+}
+
+// Coin uses +-COIN_DBL_MAX for infinite bounds.
+std::vector<double> CoinBounds(const std::vector<double>& b) {
+  std::vector<double> out(b);
+  for (double& x : out) {
+    if (x == kLpInfinity) x = COIN_DBL_MAX;
+    if (x == -kLpInfinity) x = -COIN_DBL_MAX;
+  }
+  return out;
+}
+
+LpOutcome ClpOutcome(int status, int secondary) {
+  switch (status) {
+    case 0:
+      return secondary == 0 ? LpOutcome::kOptimal : LpOutcome::kNumericalTrouble;
+    case 1:
+      return LpOutcome::kInfeasible;
+    case 2:
+      return LpOutcome::kUnbounded;
+    case 3:
+    case 5:
+      return LpOutcome::kStopped;
+    default:
+      return LpOutcome::kNumericalTrouble;
+  }
+}
+
+}  // namespace
+
+std::string ToString(LpOutcome outcome) {
+  switch (outcome) {
+    case LpOutcome::kOptimal: return "optimal";
+    case LpOutcome::kInfeasible: return "infeasible";
+    case LpOutcome::kUnbounded: return "unbounded";
+    case LpOutcome::kStopped: return "stopped";
+    case LpOutcome::kNumericalTrouble: return "numerical trouble";
+    case LpOutcome::kBadInput: return "bad input";
+  }
+  return "unknown";
+}
+
+LpSolution SolveLpWithClp(const LpProblem& p) {
+  LpSolution sol;
+  if (!WellFormed(p)) return sol;
+  ClpSimplex model;
+  model.setLogLevel(0);
+  model.messageHandler()->setLogLevel(0);
+  CoinPackedMatrix matrix = BuildMatrix(p);
+  std::vector<double> cl = CoinBounds(p.col_lower), cu = CoinBounds(p.col_upper);
+  std::vector<double> rl = CoinBounds(p.row_lower), ru = CoinBounds(p.row_upper);
+  model.loadProblem(matrix, cl.data(), cu.data(), p.objective.data(), rl.data(), ru.data());
+  model.dual();
+  // Dual simplex can stop with numerical trouble on degenerate LPs (the pipeline LP of
+  // hypercube(4)); primal simplex from the basis it reached usually finishes the job.
+  if (model.status() != 0 && model.status() != 1 && model.status() != 2) model.primal(1);
+  sol.outcome = ClpOutcome(model.status(), model.secondaryStatus());
+  // Status 0 with a secondary status (e.g. scaled optimal, unscaled slightly infeasible)
+  // still has a usable point: it is returned, flagged kNumericalTrouble, for callers that
+  // certify exactly.
+  if (model.status() != 0) return sol;
+  sol.objective = model.objectiveValue();
+  const double* x = model.getColSolution();
+  sol.primal.assign(x, x + p.num_cols());
+  const double* y = model.getRowPrice();
+  sol.row_duals.assign(y, y + p.num_rows());
+  return sol;
+}
+
+LpSolution SolveIlpWithCbc(const LpProblem& p) { return SolveIlpWithCbc(p, CbcOptions{}); }
+
+LpSolution SolveIlpWithCbc(const LpProblem& p, const CbcOptions& options) {
+  LpSolution sol;
+  if (!WellFormed(p)) return sol;
+  OsiClpSolverInterface solver;
+  solver.messageHandler()->setLogLevel(0);
+  solver.getModelPtr()->setLogLevel(0);
+  CoinPackedMatrix matrix = BuildMatrix(p);
+  std::vector<double> cl = CoinBounds(p.col_lower), cu = CoinBounds(p.col_upper);
+  std::vector<double> rl = CoinBounds(p.row_lower), ru = CoinBounds(p.row_upper);
+  solver.loadProblem(matrix, cl.data(), cu.data(), p.objective.data(), rl.data(), ru.data());
+  for (int j = 0; j < p.num_cols(); ++j) {
+    if (!p.integer.empty() && p.integer[j]) solver.setInteger(j);
+  }
+  CbcModel model(solver);
+  model.setLogLevel(0);
+  model.messageHandler()->setLogLevel(0);
+  model.solver()->messageHandler()->setLogLevel(0);
+  model.setNumberThreads(0);
+  model.setUseElapsedTime(true);
+  if (options.time_limit_seconds > 0) model.setMaximumSeconds(options.time_limit_seconds);
+  // Cut generators and heuristics live as long as the model uses them (CbcModel copies them).
+  CglProbing probing;
+  probing.setUsingObjective(1);
+  probing.setMaxPass(3);
+  probing.setMaxProbe(100);
+  probing.setMaxLook(50);
+  probing.setRowCuts(3);
+  CglGomory gomory;
+  gomory.setLimit(300);
+  CglKnapsackCover knapsack;
+  CglClique clique;
+  clique.setStarCliqueReport(false);
+  clique.setRowCliqueReport(false);
+  CglMixedIntegerRounding2 mir;
+  CglFlowCover flow;
+  if (options.standard_cuts) {
+    model.addCutGenerator(&probing, -1, "Probing");
+    model.addCutGenerator(&gomory, -1, "Gomory");
+    model.addCutGenerator(&knapsack, -1, "Knapsack");
+    model.addCutGenerator(&clique, -1, "Clique");
+    model.addCutGenerator(&mir, -1, "MIR2");
+    model.addCutGenerator(&flow, -1, "FlowCover");
+    CbcRounding rounding(model);
+    model.addHeuristic(&rounding);
+    CbcHeuristicLocal local(model);
+    model.addHeuristic(&local);
+    CbcHeuristicFPump pump(model);
+    model.addHeuristic(&pump);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  model.branchAndBound();
+  sol.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  sol.best_bound = model.getBestPossibleObjValue();
+  if (model.isProvenOptimal()) {
+    sol.outcome = LpOutcome::kOptimal;
+  } else if (model.isProvenInfeasible()) {
+    sol.outcome = LpOutcome::kInfeasible;
+  } else if (model.isContinuousUnbounded()) {
+    sol.outcome = LpOutcome::kUnbounded;
+  } else if (model.status() == 1) {
+    sol.outcome = LpOutcome::kStopped;
+  } else {
+    sol.outcome = LpOutcome::kNumericalTrouble;
+  }
+  if (sol.outcome == LpOutcome::kStopped && options.keep_incumbent &&
+      model.bestSolution() != nullptr) {
+    sol.objective = model.getObjValue();
+    const double* x = model.bestSolution();
+    sol.primal.assign(x, x + p.num_cols());
+    return sol;
+  }
+  if (sol.outcome != LpOutcome::kOptimal || model.bestSolution() == nullptr) {
+    if (sol.outcome == LpOutcome::kOptimal) sol.outcome = LpOutcome::kNumericalTrouble;
+    return sol;
+  }
+  sol.objective = model.getObjValue();
+  const double* x = model.bestSolution();
+  sol.primal.assign(x, x + p.num_cols());
+  return sol;
+}
+
+}  // namespace collsynth

@@ -1,0 +1,82 @@
+// LpBackend: a minimal, silent wrapper around Coin-OR CLP (LP) and CBC (ILP) for the small
+// per-(node, step) programs of the BFB family (seed 000 §6.1 LP (3), App. D.2 ILP (12),
+// App. D.3 LP (13)). Problems are given in double precision because the solvers only speak
+// double; every answer is a HINT that callers certify exactly (STYLE.md rule 8).
+// Complexity: that of the simplex / branch and bound; intended for problems with at most a
+// few thousand columns. Solver logging is switched off (log level 0) so that command-line
+// JSON output stays parseable. Thread safety: each call builds its own solver objects.
+// The solver headers are included only by lp_backend.cc (they stay out of public headers).
+#ifndef COLLSYNTH_SOLVERS_BACKENDS_LP_BACKEND_H_
+#define COLLSYNTH_SOLVERS_BACKENDS_LP_BACKEND_H_
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace collsynth {
+
+// Infinite bound for LpProblem (doubles only; never used for exact numbers).
+inline constexpr double kLpInfinity = std::numeric_limits<double>::infinity();
+
+// One nonzero coefficient a[row][col].
+struct LpEntry {
+  int row = 0;
+  int col = 0;
+  double value = 0.0;
+};
+
+// minimize obj·x  s.t.  row_lower <= A x <= row_upper,  col_lower <= x <= col_upper.
+struct LpProblem {
+  std::vector<double> objective;              // one per column
+  std::vector<double> col_lower, col_upper;   // one per column
+  std::vector<double> row_lower, row_upper;   // one per row
+  std::vector<LpEntry> entries;
+  std::vector<bool> integer;                  // per column; empty = all continuous
+  int num_cols() const { return static_cast<int>(objective.size()); }
+  int num_rows() const { return static_cast<int>(row_lower.size()); }
+};
+
+// CLP's status() x secondaryStatus() (and CBC's) folded into one outcome (STYLE.md rule 6):
+// "optimal after scaling but infeasible unscaled" is kNumericalTrouble, not kOptimal.
+enum class LpOutcome {
+  kOptimal,
+  kInfeasible,
+  kUnbounded,
+  kStopped,           // iteration/time limit or event handler
+  kNumericalTrouble,  // errors, or scaled-optimal but unscaled infeasible
+  kBadInput,          // malformed LpProblem (sizes, indices, NaN)
+};
+
+std::string ToString(LpOutcome outcome);
+
+struct LpSolution {
+  LpOutcome outcome = LpOutcome::kBadInput;
+  double objective = 0.0;
+  std::vector<double> primal;  // column values (empty unless kOptimal)
+  std::vector<double> row_duals;  // LP only (empty for ILPs)
+  // CBC only: the best bound on the objective proven by branch and bound (a lower bound for
+  // minimization; equals `objective` up to tolerance when kOptimal). NaN when unknown.
+  double best_bound = std::numeric_limits<double>::quiet_NaN();
+  double seconds = 0.0;  // CBC only: wall time of branch and bound
+};
+
+// Limits for SolveIlpWithCbc. The defaults reproduce the two-argument-free overload.
+struct CbcOptions {
+  double time_limit_seconds = 0.0;  // wall clock; <= 0 = no limit
+  // When CBC stops early (kStopped) with a feasible incumbent, return it in `primal` and
+  // `objective` (outcome stays kStopped: the incumbent is not proven optimal).
+  bool keep_incumbent = false;
+  // Add CBC's standard cut generators (probing, Gomory, knapsack covers, clique, MIR, flow
+  // covers) and rounding heuristics, as the cbc driver does; for larger 0/1 programs.
+  bool standard_cuts = false;
+};
+
+// Solves the continuous relaxation with CLP's dual simplex (integer flags ignored).
+LpSolution SolveLpWithClp(const LpProblem& problem);
+// Solves with CBC branch and bound (columns flagged integer are integer).
+LpSolution SolveIlpWithCbc(const LpProblem& problem);
+LpSolution SolveIlpWithCbc(const LpProblem& problem, const CbcOptions& options);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_SOLVERS_BACKENDS_LP_BACKEND_H_

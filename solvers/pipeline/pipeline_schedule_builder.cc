@@ -1,0 +1,428 @@
+#include "solvers/pipeline/pipeline_schedule_builder.h"
+
+#include <cassert>
+#include <chrono>
+#include <stdexcept>
+
+#include "proofs_check/pipeline_checker.h"
+#include "solvers/pipeline/allgather_optimum.h"
+#include "solvers/pipeline/arborescence_packing.h"
+#include "solvers/pipeline/collective_bounds.h"
+#include "solvers/pipeline/edge_splitting.h"
+#include "solvers/pipeline/integer_bandwidths.h"
+#include "solvers/backends/max_flow.h"
+
+namespace collsynth {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+void CheckInput(const Topology& g) {
+  if (g.num_compute() < 2) throw std::invalid_argument("needs at least 2 compute nodes");
+  for (int v = 0; v < g.num_nodes(); ++v) {
+    if (g.InBandwidth(v) != g.OutBandwidth(v)) {
+      throw std::invalid_argument("not Eulerian at node " + g.node(v).name);
+    }
+  }
+}
+
+Rational MinBandwidth(const Topology& g) {
+  Rational m = g.link(0).bandwidth;
+  for (const Link& l : g.links()) m = l.bandwidth < m ? l.bandwidth : m;
+  return m;
+}
+
+bool IsEulerian(const Topology& g, const CapacityGraph& d) {
+  std::vector<BigInt> balance(g.num_nodes(), 0);
+  for (const auto& [arc, c] : d.capacity) {
+    balance[arc.first] += c;
+    balance[arc.second] -= c;
+  }
+  for (const BigInt& b : balance) {
+    if (b != 0) return false;
+  }
+  return true;
+}
+
+// Splitting + packing for the given capacity graph and demands, mapped to physical routes.
+// std::nullopt when d is not Eulerian (only allowed for fixed k) and Algorithm 1 cannot
+// isolate a switch: Theorem 7 needs an Eulerian graph.
+std::optional<std::vector<PipelineTree>> TreesFor(
+    const Topology& g, const CapacityGraph& d, const std::vector<BigInt>& source_capacity,
+    const BigInt& threshold, const std::vector<std::pair<int, BigInt>>& demands, bool fixed_k,
+    const PipelineOptions& options, PipelineStats* stats) {
+  auto t0 = Clock::now();
+  SplitResult split;
+  if (fixed_k && !IsEulerian(g, d)) {
+    try {
+      split = SplitOffSwitches(g, d, source_capacity, threshold, false, options.splitting);
+    } catch (const std::logic_error&) {
+      stats->splitting_seconds += Seconds(t0);
+      return std::nullopt;
+    }
+  } else {
+    split = SplitOffSwitches(g, d, source_capacity, threshold, true, options.splitting);
+  }
+  stats->splitting_seconds += Seconds(t0);
+  stats->splitting_max_flows += split.max_flow_calls;
+  stats->split_operations += split.split_operations;
+  stats->split_whole_switches += split.whole_switch_splits;
+  stats->split_rooted_cuts += split.rooted_min_cuts;
+  auto t1 = Clock::now();
+  PackingResult pack = PackArborescences(g, split.direct, demands, options.packing);
+  stats->packing_seconds += Seconds(t1);
+  stats->packing_max_flows += pack.mu_evaluations;
+  stats->packing_condition_checks += pack.condition_checks;
+  stats->packing_batch_arcs += pack.batch_arcs;
+  stats->packing_rejected_proposals += pack.rejected_proposals;
+  stats->packing_check_seconds += pack.condition_check_seconds;
+  if (!pack.ok) throw std::logic_error("arborescence packing failed after edge splitting");
+  stats->trees += static_cast<std::int64_t>(pack.trees.size());
+  // Hand out each G* arc's physical paths to the trees that use it.
+  auto& pool = split.routes;
+  std::vector<PipelineTree> trees;
+  for (const PackedTree& t : pack.trees) {
+    PipelineTree pt;
+    pt.root = t.root;
+    pt.multiplicity = t.multiplicity;
+    for (const auto& [x, y] : t.edges) {
+      PipelineTreeEdge e;
+      e.from = x;
+      e.to = y;
+      BigInt need = t.multiplicity;
+      auto& list = pool[{x, y}];
+      while (need > 0) {
+        if (list.empty()) throw std::logic_error("route pool exhausted");
+        RoutedPath& p = list.back();
+        BigInt take = p.multiplicity < need ? p.multiplicity : need;
+        e.routes.push_back(PipelineRoute{p.nodes, take});
+        need -= take;
+        p.multiplicity -= take;
+        if (p.multiplicity == 0) list.pop_back();
+      }
+      pt.edges.push_back(std::move(e));
+    }
+    trees.push_back(std::move(pt));
+  }
+  return trees;
+}
+
+// §2.4 on switch topologies, when G({⌊U*·b_e⌋}) is not Eulerian and Algorithm 1 fails on
+// it: the least U' >= U* with every U'·b_e integral. With b_e = values_e / L and
+// G = gcd(values), U' = ⌈U*·G/L⌉·L/G; G({U'·b_e}) is proportional to the bandwidths, hence
+// Eulerian (Theorem 7 applies), and feasible because ⌊U·b_e⌋ only grows with U (Theorem 14).
+Rational EulerianFloorU(const Topology& g, const Rational& u) {
+  IntegerBandwidths ib = ScaleToIntegers(g);
+  BigInt gcd = 0;
+  for (const BigInt& b : ib.values) gcd = boost::multiprecision::gcd(gcd, b);
+  Rational step(ib.scale, gcd);  // U' must be a multiple of L/G
+  return Rational(Ceil(u / step)) * step;
+}
+
+// The least U > u at which some ⌊U·b_e⌋ grows (the next point where G({⌊U·b_e⌋}) changes).
+Rational NextFloorBreakpoint(const Topology& g, const Rational& u) {
+  std::optional<Rational> best;
+  for (const Link& l : g.links()) {
+    if (l.from == l.to) continue;
+    Rational next = Rational(Floor(u * l.bandwidth) + 1) / l.bandwidth;
+    if (!best || next < *best) best = next;
+  }
+  return *best;
+}
+
+// Trees for fixed k at the least U that works (`*U`, `*d` updated when it is not U*; then
+// s.extra records it). Tries U*, then the next breakpoints of ⌊U·b_e⌋ (G({⌊U·b_e⌋}) only
+// changes there, and grows with U, so each passes Theorem 14's test), up to
+// `max_breakpoints` of them below the Eulerian U' of EulerianFloorU, where Theorem 7
+// guarantees success. Each try is one run of Algorithm 1 in relaxed mode.
+std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGraph* d,
+                                      const std::vector<BigInt>& src, const BigInt& threshold,
+                                      const std::vector<std::pair<int, BigInt>>& demands,
+                                      const PipelineOptions& options, PipelineSchedule* s,
+                                      PipelineStats* stats) {
+  const int max_breakpoints = options.fixed_k_breakpoints;
+  const Rational least = *U;
+  const Rational eulerian = EulerianFloorU(g, least);
+  Rational u = least;
+  int tried = 0;
+  std::optional<std::vector<PipelineTree>> trees;
+  while (u < eulerian && tried <= max_breakpoints) {
+    CapacityGraph du = u == least ? *d : ScaledCapacityGraph(g, u, true);
+    ++tried;
+    trees = TreesFor(g, du, src, threshold, demands, true, options, stats);
+    if (trees) {
+      *d = std::move(du);
+      break;
+    }
+    u = NextFloorBreakpoint(g, u);
+  }
+  if (!trees) {  // U* = U' (then G({⌊U*·b_e⌋}) is Eulerian), or the attempts ran out
+    u = eulerian;
+    *d = ScaledCapacityGraph(g, u, false);
+    trees = TreesFor(g, *d, src, threshold, demands, false, options, stats);
+    if (u != least) s->extra["fixed_k_eulerian_fallback"] = true;
+  }
+  if (u != least) {
+    s->extra["fixed_k_least_U"] = ToString(least);
+    s->extra["fixed_k_breakpoints_tried"] = tried;
+  }
+  *U = u;
+  return std::move(*trees);
+}
+
+// The fixed-k certificate of a schedule achieving U = k·ratio (proofs_check/pipeline_checker.h):
+// the sink side of a failing Theorem-5 cut of G({⌊U'·b_e⌋}), U' the largest breakpoint below
+// U; std::nullopt when the flow test passes there (the schedule is then not provably best).
+std::optional<std::vector<int>> FixedKCut(const Topology& g, const std::vector<BigInt>& src,
+                                          const BigInt& threshold, const Rational& u) {
+  Rational below = 0;
+  for (const Link& l : g.links()) {
+    if (l.from == l.to) continue;
+    Rational prev = Rational(Ceil(u * l.bandwidth) - 1) / l.bandwidth;
+    if (prev > below) below = prev;
+  }
+  return SourceConnectivityCut(g, ScaledCapacityGraph(g, below, true), src, threshold);
+}
+
+// §2.4: the least U in [lo, hi] (scaled units, lo a valid lower bound, hi feasible) with
+// min_v F(s, v; D(⌊U·b'_e⌋)) >= threshold, by the paper's binary search to width 1/max(b')^2
+// and the closest fraction with denominator <= max(b') (U* has such a denominator because
+// some ⌊U*·b'_e⌋ is tight; Proposition 2). Returned in the topology's units.
+Rational LeastFloorU(const Topology& g, const std::vector<BigInt>& src, const BigInt& threshold,
+                     Rational lo, Rational hi, std::int64_t* max_flow_calls) {
+  IntegerBandwidths ib = ScaleToIntegers(g);
+  auto feasible = [&](const Rational& u_scaled) {
+    CapacityGraph d;
+    for (int e = 0; e < g.num_links(); ++e) {
+      const Link& l = g.link(e);
+      BigInt c = Floor(u_scaled * ib.values[e]);
+      if (l.from != l.to && c > 0) d.capacity[{l.from, l.to}] += c;
+    }
+    return MinSourceConnectivity(g, d, src, max_flow_calls) >= threshold;
+  };
+  BigInt max_b = 0;
+  for (const BigInt& b : ib.values) max_b = b > max_b ? b : max_b;
+  if (!feasible(hi)) throw std::logic_error("fixed-k upper bound infeasible");
+  if (feasible(lo)) return lo * ib.scale;
+  Rational width(BigInt(1), max_b * max_b);
+  while (hi - lo >= width) {
+    Rational mid = (lo + hi) / 2;
+    if (feasible(mid)) hi = mid;
+    else lo = mid;
+  }
+  Rational u = ClosestFraction((lo + hi) / 2, max_b);
+  if (!feasible(u)) throw std::logic_error("fixed-k reconstruction infeasible");
+  return u * ib.scale;
+}
+
+PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& options,
+                                   PipelineBuildResult* out) {
+  const std::optional<BigInt>& fixed_k = options.fixed_k;
+  PipelineStats& stats = out->stats;
+  auto t0 = Clock::now();
+  AllgatherOptimum opt = ComputeAllgatherOptimum(g);
+  stats.optimum_max_flows += opt.max_flow_calls;
+  PipelineSchedule s;
+  s.collective = "allgather";
+  BigInt k = opt.k;
+  Rational U = opt.U;
+  CapacityGraph d;
+  if (fixed_k) {
+    k = *fixed_k;
+    U = FixedKMinimalU(g, k, &stats.optimum_max_flows);
+    d = ScaledCapacityGraph(g, U, true);
+    out->fixed_k_bound = opt.ratio + 1 / (Rational(k) * MinBandwidth(g));  // Theorem 15
+    out->fixed_k_lower_bound = U / Rational(k);
+  } else {
+    d = ScaledCapacityGraph(g, U, false);
+  }
+  stats.optimum_seconds += Seconds(t0);
+  std::vector<BigInt> src(g.num_nodes(), 0);
+  std::vector<std::pair<int, BigInt>> demands;
+  for (int v : g.ComputeNodes()) {
+    src[v] = k;
+    demands.push_back({v, k});
+  }
+  if (fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k * g.num_compute(), demands, options, &s, &stats);
+  else s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, false, options, &stats);
+  s.U = U;
+  s.k = k;
+  s.ratio = PipelineScheduleRatio(g, s);
+  if (fixed_k) s.fixed_k_cut = FixedKCut(g, src, k * g.num_compute(), s.ratio * Rational(k));
+  out->optimal_ratio = opt.ratio;
+  if (s.ratio == opt.ratio) s.bottleneck_cut = opt.bottleneck_cut;
+  s.extra["optimal_ratio"] = ToString(opt.ratio);
+  s.extra["cut_compute"] = opt.cut_compute;
+  s.extra["cut_bandwidth"] = ToString(opt.cut_bandwidth);
+  return s;
+}
+
+}  // namespace
+
+PipelineCollective ParsePipelineCollective(const std::string& name) {
+  if (name == "allgather") return PipelineCollective::kAllgather;
+  if (name == "reduce-scatter") return PipelineCollective::kReduceScatter;
+  if (name == "allreduce") return PipelineCollective::kAllreduce;
+  if (name == "broadcast") return PipelineCollective::kBroadcast;
+  throw std::invalid_argument("unknown collective '" + name +
+                              "' (allgather, reduce-scatter, allreduce, broadcast)");
+}
+
+std::string PipelineCollectiveName(PipelineCollective c) {
+  switch (c) {
+    case PipelineCollective::kAllgather: return "allgather";
+    case PipelineCollective::kReduceScatter: return "reduce-scatter";
+    case PipelineCollective::kAllreduce: return "allreduce";
+    case PipelineCollective::kBroadcast: return "broadcast";
+  }
+  return "?";
+}
+
+Rational PipelineScheduleRatio(const Topology& g, const PipelineSchedule& s) {
+  std::vector<BigInt> load(g.num_links(), 0);
+  bool reversed = s.collective == "reduce-scatter";
+  for (const PipelineTree& t : s.trees) {
+    for (const PipelineTreeEdge& e : t.edges) {
+      for (const PipelineRoute& r : e.routes) {
+        for (std::size_t i = 0; i + 1 < r.path.size(); ++i) {
+          int a = r.path[i], b = r.path[i + 1];
+          if (reversed) std::swap(a, b);
+          auto link = g.FindLink(a, b);
+          if (!link) throw std::logic_error("route uses a missing link");
+          load[*link] += r.multiplicity;
+        }
+      }
+    }
+  }
+  Rational best = 0;
+  for (int e = 0; e < g.num_links(); ++e) {
+    Rational r = Rational(load[e]) / (Rational(s.k) * g.link(e).bandwidth);
+    if (r > best) best = r;
+  }
+  return best;
+}
+
+Rational FixedKMinimalU(const Topology& g, const BigInt& k, std::int64_t* max_flow_calls) {
+  if (k < 1) throw std::invalid_argument("fixed k must be >= 1");
+  CheckInput(g);
+  const int n = g.num_compute();
+  std::vector<BigInt> src(g.num_nodes(), 0);
+  for (int v : g.ComputeNodes()) src[v] = k;
+  IntegerBandwidths ib = ScaleToIntegers(g);
+  BigInt min_in = -1;
+  for (int v : g.ComputeNodes()) {
+    BigInt in = 0;
+    for (int e : g.InLinks(v)) in += g.link(e).from != v ? ib.values[e] : BigInt(0);
+    if (min_in < 0 || in < min_in) min_in = in;
+  }
+  // Theorem 14's range (scaled units): (N-1)k / min_v B-(v) <= U* <= (N-1)k.
+  return LeastFloorU(g, src, k * n, Rational(BigInt(k * (n - 1)), min_in), Rational(k * (n - 1)),
+                     max_flow_calls);
+}
+
+PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptions& options) {
+  CheckInput(g);
+  PipelineBuildResult out;
+  switch (options.collective) {
+    case PipelineCollective::kAllgather:
+      out.schedule = AllgatherSchedule(g, options, &out);
+      break;
+    case PipelineCollective::kReduceScatter: {
+      out.schedule = AllgatherSchedule(g.Transpose(), options, &out);
+      out.schedule.collective = "reduce-scatter";
+      out.schedule.ratio = PipelineScheduleRatio(g, out.schedule);
+      break;
+    }
+    case PipelineCollective::kAllreduce: {
+      PipelineBuildResult rs, ag;
+      PipelineSchedule rs_s = AllgatherSchedule(g.Transpose(), options, &rs);
+      rs_s.collective = "reduce-scatter";
+      rs_s.ratio = PipelineScheduleRatio(g, rs_s);
+      PipelineSchedule ag_s = AllgatherSchedule(g, options, &ag);
+      out.schedule.collective = "allreduce";
+      out.schedule.ratio = rs_s.ratio + ag_s.ratio;
+      out.schedule.U = ag_s.U;
+      out.schedule.k = ag_s.k;
+      out.optimal_ratio = rs.optimal_ratio + ag.optimal_ratio;
+      if (options.fixed_k) {
+        out.fixed_k_bound = *rs.fixed_k_bound + *ag.fixed_k_bound;
+        out.fixed_k_lower_bound = *rs.fixed_k_lower_bound + *ag.fixed_k_lower_bound;
+      }
+      out.schedule.phases = {std::move(rs_s), std::move(ag_s)};
+      for (PipelineStats* st : {&rs.stats, &ag.stats}) {
+        out.stats.optimum_max_flows += st->optimum_max_flows;
+        out.stats.splitting_max_flows += st->splitting_max_flows;
+        out.stats.split_operations += st->split_operations;
+        out.stats.split_whole_switches += st->split_whole_switches;
+        out.stats.split_rooted_cuts += st->split_rooted_cuts;
+        out.stats.packing_max_flows += st->packing_max_flows;
+        out.stats.trees += st->trees;
+        out.stats.optimum_seconds += st->optimum_seconds;
+        out.stats.splitting_seconds += st->splitting_seconds;
+        out.stats.packing_seconds += st->packing_seconds;
+      }
+      AllgatherOptimum opt = ComputeAllgatherOptimum(g);
+      AllreduceBounds b = ComputeAllreduceBounds(g, opt);
+      out.schedule.extra["allreduce_lower_bound"] = ToString(b.lower_bound);
+      // Certificates of the bounds RS+AG meets: (6) N / B+(S) = ratio, and/or (7)
+      // 2(N-1) / max_v B+(S_v) = ratio with one min cut S_v per compute node.
+      if (out.schedule.ratio == b.bound6) out.schedule.bottleneck_cut = b.min_cut_set;
+      if (out.schedule.ratio == b.bound7) out.schedule.single_node_cuts = b.single_cuts;
+      out.schedule.extra["rs_ag_optimal"] = b.rs_ag_optimal;
+      break;
+    }
+    case PipelineCollective::kBroadcast: {
+      auto t0 = Clock::now();
+      BroadcastBound bb = ComputeBroadcastBound(g, options.root);
+      PipelineSchedule& s = out.schedule;
+      s.collective = "broadcast";
+      s.root = options.root;
+      BigInt k;
+      Rational U;
+      CapacityGraph d;
+      if (options.fixed_k) {
+        // Broadcast with exactly k trees: the least U keeping λ_r(⌊U·b_e⌋) >= k, in
+        // [0, k / min b'] (k / min b' makes every link carry >= k).
+        k = *options.fixed_k;
+        if (k < 1) throw std::invalid_argument("fixed k must be >= 1");
+        std::vector<BigInt> src1(g.num_nodes(), 0);
+        src1[options.root] = k;
+        IntegerBandwidths ib = ScaleToIntegers(g);
+        BigInt min_scaled = ib.values.front();
+        for (const BigInt& b : ib.values) min_scaled = b < min_scaled ? b : min_scaled;
+        U = LeastFloorU(g, src1, k, Rational(0), Rational(k, min_scaled),
+                        &out.stats.optimum_max_flows);
+        d = ScaledCapacityGraph(g, U, true);
+        out.fixed_k_bound = bb.ratio + 1 / (Rational(k) * MinBandwidth(g));
+        out.fixed_k_lower_bound = U / Rational(k);
+      } else {
+        MinimalUk(g, bb.ratio, &U, &k);
+        d = ScaledCapacityGraph(g, U, false);
+      }
+      out.stats.optimum_seconds += Seconds(t0);
+      std::vector<BigInt> src(g.num_nodes(), 0);
+      src[options.root] = k;
+      if (options.fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k, {{options.root, k}}, options, &s, &out.stats);
+      else s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, false, options, &out.stats);
+      s.U = U;
+      s.k = k;
+      s.ratio = PipelineScheduleRatio(g, s);
+      if (options.fixed_k) s.fixed_k_cut = FixedKCut(g, src, k, s.ratio * Rational(k));
+      out.optimal_ratio = bb.ratio;
+      s.extra["broadcast_min_cut"] = ToString(bb.min_cut);
+      if (s.ratio == bb.ratio) s.bottleneck_cut = bb.cut;  // bound (5)
+      std::vector<std::string> names;
+      for (int v : bb.cut) names.push_back(g.node(v).name);
+      s.extra["broadcast_cut"] = names;
+      break;
+    }
+  }
+  assert(CheckPipelineSchedule(g, out.schedule).ok);  // STYLE rule 5 (debug builds)
+  return out;
+}
+
+}  // namespace collsynth

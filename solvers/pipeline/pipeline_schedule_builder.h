@@ -1,0 +1,110 @@
+// Bandwidth-optimal pipeline schedules (seed 004 §2, §2.4, Appendices A-B).
+//
+// Problem: build a PipelineSchedule (schedules/pipeline_schedule.h) for allgather,
+// reduce-scatter, allreduce or broadcast on an arbitrary Eulerian switch topology:
+//  * allgather: ratio* and (U, k) (solvers/pipeline/allgather_optimum.h), edge splitting of
+//    G({U·b_e}) with source capacities k and threshold N·k (solvers/pipeline/edge_splitting.h), then k
+//    spanning out-trees per compute node in G* (solvers/pipeline/arborescence_packing.h), mapped back
+//    to physical routes. Achieves T_B = (M/N)·ratio*, certified by the bottleneck cut.
+//  * reduce-scatter: the allgather of the transpose G^T, written unchanged (trees
+//    parent -> child); data flows child -> parent along the reversed paths, which are links
+//    of G. Same ratio on Eulerian G.
+//  * allreduce: reduce-scatter then allgather (Appendix B); ratio = sum of the phases; the
+//    result also reports Theorem 19's optimality conditions (solvers/pipeline/collective_bounds.h).
+//    When the sum meets bound (6) the schedule carries its cut ("bottleneck_cut"); when it
+//    meets bound (7), one min cut per compute node ("single_node_cuts", O(N·|V|) names).
+//  * broadcast from r: λ = min_v F(r, v; G), U/k = 1/λ (T_B = M/λ, bound (5)); splitting with
+//    source capacity k at r only and threshold k; k trees rooted at r.
+//  * fixed k (§2.4, Theorems 13-15): the least U* with N·k trees edge-disjoint in
+//    G({⌊U·b_e⌋}), by the paper's binary search to width 1/max(b)^2 and continued fractions.
+//    On switch topologies G({⌊U*·b_e⌋}) need not be Eulerian, and then Algorithm 1 may be
+//    unable to isolate a switch (Theorem 7 needs Eulerian; packing out-trees that span V_c
+//    through Steiner nodes is NP-hard in general, so Theorem 5's flow test is only a lower
+//    bound there). Splitting then runs in relaxed mode (solvers/pipeline/edge_splitting.h); if it
+//    still fails, the next breakpoints of ⌊U·b_e⌋ above U* are tried (at most
+//    PipelineOptions::fixed_k_breakpoints), and
+//    last the least U' >= U* with every U'·b_e integral (G({U'·b_e}) is Eulerian and
+//    feasible; U' - U* < gcd-step L/G of the bandwidths). When U > U* the schedule records
+//    "fixed_k_least_U": U* (a lower bound on any k-tree schedule, Theorem 13 + Theorem 5's
+//    necessary direction) and "fixed_k_breakpoints_tried" in `extra`, plus
+//    "fixed_k_eulerian_fallback": true when U = U'; its ratio U/k may then exceed Theorem
+//    15's bound (by less than the gcd step over k). A fixed-k schedule that attains U*
+//    carries "fixed_k_cut" (a failing Theorem-5 cut just below U*), which the checker verifies
+//    as the certificate that no schedule with k trees per root has a smaller ratio.
+// "ratio" is always max over links of load/(k·b_e): T_B/(M/N) for allgather/reduce-scatter
+// (and the sum of the phases for allreduce), T_B/M for broadcast.
+// Complexity: dominated by the max-flows of the three stages (see the stage headers).
+// Preconditions: Eulerian, strongly connected, >= 2 compute nodes (std::invalid_argument).
+// Number types: exact (Rational / BigInt) throughout.
+#ifndef COLLSYNTH_SOLVERS_PIPELINE_PIPELINE_SCHEDULE_BUILDER_H_
+#define COLLSYNTH_SOLVERS_PIPELINE_PIPELINE_SCHEDULE_BUILDER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "graphs/rational.h"
+#include "graphs/topology.h"
+#include "schedules/pipeline_schedule.h"
+#include "solvers/pipeline/arborescence_packing.h"
+#include "solvers/pipeline/edge_splitting.h"
+
+namespace collsynth {
+
+enum class PipelineCollective { kAllgather, kReduceScatter, kAllreduce, kBroadcast };
+
+// "allgather", "reduce-scatter", "allreduce", "broadcast"; std::invalid_argument otherwise.
+PipelineCollective ParsePipelineCollective(const std::string& name);
+std::string PipelineCollectiveName(PipelineCollective c);
+
+struct PipelineOptions {
+  PipelineCollective collective = PipelineCollective::kAllgather;
+  int root = -1;                 // broadcast root (node id of a compute node)
+  std::optional<BigInt> fixed_k;  // §2.4: exactly k trees per root
+  // Fixed k on switch topologies: breakpoints of ⌊U·b_e⌋ above U* tried (after U* itself)
+  // before the Eulerian fallback U'.
+  int fixed_k_breakpoints = 16;
+  PackingOptions packing;         // Algorithm 2 variant (batch certification by default)
+  SplittingOptions splitting;     // Algorithm 1 variant (whole-switch fast path by default)
+};
+
+struct PipelineStats {
+  std::int64_t optimum_max_flows = 0;
+  std::int64_t splitting_max_flows = 0;
+  std::int64_t split_operations = 0;
+  std::int64_t split_whole_switches = 0;  // switches split off by the cyclic fast path
+  std::int64_t split_rooted_cuts = 0;     // Hao-Orlin runs of that fast path
+  std::int64_t packing_max_flows = 0;  // Theorem 12 evaluations
+  std::int64_t packing_condition_checks = 0;  // condition (3) min-cut tests (batch mode)
+  std::int64_t packing_batch_arcs = 0;        // tree arcs certified by those tests
+  std::int64_t packing_rejected_proposals = 0;
+  double packing_check_seconds = 0;  // part of packing_seconds spent in those tests
+  std::int64_t trees = 0;              // distinct trees (groups)
+  double optimum_seconds = 0, splitting_seconds = 0, packing_seconds = 0;
+};
+
+struct PipelineBuildResult {
+  PipelineSchedule schedule;
+  Rational optimal_ratio;  // ratio* (allgather/RS), sum for allreduce, 1/λ for broadcast
+  // Fixed k only: Theorem 15's bound ratio* + 1/(k·min b_e) on the achieved ratio.
+  std::optional<Rational> fixed_k_bound;
+  // Fixed k only: U*/k (the sum over the phases for allreduce), a lower bound on the ratio of
+  // any schedule with k trees per root: its integral loads fit in G({⌊k·ratio·b_e⌋}), which
+  // then passes Theorem 14's flow test (Theorem 5's necessary direction). A schedule whose
+  // ratio equals it is certified best for that k.
+  std::optional<Rational> fixed_k_lower_bound;
+  PipelineStats stats;
+};
+
+PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptions& options);
+
+// Recomputes a (single-phase) schedule's ratio max_e load_e / (k·b_e) from its routes; for
+// reduce-scatter the loads are on the reversed paths. Independent of how it was built.
+Rational PipelineScheduleRatio(const Topology& g, const PipelineSchedule& s);
+
+// §2.4 Theorem 14: the least U with min_v F(s, v; G_k(⌊U·b_e⌋)) >= N·k.
+Rational FixedKMinimalU(const Topology& g, const BigInt& k, std::int64_t* max_flow_calls = nullptr);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_SOLVERS_PIPELINE_PIPELINE_SCHEDULE_BUILDER_H_
