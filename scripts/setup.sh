@@ -11,6 +11,8 @@ PACKAGES=(
   # the checking build (scripts/sanitize.sh, scripts/fuzz.sh): clang 14, its ASan/UBSan and
   # libFuzzer runtimes, llvm-symbolizer for readable sanitizer stack traces
   clang libclang-rt-14-dev libfuzzer-14-dev llvm
+  # the house-style check (scripts/check_format.sh)
+  clang-format
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
