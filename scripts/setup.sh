@@ -8,6 +8,8 @@ PACKAGES=(
   libboost-dev libgmp-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libbenchmark-dev
   gnuplot-nox git
+  # scripts/compare_experiments.py (the experiments regression test)
+  python3
   # the checking build (scripts/sanitize.sh, scripts/fuzz.sh): clang 14, its ASan/UBSan and
   # libFuzzer runtimes, llvm-symbolizer for readable sanitizer stack traces
   clang libclang-rt-14-dev libfuzzer-14-dev llvm

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Regression check for refactorings (docs/architecture.md): re-run shipped experiments into a
+temporary folder and compare every CSV with the committed one in notebooks_data/, column by
+column, ignoring the columns that measure the machine (wall/generation/LP/MILP seconds).
+
+  scripts/compare_experiments.py [--binary build/collsynth] [--jobs 2] [NAME ...]
+
+Without names it runs the quick experiments (all but the long ones listed in LONG; name them
+to include them). Exit 0 when every compared CSV matches, 1 otherwise (the differing cells are
+printed), 2 on a usage error. The time-limited step-MILP rows of ilp-vs-polynomial and
+table6-generation-time legitimately depend on the machine's load (experiments/README.md).
+"""
+import argparse, csv, os, subprocess, sys, tempfile
+
+TIME_COLUMNS = {"wall_seconds", "generation_seconds", "lp_seconds", "milp_seconds",
+                "export_seconds", "replay_seconds"}
+LONG = {"figure7-large-n", "ilp-vs-polynomial", "table6-generation-time"}
+
+
+def read(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    return rows[0], rows[1:]
+
+
+def compare(name, committed, fresh):
+    ok = True
+    for fname in sorted(os.listdir(committed)):
+        if not fname.endswith(".csv"):
+            continue
+        new = os.path.join(fresh, fname)
+        if not os.path.exists(new):
+            print(f"{name}/{fname}: not produced by the new run")
+            ok = False
+            continue
+        h1, r1 = read(os.path.join(committed, fname))
+        h2, r2 = read(new)
+        if h1 != h2:
+            print(f"{name}/{fname}: header differs:\n  {h1}\n  {h2}")
+            ok = False
+            continue
+        if len(r1) != len(r2):
+            print(f"{name}/{fname}: {len(r1)} rows committed, {len(r2)} now")
+            ok = False
+        shown = 0
+        for i, (a, b) in enumerate(zip(r1, r2)):
+            for col, x, y in zip(h1, a, b):
+                if col in TIME_COLUMNS or x == y:
+                    continue
+                ok = False
+                if shown < 10:
+                    print(f"{name}/{fname}: row {i + 1} column {col}: {x!r} -> {y!r}")
+                shown += 1
+        if shown > 10:
+            print(f"{name}/{fname}: ... {shown - 10} more differing cells")
+    return ok
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", default=os.path.join(root, "build", "collsynth"))
+    ap.add_argument("--jobs", default="2")
+    ap.add_argument("names", nargs="*")
+    a = ap.parse_args()
+    data = os.path.join(root, "notebooks_data")
+    names = a.names or sorted(d for d in os.listdir(data)
+                              if os.path.isdir(os.path.join(data, d)) and d not in LONG)
+    all_ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            out = os.path.join(tmp, name)
+            r = subprocess.run([a.binary, "experiment", "run", name, "--dir",
+                                os.path.join(root, "experiments"), "--out", out, "--no-plots",
+                                "-j", a.jobs], capture_output=True, text=True)
+            if r.returncode != 0:
+                print(f"{name}: exit {r.returncode}: {r.stderr.strip()}")
+                all_ok = False
+                continue
+            same = compare(name, os.path.join(data, name), out)
+            print(f"{name}: {'identical' if same else 'DIFFERS'} (time columns ignored)")
+            all_ok &= same
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
