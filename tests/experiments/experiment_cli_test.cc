@@ -137,6 +137,7 @@ TEST(ExperimentCli, Issue15DefinitionsAndOutputsAreRelativeToTheCurrentDirectory
   std::string text = kDefinition;
   text.replace(text.find("tiny-compare"), 12, name);
   const fs::path copy = TempPath("copy-of-tree");
+  fs::remove_all(copy);
   fs::create_directories(copy / "experiments");
   std::ofstream(copy / "experiments" / (name + ".json")) << text;
   const std::set<std::string> source_outputs = Entries(SourcePath("notebooks_data"));
@@ -171,6 +172,7 @@ TEST(ExperimentCli, Issue15DefinitionsAndOutputsAreRelativeToTheCurrentDirectory
 
   // A folder without experiments/ does not fall back to the source tree.
   const fs::path empty = TempPath("no-definitions");
+  fs::remove_all(empty);
   fs::create_directories(empty);
   auto missing = RunCliIn(empty.string(), {"experiment", "run", "quick-start"});
   EXPECT_EQ(missing.exit_code, 2);

@@ -136,10 +136,17 @@ TEST(ThreadPoolTest, Issue15NestedParallelForNeverRunsMoreThanTheBudget) {
 TEST(ThreadPoolTest, ATasksBudgetIsItsShareAndThreeLevelsStayWithinTheBudget) {
   ScopedThreadBudget budget(5);
   // 5 split among 2 workers: worker 0 (the caller) gets 3, worker 1 gets 2.
+  // Each body waits (at most 10 s) until both workers have run one, so both report.
   std::vector<std::atomic<unsigned>> seen(2);
-  ParallelForWorkers(40, 2, [&](std::size_t, unsigned w) { seen[w] = CurrentThreadBudget(); });
+  ParallelForWorkers(40, 2, [&](std::size_t, unsigned w) {
+    seen[w] = CurrentThreadBudget();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while ((seen[0] == 0 || seen[1] == 0) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+  });
   EXPECT_EQ(seen[0].load(), 3u);
-  if (seen[1].load() != 0) EXPECT_EQ(seen[1].load(), 2u);  // worker 1 may get no index
+  EXPECT_EQ(seen[1].load(), 2u);
   ConcurrencyMeter meter;
   ParallelFor(3, 0, [&](std::size_t) {
     ParallelFor(3, 0, [&](std::size_t) { ParallelFor(3, 0, [&](std::size_t) { Busy(meter); }); });
