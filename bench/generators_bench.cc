@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
   const std::vector<const char*> exprs =
       quick ? std::vector<const char*>{"torus(16,16)", "genkautz(4,250)", "kautz(4,2)",
                                        "line(circulant(16,3,4),2)",
-                                       "power(product(uniring(1,2),uniring(1,4)),2)", "hypercube(6)",
+                                       "power(product(uniring(1,2),uniring(1,4)),2)",
+                                       "hypercube(6)",
                                        "degree(circulant(100,3,4),2)"}
             : std::vector<const char*>{"torus(160,160)",
                                        "genkautz(4,25000)",

@@ -6,7 +6,8 @@
 // definition DIR/NAME.json with DIR = --dir, default ./experiments. Outputs go to --out,
 // default ./notebooks_data/NAME/ (experiments/outputs.h). Relative paths are relative to the
 // current directory: the binary has no compiled-in folder, so running from a copy of the
-// tree reads and writes that copy (docs/cli.md "experiment"). Progress (count, rate, ETA) goes to stderr when it is a terminal.
+// tree reads and writes that copy (docs/cli.md "experiment"). Progress (count, rate, ETA)
+// goes to stderr when it is a terminal.
 // Plots are rendered by gnuplot run without a shell (experiments/outputs.h RenderPlots).
 // Exit codes: 0 ok (also when gnuplot is not installed: a warning, no PNG listed), 1 a row's
 // schedule was not accepted by the checker or a plot asked for was not produced, 2 bad input.

@@ -40,7 +40,8 @@ RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& optio
     RunProgress p;
     p.done = done;
     p.total = tasks.size();
-    p.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    p.elapsed_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     p.last_label = tasks[i].label;
     options.progress(p);
   });

@@ -36,7 +36,8 @@ for b in "${benches[@]}"; do
   fi
   start=$SECONDS
   # shellcheck disable=SC2086
-  if (cd "$scratch" && timeout 300 "$root/build/bench/$b" ${smoke_args[$b]}) >"$scratch/$b.log" 2>&1; then
+  if (cd "$scratch" && timeout 300 "$root/build/bench/$b" ${smoke_args[$b]}) \
+      >"$scratch/$b.log" 2>&1; then
     echo "bench_smoke: $b ${smoke_args[$b]}: ok in $((SECONDS - start)) s"
   else
     code=$?

@@ -189,7 +189,9 @@ TEST(Runner, Issue15TasksShareTheThreadBudgetWithTheirOwnParallelWork) {
     options.jobs = jobs;
     const auto result = RunExperiment(def, options);
     ASSERT_EQ(result.rows.size(), 6u);
-    for (const auto& row : result.rows) EXPECT_EQ(row.instance, "budget " + std::to_string(4 / jobs));
+    for (const auto& row : result.rows) {
+      EXPECT_EQ(row.instance, "budget " + std::to_string(4 / jobs));
+    }
     EXPECT_LE(nested_max.load(), 4) << "jobs " << jobs;
   }
 }
