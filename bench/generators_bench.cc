@@ -1,10 +1,13 @@
 // topo gen on ~10^5-link topologies: evaluating the expression (generator + size checks) and
 // writing the file, against a baseline in the same process: copying the generated topology
 // link by link into a fresh Topology (the least any generator must do: AddNode + AddLink).
-// Usage: build-x/bench/generators_bench [OUT_DIR]   (default /tmp)
+// Usage: build-x/bench/generators_bench [--quick] [OUT_DIR]   (default /tmp)
+//   --quick: the same families at ~10^3 links (a smoke run, scripts/bench_smoke.sh).
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "graphs/expression.h"
 #include "graphs/topology.h"
@@ -28,14 +31,25 @@ Topology CopyLinkByLink(const Topology& g) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string dir = argc > 1 ? argv[1] : "/tmp";
-  const char* exprs[] = {"torus(160,160)",
-                         "genkautz(4,25000)",
-                         "kautz(4,6)",
-                         "line(circulant(16,3,4),5)",
-                         "power(product(uniring(1,4),uniring(1,8)),3)",
-                         "hypercube(13)",
-                         "degree(circulant(1000,3,4),5)"};
+  std::string dir = "/tmp";
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else dir = argv[i];
+  }
+  const std::vector<const char*> exprs =
+      quick ? std::vector<const char*>{"torus(16,16)", "genkautz(4,250)", "kautz(4,2)",
+                                       "line(circulant(16,3,4),2)",
+                                       "power(product(uniring(1,2),uniring(1,4)),2)",
+                                       "hypercube(6)",
+                                       "degree(circulant(100,3,4),2)"}
+            : std::vector<const char*>{"torus(160,160)",
+                                       "genkautz(4,25000)",
+                                       "kautz(4,6)",
+                                       "line(circulant(16,3,4),5)",
+                                       "power(product(uniring(1,4),uniring(1,8)),3)",
+                                       "hypercube(13)",
+                                       "degree(circulant(1000,3,4),5)"};
   std::printf("%-46s %8s %8s %9s %9s %9s %8s %8s\n", "expression", "nodes", "links", "gen_s",
               "json_s", "edges_s", "base_s", "gen/base");
   for (const char* e : exprs) {

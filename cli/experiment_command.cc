@@ -2,9 +2,12 @@
 // collsynth experiment run NAME [--jobs J] [--out DIR] [--dir DIR] [--no-plots]
 // collsynth experiment report NAME [--out DIR] [--dir DIR] [--no-plots]
 //
-// NAME is a definition in the experiments folder (experiments/NAME.json of the source tree by
-// default) or a path to a definition file. Outputs go to notebooks_data/NAME/ (see
-// experiments/outputs.h). Progress (count, rate, ETA) goes to stderr when it is a terminal.
+// NAME is a path to a definition file when it contains '/' or ends in .json, else the
+// definition DIR/NAME.json with DIR = --dir, default ./experiments. Outputs go to --out,
+// default ./notebooks_data/NAME/ (experiments/outputs.h). Relative paths are relative to the
+// current directory: the binary has no compiled-in folder, so running from a copy of the
+// tree reads and writes that copy (docs/cli.md "experiment"). Progress (count, rate, ETA)
+// goes to stderr when it is a terminal.
 // Plots are rendered by gnuplot run without a shell (experiments/outputs.h RenderPlots).
 // Exit codes: 0 ok (also when gnuplot is not installed: a warning, no PNG listed), 1 a row's
 // schedule was not accepted by the checker or a plot asked for was not produced, 2 bad input.
@@ -23,10 +26,6 @@
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 
-#ifndef COLLSYNTH_SOURCE_ROOT
-#define COLLSYNTH_SOURCE_ROOT "."
-#endif
-
 namespace collsynth::cli {
 namespace {
 
@@ -35,7 +34,7 @@ namespace fs = std::filesystem;
 
 struct ExperimentArgs {
   std::string name;
-  std::string dir = std::string(COLLSYNTH_SOURCE_ROOT) + "/experiments";
+  std::string dir = "experiments";  // relative to the current directory
   std::string out;
   unsigned jobs = 1;
   bool no_plots = false;
@@ -52,14 +51,15 @@ ex::ExperimentDefinition LoadNamed(const ExperimentArgs& a) {
         if (e.path().extension() == ".json") known += " " + e.path().stem().string();
       }
     }
-    throw InputError(path, "", "no such experiment definition (known:" + known + ")");
+    throw InputError(path, "",
+                     "no such experiment definition (read from --dir, default ./experiments; "
+                     "known:" + known + ")");
   }
   return ex::LoadExperimentDefinition(path);
 }
 
 std::string OutDir(const ExperimentArgs& a, const ex::ExperimentDefinition& def) {
-  return a.out.empty() ? std::string(COLLSYNTH_SOURCE_ROOT) + "/notebooks_data/" + def.name
-                       : a.out;
+  return a.out.empty() ? "notebooks_data/" + def.name : a.out;
 }
 
 void PrintSummary(const ex::CsvTable& t) {
@@ -131,7 +131,7 @@ CommandRegistrar reg_experiment(0, [](CLI::App& app) {
 
   auto list_args = std::make_shared<ExperimentArgs>();
   auto* list = cmd->add_subcommand("list", "List the experiment definitions");
-  list->add_option("--dir", list_args->dir, "folder of definitions");
+  list->add_option("--dir", list_args->dir, "folder of definitions (default ./experiments)");
   list->callback([list_args]() {
     RunCommand([&]() {
       for (const auto& d : ex::LoadExperimentDefinitions(list_args->dir)) {
@@ -147,8 +147,8 @@ CommandRegistrar reg_experiment(0, [](CLI::App& app) {
   run->add_option("name", run_args->name, "experiment name or definition file")->required();
   run->add_option("--jobs,-j", run_args->jobs, "tasks run in parallel (default 1)")
       ->check(CLI::Range(1, 256));
-  run->add_option("--out", run_args->out, "output folder (default notebooks_data/NAME)");
-  run->add_option("--dir", run_args->dir, "folder of definitions");
+  run->add_option("--out", run_args->out, "output folder (default ./notebooks_data/NAME)");
+  run->add_option("--dir", run_args->dir, "folder of definitions (default ./experiments)");
   run->add_flag("--no-plots", run_args->no_plots, "do not run gnuplot");
   run->callback([run_args]() {
     RunCommand([&]() {
@@ -182,7 +182,8 @@ CommandRegistrar reg_experiment(0, [](CLI::App& app) {
       meta["tasks"] = result.tasks;
       meta["rows"] = result.rows.size();
       meta["run_seconds"] = result.seconds;
-      meta["environment"] = ex::EnvironmentJson(COLLSYNTH_SOURCE_ROOT);
+      const std::string def_folder = fs::path(def.path).parent_path().string();
+      meta["environment"] = ex::EnvironmentJson(def_folder.empty() ? "." : def_folder);
       meta["csv_columns"] = table.header;
       return Finish(def, table, meta, OutDir(*run_args, def), run_args->no_plots);
     });
@@ -192,8 +193,8 @@ CommandRegistrar reg_experiment(0, [](CLI::App& app) {
   auto* rep = cmd->add_subcommand(
       "report", "Re-render plots, notebook and README from an existing results.csv");
   rep->add_option("name", rep_args->name, "experiment name or definition file")->required();
-  rep->add_option("--out", rep_args->out, "output folder (default notebooks_data/NAME)");
-  rep->add_option("--dir", rep_args->dir, "folder of definitions");
+  rep->add_option("--out", rep_args->out, "output folder (default ./notebooks_data/NAME)");
+  rep->add_option("--dir", rep_args->dir, "folder of definitions (default ./experiments)");
   rep->add_flag("--no-plots", rep_args->no_plots, "do not run gnuplot");
   rep->callback([rep_args]() {
     RunCommand([&]() {

@@ -21,8 +21,9 @@
 
 namespace collsynth::experiments {
 
-// git commit (and whether the tree had local changes) of source_root, machine (uname,
-// CPU model, hardware threads) and the versions of the libraries compiled in.
+// git commit (and whether the tree had local changes) of the work tree holding the folder
+// source_root (the CLI passes the definition's folder; null when it is in no git tree),
+// machine (uname, CPU model, hardware threads) and the versions of the libraries compiled in.
 nlohmann::json EnvironmentJson(const std::string& source_root);
 
 struct PlotFiles {

@@ -1,12 +1,11 @@
 #include "experiments/runner.h"
 
-#include <atomic>
+#include <algorithm>
 #include <chrono>
-#include <exception>
 #include <mutex>
-#include <thread>
 
 #include "graphs/input_error.h"
+#include "graphs/thread_pool.h"
 
 namespace collsynth::experiments {
 
@@ -27,38 +26,25 @@ RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& optio
 
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::vector<ExperimentRow>> results(tasks.size());
-  std::vector<std::exception_ptr> errors(tasks.size());
-  std::atomic<size_t> next{0};
   std::mutex progress_mutex;
   size_t done = 0;
-  auto worker = [&] {
-    for (size_t i = next++; i < tasks.size(); i = next++) {
-      try {
-        results[i] = tasks[i].run();
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-      std::lock_guard<std::mutex> lock(progress_mutex);
-      ++done;
-      if (options.progress) {
-        RunProgress p;
-        p.done = done;
-        p.total = tasks.size();
-        p.elapsed_seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        p.last_label = tasks[i].label;
-        options.progress(p);
-      }
-    }
-  };
-  const unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, tasks.size()));
-  std::vector<std::thread> threads;
-  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-  for (auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
+  // One task per index on `jobs` workers of the shared pool; a task's own parallel work
+  // (e.g. a BFB plan) gets the task's share of the thread budget (graphs/thread_pool.h), so
+  // jobs x inner threads never oversubscribe the cores. The pool rethrows the exception of
+  // the lowest failing task index once every worker has stopped.
+  ParallelFor(tasks.size(), std::max(1u, options.jobs), [&](size_t i) {
+    results[i] = tasks[i].run();
+    if (!options.progress) return;
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    ++done;
+    RunProgress p;
+    p.done = done;
+    p.total = tasks.size();
+    p.elapsed_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    p.last_label = tasks[i].label;
+    options.progress(p);
+  });
 
   RunResult out;
   out.tasks = tasks.size();

@@ -1,11 +1,14 @@
-// Runs an experiment definition: builds the kind's tasks, executes them on `jobs` threads
-// (each task on one thread; results are stored by task index, so the row order — and the
-// CSV — is independent of jobs and timing) and enforces the verification rule: a row that
-// stands for a schedule the checker did not accept (Verified::kNo) fails the run.
+// Runs an experiment definition: builds the kind's tasks, executes them on `jobs` workers of
+// the shared pool (graphs/thread_pool.h; each task on one worker; results are stored by task
+// index, so the row order — and the CSV — is independent of jobs and timing) and enforces the
+// verification rule: a row that stands for a schedule the checker did not accept
+// (Verified::kNo) fails the run. Parallel work inside a task (a BFB plan, BFS metrics) uses
+// the task's share of the thread budget: with jobs >= cores it runs inline, so jobs x inner
+// threads never oversubscribe the machine.
 //
-// Errors: InputError from the kind (bad params) propagates; an exception in a task is
-// rethrown after all threads stop, for the lowest failing task index (deterministic);
-// unverified rows raise UnverifiedRowError listing them.
+// Errors: InputError from the kind (bad params) propagates; an exception in a task stops the
+// handing out of further tasks and is rethrown after all workers stop, for the lowest failing
+// task index (deterministic); unverified rows raise UnverifiedRowError listing them.
 #ifndef COLLSYNTH_EXPERIMENTS_RUNNER_H_
 #define COLLSYNTH_EXPERIMENTS_RUNNER_H_
 

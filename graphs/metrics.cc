@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
+
+#include "graphs/thread_pool.h"
 
 namespace collsynth {
 namespace {
@@ -51,73 +52,70 @@ std::vector<int> BfsDistances(const Topology& g, int source) {
 
 DistanceStats ComputeDistanceStats(const Topology& g, unsigned threads,
                                    const ProgressCallback& progress) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   Csr csr(g);
   const std::vector<int> compute = g.ComputeNodes();
   const std::int64_t num_compute = static_cast<std::int64_t>(compute.size());
   std::vector<char> is_compute(static_cast<std::size_t>(g.num_nodes()), 0);
   for (int v : compute) is_compute[v] = 1;
-  threads = std::min<unsigned>(threads, std::max<std::size_t>(1, compute.size()));
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::int64_t> finished{0};
-  std::int64_t reported = 0;  // written by thread 0 only
-  std::vector<DistanceStats> partial(threads);
-  auto work = [&](unsigned t) {
-    // Everything a BFS updates is local to the thread (no shared cache lines in the loop).
-    // The histogram is counted as nodes are discovered (one pass; index = distance < V),
-    // and only the reached nodes are reset afterwards.
-    std::vector<int> dist(g.num_nodes(), -1), queue(g.num_nodes());
-    std::vector<std::int64_t> histogram(static_cast<std::size_t>(g.num_nodes()), 0);
+  // Everything a BFS updates is local to its worker (no shared cache lines in the loop). The
+  // histogram is counted as nodes are discovered (one pass; index = distance < V), and only
+  // the reached nodes are reset afterwards.
+  struct alignas(64) Scratch {
+    std::vector<int> dist, queue;
+    std::vector<std::int64_t> histogram;
     std::int64_t unreachable = 0;
-    for (std::size_t i; (i = next.fetch_add(1)) < compute.size();) {
-      std::size_t head = 0, tail = 0;
-      std::int64_t reached_compute = 0;
-      queue[tail++] = compute[i];
-      dist[compute[i]] = 0;
-      while (head < tail) {
-        int v = queue[head++];
-        int dv = dist[v] + 1;
-        for (int a = csr.start[v]; a < csr.start[v + 1]; ++a) {
-          int w = csr.target[a];
-          if (dist[w] < 0) {
-            dist[w] = dv;
-            queue[tail++] = w;
-            if (is_compute[w]) {
-              ++histogram[dv];
-              ++reached_compute;
-            }
+  };
+  std::vector<Scratch> scratch(ParallelWorkers(compute.size(), threads));
+  std::atomic<std::int64_t> finished{0};
+  std::int64_t reported = 0;  // written by worker 0 (the calling thread) only
+  ParallelForWorkers(compute.size(), threads, [&](std::size_t i, unsigned w) {
+    Scratch& sc = scratch[w];
+    if (sc.dist.empty()) {
+      sc.dist.assign(g.num_nodes(), -1);
+      sc.queue.resize(g.num_nodes());
+      sc.histogram.assign(static_cast<std::size_t>(g.num_nodes()), 0);
+    }
+    std::vector<int>& dist = sc.dist;
+    std::vector<int>& queue = sc.queue;
+    std::size_t head = 0, tail = 0;
+    std::int64_t reached_compute = 0;
+    queue[tail++] = compute[i];
+    dist[compute[i]] = 0;
+    while (head < tail) {
+      int v = queue[head++];
+      int dv = dist[v] + 1;
+      for (int a = csr.start[v]; a < csr.start[v + 1]; ++a) {
+        int x = csr.target[a];
+        if (dist[x] < 0) {
+          dist[x] = dv;
+          queue[tail++] = x;
+          if (is_compute[x]) {
+            ++sc.histogram[dv];
+            ++reached_compute;
           }
         }
       }
-      unreachable += num_compute - 1 - reached_compute;
-      for (std::size_t k = 0; k < tail; ++k) dist[queue[k]] = -1;
-      std::int64_t done = finished.fetch_add(1) + 1;
-      if (t == 0 && progress) {
-        progress(done, num_compute);
-        reported = done;
-      }
     }
-    std::size_t size = histogram.size();
-    while (size > 0 && histogram[size - 1] == 0) --size;
-    histogram.resize(size);
-    std::int64_t total = 0;
-    for (std::size_t k = 0; k < size; ++k) total += static_cast<std::int64_t>(k) * histogram[k];
-    partial[t].histogram = std::move(histogram);
-    partial[t].unreachable_pairs = unreachable;
-    partial[t].total_distance = total;
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (auto& th : pool) th.join();
+    sc.unreachable += num_compute - 1 - reached_compute;
+    for (std::size_t k = 0; k < tail; ++k) dist[queue[k]] = -1;
+    std::int64_t done = finished.fetch_add(1) + 1;
+    if (w == 0 && progress) {
+      progress(done, num_compute);
+      reported = done;
+    }
+  });
   if (progress && reported < num_compute) progress(num_compute, num_compute);
+  // Integer sums: the same result for every worker count and schedule.
   DistanceStats out;
-  for (const auto& st : partial) {
-    if (st.histogram.size() > out.histogram.size()) out.histogram.resize(st.histogram.size(), 0);
-    for (std::size_t k = 0; k < st.histogram.size(); ++k) out.histogram[k] += st.histogram[k];
-    out.unreachable_pairs += st.unreachable_pairs;
-    out.total_distance += st.total_distance;
+  for (const Scratch& sc : scratch) {
+    if (sc.histogram.size() > out.histogram.size()) out.histogram.resize(sc.histogram.size(), 0);
+    for (std::size_t k = 0; k < sc.histogram.size(); ++k) {
+      out.histogram[k] += sc.histogram[k];
+      out.total_distance += static_cast<std::int64_t>(k) * sc.histogram[k];
+    }
+    out.unreachable_pairs += sc.unreachable;
   }
+  while (!out.histogram.empty() && out.histogram.back() == 0) out.histogram.pop_back();
   for (std::size_t k = 0; k < out.histogram.size(); ++k) {
     if (out.histogram[k] > 0) out.diameter = static_cast<int>(k);
   }

@@ -1,5 +1,5 @@
 // Distance metrics over the compute nodes: BFS (unit hop per link, switches included as
-// intermediate hops) from every compute node, parallel over hardware threads.
+// intermediate hops) from every compute node, parallel on the shared pool (thread_pool.h).
 // O(N_c · (V + E)) time, O(V) memory per thread; each BFS touches only what it reaches (no
 // per-source O(V) pass), and threads share nothing but the next source's index.
 #ifndef COLLSYNTH_GRAPHS_METRICS_H_
@@ -22,8 +22,9 @@ struct DistanceStats {
   std::int64_t total_distance = 0;
 };
 
-// threads = 0 uses std::thread::hardware_concurrency(). `progress` (optional) is called on
-// the calling thread with (sources done, N_c) as the BFS runs finish.
+// threads = 0 uses the thread budget (thread_pool.h: the hardware threads, or the share of
+// the enclosing pool task); the result is the same for every thread count. `progress`
+// (optional) is called on the calling thread with (sources done, N_c) as the BFS runs finish.
 DistanceStats ComputeDistanceStats(const Topology& g, unsigned threads = 0,
                                    const ProgressCallback& progress = {});
 

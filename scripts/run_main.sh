@@ -25,7 +25,9 @@ run bfb "$out/torus46.json" -o "$out/torus46_bfb.json"
 run verify --bw-optimal "$out/torus46.json" "$out/torus46_bfb.json"
 
 # A quick reproducible experiment end to end (seconds): every algorithm on four 16-node
-# topologies, each schedule checked; CSV, meta.json, plots, notebook and README.
+# topologies, each schedule checked; CSV, meta.json, plots, notebook and README. Definitions
+# and outputs are relative to the current directory (docs/cli.md), so run it from the root.
+cd "$root"
 run experiment run quick-start
 echo
 echo "main job done: schedules in $out, experiment outputs in $root/notebooks_data/quick-start"

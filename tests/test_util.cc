@@ -33,6 +33,11 @@ const std::filesystem::path& TempDir() {
 }  // namespace
 
 CliResult RunCli(const std::vector<std::string>& args, const std::string& stdin_text) {
+  return RunCliIn("", args, stdin_text);
+}
+
+CliResult RunCliIn(const std::string& cwd, const std::vector<std::string>& args,
+                   const std::string& stdin_text) {
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe(in_pipe) || pipe(out_pipe) || pipe(err_pipe)) throw std::runtime_error("pipe failed");
   pid_t pid = fork();
@@ -44,6 +49,7 @@ CliResult RunCli(const std::vector<std::string>& args, const std::string& stdin_
     close(in_pipe[1]);
     close(out_pipe[0]);
     close(err_pipe[0]);
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
     std::vector<char*> argv;
     std::string bin = COLLSYNTH_BINARY;
     argv.push_back(bin.data());

@@ -17,6 +17,9 @@ struct CliResult {
 
 // Runs the collsynth binary with the given arguments (no shell; each argument verbatim).
 CliResult RunCli(const std::vector<std::string>& args, const std::string& stdin_text = "");
+// The same, with the binary's current directory set to `cwd` (exit code 126 if it cannot be).
+CliResult RunCliIn(const std::string& cwd, const std::vector<std::string>& args,
+                   const std::string& stdin_text = "");
 
 // A fresh file under a per-process temp directory, with the given content; returns its path.
 std::string WriteTempFile(const std::string& name, const std::string& content);

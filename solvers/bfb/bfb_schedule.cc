@@ -7,43 +7,21 @@
 #include <deque>
 #include <limits>
 #include <numeric>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
 
 #include "graphs/input_error.h"
 #include "graphs/properties.h"
+#include "graphs/thread_pool.h"
 
 namespace collsynth {
 namespace {
 
 constexpr std::uint16_t kUnreachable = 0xFFFF;
 
+// Workers of a ParallelFor over `work` items (graphs/thread_pool.h: requested = 0 means the
+// thread budget; inside an experiment task that is the task's share).
 unsigned ThreadCount(unsigned requested, int work) {
-  unsigned t = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
-  return std::max(1u, std::min<unsigned>(t, static_cast<unsigned>(std::max(1, work))));
-}
-
-// Runs body(i) for i in [0, n) on `threads` threads; rethrows the first exception.
-template <typename Body>
-void ParallelFor(int n, unsigned threads, const Body& body) {
-  std::atomic<int> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto worker = [&]() {
-    try {
-      for (int i = next++; i < n; i = next++) body(i);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mutex);
-      if (!error) error = std::current_exception();
-      next = n;
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned k = 1; k < threads; ++k) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
+  return ParallelWorkers(static_cast<std::size_t>(std::max(1, work)), requested);
 }
 
 // Hop distances, one BFS per row node r: to_row = false gives dist[r * n + x] = d(r, x)

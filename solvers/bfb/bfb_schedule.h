@@ -41,7 +41,7 @@ std::string ToString(BfbCollective c);
 struct BfbOptions {
   BfbCollective collective = BfbCollective::kAllgather;
   bool use_clp_hint = false;  // start each exact solve from CLP's optimum (bfb_lp.h)
-  unsigned threads = 0;       // 0 = hardware concurrency
+  unsigned threads = 0;       // 0 = the thread budget (graphs/thread_pool.h)
   // Per link id: α_{w,u} in the same time unit as shard/bandwidth (App. D.3, LP (13)).
   // Empty = α = 0 everywhere (LP (3) with the topology's bandwidths).
   std::vector<Rational> link_alpha;

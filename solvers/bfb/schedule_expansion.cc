@@ -294,20 +294,6 @@ ExpandedSchedule ReverseSchedule(const Topology& g, const StepSchedule& a,
   return r;
 }
 
-StepSchedule ReverseOnSameTopology(const Topology& g, const StepSchedule& a,
-                                   const std::string& file) {
-  ExpandedSchedule r = ReverseSchedule(g, a, file);
-  for (std::size_t i = 0; i < r.schedule.sends.size(); ++i) {
-    const StepSend& s = r.schedule.sends[i];
-    if (!g.FindLink(s.from, s.to)) {
-      throw InputError(file, "sends[" + std::to_string(i) + "]",
-                       "the reverse needs link " + g.node(s.from).name + " -> " +
-                           g.node(s.to).name + ", which the topology lacks");
-    }
-  }
-  return r.schedule;
-}
-
 StepSchedule ConcatenateAllreduce(const StepSchedule& rs, const StepSchedule& ag) {
   StepSchedule out = ag;
   out.collective = "allreduce";

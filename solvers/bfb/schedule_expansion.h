@@ -69,11 +69,6 @@ ExpandedSchedule ReverseSchedule(const Topology& g, const StepSchedule& a,
 ExpandedSchedule BidirectionalSchedule(const Topology& g, const StepSchedule& a,
                                        const std::string& file = "<schedule>");
 
-// Def. 7 on a topology that contains the reverse of every link it uses (e.g. any bidirectional
-// topology): the reduce-scatter twin of an allgather (or vice versa) on the same topology g.
-StepSchedule ReverseOnSameTopology(const Topology& g, const StepSchedule& a,
-                                   const std::string& file = "<schedule>");
-
 // Allreduce = reduce-scatter rs, then allgather ag shifted by T_L(rs) steps; rs_steps set.
 StepSchedule ConcatenateAllreduce(const StepSchedule& rs, const StepSchedule& ag);
 

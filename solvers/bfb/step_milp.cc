@@ -309,12 +309,6 @@ Rational TbLowerBound(const Topology& g) {
 
 }  // namespace
 
-StepMilpObjective ParseStepMilpObjective(const std::string& name) {
-  if (name == "bandwidth") return StepMilpObjective::kBandwidth;
-  if (name == "least-steps") return StepMilpObjective::kLeastSteps;
-  throw std::invalid_argument("unknown MILP objective '" + name + "' (bandwidth, least-steps)");
-}
-
 std::string ToString(StepMilpObjective objective) {
   return objective == StepMilpObjective::kBandwidth ? "bandwidth" : "least-steps";
 }
@@ -329,15 +323,6 @@ std::string ToString(StepMilpOutcome outcome) {
     case StepMilpOutcome::kSolverError: return "solver error";
   }
   return "unknown";
-}
-
-StepMilpSize StepMilpProblemSize(const Topology& g, int steps, const StepMilpOptions& options) {
-  MilpGraph mg = Prepare(g, options);
-  StepMilpSize size;
-  size.binaries = CountBinaries(g, mg, steps, options.chunks);
-  if (size.binaries <= kMaxMilpBinaries && steps >= mg.diameter)
-    size.rows = MilpModel(g, mg, steps, options).Build(options).num_rows();
-  return size;
 }
 
 StepMilpSolve SolveStepMilpOnce(const Topology& g, int steps, const StepMilpOptions& options,

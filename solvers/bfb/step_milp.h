@@ -51,8 +51,6 @@ inline constexpr int kMaxMilpSteps = 64;
 inline constexpr std::int64_t kMaxMilpBinaries = 2000000;
 
 enum class StepMilpObjective { kBandwidth, kLeastSteps };
-// "bandwidth" / "least-steps"; std::invalid_argument otherwise.
-StepMilpObjective ParseStepMilpObjective(const std::string& name);
 std::string ToString(StepMilpObjective objective);
 
 enum class StepMilpOutcome {
@@ -75,13 +73,6 @@ struct StepMilpOptions {
   bool standard_cuts = true;       // CBC cut generators and heuristics (lp_backend.h)
   std::string file = "<topology>";
 };
-
-// The MILP for one S, built but not solved (for inspection and tests).
-struct StepMilpSize {
-  std::int64_t binaries = 0;
-  std::int64_t rows = 0;
-};
-StepMilpSize StepMilpProblemSize(const Topology& g, int steps, const StepMilpOptions& options);
 
 // One CBC solve (fixed S).
 struct StepMilpSolve {

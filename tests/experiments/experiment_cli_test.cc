@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "experiments/csv_table.h"
@@ -18,6 +20,8 @@ namespace collsynth::experiments {
 namespace {
 
 using ::collsynth::testing::RunCli;
+using ::collsynth::testing::RunCliIn;
+using ::collsynth::testing::SourcePath;
 using ::collsynth::testing::TempPath;
 using ::collsynth::testing::WriteTempFile;
 
@@ -109,9 +113,71 @@ TEST(ExperimentCli, BadInputIsExit2NamingFileAndItem) {
 }
 
 TEST(ExperimentCli, ListShowsTheShippedDefinitions) {
-  auto r = RunCli({"experiment", "list"});
+  auto r = RunCli({"experiment", "list", "--dir", SourcePath("experiments")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("quick-start"), std::string::npos);
+}
+
+// The entries of a folder (empty when it does not exist).
+std::set<std::string> Entries(const std::string& dir) {
+  std::set<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    names.insert(e.path().filename().string());
+  }
+  return names;
+}
+
+// Issue 15 §8: the binary had the source root compiled in, so `experiment run NAME` from a
+// copy of the tree read the original's experiments/ and wrote into the original's
+// notebooks_data/. Definitions and outputs are now relative to the current directory.
+TEST(ExperimentCli, Issue15DefinitionsAndOutputsAreRelativeToTheCurrentDirectory) {
+  namespace fs = std::filesystem;
+  const std::string name = "cwd-probe-" + std::to_string(getpid());
+  std::string text = kDefinition;
+  text.replace(text.find("tiny-compare"), 12, name);
+  const fs::path copy = TempPath("copy-of-tree");
+  fs::remove_all(copy);
+  fs::create_directories(copy / "experiments");
+  std::ofstream(copy / "experiments" / (name + ".json")) << text;
+  const std::set<std::string> source_outputs = Entries(SourcePath("notebooks_data"));
+
+  auto run = RunCliIn(copy.string(), {"experiment", "run", name, "--no-plots"});
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  EXPECT_NE(run.out.find("notebooks_data/" + name), std::string::npos) << run.out;
+  EXPECT_EQ(ParseCsv(Slurp((copy / "notebooks_data" / name / "results.csv").string()), "csv")
+                .rows.size(),
+            5u);
+  EXPECT_TRUE(fs::exists(copy / "notebooks_data" / name / "meta.json"));
+
+  auto list = RunCliIn(copy.string(), {"experiment", "list"});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find(name), std::string::npos);
+  EXPECT_EQ(list.out.find("quick-start"), std::string::npos) << "listed the source tree's";
+
+  auto report = RunCliIn(copy.string(), {"experiment", "report", name, "--no-plots"});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+
+  // --dir and --out are relative to the current directory too.
+  fs::create_directories(copy / "defs");
+  fs::copy_file(copy / "experiments" / (name + ".json"), copy / "defs" / (name + ".json"));
+  auto flags = RunCliIn(copy.string(),
+                        {"experiment", "run", name, "--dir", "defs", "--out", "mine", "--no-plots"});
+  ASSERT_EQ(flags.exit_code, 0) << flags.err;
+  EXPECT_TRUE(fs::exists(copy / "mine" / "results.csv"));
+
+  // Nothing was written into the source tree's notebooks_data/.
+  EXPECT_EQ(Entries(SourcePath("notebooks_data")), source_outputs);
+  EXPECT_FALSE(fs::exists(SourcePath("notebooks_data/" + name)));
+
+  // A folder without experiments/ does not fall back to the source tree.
+  const fs::path empty = TempPath("no-definitions");
+  fs::remove_all(empty);
+  fs::create_directories(empty);
+  auto missing = RunCliIn(empty.string(), {"experiment", "run", "quick-start"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err.rfind("collsynth: experiments/quick-start.json: ", 0), 0u) << missing.err;
+  EXPECT_FALSE(fs::exists(empty / "notebooks_data"));
 }
 
 // One quick case and one plot (a category x axis: instance labels go into the script).

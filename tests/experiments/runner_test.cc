@@ -9,6 +9,7 @@
 #include "experiments/definition.h"
 #include "experiments/runner.h"
 #include "graphs/input_error.h"
+#include "graphs/thread_pool.h"
 #include "test_util.h"
 
 namespace collsynth::experiments {
@@ -43,6 +44,33 @@ std::vector<ExperimentTask> TestTasks(const ExperimentInput& in) {
   return tasks;
 }
 const ExperimentKindRegistrar kTestKind("test-kind", &TestTasks);
+
+// A kind whose tasks run a parallel-for of their own (as BFB plans and BFS metrics do inside
+// collective-compare and the sweeps): params {"n": N}; each task records its thread budget
+// and the most inner bodies seen running at once.
+std::atomic<int> nested_active{0}, nested_max{0};
+std::vector<ExperimentTask> NestedTasks(const ExperimentInput& in) {
+  std::vector<ExperimentTask> tasks;
+  for (int i = 0; i < in.params.value("n", 4); ++i) {
+    tasks.push_back({"nested " + std::to_string(i), [] {
+                       ExperimentRow r;
+                       r.instance = "budget " + std::to_string(CurrentThreadBudget());
+                       r.algorithm = "alg";
+                       r.verified = Verified::kYes;
+                       ParallelFor(6, 0, [](size_t) {
+                         const int now = ++nested_active;
+                         int seen = nested_max.load();
+                         while (now > seen && !nested_max.compare_exchange_weak(seen, now)) {
+                         }
+                         std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                         --nested_active;
+                       });
+                       return std::vector<ExperimentRow>{r};
+                     }});
+  }
+  return tasks;
+}
+const ExperimentKindRegistrar kNestedKind("nested-kind", &NestedTasks);
 
 ExperimentDefinition Def(const std::string& name, const std::string& params) {
   const std::string path = WriteTempFile(
@@ -145,6 +173,26 @@ TEST(Runner, RowOrderIsTaskOrderWhateverTheJobs) {
     EXPECT_EQ(b.rows[i].instance, "inst" + std::to_string(i));
     EXPECT_EQ(*b.rows[i].tb, Rational(1, static_cast<int>(i) + 1));
     EXPECT_EQ(b.rows[i].extra[0].second, "3");  // the seeds reached the kind
+  }
+}
+
+// Issue 15 §6: tasks used to start a full pool each (jobs x cores threads). Now a task's
+// parallel-for gets the task's share of the budget: budget 4 and --jobs 2 gives 2 per task,
+// --jobs 4 runs the inner loops inline; never more than 4 inner bodies at once.
+TEST(Runner, Issue15TasksShareTheThreadBudgetWithTheirOwnParallelWork) {
+  ScopedThreadBudget budget(4);
+  const auto def = LoadExperimentDefinition(WriteTempFile(
+      "nested.json", R"({"name": "nested", "kind": "nested-kind", "params": {"n": 6}})"));
+  for (unsigned jobs : {2u, 4u}) {
+    nested_max = 0;
+    RunOptions options;
+    options.jobs = jobs;
+    const auto result = RunExperiment(def, options);
+    ASSERT_EQ(result.rows.size(), 6u);
+    for (const auto& row : result.rows) {
+      EXPECT_EQ(row.instance, "budget " + std::to_string(4 / jobs));
+    }
+    EXPECT_LE(nested_max.load(), 4) << "jobs " << jobs;
   }
 }
 

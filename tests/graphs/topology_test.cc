@@ -4,7 +4,6 @@
 
 #include <stdexcept>
 
-#include "graphs/lemon_view.h"
 #include "graphs/properties.h"
 #include "graphs/input_error.h"
 #include "test_util.h"
@@ -137,21 +136,6 @@ TEST(PropertiesTest, DegreesCountMultiLinksAndSelfLoops) {
   g.AddLink(a, b, 5);  // unequal unit bandwidth breaks regularity
   EXPECT_FALSE(ComputeDegrees(g).regular);
 }
-
-TEST(LemonViewTest, MirrorsNodesArcsAndExactBandwidths) {
-  Topology g = Ring(6, true, Rational(5, 3));
-  LemonView v(g);
-  EXPECT_EQ(lemon::countNodes(v.graph), 6);
-  EXPECT_EQ(lemon::countArcs(v.graph), 12);
-  for (int e = 0; e < g.num_links(); ++e) {
-    auto arc = v.arcs[e];
-    EXPECT_EQ(v.link_id[arc], e);
-    EXPECT_EQ(v.node_id[v.graph.source(arc)], g.link(e).from);
-    EXPECT_EQ(v.node_id[v.graph.target(arc)], g.link(e).to);
-    EXPECT_EQ(v.bandwidth[arc], Rational(5, 3));
-  }
-}
-
 
 TEST(TopologyTest, NamesMustBeValidUtf8WithoutControlCharacters) {
   EXPECT_EQ(NameProblem("gpu0"), "");
