@@ -109,20 +109,35 @@ std::vector<std::int64_t> Pieces(std::set<std::int64_t> bounds, std::int64_t siz
 }
 
 struct ChannelPlan {
-  int channels = 1;  // per instance
-  int blocks = 0;
-  int steps = 0;
+  int channels = 1;     // per instance
+  int blocks = 0;       // max over GPUs
+  int steps = 0;        // max over blocks
+  int per_channel = 0;  // max over (GPU, channel, direction) of blocks
 };
 
+// Channel of the ordinal-th transfer of the pair (src, dst) when an instance has c channels:
+// the pair's offset (src + dst) mod c spreads pairs with few transfers over the channels on
+// both ends, so no GPU crowds more than 32 blocks of one direction onto a channel.
+int ChannelOf(int instance, int src, int dst, int ordinal, int c) {
+  return instance * c + (ordinal + src + dst) % c;
+}
+
 ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pair_count,
-                             const std::vector<int>& copies_per_gpu, int ngpus, int c) {
+                             const std::vector<int>& copies_per_gpu, int ngpus, int instances, int c) {
   std::vector<int> blocks(ngpus, 0);
-  int steps = 0;
+  std::vector<int> per(static_cast<std::size_t>(ngpus) * instances * c * 2, 0);
+  int steps = 0, per_channel = 0;
   for (const auto& [key, m] : pair_count) {
-    int used = std::min(c, m);
-    blocks[std::get<1>(key)] += used;
-    blocks[std::get<2>(key)] += used;
+    const auto [inst, src, dst] = key;
+    const int used = std::min(c, m);
+    blocks[src] += used;
+    blocks[dst] += used;
     steps = std::max(steps, (m + c - 1) / c);
+    for (int q = 0; q < used; ++q) {
+      const std::size_t ch = static_cast<std::size_t>(ChannelOf(inst, src, dst, q, c));
+      per_channel = std::max(per_channel, ++per[(static_cast<std::size_t>(src) * instances * c + ch) * 2]);
+      per_channel = std::max(per_channel, ++per[(static_cast<std::size_t>(dst) * instances * c + ch) * 2 + 1]);
+    }
   }
   for (int v = 0; v < ngpus; ++v) {
     if (copies_per_gpu[v] > 0) {
@@ -134,6 +149,7 @@ ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pai
   plan.channels = c;
   plan.blocks = ngpus > 0 ? *std::max_element(blocks.begin(), blocks.end()) : 0;
   plan.steps = steps;
+  plan.per_channel = per_channel;
   return plan;
 }
 
@@ -168,22 +184,6 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
   std::vector<int> copies_per_gpu(n, 0);
   for (const LocalCopy& c : L.copies) ++copies_per_gpu[c.gpu];
 
-  // Blocks per channel (one per peer and direction) do not depend on C.
-  std::map<std::tuple<int, int, int>, int> peers;  // (instance, gpu, dir) -> peers
-  for (const auto& [key, m] : pair_count) {
-    ++peers[{std::get<0>(key), std::get<1>(key), 0}];
-    ++peers[{std::get<0>(key), std::get<2>(key), 1}];
-  }
-  for (const auto& [key, count] : peers) {
-    if (count > kMscclMaxBlocksPerChannel) {
-      throw ExportLimitError(
-          "blocks per channel", 0,
-          "GPU " + std::to_string(std::get<1>(key)) + " " +
-              (std::get<2>(key) == 0 ? "sends to " : "receives from ") + std::to_string(count) +
-              " peers, above the executor's " + std::to_string(kMscclMaxBlocksPerChannel) +
-              " blocks per channel and direction (this exporter puts every peer on every channel)");
-    }
-  }
   const int max_steps = MscclMaxSteps(o.profile);
   const int instances = o.instances;
   const int c_opt = o.max_channels / instances;
@@ -194,41 +194,60 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
   }
   int max_m = 1;
   for (const auto& [key, m] : pair_count) max_m = std::max(max_m, m);
+  auto fits = [&](const ChannelPlan& p) {
+    return p.steps <= max_steps && p.per_channel <= kMscclMaxBlocksPerChannel;
+  };
+  // Preferred: the most channels up to one per transfer of the busiest pair; then more
+  // channels only to spread blocks (same block count, more connectors).
+  std::vector<int> candidates;
+  for (int c = std::min(c_opt, max_m); c >= 1; --c) candidates.push_back(c);
+  for (int c = max_m + 1; c <= c_opt; ++c) candidates.push_back(c);
   ChannelPlan chosen;
   bool found = false;
-  for (int c = std::min(c_opt, max_m); c >= 1; --c) {
-    ChannelPlan p = EvaluateChannels(pair_count, copies_per_gpu, n, c);
-    if (p.steps <= max_steps && p.blocks <= o.max_tbs) {
+  for (int c : candidates) {
+    ChannelPlan p = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c);
+    if (fits(p) && p.blocks <= o.max_tbs) {
       chosen = p;
       found = true;
       break;
     }
   }
   if (!found) {
-    int c_steps = -1;
+    // The fewest channels meeting the step and per-channel limits (MAXCHANNELS at most).
+    int c_fit = -1;
     ChannelPlan at;
-    for (int c = 1; c <= max_m; ++c) {
-      at = EvaluateChannels(pair_count, copies_per_gpu, n, c);
-      if (at.steps <= max_steps) {
-        c_steps = c;
+    for (int c = 1; c * instances <= kMscclMaxChannels; ++c) {
+      at = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c);
+      if (fits(at)) {
+        c_fit = c;
         break;
       }
     }
-    if (c_steps < 0) {
-      throw ExportLimitError("steps per block", 0,
-                             "a block needs " + std::to_string(at.steps) + " steps, above the profile's " +
-                                 std::to_string(max_steps) + " (MSCCL_MAX_NUM_STEPS)");
+    if (c_fit < 0) {
+      if (at.steps > max_steps) {
+        throw ExportLimitError("steps per block", 0,
+                               "a block needs " + std::to_string(at.steps) + " steps even on " +
+                                   std::to_string(kMscclMaxChannels) + " channels, above the profile's " +
+                                   std::to_string(max_steps) + " (MSCCL_MAX_NUM_STEPS)");
+      }
+      throw ExportLimitError("blocks per channel", 0,
+                             "a GPU needs " + std::to_string(at.per_channel) +
+                                 " blocks of one direction on one channel even on " +
+                                 std::to_string(kMscclMaxChannels) + " channels, above the executor's " +
+                                 std::to_string(kMscclMaxBlocksPerChannel));
     }
-    if (c_steps > c_opt) {
-      throw ExportLimitError(
-          "--max-channels", static_cast<std::int64_t>(c_steps) * instances,
-          "with --max-channels " + std::to_string(o.max_channels) + " a block carries more than " +
-              std::to_string(max_steps) + " steps (MSCCL_MAX_NUM_STEPS); needs --max-channels >= " +
-              std::to_string(static_cast<std::int64_t>(c_steps) * instances));
+    if (c_fit > c_opt) {
+      const std::int64_t need = static_cast<std::int64_t>(c_fit) * instances;
+      throw ExportLimitError("--max-channels", need,
+                             "with --max-channels " + std::to_string(o.max_channels) +
+                                 " a block carries more than " + std::to_string(max_steps) +
+                                 " steps (MSCCL_MAX_NUM_STEPS) or a channel more than " +
+                                 std::to_string(kMscclMaxBlocksPerChannel) +
+                                 " blocks of one direction; needs --max-channels >= " + std::to_string(need));
     }
     throw ExportLimitError("--max-tbs", at.blocks,
                            "needs " + std::to_string(at.blocks) + " thread blocks on one GPU (at " +
-                               std::to_string(c_steps * instances) +
+                               std::to_string(c_fit * instances) +
                                " channels, the fewest that keep every block within " +
                                std::to_string(max_steps) + " steps); needs --max-tbs >= " +
                                std::to_string(at.blocks));
@@ -261,7 +280,7 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
   int nchannels = 1;
   for (int id : order) {
     Transfer& t = L.transfers[id];
-    t.chan = t.instance * C + ordinal[id] % C;
+    t.chan = ChannelOf(t.instance, t.src, t.dst, ordinal[id], C);
     nchannels = std::max(nchannels, t.chan + 1);
     MscclBlock& sb = block_of(t.src, t.dst, -1, t.chan);
     MscclStep s;

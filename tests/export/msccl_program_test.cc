@@ -352,3 +352,47 @@ TEST(MscclLowering, InvariantCheckCatchesBrokenPrograms) {
 
 }  // namespace
 }  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+TEST(MscclLowering, MoreThan32PeersAreSpreadOverChannels) {
+  // Broadcast from GPU 0 to 33 others through a switch: one tree, 33 send blocks at the root.
+  Topology g;
+  for (int v = 0; v < 34; ++v) g.AddCompute("g" + std::to_string(v));
+  int sw = g.AddSwitch("s");
+  for (int v = 0; v < 34; ++v) g.AddDuplexLink(v, sw, 1);
+  PipelineSchedule s;
+  s.collective = "broadcast";
+  s.root = 0;
+  s.k = 1;
+  PipelineTree t;
+  t.root = 0;
+  t.multiplicity = 1;
+  for (int v = 1; v < 34; ++v) {
+    PipelineTreeEdge e;
+    e.from = 0;
+    e.to = v;
+    e.routes.push_back({{0, sw, v}, BigInt(1)});
+    t.edges.push_back(e);
+  }
+  s.trees.push_back(t);
+  MscclExportOptions o;
+  o.root_specific = true;
+  MscclExportResult r = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  EXPECT_EQ(r.program.nchannels, 2);  // 17 + 16 senders instead of 33 on one channel
+  EXPECT_EQ(r.blocks_per_gpu, 34);    // 33 senders and the copy block
+  EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
+  EXPECT_EQ(RunBoth(r.program, "broadcast", false, 0), "");
+  o.max_channels = 1;
+  try {
+    ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "--max-channels");
+    EXPECT_EQ(e.needed(), 2);
+  }
+}
+
+}  // namespace
+}  // namespace collsynth
