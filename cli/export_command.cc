@@ -10,6 +10,8 @@
 // did not accept. Exit 0 ok, 1 a check failed or the limits cannot be met (the message names
 // the limit and the smallest value that would work), 2 bad input.
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -19,6 +21,7 @@
 #include "export/msccl_xml.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/msccl_replay.h"
 #include "proofs_check/verify.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"
@@ -84,7 +87,7 @@ std::vector<int> ReadRanks(const Topology& g, const std::string& path) {
 }
 
 // Where the file goes: OUT, or OUT/<generated name> when OUT is a directory (or ends in '/').
-std::string OutputPath(const std::string& out, const MscclProgram& p, MscclProfile profile) {
+std::string OutputPath(const std::string& out, const MscclProgram& p, MscclExportProfile profile) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!out.empty() && (out.back() == '/' || fs::is_directory(out, ec))) {
@@ -101,16 +104,42 @@ std::string RoutesPath(const std::string& xml_path) {
   return xml_path + ".routes.json";
 }
 
-// The independent replay of the written file. Returns the violations (empty: accepted).
-// TODO(lead): until proofs_check/msccl_replay.h (helper H1) is merged, no checker exists and
-// every export is refused, as the rule demands (no file is written that the replay has not
-// accepted).
-std::vector<std::string> ReplayWrittenFile(const std::string& path, MscclProfile profile,
-                                           const std::string& proto) {
-  (void)path;
-  (void)profile;
-  (void)proto;
-  return {"the MSCCL replay checker (proofs_check/msccl_replay.h) is not built into this binary"};
+// The independent replay (proofs_check/msccl_replay.h) of the file at `path`, read back
+// from disk, at the kernel's connector depth and at depth 1 (a conservative model: the
+// lowering must not rely on connector buffering). Returns the violations (empty: accepted).
+std::vector<std::string> ReplayWrittenFile(const std::string& path, MscclExportProfile profile, int root) {
+  ReplayOptions ro;
+  ro.profile = profile == MscclExportProfile::kLegacy ? MscclProfile::kLegacy
+               : profile == MscclExportProfile::kRccl ? MscclProfile::kRccl
+                                                      : MscclProfile::kExecutor;
+  ro.root = root < 0 ? 0 : root;
+  const std::string text = ReadTextFile(path);
+  for (int depth : {0, 1}) {
+    ro.fifo_depth = depth;
+    ReplayResult r = ReplayMscclXml(text, path, ro);
+    if (r.ok) continue;
+    std::vector<std::string> out;
+    for (const ReplayViolation& v : r.violations) {
+      out.push_back(std::string(ReplayStageName(v.stage)) + " " + ReplayViolationKindName(v.kind) + ": " +
+                    v.message + (depth == 1 ? " (connector depth 1)" : ""));
+    }
+    if (out.empty()) out.push_back("rejected without a violation listed");
+    return out;
+  }
+  return {};
+}
+
+// Testing hook (docs/cli.md): COLLSYNTH_FAULT_INJECT=corrupt-output drops the last <step>
+// line of the XML before it is written, a stand-in for a writer bug, so tests can show that
+// the replay of the written bytes turns it into exit 1. It can only make the command fail.
+void MaybeCorrupt(std::string& xml) {
+  const char* v = std::getenv("COLLSYNTH_FAULT_INJECT");
+  if (v == nullptr || std::strcmp(v, "corrupt-output") != 0) return;
+  const std::size_t at = xml.rfind("<step ");
+  if (at == std::string::npos) return;
+  const std::size_t begin = xml.rfind('\n', at) + 1;
+  const std::size_t end = xml.find('\n', at);
+  xml.erase(begin, end - begin + 1);
 }
 
 CommandRegistrar reg_export(0, [](CLI::App& app) {
@@ -150,7 +179,7 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
     RunCommand([&]() {
       MscclExportOptions o;
       try {
-        o.profile = ParseMscclProfile(args->profile);
+        o.profile = ParseMscclExportProfile(args->profile);
       } catch (const std::invalid_argument& e) {
         throw InputError("<args>", "--profile", e.what());
       }
@@ -165,7 +194,7 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
         throw InputError("<args>", "--max-bytes", "below --min-bytes");
       }
       o.max_tbs = args->max_tbs;
-      if (o.profile == MscclProfile::kRccl && o.max_tbs > 64) {
+      if (o.profile == MscclExportProfile::kRccl && o.max_tbs > 64) {
         throw InputError("<args>", "--max-tbs", "RCCL allows at most 64 thread blocks per GPU");
       }
       o.max_channels = args->max_channels;
@@ -211,8 +240,11 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       }
       const std::string path = OutputPath(args->output, r.program, o.profile);
       const std::string partial = path + ".partial";
-      WriteTextFile(partial, MscclXmlText(r.program, o.profile));
-      std::vector<std::string> replay = ReplayWrittenFile(partial, o.profile, o.proto);
+      std::string xml = MscclXmlText(r.program, o.profile);
+      MaybeCorrupt(xml);
+      WriteTextFile(partial, xml);
+      xml.clear();
+      std::vector<std::string> replay = ReplayWrittenFile(partial, o.profile, r.root_rank);
       if (!replay.empty()) {
         std::remove(partial.c_str());
         PrintFailure("export msccl: the replay checker did not accept " + path + ": " + replay[0] +
@@ -229,7 +261,7 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
                       {"file", path},
                       {"routes_file", routes},
                       {"collective", r.program.collective},
-                      {"profile", MscclProfileName(o.profile)},
+                      {"profile", MscclExportProfileName(o.profile)},
                       {"proto", r.program.proto},
                       {"ngpus", r.program.ngpus},
                       {"nchunksperloop", r.program.nchunksperloop},
@@ -249,20 +281,17 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       if (args->json) {
         std::cout << summary.dump() << "\n";
       } else {
-        std::cout << "wrote " << EscapeForMessage(path) << " (" << summary["collective"].get<std::string>()
-                  << ", " << r.program.ngpus << " GPUs, nchunksperloop " << r.program.nchunksperloop << ", "
-                  << r.program.nchannels << " channels, " << r.blocks_per_gpu << " blocks per GPU, "
-                  << r.max_steps_per_block << " steps per block at most; replay accepted)\n"
-                  << "ratio: optimal " << ToString(r.optimal_ratio) << ", achieved "
-                  << ToString(r.achieved_ratio) << (r.exact_chunks ? " (exact chunks)" : " (rounded chunks)")
-                  << "\nroutes: " << EscapeForMessage(routes) << "\n"
-                  << "the communicator needs at least " << r.program.nchannels
-                  << " channels (NCCL_MIN_NCHANNELS); message sizes must be multiples of "
-                  << r.program.nchunksperloop << " elements"
-                  << (r.program.collective == "allgather" || r.program.collective == "reduce-scatter"
-                          ? " in total"
-                          : "")
-                  << "\n";
+        const bool whole_buffer = r.program.collective == "allgather" || r.program.collective == "reduce-scatter";
+        std::cout << "wrote " << EscapeForMessage(path) << " (" << r.program.collective << ", " << r.program.ngpus
+                  << " GPUs, nchunksperloop " << r.program.nchunksperloop << ", " << r.program.nchannels
+                  << " channels, " << r.blocks_per_gpu << " blocks per GPU, at most " << r.max_steps_per_block
+                  << " steps per block; replay accepted)\n"
+                  << "ratio: optimal " << ToString(r.optimal_ratio) << ", achieved " << ToString(r.achieved_ratio)
+                  << (r.exact_chunks ? " (exact chunks)" : " (chunks rounded to --max-chunks)") << "\n"
+                  << "routes: " << EscapeForMessage(routes) << "\n"
+                  << "run with at least " << r.program.nchannels << " channels (NCCL_MIN_NCHANNELS); the runtime uses "
+                  << "the file only when the element count" << (whole_buffer ? " times ngpus" : "")
+                  << " is a multiple of " << r.program.nchunksperloop << "\n";
       }
       return kExitOk;
     });

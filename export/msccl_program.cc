@@ -12,21 +12,21 @@
 
 namespace collsynth {
 
-int MscclMaxSteps(MscclProfile profile) { return profile == MscclProfile::kLegacy ? 256 : 64; }
+int MscclMaxSteps(MscclExportProfile profile) { return profile == MscclExportProfile::kLegacy ? 256 : 64; }
 
-std::string MscclProfileName(MscclProfile profile) {
+std::string MscclExportProfileName(MscclExportProfile profile) {
   switch (profile) {
-    case MscclProfile::kExecutor: return "executor";
-    case MscclProfile::kRccl: return "rccl";
-    case MscclProfile::kLegacy: return "legacy";
+    case MscclExportProfile::kExecutor: return "executor";
+    case MscclExportProfile::kRccl: return "rccl";
+    case MscclExportProfile::kLegacy: return "legacy";
   }
   return "executor";
 }
 
-MscclProfile ParseMscclProfile(const std::string& text) {
-  if (text == "executor") return MscclProfile::kExecutor;
-  if (text == "rccl") return MscclProfile::kRccl;
-  if (text == "legacy") return MscclProfile::kLegacy;
+MscclExportProfile ParseMscclExportProfile(const std::string& text) {
+  if (text == "executor") return MscclExportProfile::kExecutor;
+  if (text == "rccl") return MscclExportProfile::kRccl;
+  if (text == "legacy") return MscclExportProfile::kLegacy;
   throw std::invalid_argument("'" + text + "' is not executor, rccl or legacy");
 }
 
@@ -427,7 +427,7 @@ void CheckOptions(const MscclExportOptions& o) {
   if (o.max_channels < 1 || o.max_channels > kMscclMaxChannels) {
     throw std::invalid_argument("--max-channels must be in 1..32 (the executor's MAXCHANNELS)");
   }
-  if (o.profile == MscclProfile::kRccl && o.max_tbs > 64) {
+  if (o.profile == MscclExportProfile::kRccl && o.max_tbs > 64) {
     throw std::invalid_argument("--max-tbs above 64 with --profile rccl (RCCL's MSCCL_MAX_NUM_THREAD_BLOCKS is 64)");
   }
   if (o.max_chunks < 1) throw std::invalid_argument("--max-chunks must be at least 1");
@@ -751,6 +751,7 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
   result.program.name = o.name.empty() ? "collsynth-" + coll : o.name;
   SetBuffers(lay, L, &result.program);
   result.optimal_ratio = s.ratio;
+  if (bcast) result.root_rank = rank_of_node[s.root ? *s.root : s.trees.at(0).root];
   nlohmann::json link_loads;
   result.achieved_ratio = AccountLoads(g, L, lay.cK, false, &link_loads);
   result.routes = RoutesJson(g, L, result.program, rank_of_node, result, std::move(link_loads));

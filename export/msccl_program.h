@@ -42,13 +42,13 @@
 namespace collsynth {
 
 // Which runtime reads the file (executors.md §2.1, §2.7).
-enum class MscclProfile { kExecutor, kRccl, kLegacy };
+enum class MscclExportProfile { kExecutor, kRccl, kLegacy };
 
 // MSCCL_MAX_NUM_STEPS of the profile: 64 (executor, RCCL) or 256 (legacy).
-int MscclMaxSteps(MscclProfile profile);
-// "executor", "rccl", "legacy"; ParseMscclProfile throws std::invalid_argument otherwise.
-std::string MscclProfileName(MscclProfile profile);
-MscclProfile ParseMscclProfile(const std::string& text);
+int MscclMaxSteps(MscclExportProfile profile);
+// "executor", "rccl", "legacy"; ParseMscclExportProfile throws std::invalid_argument otherwise.
+std::string MscclExportProfileName(MscclExportProfile profile);
+MscclExportProfile ParseMscclExportProfile(const std::string& text);
 
 // Executor constants (executors.md §2.4, §2.7).
 inline constexpr int kMscclMaxCount = 72;              // cnt < 72
@@ -97,7 +97,7 @@ struct MscclProgram {
 };
 
 struct MscclExportOptions {
-  MscclProfile profile = MscclProfile::kExecutor;
+  MscclExportProfile profile = MscclExportProfile::kExecutor;
   std::string proto = "Simple";
   bool inplace = false;
   std::int64_t min_bytes = 0;
@@ -137,6 +137,7 @@ struct MscclExportResult {
   int blocks_per_gpu = 0;             // the maximum over GPUs
   int max_steps_per_block = 0;
   int channels_per_instance = 0;
+  int root_rank = -1;                 // broadcast: the root's rank
   // Side file (docs/export.md): transfers with their physical routes, loads per link.
   nlohmann::json routes;
 };

@@ -5,9 +5,9 @@
 
 namespace collsynth {
 
-std::string MscclCollName(const std::string& collective, MscclProfile profile) {
+std::string MscclCollName(const std::string& collective, MscclExportProfile profile) {
   if (collective == "reduce-scatter") {
-    return profile == MscclProfile::kLegacy ? "reduce_scatter" : "reducescatter";
+    return profile == MscclExportProfile::kLegacy ? "reduce_scatter" : "reducescatter";
   }
   if (collective == "allgather" || collective == "allreduce" || collective == "broadcast") {
     return collective;
@@ -15,8 +15,8 @@ std::string MscclCollName(const std::string& collective, MscclProfile profile) {
   throw std::invalid_argument("no MSCCL name for collective '" + collective + "'");
 }
 
-std::int64_t MscclWrittenMaxBytes(const MscclProgram& p, MscclProfile profile) {
-  if (profile == MscclProfile::kLegacy && p.max_bytes == 0) return std::int64_t{1} << 40;
+std::int64_t MscclWrittenMaxBytes(const MscclProgram& p, MscclExportProfile profile) {
+  if (profile == MscclExportProfile::kLegacy && p.max_bytes == 0) return std::int64_t{1} << 40;
   return p.max_bytes;
 }
 
@@ -47,7 +47,7 @@ void Attr(std::string* out, const char* name, std::int64_t value) { Attr(out, na
 
 }  // namespace
 
-std::string MscclXmlText(const MscclProgram& p, MscclProfile profile) {
+std::string MscclXmlText(const MscclProgram& p, MscclExportProfile profile) {
   std::string out;
   out += "<algo";
   Attr(&out, "name", SafeValue(p.name));
@@ -58,8 +58,11 @@ std::string MscclXmlText(const MscclProgram& p, MscclProfile profile) {
   Attr(&out, "coll", MscclCollName(p.collective, profile));
   Attr(&out, "inplace", p.inplace ? 1 : 0);
   Attr(&out, "outofplace", p.inplace ? 0 : 1);
-  Attr(&out, "minBytes", p.min_bytes);
-  Attr(&out, "maxBytes", MscclWrittenMaxBytes(p, profile));
+  // The legacy parser compares attribute names case-sensitively with "minbytes"/"maxbytes";
+  // the executor and RCCL require "minBytes"/"maxBytes".
+  const bool legacy = profile == MscclExportProfile::kLegacy;
+  Attr(&out, legacy ? "minbytes" : "minBytes", p.min_bytes);
+  Attr(&out, legacy ? "maxbytes" : "maxBytes", MscclWrittenMaxBytes(p, profile));
   out += ">\n";
   for (std::size_t g = 0; g < p.gpus.size(); ++g) {
     const MscclGpu& gpu = p.gpus[g];
@@ -100,7 +103,7 @@ std::string MscclXmlText(const MscclProgram& p, MscclProfile profile) {
   return out;
 }
 
-std::string MscclFileName(const MscclProgram& p, MscclProfile profile) {
+std::string MscclFileName(const MscclProgram& p, MscclExportProfile profile) {
   char range[64];
   std::snprintf(range, sizeof range, "%020lld-%020lld", static_cast<long long>(p.min_bytes),
                 static_cast<long long>(MscclWrittenMaxBytes(p, profile)));

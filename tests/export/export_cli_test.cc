@@ -3,8 +3,12 @@
 // that works, and nothing is left on disk when the command fails.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
+#include "graphs/rational.h"
 #include "graphs/topology_io.h"
 #include "test_util.h"
 
@@ -105,6 +109,110 @@ TEST(ExportCli, UnmeetableLimitsNameTheSmallestValue) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "collsynth: export msccl: limit --max-channels: --instances 4 needs --max-channels >= 4\n");
   EXPECT_TRUE(NothingWritten(out));
+}
+
+}  // namespace
+}  // namespace collsynth::testing
+
+namespace collsynth::testing {
+namespace {
+
+// Exports, then replays the written file again through `collsynth replay` (a second,
+// separate run of the independent checker on the bytes on disk).
+nlohmann::json ExportAndReplay(const std::string& topo, const std::string& schedule, const std::string& out,
+                               std::vector<std::string> extra, const std::string& profile = "executor") {
+  std::vector<std::string> args = {"export", "msccl", topo, schedule, "-o", out, "--json", "--profile", profile};
+  args.insert(args.end(), extra.begin(), extra.end());
+  CliResult r = RunCli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  if (r.exit_code != 0) return {};
+  nlohmann::json summary = nlohmann::json::parse(r.out);
+  const std::string file = summary["file"];
+  EXPECT_TRUE(std::filesystem::exists(file));
+  EXPECT_FALSE(std::filesystem::exists(file + ".partial"));
+  EXPECT_TRUE(std::filesystem::exists(summary["routes_file"].get<std::string>()));
+  CliResult replay = RunCli({"replay", file, "--profile", profile, "--json"});
+  EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
+  return summary;
+}
+
+TEST(ExportCli, EveryCollectiveProfileAndModeIsReplayAccepted) {
+  for (const std::string coll : {"allgather", "reduce-scatter", "allreduce", "broadcast"}) {
+    const std::string s = PipelineSchedule(coll);
+    for (const std::string profile : {"executor", "rccl", "legacy"}) {
+      for (const std::string mode : {"--inplace", "--outofplace"}) {
+        SCOPED_TRACE(coll + " " + profile + " " + mode);
+        nlohmann::json j = ExportAndReplay(kTwoCluster, s, TempPath("tc-" + coll + ".xml"),
+                                           {mode, "--root-specific"}, profile);
+        EXPECT_EQ(j["collective"], coll);
+        EXPECT_EQ(j["ngpus"], 8);
+        EXPECT_EQ(j["exact_chunks"], true);
+        EXPECT_EQ(j["achieved_ratio"], j["optimal_ratio"]);
+      }
+    }
+  }
+}
+
+TEST(ExportCli, ExampleTopologiesPipelineAndStepSchedules) {
+  for (const std::string topo : {"k22.json", "ring8.txt"}) {
+    const std::string t = SourcePath("experiments/topologies/" + topo);
+    for (const std::string coll : {"allgather", "reduce-scatter", "allreduce"}) {
+      SCOPED_TRACE(topo + " " + coll);
+      const std::string p = TempPath(topo + "-pipe-" + coll + ".json"), b = TempPath(topo + "-bfb-" + coll + ".json"),
+                        c = TempPath(topo + "-bfb-" + coll + ".csteps.json");
+      ASSERT_EQ(RunCli({"pipeline", t, "--collective", coll, "-o", p}).exit_code, 0);
+      ASSERT_EQ(RunCli({"bfb", t, "--collective", coll, "-o", b}).exit_code, 0);
+      ASSERT_EQ(RunCli({"bfb", t, "--collective", coll, "-o", c}).exit_code, 0);
+      ExportAndReplay(t, p, TempPath("p.xml"), {"--proto", "LL"});
+      nlohmann::json steps = ExportAndReplay(t, b, TempPath("b.xml"), {});
+      nlohmann::json compact = ExportAndReplay(t, c, TempPath("c.xml"), {});
+      EXPECT_EQ(steps["achieved_ratio"], steps["optimal_ratio"]);
+      EXPECT_EQ(compact["nchunksperloop"], steps["nchunksperloop"]);
+    }
+  }
+}
+
+TEST(ExportCli, RoundedChunksReportBothRatiosAndTheSideFileAccountsTheLoads) {
+  // two_cluster's broadcast needs 4 chunks (tree weights in quarters); 3 forces rounding.
+  nlohmann::json j = ExportAndReplay(kTwoCluster, PipelineSchedule("broadcast"), TempPath("bc-rounded.xml"),
+                                     {"--root-specific", "--max-chunks", "3"});
+  EXPECT_EQ(j["exact_chunks"], false);
+  EXPECT_EQ(j["lcm_chunks_per_shard"], "4");
+  EXPECT_EQ(j["nchunksperloop"], 3);
+  const Rational optimal = ParseRational(j["optimal_ratio"].get<std::string>());
+  const Rational achieved = ParseRational(j["achieved_ratio"].get<std::string>());
+  EXPECT_GT(achieved, optimal);
+  // Load accounting from the side file: max over links of load / bandwidth is the achieved ratio.
+  nlohmann::json routes = nlohmann::json::parse(ReadTextFile(j["routes_file"].get<std::string>()));
+  EXPECT_EQ(routes["format"], "msccl-routes");
+  Rational worst = 0;
+  for (const auto& l : routes["link_loads"]) {
+    worst = std::max(worst, Rational(ParseRational(l["load"].get<std::string>()) /
+                                     ParseRational(l["bandwidth"].get<std::string>())));
+  }
+  EXPECT_EQ(worst, achieved);
+  EXPECT_EQ(routes["achieved_ratio"], j["achieved_ratio"]);
+}
+
+TEST(ExportCli, DirectoryOutputNamesTheFileBySizeRange) {
+  const std::string dir = TempPath("algos") + "/";
+  std::filesystem::create_directories(dir);
+  nlohmann::json j = ExportAndReplay(kTwoCluster, PipelineSchedule("allgather"), dir,
+                                     {"--min-bytes", "1024", "--max-bytes", "1048575", "--proto", "LL"});
+  EXPECT_EQ(j["file"], dir + "allgather-n8-LL-outofplace-00000000000000001024-00000000000001048575.xml");
+  EXPECT_EQ(j["routes_file"], dir + "allgather-n8-LL-outofplace-00000000000000001024-00000000000001048575.routes.json");
+}
+
+TEST(ExportCli, AWriterBugIsCaughtByTheReplayOfTheWrittenFile) {
+  const std::string out = TempPath("corrupt.xml");
+  setenv("COLLSYNTH_FAULT_INJECT", "corrupt-output", 1);
+  CliResult r = RunCli({"export", "msccl", kTwoCluster, PipelineSchedule("allgather"), "-o", out});
+  unsetenv("COLLSYNTH_FAULT_INJECT");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("collsynth: export msccl: the replay checker did not accept " + out + ": fifo ", 0), 0u)
+      << r.err;
+  EXPECT_TRUE(NothingWritten(out));
+  EXPECT_FALSE(std::filesystem::exists(TempPath("corrupt.routes.json")));
 }
 
 }  // namespace
