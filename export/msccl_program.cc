@@ -113,6 +113,7 @@ struct ChannelPlan {
   int blocks = 0;       // max over GPUs
   int steps = 0;        // max over blocks
   int per_channel = 0;  // max over (GPU, channel, direction) of blocks
+  std::int64_t elements = 0;  // <algo>, <gpu>, <tb> and <step> elements of the file
 };
 
 // Channel of the ordinal-th transfer of the pair (src, dst) when an instance has c channels:
@@ -122,8 +123,10 @@ int ChannelOf(int instance, int src, int dst, int ordinal, int c) {
   return instance * c + (ordinal + src + dst) % c;
 }
 
+// fixed_elements: the steps of the file (2 per transfer plus the copies), whatever C is.
 ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pair_count,
-                             const std::vector<int>& copies_per_gpu, int ngpus, int instances, int c) {
+                             const std::vector<int>& copies_per_gpu, int ngpus, int instances, int c,
+                             std::int64_t fixed_elements) {
   std::vector<int> blocks(ngpus, 0);
   std::vector<int> per(static_cast<std::size_t>(ngpus) * instances * c * 2, 0);
   int steps = 0, per_channel = 0;
@@ -150,6 +153,8 @@ ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pai
   plan.blocks = ngpus > 0 ? *std::max_element(blocks.begin(), blocks.end()) : 0;
   plan.steps = steps;
   plan.per_channel = per_channel;
+  plan.elements = 1 + ngpus + fixed_elements;
+  for (int b : blocks) plan.elements += b;
   return plan;
 }
 
@@ -194,8 +199,10 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
   }
   int max_m = 1;
   for (const auto& [key, m] : pair_count) max_m = std::max(max_m, m);
+  const std::int64_t fixed_elements = 2 * static_cast<std::int64_t>(L.transfers.size()) +
+                                      static_cast<std::int64_t>(L.copies.size());
   auto fits = [&](const ChannelPlan& p) {
-    return p.steps <= max_steps && p.per_channel <= kMscclMaxBlocksPerChannel;
+    return p.steps <= max_steps && p.per_channel <= kMscclMaxBlocksPerChannel && p.elements <= kMscclMaxElements;
   };
   // Preferred: the most channels up to one per transfer of the busiest pair; then more
   // channels only to spread blocks (same block count, more connectors).
@@ -205,7 +212,7 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
   ChannelPlan chosen;
   bool found = false;
   for (int c : candidates) {
-    ChannelPlan p = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c);
+    ChannelPlan p = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, fixed_elements);
     if (fits(p) && p.blocks <= o.max_tbs) {
       chosen = p;
       found = true;
@@ -217,24 +224,40 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
     int c_fit = -1;
     ChannelPlan at;
     for (int c = 1; c * instances <= kMscclMaxChannels; ++c) {
-      at = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c);
+      at = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, fixed_elements);
       if (fits(at)) {
         c_fit = c;
         break;
       }
     }
     if (c_fit < 0) {
+      ChannelPlan one = EvaluateChannels(pair_count, copies_per_gpu, n, instances, 1, fixed_elements);
+      if (one.elements > kMscclMaxElements) {
+        throw ExportLimitError(
+            "elements per file", 0,
+            "the file needs at least " + std::to_string(one.elements) + " XML elements (" +
+                std::to_string(fixed_elements) + " steps), above the runtime lexer's " +
+                std::to_string(kMscclMaxElements) +
+                " (MAX_NODES); fewer chunk pieces (a smaller --max-chunks, fewer --instances) or fewer GPUs "
+                "per file");
+      }
       if (at.steps > max_steps) {
         throw ExportLimitError("steps per block", 0,
                                "a block needs " + std::to_string(at.steps) + " steps even on " +
                                    std::to_string(kMscclMaxChannels) + " channels, above the profile's " +
                                    std::to_string(max_steps) + " (MSCCL_MAX_NUM_STEPS)");
       }
-      throw ExportLimitError("blocks per channel", 0,
-                             "a GPU needs " + std::to_string(at.per_channel) +
-                                 " blocks of one direction on one channel even on " +
-                                 std::to_string(kMscclMaxChannels) + " channels, above the executor's " +
-                                 std::to_string(kMscclMaxBlocksPerChannel));
+      if (at.per_channel > kMscclMaxBlocksPerChannel) {
+        throw ExportLimitError("blocks per channel", 0,
+                               "a GPU needs " + std::to_string(at.per_channel) +
+                                   " blocks of one direction on one channel even on " +
+                                   std::to_string(kMscclMaxChannels) + " channels, above the executor's " +
+                                   std::to_string(kMscclMaxBlocksPerChannel));
+      }
+      throw ExportLimitError("elements per file", 0,
+                             "no channel count keeps every block within " + std::to_string(max_steps) +
+                                 " steps and the file within the runtime lexer's " +
+                                 std::to_string(kMscclMaxElements) + " elements (MAX_NODES)");
     }
     if (c_fit > c_opt) {
       const std::int64_t need = static_cast<std::int64_t>(c_fit) * instances;
@@ -1126,6 +1149,12 @@ std::vector<std::string> CheckMscclProgramInvariants(const MscclProgram& p,
     }
   }
   if (done != nodes) v.push_back("H6: the dependency graph has a cycle");
+  std::int64_t elements = 1 + static_cast<std::int64_t>(p.gpus.size()) + nodes;
+  for (const MscclGpu& G : p.gpus) elements += static_cast<std::int64_t>(G.blocks.size());
+  if (elements > kMscclMaxElements) {
+    v.push_back("lexer: " + std::to_string(elements) + " elements > " + std::to_string(kMscclMaxElements) +
+                " (MAX_NODES)");
+  }
   return v;
 }
 

@@ -19,8 +19,9 @@
 //   * reductions into one chunk are serialised by dependency chains (`rrc` after `rrc`);
 //     partial sums live in scratch (`s`), so out-of-place programs never write `i`.
 //   * channels: the j-th transfer of a (src, dst) pair goes on channel j mod C; C is the
-//     largest value meeting --max-channels, --max-tbs, the steps-per-block limit and the
-//     32-blocks-per-channel limit. When none does, ExportLimitError names the limit and the
+//     largest value meeting --max-channels, --max-tbs, the steps-per-block limit, the
+//     32-blocks-per-channel limit and the lexer's 4096 elements per file (every channel adds
+//     blocks, so fewer channels means fewer elements). When none does, ExportLimitError names the limit and the
 //     smallest value that would work.
 // Cost: O(T log T) for T transfers (N roots × N-1 edges × pieces × instances for pipelines),
 // plus O(T) per channel count tried (at most --max-channels). Never prints.
@@ -54,6 +55,7 @@ MscclExportProfile ParseMscclExportProfile(const std::string& text);
 inline constexpr int kMscclMaxCount = 72;              // cnt < 72
 inline constexpr int kMscclMaxBlocksPerChannel = 32;   // per direction
 inline constexpr int kMscclMaxChannels = 32;           // MAXCHANNELS of the executor
+inline constexpr int kMscclMaxElements = 4096;         // MAX_NODES of the runtime's XML lexer
 
 struct MscclStep {
   std::string type;  // "s", "r", "rrc", "cpy" (this exporter); the writer takes any
@@ -164,7 +166,8 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
 // steps per block and cnt within the profile's limits; blocks per GPU <= max_tbs and <= 32
 // senders / receivers per channel; channels < nchannels <= max_channels; dependencies on
 // existing steps with hasdep set; the graph of program order, dependencies and matched
-// send->receive is acyclic; offsets inside the declared buffers. Returns the violations
+// send->receive is acyclic; offsets inside the declared buffers; at most 4096 elements in
+// the file (the lexer's MAX_NODES: algo, gpus, blocks and steps). Returns the violations
 // (empty: ok). Not the independent replay checker: a self-check of the lowering.
 std::vector<std::string> CheckMscclProgramInvariants(const MscclProgram& p,
                                                      const MscclExportOptions& options);

@@ -396,3 +396,45 @@ TEST(MscclLowering, MoreThan32PeersAreSpreadOverChannels) {
 
 }  // namespace
 }  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+TEST(MscclLowering, FilesAboveTheLexersElementLimitAreRefused) {
+  // Allgather on 46 GPUs around a switch, one star tree per root: 46·45 transfers are 4140
+  // steps (4186 with the 46 local copies of out-of-place), above the lexer's 4096 elements.
+  const int n = 46;
+  Topology g;
+  for (int v = 0; v < n; ++v) g.AddCompute("g" + std::to_string(v));
+  int sw = g.AddSwitch("s");
+  for (int v = 0; v < n; ++v) g.AddDuplexLink(v, sw, 1);
+  PipelineSchedule s;
+  s.collective = "allgather";
+  s.k = 1;
+  for (int r = 0; r < n; ++r) {
+    PipelineTree t;
+    t.root = r;
+    t.multiplicity = 1;
+    for (int v = 0; v < n; ++v) {
+      if (v == r) continue;
+      PipelineTreeEdge e;
+      e.from = r;
+      e.to = v;
+      e.routes.push_back({{r, sw, v}, BigInt(1)});
+      t.edges.push_back(e);
+    }
+    s.trees.push_back(t);
+  }
+  MscclExportOptions o;
+  o.max_tbs = 1024;
+  try {
+    ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "elements per file");
+    EXPECT_NE(std::string(e.what()).find("8419 XML elements (4186 steps)"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace collsynth
