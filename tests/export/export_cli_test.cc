@@ -217,3 +217,21 @@ TEST(ExportCli, AWriterBugIsCaughtByTheReplayOfTheWrittenFile) {
 
 }  // namespace
 }  // namespace collsynth::testing
+
+namespace collsynth::testing {
+namespace {
+
+TEST(ExportCli, RanksPermutationAndInstances) {
+  const std::string ranks =
+      WriteTempFile("ranks-reversed.json", R"(["c24", "c23", "c22", "c21", "c14", "c13", "c12", "c11"])");
+  nlohmann::json j = ExportAndReplay(kTwoCluster, PipelineSchedule("allreduce"), TempPath("ar-ranks.xml"),
+                                     {"--ranks", ranks, "--instances", "2"});
+  EXPECT_EQ(j["instances"], 2);
+  EXPECT_EQ(j["nchunksperloop"], 16);  // 8 shards x 1 chunk x 2 instances
+  nlohmann::json routes = nlohmann::json::parse(ReadTextFile(j["routes_file"].get<std::string>()));
+  EXPECT_EQ(routes["ranks"][0], "c24");
+  EXPECT_EQ(routes["ranks"][7], "c11");
+}
+
+}  // namespace
+}  // namespace collsynth::testing
