@@ -1,7 +1,7 @@
 // collsynth export msccl TOPOLOGY SCHEDULE -o OUT.xml [--profile executor|rccl|legacy]
 //   [--proto Simple|LL|LL128] [--inplace | --outofplace] [--min-bytes B] [--max-bytes B]
 //   [--max-tbs N] [--max-channels C] [--max-chunks K] [--instances I] [--root-specific]
-//   [--ranks FILE] [--name NAME] [--json]
+//   [--fuse] [--ranks FILE] [--name NAME] [--json]
 // Lowers a pipeline or step schedule into an MSCCL executor XML (docs/export.md). The
 // schedule is verified first (exit 1 if invalid); the lowered program is self-checked
 // (H1-H6); the XML is written to OUT.partial, replayed from disk by the independent checker
@@ -45,6 +45,7 @@ struct ExportArgs {
   std::int64_t max_chunks = 256;
   int instances = 1;
   bool root_specific = false;
+  bool fuse = false;
   std::string ranks;
   std::string name;
   bool json = false;
@@ -172,6 +173,8 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       ->check(CLI::Range(1, 32));
   cmd->add_flag("--root-specific", args->root_specific,
                 "allow broadcast (the runtimes select by size and ranks, never by root)");
+  cmd->add_flag("--fuse", args->fuse,
+                "pipeline schedules: forwards as one rcs/rrs step, a channel per chain of main children");
   cmd->add_option("--ranks", args->ranks, "JSON: compute node names in rank order, or {name: rank}");
   cmd->add_option("--name", args->name, "<algo name> (default collsynth-<collective>)");
   cmd->add_flag("--json", args->json, "print one JSON summary object");
@@ -201,6 +204,7 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       o.max_chunks = args->max_chunks;
       o.instances = args->instances;
       o.root_specific = args->root_specific;
+      o.fuse = args->fuse;
       o.name = args->name;
 
       Topology g = ReadTopologyFile(args->topology);
@@ -277,6 +281,7 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
                       {"inplace", r.program.inplace},
                       {"min_bytes", r.program.min_bytes},
                       {"max_bytes", MscclWrittenMaxBytes(r.program, o.profile)},
+                      {"lowering", o.fuse && format == "pipeline" ? "fused" : "split"},
                       {"replay", "accepted"}};
       if (args->json) {
         std::cout << summary.dump() << "\n";

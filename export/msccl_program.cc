@@ -65,8 +65,13 @@ struct Transfer {
   BufRef recv_src;  // rrc: the local operand; r: equal to recv_dst
   int recv_dep = -1;
   int route = -1;  // index into Lowering::routes
+  // Fused lowering (--fuse): the send of transfer fuse_next is carried by this transfer's
+  // receive step (rcs for gathers, rrs for reductions); that transfer has send_fused set.
+  int fuse_next = -1;
+  bool send_fused = false;
   // Assigned by Assemble.
   int chan = 0;
+  std::tuple<int, int, int> send_block{-1, -1, -1}, recv_block{-1, -1, -1};  // (send, recv, chan)
   int send_tb = -1, send_step = -1, recv_tb = -1, recv_step = -1;
 };
 
@@ -158,9 +163,93 @@ ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pai
   return plan;
 }
 
+// The fused lowering (--fuse, ForestColl's chain-per-channel rule): a chain is a run of
+// transfers linked by fusion (a tree path along main children); pieces of one tree edge share
+// their chain. Every chain gets the lowest channel free on all of its directed links, so a
+// connector carries exactly one chain and no block mixes chains: H1 and H2 by construction,
+// and every block is a pipeline stage whose dependencies point upstream.
+void AssignChainChannels(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o) {
+  std::vector<int> fused_from(L.transfers.size(), -1);
+  for (std::size_t i = 0; i < L.transfers.size(); ++i) {
+    if (L.transfers[i].fuse_next >= 0) fused_from[L.transfers[i].fuse_next] = static_cast<int>(i);
+  }
+  std::map<std::tuple<int, int, int, int, int>, int> chain_of_head;
+  std::vector<int> chain(L.transfers.size(), -1);
+  std::vector<std::set<std::pair<int, int>>> links;
+  for (int id : order) {
+    const Transfer& t = L.transfers[id];
+    if (fused_from[id] >= 0) {
+      chain[id] = chain[fused_from[id]];
+    } else {
+      auto [it, added] = chain_of_head.insert({{t.instance, t.phase, t.tree, t.src, t.dst},
+                                               static_cast<int>(links.size())});
+      if (added) links.emplace_back();
+      chain[id] = it->second;
+    }
+    links[chain[id]].insert({t.src, t.dst});
+  }
+  std::map<std::pair<int, int>, std::set<int>> used;
+  std::vector<int> chan(links.size());
+  int nchannels = 0;
+  for (std::size_t c = 0; c < links.size(); ++c) {
+    int x = 0;
+    for (bool clash = true; clash; ++x) {
+      clash = false;
+      for (const auto& l : links[c]) clash = clash || used[l].count(x) > 0;
+      if (!clash) break;
+    }
+    chan[c] = x;
+    for (const auto& l : links[c]) used[l].insert(x);
+    nchannels = std::max(nchannels, x + 1);
+  }
+  if (nchannels > o.max_channels) {
+    throw ExportLimitError("--max-channels", nchannels,
+                           "the fused lowering gives every chain its own channel on each link it uses: needs "
+                           "--max-channels >= " + std::to_string(nchannels) + " (or export without --fuse)");
+  }
+  for (std::size_t i = 0; i < L.transfers.size(); ++i) L.transfers[i].chan = chan[chain[i]];
+}
+
+void CheckFusedLimits(const MscclProgram& p, const MscclExportOptions& o, int max_steps,
+                      const MscclExportResult& r) {
+  if (r.max_steps_per_block > max_steps) {
+    throw ExportLimitError("steps per block", 0,
+                           "a fused chain block needs " + std::to_string(r.max_steps_per_block) +
+                               " steps, above the profile's " + std::to_string(max_steps) +
+                               " (fewer chunk pieces, or export without --fuse)");
+  }
+  if (r.blocks_per_gpu > o.max_tbs) {
+    throw ExportLimitError("--max-tbs", r.blocks_per_gpu,
+                           "the fused lowering needs " + std::to_string(r.blocks_per_gpu) +
+                               " thread blocks on one GPU; needs --max-tbs >= " + std::to_string(r.blocks_per_gpu));
+  }
+  std::int64_t elements = 1 + static_cast<std::int64_t>(p.gpus.size());
+  for (const MscclGpu& g : p.gpus) {
+    std::map<std::pair<int, int>, int> per;  // (chan, direction) -> blocks
+    for (const MscclBlock& b : g.blocks) {
+      elements += 1 + static_cast<std::int64_t>(b.steps.size());
+      if (b.send >= 0 && ++per[{b.chan, 0}] > kMscclMaxBlocksPerChannel) {
+        throw ExportLimitError("blocks per channel", 0, "a GPU has more than 32 sending blocks on one channel");
+      }
+      if (b.recv >= 0 && ++per[{b.chan, 1}] > kMscclMaxBlocksPerChannel) {
+        throw ExportLimitError("blocks per channel", 0, "a GPU has more than 32 receiving blocks on one channel");
+      }
+    }
+  }
+  if (elements > kMscclMaxElements) {
+    throw ExportLimitError("elements per file", 0,
+                           "the file needs " + std::to_string(elements) + " XML elements, above the runtime lexer's " +
+                               std::to_string(kMscclMaxElements) + " (MAX_NODES)");
+  }
+}
+
 // Channels, blocks and steps from the transfers (see the header comment).
+void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
+                         MscclExportResult* result);
+MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
+                          MscclExportResult* result);
+
 MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResult* result) {
-  const int n = L.ngpus;
   std::vector<int> order(L.transfers.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
@@ -179,6 +268,19 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
       throw std::logic_error("export: receive dependency on another GPU");
     }
   }
+  const int max_steps = MscclMaxSteps(o.profile);
+  if (o.fuse) {
+    AssignChainChannels(L, order, o);
+  } else {
+    AssignSplitChannels(L, order, o, max_steps, result);
+  }
+  return BuildProgram(L, order, o, max_steps, result);
+}
+
+// The split lowering's channel choice (see the header comment).
+void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
+                         MscclExportResult* result) {
+  const int n = L.ngpus;
   // Ordinal of each transfer on its (instance, src, dst) pair, in key order.
   std::map<std::tuple<int, int, int>, int> pair_count;
   std::vector<int> ordinal(L.transfers.size());
@@ -189,7 +291,6 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
   std::vector<int> copies_per_gpu(n, 0);
   for (const LocalCopy& c : L.copies) ++copies_per_gpu[c.gpu];
 
-  const int max_steps = MscclMaxSteps(o.profile);
   const int instances = o.instances;
   const int c_opt = o.max_channels / instances;
   if (c_opt < 1) {
@@ -277,7 +378,17 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
   }
   const int C = chosen.channels;
   result->channels_per_instance = C;
+  for (int id : order) {
+    Transfer& t = L.transfers[id];
+    t.chan = ChannelOf(t.instance, t.src, t.dst, ordinal[id], C);
+  }
+}
 
+// Blocks and steps from transfers with channels; checks the limits the channel choice does
+// not guarantee (the fused lowering's).
+MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
+                          MscclExportResult* result) {
+  const int n = L.ngpus;
   MscclProgram p;
   p.ngpus = n;
   p.gpus.resize(n);
@@ -303,17 +414,18 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
   int nchannels = 1;
   for (int id : order) {
     Transfer& t = L.transfers[id];
-    t.chan = ChannelOf(t.instance, t.src, t.dst, ordinal[id], C);
     nchannels = std::max(nchannels, t.chan + 1);
-    MscclBlock& sb = block_of(t.src, t.dst, -1, t.chan);
-    MscclStep s;
-    s.type = "s";
-    s.srcbuf = s.dstbuf = t.send.buf;
-    s.srcoff = s.dstoff = t.send.off;
-    s.cnt = t.cnt;
-    t.send_step = static_cast<int>(sb.steps.size());
-    sb.steps.push_back(s);
-    MscclBlock& rb = block_of(t.dst, -1, t.src, t.chan);
+    if (!t.send_fused) {
+      t.send_block = {t.dst, -1, t.chan};
+      MscclBlock& sb = block_of(t.src, t.dst, -1, t.chan);
+      MscclStep s;
+      s.type = "s";
+      s.srcbuf = s.dstbuf = t.send.buf;
+      s.srcoff = s.dstoff = t.send.off;
+      s.cnt = t.cnt;
+      t.send_step = static_cast<int>(sb.steps.size());
+      sb.steps.push_back(s);
+    }
     MscclStep r;
     r.type = t.reduce ? "rrc" : "r";
     r.srcbuf = t.recv_src.buf;
@@ -321,8 +433,28 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
     r.dstbuf = t.recv_dst.buf;
     r.dstoff = t.recv_dst.off;
     r.cnt = t.cnt;
+    int send_peer = -1;
+    if (t.fuse_next >= 0) {
+      Transfer& b = L.transfers[t.fuse_next];
+      if (b.chan != t.chan || b.src != t.dst || b.cnt != t.cnt) throw std::logic_error("export: bad fusion");
+      send_peer = b.dst;
+      if (t.reduce) {
+        r.type = "rrs";  // receive, reduce with the local operand, send on; nothing stored
+        r.dstbuf = r.srcbuf;
+        r.dstoff = r.srcoff;
+      } else {
+        r.type = "rcs";  // receive into the output and send on
+      }
+    }
+    t.recv_block = {send_peer, t.src, t.chan};
+    MscclBlock& rb = block_of(t.dst, send_peer, t.src, t.chan);
     t.recv_step = static_cast<int>(rb.steps.size());
     rb.steps.push_back(r);
+    if (t.fuse_next >= 0) {
+      Transfer& b = L.transfers[t.fuse_next];
+      b.send_block = t.recv_block;
+      b.send_step = t.recv_step;
+    }
   }
   // Dense block ids in (send, recv, chan) order.
   std::vector<std::map<std::tuple<int, int, int>, int>> block_id(n);
@@ -333,14 +465,14 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
     }
   }
   for (Transfer& t : L.transfers) {
-    t.send_tb = block_id[t.src].at({t.dst, -1, t.chan});
-    t.recv_tb = block_id[t.dst].at({-1, t.src, t.chan});
+    t.send_tb = block_id[t.src].at(t.send_block);
+    t.recv_tb = block_id[t.dst].at(t.recv_block);
   }
   auto link_dep = [&](int gpu, int tb, int step, const Transfer& target) {
     MscclStep& s = p.gpus[gpu].blocks[tb].steps[step];
     if (target.recv_tb == tb) {
-      if (target.recv_step >= step) throw std::logic_error("export: dependency on a later step");
-      return;  // program order
+      if (target.recv_step > step) throw std::logic_error("export: dependency on a later step");
+      return;  // program order, or the fused step itself
     }
     s.depid = target.recv_tb;
     s.deps = target.recv_step;
@@ -363,6 +495,10 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
       result->max_steps_per_block =
           std::max(result->max_steps_per_block, static_cast<int>(b.steps.size()));
     }
+  }
+  if (o.fuse) {
+    result->channels_per_instance = nchannels / o.instances;
+    CheckFusedLimits(p, o, max_steps, *result);
   }
   return p;
 }
@@ -464,6 +600,7 @@ void CheckOptions(const MscclExportOptions& o) {
 struct Layout {
   std::string coll;
   bool inplace = false;
+  bool fuse = false;
   int n = 0;
   std::int64_t K = 0;   // chunks per shard per instance
   std::int64_t cK = 0;  // chunks per shard (all instances)
@@ -583,6 +720,13 @@ void LowerGatherTree(const Layout& lay, const TreeView& t, int phase, int tree_i
   const std::int64_t g = lay.Global(shard, instance, a);
   std::vector<int> recv_of(lay.n, -1);
   for (int u : t.bfs) {
+    // Fused: the receive at u carries the send to u's main child (the deepest subtree).
+    int main_child = -1;
+    for (int c : t.children[u]) {
+      if (main_child < 0 || std::make_pair(t.height[c], c) > std::make_pair(t.height[main_child], main_child)) {
+        main_child = c;
+      }
+    }
     for (int c : t.children[u]) {
       Transfer x;
       x.instance = instance;
@@ -602,7 +746,12 @@ void LowerGatherTree(const Layout& lay, const TreeView& t, int phase, int tree_i
       }
       x.recv_dst = x.recv_src = {'o', g};
       x.route = t.route_of_child[c];
-      recv_of[c] = static_cast<int>(L->transfers.size());
+      const int id = static_cast<int>(L->transfers.size());
+      if (lay.fuse && u != t.root && c == main_child) {
+        x.send_fused = true;
+        L->transfers[recv_of[u]].fuse_next = id;
+      }
+      recv_of[c] = id;
       L->transfers.push_back(x);
     }
   }
@@ -616,6 +765,7 @@ int LowerReduceTree(const Layout& lay, const TreeView& t, int phase, int tree_in
   std::stable_sort(order.begin(), order.end(),
                    [&](int x, int y) { return t.height[x] < t.height[y]; });
   std::vector<int> last_rrc(lay.n, -1);
+  std::vector<int> from_main(lay.n, -1);  // fused: the receive from v's main child (the last)
   for (int v : order) {
     if (t.children[v].empty()) continue;
     std::vector<int> kids = t.children[v];
@@ -640,6 +790,10 @@ int LowerReduceTree(const Layout& lay, const TreeView& t, int phase, int tree_in
         x.send = {'s', g};
         x.send_dep = last_rrc[c];
       }
+      if (lay.fuse && from_main[c] >= 0) {
+        x.send_fused = true;  // c's last receive reduces and sends on (rrs)
+        L->transfers[from_main[c]].fuse_next = static_cast<int>(L->transfers.size());
+      }
       x.reduce = true;
       x.recv_dst = acc;
       x.recv_src = prev < 0 ? lay.Contrib(g) : acc;
@@ -649,6 +803,7 @@ int LowerReduceTree(const Layout& lay, const TreeView& t, int phase, int tree_in
       L->transfers.push_back(x);
     }
     last_rrc[v] = prev;
+    if (v != t.root) from_main[v] = prev;
   }
   return last_rrc[t.root];
 }
@@ -705,6 +860,7 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
   Layout lay;
   lay.coll = coll;
   lay.inplace = o.inplace;
+  lay.fuse = o.fuse;
   lay.n = n;
   lay.K = ch.chunks_per_shard;
   lay.cK = lay.K * o.instances;

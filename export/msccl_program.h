@@ -109,6 +109,11 @@ struct MscclExportOptions {
   std::int64_t max_chunks = 256;  // bound on nchunksperloop
   int instances = 1;
   bool root_specific = false;  // required for broadcast
+  // Pipeline schedules only: the fused lowering (ForestColl's chain-per-channel rule): a
+  // forward is one `rcs` (gathers) or `rrs` (reductions) step in a block with both peers, and
+  // every chain of main children gets its own channel on each link (no packing). Fewer steps
+  // and blocks; needs as many channels as chains share a link. Step schedules ignore it.
+  bool fuse = false;
   std::string name;            // <algo name>; default "collsynth-<collective>"
 };
 

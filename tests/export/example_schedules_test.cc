@@ -41,9 +41,11 @@ TEST(ExampleSchedules, PipelineEveryCollectiveEveryTopology) {
       SCOPED_TRACE(topo + " " + coll);
       Produced p = Produce(topo, {"pipeline", "--collective", coll}, topo + "-" + coll + ".json");
       PipelineSchedule s = PipelineScheduleFromJson(p.doc, p.g, "s");
-      for (bool inplace : {false, true}) {
+      for (int mode = 0; mode < 4; ++mode) {
+        const bool inplace = mode % 2 == 1;
         MscclExportOptions o;
         o.inplace = inplace;
+        o.fuse = mode >= 2;
         o.root_specific = true;
         MscclExportResult r = ExportPipelineToMscclProgram(p.g, s, DefaultRanks(p.g), o, "s");
         EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});

@@ -235,3 +235,23 @@ TEST(ExportCli, RanksPermutationAndInstances) {
 
 }  // namespace
 }  // namespace collsynth::testing
+
+namespace collsynth::testing {
+namespace {
+
+TEST(ExportCli, FusedLoweringIsReplayAccepted) {
+  for (const std::string coll : {"allgather", "reduce-scatter", "allreduce", "broadcast"}) {
+    SCOPED_TRACE(coll);
+    nlohmann::json j = ExportAndReplay(kTwoCluster, PipelineSchedule(coll), TempPath("fused-" + coll + ".xml"),
+                                       {"--fuse", "--root-specific", "--proto", "LL128"});
+    EXPECT_EQ(j["lowering"], "fused");
+    EXPECT_EQ(j["achieved_ratio"], j["optimal_ratio"]);
+  }
+  // A fused file of a chain tree has rcs steps (two_cluster's allgather trees are paths).
+  const std::string xml = ReadTextFile(TempPath("fused-allgather.xml"));
+  EXPECT_NE(xml.find("type=\"rcs\""), std::string::npos);
+  EXPECT_NE(ReadTextFile(TempPath("fused-reduce-scatter.xml")).find("type=\"rrs\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace collsynth::testing

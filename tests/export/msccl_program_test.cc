@@ -140,6 +140,49 @@ TEST(MscclLowering, EveryCollectiveInAndOutOfPlace) {
   }
 }
 
+// Fused lowering: forwards are one rcs / rrs step; every collective and mode still reaches
+// its postcondition, with fewer steps than the split lowering.
+TEST(MscclLowering, FusedChainsEveryCollective) {
+  Topology g = Full3();
+  for (bool inplace : {false, true}) {
+    std::vector<std::pair<std::string, PipelineSchedule>> cases;
+    cases.push_back({"allgather", ChainAndStar("allgather", 1, 2)});
+    cases.push_back({"reduce-scatter", ChainAndStar("reduce-scatter", 2, 1)});
+    PipelineSchedule ar;
+    ar.collective = "allreduce";
+    ar.phases = {ChainAndStar("reduce-scatter", 1, 1), ChainAndStar("allgather", 1, 2)};
+    cases.push_back({"allreduce", ar});
+    PipelineSchedule bc = ChainAndStar("broadcast", 3, 1, {1});
+    bc.root = 1;
+    cases.push_back({"broadcast", bc});
+    for (const auto& [coll, sched] : cases) {
+      SCOPED_TRACE(coll + (inplace ? " in-place" : " out-of-place"));
+      MscclExportOptions o;
+      o.inplace = inplace;
+      o.root_specific = true;
+      MscclExportResult split = ExportPipelineToMscclProgram(g, sched, DefaultRanks(g), o, "t");
+      o.fuse = true;
+      MscclExportResult fused = ExportPipelineToMscclProgram(g, sched, DefaultRanks(g), o, "t");
+      EXPECT_EQ(CheckMscclProgramInvariants(fused.program, o), std::vector<std::string>{});
+      EXPECT_EQ(RunBoth(fused.program, coll, inplace, 1), "");
+      EXPECT_EQ(fused.achieved_ratio, split.achieved_ratio);
+      int steps_split = 0, steps_fused = 0, forwards = 0;
+      for (const MscclGpu& gpu : split.program.gpus) {
+        for (const MscclBlock& b : gpu.blocks) steps_split += static_cast<int>(b.steps.size());
+      }
+      for (const MscclGpu& gpu : fused.program.gpus) {
+        for (const MscclBlock& b : gpu.blocks) {
+          steps_fused += static_cast<int>(b.steps.size());
+          for (const MscclStep& st : b.steps) forwards += st.type == "rcs" || st.type == "rrs";
+        }
+      }
+      // Each chain tree (a -> b -> c) has one forward per piece.
+      EXPECT_GT(forwards, 0);
+      EXPECT_EQ(steps_fused, steps_split - forwards);
+    }
+  }
+}
+
 TEST(MscclLowering, AllreducePhasesWithDifferentWeightsShareOneChunkLayout) {
   Topology g = Full3();
   PipelineSchedule ar;

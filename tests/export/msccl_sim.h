@@ -60,7 +60,9 @@ inline std::string Simulate(const MscclProgram& p, const std::string& coll, bool
           const MscclStep& s = tb.steps[pc[r][b]];
           if (s.depid >= 0 && pc[r][s.depid] <= static_cast<std::size_t>(s.deps)) break;
           std::vector<Value> in, local;
-          if (s.type == "r" || s.type == "rrc") {
+          const bool forwards = s.type == "rcs" || s.type == "rrs";
+          if (forwards && fifo[{r, tb.send, tb.chan}].size() >= capacity) break;
+          if (s.type == "r" || s.type == "rrc" || forwards) {
             auto& q = fifo[{tb.recv, r, tb.chan}];
             if (q.empty()) break;
             in = q.front();
@@ -81,6 +83,13 @@ inline std::string Simulate(const MscclProgram& p, const std::string& coll, bool
               v.insert(local[k].begin(), local[k].end());
               c[{r, s.dstbuf, s.dstoff + k}] = v;
             }
+          } else if (s.type == "rcs") {
+            for (int k = 0; k < s.cnt; ++k) c[{r, s.dstbuf, s.dstoff + k}] = in[k];
+            fifo[{r, tb.send, tb.chan}].push_back(in);
+          } else if (s.type == "rrs") {
+            if (!read(r, s.srcbuf, s.srcoff, s.cnt, &local)) return "reduction with uninitialised data";
+            for (int k = 0; k < s.cnt; ++k) in[k].insert(local[k].begin(), local[k].end());
+            fifo[{r, tb.send, tb.chan}].push_back(in);
           } else if (s.type == "cpy") {
             if (!read(r, s.srcbuf, s.srcoff, s.cnt, &local)) return "copy of uninitialised data";
             for (int k = 0; k < s.cnt; ++k) c[{r, s.dstbuf, s.dstoff + k}] = local[k];
