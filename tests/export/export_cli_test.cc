@@ -255,3 +255,26 @@ TEST(ExportCli, FusedLoweringIsReplayAccepted) {
 
 }  // namespace
 }  // namespace collsynth::testing
+
+namespace collsynth::testing {
+namespace {
+
+TEST(ExportCli, BaselineStepSchedulesAreReplayAccepted) {
+  const std::string torus = TempPath("torus33.json"), cube = TempPath("hypercube3.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "torus(3,3)", "-o", torus}).exit_code, 0);
+  ASSERT_EQ(RunCli({"topo", "gen", "hypercube(3)", "-o", cube}).exit_code, 0);
+  struct Case {
+    std::string baseline, topo, coll;
+  };
+  for (const Case& c : {Case{"biring", SourcePath("experiments/topologies/k22.json"), "allreduce"},
+                        Case{"recursive-halving", cube, "reduce-scatter"}, Case{"torus", torus, "allreduce"}}) {
+    SCOPED_TRACE(c.baseline + " " + c.coll);
+    const std::string s = TempPath("baseline-" + c.baseline + ".json");
+    ASSERT_EQ(RunCli({"baseline", c.baseline, c.topo, "--collective", c.coll, "-o", s}).exit_code, 0);
+    nlohmann::json j = ExportAndReplay(c.topo, s, TempPath("baseline-" + c.baseline + ".xml"), {"--inplace"});
+    EXPECT_EQ(j["achieved_ratio"], j["optimal_ratio"]);
+  }
+}
+
+}  // namespace
+}  // namespace collsynth::testing
