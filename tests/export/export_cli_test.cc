@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "graphs/rational.h"
@@ -192,6 +193,17 @@ TEST(ExportCli, RoundedChunksReportBothRatiosAndTheSideFileAccountsTheLoads) {
   }
   EXPECT_EQ(worst, achieved);
   EXPECT_EQ(routes["achieved_ratio"], j["achieved_ratio"]);
+  // The side file's transfers move what the independent replay counts per GPU pair.
+  std::map<std::pair<int, int>, std::int64_t> side;
+  for (const auto& t : routes["transfers"]) side[{t[0].get<int>(), t[1].get<int>()}] += t[4].get<std::int64_t>();
+  CliResult replay = RunCli({"replay", j["file"].get<std::string>(), "--json"});
+  ASSERT_EQ(replay.exit_code, 0);
+  std::map<std::pair<int, int>, std::int64_t> replayed;
+  const nlohmann::json report = nlohmann::json::parse(replay.out);
+  for (const auto& b : report["bytes_per_pair"]) {
+    replayed[{b["src"].get<int>(), b["dst"].get<int>()}] = b["chunks"].get<std::int64_t>();
+  }
+  EXPECT_EQ(side, replayed);
 }
 
 TEST(ExportCli, DirectoryOutputNamesTheFileBySizeRange) {
