@@ -180,6 +180,10 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
   cmd->add_flag("--json", args->json, "print one JSON summary object");
   cmd->callback([args]() {
     RunCommand([&]() {
+      if (args->output == "-") {
+        throw InputError("<args>", "-o", "'-' (stdout) is not supported: the XML is replayed from the written file "
+                                         "before it is kept; give a file or a directory");
+      }
       MscclExportOptions o;
       try {
         o.profile = ParseMscclExportProfile(args->profile);

@@ -47,6 +47,9 @@ TEST(ExportCli, BadOptionsAreExit2) {
   EXPECT_EQ(r.err, "collsynth: <args>: --max-tbs: RCCL allows at most 64 thread blocks per GPU\n");
   r = RunCli({"export", "msccl", kTwoCluster, s, "-o", out, "--min-bytes", "10", "--max-bytes", "5"});
   EXPECT_EQ(r.exit_code, 2);
+  r = RunCli({"export", "msccl", kTwoCluster, s, "-o", "-"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
   EXPECT_TRUE(NothingWritten(out));
 }
 
