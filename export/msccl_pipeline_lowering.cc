@@ -254,14 +254,30 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
     for (std::size_t p = 0; p < phases.size(); ++p) any = any || !trees_of[p][r].empty();
     if (any) roots.push_back(r);
   }
+  // Chunk pieces per root: cut at every tree boundary of every phase and every 71 chunks.
+  std::vector<std::vector<std::int64_t>> cuts_of(n);
+  std::int64_t transfers = 0;  // each piece crosses N-1 tree edges per phase and instance
+  for (int r : roots) {
+    std::set<std::int64_t> bounds;
+    for (std::size_t p = 0; p < phases.size(); ++p) {
+      for (int i : trees_of[p][r]) bounds.insert(views[p][i].lo);
+    }
+    cuts_of[r] = Pieces(bounds, lay.K);
+    transfers += static_cast<std::int64_t>(cuts_of[r].size() - 1) * static_cast<std::int64_t>(phases.size()) *
+                 (n - 1) * o.instances;
+  }
+  // Every transfer costs at least one <step> (two unfused): refuse before building a file
+  // the runtime's lexer cannot hold (a 1024-GPU schedule would be millions of transfers).
+  if (transfers + n + 1 > kMscclMaxElements) {
+    throw ExportLimitError("elements per file", 0,
+                           "the file needs more than " + std::to_string(transfers + n + 1) + " XML elements (" +
+                               std::to_string(transfers) + " transfers), above the runtime lexer's " +
+                               std::to_string(kMscclMaxElements) + " (MAX_NODES); fewer GPUs per file");
+  }
   for (int j = 0; j < o.instances; ++j) {
     for (int r : roots) {
       const int shard = bcast ? 0 : r;
-      std::set<std::int64_t> bounds;
-      for (std::size_t p = 0; p < phases.size(); ++p) {
-        for (int i : trees_of[p][r]) bounds.insert(views[p][i].lo);
-      }
-      std::vector<std::int64_t> cuts = Pieces(bounds, lay.K);
+      const std::vector<std::int64_t>& cuts = cuts_of[r];
       for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
         const std::int64_t a = cuts[c], b = cuts[c + 1];
         int final_rrc = -1;

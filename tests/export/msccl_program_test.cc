@@ -443,14 +443,10 @@ TEST(MscclLowering, MoreThan32PeersAreSpreadOverChannels) {
 namespace collsynth {
 namespace {
 
-TEST(MscclLowering, FilesAboveTheLexersElementLimitAreRefused) {
-  // Allgather on 46 GPUs around a switch, one star tree per root: 46·45 transfers are 4140
-  // steps (4186 with the 46 local copies of out-of-place), above the lexer's 4096 elements.
-  const int n = 46;
-  Topology g;
-  for (int v = 0; v < n; ++v) g.AddCompute("g" + std::to_string(v));
-  int sw = g.AddSwitch("s");
-  for (int v = 0; v < n; ++v) g.AddDuplexLink(v, sw, 1);
+PipelineSchedule StarAllgather(Topology* g, int n) {
+  for (int v = 0; v < n; ++v) g->AddCompute("g" + std::to_string(v));
+  int sw = g->AddSwitch("s");
+  for (int v = 0; v < n; ++v) g->AddDuplexLink(v, sw, 1);
   PipelineSchedule s;
   s.collective = "allgather";
   s.k = 1;
@@ -468,6 +464,14 @@ TEST(MscclLowering, FilesAboveTheLexersElementLimitAreRefused) {
     }
     s.trees.push_back(t);
   }
+  return s;
+}
+
+TEST(MscclLowering, FilesAboveTheLexersElementLimitAreRefused) {
+  // Allgather on 46 GPUs around a switch, one star tree per root: 46·45 transfers are 4140
+  // steps (4186 with the 46 local copies of out-of-place), above the lexer's 4096 elements.
+  Topology g;
+  PipelineSchedule s = StarAllgather(&g, 46);
   MscclExportOptions o;
   o.max_tbs = 1024;
   try {
@@ -476,6 +480,17 @@ TEST(MscclLowering, FilesAboveTheLexersElementLimitAreRefused) {
   } catch (const ExportLimitError& e) {
     EXPECT_EQ(e.limit(), "elements per file");
     EXPECT_NE(std::string(e.what()).find("8419 XML elements (4186 steps)"), std::string::npos) << e.what();
+  }
+  // 100 GPUs: 9900 transfers are refused before the program is built.
+  Topology big;
+  PipelineSchedule b = StarAllgather(&big, 100);
+  try {
+    ExportPipelineToMscclProgram(big, b, DefaultRanks(big), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "elements per file");
+    EXPECT_NE(std::string(e.what()).find("more than 10001 XML elements (9900 transfers)"), std::string::npos)
+        << e.what();
   }
 }
 
