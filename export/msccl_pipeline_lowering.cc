@@ -255,16 +255,22 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
     if (any) roots.push_back(r);
   }
   // Chunk pieces per root: cut at every tree boundary of every phase and every 71 chunks.
-  std::vector<std::vector<std::int64_t>> cuts_of(n);
+  // Counted before they are built (K may be large: --max-chunks allows 2^40).
+  std::vector<std::set<std::int64_t>> bounds_of(n);
   std::int64_t transfers = 0;  // each piece crosses N-1 tree edges per phase and instance
   for (int r : roots) {
-    std::set<std::int64_t> bounds;
+    std::set<std::int64_t>& bounds = bounds_of[r];
     for (std::size_t p = 0; p < phases.size(); ++p) {
       for (int i : trees_of[p][r]) bounds.insert(views[p][i].lo);
     }
-    cuts_of[r] = Pieces(bounds, lay.K);
-    transfers += static_cast<std::int64_t>(cuts_of[r].size() - 1) * static_cast<std::int64_t>(phases.size()) *
-                 (n - 1) * o.instances;
+    bounds.insert(0);
+    bounds.insert(lay.K);
+    std::int64_t pieces = 0, prev = 0;
+    for (std::int64_t b : bounds) {
+      pieces += (b - prev + kMaxCnt - 1) / kMaxCnt;
+      prev = b;
+    }
+    transfers += pieces * static_cast<std::int64_t>(phases.size()) * (n - 1) * o.instances;
   }
   // Every transfer costs at least one <step> (two unfused): refuse before building a file
   // the runtime's lexer cannot hold (a 1024-GPU schedule would be millions of transfers).
@@ -274,6 +280,8 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
                                std::to_string(transfers) + " transfers), above the runtime lexer's " +
                                std::to_string(kMscclMaxElements) + " (MAX_NODES); fewer GPUs per file");
   }
+  std::vector<std::vector<std::int64_t>> cuts_of(n);
+  for (int r : roots) cuts_of[r] = Pieces(bounds_of[r], lay.K);
   for (int j = 0; j < o.instances; ++j) {
     for (int r : roots) {
       const int shard = bcast ? 0 : r;

@@ -67,6 +67,15 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
   lay.n = n;
   lay.K = ToInt64(lcm);
   lay.cK = lay.K * o.instances;
+  // Every chunk of every shard is sent at least once, at most 71 per transfer: refuse a file
+  // the runtime's lexer cannot hold before cutting the shards (K may be large).
+  const std::int64_t min_transfers = static_cast<std::int64_t>(n) * o.instances * ((lay.K + kMaxCnt - 1) / kMaxCnt);
+  if (min_transfers + n + 1 > kMscclMaxElements) {
+    throw ExportLimitError("elements per file", 0,
+                           "the file needs more than " + std::to_string(min_transfers + n + 1) +
+                               " XML elements (" + std::to_string(lay.K) + " chunks per shard), above the runtime "
+                               "lexer's " + std::to_string(kMscclMaxElements) + " (MAX_NODES)");
+  }
   auto to_chunk = [&](const Rational& x) { return ToInt64(Numerator(x * lay.K)); };
 
   // Elementary segments per shard (rank): every interval end, then runs of <= 71 chunks.

@@ -496,3 +496,31 @@ TEST(MscclLowering, FilesAboveTheLexersElementLimitAreRefused) {
 
 }  // namespace
 }  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+TEST(MscclLowering, HugeChunkCountsAreRefusedBeforeCuttingShards) {
+  Topology g = Full3();
+  MscclExportOptions o;
+  o.max_chunks = std::int64_t{1} << 40;
+  // Tree weights 1/10^6 and (10^6-1)/10^6: K = 10^6 chunks per shard, ~14,000 pieces a root.
+  try {
+    ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 999999), DefaultRanks(g), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "elements per file");
+  }
+  StepSchedule s = TwoStepAllgather();
+  s.sends[0].chunk = {{Rational(0), Rational(1, 1000003)}, {Rational(1, 1000003), Rational(1, 2)}};
+  try {
+    ExportStepsToMscclProgram(g, s, DefaultRanks(g), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "elements per file");
+    EXPECT_NE(std::string(e.what()).find("2000006 chunks per shard"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace collsynth
