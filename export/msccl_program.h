@@ -2,7 +2,8 @@
 // (executors.md §2.4-2.6, §8.2-8.5; docs/export.md).
 //
 // MscclProgram mirrors the executor's XML one to one: per GPU, thread blocks with a fixed
-// (send peer, recv peer, channel) and a list of steps. The lowering is deliberately uniform:
+// (send peer, recv peer, channel) and a list of steps. The default (split) lowering is
+// deliberately uniform:
 //   * every tree edge (pipeline) or send (step schedule) becomes "transfers" of at most 71
 //     contiguous chunks; a transfer is one `s` step in the sender's block for
 //     (channel, send=dst) and one `r` (gather) or `rrc` (reduction) step in the receiver's
@@ -18,11 +19,13 @@
 //     transfer, whatever the protocol.
 //   * reductions into one chunk are serialised by dependency chains (`rrc` after `rrc`);
 //     partial sums live in scratch (`s`), so out-of-place programs never write `i`.
-//   * channels: the j-th transfer of a (src, dst) pair goes on channel j mod C; C is the
-//     largest value meeting --max-channels, --max-tbs, the steps-per-block limit, the
-//     32-blocks-per-channel limit and the lexer's 4096 elements per file (every channel adds
-//     blocks, so fewer channels means fewer elements). When none does, ExportLimitError names the limit and the
-//     smallest value that would work.
+//   * channels: the j-th transfer of a (src, dst) pair goes on channel (j + src + dst) mod C;
+//     C is the largest value meeting --max-channels, --max-tbs, the steps-per-block limit,
+//     the 32-blocks-per-channel limit and the lexer's 4096 elements per file (every channel
+//     adds blocks, so fewer channels means fewer elements). When none does,
+//     ExportLimitError names the limit and the smallest value that would work.
+// The fused lowering (MscclExportOptions::fuse, pipeline schedules) carries a forward in one
+// `rcs` / `rrs` step and gives every chain of main children its own channel (see `fuse`).
 // Cost: O(T log T) for T transfers (N roots × N-1 edges × pieces × instances for pipelines),
 // plus O(T) per channel count tried (at most --max-channels). Never prints.
 #ifndef COLLSYNTH_EXPORT_MSCCL_PROGRAM_H_
