@@ -1,0 +1,311 @@
+// collsynth export msccl TOPOLOGY SCHEDULE -o OUT.xml [--profile executor|rccl|legacy]
+//   [--proto Simple|LL|LL128] [--inplace | --outofplace] [--min-bytes B] [--max-bytes B]
+//   [--max-tbs N] [--max-channels C] [--max-chunks K] [--instances I] [--root-specific]
+//   [--fuse] [--ranks FILE] [--name NAME] [--json]
+// Lowers a pipeline or step schedule into an MSCCL executor XML (docs/export.md). The
+// schedule is verified first (exit 1 if invalid); the lowered program is self-checked
+// (H1-H6); the XML is written to OUT.partial, replayed from disk by the independent checker
+// (proofs_check/msccl_replay.h) and only then renamed to OUT, next to the side file of
+// physical routes OUT-without-.xml + ".routes.json". No file is written that the replay
+// did not accept. Exit 0 ok, 1 a check failed or the limits cannot be met (the message names
+// the limit and the smallest value that would work), 2 bad input.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "cli/command_registry.h"
+#include "export/msccl_program.h"
+#include "export/msccl_xml.h"
+#include "graphs/input_error.h"
+#include "graphs/topology_io.h"
+#include "proofs_check/msccl_replay.h"
+#include "proofs_check/verify.h"
+#include "schedules/compact_schedule.h"
+#include "schedules/pipeline_schedule.h"
+#include "schedules/step_schedule.h"
+
+namespace collsynth::cli {
+namespace {
+
+using nlohmann::json;
+
+struct ExportArgs {
+  std::string topology, schedule, output;
+  std::string profile = "executor";
+  std::string proto = "Simple";
+  bool inplace = false;
+  bool outofplace = false;
+  std::int64_t min_bytes = 0;
+  std::int64_t max_bytes = 0;
+  int max_tbs = 64;
+  int max_channels = 32;
+  std::int64_t max_chunks = 256;
+  int instances = 1;
+  bool root_specific = false;
+  bool fuse = false;
+  std::string ranks;
+  std::string name;
+  bool json = false;
+};
+
+// node id -> rank from --ranks FILE: a JSON array of compute node names in rank order, or an
+// object {name: rank}; it must be a bijection of the compute nodes onto 0..N-1.
+std::vector<int> ReadRanks(const Topology& g, const std::string& path) {
+  json j = ParseJsonText(ReadTextFile(path), path);
+  const int n = g.num_compute();
+  std::vector<int> rank(g.num_nodes(), -1);
+  std::vector<int> node_of_rank(n, -1);
+  auto assign = [&](const std::string& name, long long r, const std::string& item) {
+    auto v = g.FindNode(name);
+    if (!v) throw InputError(path, item, "no node named '" + name + "' in the topology");
+    if (!g.IsCompute(*v)) throw InputError(path, item, "'" + name + "' is a switch, not a GPU");
+    if (r < 0 || r >= n) throw InputError(path, item, "rank " + std::to_string(r) + " outside 0.." + std::to_string(n - 1));
+    if (rank[*v] >= 0) throw InputError(path, item, "'" + name + "' is given two ranks");
+    if (node_of_rank[r] >= 0) throw InputError(path, item, "rank " + std::to_string(r) + " is given twice");
+    rank[*v] = static_cast<int>(r);
+    node_of_rank[r] = *v;
+  };
+  if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      if (!j[i].is_string()) throw InputError(path, "[" + std::to_string(i) + "]", "not a node name");
+      assign(j[i].get<std::string>(), static_cast<long long>(i), "[" + std::to_string(i) + "]");
+    }
+  } else if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (!it.value().is_number_integer()) throw InputError(path, it.key(), "the rank is not an integer");
+      assign(it.key(), it.value().get<long long>(), it.key());
+    }
+  } else {
+    throw InputError(path, "", "expected an array of node names or an object {name: rank}");
+  }
+  for (int r = 0; r < n; ++r) {
+    if (node_of_rank[r] < 0) throw InputError(path, "", "rank " + std::to_string(r) + " has no node");
+  }
+  return rank;
+}
+
+// Where the file goes: OUT, or OUT/<generated name> when OUT is a directory (or ends in '/').
+std::string OutputPath(const std::string& out, const MscclProgram& p, MscclExportProfile profile) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!out.empty() && (out.back() == '/' || fs::is_directory(out, ec))) {
+    return (fs::path(out) / MscclFileName(p, profile)).string();
+  }
+  return out;
+}
+
+std::string RoutesPath(const std::string& xml_path) {
+  const std::string ext = ".xml";
+  if (xml_path.size() > ext.size() && xml_path.compare(xml_path.size() - ext.size(), ext.size(), ext) == 0) {
+    return xml_path.substr(0, xml_path.size() - ext.size()) + ".routes.json";
+  }
+  return xml_path + ".routes.json";
+}
+
+// The independent replay (proofs_check/msccl_replay.h) of the file at `path`, read back
+// from disk, at the kernel's connector depth and at depth 1 (a conservative model: the
+// lowering must not rely on connector buffering). Returns the violations (empty: accepted).
+std::vector<std::string> ReplayWrittenFile(const std::string& path, MscclExportProfile profile, int root) {
+  ReplayOptions ro;
+  ro.profile = profile == MscclExportProfile::kLegacy ? MscclProfile::kLegacy
+               : profile == MscclExportProfile::kRccl ? MscclProfile::kRccl
+                                                      : MscclProfile::kExecutor;
+  ro.root = root < 0 ? 0 : root;
+  const std::string text = ReadTextFile(path);
+  for (int depth : {0, 1}) {
+    ro.fifo_depth = depth;
+    ReplayResult r = ReplayMscclXml(text, path, ro);
+    if (r.ok) continue;
+    std::vector<std::string> out;
+    for (const ReplayViolation& v : r.violations) {
+      out.push_back(std::string(ReplayStageName(v.stage)) + " " + ReplayViolationKindName(v.kind) + ": " +
+                    v.message + (depth == 1 ? " (connector depth 1)" : ""));
+    }
+    if (out.empty()) out.push_back("rejected without a violation listed");
+    return out;
+  }
+  return {};
+}
+
+// Testing hook (docs/cli.md): COLLSYNTH_FAULT_INJECT=corrupt-output drops the last <step>
+// line of the XML before it is written, a stand-in for a writer bug, so tests can show that
+// the replay of the written bytes turns it into exit 1. It can only make the command fail.
+void MaybeCorrupt(std::string& xml) {
+  const char* v = std::getenv("COLLSYNTH_FAULT_INJECT");
+  if (v == nullptr || std::strcmp(v, "corrupt-output") != 0) return;
+  const std::size_t at = xml.rfind("<step ");
+  if (at == std::string::npos) return;
+  const std::size_t begin = xml.rfind('\n', at) + 1;
+  const std::size_t end = xml.find('\n', at);
+  xml.erase(begin, end - begin + 1);
+}
+
+CommandRegistrar reg_export(0, [](CLI::App& app) {
+  auto* exp = app.add_subcommand("export", "Export a checked schedule to an executor format (docs/export.md)");
+  exp->require_subcommand(1);
+});
+
+CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
+  auto args = std::make_shared<ExportArgs>();
+  auto* cmd = app.get_subcommand("export")->add_subcommand(
+      "msccl", "MSCCL executor XML of a pipeline or step schedule, replay-checked before writing");
+  cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
+  cmd->add_option("schedule", args->schedule, "schedule JSON (pipeline, steps, steps-compact)")->required();
+  cmd->add_option("-o,--output", args->output, "XML file, or a directory (file named by collective, size range)")
+      ->required();
+  cmd->add_option("--profile", args->profile, "executor (default), rccl, legacy");
+  cmd->add_option("--proto", args->proto, "Simple (default), LL, LL128");
+  auto* ip = cmd->add_flag("--inplace", args->inplace, "file for in-place calls");
+  auto* oop = cmd->add_flag("--outofplace", args->outofplace, "file for out-of-place calls (default)");
+  ip->excludes(oop);
+  cmd->add_option("--min-bytes", args->min_bytes, "smallest message size (bytes) the file is for (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-bytes", args->max_bytes, "largest message size, 0 = no bound (default)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-tbs", args->max_tbs, "thread blocks per GPU (default 64)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--max-channels", args->max_channels, "channels (default 32)")->check(CLI::Range(1, 32));
+  cmd->add_option("--max-chunks", args->max_chunks, "bound on nchunksperloop (default 256)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  cmd->add_option("--instances", args->instances, "copies of the schedule on fresh chunks and channels (default 1)")
+      ->check(CLI::Range(1, 32));
+  cmd->add_flag("--root-specific", args->root_specific,
+                "allow broadcast (the runtimes select by size and ranks, never by root)");
+  cmd->add_flag("--fuse", args->fuse,
+                "pipeline schedules: forwards as one rcs/rrs step, a channel per chain of main children");
+  cmd->add_option("--ranks", args->ranks, "JSON: compute node names in rank order, or {name: rank}");
+  cmd->add_option("--name", args->name, "<algo name> (default collsynth-<collective>)");
+  cmd->add_flag("--json", args->json, "print one JSON summary object");
+  cmd->callback([args]() {
+    RunCommand([&]() {
+      if (args->output == "-") {
+        throw InputError("<args>", "-o", "'-' (stdout) is not supported: the XML is replayed from the written file "
+                                         "before it is kept; give a file or a directory");
+      }
+      MscclExportOptions o;
+      try {
+        o.profile = ParseMscclExportProfile(args->profile);
+      } catch (const std::invalid_argument& e) {
+        throw InputError("<args>", "--profile", e.what());
+      }
+      o.proto = args->proto;
+      if (o.proto != "Simple" && o.proto != "LL" && o.proto != "LL128") {
+        throw InputError("<args>", "--proto", "'" + o.proto + "' is not Simple, LL or LL128");
+      }
+      o.inplace = args->inplace;
+      o.min_bytes = args->min_bytes;
+      o.max_bytes = args->max_bytes;
+      if (o.max_bytes != 0 && o.max_bytes < o.min_bytes) {
+        throw InputError("<args>", "--max-bytes", "below --min-bytes");
+      }
+      o.max_tbs = args->max_tbs;
+      if (o.profile == MscclExportProfile::kRccl && o.max_tbs > 64) {
+        throw InputError("<args>", "--max-tbs", "RCCL allows at most 64 thread blocks per GPU");
+      }
+      o.max_channels = args->max_channels;
+      o.max_chunks = args->max_chunks;
+      o.instances = args->instances;
+      o.root_specific = args->root_specific;
+      o.fuse = args->fuse;
+      o.name = args->name;
+
+      Topology g = ReadTopologyFile(args->topology);
+      const std::string file = args->schedule == "-" ? "<stdin>" : args->schedule;
+      const std::string text = ReadTextFile(args->schedule);
+      VerifyResult verified = VerifyScheduleText(g, text, file);
+      if (!verified.ok) {
+        std::string first = verified.report["errors"].empty() ? verified.verdict
+                                                              : verified.report["errors"][0].get<std::string>();
+        PrintFailure(file + ": the schedule does not verify, nothing exported: " + first);
+        return kExitCheckFailed;
+      }
+      std::vector<int> rank = args->ranks.empty() ? DefaultRanks(g) : ReadRanks(g, args->ranks);
+      json doc = ParseJsonText(text, file);
+      const std::string format = doc.value("format", "");
+      MscclExportResult r;
+      try {
+        if (format == "pipeline") {
+          r = ExportPipelineToMscclProgram(g, PipelineScheduleFromJson(doc, g, file), rank, o, file);
+        } else if (format == "steps") {
+          r = ExportStepsToMscclProgram(g, StepScheduleFromJson(doc, g, file), rank, o, file);
+        } else if (format == "steps-compact") {
+          r = ExportStepsToMscclProgram(g, StepsFromCompact(CompactStepScheduleFromJson(doc, g, file)), rank, o,
+                                        file);
+        } else {
+          throw InputError(file, "format", "'" + format + "' is not pipeline, steps or steps-compact");
+        }
+      } catch (const ExportLimitError& e) {
+        PrintFailure("export msccl: limit " + e.limit() + ": " + e.what());
+        return kExitCheckFailed;
+      }
+      std::vector<std::string> violations = CheckMscclProgramInvariants(r.program, o);
+      if (!violations.empty()) {
+        PrintFailure("export msccl: the lowered program breaks " + violations[0] + " (" +
+                     std::to_string(violations.size()) + " violations; nothing written)");
+        return kExitCheckFailed;
+      }
+      const std::string path = OutputPath(args->output, r.program, o.profile);
+      const std::string partial = path + ".partial";
+      std::string xml = MscclXmlText(r.program, o.profile);
+      MaybeCorrupt(xml);
+      WriteTextFile(partial, xml);
+      xml.clear();
+      std::vector<std::string> replay = ReplayWrittenFile(partial, o.profile, r.root_rank);
+      if (!replay.empty()) {
+        std::remove(partial.c_str());
+        PrintFailure("export msccl: the replay checker did not accept " + path + ": " + replay[0] +
+                     (replay.size() > 1 ? " (and " + std::to_string(replay.size() - 1) + " more)" : "") +
+                     "; nothing written");
+        return kExitCheckFailed;
+      }
+      const std::string routes = RoutesPath(path);
+      WriteTextFile(routes + ".partial", r.routes.dump() + "\n");
+      std::filesystem::rename(routes + ".partial", routes);
+      std::filesystem::rename(partial, path);
+
+      json summary = {{"ok", true},
+                      {"file", path},
+                      {"routes_file", routes},
+                      {"collective", r.program.collective},
+                      {"profile", MscclExportProfileName(o.profile)},
+                      {"proto", r.program.proto},
+                      {"ngpus", r.program.ngpus},
+                      {"nchunksperloop", r.program.nchunksperloop},
+                      {"chunks_per_shard", r.chunks_per_shard},
+                      {"exact_chunks", r.exact_chunks},
+                      {"lcm_chunks_per_shard", ToString(r.exact_chunks_per_shard)},
+                      {"instances", o.instances},
+                      {"channels", r.program.nchannels},
+                      {"blocks_per_gpu", r.blocks_per_gpu},
+                      {"max_steps_per_block", r.max_steps_per_block},
+                      {"optimal_ratio", ToString(r.optimal_ratio)},
+                      {"achieved_ratio", ToString(r.achieved_ratio)},
+                      {"inplace", r.program.inplace},
+                      {"min_bytes", r.program.min_bytes},
+                      {"max_bytes", MscclWrittenMaxBytes(r.program, o.profile)},
+                      {"lowering", o.fuse && format == "pipeline" ? "fused" : "split"},
+                      {"replay", "accepted"}};
+      if (args->json) {
+        std::cout << summary.dump() << "\n";
+      } else {
+        const bool whole_buffer = r.program.collective == "allgather" || r.program.collective == "reduce-scatter";
+        std::cout << "wrote " << EscapeForMessage(path) << " (" << r.program.collective << ", " << r.program.ngpus
+                  << " GPUs, nchunksperloop " << r.program.nchunksperloop << ", " << r.program.nchannels
+                  << " channels, " << r.blocks_per_gpu << " blocks per GPU, at most " << r.max_steps_per_block
+                  << " steps per block; replay accepted)\n"
+                  << "ratio: optimal " << ToString(r.optimal_ratio) << ", achieved " << ToString(r.achieved_ratio)
+                  << (r.exact_chunks ? " (exact chunks)" : " (chunks rounded to --max-chunks)") << "\n"
+                  << "routes: " << EscapeForMessage(routes) << "\n"
+                  << "run with at least " << r.program.nchannels << " channels (NCCL_MIN_NCHANNELS); the runtime uses "
+                  << "the file only when the element count" << (whole_buffer ? " times ngpus" : "")
+                  << " is a multiple of " << r.program.nchunksperloop << "\n";
+      }
+      return kExitOk;
+    });
+  });
+});
+
+}  // namespace
+}  // namespace collsynth::cli

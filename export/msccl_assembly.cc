@@ -1,0 +1,585 @@
+// Assembly of transfers into an MscclProgram (msccl_lowering.h) and the profile helpers.
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+#include <tuple>
+
+#include "export/msccl_lowering.h"
+#include "export/msccl_program.h"
+
+namespace collsynth {
+
+
+int MscclMaxSteps(MscclExportProfile profile) { return profile == MscclExportProfile::kLegacy ? 256 : 64; }
+
+std::string MscclExportProfileName(MscclExportProfile profile) {
+  switch (profile) {
+    case MscclExportProfile::kExecutor: return "executor";
+    case MscclExportProfile::kRccl: return "rccl";
+    case MscclExportProfile::kLegacy: return "legacy";
+  }
+  return "executor";
+}
+
+MscclExportProfile ParseMscclExportProfile(const std::string& text) {
+  if (text == "executor") return MscclExportProfile::kExecutor;
+  if (text == "rccl") return MscclExportProfile::kRccl;
+  if (text == "legacy") return MscclExportProfile::kLegacy;
+  throw std::invalid_argument("'" + text + "' is not executor, rccl or legacy");
+}
+
+std::vector<int> DefaultRanks(const Topology& g) {
+  std::vector<int> rank(g.num_nodes(), -1);
+  int r = 0;
+  for (int v : g.ComputeNodes()) rank[v] = r++;
+  return rank;
+}
+
+
+namespace export_internal {
+
+
+// Splits [0, size) at the given boundaries and into runs of at most kMaxCnt chunks.
+std::vector<std::int64_t> Pieces(std::set<std::int64_t> bounds, std::int64_t size) {
+  bounds.insert(0);
+  bounds.insert(size);
+  std::vector<std::int64_t> out;
+  std::int64_t prev = -1;
+  for (std::int64_t b : bounds) {
+    if (prev >= 0) {
+      for (std::int64_t x = prev + kMaxCnt; x < b; x += kMaxCnt) out.push_back(x);
+    }
+    out.push_back(b);
+    prev = b;
+  }
+  return out;
+}
+
+struct ChannelPlan {
+  int channels = 1;     // per instance
+  int blocks = 0;       // max over GPUs
+  int steps = 0;        // max over blocks
+  int per_channel = 0;  // max over (GPU, channel, direction) of blocks
+  std::int64_t elements = 0;  // <algo>, <gpu>, <tb> and <step> elements of the file
+};
+
+// Channel of the ordinal-th transfer of the pair (src, dst) when an instance has c channels:
+// the pair's offset (src + dst) mod c spreads pairs with few transfers over the channels on
+// both ends, so no GPU crowds more than 32 blocks of one direction onto a channel.
+int ChannelOf(int instance, int src, int dst, int ordinal, int c) {
+  return instance * c + (ordinal + src + dst) % c;
+}
+
+// fixed_elements: the steps of the file (2 per transfer plus the copies), whatever C is.
+ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pair_count,
+                             const std::vector<int>& copies_per_gpu, int ngpus, int instances, int c,
+                             std::int64_t fixed_elements) {
+  std::vector<int> blocks(ngpus, 0);
+  std::vector<int> per(static_cast<std::size_t>(ngpus) * instances * c * 2, 0);
+  int steps = 0, per_channel = 0;
+  for (const auto& [key, m] : pair_count) {
+    const auto [inst, src, dst] = key;
+    const int used = std::min(c, m);
+    blocks[src] += used;
+    blocks[dst] += used;
+    steps = std::max(steps, (m + c - 1) / c);
+    for (int q = 0; q < used; ++q) {
+      const std::size_t ch = static_cast<std::size_t>(ChannelOf(inst, src, dst, q, c));
+      per_channel = std::max(per_channel, ++per[(static_cast<std::size_t>(src) * instances * c + ch) * 2]);
+      per_channel = std::max(per_channel, ++per[(static_cast<std::size_t>(dst) * instances * c + ch) * 2 + 1]);
+    }
+  }
+  for (int v = 0; v < ngpus; ++v) {
+    if (copies_per_gpu[v] > 0) {
+      blocks[v] += 1;
+      steps = std::max(steps, copies_per_gpu[v]);
+    }
+  }
+  ChannelPlan plan;
+  plan.channels = c;
+  plan.blocks = ngpus > 0 ? *std::max_element(blocks.begin(), blocks.end()) : 0;
+  plan.steps = steps;
+  plan.per_channel = per_channel;
+  plan.elements = 1 + ngpus + fixed_elements;
+  for (int b : blocks) plan.elements += b;
+  return plan;
+}
+
+// The fused lowering (--fuse, ForestColl's chain-per-channel rule): a chain is a run of
+// transfers linked by fusion (a tree path along main children); pieces of one tree edge share
+// their chain. Every chain gets the lowest channel free on all of its directed links, so a
+// connector carries exactly one chain and no block mixes chains: H1 and H2 by construction,
+// and every block is a pipeline stage whose dependencies point upstream.
+void AssignChainChannels(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o) {
+  std::vector<int> fused_from(L.transfers.size(), -1);
+  for (std::size_t i = 0; i < L.transfers.size(); ++i) {
+    if (L.transfers[i].fuse_next >= 0) fused_from[L.transfers[i].fuse_next] = static_cast<int>(i);
+  }
+  std::map<std::tuple<int, int, int, int, int>, int> chain_of_head;
+  std::vector<int> chain(L.transfers.size(), -1);
+  std::vector<std::set<std::pair<int, int>>> links;
+  for (int id : order) {
+    const Transfer& t = L.transfers[id];
+    if (fused_from[id] >= 0) {
+      chain[id] = chain[fused_from[id]];
+    } else {
+      auto [it, added] = chain_of_head.insert({{t.instance, t.phase, t.tree, t.src, t.dst},
+                                               static_cast<int>(links.size())});
+      if (added) links.emplace_back();
+      chain[id] = it->second;
+    }
+    links[chain[id]].insert({t.src, t.dst});
+  }
+  std::map<std::pair<int, int>, std::set<int>> used;
+  std::vector<int> chan(links.size());
+  int nchannels = 0;
+  for (std::size_t c = 0; c < links.size(); ++c) {
+    int x = 0;
+    for (bool clash = true; clash; ++x) {
+      clash = false;
+      for (const auto& l : links[c]) clash = clash || used[l].count(x) > 0;
+      if (!clash) break;
+    }
+    chan[c] = x;
+    for (const auto& l : links[c]) used[l].insert(x);
+    nchannels = std::max(nchannels, x + 1);
+  }
+  if (nchannels > o.max_channels) {
+    throw ExportLimitError("--max-channels", nchannels,
+                           "the fused lowering gives every chain its own channel on each link it uses: needs "
+                           "--max-channels >= " + std::to_string(nchannels) + " (or export without --fuse)");
+  }
+  for (std::size_t i = 0; i < L.transfers.size(); ++i) L.transfers[i].chan = chan[chain[i]];
+}
+
+void CheckFusedLimits(const MscclProgram& p, const MscclExportOptions& o, int max_steps,
+                      const MscclExportResult& r) {
+  if (r.max_steps_per_block > max_steps) {
+    throw ExportLimitError("steps per block", 0,
+                           "a fused chain block needs " + std::to_string(r.max_steps_per_block) +
+                               " steps, above the profile's " + std::to_string(max_steps) +
+                               " (fewer chunk pieces, or export without --fuse)");
+  }
+  if (r.blocks_per_gpu > o.max_tbs) {
+    throw ExportLimitError("--max-tbs", r.blocks_per_gpu,
+                           "the fused lowering needs " + std::to_string(r.blocks_per_gpu) +
+                               " thread blocks on one GPU; needs --max-tbs >= " + std::to_string(r.blocks_per_gpu));
+  }
+  std::int64_t elements = 1 + static_cast<std::int64_t>(p.gpus.size());
+  for (const MscclGpu& g : p.gpus) {
+    std::map<std::pair<int, int>, int> per;  // (chan, direction) -> blocks
+    for (const MscclBlock& b : g.blocks) {
+      elements += 1 + static_cast<std::int64_t>(b.steps.size());
+      if (b.send >= 0 && ++per[{b.chan, 0}] > kMscclMaxBlocksPerChannel) {
+        throw ExportLimitError("blocks per channel", 0, "a GPU has more than 32 sending blocks on one channel");
+      }
+      if (b.recv >= 0 && ++per[{b.chan, 1}] > kMscclMaxBlocksPerChannel) {
+        throw ExportLimitError("blocks per channel", 0, "a GPU has more than 32 receiving blocks on one channel");
+      }
+    }
+  }
+  if (elements > kMscclMaxElements) {
+    throw ExportLimitError("elements per file", 0,
+                           "the file needs " + std::to_string(elements) + " XML elements, above the runtime lexer's " +
+                               std::to_string(kMscclMaxElements) + " (MAX_NODES)");
+  }
+}
+
+// Channels, blocks and steps from the transfers (see the header comment).
+void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
+                         MscclExportResult* result);
+MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
+                          MscclExportResult* result);
+
+MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResult* result) {
+  std::vector<int> order(L.transfers.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return KeyOf(L.transfers[a]) < KeyOf(L.transfers[b]);
+  });
+  for (const Transfer& t : L.transfers) {
+    for (int d : {t.send_dep, t.recv_dep}) {
+      if (d >= 0 && !(KeyOf(L.transfers[d]) < KeyOf(t))) {
+        throw std::logic_error("export: a dependency does not point to a smaller key");
+      }
+    }
+    if (t.send_dep >= 0 && L.transfers[t.send_dep].dst != t.src) {
+      throw std::logic_error("export: send dependency on another GPU");
+    }
+    if (t.recv_dep >= 0 && L.transfers[t.recv_dep].dst != t.dst) {
+      throw std::logic_error("export: receive dependency on another GPU");
+    }
+  }
+  const int max_steps = MscclMaxSteps(o.profile);
+  if (o.fuse) {
+    AssignChainChannels(L, order, o);
+  } else {
+    AssignSplitChannels(L, order, o, max_steps, result);
+  }
+  return BuildProgram(L, order, o, max_steps, result);
+}
+
+// The split lowering's channel choice (see the header comment).
+void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
+                         MscclExportResult* result) {
+  const int n = L.ngpus;
+  // Ordinal of each transfer on its (instance, src, dst) pair, in key order.
+  std::map<std::tuple<int, int, int>, int> pair_count;
+  std::vector<int> ordinal(L.transfers.size());
+  for (int id : order) {
+    const Transfer& t = L.transfers[id];
+    ordinal[id] = pair_count[{t.instance, t.src, t.dst}]++;
+  }
+  std::vector<int> copies_per_gpu(n, 0);
+  for (const LocalCopy& c : L.copies) ++copies_per_gpu[c.gpu];
+
+  const int instances = o.instances;
+  const int c_opt = o.max_channels / instances;
+  if (c_opt < 1) {
+    throw ExportLimitError("--max-channels", instances,
+                           "--instances " + std::to_string(instances) + " needs --max-channels >= " +
+                               std::to_string(instances));
+  }
+  int max_m = 1;
+  for (const auto& [key, m] : pair_count) max_m = std::max(max_m, m);
+  const std::int64_t fixed_elements = 2 * static_cast<std::int64_t>(L.transfers.size()) +
+                                      static_cast<std::int64_t>(L.copies.size());
+  auto fits = [&](const ChannelPlan& p) {
+    return p.steps <= max_steps && p.per_channel <= kMscclMaxBlocksPerChannel && p.elements <= kMscclMaxElements;
+  };
+  // Preferred: the most channels up to one per transfer of the busiest pair; then more
+  // channels only to spread blocks (same block count, more connectors).
+  std::vector<int> candidates;
+  for (int c = std::min(c_opt, max_m); c >= 1; --c) candidates.push_back(c);
+  for (int c = max_m + 1; c <= c_opt; ++c) candidates.push_back(c);
+  ChannelPlan chosen;
+  bool found = false;
+  for (int c : candidates) {
+    ChannelPlan p = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, fixed_elements);
+    if (fits(p) && p.blocks <= o.max_tbs) {
+      chosen = p;
+      found = true;
+      break;
+    }
+  }
+  if (!found) {
+    // The fewest channels meeting the step and per-channel limits (MAXCHANNELS at most).
+    int c_fit = -1;
+    ChannelPlan at;
+    for (int c = 1; c * instances <= kMscclMaxChannels; ++c) {
+      at = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, fixed_elements);
+      if (fits(at)) {
+        c_fit = c;
+        break;
+      }
+    }
+    if (c_fit < 0) {
+      ChannelPlan one = EvaluateChannels(pair_count, copies_per_gpu, n, instances, 1, fixed_elements);
+      if (one.elements > kMscclMaxElements) {
+        throw ExportLimitError(
+            "elements per file", 0,
+            "the file needs at least " + std::to_string(one.elements) + " XML elements (" +
+                std::to_string(fixed_elements) + " steps), above the runtime lexer's " +
+                std::to_string(kMscclMaxElements) +
+                " (MAX_NODES); fewer chunk pieces (a smaller --max-chunks, fewer --instances) or fewer GPUs "
+                "per file");
+      }
+      if (at.steps > max_steps) {
+        throw ExportLimitError("steps per block", 0,
+                               "a block needs " + std::to_string(at.steps) + " steps even on " +
+                                   std::to_string(kMscclMaxChannels) + " channels, above the profile's " +
+                                   std::to_string(max_steps) + " (MSCCL_MAX_NUM_STEPS)");
+      }
+      if (at.per_channel > kMscclMaxBlocksPerChannel) {
+        throw ExportLimitError("blocks per channel", 0,
+                               "a GPU needs " + std::to_string(at.per_channel) +
+                                   " blocks of one direction on one channel even on " +
+                                   std::to_string(kMscclMaxChannels) + " channels, above the executor's " +
+                                   std::to_string(kMscclMaxBlocksPerChannel));
+      }
+      throw ExportLimitError("elements per file", 0,
+                             "no channel count keeps every block within " + std::to_string(max_steps) +
+                                 " steps and the file within the runtime lexer's " +
+                                 std::to_string(kMscclMaxElements) + " elements (MAX_NODES)");
+    }
+    if (c_fit > c_opt) {
+      const std::int64_t need = static_cast<std::int64_t>(c_fit) * instances;
+      throw ExportLimitError("--max-channels", need,
+                             "with --max-channels " + std::to_string(o.max_channels) +
+                                 " a block carries more than " + std::to_string(max_steps) +
+                                 " steps (MSCCL_MAX_NUM_STEPS) or a channel more than " +
+                                 std::to_string(kMscclMaxBlocksPerChannel) +
+                                 " blocks of one direction; needs --max-channels >= " + std::to_string(need));
+    }
+    throw ExportLimitError("--max-tbs", at.blocks,
+                           "needs " + std::to_string(at.blocks) + " thread blocks on one GPU (at " +
+                               std::to_string(c_fit * instances) +
+                               " channels, the fewest that keep every block within " +
+                               std::to_string(max_steps) + " steps); needs --max-tbs >= " +
+                               std::to_string(at.blocks));
+  }
+  const int C = chosen.channels;
+  result->channels_per_instance = C;
+  for (int id : order) {
+    Transfer& t = L.transfers[id];
+    t.chan = ChannelOf(t.instance, t.src, t.dst, ordinal[id], C);
+  }
+}
+
+// Blocks and steps from transfers with channels; checks the limits the channel choice does
+// not guarantee (the fused lowering's).
+MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
+                          MscclExportResult* result) {
+  const int n = L.ngpus;
+  MscclProgram p;
+  p.ngpus = n;
+  p.gpus.resize(n);
+  // Blocks keyed by (send, recv, chan): the final order (msccl-tools' NVLink locality rule).
+  std::vector<std::map<std::tuple<int, int, int>, MscclBlock>> blocks(n);
+  auto block_of = [&](int gpu, int send, int recv, int chan) -> MscclBlock& {
+    MscclBlock& b = blocks[gpu][{send, recv, chan}];
+    b.send = send;
+    b.recv = recv;
+    b.chan = chan;
+    return b;
+  };
+  for (const LocalCopy& c : L.copies) {
+    MscclStep s;
+    s.type = "cpy";
+    s.srcbuf = c.from.buf;
+    s.srcoff = c.from.off;
+    s.dstbuf = c.to.buf;
+    s.dstoff = c.to.off;
+    s.cnt = c.cnt;
+    block_of(c.gpu, -1, -1, 0).steps.push_back(s);
+  }
+  int nchannels = 1;
+  for (int id : order) {
+    Transfer& t = L.transfers[id];
+    nchannels = std::max(nchannels, t.chan + 1);
+    if (!t.send_fused) {
+      t.send_block = {t.dst, -1, t.chan};
+      MscclBlock& sb = block_of(t.src, t.dst, -1, t.chan);
+      MscclStep s;
+      s.type = "s";
+      s.srcbuf = s.dstbuf = t.send.buf;
+      s.srcoff = s.dstoff = t.send.off;
+      s.cnt = t.cnt;
+      t.send_step = static_cast<int>(sb.steps.size());
+      sb.steps.push_back(s);
+    }
+    MscclStep r;
+    r.type = t.reduce ? "rrc" : "r";
+    r.srcbuf = t.recv_src.buf;
+    r.srcoff = t.recv_src.off;
+    r.dstbuf = t.recv_dst.buf;
+    r.dstoff = t.recv_dst.off;
+    r.cnt = t.cnt;
+    int send_peer = -1;
+    if (t.fuse_next >= 0) {
+      Transfer& b = L.transfers[t.fuse_next];
+      if (b.chan != t.chan || b.src != t.dst || b.cnt != t.cnt) throw std::logic_error("export: bad fusion");
+      send_peer = b.dst;
+      if (t.reduce) {
+        r.type = "rrs";  // receive, reduce with the local operand, send on; nothing stored
+        r.dstbuf = r.srcbuf;
+        r.dstoff = r.srcoff;
+      } else {
+        r.type = "rcs";  // receive into the output and send on
+      }
+    }
+    t.recv_block = {send_peer, t.src, t.chan};
+    MscclBlock& rb = block_of(t.dst, send_peer, t.src, t.chan);
+    t.recv_step = static_cast<int>(rb.steps.size());
+    rb.steps.push_back(r);
+    if (t.fuse_next >= 0) {
+      Transfer& b = L.transfers[t.fuse_next];
+      b.send_block = t.recv_block;
+      b.send_step = t.recv_step;
+    }
+  }
+  // Dense block ids in (send, recv, chan) order.
+  std::vector<std::map<std::tuple<int, int, int>, int>> block_id(n);
+  for (int v = 0; v < n; ++v) {
+    for (auto& [key, b] : blocks[v]) {
+      block_id[v][key] = static_cast<int>(p.gpus[v].blocks.size());
+      p.gpus[v].blocks.push_back(std::move(b));
+    }
+  }
+  for (Transfer& t : L.transfers) {
+    t.send_tb = block_id[t.src].at(t.send_block);
+    t.recv_tb = block_id[t.dst].at(t.recv_block);
+  }
+  auto link_dep = [&](int gpu, int tb, int step, const Transfer& target) {
+    MscclStep& s = p.gpus[gpu].blocks[tb].steps[step];
+    if (target.recv_tb == tb) {
+      if (target.recv_step > step) throw std::logic_error("export: dependency on a later step");
+      return;  // program order, or the fused step itself
+    }
+    s.depid = target.recv_tb;
+    s.deps = target.recv_step;
+    p.gpus[gpu].blocks[target.recv_tb].steps[target.recv_step].hasdep = true;
+  };
+  for (const Transfer& t : L.transfers) {
+    if (t.send_dep >= 0) link_dep(t.src, t.send_tb, t.send_step, L.transfers[t.send_dep]);
+    if (t.recv_dep >= 0) link_dep(t.dst, t.recv_tb, t.recv_step, L.transfers[t.recv_dep]);
+  }
+  p.nchannels = nchannels;
+  p.proto = o.proto;
+  p.inplace = o.inplace;
+  p.min_bytes = o.min_bytes;
+  p.max_bytes = o.max_bytes;
+  result->blocks_per_gpu = 0;
+  result->max_steps_per_block = 0;
+  for (const MscclGpu& gpu : p.gpus) {
+    result->blocks_per_gpu = std::max(result->blocks_per_gpu, static_cast<int>(gpu.blocks.size()));
+    for (const MscclBlock& b : gpu.blocks) {
+      result->max_steps_per_block =
+          std::max(result->max_steps_per_block, static_cast<int>(b.steps.size()));
+    }
+  }
+  if (o.fuse) {
+    result->channels_per_instance = nchannels / o.instances;
+    CheckFusedLimits(p, o, max_steps, *result);
+  }
+  return p;
+}
+
+// Loads per physical link in shard units, grouped (per phase for pipelines, per comm step
+// for step schedules); the achieved ratio is the sum over groups of max_e load_e / b_e.
+Rational AccountLoads(const Topology& g, const Lowering& L, std::int64_t chunks_per_shard_all,
+                      bool per_level, nlohmann::json* link_loads) {
+  std::map<std::pair<int, std::int64_t>, std::map<std::pair<int, int>, Rational>> loads;
+  for (const Transfer& t : L.transfers) {
+    Rational fraction(t.cnt, chunks_per_shard_all);
+    auto& group = loads[{t.phase, per_level ? t.level : 0}];
+    for (const RouteShare& r : L.routes.at(t.route)) {
+      for (std::size_t i = 0; i + 1 < r.path.size(); ++i) {
+        group[{r.path[i], r.path[i + 1]}] += fraction * r.share;
+      }
+    }
+  }
+  Rational total = 0;
+  *link_loads = nlohmann::json::array();
+  for (const auto& [gkey, group] : loads) {
+    Rational worst = 0;
+    for (const auto& [link, load] : group) {
+      auto e = g.FindLink(link.first, link.second);
+      if (!e) throw std::logic_error("export: a route uses a missing link");
+      const Rational& b = g.link(*e).bandwidth;
+      worst = std::max(worst, Rational(load / b));
+      link_loads->push_back({{"phase", gkey.first},
+                             {"step", per_level ? nlohmann::json(gkey.second) : nlohmann::json(nullptr)},
+                             {"from", g.node(link.first).name},
+                             {"to", g.node(link.second).name},
+                             {"bandwidth", ToString(b)},
+                             {"load", ToString(load)}});
+    }
+    total += worst;
+  }
+  return total;
+}
+
+nlohmann::json RoutesJson(const Topology& g, const Lowering& L, const MscclProgram& p,
+                          const std::vector<int>& rank_of_node, const MscclExportResult& r,
+                          nlohmann::json link_loads) {
+  nlohmann::json j;
+  j["format"] = "msccl-routes";
+  j["collective"] = p.collective;
+  j["ngpus"] = p.ngpus;
+  j["nchunksperloop"] = p.nchunksperloop;
+  j["chunks_per_shard"] = r.chunks_per_shard;
+  j["unit"] = "shard";
+  std::vector<std::string> ranks(p.ngpus);
+  for (int v = 0; v < g.num_nodes(); ++v) {
+    if (rank_of_node[v] >= 0) ranks[rank_of_node[v]] = g.node(v).name;
+  }
+  j["ranks"] = ranks;
+  nlohmann::json routes = nlohmann::json::array();
+  for (const auto& list : L.routes) {
+    nlohmann::json rl = nlohmann::json::array();
+    for (const RouteShare& rs : list) {
+      std::vector<std::string> names;
+      for (int v : rs.path) names.push_back(g.node(v).name);
+      rl.push_back({{"path", names}, {"share", ToString(rs.share)}});
+    }
+    routes.push_back(rl);
+  }
+  j["routes"] = routes;
+  // [src rank, dst rank, chan, first global chunk, cnt, phase, route index]
+  nlohmann::json transfers = nlohmann::json::array();
+  for (const Transfer& t : L.transfers) {
+    transfers.push_back({t.src, t.dst, t.chan, t.chunk, t.cnt, t.phase, t.route});
+  }
+  j["transfer_fields"] = {"src", "dst", "chan", "chunk", "cnt", "phase", "route"};
+  j["transfers"] = transfers;
+  j["link_loads"] = std::move(link_loads);
+  j["optimal_ratio"] = ToString(r.optimal_ratio);
+  j["achieved_ratio"] = ToString(r.achieved_ratio);
+  return j;
+}
+
+void CheckOptions(const MscclExportOptions& o) {
+  if (o.proto != "Simple" && o.proto != "LL" && o.proto != "LL128") {
+    throw std::invalid_argument("--proto '" + o.proto + "' is not Simple, LL or LL128");
+  }
+  if (o.instances < 1) throw std::invalid_argument("--instances must be at least 1");
+  if (o.max_tbs < 1) throw std::invalid_argument("--max-tbs must be at least 1");
+  if (o.max_channels < 1 || o.max_channels > kMscclMaxChannels) {
+    throw std::invalid_argument("--max-channels must be in 1..32 (the executor's MAXCHANNELS)");
+  }
+  if (o.profile == MscclExportProfile::kRccl && o.max_tbs > 64) {
+    throw std::invalid_argument("--max-tbs above 64 with --profile rccl (RCCL's MSCCL_MAX_NUM_THREAD_BLOCKS is 64)");
+  }
+  if (o.max_chunks < 1) throw std::invalid_argument("--max-chunks must be at least 1");
+  if (o.min_bytes < 0 || o.max_bytes < 0) throw std::invalid_argument("byte bounds must be >= 0");
+  if (o.max_bytes != 0 && o.max_bytes < o.min_bytes) {
+    throw std::invalid_argument("--max-bytes is below --min-bytes");
+  }
+}
+
+void SetBuffers(const Layout& lay, const Lowering& L, MscclProgram* p) {
+  const std::int64_t n = lay.n, cK = lay.cK;
+  std::int64_t i = 0, o = 0;
+  if (lay.coll == "allgather") {
+    i = lay.inplace ? 0 : cK;
+    o = n * cK;
+  } else if (lay.coll == "reduce-scatter") {
+    i = n * cK;
+    o = lay.inplace ? 0 : cK;
+  } else if (lay.coll == "allreduce") {
+    i = lay.inplace ? 0 : n * cK;
+    o = n * cK;
+  } else {  // broadcast
+    i = lay.inplace ? 0 : cK;
+    o = cK;
+  }
+  bool scratch = false;
+  for (const Transfer& t : L.transfers) {
+    scratch = scratch || t.send.buf == 's' || t.recv_dst.buf == 's';
+  }
+  p->nchunksperloop = (lay.coll == "broadcast" ? 1 : n) * cK;
+  for (MscclGpu& gpu : p->gpus) {
+    gpu.i_chunks = i;
+    gpu.o_chunks = o;
+    gpu.s_chunks = scratch ? n * cK : 0;
+  }
+}
+
+void AddCopies(const Layout& lay, int instances, const std::vector<int>& roots, Lowering* L) {
+  if (lay.inplace || (lay.coll != "allgather" && lay.coll != "broadcast")) return;
+  for (int j = 0; j < instances; ++j) {
+    for (int r : roots) {
+      int shard = lay.coll == "broadcast" ? 0 : r;
+      for (std::int64_t a = 0; a < lay.K; a += kMaxCnt) {
+        int cnt = static_cast<int>(std::min<std::int64_t>(kMaxCnt, lay.K - a));
+        std::int64_t g = lay.Global(shard, j, a);
+        L->copies.push_back({r, lay.RootSource(shard, g), BufRef{'o', g}, cnt});
+      }
+    }
+  }
+}
+
+}  // namespace export_internal
+}  // namespace collsynth

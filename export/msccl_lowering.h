@@ -1,0 +1,134 @@
+// Internal to export/: the transfer form every MSCCL lowering produces and the assembly of
+// transfers into an MscclProgram (channels, blocks, steps, dependencies), shared by the
+// pipeline and step lowerings (msccl_pipeline_lowering.cc, msccl_step_lowering.cc). Not a
+// public API: include only from export/*.cc. See msccl_program.h for the design.
+#ifndef COLLSYNTH_EXPORT_MSCCL_LOWERING_H_
+#define COLLSYNTH_EXPORT_MSCCL_LOWERING_H_
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "export/msccl_program.h"
+#include "graphs/rational.h"
+#include "graphs/topology.h"
+
+namespace collsynth::export_internal {
+
+inline constexpr int kMaxCnt = kMscclMaxCount - 1;  // 71 chunks per step
+
+struct BufRef {
+  char buf = 'o';
+  std::int64_t off = 0;
+};
+
+// One contiguous run of chunks moved from src to dst: an `s` step at src and an `r`/`rrc`
+// step at dst. Dependencies name transfers whose *receive* step (at this transfer's src for
+// send_dep, at its dst for recv_dep) must finish first.
+struct Transfer {
+  int instance = 0;
+  int phase = 0;
+  std::int64_t level = 0;
+  int tree = 0;
+  std::int64_t chunk = 0;
+  int src = -1;
+  int dst = -1;
+  int cnt = 0;
+  BufRef send;
+  int send_dep = -1;
+  bool reduce = false;
+  BufRef recv_dst;
+  BufRef recv_src;  // rrc: the local operand; r: equal to recv_dst
+  int recv_dep = -1;
+  int route = -1;  // index into Lowering::routes
+  // Fused lowering (--fuse): the send of transfer fuse_next is carried by this transfer's
+  // receive step (rcs for gathers, rrs for reductions); that transfer has send_fused set.
+  int fuse_next = -1;
+  bool send_fused = false;
+  // Assigned by Assemble.
+  int chan = 0;
+  std::tuple<int, int, int> send_block{-1, -1, -1}, recv_block{-1, -1, -1};  // (send, recv, chan)
+  int send_tb = -1, send_step = -1, recv_tb = -1, recv_step = -1;
+};
+
+struct LocalCopy {
+  int gpu = -1;
+  BufRef from, to;
+  int cnt = 0;
+};
+
+struct RouteShare {
+  std::vector<int> path;  // node ids in the direction the data flows
+  Rational share;         // fraction of the transfer's data on this route
+};
+
+struct Lowering {
+  int ngpus = 0;
+  std::vector<Transfer> transfers;
+  std::vector<LocalCopy> copies;
+  std::vector<std::vector<RouteShare>> routes;
+};
+
+inline auto KeyOf(const Transfer& t) {
+  return std::make_tuple(t.instance, t.phase, t.level, t.tree, t.chunk, t.src, t.dst);
+}
+
+// Buffer roles per collective (executors.md §8.3); g = global chunk index.
+struct Layout {
+  std::string coll;
+  bool inplace = false;
+  bool fuse = false;
+  int n = 0;
+  std::int64_t K = 0;   // chunks per shard per instance
+  std::int64_t cK = 0;  // chunks per shard (all instances)
+  std::int64_t Global(int shard, int instance, std::int64_t local) const {
+    return shard * cK + instance * K + local;
+  }
+  // Own contribution of a reduction.
+  BufRef Contrib(std::int64_t g) const { return {coll == "allreduce" && inplace ? 'o' : 'i', g}; }
+  // Where the owner's reduced result goes.
+  BufRef Final(int shard, std::int64_t g) const {
+    if (coll == "reduce-scatter") return inplace ? BufRef{'i', g} : BufRef{'o', g - shard * cK};
+    return {'o', g};
+  }
+  // Where a root reads its own data (allgather, broadcast, allreduce's second phase).
+  BufRef RootSource(int shard, std::int64_t g) const {
+    if (coll == "allgather") return inplace ? BufRef{'o', g} : BufRef{'i', g - shard * cK};
+    if (coll == "broadcast") return {inplace ? 'o' : 'i', g};
+    return {'o', g};
+  }
+};
+
+// Splits [0, size) at the given boundaries and into runs of at most kMaxCnt chunks; returns
+// the sorted cut points including 0 and size.
+std::vector<std::int64_t> Pieces(std::set<std::int64_t> bounds, std::int64_t size);
+
+// Channels, blocks, steps and dependencies of the transfers (split or fused per options);
+// fills result's block/step/channel figures. Throws ExportLimitError.
+MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResult* result);
+
+// Loads per physical link in shard units (per phase, or per comm step when per_level); the
+// achieved ratio is the sum over groups of max_e load_e / b_e. Fills link_loads.
+Rational AccountLoads(const Topology& g, const Lowering& L, std::int64_t chunks_per_shard_all, bool per_level,
+                      nlohmann::json* link_loads);
+
+// The side file (docs/export.md).
+nlohmann::json RoutesJson(const Topology& g, const Lowering& L, const MscclProgram& p,
+                          const std::vector<int>& rank_of_node, const MscclExportResult& r,
+                          nlohmann::json link_loads);
+
+// std::invalid_argument for option values outside their ranges.
+void CheckOptions(const MscclExportOptions& o);
+
+// i/o/s chunk counts and nchunksperloop of the collective's buffer layout.
+void SetBuffers(const Layout& lay, const Lowering& L, MscclProgram* p);
+
+// Out-of-place allgather / broadcast: each root copies its input into the output.
+void AddCopies(const Layout& lay, int instances, const std::vector<int>& roots, Lowering* L);
+
+}  // namespace collsynth::export_internal
+
+#endif  // COLLSYNTH_EXPORT_MSCCL_LOWERING_H_

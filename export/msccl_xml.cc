@@ -1,0 +1,114 @@
+#include "export/msccl_xml.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace collsynth {
+
+std::string MscclCollName(const std::string& collective, MscclExportProfile profile) {
+  if (collective == "reduce-scatter") {
+    return profile == MscclExportProfile::kLegacy ? "reduce_scatter" : "reducescatter";
+  }
+  if (collective == "allgather" || collective == "allreduce" || collective == "broadcast") {
+    return collective;
+  }
+  throw std::invalid_argument("no MSCCL name for collective '" + collective + "'");
+}
+
+std::int64_t MscclWrittenMaxBytes(const MscclProgram& p, MscclExportProfile profile) {
+  if (profile == MscclExportProfile::kLegacy && p.max_bytes == 0) return std::int64_t{1} << 40;
+  return p.max_bytes;
+}
+
+namespace {
+
+// Attribute values: the lexer reads up to the next '"' and knows no entities, so a value
+// keeps only characters that need no escaping.
+std::string SafeValue(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.';
+    out += ok ? c : '_';
+    if (out.size() >= 200) break;
+  }
+  return out.empty() ? "collsynth" : out;
+}
+
+void Attr(std::string* out, const char* name, const std::string& value) {
+  *out += ' ';
+  *out += name;
+  *out += "=\"";
+  *out += value;
+  *out += '"';
+}
+
+void Attr(std::string* out, const char* name, std::int64_t value) { Attr(out, name, std::to_string(value)); }
+
+}  // namespace
+
+std::string MscclXmlText(const MscclProgram& p, MscclExportProfile profile) {
+  std::string out;
+  out += "<algo";
+  Attr(&out, "name", SafeValue(p.name));
+  Attr(&out, "proto", p.proto);
+  Attr(&out, "nchannels", p.nchannels);
+  Attr(&out, "nchunksperloop", p.nchunksperloop);
+  Attr(&out, "ngpus", p.ngpus);
+  Attr(&out, "coll", MscclCollName(p.collective, profile));
+  Attr(&out, "inplace", p.inplace ? 1 : 0);
+  Attr(&out, "outofplace", p.inplace ? 0 : 1);
+  // The legacy parser compares attribute names case-sensitively with "minbytes"/"maxbytes";
+  // the executor and RCCL require "minBytes"/"maxBytes".
+  const bool legacy = profile == MscclExportProfile::kLegacy;
+  Attr(&out, legacy ? "minbytes" : "minBytes", p.min_bytes);
+  Attr(&out, legacy ? "maxbytes" : "maxBytes", MscclWrittenMaxBytes(p, profile));
+  out += ">\n";
+  for (std::size_t g = 0; g < p.gpus.size(); ++g) {
+    const MscclGpu& gpu = p.gpus[g];
+    out += "  <gpu";
+    Attr(&out, "id", static_cast<std::int64_t>(g));
+    Attr(&out, "i_chunks", gpu.i_chunks);
+    Attr(&out, "o_chunks", gpu.o_chunks);
+    Attr(&out, "s_chunks", gpu.s_chunks);
+    out += ">\n";
+    for (std::size_t b = 0; b < gpu.blocks.size(); ++b) {
+      const MscclBlock& tb = gpu.blocks[b];
+      out += "    <tb";
+      Attr(&out, "id", static_cast<std::int64_t>(b));
+      Attr(&out, "send", tb.send);
+      Attr(&out, "recv", tb.recv);
+      Attr(&out, "chan", tb.chan);
+      out += ">\n";
+      for (std::size_t s = 0; s < tb.steps.size(); ++s) {
+        const MscclStep& st = tb.steps[s];
+        out += "      <step";
+        Attr(&out, "s", static_cast<std::int64_t>(s));
+        Attr(&out, "type", st.type);
+        Attr(&out, "srcbuf", std::string(1, st.srcbuf));
+        Attr(&out, "srcoff", st.srcoff);
+        Attr(&out, "dstbuf", std::string(1, st.dstbuf));
+        Attr(&out, "dstoff", st.dstoff);
+        Attr(&out, "cnt", st.cnt);
+        Attr(&out, "depid", st.depid);
+        Attr(&out, "deps", st.deps);
+        Attr(&out, "hasdep", st.hasdep ? 1 : 0);
+        out += "/>\n";
+      }
+      out += "    </tb>\n";
+    }
+    out += "  </gpu>\n";
+  }
+  out += "</algo>\n";
+  return out;
+}
+
+std::string MscclFileName(const MscclProgram& p, MscclExportProfile profile) {
+  char range[64];
+  std::snprintf(range, sizeof range, "%020lld-%020lld", static_cast<long long>(p.min_bytes),
+                static_cast<long long>(MscclWrittenMaxBytes(p, profile)));
+  return MscclCollName(p.collective, profile) + "-n" + std::to_string(p.ngpus) + "-" + p.proto + "-" +
+         (p.inplace ? "inplace" : "outofplace") + "-" + range + ".xml";
+}
+
+}  // namespace collsynth

@@ -1,0 +1,39 @@
+// MSCCL XML text of an MscclProgram in the lexical profile the runtimes' hand-written lexer
+// accepts (executors.md §2.3, §8.5): no XML declaration, `<algo ...>` first, two-space
+// indentation, one element per line, every attribute on the element's line in double quotes
+// separated by single spaces, at most 16 attributes, no tabs, LF line ends. `<algo>` always
+// carries name proto nchannels nchunksperloop ngpus coll inplace outofplace minBytes maxBytes
+// (spelled minbytes/maxbytes for the legacy runtime, whose parser compares names
+// case-sensitively with the lower-case spelling and would silently ignore the others);
+// every step all ten attributes (s type srcbuf srcoff dstbuf dstoff cnt depid deps hasdep).
+// `coll` is `reducescatter` for the executor and RCCL profiles and `reduce_scatter` for the
+// legacy runtime. Cost: linear in the program. Never prints.
+#ifndef COLLSYNTH_EXPORT_MSCCL_XML_H_
+#define COLLSYNTH_EXPORT_MSCCL_XML_H_
+
+#include <cstdint>
+#include <string>
+
+#include "export/msccl_program.h"
+
+namespace collsynth {
+
+// The value of `coll` for the profile ("allgather", "reducescatter"/"reduce_scatter",
+// "allreduce", "broadcast"); std::invalid_argument for other collectives.
+std::string MscclCollName(const std::string& collective, MscclExportProfile profile);
+
+// maxBytes as written: the legacy runtime caps a missing or 0 maxBytes (128 MiB default),
+// so with the legacy profile 0 is written as 2^40 (1 TiB); others write 0 (no bound).
+std::int64_t MscclWrittenMaxBytes(const MscclProgram& p, MscclExportProfile profile);
+
+// The XML document (ends with a newline).
+std::string MscclXmlText(const MscclProgram& p, MscclExportProfile profile);
+
+// `<coll>-n<ngpus>-<proto>-<inplace|outofplace>-<minBytes:020d>-<maxBytes:020d>.xml`: the
+// executor loads every file of MSCCL_ALGO_DIR and uses the first eligible one in
+// lexicographic path order, so zero-padded byte ranges make that order the size order.
+std::string MscclFileName(const MscclProgram& p, MscclExportProfile profile);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_EXPORT_MSCCL_XML_H_

@@ -1,0 +1,526 @@
+// Lowering of pipeline and step schedules into MSCCL programs (export/msccl_program.h):
+// H1-H6 hold on the program (CheckMscclProgramInvariants plus direct structural checks), and
+// a small symbolic execution (msccl_sim.h: contribution multisets, FIFOs of capacity 1 and
+// unbounded) reaches every collective's postcondition without deadlock. The independent
+// replay checker of proofs_check/ is exercised by the CLI tests.
+#include "export/msccl_program.h"
+
+#include "export/msccl_sim.h"
+#include "graphs/input_error.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace collsynth {
+namespace {
+
+using testing::RunBoth;
+
+// Structural H1 in the exporter's stronger form: every block is a pure sender or a pure
+// receiver, one per (channel, peer, direction).
+void ExpectOneBlockPerConnector(const MscclProgram& p) {
+  for (const MscclGpu& g : p.gpus) {
+    std::set<std::tuple<int, int, int>> seen;
+    for (const MscclBlock& b : g.blocks) {
+      EXPECT_TRUE(b.send < 0 || b.recv < 0);
+      EXPECT_TRUE(seen.insert({b.chan, b.send, b.recv}).second);
+    }
+  }
+}
+
+Topology Full3() {
+  Topology g;
+  int a = g.AddCompute("a"), b = g.AddCompute("b"), c = g.AddCompute("c");
+  g.AddDuplexLink(a, b, 1);
+  g.AddDuplexLink(b, c, 1);
+  g.AddDuplexLink(a, c, 1);
+  return g;
+}
+
+// Per root r: a chain r -> r+1 -> r+2 (multiplicity m1) and a star r -> r+1, r -> r+2 (m2).
+PipelineSchedule ChainAndStar(const std::string& coll, int m1, int m2, std::vector<int> roots = {0, 1, 2}) {
+  PipelineSchedule s;
+  s.collective = coll;
+  s.k = m1 + m2;
+  auto edge = [](int from, int to, int m) {
+    PipelineTreeEdge e;
+    e.from = from;
+    e.to = to;
+    e.routes.push_back({{from, to}, BigInt(m)});
+    return e;
+  };
+  for (int r : roots) {
+    int x = (r + 1) % 3, y = (r + 2) % 3;
+    if (m1 > 0) {
+      PipelineTree t;
+      t.root = r;
+      t.multiplicity = m1;
+      t.edges = {edge(r, x, m1), edge(x, y, m1)};
+      s.trees.push_back(t);
+    }
+    if (m2 > 0) {
+      PipelineTree t;
+      t.root = r;
+      t.multiplicity = m2;
+      t.edges = {edge(r, x, m2), edge(r, y, m2)};
+      s.trees.push_back(t);
+    }
+  }
+  return s;
+}
+
+TEST(MscclLowering, PipelineAllgatherExactChunksAndRatio) {
+  Topology g = Full3();
+  PipelineSchedule s = ChainAndStar("allgather", 1, 2);
+  s.ratio = Rational(4, 3);
+  MscclExportResult r = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), {}, "t");
+  EXPECT_TRUE(r.exact_chunks);
+  EXPECT_EQ(r.chunks_per_shard, 3);
+  EXPECT_EQ(r.program.nchunksperloop, 9);
+  // Link x -> x+1 carries root x's chain and star and root x-1's chain: 1/3 + 2/3 + 1/3.
+  EXPECT_EQ(r.achieved_ratio, Rational(4, 3));
+  EXPECT_EQ(r.optimal_ratio, Rational(4, 3));
+  EXPECT_EQ(CheckMscclProgramInvariants(r.program, {}), std::vector<std::string>{});
+  ExpectOneBlockPerConnector(r.program);
+  EXPECT_EQ(RunBoth(r.program, "allgather", false), "");
+  EXPECT_EQ(r.routes["format"], "msccl-routes");
+  EXPECT_FALSE(r.routes["link_loads"].empty());
+}
+
+TEST(MscclLowering, PipelineRoundedChunksReportTheAchievedRatio) {
+  Topology g = Full3();
+  PipelineSchedule s = ChainAndStar("allgather", 1, 2);
+  s.ratio = Rational(4, 3);
+  MscclExportOptions o;
+  o.max_chunks = 6;  // 2 chunks per shard instead of 3
+  MscclExportResult r = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  EXPECT_FALSE(r.exact_chunks);
+  EXPECT_EQ(r.exact_chunks_per_shard, BigInt(3));
+  EXPECT_EQ(r.program.nchunksperloop, 6);
+  // Weights 1/3, 2/3 rounded to 1, 1 of 2: link x -> x+1 carries 1/2 + 1/2 + 1/2.
+  EXPECT_EQ(r.achieved_ratio, Rational(3, 2));
+  EXPECT_EQ(r.optimal_ratio, Rational(4, 3));
+  EXPECT_EQ(RunBoth(r.program, "allgather", false), "");
+}
+
+TEST(MscclLowering, EveryCollectiveInAndOutOfPlace) {
+  Topology g = Full3();
+  for (bool inplace : {false, true}) {
+    MscclExportOptions o;
+    o.inplace = inplace;
+    struct Case {
+      std::string coll;
+      PipelineSchedule s;
+    };
+    std::vector<Case> cases;
+    cases.push_back({"allgather", ChainAndStar("allgather", 1, 2)});
+    cases.push_back({"reduce-scatter", ChainAndStar("reduce-scatter", 2, 1)});
+    PipelineSchedule ar;
+    ar.collective = "allreduce";
+    ar.phases = {ChainAndStar("reduce-scatter", 1, 1), ChainAndStar("allgather", 1, 2)};
+    cases.push_back({"allreduce", ar});
+    PipelineSchedule bc = ChainAndStar("broadcast", 3, 1, {1});
+    bc.root = 1;
+    cases.push_back({"broadcast", bc});
+    for (const Case& c : cases) {
+      SCOPED_TRACE(c.coll + (inplace ? " in-place" : " out-of-place"));
+      o.root_specific = true;
+      MscclExportResult r = ExportPipelineToMscclProgram(g, c.s, DefaultRanks(g), o, "t");
+      EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
+      ExpectOneBlockPerConnector(r.program);
+      EXPECT_EQ(RunBoth(r.program, c.coll, inplace, 1), "");
+      for (const MscclGpu& gpu : r.program.gpus) {
+        for (const MscclBlock& b : gpu.blocks) EXPECT_LE(b.steps.size(), 64u);
+      }
+    }
+  }
+}
+
+// Fused lowering: forwards are one rcs / rrs step; every collective and mode still reaches
+// its postcondition, with fewer steps than the split lowering.
+TEST(MscclLowering, FusedChainsEveryCollective) {
+  Topology g = Full3();
+  for (bool inplace : {false, true}) {
+    std::vector<std::pair<std::string, PipelineSchedule>> cases;
+    cases.push_back({"allgather", ChainAndStar("allgather", 1, 2)});
+    cases.push_back({"reduce-scatter", ChainAndStar("reduce-scatter", 2, 1)});
+    PipelineSchedule ar;
+    ar.collective = "allreduce";
+    ar.phases = {ChainAndStar("reduce-scatter", 1, 1), ChainAndStar("allgather", 1, 2)};
+    cases.push_back({"allreduce", ar});
+    PipelineSchedule bc = ChainAndStar("broadcast", 3, 1, {1});
+    bc.root = 1;
+    cases.push_back({"broadcast", bc});
+    for (const auto& [coll, sched] : cases) {
+      SCOPED_TRACE(coll + (inplace ? " in-place" : " out-of-place"));
+      MscclExportOptions o;
+      o.inplace = inplace;
+      o.root_specific = true;
+      MscclExportResult split = ExportPipelineToMscclProgram(g, sched, DefaultRanks(g), o, "t");
+      o.fuse = true;
+      MscclExportResult fused = ExportPipelineToMscclProgram(g, sched, DefaultRanks(g), o, "t");
+      EXPECT_EQ(CheckMscclProgramInvariants(fused.program, o), std::vector<std::string>{});
+      EXPECT_EQ(RunBoth(fused.program, coll, inplace, 1), "");
+      EXPECT_EQ(fused.achieved_ratio, split.achieved_ratio);
+      int steps_split = 0, steps_fused = 0, forwards = 0;
+      for (const MscclGpu& gpu : split.program.gpus) {
+        for (const MscclBlock& b : gpu.blocks) steps_split += static_cast<int>(b.steps.size());
+      }
+      for (const MscclGpu& gpu : fused.program.gpus) {
+        for (const MscclBlock& b : gpu.blocks) {
+          steps_fused += static_cast<int>(b.steps.size());
+          for (const MscclStep& st : b.steps) forwards += st.type == "rcs" || st.type == "rrs";
+        }
+      }
+      // Each chain tree (a -> b -> c) has one forward per piece.
+      EXPECT_GT(forwards, 0);
+      EXPECT_EQ(steps_fused, steps_split - forwards);
+    }
+  }
+}
+
+TEST(MscclLowering, AllreducePhasesWithDifferentWeightsShareOneChunkLayout) {
+  Topology g = Full3();
+  PipelineSchedule ar;
+  ar.collective = "allreduce";
+  ar.phases = {ChainAndStar("reduce-scatter", 1, 1), ChainAndStar("allgather", 1, 2)};
+  MscclExportResult r = ExportPipelineToMscclProgram(g, ar, DefaultRanks(g), {}, "t");
+  EXPECT_EQ(r.chunks_per_shard, 6);  // lcm(2, 3)
+  EXPECT_EQ(r.program.nchunksperloop, 18);
+  EXPECT_EQ(RunBoth(r.program, "allreduce", false), "");
+}
+
+TEST(MscclLowering, InstancesUseFreshChunksAndChannels) {
+  Topology g = Full3();
+  MscclExportOptions o;
+  o.instances = 2;
+  MscclExportResult one = ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), {}, "t");
+  MscclExportResult two = ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), o, "t");
+  EXPECT_EQ(two.program.nchunksperloop, 2 * one.program.nchunksperloop);
+  EXPECT_EQ(two.program.nchannels, 2 * one.program.nchannels);
+  EXPECT_EQ(CheckMscclProgramInvariants(two.program, o), std::vector<std::string>{});
+  EXPECT_EQ(RunBoth(two.program, "allgather", false), "");
+}
+
+TEST(MscclLowering, BroadcastNeedsRootSpecific) {
+  Topology g = Full3();
+  PipelineSchedule bc = ChainAndStar("broadcast", 1, 0, {0});
+  bc.root = 0;
+  EXPECT_THROW(ExportPipelineToMscclProgram(g, bc, DefaultRanks(g), {}, "t"), InputError);
+}
+
+TEST(MscclLowering, LimitErrorsNameTheSmallestValueThatWorks) {
+  Topology g = Full3();
+  PipelineSchedule s = ChainAndStar("allgather", 1, 2);
+  MscclExportOptions o;
+  o.max_tbs = 1;
+  std::int64_t needed = 0;
+  try {
+    ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "--max-tbs");
+    needed = e.needed();
+  }
+  // 2 peers each way and a copy block at one channel.
+  EXPECT_EQ(needed, 5);
+  o.max_tbs = static_cast<int>(needed);
+  MscclExportResult r = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  EXPECT_EQ(r.blocks_per_gpu, 5);
+  EXPECT_EQ(RunBoth(r.program, "allgather", false), "");
+
+  MscclExportOptions c;
+  c.max_chunks = 2;  // below one chunk per shard
+  try {
+    ExportPipelineToMscclProgram(g, s, DefaultRanks(g), c, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "--max-chunks");
+    EXPECT_EQ(e.needed(), 3);
+  }
+}
+
+TEST(MscclLowering, LargeTreesAreCutIntoStepsOfAtMost71Chunks) {
+  // Ring of 3 (unidirectional): per root two copies of the path tree with multiplicities 1
+  // and 199, so K = 200 and the shard is cut at 1 and every 71 chunks.
+  Topology g;
+  for (const char* v : {"a", "b", "c"}) g.AddCompute(v);
+  for (int v = 0; v < 3; ++v) g.AddLink(v, (v + 1) % 3, 1);
+  PipelineSchedule s;
+  s.collective = "allgather";
+  s.k = 200;
+  for (int r = 0; r < 3; ++r) {
+    for (int m : {1, 199}) {
+      PipelineTree t;
+      t.root = r;
+      t.multiplicity = m;
+      for (int h = 0; h < 2; ++h) {
+        PipelineTreeEdge e;
+        e.from = (r + h) % 3;
+        e.to = (r + h + 1) % 3;
+        e.routes.push_back({{e.from, e.to}, BigInt(m)});
+        t.edges.push_back(e);
+      }
+      s.trees.push_back(t);
+    }
+  }
+  MscclExportOptions o;
+  o.max_chunks = 600;
+  o.max_channels = 1;
+  MscclExportResult r = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  EXPECT_EQ(r.chunks_per_shard, 200);
+  EXPECT_EQ(r.program.nchannels, 1);
+  // Link a -> b: 4 pieces (1, 71, 71, 57 chunks) of root a and 4 of root c.
+  EXPECT_EQ(r.max_steps_per_block, 8);
+  for (const MscclGpu& gpu : r.program.gpus) {
+    for (const MscclBlock& b : gpu.blocks) {
+      for (const MscclStep& st : b.steps) EXPECT_LE(st.cnt, 71);
+    }
+  }
+  EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
+  EXPECT_EQ(RunBoth(r.program, "allgather", false), "");
+  // With channels to spare, each transfer of a pair gets its own channel.
+  o.max_channels = 32;
+  MscclExportResult wide = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  EXPECT_EQ(wide.program.nchannels, 8);
+  EXPECT_EQ(wide.max_steps_per_block, 3);  // the copy block: 200 chunks in 71-chunk copies
+  EXPECT_EQ(RunBoth(wide.program, "allgather", false), "");
+}
+
+// Step schedule on Full3: step 1 every r sends [0,1/2) of its shard to r+1 and [1/2,1) to
+// r+2; step 2 they forward.
+StepSchedule TwoStepAllgather() {
+  StepSchedule s;
+  s.collective = "allgather";
+  auto send = [&](int src, Rational lo, Rational hi, int from, int to, int step) {
+    s.sends.push_back({src, {{lo, hi}}, from, to, step});
+  };
+  for (int r = 0; r < 3; ++r) {
+    int x = (r + 1) % 3, y = (r + 2) % 3;
+    send(r, 0, Rational(1, 2), r, x, 1);
+    send(r, Rational(1, 2), 1, r, y, 1);
+    send(r, 0, Rational(1, 2), x, y, 2);
+    send(r, Rational(1, 2), 1, y, x, 2);
+  }
+  return s;
+}
+
+StepSchedule Reversed(const StepSchedule& ag, int T) {
+  StepSchedule rs;
+  rs.collective = "reduce-scatter";
+  for (const StepSend& x : ag.sends) rs.sends.push_back({x.source, x.chunk, x.to, x.from, T + 1 - x.step});
+  return rs;
+}
+
+TEST(MscclLowering, StepSchedulesEveryCollective) {
+  Topology g = Full3();
+  StepSchedule ag = TwoStepAllgather();
+  StepSchedule rs = Reversed(ag, 2);
+  StepSchedule ar;
+  ar.collective = "allreduce";
+  ar.rs_steps = 2;
+  ar.sends = rs.sends;
+  for (StepSend x : ag.sends) {
+    x.step += 2;
+    ar.sends.push_back(x);
+  }
+  for (bool inplace : {false, true}) {
+    MscclExportOptions o;
+    o.inplace = inplace;
+    for (const StepSchedule* s : {&ag, &rs, &ar}) {
+      SCOPED_TRACE(s->collective + (inplace ? " in-place" : ""));
+      MscclExportResult r = ExportStepsToMscclProgram(g, *s, DefaultRanks(g), o, "t");
+      EXPECT_EQ(r.chunks_per_shard, 2);
+      EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
+      ExpectOneBlockPerConnector(r.program);
+      EXPECT_EQ(RunBoth(r.program, s->collective, inplace), "");
+      // T_B: every step moves 1/2 on each link used, 2 steps per phase.
+      EXPECT_EQ(r.optimal_ratio, Rational(s->collective == "allreduce" ? 2 : 1));
+      EXPECT_EQ(r.achieved_ratio, r.optimal_ratio);
+    }
+  }
+}
+
+TEST(MscclLowering, StepAllgatherDropsDuplicateReceives) {
+  Topology g = Full3();
+  StepSchedule ag = TwoStepAllgather();
+  // At step 3 b receives a's first half again from c, and a receives its own shard.
+  ag.sends.push_back({0, {{Rational(0), Rational(1, 2)}}, 2, 1, 3});
+  ag.sends.push_back({0, {{Rational(0), Rational(1, 2)}}, 1, 0, 3});
+  MscclExportResult r = ExportStepsToMscclProgram(g, ag, DefaultRanks(g), {}, "t");
+  EXPECT_EQ(CheckMscclProgramInvariants(r.program, {}), std::vector<std::string>{});
+  EXPECT_EQ(RunBoth(r.program, "allgather", false), "");
+  EXPECT_EQ(r.optimal_ratio, Rational(3, 2));
+  EXPECT_EQ(r.achieved_ratio, Rational(1));
+}
+
+TEST(MscclLowering, InvariantCheckCatchesBrokenPrograms) {
+  Topology g = Full3();
+  MscclExportResult r = ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), {}, "t");
+  MscclProgram p = r.program;
+  // H1: a second block on an existing send connector.
+  MscclBlock extra = p.gpus[0].blocks.back();
+  p.gpus[0].blocks.push_back(extra);
+  auto v = CheckMscclProgramInvariants(p, {});
+  ASSERT_FALSE(v.empty());
+  bool h1 = false;
+  for (const auto& s : v) h1 = h1 || s.rfind("H1", 0) == 0;
+  EXPECT_TRUE(h1);
+  // H6: a dependency on a step without hasdep.
+  p = r.program;
+  for (MscclGpu& gpu : p.gpus) {
+    for (MscclBlock& b : gpu.blocks) {
+      for (MscclStep& s : b.steps) s.hasdep = false;
+    }
+  }
+  bool h6 = false;
+  for (const auto& s : CheckMscclProgramInvariants(p, {})) h6 = h6 || s.rfind("H6", 0) == 0;
+  EXPECT_TRUE(h6);
+  // H2: a cnt changed on one side.
+  p = r.program;
+  for (MscclBlock& b : p.gpus[1].blocks) {
+    if (b.recv >= 0) {
+      b.steps[0].cnt += 1;
+      break;
+    }
+  }
+  bool h2 = false;
+  for (const auto& s : CheckMscclProgramInvariants(p, {})) h2 = h2 || s.rfind("H2", 0) == 0;
+  EXPECT_TRUE(h2);
+}
+
+}  // namespace
+}  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+TEST(MscclLowering, MoreThan32PeersAreSpreadOverChannels) {
+  // Broadcast from GPU 0 to 33 others through a switch: one tree, 33 send blocks at the root.
+  Topology g;
+  for (int v = 0; v < 34; ++v) g.AddCompute("g" + std::to_string(v));
+  int sw = g.AddSwitch("s");
+  for (int v = 0; v < 34; ++v) g.AddDuplexLink(v, sw, 1);
+  PipelineSchedule s;
+  s.collective = "broadcast";
+  s.root = 0;
+  s.k = 1;
+  PipelineTree t;
+  t.root = 0;
+  t.multiplicity = 1;
+  for (int v = 1; v < 34; ++v) {
+    PipelineTreeEdge e;
+    e.from = 0;
+    e.to = v;
+    e.routes.push_back({{0, sw, v}, BigInt(1)});
+    t.edges.push_back(e);
+  }
+  s.trees.push_back(t);
+  MscclExportOptions o;
+  o.root_specific = true;
+  MscclExportResult r = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  EXPECT_EQ(r.program.nchannels, 2);  // 17 + 16 senders instead of 33 on one channel
+  EXPECT_EQ(r.blocks_per_gpu, 34);    // 33 senders and the copy block
+  EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
+  EXPECT_EQ(RunBoth(r.program, "broadcast", false, 0), "");
+  o.max_channels = 1;
+  try {
+    ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "--max-channels");
+    EXPECT_EQ(e.needed(), 2);
+  }
+}
+
+}  // namespace
+}  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+PipelineSchedule StarAllgather(Topology* g, int n) {
+  for (int v = 0; v < n; ++v) g->AddCompute("g" + std::to_string(v));
+  int sw = g->AddSwitch("s");
+  for (int v = 0; v < n; ++v) g->AddDuplexLink(v, sw, 1);
+  PipelineSchedule s;
+  s.collective = "allgather";
+  s.k = 1;
+  for (int r = 0; r < n; ++r) {
+    PipelineTree t;
+    t.root = r;
+    t.multiplicity = 1;
+    for (int v = 0; v < n; ++v) {
+      if (v == r) continue;
+      PipelineTreeEdge e;
+      e.from = r;
+      e.to = v;
+      e.routes.push_back({{r, sw, v}, BigInt(1)});
+      t.edges.push_back(e);
+    }
+    s.trees.push_back(t);
+  }
+  return s;
+}
+
+TEST(MscclLowering, FilesAboveTheLexersElementLimitAreRefused) {
+  // Allgather on 46 GPUs around a switch, one star tree per root: 46·45 transfers are 4140
+  // steps (4186 with the 46 local copies of out-of-place), above the lexer's 4096 elements.
+  Topology g;
+  PipelineSchedule s = StarAllgather(&g, 46);
+  MscclExportOptions o;
+  o.max_tbs = 1024;
+  try {
+    ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "elements per file");
+    EXPECT_NE(std::string(e.what()).find("8419 XML elements (4186 steps)"), std::string::npos) << e.what();
+  }
+  // 100 GPUs: 9900 transfers are refused before the program is built.
+  Topology big;
+  PipelineSchedule b = StarAllgather(&big, 100);
+  try {
+    ExportPipelineToMscclProgram(big, b, DefaultRanks(big), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "elements per file");
+    EXPECT_NE(std::string(e.what()).find("more than 10001 XML elements (9900 transfers)"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+TEST(MscclLowering, HugeChunkCountsAreRefusedBeforeCuttingShards) {
+  Topology g = Full3();
+  MscclExportOptions o;
+  o.max_chunks = std::int64_t{1} << 40;
+  // Tree weights 1/10^6 and (10^6-1)/10^6: K = 10^6 chunks per shard, ~14,000 pieces a root.
+  try {
+    ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 999999), DefaultRanks(g), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "elements per file");
+  }
+  StepSchedule s = TwoStepAllgather();
+  s.sends[0].chunk = {{Rational(0), Rational(1, 1000003)}, {Rational(1, 1000003), Rational(1, 2)}};
+  try {
+    ExportStepsToMscclProgram(g, s, DefaultRanks(g), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "elements per file");
+    EXPECT_NE(std::string(e.what()).find("2000006 chunks per shard"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace collsynth

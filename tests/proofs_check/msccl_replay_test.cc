@@ -1,0 +1,500 @@
+// The MSCCL XML replay checker (proofs_check/msccl_replay.h; issue 16 point 2): correct
+// schedules of every supported collective are accepted with their exact chunks per pair, and
+// every corruption class of shared/executors.md App. A / §8.7 is rejected at the stage the
+// design names. Test vectors: tests/proofs_check/msccl_xml_fixtures.h.
+#include "proofs_check/msccl_replay.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "proofs_check/msccl_xml_fixtures.h"
+
+namespace collsynth {
+namespace {
+
+using testing::Allreduce2;
+using testing::ChainBroadcast;
+using testing::Nop;
+using testing::RingAllgather;
+using testing::RingReduceScatter;
+using testing::St;
+using testing::StarReduceScatter3;
+using testing::ToXml;
+using testing::XAlgo;
+using testing::XStep;
+
+ReplayResult Replay(const std::string& xml, MscclProfile profile = MscclProfile::kExecutor,
+                    int fifo = 0) {
+  ReplayOptions o;
+  o.profile = profile;
+  o.fifo_depth = fifo;
+  return ReplayMscclXml(xml, "t.xml", o);
+}
+
+std::string Dump(const ReplayResult& r) {
+  std::string s;
+  for (const ReplayViolation& v : r.violations) {
+    s += std::string(ReplayStageName(v.stage)) + "/" + ReplayViolationKindName(v.kind) + ": " +
+         v.message + "\n";
+  }
+  return s;
+}
+
+// True if some violation has this stage and kind and its message contains `text`.
+bool Has(const ReplayResult& r, ReplayStage stage, ReplayViolationKind kind,
+         const std::string& text = "") {
+  for (const ReplayViolation& v : r.violations) {
+    if (v.stage == stage && v.kind == kind && v.message.find(text) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Every violation is of `stage` (the first failing stage ends the check).
+void ExpectRejectedAt(const ReplayResult& r, ReplayStage stage, ReplayViolationKind kind,
+                      const std::string& text = "") {
+  EXPECT_FALSE(r.ok);
+  ASSERT_FALSE(r.violations.empty());
+  for (const ReplayViolation& v : r.violations) EXPECT_EQ(v.stage, stage) << Dump(r);
+  EXPECT_TRUE(Has(r, stage, kind, text)) << Dump(r);
+}
+
+std::vector<std::tuple<int, int, std::int64_t>> Pairs(const ReplayResult& r) {
+  std::vector<std::tuple<int, int, std::int64_t>> v;
+  for (const ReplayPairChunks& p : r.bytes_per_pair) v.emplace_back(p.src, p.dst, p.chunks);
+  return v;
+}
+
+// Replaces the first occurrence of `from` in `s` (which must occur).
+std::string Replace(std::string s, const std::string& from, const std::string& to) {
+  const std::size_t p = s.find(from);
+  EXPECT_NE(p, std::string::npos) << from;
+  if (p != std::string::npos) s.replace(p, from.size(), to);
+  return s;
+}
+
+// ---------------------------------------------------------------- accepted files
+
+TEST(MscclReplayTest, RingAllgatherFourGpusOutOfPlaceAccepted) {
+  const ReplayResult r = Replay(ToXml(RingAllgather(4, 1, false)));
+  ASSERT_TRUE(r.ok) << Dump(r);
+  EXPECT_EQ(r.coll, "allgather");
+  EXPECT_EQ(r.ngpus, 4);
+  EXPECT_EQ(r.nchunksperloop, 4);
+  EXPECT_EQ(r.fifo_depth, 2);  // Simple: 8 slots / 4 per transfer
+  EXPECT_EQ(r.modes, std::vector<std::string>{"outofplace"});
+  using T = std::tuple<int, int, std::int64_t>;
+  EXPECT_EQ(Pairs(r), (std::vector<T>{{0, 1, 3}, {1, 2, 3}, {2, 3, 3}, {3, 0, 3}}));
+}
+
+TEST(MscclReplayTest, RingAllgatherInPlaceAccepted) {
+  const ReplayResult r = Replay(ToXml(RingAllgather(4, 1, true)));
+  ASSERT_TRUE(r.ok) << Dump(r);
+  EXPECT_EQ(r.modes, std::vector<std::string>{"inplace"});
+  ASSERT_EQ(r.bytes_per_pair.size(), 4u);
+  EXPECT_EQ(r.bytes_per_pair[0].chunks, 3);
+}
+
+TEST(MscclReplayTest, InPlaceAllgatherFileFailsOutOfPlace) {
+  // The same steps claimed out of place: nothing copies the input into o.
+  XAlgo a = RingAllgather(4, 1, true);
+  a.inplace = 0;
+  a.outofplace = 1;
+  for (auto& g : a.gpus) g.i_chunks = 1;
+  const ReplayResult r = Replay(ToXml(a));
+  ExpectRejectedAt(r, ReplayStage::kExecute, ReplayViolationKind::kUninitializedRead,
+                   "[outofplace] gpu 0 tb 0 step 0");
+}
+
+TEST(MscclReplayTest, AllreduceTwoGpusBothModesAccepted) {
+  const ReplayResult r = Replay(ToXml(Allreduce2()));
+  ASSERT_TRUE(r.ok) << Dump(r);
+  EXPECT_EQ(r.modes, (std::vector<std::string>{"inplace", "outofplace"}));
+  using T = std::tuple<int, int, std::int64_t>;
+  EXPECT_EQ(Pairs(r), (std::vector<T>{{0, 1, 2}, {1, 0, 2}}));
+}
+
+TEST(MscclReplayTest, RingReduceScatterTwoAndFourGpusAccepted) {
+  for (int n : {2, 4}) {
+    const ReplayResult r = Replay(ToXml(RingReduceScatter(n)));
+    ASSERT_TRUE(r.ok) << n << "\n" << Dump(r);
+    EXPECT_EQ(r.modes, (std::vector<std::string>{"inplace", "outofplace"}));
+    ASSERT_EQ(r.bytes_per_pair.size(), static_cast<std::size_t>(n));
+    for (const ReplayPairChunks& p : r.bytes_per_pair) {
+      EXPECT_EQ(p.dst, (p.src + 1) % n);
+      EXPECT_EQ(p.chunks, n - 1);
+    }
+  }
+}
+
+TEST(MscclReplayTest, StarReduceScatterWithOrderedReductionsAccepted) {
+  const ReplayResult r = Replay(ToXml(StarReduceScatter3()));
+  ASSERT_TRUE(r.ok) << Dump(r);
+  EXPECT_EQ(r.bytes_per_pair.size(), 6u);
+}
+
+TEST(MscclReplayTest, ChainBroadcastAcceptedForItsRootOnly) {
+  const std::string xml = ToXml(ChainBroadcast(4, 2));
+  const ReplayResult r = Replay(xml);
+  ASSERT_TRUE(r.ok) << Dump(r);
+  using T = std::tuple<int, int, std::int64_t>;
+  EXPECT_EQ(Pairs(r), (std::vector<T>{{0, 1, 2}, {1, 2, 2}, {2, 3, 2}}));
+  ReplayOptions o;
+  o.root = 2;
+  const ReplayResult other = ReplayMscclXml(xml, "t.xml", o);
+  ExpectRejectedAt(other, ReplayStage::kExecute, ReplayViolationKind::kPostcondition,
+                   "gpu 0 o[0] (round 0) ends without (rank 2, chunk 0)");
+}
+
+TEST(MscclReplayTest, CrlfCommentsAndSeventeenAttributesAccepted) {
+  std::string xml = ToXml(RingAllgather(2, 1, false));
+  std::string crlf;
+  for (char c : xml) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  crlf = "<!-- before -->\r\n" + crlf;
+  crlf = Replace(crlf, "    <tb", "    <!-- inside -->\r\n    <tb");
+  crlf = Replace(crlf, "maxBytes=\"0\">", "maxBytes=\"0\" redop=\"sum\" nthreads=\"256\" "
+                                          "a=\"1\" b=\"2\" c=\"3\" d=\"4\" e=\"5\">");
+  const ReplayResult r = Replay(crlf);
+  ASSERT_TRUE(r.ok) << Dump(r);
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("attribute 'e' ignored (more than 16 attributes)"), std::string::npos)
+      << r.notes[0];
+}
+
+TEST(MscclReplayTest, SixtyFourStepsAcceptedCnt71Accepted) {
+  XAlgo a = Allreduce2();
+  while (a.gpus[0].tbs[0].steps.size() < 64) a.gpus[0].tbs[0].steps.insert(a.gpus[0].tbs[0].steps.begin(), Nop());
+  EXPECT_TRUE(Replay(ToXml(a)).ok);
+  // cnt 71: a broadcast of 71 chunks (a chain: an exchange of 71 chunks in one block would
+  // deadlock on the connector depth).
+  const ReplayResult r = Replay(ToXml(ChainBroadcast(2, 71)));
+  EXPECT_TRUE(r.ok) << Dump(r);
+}
+
+// ---------------------------------------------------------------- stage 0
+
+TEST(MscclReplayTest, TabIndentationRejectedAtStage0) {
+  const std::string xml = Replace(ToXml(RingAllgather(2, 1, false)), "  <gpu", "\t<gpu");
+  const ReplayResult r = Replay(xml);
+  ExpectRejectedAt(r, ReplayStage::kLexical, ReplayViolationKind::kLexical,
+                   "line 2 column 1: expecting '<', got '\\t'");
+}
+
+TEST(MscclReplayTest, XmlDeclarationRejectedAtStage0) {
+  const ReplayResult r = Replay("<?xml version=\"1.0\"?>\n" + ToXml(RingAllgather(2, 1, false)));
+  ExpectRejectedAt(r, ReplayStage::kLexical, ReplayViolationKind::kLexical, "expected >, got '?'");
+}
+
+TEST(MscclReplayTest, AttributesSplitAcrossLinesRejectedAtStage0) {
+  const std::string xml =
+      Replace(ToXml(RingAllgather(2, 1, false)), " nchannels=", "\n      nchannels=");
+  ExpectRejectedAt(Replay(xml), ReplayStage::kLexical, ReplayViolationKind::kLexical,
+                   "line 1 column 33: expected >, got '\\n'");
+}
+
+TEST(MscclReplayTest, SingleQuotesRejectedAtStage0) {
+  std::string xml = ToXml(RingAllgather(2, 1, false));
+  for (char& c : xml) {
+    if (c == '"') c = '\'';
+  }
+  ExpectRejectedAt(Replay(xml), ReplayStage::kLexical, ReplayViolationKind::kLexical);
+}
+
+TEST(MscclReplayTest, LexerLimitsRejectedAtStage0) {
+  const std::string longname(255, 'x');
+  ExpectRejectedAt(Replay("<algo name=\"" + longname + "\"/>"), ReplayStage::kLexical,
+                   ReplayViolationKind::kLexical, "longer than 254 characters");
+  std::string many = "<algo>\n";
+  for (int i = 0; i < 1025; ++i) many += "  <gpu/>\n";
+  ExpectRejectedAt(Replay(many + "</algo>\n"), ReplayStage::kLexical,
+                   ReplayViolationKind::kLexical, "more than 1024 children (MAX_SUBS)");
+  std::string nodes = "<algo>\n";
+  for (int g = 0; g < 5; ++g) {
+    nodes += "<gpu>\n";
+    for (int i = 0; i < 1000; ++i) nodes += "<tb/>\n";
+    nodes += "</gpu>\n";
+  }
+  ExpectRejectedAt(Replay(nodes + "</algo>\n"), ReplayStage::kLexical,
+                   ReplayViolationKind::kLexical, "more than 4096 elements in the file (MAX_NODES)");
+  ExpectRejectedAt(Replay(""), ReplayStage::kLexical, ReplayViolationKind::kLexical,
+                   "holds no element");
+  ExpectRejectedAt(Replay("<algo>\n"), ReplayStage::kLexical, ReplayViolationKind::kLexical,
+                   "is not closed");
+}
+
+// ---------------------------------------------------------------- stage 1
+
+TEST(MscclReplayTest, SeventeenthAttributeMissingMinBytesRejectedAtStage1) {
+  // minBytes pushed to position 17 is ignored by the lexer, hence missing.
+  std::string xml = ToXml(RingAllgather(2, 1, false));
+  xml = Replace(xml, " minBytes=\"0\"", "");
+  xml = Replace(xml, "maxBytes=\"0\">",
+                "maxBytes=\"0\" a=\"1\" b=\"2\" c=\"3\" d=\"4\" e=\"5\" f=\"6\" g=\"7\" "
+                "minBytes=\"0\">");
+  const ReplayResult r = Replay(xml);
+  ExpectRejectedAt(r, ReplayStage::kSchema, ReplayViolationKind::kMissingAttribute,
+                   "attribute minBytes of node algo not found");
+  EXPECT_EQ(r.notes.size(), 1u);
+}
+
+TEST(MscclReplayTest, MissingMinBytesRejectedAtStage1) {
+  const std::string xml = Replace(ToXml(RingAllgather(2, 1, false)), " minBytes=\"0\"", "");
+  ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kMissingAttribute,
+                   "attribute minBytes of node algo not found");
+}
+
+TEST(MscclReplayTest, CollSpellingPerProfile) {
+  XAlgo a = RingReduceScatter(2, "reduce_scatter");
+  ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kBadValue,
+                   "coll=\"reduce_scatter\" (the legacy spelling)");
+  ExpectRejectedAt(Replay(ToXml(a), MscclProfile::kRccl), ReplayStage::kSchema,
+                   ReplayViolationKind::kBadValue, "write reducescatter");
+  a.legacy = true;
+  a.inplace = 0;
+  const ReplayResult legacy = Replay(ToXml(a), MscclProfile::kLegacy);
+  EXPECT_TRUE(legacy.ok) << Dump(legacy);
+  EXPECT_EQ(legacy.modes, std::vector<std::string>{"outofplace"});
+  a.coll = "reducescatter";
+  ExpectRejectedAt(Replay(ToXml(a), MscclProfile::kLegacy), ReplayStage::kSchema,
+                   ReplayViolationKind::kBadValue, "write reduce_scatter for --profile legacy");
+  // The legacy runtime requires name.
+  ExpectRejectedAt(Replay(Replace(ToXml(RingReduceScatter(2, "reduce_scatter")), "name=\"test\" ", ""),
+                          MscclProfile::kLegacy),
+                   ReplayStage::kSchema, ReplayViolationKind::kMissingAttribute, "name");
+}
+
+TEST(MscclReplayTest, SixtyFiveStepsRejectedAtStage1ButNotLegacy) {
+  XAlgo a = Allreduce2();
+  while (a.gpus[0].tbs[0].steps.size() < 65) a.gpus[0].tbs[0].steps.insert(a.gpus[0].tbs[0].steps.begin(), Nop());
+  const std::string xml = ToXml(a);
+  ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kLimit,
+                   "gpu 0 tb 0: 65 steps, more than MSCCL_MAX_NUM_STEPS = 64");
+  ExpectRejectedAt(Replay(xml, MscclProfile::kRccl), ReplayStage::kSchema,
+                   ReplayViolationKind::kLimit, "65 steps");
+  a.legacy = true;
+  a.inplace = 0;
+  const ReplayResult legacy = Replay(ToXml(a), MscclProfile::kLegacy);
+  EXPECT_TRUE(legacy.ok) << Dump(legacy);
+}
+
+TEST(MscclReplayTest, Cnt72RejectedAtStage1) {
+  ExpectRejectedAt(Replay(ToXml(RingAllgather(2, 72, false))), ReplayStage::kSchema,
+                   ReplayViolationKind::kLimit, "count (72) must be positive and less than 72");
+}
+
+TEST(MscclReplayTest, MissingBlockZeroRejectedAtStage1) {
+  XAlgo a = RingAllgather(2, 1, false);
+  a.gpus[1].tbs[0].id = 1;
+  ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kStructure,
+                   "gpu 1: thread block 0 is missing");
+}
+
+TEST(MscclReplayTest, DependencyOnMissingBlockRejectedAtStage1) {
+  XAlgo a = RingAllgather(2, 1, false);
+  a.gpus[0].tbs[0].steps[1].depid = 7;
+  a.gpus[0].tbs[0].steps[1].deps = 3;
+  ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kDependency,
+                   "gpu 0 tb 0 step 1: depends on tb 7, which does not exist");
+}
+
+TEST(MscclReplayTest, DependencyOnStepWithoutHasdepRejectedAtStage1) {
+  XAlgo a = StarReduceScatter3();
+  a.gpus[2].tbs[0].steps[1].hasdep = 0;
+  ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kDependency,
+                   "gpu 2 tb 1 step 1: depends on tb 0 step 1, which has hasdep=0");
+}
+
+TEST(MscclReplayTest, NopChainEndingWithoutDependencyRejectedAtStage1) {
+  XAlgo a = StarReduceScatter3();
+  XStep nop = Nop();
+  nop.depid = 0;
+  nop.deps = 1;
+  auto& steps = a.gpus[0].tbs[1].steps;
+  steps[1].depid = steps[1].deps = -1;
+  steps.insert(steps.begin() + 1, nop);
+  ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kDependency,
+                   "nop dependency chain");
+}
+
+TEST(MscclReplayTest, ChannelNotBelowNchannelsRejectedAtStage1) {
+  XAlgo a = RingAllgather(2, 1, false);
+  a.gpus[0].tbs[0].chan = 5;
+  ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kBadValue,
+                   "gpu 0 tb 0: chan=5 is not below nchannels=1");
+}
+
+TEST(MscclReplayTest, TwoBlocksOnOneConnectorRejectedAtStage1) {
+  XAlgo a = RingAllgather(3, 1, false);
+  testing::XTb extra;
+  extra.id = 1;
+  extra.send = 1;
+  a.gpus[0].tbs.push_back(extra);
+  ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kConnector,
+                   "gpu 0 tb 1: tb 0 and tb 1 both send to gpu 1 on channel 0");
+}
+
+TEST(MscclReplayTest, UnsupportedStepTypeRejectedAtStage1) {
+  const std::string xml = Replace(ToXml(RingAllgather(2, 1, false)), "type=\"cpy\"", "type=\"rres\"");
+  ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kUnsupported,
+                   "unsupported step type \"rres\"");
+}
+
+TEST(MscclReplayTest, OffsetOutsideBufferAndStepNumberingRejectedAtStage1) {
+  XAlgo a = RingAllgather(2, 1, false);
+  a.gpus[1].tbs[0].steps[2].dstoff = 2;  // o has 2 chunks
+  ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kBadValue,
+                   "gpu 1 tb 0 step 2: destination o[2..3) is outside the output buffer");
+  const std::string xml = Replace(ToXml(RingAllgather(2, 1, false)), "<step s=\"1\"", "<step s=\"2\"");
+  ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kBadValue,
+                   "s=2 but it is step 1");
+}
+
+// ---------------------------------------------------------------- stage 2
+
+TEST(MscclReplayTest, MismatchedCntSequencesRejectedAtStage2) {
+  XAlgo a = RingAllgather(2, 2, false);
+  // gpu 1 receives the two chunks of rank 0 as two steps of one chunk.
+  auto& steps = a.gpus[1].tbs[0].steps;
+  steps.back() = St("r", "o", 0, "o", 0, 1);
+  steps.push_back(St("r", "o", 1, "o", 1, 1));
+  ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kFifo, ReplayViolationKind::kFifoMismatch,
+                   "connector gpu 0 -> gpu 1 channel 0: transfer 0 is sent with cnt=2 by gpu 0 "
+                   "tb 0 step 1 but received with cnt=1 by gpu 1 tb 0 step 2");
+}
+
+// ---------------------------------------------------------------- stage 3
+
+TEST(MscclReplayTest, ReceiveBeforeSendDeadlockReportsCycle) {
+  XAlgo a = RingAllgather(2, 1, false);
+  for (auto& g : a.gpus) std::swap(g.tbs[0].steps[1], g.tbs[0].steps[2]);  // r before s
+  const ReplayResult r = Replay(ToXml(a));
+  ExpectRejectedAt(r, ReplayStage::kExecute, ReplayViolationKind::kDeadlock,
+                   "deadlock: wait-for cycle: gpu 0 tb 0 step 1 (r, round 0) waits for data from "
+                   "gpu 1 tb 0 on channel 0 -> gpu 1 tb 0 step 1 (r, round 0) waits for data "
+                   "from gpu 0 tb 0 on channel 0 -> back to gpu 0 tb 0");
+  ASSERT_EQ(r.violations[0].cycle.size(), 2u);
+  EXPECT_EQ(r.violations[0].cycle[1].gpu, 1);
+  EXPECT_EQ(r.violations[0].cycle[1].step, 1);
+}
+
+TEST(MscclReplayTest, ConnectorDepthDeadlockOnSimpleFixedByFifo8) {
+  // Ring allgather forwarding 2-chunk steps: on Simple a connector holds 2 one-chunk
+  // transfers, the s fills it and every rcs needs data in and a free slot out together.
+  const std::string xml = ToXml(RingAllgather(4, 2, false));
+  const ReplayResult r = Replay(xml);
+  ExpectRejectedAt(r, ReplayStage::kExecute, ReplayViolationKind::kDeadlock,
+                   "waits for a free slot (2 transfers in flight)");
+  ASSERT_EQ(r.violations.size(), 1u) << Dump(r);
+  EXPECT_EQ(r.violations[0].cycle.size(), 4u);
+  const ReplayResult deep = Replay(xml, MscclProfile::kExecutor, 8);
+  EXPECT_TRUE(deep.ok) << Dump(deep);
+  EXPECT_EQ(deep.fifo_depth, 8);
+  // The same file on LL (depth 8) is accepted; one chunk per step is fine on Simple.
+  EXPECT_TRUE(Replay(ToXml(RingAllgather(4, 2, false, "LL"))).ok);
+  EXPECT_TRUE(Replay(ToXml(RingAllgather(4, 1, false))).ok);
+  // --fifo 1 deadlocks even the one-chunk ring.
+  ExpectRejectedAt(Replay(ToXml(RingAllgather(4, 1, false)), MscclProfile::kExecutor, 1),
+                   ReplayStage::kExecute, ReplayViolationKind::kDeadlock, "free slot");
+}
+
+TEST(MscclReplayTest, CycleOfFlagWaitsDeadlocks) {
+  // tb 0 starts only after tb 1's rrc, which waits for tb 0's rrc: a cycle of flag waits.
+  XAlgo a = StarReduceScatter3();
+  for (auto& g : a.gpus) {
+    g.tbs[1].steps[1].hasdep = 1;
+    g.tbs[0].steps[0].depid = 1;
+    g.tbs[0].steps[0].deps = 1;
+  }
+  const ReplayResult r = Replay(ToXml(a));
+  ExpectRejectedAt(r, ReplayStage::kExecute, ReplayViolationKind::kDeadlock, "wait-for cycle");
+}
+
+TEST(MscclReplayTest, DoubleCountedReductionRejectedAtStage3) {
+  XAlgo a = Allreduce2();
+  a.gpus[0].tbs[0].steps.insert(a.gpus[0].tbs[0].steps.begin() + 2, St("re", "i", 0, "o", 0));
+  const ReplayResult r = Replay(ToXml(a));
+  ExpectRejectedAt(r, ReplayStage::kExecute, ReplayViolationKind::kDoubleCount,
+                   "gpu 0 tb 0 step 2 (re, round 0): reduces two values that both contain "
+                   "(rank 0, chunk 0) (double counting)");
+}
+
+TEST(MscclReplayTest, MissingChunkRejectedAtStage3) {
+  // gpu 0 sends its chunk straight from the input and never copies it to o[0].
+  XAlgo a = RingAllgather(2, 1, false);
+  auto& steps = a.gpus[0].tbs[0].steps;
+  steps.erase(steps.begin());
+  steps[0] = St("s", "i", 0, "o", 0);
+  const ReplayResult r = Replay(ToXml(a));
+  ExpectRejectedAt(r, ReplayStage::kExecute, ReplayViolationKind::kPostcondition,
+                   "[outofplace] missing chunk: gpu 0 o[0] is never written (round 0)");
+  EXPECT_EQ(r.violations_total, 2);  // rounds 0 and 1
+}
+
+TEST(MscclReplayTest, UnorderedReductionsIntoOneCellAreARace) {
+  XAlgo a = StarReduceScatter3();
+  for (auto& g : a.gpus) g.tbs[1].steps[1].depid = g.tbs[1].steps[1].deps = -1;
+  const ReplayResult r = Replay(ToXml(a));
+  ExpectRejectedAt(r, ReplayStage::kExecute, ReplayViolationKind::kRace, "o[0] is not ordered");
+}
+
+TEST(MscclReplayTest, SendOfUnwrittenCellWithoutDependencyIsARace) {
+  // Broadcast where gpu 1 forwards from a second block that does not wait for the receive.
+  XAlgo a = ChainBroadcast(3, 1);
+  auto& g1 = a.gpus[1];
+  g1.tbs[0].send = -1;
+  g1.tbs[0].steps = {St("r", "o", 0, "o", 0)};
+  testing::XTb fwd;
+  fwd.id = 1;
+  fwd.send = 2;
+  fwd.steps = {St("s", "o", 0, "o", 0)};
+  g1.tbs.push_back(fwd);
+  const ReplayResult r = Replay(ToXml(a));
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(Has(r, ReplayStage::kExecute, ReplayViolationKind::kRace) ||
+              Has(r, ReplayStage::kExecute, ReplayViolationKind::kUninitializedRead))
+      << Dump(r);
+  // With the dependency (and hasdep) it is correct.
+  g1.tbs[0].steps[0].hasdep = 1;
+  g1.tbs[1].steps[0].depid = 0;
+  g1.tbs[1].steps[0].deps = 0;
+  const ReplayResult fixed = Replay(ToXml(a));
+  EXPECT_TRUE(fixed.ok) << Dump(fixed);
+}
+
+TEST(MscclReplayTest, OutOfPlaceWriteToInputRejected) {
+  XAlgo a = Allreduce2();
+  a.inplace = 0;
+  a.gpus[1].tbs[0].steps[1].dstbuf = "i";  // rrc into i[1]: legal in place only
+  a.gpus[1].tbs[0].steps[2].srcbuf = "i";
+  a.gpus[1].tbs[0].steps.push_back(St("cpy", "i", 1, "o", 1));
+  const ReplayResult r = Replay(ToXml(a));
+  ExpectRejectedAt(r, ReplayStage::kExecute, ReplayViolationKind::kInputWritten,
+                   "gpu 1 tb 0 step 1 (rrc, round 0): writes gpu 1 i[1]");
+  a.inplace = 1;
+  a.outofplace = 0;
+  EXPECT_TRUE(Replay(ToXml(a)).ok) << Dump(Replay(ToXml(a)));
+}
+
+TEST(MscclReplayTest, SixtyGpuRingWithThousandsOfStepsIsFast) {
+  // 60 GPUs x 60 steps = 3600 steps (the lexer caps a file at 4096 elements).
+  const std::string xml = ToXml(RingAllgather(60, 1, true));
+  const auto t0 = std::chrono::steady_clock::now();
+  const ReplayResult r = Replay(xml);
+  const double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(r.ok) << Dump(r);
+  EXPECT_LT(s, 1.0);
+}
+
+TEST(MscclReplayTest, BadOptionsThrow) {
+  ReplayOptions o;
+  o.iterations = 0;
+  EXPECT_THROW(ReplayMscclXml("", "t", o), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace collsynth
