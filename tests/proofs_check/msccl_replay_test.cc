@@ -490,6 +490,18 @@ TEST(MscclReplayTest, SixtyGpuRingWithThousandsOfStepsIsFast) {
   EXPECT_LT(s, 1.0);
 }
 
+TEST(MscclReplayTest, ThousandBlocksAreFast) {
+  // 32 GPUs x 31 blocks = 992 blocks (vector clocks of 992 entries), 1984 steps.
+  const std::string xml = ToXml(testing::DirectAllgather(32));
+  const auto t0 = std::chrono::steady_clock::now();
+  const ReplayResult r = Replay(xml);
+  const double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(r.ok) << Dump(r);
+  EXPECT_EQ(r.bytes_per_pair.size(), 32u * 31u);
+  EXPECT_LT(s, 1.0);
+}
+
 TEST(MscclReplayTest, BadOptionsThrow) {
   ReplayOptions o;
   o.iterations = 0;

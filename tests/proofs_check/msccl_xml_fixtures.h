@@ -216,6 +216,32 @@ inline XAlgo StarReduceScatter3() {
   return a;
 }
 
+// Direct allgather on n GPUs in place: one block per peer p (send = recv = p) doing s o[r],
+// r o[p]: n(n-1) blocks in all, the shape with the most blocks per step.
+inline XAlgo DirectAllgather(int n) {
+  XAlgo a;
+  a.coll = "allgather";
+  a.ngpus = n;
+  a.nchunksperloop = n;
+  a.inplace = 1;
+  a.outofplace = 0;
+  for (int r = 0; r < n; ++r) {
+    XGpu g;
+    g.id = r;
+    g.o_chunks = n;
+    for (int p = 0; p < n; ++p) {
+      if (p == r) continue;
+      XTb t;
+      t.id = static_cast<int>(g.tbs.size());
+      t.send = t.recv = p;
+      t.steps = {St("s", "o", r, "o", r), St("r", "o", p, "o", p)};
+      g.tbs.push_back(t);
+    }
+    a.gpus.push_back(g);
+  }
+  return a;
+}
+
 }  // namespace collsynth::testing
 
 #endif  // COLLSYNTH_TESTS_PROOFS_CHECK_MSCCL_XML_FIXTURES_H_
