@@ -142,7 +142,10 @@ CommandRegistrar reg_replay(0, [](CLI::App& app) {
       const std::string text = ReadXmlFile(args->file);
       const ReplayResult r = ReplayMscclXml(text, name, args->options);
       if (args->json) {
-        std::cout << ToJson(r, args->profile).dump() << "\n";
+        // Names quoted from the file may be invalid UTF-8: replaced, never an exception.
+        std::cout << ToJson(r, args->profile)
+                         .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << "\n";
       } else {
         std::cout << Text(r);
       }

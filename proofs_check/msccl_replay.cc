@@ -268,6 +268,8 @@ class SchemaReader {
     const bool has_channels = Int32(e, "nchannels", where, &nchannels);
     const bool has_chunks = Int32(e, "nchunksperloop", where, &nchunks);
     const bool has_gpus = Int32(e, "ngpus", where, &ngpus);
+    if (has_gpus) result_->ngpus = ngpus;
+    if (has_chunks) result_->nchunksperloop = nchunks;
     const std::string* coll = e.Find("coll");
     if (coll == nullptr) {
       Bad(Kind::kMissingAttribute, where + ": attribute coll of node algo not found");

@@ -109,8 +109,10 @@ struct ReplayResult {
   std::vector<ReplayPairChunks> bytes_per_pair;  // after stage 1; sorted by (src, dst)
 };
 
-// Runs the stages on the XML `text`; `file` only names it in messages. Never throws for bad
-// text (a rejection is a violation); throws std::invalid_argument for bad options.
+// Runs the stages on the XML `text`. `file` is the caller's name for it and is not quoted:
+// messages locate a fault by line, gpu, tb and step, and the caller prints the file name.
+// Never throws for any text (a rejection is a violation); throws std::invalid_argument for
+// bad options (fifo_depth < 0, iterations < 1, max_violations < 1).
 ReplayResult ReplayMscclXml(const std::string& text, const std::string& file,
                             const ReplayOptions& options);
 
