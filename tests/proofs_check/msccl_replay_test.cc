@@ -118,6 +118,40 @@ TEST(MscclReplayTest, AllreduceTwoGpusBothModesAccepted) {
   EXPECT_EQ(Pairs(r), (std::vector<T>{{0, 1, 2}, {1, 0, 2}}));
 }
 
+TEST(MscclReplayTest, RingAllreduceFourGpusBothModesAccepted) {
+  const ReplayResult r = Replay(ToXml(testing::RingAllreduce(4)));
+  ASSERT_TRUE(r.ok) << Dump(r);
+  EXPECT_EQ(r.modes, (std::vector<std::string>{"inplace", "outofplace"}));
+  using T = std::tuple<int, int, std::int64_t>;
+  EXPECT_EQ(Pairs(r), (std::vector<T>{{0, 1, 6}, {1, 2, 6}, {2, 3, 6}, {3, 0, 6}}));
+}
+
+TEST(MscclReplayTest, ScratchAndFusedReduceAcceptedButNotWithoutTheNop) {
+  testing::XAlgo a = testing::ScratchReduceScatter3();
+  const ReplayResult r = Replay(ToXml(a));
+  ASSERT_TRUE(r.ok) << Dump(r);
+  // Without the nop nothing orders tb 1's receive into s[1] before the second re reads it.
+  for (auto& g : a.gpus) g.tbs[2].steps.erase(g.tbs[2].steps.begin() + 1);
+  const ReplayResult bad = Replay(ToXml(a));
+  EXPECT_FALSE(bad.ok);
+  EXPECT_TRUE(Has(bad, ReplayStage::kExecute, ReplayViolationKind::kRace, "s[1]") ||
+              Has(bad, ReplayStage::kExecute, ReplayViolationKind::kUninitializedRead, "s[1]"))
+      << Dump(bad);
+}
+
+TEST(MscclReplayTest, BlocksPerGpuLimitPerProfile) {
+  XAlgo a = RingAllgather(2, 1, false);
+  for (int t = 1; t <= 64; ++t) {
+    testing::XTb empty;
+    empty.id = t;
+    a.gpus[0].tbs.push_back(empty);
+  }
+  EXPECT_TRUE(Replay(ToXml(a)).ok);
+  ExpectRejectedAt(Replay(ToXml(a), MscclProfile::kRccl), ReplayStage::kSchema,
+                   ReplayViolationKind::kLimit,
+                   "gpu 0 tb 64: id not below MSCCL_MAX_NUM_THREAD_BLOCKS = 64");
+}
+
 TEST(MscclReplayTest, RingReduceScatterTwoAndFourGpusAccepted) {
   for (int n : {2, 4}) {
     const ReplayResult r = Replay(ToXml(RingReduceScatter(n)));

@@ -160,6 +160,75 @@ inline XAlgo RingReduceScatter(int n, const std::string& coll = "reducescatter")
   return a;
 }
 
+// Ring allreduce on n GPUs, one chunk per rank and one block per GPU (send r+1, recv r-1):
+// the reduce-scatter ring (s, n-2 x rrs), rrcs of the rank's own chunk into o, then the
+// allgather ring of the results (n-2 x rcs, r). Both in place and out of place.
+inline XAlgo RingAllreduce(int n) {
+  XAlgo a;
+  a.coll = "allreduce";
+  a.ngpus = n;
+  a.nchunksperloop = n;
+  a.inplace = 1;
+  a.outofplace = 1;
+  auto m = [n](int x) { return ((x % n) + n) % n; };
+  for (int r = 0; r < n; ++r) {
+    XGpu g;
+    g.id = r;
+    g.i_chunks = n;
+    g.o_chunks = n;
+    XTb t;
+    t.send = m(r + 1);
+    t.recv = m(r - 1);
+    t.steps.push_back(St("s", "i", m(r - 1), "o", 0));
+    for (int j = 1; j + 1 < n; ++j) t.steps.push_back(St("rrs", "i", m(r - 1 - j), "o", 0));
+    t.steps.push_back(St("rrcs", "i", r, "o", r));
+    for (int j = 1; j + 1 < n; ++j) t.steps.push_back(St("rcs", "o", m(r - j), "o", m(r - j)));
+    t.steps.push_back(St("r", "o", m(r + 1), "o", m(r + 1)));
+    g.tbs.push_back(t);
+    a.gpus.push_back(g);
+  }
+  return a;
+}
+
+// Reduce-scatter on 3 GPUs through scratch: tb 0 and tb 1 exchange with d+1 and d+2, each
+// receiving the peer's contribution into its own scratch slot (hasdep); tb 2 copies the own
+// contribution to o[0], then a nop waits for tb 1 and two fused re steps (the first waiting
+// for tb 0) add both slots into o[0]. Out of place.
+inline XAlgo ScratchReduceScatter3() {
+  XAlgo a;
+  a.coll = "reducescatter";
+  a.ngpus = 3;
+  a.nchunksperloop = 3;
+  for (int d = 0; d < 3; ++d) {
+    XGpu g;
+    g.id = d;
+    g.i_chunks = 3;
+    g.o_chunks = 1;
+    g.s_chunks = 2;
+    for (int k = 0; k < 2; ++k) {
+      XTb t;
+      t.id = k;
+      t.send = t.recv = (d + 1 + k) % 3;
+      XStep recv = St("r", "s", k, "s", k);
+      recv.hasdep = 1;
+      t.steps = {St("s", "i", (d + 1 + k) % 3, "s", 0), recv};
+      g.tbs.push_back(t);
+    }
+    XTb local;
+    local.id = 2;
+    XStep nop = Nop();
+    nop.depid = 1;
+    nop.deps = 1;
+    XStep re0 = St("re", "s", 0, "o", 0);
+    re0.depid = 0;
+    re0.deps = 1;
+    local.steps = {St("cpy", "i", d, "o", 0), nop, re0, St("re", "s", 1, "o", 0)};
+    g.tbs.push_back(local);
+    a.gpus.push_back(g);
+  }
+  return a;
+}
+
 // Broadcast from rank 0 along the chain 0 -> 1 -> ... -> n-1, c chunks, out of place.
 inline XAlgo ChainBroadcast(int n, int c) {
   XAlgo a;
