@@ -124,7 +124,7 @@ CommandRegistrar reg_replay(0, [](CLI::App& app) {
       ->check(CLI::Range(0, 1 << 20));
   cmd->add_option("--rounds", args->options.iterations,
                   "rounds of the chunk loop simulated (default 2)")
-      ->check(CLI::Range(1, 16));
+      ->check(CLI::Range(1, 8));
   cmd->add_option("--max-violations", args->options.max_violations,
                   "violations to list (default 50)")
       ->check(CLI::Range(1, 1000000));

@@ -129,11 +129,19 @@ class Simulator {
 
   void Run() {
     for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) Enqueue(b);
-    while (!ready_.empty()) {
+    while (!ready_.empty() && !over_budget_) {
       const int b = ready_.front();
       ready_.pop_front();
       blocks_[b].queued = false;
       Advance(b);
+    }
+    if (over_budget_) {
+      rep_->Add(ReplayStage::kExecute, Kind::kLimit,
+                "[" + mode_ + "] the contribution sets grew beyond " +
+                    std::to_string(o_.max_set_elements) +
+                    " elements in all (limit of this checker; reductions of many different "
+                    "chunks into one cell)");
+      return;
     }
     if (!ReportDeadlock()) CheckPostcondition();
   }
@@ -263,6 +271,11 @@ class Simulator {
     Value r;
     if (a.bottom || c.bottom) return r;
     r.bottom = false;
+    elements_ += a.elems.size() + c.elems.size();
+    if (elements_ > static_cast<std::uint64_t>(o_.max_set_elements)) {
+      over_budget_ = true;
+      return r;
+    }
     r.elems.reserve(a.elems.size() + c.elems.size());
     std::size_t i = 0, j = 0;
     bool dup = false;
@@ -311,7 +324,7 @@ class Simulator {
       b.finished = true;
       return;
     }
-    while (!b.finished) {
+    while (!b.finished && !over_budget_) {
       const Step& st = b.def->steps[b.step];
       const TypeInfo& info = InfoOf(st.type);
       if (!b.dep_done) {
@@ -563,6 +576,8 @@ class Simulator {
   std::vector<Cell> cells_;
   std::deque<int> ready_;
   std::set<std::tuple<int, int, int, int>> reported_;
+  std::uint64_t elements_ = 0;  // set elements built by reductions (options.max_set_elements)
+  bool over_budget_ = false;
 };
 
 }  // namespace

@@ -64,6 +64,7 @@ ReplayResult ReplayMscclXml(const std::string& text, const std::string& file,
   if (options.fifo_depth < 0) throw std::invalid_argument("fifo_depth must be >= 0");
   if (options.iterations < 1) throw std::invalid_argument("iterations must be >= 1");
   if (options.max_violations < 1) throw std::invalid_argument("max_violations must be >= 1");
+  if (options.max_set_elements < 0) throw std::invalid_argument("max_set_elements must be >= 0");
   (void)file;
   ReplayResult result;
   msccl::Reporter rep(&result, options.max_violations);

@@ -46,6 +46,9 @@ struct ReplayOptions {
   int iterations = 2;  // rounds of the chunk (gridOffset) loop simulated, >= 1
   int root = 0;        // broadcast: the rank whose input is broadcast
   int max_violations = 50;  // listed; the count of all is in violations_total
+  // Stage 3 stops with a kLimit violation after building this many set elements in
+  // reductions in one run (bounds time and memory on hostile files).
+  std::int64_t max_set_elements = std::int64_t{1} << 26;
 };
 
 enum class ReplayStage { kLexical = 0, kSchema = 1, kFifo = 2, kExecute = 3 };

@@ -9,8 +9,9 @@
 namespace collsynth::msccl {
 namespace {
 
-// Limits of this checker (not of the runtime): cells simulated per round.
-constexpr std::int64_t kMaxCellsPerRound = std::int64_t{1} << 24;
+// Limits of this checker (not of the runtime): cells simulated per round, half for the input
+// and output buffers (ngpus * 2 * nchunksperloop), half for scratch (ngpus * s_chunks).
+constexpr std::int64_t kMaxCellsPerRound = std::int64_t{1} << 21;
 constexpr int kMaxGpus = 4096;
 constexpr int kMaxCount = 72;                 // MSCCL_MAX_COUNT (cnt < 72)
 constexpr int kMaxBlocksPerChannelSide = 32;  // MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL
@@ -206,9 +207,9 @@ class SchemaReader {
                                result_->coll + " gives every rank nchunksperloop/ngpus chunks)");
       return false;
     }
-    if (static_cast<std::int64_t>(ngpus) * nchunks * 2 > kMaxCellsPerRound) {
+    if (static_cast<std::int64_t>(ngpus) * nchunks * 2 > kMaxCellsPerRound / 2) {
       Bad(Kind::kLimit, where + ": ngpus*nchunksperloop too large for this checker (limit " +
-                            std::to_string(kMaxCellsPerRound / 2) + ")");
+                            std::to_string(kMaxCellsPerRound / 4) + ")");
       return false;
     }
     const int k = per_rank ? nchunks / ngpus : nchunks;
@@ -267,7 +268,7 @@ class SchemaReader {
       Bad(Kind::kBadValue, where + ": negative i_chunks/o_chunks/s_chunks", id);
       return;
     }
-    if (static_cast<std::int64_t>(g.s_chunks) * algo_->ngpus > kMaxCellsPerRound) {
+    if (static_cast<std::int64_t>(g.s_chunks) * algo_->ngpus > kMaxCellsPerRound / 2) {
       Bad(Kind::kLimit, where + ": s_chunks too large for this checker", id);
       return;
     }

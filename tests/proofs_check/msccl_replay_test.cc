@@ -536,6 +536,24 @@ TEST(MscclReplayTest, ThousandBlocksAreFast) {
   EXPECT_LT(s, 1.0);
 }
 
+TEST(MscclReplayTest, CheckerSizeLimitIsAViolation) {
+  XAlgo a = RingAllgather(2, 1, false);
+  std::string xml = ToXml(a);
+  xml = Replace(xml, "nchunksperloop=\"2\" ngpus=\"2\"", "nchunksperloop=\"1024\" ngpus=\"1024\"");
+  ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kLimit,
+                   "ngpus*nchunksperloop too large for this checker (limit 524288)");
+}
+
+TEST(MscclReplayTest, SetElementBudgetIsAViolation) {
+  // Allreduce2 builds 2 x 2 elements per mode in its rrc steps: a budget of 3 stops it.
+  ReplayOptions o;
+  o.max_set_elements = 3;
+  ExpectRejectedAt(ReplayMscclXml(ToXml(Allreduce2()), "t.xml", o), ReplayStage::kExecute,
+                   ReplayViolationKind::kLimit, "[inplace] the contribution sets grew beyond 3");
+  o.max_set_elements = 8;  // 2 rounds x 2 gpus x 2 elements per mode
+  EXPECT_TRUE(ReplayMscclXml(ToXml(Allreduce2()), "t.xml", o).ok);
+}
+
 TEST(MscclReplayTest, BadOptionsThrow) {
   ReplayOptions o;
   o.iterations = 0;
