@@ -70,8 +70,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::Require(Summary(ReplayMscclXml(text, "fuzz.xml", o)) == summary,
                   "replay is not deterministic: " + summary);
     const MscclXmlDocument doc = LexMscclXml(text);
-    fuzz::Require(doc.ok == (r.violations.empty() || r.violations[0].stage != ReplayStage::kLexical),
-                  "lexer verdict and replay stage 0 disagree: " + summary);
+    fuzz::Require(
+        doc.ok == (r.violations.empty() || r.violations[0].stage != ReplayStage::kLexical),
+        "lexer verdict and replay stage 0 disagree: " + summary);
     if (doc.ok) {
       std::string canonical;
       Write(doc, 0, 0, &canonical);

@@ -18,7 +18,6 @@ std::string ConnectorName(const Connector& c) {
          " channel " + std::to_string(c.chan);
 }
 
-
 // A contribution set: sorted element ids q * in_size + c (rank q's input chunk c), or bottom
 // (never written).
 struct Value {
@@ -152,10 +151,10 @@ class Simulator {
   std::size_t Resolve(int it, int g, char buf, int off) const {
     const std::size_t round = per_round_ * it;
     const std::size_t in_base = static_cast<std::size_t>(g) * algo_.in_size;
-    const std::size_t out_base =
-        static_cast<std::size_t>(algo_.ngpus) * algo_.in_size + static_cast<std::size_t>(g) * algo_.out_size;
-    const std::size_t s_base = static_cast<std::size_t>(algo_.ngpus) * (algo_.in_size + algo_.out_size) +
-                               scratch_base_[g];
+    const std::size_t out_base = static_cast<std::size_t>(algo_.ngpus) * algo_.in_size +
+                                 static_cast<std::size_t>(g) * algo_.out_size;
+    const std::size_t s_base =
+        static_cast<std::size_t>(algo_.ngpus) * (algo_.in_size + algo_.out_size) + scratch_base_[g];
     if (buf == 's') return round + s_base + off;
     if (inplace_) {
       const int k = algo_.coll == Coll::kAllgather ? algo_.in_size : algo_.out_size;
@@ -164,7 +163,8 @@ class Simulator {
         return round + in_base + off;
       }
       if (buf == 'i') {
-        if (algo_.coll == Coll::kAllgather) return round + out_base + static_cast<std::size_t>(g) * k + off;
+        if (algo_.coll == Coll::kAllgather)
+          return round + out_base + static_cast<std::size_t>(g) * k + off;
         return round + out_base + off;
       }
       return round + out_base + off;
@@ -331,10 +331,9 @@ class Simulator {
         if (st.depid >= 0) {
           const int d = first_block_[b.gpu] + st.depid;
           SimBlock& db = blocks_[d];
-          auto it = std::lower_bound(db.pubs.begin(), db.pubs.end(), 0,
-                                     [&](const Publication& p, int) {
-                                       return !FlagReaches(p, b.iter, st.deps);
-                                     });
+          auto it = std::lower_bound(
+              db.pubs.begin(), db.pubs.end(), 0,
+              [&](const Publication& p, int) { return !FlagReaches(p, b.iter, st.deps); });
           if (it == db.pubs.end()) {
             b.wait = WaitKind::kFlag;
             b.wait_target = d;
@@ -377,27 +376,38 @@ class Simulator {
         const int k = b.sub;
         Value outgoing;
         switch (st.type) {
-          case StepType::kS: outgoing = Read(self, st.srcbuf, st.srcoff + k); break;
-          case StepType::kR: Write(self, st.dstbuf, st.dstoff + k, std::move(incoming)); break;
+          case StepType::kS:
+            outgoing = Read(self, st.srcbuf, st.srcoff + k);
+            break;
+          case StepType::kR:
+            Write(self, st.dstbuf, st.dstoff + k, std::move(incoming));
+            break;
           case StepType::kRcs:
             outgoing = incoming;
             Write(self, st.dstbuf, st.dstoff + k, std::move(incoming));
             break;
-          case StepType::kRrs: outgoing = Sum(self, incoming, Read(self, st.srcbuf, st.srcoff + k)); break;
+          case StepType::kRrs:
+            outgoing = Sum(self, incoming, Read(self, st.srcbuf, st.srcoff + k));
+            break;
           case StepType::kRrc:
-            Write(self, st.dstbuf, st.dstoff + k, Sum(self, incoming, Read(self, st.srcbuf, st.srcoff + k)));
+            Write(self, st.dstbuf, st.dstoff + k,
+                  Sum(self, incoming, Read(self, st.srcbuf, st.srcoff + k)));
             break;
           case StepType::kRrcs:
             outgoing = Sum(self, incoming, Read(self, st.srcbuf, st.srcoff + k));
             Write(self, st.dstbuf, st.dstoff + k, outgoing);
             break;
-          case StepType::kCpy: Write(self, st.dstbuf, st.dstoff + k, Read(self, st.srcbuf, st.srcoff + k)); break;
+          case StepType::kCpy:
+            Write(self, st.dstbuf, st.dstoff + k, Read(self, st.srcbuf, st.srcoff + k));
+            break;
           case StepType::kRe: {
             Value d = Read(self, st.dstbuf, st.dstoff + k);
-            Write(self, st.dstbuf, st.dstoff + k, Sum(self, d, Read(self, st.srcbuf, st.srcoff + k)));
+            Write(self, st.dstbuf, st.dstoff + k,
+                  Sum(self, d, Read(self, st.srcbuf, st.srcoff + k)));
             break;
           }
-          case StepType::kNop: break;
+          case StepType::kNop:
+            break;
         }
         if (out != nullptr) {
           Message m;
@@ -451,7 +461,8 @@ class Simulator {
                     std::to_string(f.chan),
                 f.receiver};
       }
-      case WaitKind::kNone: break;
+      case WaitKind::kNone:
+        break;
     }
     return {"is stuck", -1};
   }
@@ -601,7 +612,6 @@ std::vector<Connector> BuildConnectors(const Algo& algo) {
   return out;
 }
 
-
 void CheckFifoMatching(const Algo& algo, const std::vector<Connector>& conns, Reporter* rep) {
   auto bad = [&](std::string m, int gpu, int tb, int step) {
     rep->Add(ReplayStage::kFifo, Kind::kFifoMismatch, std::move(m), gpu, tb, step);
@@ -622,15 +632,15 @@ void CheckFifoMatching(const Algo& algo, const std::vector<Connector>& conns, Re
     }
     if (c.receiver_tb < 0 && !sends.empty()) {
       bad(ConnectorName(c) + ": " + Where(c.src, c.sender_tb, sends[0].first) +
-              " sends, but no block on gpu " + std::to_string(c.dst) + " has recv=" +
-              std::to_string(c.src) + " chan=" + std::to_string(c.chan),
+              " sends, but no block on gpu " + std::to_string(c.dst) +
+              " has recv=" + std::to_string(c.src) + " chan=" + std::to_string(c.chan),
           c.src, c.sender_tb, sends[0].first);
       continue;
     }
     if (c.sender_tb < 0 && !recvs.empty()) {
       bad(ConnectorName(c) + ": " + Where(c.dst, c.receiver_tb, recvs[0].first) +
-              " receives, but no block on gpu " + std::to_string(c.src) + " has send=" +
-              std::to_string(c.dst) + " chan=" + std::to_string(c.chan),
+              " receives, but no block on gpu " + std::to_string(c.src) +
+              " has send=" + std::to_string(c.dst) + " chan=" + std::to_string(c.chan),
           c.dst, c.receiver_tb, recvs[0].first);
       continue;
     }
@@ -638,10 +648,10 @@ void CheckFifoMatching(const Algo& algo, const std::vector<Connector>& conns, Re
     bool reported = false;
     for (std::size_t k = 0; k < n && !reported; ++k) {
       if (sends[k].second != recvs[k].second) {
-        bad(ConnectorName(c) + ": transfer " + std::to_string(k) + " is sent with cnt=" +
-                std::to_string(sends[k].second) + " by " +
-                Where(c.src, c.sender_tb, sends[k].first) + " but received with cnt=" +
-                std::to_string(recvs[k].second) + " by " +
+        bad(ConnectorName(c) + ": transfer " + std::to_string(k) +
+                " is sent with cnt=" + std::to_string(sends[k].second) + " by " +
+                Where(c.src, c.sender_tb, sends[k].first) +
+                " but received with cnt=" + std::to_string(recvs[k].second) + " by " +
                 Where(c.dst, c.receiver_tb, recvs[k].first),
             c.src, c.sender_tb, sends[k].first);
         reported = true;
@@ -649,8 +659,8 @@ void CheckFifoMatching(const Algo& algo, const std::vector<Connector>& conns, Re
     }
     if (!reported && sends.size() != recvs.size()) {
       bad(ConnectorName(c) + ": " + std::to_string(sends.size()) + " sends by " +
-              Where(c.src, c.sender_tb) + " but " + std::to_string(recvs.size()) +
-              " receives by " + Where(c.dst, c.receiver_tb),
+              Where(c.src, c.sender_tb) + " but " + std::to_string(recvs.size()) + " receives by " +
+              Where(c.dst, c.receiver_tb),
           c.src, c.sender_tb, -1);
     }
   }

@@ -13,31 +13,50 @@ namespace collsynth {
 
 const char* ReplayStageName(ReplayStage stage) {
   switch (stage) {
-    case ReplayStage::kLexical: return "lexical";
-    case ReplayStage::kSchema: return "schema";
-    case ReplayStage::kFifo: return "fifo";
-    case ReplayStage::kExecute: return "execute";
+    case ReplayStage::kLexical:
+      return "lexical";
+    case ReplayStage::kSchema:
+      return "schema";
+    case ReplayStage::kFifo:
+      return "fifo";
+    case ReplayStage::kExecute:
+      return "execute";
   }
   return "?";
 }
 
 const char* ReplayViolationKindName(ReplayViolationKind k) {
   switch (k) {
-    case ReplayViolationKind::kLexical: return "lexical";
-    case ReplayViolationKind::kMissingAttribute: return "missing-attribute";
-    case ReplayViolationKind::kBadValue: return "bad-value";
-    case ReplayViolationKind::kLimit: return "limit";
-    case ReplayViolationKind::kUnsupported: return "unsupported";
-    case ReplayViolationKind::kStructure: return "structure";
-    case ReplayViolationKind::kDependency: return "dependency";
-    case ReplayViolationKind::kConnector: return "connector";
-    case ReplayViolationKind::kFifoMismatch: return "fifo-mismatch";
-    case ReplayViolationKind::kDeadlock: return "deadlock";
-    case ReplayViolationKind::kRace: return "race";
-    case ReplayViolationKind::kDoubleCount: return "double-count";
-    case ReplayViolationKind::kUninitializedRead: return "uninitialized-read";
-    case ReplayViolationKind::kInputWritten: return "input-written";
-    case ReplayViolationKind::kPostcondition: return "postcondition";
+    case ReplayViolationKind::kLexical:
+      return "lexical";
+    case ReplayViolationKind::kMissingAttribute:
+      return "missing-attribute";
+    case ReplayViolationKind::kBadValue:
+      return "bad-value";
+    case ReplayViolationKind::kLimit:
+      return "limit";
+    case ReplayViolationKind::kUnsupported:
+      return "unsupported";
+    case ReplayViolationKind::kStructure:
+      return "structure";
+    case ReplayViolationKind::kDependency:
+      return "dependency";
+    case ReplayViolationKind::kConnector:
+      return "connector";
+    case ReplayViolationKind::kFifoMismatch:
+      return "fifo-mismatch";
+    case ReplayViolationKind::kDeadlock:
+      return "deadlock";
+    case ReplayViolationKind::kRace:
+      return "race";
+    case ReplayViolationKind::kDoubleCount:
+      return "double-count";
+    case ReplayViolationKind::kUninitializedRead:
+      return "uninitialized-read";
+    case ReplayViolationKind::kInputWritten:
+      return "input-written";
+    case ReplayViolationKind::kPostcondition:
+      return "postcondition";
   }
   return "?";
 }
@@ -56,7 +75,6 @@ void CountPairs(const msccl::Algo& algo, ReplayResult* r) {
   for (const auto& [key, chunks] : m) r->bytes_per_pair.push_back({key.first, key.second, chunks});
 }
 
-
 }  // namespace
 
 ReplayResult ReplayMscclXml(const std::string& text, const std::string& file,
@@ -71,7 +89,8 @@ ReplayResult ReplayMscclXml(const std::string& text, const std::string& file,
   const MscclXmlDocument doc = LexMscclXml(text);
   result.notes = doc.notes;
   if (!doc.ok) {
-    rep.Add(ReplayStage::kLexical, ReplayViolationKind::kLexical, "the runtime's XML lexer rejects the file: " + doc.error);
+    rep.Add(ReplayStage::kLexical, ReplayViolationKind::kLexical,
+            "the runtime's XML lexer rejects the file: " + doc.error);
     return result;
   }
   msccl::Algo algo;
@@ -86,7 +105,8 @@ ReplayResult ReplayMscclXml(const std::string& text, const std::string& file,
   const std::vector<msccl::Connector> conns = msccl::BuildConnectors(algo);
   msccl::CheckFifoMatching(algo, conns, &rep);
   if (rep.total() > 0) return result;
-  result.fifo_depth = options.fifo_depth > 0 ? options.fifo_depth : (algo.proto == "Simple" ? 2 : 8);
+  result.fifo_depth =
+      options.fifo_depth > 0 ? options.fifo_depth : (algo.proto == "Simple" ? 2 : 8);
   for (bool inplace : {true, false}) {
     if (!(inplace ? algo.inplace : algo.outofplace)) continue;
     result.modes.push_back(inplace ? "inplace" : "outofplace");
@@ -95,6 +115,5 @@ ReplayResult ReplayMscclXml(const std::string& text, const std::string& file,
   result.ok = rep.total() == 0;
   return result;
 }
-
 
 }  // namespace collsynth

@@ -26,9 +26,12 @@ struct ProfileLimits {
 
 ProfileLimits LimitsOf(MscclProfile p) {
   switch (p) {
-    case MscclProfile::kExecutor: return {64, 32, 1024, false};
-    case MscclProfile::kRccl: return {64, 128, 64, false};
-    case MscclProfile::kLegacy: return {256, 32, 216, true};
+    case MscclProfile::kExecutor:
+      return {64, 32, 1024, false};
+    case MscclProfile::kRccl:
+      return {64, 128, 64, false};
+    case MscclProfile::kLegacy:
+      return {256, 32, 216, true};
   }
   return {64, 32, 1024, false};
 }
@@ -61,14 +64,15 @@ class SchemaReader {
     for (int child : root.children) {
       const MscclXmlElement& e = doc_.elements[child];
       if (e.name != "gpu") {
-        Bad(Kind::kStructure, "line " + std::to_string(e.line) + ": unexpected element <" +
-                                  e.name + "> in <algo>");
+        Bad(Kind::kStructure,
+            "line " + std::to_string(e.line) + ": unexpected element <" + e.name + "> in <algo>");
         continue;
       }
       ReadGpu(e);
     }
     for (int g = 0; g < algo_->ngpus; ++g) {
-      if (!algo_->gpus[g].present) Bad(Kind::kStructure, "gpu " + std::to_string(g) + " is missing");
+      if (!algo_->gpus[g].present)
+        Bad(Kind::kStructure, "gpu " + std::to_string(g) + " is missing");
     }
     if (rep_->total() > 0) return;
     for (int g = 0; g < algo_->ngpus; ++g) CheckGpu(g);
@@ -101,8 +105,8 @@ class SchemaReader {
     std::int64_t v = 0;
     if (!Int(e, key, where, &v, required)) return false;
     if (v < -(std::int64_t{1} << 31) || v >= (std::int64_t{1} << 31)) {
-      Bad(Kind::kBadValue, where + ": attribute " + key + "=" + std::to_string(v) +
-                               " is out of the int range");
+      Bad(Kind::kBadValue,
+          where + ": attribute " + key + "=" + std::to_string(v) + " is out of the int range");
       return false;
     }
     *out = static_cast<int>(v);
@@ -124,14 +128,16 @@ class SchemaReader {
     const std::string where = "<algo>";
     const std::int64_t before = rep_->total();
     if (lim_.legacy && e.Find("name") == nullptr) {
-      Bad(Kind::kMissingAttribute, where + ": attribute name of node algo not found (required "
-                                           "by the legacy runtime)");
+      Bad(Kind::kMissingAttribute, where +
+                                       ": attribute name of node algo not found (required "
+                                       "by the legacy runtime)");
     }
     const std::string* proto = e.Find("proto");
     if (proto == nullptr) {
       Bad(Kind::kMissingAttribute, where + ": attribute proto of node algo not found");
     } else if (*proto != "Simple" && *proto != "LL" && *proto != "LL128") {
-      Bad(Kind::kBadValue, where + ": protocol " + *proto + " is not supported (Simple, LL, LL128)");
+      Bad(Kind::kBadValue,
+          where + ": protocol " + *proto + " is not supported (Simple, LL, LL128)");
     } else {
       algo_->proto = *proto;
       result_->proto = *proto;
@@ -278,8 +284,10 @@ class SchemaReader {
     for (int child : e.children) {
       const MscclXmlElement& t = doc_.elements[child];
       if (t.name != "tb") {
-        Bad(Kind::kStructure, Where(id) + " line " + std::to_string(t.line) +
-                                  ": unexpected element <" + t.name + "> in <gpu>", id);
+        Bad(Kind::kStructure,
+            Where(id) + " line " + std::to_string(t.line) + ": unexpected element <" + t.name +
+                "> in <gpu>",
+            id);
         continue;
       }
       Block b;
@@ -292,21 +300,23 @@ class SchemaReader {
     slot.assign(max_id + 1, -1);
     for (int i = 0; i < static_cast<int>(read.size()); ++i) {
       if (slot[read[i].id] >= 0) {
-        Bad(Kind::kStructure, Where(id, read[i].id) + ": duplicate thread block id", id, read[i].id);
+        Bad(Kind::kStructure, Where(id, read[i].id) + ": duplicate thread block id", id,
+            read[i].id);
       } else {
         slot[read[i].id] = i;
       }
     }
     for (int t = 0; t <= max_id; ++t) {
       if (slot[t] < 0) {
-        Bad(Kind::kStructure, Where(id) + ": thread block " + std::to_string(t) + " is missing",
-            id, t);
+        Bad(Kind::kStructure, Where(id) + ": thread block " + std::to_string(t) + " is missing", id,
+            t);
       }
     }
     if (max_id + 1 > lim_.max_tbs) {
-      Bad(Kind::kLimit, Where(id) + ": " + std::to_string(max_id + 1) +
-                            " thread blocks, more than MSCCL_MAX_NUM_THREAD_BLOCKS = " +
-                            std::to_string(lim_.max_tbs),
+      Bad(Kind::kLimit,
+          Where(id) + ": " + std::to_string(max_id + 1) +
+              " thread blocks, more than MSCCL_MAX_NUM_THREAD_BLOCKS = " +
+              std::to_string(lim_.max_tbs),
           id);
     }
     g.tbs.resize(max_id + 1);
@@ -330,21 +340,24 @@ class SchemaReader {
       return false;
     }
     if (b->id >= lim_.max_tbs) {
-      Bad(Kind::kLimit, w + ": id not below MSCCL_MAX_NUM_THREAD_BLOCKS = " +
-                            std::to_string(lim_.max_tbs), gpu, b->id);
+      Bad(Kind::kLimit,
+          w + ": id not below MSCCL_MAX_NUM_THREAD_BLOCKS = " + std::to_string(lim_.max_tbs), gpu,
+          b->id);
       return false;
     }
     for (auto [peer, name] : {std::pair<int, const char*>{b->send, "send"}, {b->recv, "recv"}}) {
       if (peer < -1 || peer >= algo_->ngpus || peer == gpu) {
-        Bad(Kind::kBadValue, w + ": " + name + "=" + std::to_string(peer) +
-                                 " is not -1 or another gpu's id", gpu, b->id);
+        Bad(Kind::kBadValue,
+            w + ": " + name + "=" + std::to_string(peer) + " is not -1 or another gpu's id", gpu,
+            b->id);
         ok = false;
       }
     }
     if (b->chan < 0 || b->chan >= algo_->nchannels) {
-      Bad(Kind::kBadValue, w + ": chan=" + std::to_string(b->chan) + " is not below nchannels=" +
-                               std::to_string(algo_->nchannels) +
-                               " (no connection is built for it; the block would hang)",
+      Bad(Kind::kBadValue,
+          w + ": chan=" + std::to_string(b->chan) +
+              " is not below nchannels=" + std::to_string(algo_->nchannels) +
+              " (no connection is built for it; the block would hang)",
           gpu, b->id);
       ok = false;
     }
@@ -352,20 +365,23 @@ class SchemaReader {
     for (int child : e.children) {
       const MscclXmlElement& s = doc_.elements[child];
       if (s.name != "step") {
-        Bad(Kind::kStructure, w + " line " + std::to_string(s.line) + ": unexpected element <" +
-                                  s.name + "> in <tb>", gpu, b->id);
+        Bad(Kind::kStructure,
+            w + " line " + std::to_string(s.line) + ": unexpected element <" + s.name + "> in <tb>",
+            gpu, b->id);
         ok = false;
         continue;
       }
       Step st;
-      if (ReadStep(s, gpu, *b, index, &st)) b->steps.push_back(st);
-      else ok = false;
+      if (ReadStep(s, gpu, *b, index, &st))
+        b->steps.push_back(st);
+      else
+        ok = false;
       ++index;
     }
     if (index > lim_.max_steps) {
-      Bad(Kind::kLimit, w + ": " + std::to_string(index) +
-                            " steps, more than MSCCL_MAX_NUM_STEPS = " +
-                            std::to_string(lim_.max_steps) + " (nops and every re count)",
+      Bad(Kind::kLimit,
+          w + ": " + std::to_string(index) + " steps, more than MSCCL_MAX_NUM_STEPS = " +
+              std::to_string(lim_.max_steps) + " (nops and every re count)",
           gpu, b->id);
       ok = false;
     }
@@ -379,15 +395,17 @@ class SchemaReader {
     bool ok = Int32(e, "s", where, &s);
     const std::string* type = e.Find("type");
     if (type == nullptr) {
-      Bad(Kind::kMissingAttribute, where + ": attribute type of node step not found", gpu, b.id, index);
+      Bad(Kind::kMissingAttribute, where + ": attribute type of node step not found", gpu, b.id,
+          index);
       ok = false;
     }
     const std::string* srcbuf = e.Find("srcbuf");
     const std::string* dstbuf = e.Find("dstbuf");
     for (auto [v, name] : {std::pair{srcbuf, "srcbuf"}, std::pair{dstbuf, "dstbuf"}}) {
       if (v == nullptr) {
-        Bad(Kind::kMissingAttribute, where + ": attribute " + std::string(name) +
-                                         " of node step not found", gpu, b.id, index);
+        Bad(Kind::kMissingAttribute,
+            where + ": attribute " + std::string(name) + " of node step not found", gpu, b.id,
+            index);
         ok = false;
       } else if (*v != "i" && *v != "o" && *v != "s") {
         Bad(Kind::kBadValue, where + ": " + name + "=\"" + *v + "\" is not i, o or s", gpu, b.id,
@@ -403,9 +421,9 @@ class SchemaReader {
     ok &= Int32(e, "hasdep", where, &hasdep);
     if (!ok) return false;
     if (s != index) {
-      Bad(Kind::kBadValue, where + ": s=" + std::to_string(s) + " but it is step " +
-                               std::to_string(index) +
-                               " of its block (the kernel numbers steps 0,1,2,... in document order)",
+      Bad(Kind::kBadValue,
+          where + ": s=" + std::to_string(s) + " but it is step " + std::to_string(index) +
+              " of its block (the kernel numbers steps 0,1,2,... in document order)",
           gpu, b.id, index);
       ok = false;
     }
@@ -417,7 +435,8 @@ class SchemaReader {
       }
     }
     if (!known) {
-      Bad(Kind::kUnsupported, where + ": unsupported step type \"" + *type + "\"", gpu, b.id, index);
+      Bad(Kind::kUnsupported, where + ": unsupported step type \"" + *type + "\"", gpu, b.id,
+          index);
       return false;
     }
     const TypeInfo& info = InfoOf(st->type);
@@ -430,14 +449,15 @@ class SchemaReader {
       ok = false;
     }
     if (st->cnt < 0 || st->cnt >= kMaxCount || (st->cnt == 0 && st->type != StepType::kNop)) {
-      Bad(Kind::kLimit, where + ": count (" + std::to_string(st->cnt) +
-                            ") must be positive and less than " + std::to_string(kMaxCount),
+      Bad(Kind::kLimit,
+          where + ": count (" + std::to_string(st->cnt) + ") must be positive and less than " +
+              std::to_string(kMaxCount),
           gpu, b.id, index);
       ok = false;
     }
     if (info.send && b.send < 0) {
-      Bad(Kind::kBadValue, where + ": " + info.name + " sends but the block has send=-1", gpu,
-          b.id, index);
+      Bad(Kind::kBadValue, where + ": " + info.name + " sends but the block has send=-1", gpu, b.id,
+          index);
       ok = false;
     }
     if (info.recv && b.recv < 0) {
@@ -446,8 +466,9 @@ class SchemaReader {
       ok = false;
     }
     if ((st->depid < 0) != (st->deps < 0) || st->depid < -1 || st->deps < -1) {
-      Bad(Kind::kDependency, where + ": depid=" + std::to_string(st->depid) + " deps=" +
-                                 std::to_string(st->deps) + " (both -1, or both a block and step)",
+      Bad(Kind::kDependency,
+          where + ": depid=" + std::to_string(st->depid) + " deps=" + std::to_string(st->deps) +
+              " (both -1, or both a block and step)",
           gpu, b.id, index);
       ok = false;
     }
@@ -457,10 +478,10 @@ class SchemaReader {
       if (!accessed) return;
       const int size = RealSize(buf);
       if (off < 0 || static_cast<std::int64_t>(off) + st->cnt > size) {
-        Bad(Kind::kBadValue, w + ": " + side + " " + std::string(1, buf) + "[" +
-                                 std::to_string(off) + ".." + std::to_string(off + st->cnt) +
-                                 ") is outside the " + BufferName(buf) + " of " +
-                                 std::to_string(size) + " chunks",
+        Bad(Kind::kBadValue,
+            w + ": " + side + " " + std::string(1, buf) + "[" + std::to_string(off) + ".." +
+                std::to_string(off + st->cnt) + ") is outside the " + BufferName(buf) + " of " +
+                std::to_string(size) + " chunks",
             gpu, b.id, index);
         ok = false;
       }
@@ -492,31 +513,35 @@ class SchemaReader {
       if (b.send >= 0) {
         auto [it, fresh] = send_conn.emplace(std::make_pair(b.chan, b.send), b.id);
         if (!fresh) {
-          Bad(Kind::kConnector, Where(gid, b.id) + ": tb " + std::to_string(it->second) +
-                                    " and tb " + std::to_string(b.id) + " both send to gpu " +
-                                    std::to_string(b.send) + " on channel " +
-                                    std::to_string(b.chan) + " (one connector per channel, peer "
-                                    "and direction)",
+          Bad(Kind::kConnector,
+              Where(gid, b.id) + ": tb " + std::to_string(it->second) + " and tb " +
+                  std::to_string(b.id) + " both send to gpu " + std::to_string(b.send) +
+                  " on channel " + std::to_string(b.chan) +
+                  " (one connector per channel, peer "
+                  "and direction)",
               gid, b.id);
         }
         if (++sends_per_chan[b.chan] == kMaxBlocksPerChannelSide + 1) {
-          Bad(Kind::kLimit, Where(gid) + ": more than 32 sending blocks on channel " +
-                                std::to_string(b.chan), gid, b.id);
+          Bad(Kind::kLimit,
+              Where(gid) + ": more than 32 sending blocks on channel " + std::to_string(b.chan),
+              gid, b.id);
         }
       }
       if (b.recv >= 0) {
         auto [it, fresh] = recv_conn.emplace(std::make_pair(b.chan, b.recv), b.id);
         if (!fresh) {
-          Bad(Kind::kConnector, Where(gid, b.id) + ": tb " + std::to_string(it->second) +
-                                    " and tb " + std::to_string(b.id) + " both receive from gpu " +
-                                    std::to_string(b.recv) + " on channel " +
-                                    std::to_string(b.chan) + " (one connector per channel, peer "
-                                    "and direction)",
+          Bad(Kind::kConnector,
+              Where(gid, b.id) + ": tb " + std::to_string(it->second) + " and tb " +
+                  std::to_string(b.id) + " both receive from gpu " + std::to_string(b.recv) +
+                  " on channel " + std::to_string(b.chan) +
+                  " (one connector per channel, peer "
+                  "and direction)",
               gid, b.id);
         }
         if (++recvs_per_chan[b.chan] == kMaxBlocksPerChannelSide + 1) {
-          Bad(Kind::kLimit, Where(gid) + ": more than 32 receiving blocks on channel " +
-                                std::to_string(b.chan), gid, b.id);
+          Bad(Kind::kLimit,
+              Where(gid) + ": more than 32 receiving blocks on channel " + std::to_string(b.chan),
+              gid, b.id);
         }
       }
     }
@@ -527,20 +552,23 @@ class SchemaReader {
         const std::string w = Where(gid, b.id, i);
         if (st.depid >= 0) {
           if (st.depid >= static_cast<int>(g.tbs.size())) {
-            Bad(Kind::kDependency, w + ": depends on tb " + std::to_string(st.depid) +
-                                       ", which does not exist on gpu " + std::to_string(gid) +
-                                       " (the runtime loads it and hangs)",
+            Bad(Kind::kDependency,
+                w + ": depends on tb " + std::to_string(st.depid) +
+                    ", which does not exist on gpu " + std::to_string(gid) +
+                    " (the runtime loads it and hangs)",
                 gid, b.id, i);
           } else if (st.deps >= static_cast<int>(g.tbs[st.depid].steps.size())) {
-            Bad(Kind::kDependency, w + ": depends on step " + std::to_string(st.deps) + " of tb " +
-                                       std::to_string(st.depid) + ", which has " +
-                                       std::to_string(g.tbs[st.depid].steps.size()) + " steps",
+            Bad(Kind::kDependency,
+                w + ": depends on step " + std::to_string(st.deps) + " of tb " +
+                    std::to_string(st.depid) + ", which has " +
+                    std::to_string(g.tbs[st.depid].steps.size()) + " steps",
                 gid, b.id, i);
           } else if (!g.tbs[st.depid].steps[st.deps].hasdep) {
-            Bad(Kind::kDependency, w + ": depends on tb " + std::to_string(st.depid) + " step " +
-                                       std::to_string(st.deps) +
-                                       ", which has hasdep=0 (publishes no flag: the waiter "
-                                       "spins forever)",
+            Bad(Kind::kDependency,
+                w + ": depends on tb " + std::to_string(st.depid) + " step " +
+                    std::to_string(st.deps) +
+                    ", which has hasdep=0 (publishes no flag: the waiter "
+                    "spins forever)",
                 gid, b.id, i);
           } else if (st.depid == b.id && st.deps >= i) {
             Bad(Kind::kDependency, w + ": depends on a later step of its own block", gid, b.id, i);
@@ -548,8 +576,9 @@ class SchemaReader {
         }
         if (st.type == StepType::kNop && st.depid >= 0 && i + 1 < n &&
             b.steps[i + 1].type != StepType::kNop && b.steps[i + 1].depid < 0) {
-          Bad(Kind::kDependency, w + ": a nop dependency chain must end in a step with its own "
-                                     "dependency (the runtime rejects it)",
+          Bad(Kind::kDependency,
+              w + ": a nop dependency chain must end in a step with its own "
+                  "dependency (the runtime rejects it)",
               gid, b.id, i + 1);
         }
       }
@@ -564,15 +593,17 @@ class SchemaReader {
         if (b.steps[end].type == StepType::kRe) {
           const Step& first = b.steps[end];
           int members = 1;
-          while (end + 1 < n && members < kMaxReduceFusion && b.steps[end + 1].type == StepType::kRe &&
-                 b.steps[end + 1].depid < 0 && b.steps[end + 1].srcbuf == first.srcbuf &&
+          while (end + 1 < n && members < kMaxReduceFusion &&
+                 b.steps[end + 1].type == StepType::kRe && b.steps[end + 1].depid < 0 &&
+                 b.steps[end + 1].srcbuf == first.srcbuf &&
                  b.steps[end + 1].dstbuf == first.dstbuf) {
             const Step& next = b.steps[end + 1];
             if (next.dstoff != first.dstoff || next.cnt != first.cnt) {
-              Bad(Kind::kUnsupported, Where(gid, b.id, end + 1) +
-                                          ": re fused with the previous re (same buffers, no "
-                                          "dependency) but with another dstoff or cnt: the fused "
-                                          "semantics are not modelled",
+              Bad(Kind::kUnsupported,
+                  Where(gid, b.id, end + 1) +
+                      ": re fused with the previous re (same buffers, no "
+                      "dependency) but with another dstoff or cnt: the fused "
+                      "semantics are not modelled",
                   gid, b.id, end + 1);
             }
             ++end;
@@ -592,10 +623,10 @@ class SchemaReader {
       if (p.gpu != gid) continue;
       const int declared = p.buf == 'i' ? g.i_chunks : p.buf == 'o' ? g.o_chunks : g.s_chunks;
       if (p.off < -1 || p.off >= declared) {
-        Bad(Kind::kBadValue, Where(gid, p.tb, p.step) + ": " + p.side + " offset " +
-                                 std::to_string(p.off) + " is not below " + p.buf +
-                                 "_chunks=" + std::to_string(declared) +
-                                 " (the runtime rejects it: incorrect offset)",
+        Bad(Kind::kBadValue,
+            Where(gid, p.tb, p.step) + ": " + p.side + " offset " + std::to_string(p.off) +
+                " is not below " + p.buf + "_chunks=" + std::to_string(declared) +
+                " (the runtime rejects it: incorrect offset)",
             gid, p.tb, p.step);
       }
     }

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "proofs_check/msccl_xml_fixtures.h"
@@ -78,12 +77,12 @@ TEST(ReplayCliTest, LexicalRejectionIsExitOneNotTwo) {
   EXPECT_EQ(j["violations"][0]["message"],
             "the runtime's XML lexer rejects the file: line 1 column 1: expecting '<', got '\\t'");
   // Binary junk is a rejection too.
-  EXPECT_EQ(RunCli({"replay", WriteTempFile("junk.xml", std::string("\x01\x02<", 3))}).exit_code, 1);
+  EXPECT_EQ(RunCli({"replay", WriteTempFile("junk.xml", std::string("\x01\x02<", 3))}).exit_code,
+            1);
 }
 
 TEST(ReplayCliTest, ProfileChangesCollSpellingVerdict) {
-  const std::string f =
-      WriteTempFile("rs.xml", ToXml(RingReduceScatter(4, "reduce_scatter")));
+  const std::string f = WriteTempFile("rs.xml", ToXml(RingReduceScatter(4, "reduce_scatter")));
   auto r = RunCli({"replay", f});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("rejected at stage 1 (schema)"), std::string::npos) << r.out;

@@ -190,8 +190,9 @@ TEST(MscclReplayTest, CrlfCommentsAndSeventeenAttributesAccepted) {
   for (char c : xml) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
   crlf = "<!-- before -->\r\n" + crlf;
   crlf = Replace(crlf, "    <tb", "    <!-- inside -->\r\n    <tb");
-  crlf = Replace(crlf, "maxBytes=\"0\">", "maxBytes=\"0\" redop=\"sum\" nthreads=\"256\" "
-                                          "a=\"1\" b=\"2\" c=\"3\" d=\"4\" e=\"5\">");
+  crlf = Replace(crlf, "maxBytes=\"0\">",
+                 "maxBytes=\"0\" redop=\"sum\" nthreads=\"256\" "
+                 "a=\"1\" b=\"2\" c=\"3\" d=\"4\" e=\"5\">");
   const ReplayResult r = Replay(crlf);
   ASSERT_TRUE(r.ok) << Dump(r);
   ASSERT_EQ(r.notes.size(), 1u);
@@ -201,7 +202,8 @@ TEST(MscclReplayTest, CrlfCommentsAndSeventeenAttributesAccepted) {
 
 TEST(MscclReplayTest, SixtyFourStepsAcceptedCnt71Accepted) {
   XAlgo a = Allreduce2();
-  while (a.gpus[0].tbs[0].steps.size() < 64) a.gpus[0].tbs[0].steps.insert(a.gpus[0].tbs[0].steps.begin(), Nop());
+  while (a.gpus[0].tbs[0].steps.size() < 64)
+    a.gpus[0].tbs[0].steps.insert(a.gpus[0].tbs[0].steps.begin(), Nop());
   EXPECT_TRUE(Replay(ToXml(a)).ok);
   // cnt 71: a broadcast of 71 chunks (a chain: an exchange of 71 chunks in one block would
   // deadlock on the connector depth).
@@ -244,8 +246,8 @@ TEST(MscclReplayTest, LexerLimitsRejectedAtStage0) {
                    ReplayViolationKind::kLexical, "longer than 254 characters");
   std::string many = "<algo>\n";
   for (int i = 0; i < 1025; ++i) many += "  <gpu/>\n";
-  ExpectRejectedAt(Replay(many + "</algo>\n"), ReplayStage::kLexical,
-                   ReplayViolationKind::kLexical, "more than 1024 children (MAX_SUBS)");
+  ExpectRejectedAt(Replay(many + "</algo>\n"), ReplayStage::kLexical, ReplayViolationKind::kLexical,
+                   "more than 1024 children (MAX_SUBS)");
   std::string nodes = "<algo>\n";
   for (int g = 0; g < 5; ++g) {
     nodes += "<gpu>\n";
@@ -253,7 +255,8 @@ TEST(MscclReplayTest, LexerLimitsRejectedAtStage0) {
     nodes += "</gpu>\n";
   }
   ExpectRejectedAt(Replay(nodes + "</algo>\n"), ReplayStage::kLexical,
-                   ReplayViolationKind::kLexical, "more than 4096 elements in the file (MAX_NODES)");
+                   ReplayViolationKind::kLexical,
+                   "more than 4096 elements in the file (MAX_NODES)");
   ExpectRejectedAt(Replay(""), ReplayStage::kLexical, ReplayViolationKind::kLexical,
                    "holds no element");
   ExpectRejectedAt(Replay("<algo>\n"), ReplayStage::kLexical, ReplayViolationKind::kLexical,
@@ -296,14 +299,16 @@ TEST(MscclReplayTest, CollSpellingPerProfile) {
   ExpectRejectedAt(Replay(ToXml(a), MscclProfile::kLegacy), ReplayStage::kSchema,
                    ReplayViolationKind::kBadValue, "write reduce_scatter for --profile legacy");
   // The legacy runtime requires name.
-  ExpectRejectedAt(Replay(Replace(ToXml(RingReduceScatter(2, "reduce_scatter")), "name=\"test\" ", ""),
-                          MscclProfile::kLegacy),
-                   ReplayStage::kSchema, ReplayViolationKind::kMissingAttribute, "name");
+  ExpectRejectedAt(
+      Replay(Replace(ToXml(RingReduceScatter(2, "reduce_scatter")), "name=\"test\" ", ""),
+             MscclProfile::kLegacy),
+      ReplayStage::kSchema, ReplayViolationKind::kMissingAttribute, "name");
 }
 
 TEST(MscclReplayTest, SixtyFiveStepsRejectedAtStage1ButNotLegacy) {
   XAlgo a = Allreduce2();
-  while (a.gpus[0].tbs[0].steps.size() < 65) a.gpus[0].tbs[0].steps.insert(a.gpus[0].tbs[0].steps.begin(), Nop());
+  while (a.gpus[0].tbs[0].steps.size() < 65)
+    a.gpus[0].tbs[0].steps.insert(a.gpus[0].tbs[0].steps.begin(), Nop());
   const std::string xml = ToXml(a);
   ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kLimit,
                    "gpu 0 tb 0: 65 steps, more than MSCCL_MAX_NUM_STEPS = 64");
@@ -372,7 +377,8 @@ TEST(MscclReplayTest, TwoBlocksOnOneConnectorRejectedAtStage1) {
 }
 
 TEST(MscclReplayTest, UnsupportedStepTypeRejectedAtStage1) {
-  const std::string xml = Replace(ToXml(RingAllgather(2, 1, false)), "type=\"cpy\"", "type=\"rres\"");
+  const std::string xml =
+      Replace(ToXml(RingAllgather(2, 1, false)), "type=\"cpy\"", "type=\"rres\"");
   ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kUnsupported,
                    "unsupported step type \"rres\"");
 }
@@ -382,7 +388,8 @@ TEST(MscclReplayTest, OffsetOutsideBufferAndStepNumberingRejectedAtStage1) {
   a.gpus[1].tbs[0].steps[2].dstoff = 2;  // o has 2 chunks
   ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kBadValue,
                    "gpu 1 tb 0 step 2: destination o[2..3) is outside the output buffer");
-  const std::string xml = Replace(ToXml(RingAllgather(2, 1, false)), "<step s=\"1\"", "<step s=\"2\"");
+  const std::string xml =
+      Replace(ToXml(RingAllgather(2, 1, false)), "<step s=\"1\"", "<step s=\"2\"");
   ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kBadValue,
                    "s=2 but it is step 1");
 }
@@ -518,8 +525,7 @@ TEST(MscclReplayTest, SixtyGpuRingWithThousandsOfStepsIsFast) {
   const std::string xml = ToXml(RingAllgather(60, 1, true));
   const auto t0 = std::chrono::steady_clock::now();
   const ReplayResult r = Replay(xml);
-  const double s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(r.ok) << Dump(r);
   EXPECT_LT(s, 1.0);
 }
@@ -529,8 +535,7 @@ TEST(MscclReplayTest, ThousandBlocksAreFast) {
   const std::string xml = ToXml(testing::DirectAllgather(32));
   const auto t0 = std::chrono::steady_clock::now();
   const ReplayResult r = Replay(xml);
-  const double s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(r.ok) << Dump(r);
   EXPECT_EQ(r.bytes_per_pair.size(), 32u * 31u);
   EXPECT_LT(s, 1.0);

@@ -52,17 +52,17 @@ inline XStep Nop() { return St("nop", "i", -1, "o", -1, 0); }
 
 inline std::string ToXml(const XAlgo& a) {
   auto q = [](auto v) { return "\"" + std::to_string(v) + "\""; };
-  std::string x = "<algo name=\"" + a.name + "\" proto=\"" + a.proto + "\" nchannels=" +
-                  q(a.nchannels) + " nchunksperloop=" + q(a.nchunksperloop) + " ngpus=" +
-                  q(a.ngpus) + " coll=\"" + a.coll + "\" inplace=" + q(a.inplace);
+  std::string x = "<algo name=\"" + a.name + "\" proto=\"" + a.proto +
+                  "\" nchannels=" + q(a.nchannels) + " nchunksperloop=" + q(a.nchunksperloop) +
+                  " ngpus=" + q(a.ngpus) + " coll=\"" + a.coll + "\" inplace=" + q(a.inplace);
   x += a.legacy ? " minbytes=\"0\" maxbytes=\"0\">\n"
                 : " outofplace=" + q(a.outofplace) + " minBytes=\"0\" maxBytes=\"0\">\n";
   for (const XGpu& g : a.gpus) {
     x += "  <gpu id=" + q(g.id) + " i_chunks=" + q(g.i_chunks) + " o_chunks=" + q(g.o_chunks) +
          " s_chunks=" + q(g.s_chunks) + ">\n";
     for (const XTb& t : g.tbs) {
-      x += "    <tb id=" + q(t.id) + " send=" + q(t.send) + " recv=" + q(t.recv) + " chan=" +
-           q(t.chan) + ">\n";
+      x += "    <tb id=" + q(t.id) + " send=" + q(t.send) + " recv=" + q(t.recv) +
+           " chan=" + q(t.chan) + ">\n";
       for (std::size_t i = 0; i < t.steps.size(); ++i) {
         const XStep& s = t.steps[i];
         x += "      <step s=" + q(i) + " type=\"" + s.type + "\" srcbuf=\"" + s.srcbuf +
@@ -125,8 +125,8 @@ inline XAlgo Allreduce2() {
     g.o_chunks = 2;
     XTb t;
     t.send = t.recv = 1 - r;
-    t.steps = {St("s", "i", 1 - r, "o", 1 - r), St("rrc", "i", r, "o", r),
-               St("s", "o", r, "o", r), St("r", "o", 1 - r, "o", 1 - r)};
+    t.steps = {St("s", "i", 1 - r, "o", 1 - r), St("rrc", "i", r, "o", r), St("s", "o", r, "o", r),
+               St("r", "o", 1 - r, "o", 1 - r)};
     g.tbs.push_back(t);
     a.gpus.push_back(g);
   }
