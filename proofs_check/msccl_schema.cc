@@ -564,12 +564,26 @@ class SchemaReader {
                     std::to_string(g.tbs[st.depid].steps.size()) + " steps",
                 gid, b.id, i);
           } else if (!g.tbs[st.depid].steps[st.deps].hasdep) {
-            Bad(Kind::kDependency,
-                w + ": depends on tb " + std::to_string(st.depid) + " step " +
-                    std::to_string(st.deps) +
-                    ", which has hasdep=0 (publishes no flag: the waiter "
-                    "spins forever)",
-                gid, b.id, i);
+            // The waiter needs a flag >= deps; a later hasdep step of that block gives one
+            // (executors.md §2.5), only later. Without one it spins forever.
+            const auto& dsteps = g.tbs[st.depid].steps;
+            int later = -1;
+            for (int k = st.deps + 1; k < static_cast<int>(dsteps.size()) && later < 0; ++k) {
+              if (dsteps[k].hasdep) later = k;
+            }
+            if (later < 0) {
+              Bad(Kind::kDependency,
+                  w + ": depends on tb " + std::to_string(st.depid) + " step " +
+                      std::to_string(st.deps) +
+                      ", which has hasdep=0 and no later step of that block has hasdep=1 "
+                      "(no flag is published: the waiter spins forever)",
+                  gid, b.id, i);
+            } else {
+              result_->notes.push_back(w + ": depends on tb " + std::to_string(st.depid) +
+                                       " step " + std::to_string(st.deps) +
+                                       ", which has hasdep=0; it is released only when step " +
+                                       std::to_string(later) + " publishes");
+            }
           } else if (st.depid == b.id && st.deps >= i) {
             Bad(Kind::kDependency, w + ": depends on a later step of its own block", gid, b.id, i);
           }

@@ -344,7 +344,19 @@ TEST(MscclReplayTest, DependencyOnStepWithoutHasdepRejectedAtStage1) {
   XAlgo a = StarReduceScatter3();
   a.gpus[2].tbs[0].steps[1].hasdep = 0;
   ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kDependency,
-                   "gpu 2 tb 1 step 1: depends on tb 0 step 1, which has hasdep=0");
+                   "gpu 2 tb 1 step 1: depends on tb 0 step 1, which has hasdep=0 and no later "
+                   "step of that block has hasdep=1");
+  // A later hasdep step of the same block publishes a flag >= deps: released late, with a
+  // note (executors.md §2.5).
+  XStep publish = Nop();
+  publish.hasdep = 1;
+  a.gpus[2].tbs[0].steps.push_back(publish);
+  const ReplayResult late = Replay(ToXml(a));
+  EXPECT_TRUE(late.ok) << Dump(late);
+  ASSERT_EQ(late.notes.size(), 1u);
+  EXPECT_EQ(late.notes[0],
+            "gpu 2 tb 1 step 1: depends on tb 0 step 1, which has hasdep=0; it is released only "
+            "when step 2 publishes");
 }
 
 TEST(MscclReplayTest, NopChainEndingWithoutDependencyRejectedAtStage1) {
