@@ -518,6 +518,28 @@ TEST(MscclReplayTest, SendOfUnwrittenCellWithoutDependencyIsARace) {
   EXPECT_TRUE(fixed.ok) << Dump(fixed);
 }
 
+TEST(MscclReplayTest, OrderingThroughAnotherGpuIsNotARace) {
+  // Broadcast 0 -> 1 -> 2 where gpu 2 echoes the chunk back and gpu 1's second block writes
+  // o[0] again: its write is ordered after tb 0's only through gpu 2 (send -> receive chain).
+  XAlgo a = ChainBroadcast(3, 1);
+  a.gpus[2].tbs[0].send = 1;
+  a.gpus[2].tbs[0].steps = {St("rcs", "o", 0, "o", 0)};
+  testing::XTb echo;
+  echo.id = 1;
+  echo.recv = 2;
+  echo.steps = {St("r", "o", 0, "o", 0)};
+  a.gpus[1].tbs.push_back(echo);
+  const ReplayResult r = Replay(ToXml(a));
+  EXPECT_TRUE(r.ok) << Dump(r);
+  // The same second write without the chain (tb 1 copies from i) races with tb 0's receive.
+  a.gpus[2].tbs[0].send = -1;
+  a.gpus[2].tbs[0].steps = {St("r", "o", 0, "o", 0)};
+  a.gpus[1].tbs[1].recv = -1;
+  a.gpus[1].tbs[1].steps = {St("cpy", "o", 0, "o", 0)};
+  ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kExecute, ReplayViolationKind::kRace,
+                   "gpu 1 o[0] is not ordered");
+}
+
 TEST(MscclReplayTest, OutOfPlaceWriteToInputRejected) {
   XAlgo a = Allreduce2();
   a.inplace = 0;
