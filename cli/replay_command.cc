@@ -124,7 +124,7 @@ CommandRegistrar reg_replay(0, [](CLI::App& app) {
       ->check(CLI::Range(0, 1 << 20));
   cmd->add_option("--rounds", args->options.iterations,
                   "rounds of the chunk loop simulated (default 2)")
-      ->check(CLI::Range(1, 16));
+      ->check(CLI::Range(1, 8));
   cmd->add_option("--max-violations", args->options.max_violations,
                   "violations to list (default 50)")
       ->check(CLI::Range(1, 1000000));
@@ -142,7 +142,10 @@ CommandRegistrar reg_replay(0, [](CLI::App& app) {
       const std::string text = ReadXmlFile(args->file);
       const ReplayResult r = ReplayMscclXml(text, name, args->options);
       if (args->json) {
-        std::cout << ToJson(r, args->profile).dump() << "\n";
+        // Names quoted from the file may be invalid UTF-8: replaced, never an exception.
+        std::cout << ToJson(r, args->profile)
+                         .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << "\n";
       } else {
         std::cout << Text(r);
       }

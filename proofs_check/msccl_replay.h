@@ -43,9 +43,12 @@ struct ReplayOptions {
   // One-chunk transfers a connector holds; 0 = as the kernel: 8 slots, a Simple transfer
   // takes 4 (depth 2), an LL/LL128 transfer 1 (depth 8).
   int fifo_depth = 0;
-  int iterations = 2;  // rounds of the chunk (gridOffset) loop simulated, >= 1
-  int root = 0;        // broadcast: the rank whose input is broadcast
+  int iterations = 2;       // rounds of the chunk (gridOffset) loop simulated, >= 1
+  int root = 0;             // broadcast: the rank whose input is broadcast
   int max_violations = 50;  // listed; the count of all is in violations_total
+  // Stage 3 stops with a kLimit violation after building this many set elements in
+  // reductions in one run (bounds time and memory on hostile files).
+  std::int64_t max_set_elements = std::int64_t{1} << 26;
 };
 
 enum class ReplayStage { kLexical = 0, kSchema = 1, kFifo = 2, kExecute = 3 };
@@ -55,12 +58,12 @@ enum class ReplayViolationKind {
   kMissingAttribute,  // stage 1
   kBadValue,
   kLimit,
-  kUnsupported,       // a collective or step type (combination) this checker does not model
-  kStructure,         // elements, ids, peers
+  kUnsupported,  // a collective or step type (combination) this checker does not model
+  kStructure,    // elements, ids, peers
   kDependency,
-  kConnector,         // two blocks on one connector
-  kFifoMismatch,      // stage 2
-  kDeadlock,          // stage 3
+  kConnector,     // two blocks on one connector
+  kFifoMismatch,  // stage 2
+  kDeadlock,      // stage 3
   kRace,
   kDoubleCount,
   kUninitializedRead,
@@ -68,7 +71,7 @@ enum class ReplayViolationKind {
   kPostcondition,
 };
 
-const char* ReplayStageName(ReplayStage stage);             // "lexical", "schema", ...
+const char* ReplayStageName(ReplayStage stage);              // "lexical", "schema", ...
 const char* ReplayViolationKindName(ReplayViolationKind k);  // "missing-attribute", ...
 
 // A position in the replay: step `step` of thread block `tb` on GPU `gpu` (the step's
@@ -101,16 +104,18 @@ struct ReplayResult {
   int ngpus = 0;
   int nchunksperloop = 0;
   std::string proto;
-  int fifo_depth = 0;                  // used by stage 3
-  std::vector<std::string> modes;      // "inplace" / "outofplace", those executed
+  int fifo_depth = 0;                       // used by stage 3
+  std::vector<std::string> modes;           // "inplace" / "outofplace", those executed
   std::vector<ReplayViolation> violations;  // of the failing stage, at most max_violations
   std::int64_t violations_total = 0;
-  std::vector<std::string> notes;      // not violations (ignored attributes, ...)
+  std::vector<std::string> notes;                // not violations (ignored attributes, ...)
   std::vector<ReplayPairChunks> bytes_per_pair;  // after stage 1; sorted by (src, dst)
 };
 
-// Runs the stages on the XML `text`; `file` only names it in messages. Never throws for bad
-// text (a rejection is a violation); throws std::invalid_argument for bad options.
+// Runs the stages on the XML `text`. `file` is the caller's name for it and is not quoted:
+// messages locate a fault by line, gpu, tb and step, and the caller prints the file name.
+// Never throws for any text (a rejection is a violation); throws std::invalid_argument for
+// bad options (fifo_depth < 0, iterations < 1, max_violations < 1).
 ReplayResult ReplayMscclXml(const std::string& text, const std::string& file,
                             const ReplayOptions& options);
 

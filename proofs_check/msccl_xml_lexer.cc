@@ -17,10 +17,14 @@ namespace {
 std::string Show(int c) {
   if (c < 0) return "end of file";
   switch (c) {
-    case '\n': return "'\\n'";
-    case '\r': return "'\\r'";
-    case '\t': return "'\\t'";
-    default: break;
+    case '\n':
+      return "'\\n'";
+    case '\r':
+      return "'\\r'";
+    case '\t':
+      return "'\\t'";
+    default:
+      break;
   }
   if (c < 0x20 || c >= 0x7f) {
     char buf[8];

@@ -16,7 +16,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-30}"
 shift || true
-all_targets=(topology_json edge_list expression steps steps_compact pipeline experiment_definition)
+all_targets=(topology_json edge_list expression steps steps_compact pipeline experiment_definition msccl_xml)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=("${all_targets[@]}"); fi
 
@@ -33,6 +33,7 @@ dict_for() {
   case "$1" in
     edge_list) echo "$root/fuzz/edge_list.dict" ;;
     expression) echo "$root/fuzz/expression.dict" ;;
+    msccl_xml) echo "$root/fuzz/msccl_xml.dict" ;;
     *) echo "$root/fuzz/json.dict" ;;
   esac
 }

@@ -3,6 +3,7 @@
 // fields, the deadlock cycle in the text output, and --fifo / --profile changing the verdict.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "proofs_check/msccl_xml_fixtures.h"
@@ -76,12 +77,12 @@ TEST(ReplayCliTest, LexicalRejectionIsExitOneNotTwo) {
   EXPECT_EQ(j["violations"][0]["message"],
             "the runtime's XML lexer rejects the file: line 1 column 1: expecting '<', got '\\t'");
   // Binary junk is a rejection too.
-  EXPECT_EQ(RunCli({"replay", WriteTempFile("junk.xml", std::string("\x01\x02<", 3))}).exit_code, 1);
+  EXPECT_EQ(RunCli({"replay", WriteTempFile("junk.xml", std::string("\x01\x02<", 3))}).exit_code,
+            1);
 }
 
 TEST(ReplayCliTest, ProfileChangesCollSpellingVerdict) {
-  const std::string f =
-      WriteTempFile("rs.xml", ToXml(RingReduceScatter(4, "reduce_scatter")));
+  const std::string f = WriteTempFile("rs.xml", ToXml(RingReduceScatter(4, "reduce_scatter")));
   auto r = RunCli({"replay", f});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("rejected at stage 1 (schema)"), std::string::npos) << r.out;
@@ -97,6 +98,24 @@ TEST(ReplayCliTest, UnreadableFileIsExitTwo) {
   EXPECT_EQ(dir.exit_code, 2);
   EXPECT_EQ(RunCli({"replay", "/dev/null"}).exit_code, 2);  // a device
   EXPECT_EQ(RunCli({"replay", WriteTempFile("x.xml", "<algo/>"), "--fifo", "0"}).exit_code, 2);
+}
+
+TEST(ReplayCliTest, FileOver256MiBIsExitTwo) {
+  const std::string f = WriteTempFile("huge.xml", "");
+  std::filesystem::resize_file(f, (std::uintmax_t{256} << 20) + 1);  // sparse
+  auto r = RunCli({"replay", f});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("larger than 256 MiB"), std::string::npos) << r.err;
+  std::filesystem::remove(f);
+}
+
+TEST(ReplayCliTest, InvalidUtf8InFileStillGivesJson) {
+  std::string xml = ToXml(RingAllgather(2, 1, false));
+  xml.replace(xml.find("allgather"), 9, "all\xffgather");
+  auto r = RunCli({"replay", WriteTempFile("utf8.xml", xml), "--json"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["violations"][0]["kind"], "bad-value");
 }
 
 TEST(ReplayCliTest, StdinAccepted) {

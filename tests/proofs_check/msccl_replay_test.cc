@@ -118,6 +118,40 @@ TEST(MscclReplayTest, AllreduceTwoGpusBothModesAccepted) {
   EXPECT_EQ(Pairs(r), (std::vector<T>{{0, 1, 2}, {1, 0, 2}}));
 }
 
+TEST(MscclReplayTest, RingAllreduceFourGpusBothModesAccepted) {
+  const ReplayResult r = Replay(ToXml(testing::RingAllreduce(4)));
+  ASSERT_TRUE(r.ok) << Dump(r);
+  EXPECT_EQ(r.modes, (std::vector<std::string>{"inplace", "outofplace"}));
+  using T = std::tuple<int, int, std::int64_t>;
+  EXPECT_EQ(Pairs(r), (std::vector<T>{{0, 1, 6}, {1, 2, 6}, {2, 3, 6}, {3, 0, 6}}));
+}
+
+TEST(MscclReplayTest, ScratchAndFusedReduceAcceptedButNotWithoutTheNop) {
+  testing::XAlgo a = testing::ScratchReduceScatter3();
+  const ReplayResult r = Replay(ToXml(a));
+  ASSERT_TRUE(r.ok) << Dump(r);
+  // Without the nop nothing orders tb 1's receive into s[1] before the second re reads it.
+  for (auto& g : a.gpus) g.tbs[2].steps.erase(g.tbs[2].steps.begin() + 1);
+  const ReplayResult bad = Replay(ToXml(a));
+  EXPECT_FALSE(bad.ok);
+  EXPECT_TRUE(Has(bad, ReplayStage::kExecute, ReplayViolationKind::kRace, "s[1]") ||
+              Has(bad, ReplayStage::kExecute, ReplayViolationKind::kUninitializedRead, "s[1]"))
+      << Dump(bad);
+}
+
+TEST(MscclReplayTest, BlocksPerGpuLimitPerProfile) {
+  XAlgo a = RingAllgather(2, 1, false);
+  for (int t = 1; t <= 64; ++t) {
+    testing::XTb empty;
+    empty.id = t;
+    a.gpus[0].tbs.push_back(empty);
+  }
+  EXPECT_TRUE(Replay(ToXml(a)).ok);
+  ExpectRejectedAt(Replay(ToXml(a), MscclProfile::kRccl), ReplayStage::kSchema,
+                   ReplayViolationKind::kLimit,
+                   "gpu 0 tb 64: id not below MSCCL_MAX_NUM_THREAD_BLOCKS = 64");
+}
+
 TEST(MscclReplayTest, RingReduceScatterTwoAndFourGpusAccepted) {
   for (int n : {2, 4}) {
     const ReplayResult r = Replay(ToXml(RingReduceScatter(n)));
@@ -156,8 +190,9 @@ TEST(MscclReplayTest, CrlfCommentsAndSeventeenAttributesAccepted) {
   for (char c : xml) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
   crlf = "<!-- before -->\r\n" + crlf;
   crlf = Replace(crlf, "    <tb", "    <!-- inside -->\r\n    <tb");
-  crlf = Replace(crlf, "maxBytes=\"0\">", "maxBytes=\"0\" redop=\"sum\" nthreads=\"256\" "
-                                          "a=\"1\" b=\"2\" c=\"3\" d=\"4\" e=\"5\">");
+  crlf = Replace(crlf, "maxBytes=\"0\">",
+                 "maxBytes=\"0\" redop=\"sum\" nthreads=\"256\" "
+                 "a=\"1\" b=\"2\" c=\"3\" d=\"4\" e=\"5\">");
   const ReplayResult r = Replay(crlf);
   ASSERT_TRUE(r.ok) << Dump(r);
   ASSERT_EQ(r.notes.size(), 1u);
@@ -167,7 +202,8 @@ TEST(MscclReplayTest, CrlfCommentsAndSeventeenAttributesAccepted) {
 
 TEST(MscclReplayTest, SixtyFourStepsAcceptedCnt71Accepted) {
   XAlgo a = Allreduce2();
-  while (a.gpus[0].tbs[0].steps.size() < 64) a.gpus[0].tbs[0].steps.insert(a.gpus[0].tbs[0].steps.begin(), Nop());
+  while (a.gpus[0].tbs[0].steps.size() < 64)
+    a.gpus[0].tbs[0].steps.insert(a.gpus[0].tbs[0].steps.begin(), Nop());
   EXPECT_TRUE(Replay(ToXml(a)).ok);
   // cnt 71: a broadcast of 71 chunks (a chain: an exchange of 71 chunks in one block would
   // deadlock on the connector depth).
@@ -210,8 +246,8 @@ TEST(MscclReplayTest, LexerLimitsRejectedAtStage0) {
                    ReplayViolationKind::kLexical, "longer than 254 characters");
   std::string many = "<algo>\n";
   for (int i = 0; i < 1025; ++i) many += "  <gpu/>\n";
-  ExpectRejectedAt(Replay(many + "</algo>\n"), ReplayStage::kLexical,
-                   ReplayViolationKind::kLexical, "more than 1024 children (MAX_SUBS)");
+  ExpectRejectedAt(Replay(many + "</algo>\n"), ReplayStage::kLexical, ReplayViolationKind::kLexical,
+                   "more than 1024 children (MAX_SUBS)");
   std::string nodes = "<algo>\n";
   for (int g = 0; g < 5; ++g) {
     nodes += "<gpu>\n";
@@ -219,7 +255,8 @@ TEST(MscclReplayTest, LexerLimitsRejectedAtStage0) {
     nodes += "</gpu>\n";
   }
   ExpectRejectedAt(Replay(nodes + "</algo>\n"), ReplayStage::kLexical,
-                   ReplayViolationKind::kLexical, "more than 4096 elements in the file (MAX_NODES)");
+                   ReplayViolationKind::kLexical,
+                   "more than 4096 elements in the file (MAX_NODES)");
   ExpectRejectedAt(Replay(""), ReplayStage::kLexical, ReplayViolationKind::kLexical,
                    "holds no element");
   ExpectRejectedAt(Replay("<algo>\n"), ReplayStage::kLexical, ReplayViolationKind::kLexical,
@@ -262,14 +299,16 @@ TEST(MscclReplayTest, CollSpellingPerProfile) {
   ExpectRejectedAt(Replay(ToXml(a), MscclProfile::kLegacy), ReplayStage::kSchema,
                    ReplayViolationKind::kBadValue, "write reduce_scatter for --profile legacy");
   // The legacy runtime requires name.
-  ExpectRejectedAt(Replay(Replace(ToXml(RingReduceScatter(2, "reduce_scatter")), "name=\"test\" ", ""),
-                          MscclProfile::kLegacy),
-                   ReplayStage::kSchema, ReplayViolationKind::kMissingAttribute, "name");
+  ExpectRejectedAt(
+      Replay(Replace(ToXml(RingReduceScatter(2, "reduce_scatter")), "name=\"test\" ", ""),
+             MscclProfile::kLegacy),
+      ReplayStage::kSchema, ReplayViolationKind::kMissingAttribute, "name");
 }
 
 TEST(MscclReplayTest, SixtyFiveStepsRejectedAtStage1ButNotLegacy) {
   XAlgo a = Allreduce2();
-  while (a.gpus[0].tbs[0].steps.size() < 65) a.gpus[0].tbs[0].steps.insert(a.gpus[0].tbs[0].steps.begin(), Nop());
+  while (a.gpus[0].tbs[0].steps.size() < 65)
+    a.gpus[0].tbs[0].steps.insert(a.gpus[0].tbs[0].steps.begin(), Nop());
   const std::string xml = ToXml(a);
   ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kLimit,
                    "gpu 0 tb 0: 65 steps, more than MSCCL_MAX_NUM_STEPS = 64");
@@ -305,7 +344,19 @@ TEST(MscclReplayTest, DependencyOnStepWithoutHasdepRejectedAtStage1) {
   XAlgo a = StarReduceScatter3();
   a.gpus[2].tbs[0].steps[1].hasdep = 0;
   ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kDependency,
-                   "gpu 2 tb 1 step 1: depends on tb 0 step 1, which has hasdep=0");
+                   "gpu 2 tb 1 step 1: depends on tb 0 step 1, which has hasdep=0 and no later "
+                   "step of that block has hasdep=1");
+  // A later hasdep step of the same block publishes a flag >= deps: released late, with a
+  // note (executors.md §2.5).
+  XStep publish = Nop();
+  publish.hasdep = 1;
+  a.gpus[2].tbs[0].steps.push_back(publish);
+  const ReplayResult late = Replay(ToXml(a));
+  EXPECT_TRUE(late.ok) << Dump(late);
+  ASSERT_EQ(late.notes.size(), 1u);
+  EXPECT_EQ(late.notes[0],
+            "gpu 2 tb 1 step 1: depends on tb 0 step 1, which has hasdep=0; it is released only "
+            "when step 2 publishes");
 }
 
 TEST(MscclReplayTest, NopChainEndingWithoutDependencyRejectedAtStage1) {
@@ -338,7 +389,8 @@ TEST(MscclReplayTest, TwoBlocksOnOneConnectorRejectedAtStage1) {
 }
 
 TEST(MscclReplayTest, UnsupportedStepTypeRejectedAtStage1) {
-  const std::string xml = Replace(ToXml(RingAllgather(2, 1, false)), "type=\"cpy\"", "type=\"rres\"");
+  const std::string xml =
+      Replace(ToXml(RingAllgather(2, 1, false)), "type=\"cpy\"", "type=\"rres\"");
   ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kUnsupported,
                    "unsupported step type \"rres\"");
 }
@@ -348,7 +400,8 @@ TEST(MscclReplayTest, OffsetOutsideBufferAndStepNumberingRejectedAtStage1) {
   a.gpus[1].tbs[0].steps[2].dstoff = 2;  // o has 2 chunks
   ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kSchema, ReplayViolationKind::kBadValue,
                    "gpu 1 tb 0 step 2: destination o[2..3) is outside the output buffer");
-  const std::string xml = Replace(ToXml(RingAllgather(2, 1, false)), "<step s=\"1\"", "<step s=\"2\"");
+  const std::string xml =
+      Replace(ToXml(RingAllgather(2, 1, false)), "<step s=\"1\"", "<step s=\"2\"");
   ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kBadValue,
                    "s=2 but it is step 1");
 }
@@ -465,6 +518,28 @@ TEST(MscclReplayTest, SendOfUnwrittenCellWithoutDependencyIsARace) {
   EXPECT_TRUE(fixed.ok) << Dump(fixed);
 }
 
+TEST(MscclReplayTest, OrderingThroughAnotherGpuIsNotARace) {
+  // Broadcast 0 -> 1 -> 2 where gpu 2 echoes the chunk back and gpu 1's second block writes
+  // o[0] again: its write is ordered after tb 0's only through gpu 2 (send -> receive chain).
+  XAlgo a = ChainBroadcast(3, 1);
+  a.gpus[2].tbs[0].send = 1;
+  a.gpus[2].tbs[0].steps = {St("rcs", "o", 0, "o", 0)};
+  testing::XTb echo;
+  echo.id = 1;
+  echo.recv = 2;
+  echo.steps = {St("r", "o", 0, "o", 0)};
+  a.gpus[1].tbs.push_back(echo);
+  const ReplayResult r = Replay(ToXml(a));
+  EXPECT_TRUE(r.ok) << Dump(r);
+  // The same second write without the chain (tb 1 copies from i) races with tb 0's receive.
+  a.gpus[2].tbs[0].send = -1;
+  a.gpus[2].tbs[0].steps = {St("r", "o", 0, "o", 0)};
+  a.gpus[1].tbs[1].recv = -1;
+  a.gpus[1].tbs[1].steps = {St("cpy", "o", 0, "o", 0)};
+  ExpectRejectedAt(Replay(ToXml(a)), ReplayStage::kExecute, ReplayViolationKind::kRace,
+                   "gpu 1 o[0] is not ordered");
+}
+
 TEST(MscclReplayTest, OutOfPlaceWriteToInputRejected) {
   XAlgo a = Allreduce2();
   a.inplace = 0;
@@ -484,10 +559,38 @@ TEST(MscclReplayTest, SixtyGpuRingWithThousandsOfStepsIsFast) {
   const std::string xml = ToXml(RingAllgather(60, 1, true));
   const auto t0 = std::chrono::steady_clock::now();
   const ReplayResult r = Replay(xml);
-  const double s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(r.ok) << Dump(r);
   EXPECT_LT(s, 1.0);
+}
+
+TEST(MscclReplayTest, ThousandBlocksAreFast) {
+  // 32 GPUs x 31 blocks = 992 blocks (vector clocks of 992 entries), 1984 steps.
+  const std::string xml = ToXml(testing::DirectAllgather(32));
+  const auto t0 = std::chrono::steady_clock::now();
+  const ReplayResult r = Replay(xml);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(r.ok) << Dump(r);
+  EXPECT_EQ(r.bytes_per_pair.size(), 32u * 31u);
+  EXPECT_LT(s, 1.0);
+}
+
+TEST(MscclReplayTest, CheckerSizeLimitIsAViolation) {
+  XAlgo a = RingAllgather(2, 1, false);
+  std::string xml = ToXml(a);
+  xml = Replace(xml, "nchunksperloop=\"2\" ngpus=\"2\"", "nchunksperloop=\"1024\" ngpus=\"1024\"");
+  ExpectRejectedAt(Replay(xml), ReplayStage::kSchema, ReplayViolationKind::kLimit,
+                   "ngpus*nchunksperloop too large for this checker (limit 524288)");
+}
+
+TEST(MscclReplayTest, SetElementBudgetIsAViolation) {
+  // Allreduce2 builds 2 x 2 elements per mode in its rrc steps: a budget of 3 stops it.
+  ReplayOptions o;
+  o.max_set_elements = 3;
+  ExpectRejectedAt(ReplayMscclXml(ToXml(Allreduce2()), "t.xml", o), ReplayStage::kExecute,
+                   ReplayViolationKind::kLimit, "[inplace] the contribution sets grew beyond 3");
+  o.max_set_elements = 8;  // 2 rounds x 2 gpus x 2 elements per mode
+  EXPECT_TRUE(ReplayMscclXml(ToXml(Allreduce2()), "t.xml", o).ok);
 }
 
 TEST(MscclReplayTest, BadOptionsThrow) {

@@ -52,17 +52,17 @@ inline XStep Nop() { return St("nop", "i", -1, "o", -1, 0); }
 
 inline std::string ToXml(const XAlgo& a) {
   auto q = [](auto v) { return "\"" + std::to_string(v) + "\""; };
-  std::string x = "<algo name=\"" + a.name + "\" proto=\"" + a.proto + "\" nchannels=" +
-                  q(a.nchannels) + " nchunksperloop=" + q(a.nchunksperloop) + " ngpus=" +
-                  q(a.ngpus) + " coll=\"" + a.coll + "\" inplace=" + q(a.inplace);
+  std::string x = "<algo name=\"" + a.name + "\" proto=\"" + a.proto +
+                  "\" nchannels=" + q(a.nchannels) + " nchunksperloop=" + q(a.nchunksperloop) +
+                  " ngpus=" + q(a.ngpus) + " coll=\"" + a.coll + "\" inplace=" + q(a.inplace);
   x += a.legacy ? " minbytes=\"0\" maxbytes=\"0\">\n"
                 : " outofplace=" + q(a.outofplace) + " minBytes=\"0\" maxBytes=\"0\">\n";
   for (const XGpu& g : a.gpus) {
     x += "  <gpu id=" + q(g.id) + " i_chunks=" + q(g.i_chunks) + " o_chunks=" + q(g.o_chunks) +
          " s_chunks=" + q(g.s_chunks) + ">\n";
     for (const XTb& t : g.tbs) {
-      x += "    <tb id=" + q(t.id) + " send=" + q(t.send) + " recv=" + q(t.recv) + " chan=" +
-           q(t.chan) + ">\n";
+      x += "    <tb id=" + q(t.id) + " send=" + q(t.send) + " recv=" + q(t.recv) +
+           " chan=" + q(t.chan) + ">\n";
       for (std::size_t i = 0; i < t.steps.size(); ++i) {
         const XStep& s = t.steps[i];
         x += "      <step s=" + q(i) + " type=\"" + s.type + "\" srcbuf=\"" + s.srcbuf +
@@ -125,8 +125,8 @@ inline XAlgo Allreduce2() {
     g.o_chunks = 2;
     XTb t;
     t.send = t.recv = 1 - r;
-    t.steps = {St("s", "i", 1 - r, "o", 1 - r), St("rrc", "i", r, "o", r),
-               St("s", "o", r, "o", r), St("r", "o", 1 - r, "o", 1 - r)};
+    t.steps = {St("s", "i", 1 - r, "o", 1 - r), St("rrc", "i", r, "o", r), St("s", "o", r, "o", r),
+               St("r", "o", 1 - r, "o", 1 - r)};
     g.tbs.push_back(t);
     a.gpus.push_back(g);
   }
@@ -155,6 +155,75 @@ inline XAlgo RingReduceScatter(int n, const std::string& coll = "reducescatter")
     for (int j = 1; j + 1 < n; ++j) t.steps.push_back(St("rrs", "i", m(r - 1 - j), "o", 0));
     t.steps.push_back(St("rrc", "i", r, "o", 0));
     g.tbs.push_back(t);
+    a.gpus.push_back(g);
+  }
+  return a;
+}
+
+// Ring allreduce on n GPUs, one chunk per rank and one block per GPU (send r+1, recv r-1):
+// the reduce-scatter ring (s, n-2 x rrs), rrcs of the rank's own chunk into o, then the
+// allgather ring of the results (n-2 x rcs, r). Both in place and out of place.
+inline XAlgo RingAllreduce(int n) {
+  XAlgo a;
+  a.coll = "allreduce";
+  a.ngpus = n;
+  a.nchunksperloop = n;
+  a.inplace = 1;
+  a.outofplace = 1;
+  auto m = [n](int x) { return ((x % n) + n) % n; };
+  for (int r = 0; r < n; ++r) {
+    XGpu g;
+    g.id = r;
+    g.i_chunks = n;
+    g.o_chunks = n;
+    XTb t;
+    t.send = m(r + 1);
+    t.recv = m(r - 1);
+    t.steps.push_back(St("s", "i", m(r - 1), "o", 0));
+    for (int j = 1; j + 1 < n; ++j) t.steps.push_back(St("rrs", "i", m(r - 1 - j), "o", 0));
+    t.steps.push_back(St("rrcs", "i", r, "o", r));
+    for (int j = 1; j + 1 < n; ++j) t.steps.push_back(St("rcs", "o", m(r - j), "o", m(r - j)));
+    t.steps.push_back(St("r", "o", m(r + 1), "o", m(r + 1)));
+    g.tbs.push_back(t);
+    a.gpus.push_back(g);
+  }
+  return a;
+}
+
+// Reduce-scatter on 3 GPUs through scratch: tb 0 and tb 1 exchange with d+1 and d+2, each
+// receiving the peer's contribution into its own scratch slot (hasdep); tb 2 copies the own
+// contribution to o[0], then a nop waits for tb 1 and two fused re steps (the first waiting
+// for tb 0) add both slots into o[0]. Out of place.
+inline XAlgo ScratchReduceScatter3() {
+  XAlgo a;
+  a.coll = "reducescatter";
+  a.ngpus = 3;
+  a.nchunksperloop = 3;
+  for (int d = 0; d < 3; ++d) {
+    XGpu g;
+    g.id = d;
+    g.i_chunks = 3;
+    g.o_chunks = 1;
+    g.s_chunks = 2;
+    for (int k = 0; k < 2; ++k) {
+      XTb t;
+      t.id = k;
+      t.send = t.recv = (d + 1 + k) % 3;
+      XStep recv = St("r", "s", k, "s", k);
+      recv.hasdep = 1;
+      t.steps = {St("s", "i", (d + 1 + k) % 3, "s", 0), recv};
+      g.tbs.push_back(t);
+    }
+    XTb local;
+    local.id = 2;
+    XStep nop = Nop();
+    nop.depid = 1;
+    nop.deps = 1;
+    XStep re0 = St("re", "s", 0, "o", 0);
+    re0.depid = 0;
+    re0.deps = 1;
+    local.steps = {St("cpy", "i", d, "o", 0), nop, re0, St("re", "s", 1, "o", 0)};
+    g.tbs.push_back(local);
     a.gpus.push_back(g);
   }
   return a;
@@ -211,6 +280,32 @@ inline XAlgo StarReduceScatter3() {
     t0.steps = {St("s", "i", (d + 1) % 3, "o", 0), rrc0};
     t1.steps = {St("s", "i", (d + 2) % 3, "o", 0), rrc1};
     g.tbs = {t0, t1};
+    a.gpus.push_back(g);
+  }
+  return a;
+}
+
+// Direct allgather on n GPUs in place: one block per peer p (send = recv = p) doing s o[r],
+// r o[p]: n(n-1) blocks in all, the shape with the most blocks per step.
+inline XAlgo DirectAllgather(int n) {
+  XAlgo a;
+  a.coll = "allgather";
+  a.ngpus = n;
+  a.nchunksperloop = n;
+  a.inplace = 1;
+  a.outofplace = 0;
+  for (int r = 0; r < n; ++r) {
+    XGpu g;
+    g.id = r;
+    g.o_chunks = n;
+    for (int p = 0; p < n; ++p) {
+      if (p == r) continue;
+      XTb t;
+      t.id = static_cast<int>(g.tbs.size());
+      t.send = t.recv = p;
+      t.steps = {St("s", "o", r, "o", r), St("r", "o", p, "o", p)};
+      g.tbs.push_back(t);
+    }
     a.gpus.push_back(g);
   }
   return a;
