@@ -13,6 +13,7 @@
 #include "graphs/properties.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
+#include "schedules/collective.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 
 namespace collsynth::cli {
@@ -49,10 +50,11 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
   cmd->callback([args]() {
     RunCommand([&]() {
       PipelineOptions opt;
-      try {
-        opt.collective = ParsePipelineCollective(args->collective);
-      } catch (const std::invalid_argument& e) {
-        throw InputError("<args>", "--collective", e.what());
+      if (std::optional<Collective> c = ParseCollective(args->collective)) {
+        opt.collective = *c;
+      } else {
+        throw InputError("<args>", "--collective", "unknown collective '" + args->collective +
+                                                       "' (allgather, reduce-scatter, allreduce, broadcast)");
       }
       if (args->packing == "arc-by-arc") {
         opt.packing.batch_certify = false;
@@ -127,7 +129,7 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         return kExitCheckFailed;
       }
       json sum;
-      sum["collective"] = s.collective;
+      sum["collective"] = CollectiveName(s.collective);
       sum["ratio"] = RationalToJson(s.ratio);
       sum["optimal_ratio"] = RationalToJson(built.optimal_ratio);
       sum["U"] = RationalToJson(s.U);
@@ -163,7 +165,7 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       } else if (args->json) {
         std::cout << sum.dump() << "\n";
       } else {
-        std::cout << s.collective << ": ratio " << ToString(s.ratio) << " (optimum "
+        std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
                   << ToString(built.optimal_ratio) << "), U = " << ToString(s.U) << ", k = "
                   << ToString(s.k) << ", " << built.stats.trees << " distinct trees; " << verdict;
         if (built.fixed_k_lower_bound) {

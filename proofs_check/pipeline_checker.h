@@ -23,6 +23,7 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
+#include "schedules/collective.h"
 #include "schedules/pipeline_schedule.h"
 
 namespace collsynth {
@@ -93,7 +94,7 @@ struct CutBound {
 // One cut S: allgather (1) |S ∩ V_c| / B+(S); reduce-scatter |S ∩ V_c| / B-(S); broadcast (5)
 // 1 / B+(S) with the root in S; allreduce (6) N / B+(S). S must hold some but not all compute
 // nodes. Node ids must be valid (the reader guarantees it). O(|V| + |E|).
-CutBound CheckCutBound(const Topology& g, const std::string& collective,
+CutBound CheckCutBound(const Topology& g, Collective collective,
                        const std::vector<int>& cut, std::optional<int> root = std::nullopt);
 
 // Allreduce bound (7) from one set S_v per compute node v with S_v ∩ V_c = {v} (each compute

@@ -34,7 +34,7 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
     o.check_no_duplicates = options.check_no_duplicates;
     o.max_errors = options.max_errors;
     StepCheckReport r;
-    std::string collective;
+    Collective collective = Collective::kAllgather;
     try {
       if (result.format == "steps") {
         StepSchedule s = StepScheduleFromJson(schedule, g, file);
@@ -55,7 +55,7 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
     if (r.ok && r.bfb.value_or(false)) result.verdict += ", BFB (Def. 15)";
     result.report = r.ToJson();
     result.report["format"] = result.format;
-    result.report["collective"] = collective;
+    result.report["collective"] = CollectiveName(collective);
   } else if (result.format == "pipeline") {
     if (options.check_bfb || options.check_bandwidth_optimal || options.check_no_duplicates) {
       throw InputError("<args>", "options",
@@ -67,7 +67,7 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
     result.ok = r.ok;
     result.verdict = r.verdict;
     result.report = r.ToJson();
-    result.report["collective"] = s.collective;
+    result.report["collective"] = CollectiveName(s.collective);
   } else {
     throw InputError(file, "format", "unknown schedule format \"" + result.format +
                                          "\" (expected \"steps\", \"steps-compact\" or \"pipeline\")");
@@ -103,7 +103,7 @@ std::string VerifyResult::Text() const {
       o << "T_B bound  " << s(r["bandwidth_lower_bound"]) << " ((N-1)/N · M/B, Thm 6)\n";
     }
   } else {
-    const bool bcast = r.value("collective", json("")) == "broadcast";
+    const bool bcast = r.value("collective", json("")) == CollectiveName(Collective::kBroadcast);
     o << "ratio      " << s(r["ratio"]) << (bcast ? " (T_B in units of M)\n" : " (T_B in units of M/N)\n");
     if (!r["cut_ratio"].is_null()) o << "cut ratio  " << s(r["cut_ratio"]) << " (bottleneck cut)\n";
     if (r.value("fixed_k_certified", false)) {

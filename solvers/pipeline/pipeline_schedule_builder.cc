@@ -227,7 +227,7 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
   AllgatherOptimum opt = ComputeAllgatherOptimum(g);
   stats.optimum_max_flows += opt.max_flow_calls;
   PipelineSchedule s;
-  s.collective = "allgather";
+  s.collective = Collective::kAllgather;
   BigInt k = opt.k;
   Rational U = opt.U;
   CapacityGraph d;
@@ -263,28 +263,9 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
 
 }  // namespace
 
-PipelineCollective ParsePipelineCollective(const std::string& name) {
-  if (name == "allgather") return PipelineCollective::kAllgather;
-  if (name == "reduce-scatter") return PipelineCollective::kReduceScatter;
-  if (name == "allreduce") return PipelineCollective::kAllreduce;
-  if (name == "broadcast") return PipelineCollective::kBroadcast;
-  throw std::invalid_argument("unknown collective '" + name +
-                              "' (allgather, reduce-scatter, allreduce, broadcast)");
-}
-
-std::string PipelineCollectiveName(PipelineCollective c) {
-  switch (c) {
-    case PipelineCollective::kAllgather: return "allgather";
-    case PipelineCollective::kReduceScatter: return "reduce-scatter";
-    case PipelineCollective::kAllreduce: return "allreduce";
-    case PipelineCollective::kBroadcast: return "broadcast";
-  }
-  return "?";
-}
-
 Rational PipelineScheduleRatio(const Topology& g, const PipelineSchedule& s) {
   std::vector<BigInt> load(g.num_links(), 0);
-  bool reversed = s.collective == "reduce-scatter";
+  bool reversed = s.collective == Collective::kReduceScatter;
   for (const PipelineTree& t : s.trees) {
     for (const PipelineTreeEdge& e : t.edges) {
       for (const PipelineRoute& r : e.routes) {
@@ -328,22 +309,22 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
   CheckInput(g);
   PipelineBuildResult out;
   switch (options.collective) {
-    case PipelineCollective::kAllgather:
+    case Collective::kAllgather:
       out.schedule = AllgatherSchedule(g, options, &out);
       break;
-    case PipelineCollective::kReduceScatter: {
+    case Collective::kReduceScatter: {
       out.schedule = AllgatherSchedule(g.Transpose(), options, &out);
-      out.schedule.collective = "reduce-scatter";
+      out.schedule.collective = Collective::kReduceScatter;
       out.schedule.ratio = PipelineScheduleRatio(g, out.schedule);
       break;
     }
-    case PipelineCollective::kAllreduce: {
+    case Collective::kAllreduce: {
       PipelineBuildResult rs, ag;
       PipelineSchedule rs_s = AllgatherSchedule(g.Transpose(), options, &rs);
-      rs_s.collective = "reduce-scatter";
+      rs_s.collective = Collective::kReduceScatter;
       rs_s.ratio = PipelineScheduleRatio(g, rs_s);
       PipelineSchedule ag_s = AllgatherSchedule(g, options, &ag);
-      out.schedule.collective = "allreduce";
+      out.schedule.collective = Collective::kAllreduce;
       out.schedule.ratio = rs_s.ratio + ag_s.ratio;
       out.schedule.U = ag_s.U;
       out.schedule.k = ag_s.k;
@@ -375,11 +356,11 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       out.schedule.extra["rs_ag_optimal"] = b.rs_ag_optimal;
       break;
     }
-    case PipelineCollective::kBroadcast: {
+    case Collective::kBroadcast: {
       auto t0 = Clock::now();
       BroadcastBound bb = ComputeBroadcastBound(g, options.root);
       PipelineSchedule& s = out.schedule;
-      s.collective = "broadcast";
+      s.collective = Collective::kBroadcast;
       s.root = options.root;
       BigInt k;
       Rational U;

@@ -45,20 +45,15 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
+#include "schedules/collective.h"
 #include "schedules/pipeline_schedule.h"
 #include "solvers/pipeline/arborescence_packing.h"
 #include "solvers/pipeline/edge_splitting.h"
 
 namespace collsynth {
 
-enum class PipelineCollective { kAllgather, kReduceScatter, kAllreduce, kBroadcast };
-
-// "allgather", "reduce-scatter", "allreduce", "broadcast"; std::invalid_argument otherwise.
-PipelineCollective ParsePipelineCollective(const std::string& name);
-std::string PipelineCollectiveName(PipelineCollective c);
-
 struct PipelineOptions {
-  PipelineCollective collective = PipelineCollective::kAllgather;
+  Collective collective = Collective::kAllgather;  // every collective (schedules/collective.h)
   int root = -1;                 // broadcast root (node id of a compute node)
   std::optional<BigInt> fixed_k;  // §2.4: exactly k trees per root
   // Fixed k on switch topologies: breakpoints of ⌊U·b_e⌋ above U* tried (after U* itself)

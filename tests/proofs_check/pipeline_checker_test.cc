@@ -94,14 +94,14 @@ TEST(PipelineCheckerTest, LoadAgainstUAndK) {
 TEST(PipelineCheckerTest, TwoClusterReduceScatterAndAllreduce) {
   Topology g = TwoCluster();
   PipelineSchedule rs = TwoClusterPipeline();
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   PipelineCheckReport r = CheckPipelineSchedule(g, rs);
   EXPECT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
   EXPECT_TRUE(r.certified_optimal);
   // Allreduce = RS + AG (seed 004 App. B); Thm 19 (a) holds (|S* ∩ V_c| = N/2), so bound (6)
   // N / B+(S*) = 8/4 = 2 certifies the sum of the phases' ratios.
   PipelineSchedule ar;
-  ar.collective = "allreduce";
+  ar.collective = Collective::kAllreduce;
   ar.ratio = 2;
   ar.phases = {rs, TwoClusterPipeline()};
   ar.bottleneck_cut = TwoClusterPipeline().bottleneck_cut;
@@ -140,7 +140,7 @@ TEST(PipelineCheckerTest, ReduceScatterNeedsReversedLinks) {
   PipelineCheckReport r = CheckPipelineSchedule(g, s);
   EXPECT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
   EXPECT_EQ(r.ratio, Rational(2));  // each link carries 2 trees: ratio (N-1)/B = 2
-  s.collective = "reduce-scatter";
+  s.collective = Collective::kReduceScatter;
   r = CheckPipelineSchedule(g, s);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.violations.at(0).kind, PipelineViolationKind::kMissingLink);
@@ -152,7 +152,7 @@ TEST(PipelineCheckerTest, TwoClusterBroadcastCertified) {
   Topology g = TwoCluster();
   auto id = [&](const std::string& n) { return Id(g, n); };
   PipelineSchedule s;
-  s.collective = "broadcast";
+  s.collective = Collective::kBroadcast;
   s.root = id("c11");
   s.U = 1;
   s.k = 4;
@@ -240,7 +240,7 @@ Topology K3() {
   return g;
 }
 
-PipelineSchedule K3Phase(const std::string& collective) {
+PipelineSchedule K3Phase(Collective collective) {
   PipelineSchedule s;
   s.collective = collective;
   s.U = 1;
@@ -260,9 +260,9 @@ PipelineSchedule K3Phase(const std::string& collective) {
 
 PipelineSchedule K3Allreduce() {
   PipelineSchedule ar;
-  ar.collective = "allreduce";
+  ar.collective = Collective::kAllreduce;
   ar.ratio = 2;
-  ar.phases = {K3Phase("reduce-scatter"), K3Phase("allgather")};
+  ar.phases = {K3Phase(Collective::kReduceScatter), K3Phase(Collective::kAllgather)};
   return ar;
 }
 
@@ -382,7 +382,7 @@ TEST(PipelineCheckerIssue14, Bound7CutsThroughJson) {
 // 2·10^5 deep crashed verify (stack overflow). Past 64 levels it is an input error.
 TEST(PipelineCheckerIssue14, DeeplyNestedExtraKeyIsAnInputError) {
   const Topology g = K3();
-  nlohmann::json j = PipelineScheduleToJson(K3Phase("allgather"), g);
+  nlohmann::json j = PipelineScheduleToJson(K3Phase(Collective::kAllgather), g);
   nlohmann::json deep = nlohmann::json::array();
   for (int i = 1; i < 64; ++i) deep = nlohmann::json::array({std::move(deep)});  // 64 levels
   j["note"] = deep;
@@ -400,7 +400,7 @@ TEST(PipelineCheckerIssue14, DeeplyNestedExtraKeyIsAnInputError) {
 // Negative, zero and non-integral multiplicities are input errors, at every level.
 TEST(PipelineCheckerIssue14, MultiplicitiesMustBePositiveIntegers) {
   const Topology g = K3();
-  const nlohmann::json j = PipelineScheduleToJson(K3Phase("allgather"), g);
+  const nlohmann::json j = PipelineScheduleToJson(K3Phase(Collective::kAllgather), g);
   for (const nlohmann::json& bad_value :
        {nlohmann::json(-1), nlohmann::json("-1"), nlohmann::json(0), nlohmann::json("1e3"),
         nlohmann::json(-9223372036854775807LL - 1)}) {
@@ -471,9 +471,9 @@ namespace {
 TEST(PipelineStreamingReadTest, SameScheduleAsThePlainRead) {
   Topology g = testing::TwoCluster();
   PipelineSchedule rs = testing::TwoClusterPipeline();
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   PipelineSchedule ar;
-  ar.collective = "allreduce";
+  ar.collective = Collective::kAllreduce;
   ar.ratio = 2;
   ar.phases = {rs, testing::TwoClusterPipeline()};
   for (const PipelineSchedule& s : {testing::TwoClusterPipeline(), ar}) {

@@ -99,9 +99,9 @@ TEST(FixedKTest, SwitchReplicationBeatsRoutedTreesIssue4) {
 // round-tripped through JSON, and rejected when tampered with.
 TEST(FixedKTest, FixedKCutCertifiesEveryCollective) {
   Topology g = testing::RingTopology(4, {Rational(1000003), Rational(1000033)});
-  for (auto c : {PipelineCollective::kAllgather, PipelineCollective::kReduceScatter,
-                 PipelineCollective::kBroadcast, PipelineCollective::kAllreduce}) {
-    SCOPED_TRACE(PipelineCollectiveName(c));
+  for (auto c : {Collective::kAllgather, Collective::kReduceScatter,
+                 Collective::kBroadcast, Collective::kAllreduce}) {
+    SCOPED_TRACE(CollectiveName(c));
     PipelineOptions o;
     o.collective = c;
     o.root = 0;
@@ -113,8 +113,8 @@ TEST(FixedKTest, FixedKCutCertifiesEveryCollective) {
     EXPECT_TRUE(rep.ok) << (rep.errors.empty() ? "" : rep.errors[0]);
     EXPECT_TRUE(rep.fixed_k_certified);
     EXPECT_EQ(rep.ratio, *r.fixed_k_lower_bound);
-    PipelineSchedule& one = c == PipelineCollective::kAllreduce ? back.phases[1] : back;
-    if (c != PipelineCollective::kBroadcast) {
+    PipelineSchedule& one = c == Collective::kAllreduce ? back.phases[1] : back;
+    if (c != Collective::kBroadcast) {
       EXPECT_EQ(one.ratio, Rational(2, 1000033));
     }
     one.fixed_k_cut = std::vector<int>{0, 1, 2, 3};  // every compute node: no root outside
@@ -170,7 +170,7 @@ TEST(FixedKTest, MatchesBruteForceOnSmallSwitchTopologies) {
       EXPECT_EQ(CheckPipelineSchedule(g, r.schedule).fixed_k_certified,
                 r.schedule.ratio * k == least);
       PipelineOptions rso = o;
-      rso.collective = PipelineCollective::kReduceScatter;
+      rso.collective = Collective::kReduceScatter;
       PipelineBuildResult rs = BuildPipelineSchedule(g, rso);
       PipelineCheckReport rs_rep = CheckPipelineSchedule(g, rs.schedule);
       EXPECT_TRUE(rs_rep.ok);
@@ -178,7 +178,7 @@ TEST(FixedKTest, MatchesBruteForceOnSmallSwitchTopologies) {
                 rs.schedule.ratio * k == FixedKMinimalU(g.Transpose(), BigInt(k)));
       if (rs.schedule.fixed_k_cut) {  // the same set read as an allgather cut proves nothing
         PipelineSchedule as_ag = rs.schedule;
-        as_ag.collective = "allgather";
+        as_ag.collective = Collective::kAllgather;
         rs_certified += rs_rep.fixed_k_certified;
         asymmetric += !CheckPipelineSchedule(g, as_ag).fixed_k_certified;
       }
