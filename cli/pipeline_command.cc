@@ -95,7 +95,7 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       auto since = [](std::chrono::steady_clock::time_point t) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
       };
-      std::string verdict;
+      PipelineVerdict verdict = PipelineVerdict::kInvalid;
       bool fixed_k_certified = false;  // by the checker, from the schedule's fixed_k_cut
       json expected;
       auto t_check = std::chrono::steady_clock::now();
@@ -135,7 +135,7 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       sum["U"] = RationalToJson(s.U);
       sum["k"] = s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
       sum["trees"] = built.stats.trees;
-      sum["verdict"] = verdict;
+      sum["verdict"] = PipelineVerdictName(verdict);
       if (built.fixed_k_bound) sum["theorem15_bound"] = RationalToJson(*built.fixed_k_bound);
       if (built.fixed_k_lower_bound) {
         sum["fixed_k_lower_bound"] = RationalToJson(*built.fixed_k_lower_bound);
@@ -167,7 +167,7 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       } else {
         std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
                   << ToString(built.optimal_ratio) << "), U = " << ToString(s.U) << ", k = "
-                  << ToString(s.k) << ", " << built.stats.trees << " distinct trees; " << verdict;
+                  << ToString(s.k) << ", " << built.stats.trees << " distinct trees; " << PipelineVerdictName(verdict);
         if (built.fixed_k_lower_bound) {
           std::cout << "; fixed k: "
                     << (fixed_k_certified ? "best for this k (certified by the fixed-k cut)"

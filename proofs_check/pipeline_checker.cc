@@ -344,7 +344,9 @@ void PipelineChecker::Run() {
   CheckCut();
   CheckFixedKCut();
   report_.ok = report_.num_violations == 0;
-  report_.verdict = !report_.ok ? "invalid" : report_.certified_optimal ? "optimal (certified)" : "valid";
+  report_.verdict = !report_.ok                   ? PipelineVerdict::kInvalid
+                    : report_.certified_optimal ? PipelineVerdict::kOptimalCertified
+                                                : PipelineVerdict::kValid;
 }
 
 // Allreduce (seed 004 App. B): reduce-scatter then allgather; ratio = the sum; an optional
@@ -407,7 +409,9 @@ void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckR
     }
   }
   report.ok = report.num_violations == 0;
-  report.verdict = !report.ok ? "invalid" : report.certified_optimal ? "optimal (certified)" : "valid";
+  report.verdict = !report.ok                   ? PipelineVerdict::kInvalid
+                   : report.certified_optimal ? PipelineVerdict::kOptimalCertified
+                                              : PipelineVerdict::kValid;
 }
 
 }  // namespace
@@ -533,11 +537,20 @@ const char* PipelineViolationKindName(PipelineViolationKind kind) {
   return "unknown";
 }
 
+const char* PipelineVerdictName(PipelineVerdict v) {
+  switch (v) {
+    case PipelineVerdict::kInvalid: return "invalid";
+    case PipelineVerdict::kValid: return "valid";
+    case PipelineVerdict::kOptimalCertified: return "optimal (certified)";
+  }
+  return "?";  // not reached: every enumerator is listed
+}
+
 json PipelineCheckReport::ToJson() const {
   json j;
   j["ok"] = ok;
   j["format"] = "pipeline";
-  j["verdict"] = verdict;
+  j["verdict"] = PipelineVerdictName(verdict);
   j["tl"] = nullptr;  // a pipeline has no step count
   j["tb"] = ToString(ratio);  // T_B in units of M/N (of M for broadcast)
   j["ratio"] = ToString(ratio);

@@ -56,6 +56,12 @@ struct PipelineViolation {
   std::string message;
 };
 
+// The checker's verdict on a pipeline schedule: kInvalid when any violation was found;
+// kOptimalCertified when valid and the claimed cut's bound equals the ratio; kValid otherwise.
+enum class PipelineVerdict { kInvalid, kValid, kOptimalCertified };
+// "invalid", "valid", "optimal (certified)": the report's "verdict" (docs/cli.md).
+const char* PipelineVerdictName(PipelineVerdict v);
+
 struct PipelineCheckReport {
   bool ok = false;
   std::vector<std::string> errors;  // first violations: tree, edge, route, link
@@ -75,7 +81,7 @@ struct PipelineCheckReport {
   // A fixed-k cut was given and certifies that no schedule with k trees per root (per phase,
   // for allreduce: every phase's cut) has a smaller ratio.
   bool fixed_k_certified = false;
-  std::string verdict;                // "optimal (certified)", "valid", "invalid"
+  PipelineVerdict verdict = PipelineVerdict::kInvalid;
   nlohmann::json ToJson() const;      // {"ok", "ratio", "errors", "verdict", ...}
 };
 

@@ -873,6 +873,26 @@ const char* StepViolationKindName(StepViolationKind kind) {
   return "unknown";
 }
 
+const char* StepVerdictName(StepVerdict v) {
+  switch (v) {
+    case StepVerdict::kInvalid: return "invalid";
+    case StepVerdict::kValid: return "valid";
+    case StepVerdict::kBandwidthOptimal: return "valid, bandwidth optimal (Thm 7)";
+    case StepVerdict::kBfb: return "valid, BFB (Def. 15)";
+    case StepVerdict::kBandwidthOptimalBfb: return "valid, bandwidth optimal (Thm 7), BFB (Def. 15)";
+  }
+  return "?";  // not reached: every enumerator is listed
+}
+
+StepVerdict StepCheckReport::verdict() const {
+  if (!ok) return StepVerdict::kInvalid;
+  const bool optimal = bandwidth_optimal.value_or(false), is_bfb = bfb.value_or(false);
+  if (optimal && is_bfb) return StepVerdict::kBandwidthOptimalBfb;
+  if (optimal) return StepVerdict::kBandwidthOptimal;
+  if (is_bfb) return StepVerdict::kBfb;
+  return StepVerdict::kValid;
+}
+
 json StepCheckReport::ToJson() const {
   json j;
   j["ok"] = ok;

@@ -50,9 +50,7 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
       throw InputError(file, e.item(), e.problem());  // a checker limit: name the file
     }
     result.ok = r.ok;
-    result.verdict = r.ok ? "valid" : "invalid";
-    if (r.ok && r.bandwidth_optimal.value_or(false)) result.verdict += ", bandwidth optimal (Thm 7)";
-    if (r.ok && r.bfb.value_or(false)) result.verdict += ", BFB (Def. 15)";
+    result.verdict = r.verdict();
     result.report = r.ToJson();
     result.report["format"] = result.format;
     result.report["collective"] = CollectiveName(collective);
@@ -72,11 +70,16 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
     throw InputError(file, "format", "unknown schedule format \"" + result.format +
                                          "\" (expected \"steps\", \"steps-compact\" or \"pipeline\")");
   }
-  result.report["verdict"] = result.verdict;
+  result.report["verdict"] = ScheduleVerdictName(result.verdict);
   return result;
 }
 
 }  // namespace
+
+const char* ScheduleVerdictName(const ScheduleVerdict& v) {
+  if (const StepVerdict* s = std::get_if<StepVerdict>(&v)) return StepVerdictName(*s);
+  return PipelineVerdictName(std::get<PipelineVerdict>(v));
+}
 
 VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const std::string& file,
                                 const VerifyOptions& options) {
@@ -94,7 +97,7 @@ std::string VerifyResult::Text() const {
   std::ostringstream o;
   auto s = [](const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
   const json& r = report;
-  o << "verdict    " << verdict << "\n";
+  o << "verdict    " << ScheduleVerdictName(verdict) << "\n";
   o << "format     " << format << " (" << s(r.value("collective", json(""))) << ")\n";
   if (format == "steps" || format == "steps-compact") {
     o << "T_L        " << s(r["tl"]) << " steps\n";

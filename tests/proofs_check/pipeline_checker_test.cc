@@ -27,7 +27,7 @@ TEST(PipelineCheckerTest, TwoClusterAllgatherCertifiedOptimal) {
   ASSERT_TRUE(r.cut_ratio);
   EXPECT_EQ(*r.cut_ratio, Rational(1));
   EXPECT_TRUE(r.certified_optimal);
-  EXPECT_EQ(r.verdict, "optimal (certified)");
+  EXPECT_EQ(r.verdict, PipelineVerdict::kOptimalCertified);
 }
 
 // The same schedule against the checked-in topology file, through JSON.
@@ -56,7 +56,7 @@ TEST(PipelineCheckerTest, NonBottleneckCutDoesNotCertify) {
   s.bottleneck_cut.reset();
   r = CheckPipelineSchedule(g, s);
   EXPECT_TRUE(r.ok);
-  EXPECT_EQ(r.verdict, "valid");
+  EXPECT_EQ(r.verdict, PipelineVerdict::kValid);
   // A cut holding every compute node is not one bound (1) ranges over (S ⊉ V_c).
   s.bottleneck_cut = g.ComputeNodes();
   r = CheckPipelineSchedule(g, s);
@@ -180,7 +180,7 @@ TEST(PipelineCheckerTest, TwoClusterBroadcastCertified) {
   EXPECT_EQ(r.ratio, Rational(1, 4));
   ASSERT_TRUE(r.cut_ratio);
   EXPECT_EQ(*r.cut_ratio, Rational(1, 4));
-  EXPECT_EQ(r.verdict, "optimal (certified)");
+  EXPECT_EQ(r.verdict, PipelineVerdict::kOptimalCertified);
   // A tree rooted elsewhere is not part of this broadcast.
   s.trees[0].root = id("c12");
   r = CheckPipelineSchedule(g, s);
@@ -272,7 +272,7 @@ TEST(PipelineCheckerIssue14, AllreduceCertifiedByBound7Cuts) {
   PipelineCheckReport r = CheckPipelineSchedule(g, ar);
   ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
   EXPECT_FALSE(r.certified_optimal);  // no certificate given
-  EXPECT_EQ(r.verdict, "valid");
+  EXPECT_EQ(r.verdict, PipelineVerdict::kValid);
   ar.single_node_cuts = std::vector<std::vector<int>>{{0}, {1}, {2}};
   r = CheckPipelineSchedule(g, ar);
   ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
@@ -280,7 +280,7 @@ TEST(PipelineCheckerIssue14, AllreduceCertifiedByBound7Cuts) {
   EXPECT_EQ(*r.cut_ratio, Rational(2));
   EXPECT_TRUE(r.certified_optimal);
   EXPECT_EQ(r.certified_by, "bound (7)");
-  EXPECT_EQ(r.verdict, "optimal (certified)");
+  EXPECT_EQ(r.verdict, PipelineVerdict::kOptimalCertified);
   EXPECT_EQ(r.ToJson()["certified_by"], "bound (7)");
   // With the (6) cut as well, the bound is the larger of the two: still (7).
   ar.bottleneck_cut = std::vector<int>{0};
