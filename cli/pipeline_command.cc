@@ -136,9 +136,9 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       sum["k"] = s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
       sum["trees"] = built.stats.trees;
       sum["verdict"] = PipelineVerdictName(verdict);
-      if (built.fixed_k_bound) sum["theorem15_bound"] = RationalToJson(*built.fixed_k_bound);
-      if (built.fixed_k_lower_bound) {
-        sum["fixed_k_lower_bound"] = RationalToJson(*built.fixed_k_lower_bound);
+      if (built.fixed_k) {
+        sum["theorem15_bound"] = RationalToJson(built.fixed_k->theorem15_bound);
+        sum["fixed_k_lower_bound"] = RationalToJson(built.fixed_k->lower_bound);
         sum["fixed_k_certified"] = fixed_k_certified;
       }
       sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows},
@@ -168,10 +168,10 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
                   << ToString(built.optimal_ratio) << "), U = " << ToString(s.U) << ", k = "
                   << ToString(s.k) << ", " << built.stats.trees << " distinct trees; " << PipelineVerdictName(verdict);
-        if (built.fixed_k_lower_bound) {
+        if (built.fixed_k) {
           std::cout << "; fixed k: "
                     << (fixed_k_certified ? "best for this k (certified by the fixed-k cut)"
-                                          : "lower bound U*/k = " + ToString(*built.fixed_k_lower_bound));
+                                          : "lower bound U*/k = " + ToString(built.fixed_k->lower_bound));
         }
         std::cout << "; written to " << args->output << "\n";
       }

@@ -172,8 +172,8 @@ TEST(PipelineTest, FixedKWithinTheorem15Bound) {
       PipelineSchedule s = BuildChecked(g, Collective::kAllgather, -1, BigInt(k), &r);
       EXPECT_EQ(s.k, k);
       EXPECT_GE(s.ratio, opt);
-      ASSERT_TRUE(r.fixed_k_bound.has_value());
-      EXPECT_LE(s.ratio, *r.fixed_k_bound);
+      ASSERT_TRUE(r.fixed_k.has_value());
+      EXPECT_LE(s.ratio, r.fixed_k->theorem15_bound);
       // Minimality of U* (Theorem 14): any smaller U that changes some ⌊U·b_e⌋ fails.
       Rational u = s.U;
       Rational below = 0;
@@ -252,14 +252,21 @@ TEST(PipelineTest, FixedKOnSwitchTopologiesIssue4) {
         // G({⌊U·b_e⌋}) for U = k·ratio < U*, which passes Theorem 5's (necessary) flow test.
         EXPECT_EQ(s.ratio, s.U / k);
         EXPECT_FALSE(s.extra.contains("fixed_k_least_U"));
-        ASSERT_TRUE(r.fixed_k_bound.has_value());
-        EXPECT_LE(s.ratio, *r.fixed_k_bound);
+        ASSERT_TRUE(r.fixed_k.has_value());
+        EXPECT_FALSE(r.fixed_k->searches.at(0).has_value());
+        EXPECT_LE(s.ratio, r.fixed_k->theorem15_bound);
         continue;
       }
       ASSERT_TRUE(s.extra.contains("fixed_k_least_U"));
       EXPECT_EQ(s.extra["fixed_k_least_U"].get<std::string>(), ToString(least));
       EXPECT_GT(s.U, least);
       EXPECT_GE(s.extra["fixed_k_breakpoints_tried"].get<int>(), 1);
+      // The typed search says the same as the file's metadata.
+      ASSERT_TRUE(r.fixed_k.has_value() && r.fixed_k->searches.at(0).has_value());
+      const FixedKSearch& search = *r.fixed_k->searches[0];
+      EXPECT_EQ(search.least_u, least);
+      EXPECT_EQ(search.breakpoints_tried, s.extra["fixed_k_breakpoints_tried"].get<int>());
+      EXPECT_EQ(search.eulerian_fallback, s.extra.contains("fixed_k_eulerian_fallback"));
       if (s.extra.contains("fixed_k_eulerian_fallback")) {
         ++fallbacks;
         EXPECT_EQ(s.U, eulerian);
