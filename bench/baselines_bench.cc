@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     Topology g = name == "biring-bfb" ? BiRing(2, side * side) : Torus({side, side});
     BaselineOptions o;
     o.name = name;
-    o.collective = "allgather";
+    o.collective = Collective::kAllgather;
     Report(name + " " + g.name(), g, [&] { return BuildBaseline(g, o, "<bench>"); });
   }
   Topology ring = UniRing(1, 4 + 4 * scale);
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   Topology k = CompleteBipartite(4);
   BaselineOptions mt;
   mt.name = "multitree";
-  mt.collective = "allgather";
+  mt.collective = Collective::kAllgather;
   StepSchedule kb = BuildBaseline(k, mt, "<bench>");
   ExpandedSchedule l1 = LineGraphSchedule(k, kb);
   ExpandedSchedule l2 = LineGraphSchedule(l1.topology, l1.schedule);

@@ -94,7 +94,7 @@ void Run(const Topology& g, double reference_seconds, bool arc_by_arc_baseline) 
   const PipelineStats& s = built.stats;
   std::printf("%-12s V=%4d N=%4d E=%5d ratio*=%s U=%s k=%s %s\n", g.name().c_str(), g.num_nodes(),
               g.num_compute(), g.num_links(), ToString(dk.ratio).c_str(), ToString(dk.U).c_str(),
-              ToString(dk.k).c_str(), rep.ok ? rep.verdict.c_str() : "CHECK FAILED");
+              ToString(dk.k).c_str(), rep.ok ? PipelineVerdictName(rep.verdict) : "CHECK FAILED");
   std::printf("  optimum: binary search %.3fs (%d tests, %lld flows) vs Dinkelbach %.3fs (%d tests, "
               "%lld flows): %.1fx; agree=%s\n",
               t_bs, bs.tests, static_cast<long long>(bs.max_flow_calls), t_dk, dk.tests,

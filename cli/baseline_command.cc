@@ -22,6 +22,7 @@ using nlohmann::json;
 
 struct BaselineArgs {
   BaselineOptions options;
+  std::string collective;  // --collective as given; empty: the baseline's default
   std::string topology, out;
   bool json = false;
 };
@@ -34,7 +35,7 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
   cmd->add_option("name", a->options.name, "baseline: " + names)->required();
   cmd->add_option("topology", a->topology, "topology file (JSON or edge list)")->required();
   cmd->add_option("-o,--output", a->out, "output schedule JSON ('-' = stdout)")->required();
-  cmd->add_option("--collective", a->options.collective,
+  cmd->add_option("--collective", a->collective,
                   "allgather, reduce-scatter or allreduce (default: the baseline's own)");
   cmd->add_option("--chunks", a->options.chunks, "pipeline chunks P (dbtree)");
   cmd->add_option("--order", a->options.order, "ring order, node names (rings, dbtree)")
@@ -48,7 +49,12 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
   cmd->callback([a]() {
     RunCommand([&]() {
       Topology g = ReadTopologyFile(a->topology);
-      StepSchedule s = BuildBaseline(g, a->options, a->topology);
+      BaselineOptions options = a->options;
+      if (!a->collective.empty()) {
+        RequireKnownBaseline(options.name);  // an unknown name is reported first
+        options.collective = ParseBaselineCollective(a->collective);
+      }
+      StepSchedule s = BuildBaseline(g, options, a->topology);
       StepCheckReport r = CheckStepSchedule(g, s);
       if (!r.ok) {  // never written unchecked
         PrintFailure("baseline " + a->options.name + " failed the checker: " +
@@ -68,11 +74,11 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
       if (a->json) {
         json j = r.ToJson();
         j["baseline"] = a->options.name;
-        j["collective"] = s.collective;
+        j["collective"] = CollectiveName(s.collective);
         AddOutputCheck(j, out);
         info << j.dump() << "\n";
       } else {
-        info << a->options.name << " on " << g.name() << ": " << s.collective << ", T_L = " << r.tl
+        info << a->options.name << " on " << g.name() << ": " << CollectiveName(s.collective) << ", T_L = " << r.tl
              << ", T_B = " << ToString(r.tb) << " (shard units); output verified\n";
       }
       return kExitOk;

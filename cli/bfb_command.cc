@@ -17,6 +17,7 @@
 #include "cli/schedule_output.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
+#include "schedules/collective.h"
 #include "schedules/compact_schedule.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/step_schedule.h"
@@ -102,18 +103,18 @@ int RunBfb(const BfbArgs& a) {
   options.threads = a.threads;
   options.use_clp_hint = a.clp_hint;
   options.certificates = !a.no_certificates;
-  options.collective = ParseBfbCollective(a.collective);
+  options.collective = *ParseCollective(a.collective);  // checked by the option's IsMember
   if (!a.alpha_file.empty())
     options.link_alpha = LinkAlphasFromJson(ParseJsonText(ReadTextFile(a.alpha_file), a.alpha_file), g, a.alpha_file);
   json out;
   out["topology"] = g.name();
-  out["collective"] = a.collective;
+  out["collective"] = CollectiveName(options.collective);
   StepSchedule schedule;
   std::optional<CompactStepSchedule> compact;  // the flat path's schedule (schedule.sends empty)
   const bool write_compact = a.compact || EndsWith(a.output, ".csteps.json");
   options.materialize_sends = false;
   if (a.chunks > 0) {
-    if (options.collective != BfbCollective::kAllgather)
+    if (options.collective != Collective::kAllgather)
       throw InputError("<args>", "--chunks", "discrete chunks are implemented for allgather only");
     if (!options.link_alpha.empty())
       throw InputError("<args>", "--chunks", "discrete chunks (ILP (12)) do not take --alpha-file");
@@ -134,7 +135,7 @@ int RunBfb(const BfbArgs& a) {
     schedule = std::move(d.ilp_schedule);
     if (!d.thm20_holds) out["error"] = "Theorem 20's bound does not hold";
   } else {
-    if (a.thm4 && options.collective == BfbCollective::kAllgather)
+    if (a.thm4 && options.collective == Collective::kAllgather)
       throw InputError("<args>", "--thm4", "applies to reduce-scatter and allreduce only");
     BfbResult r = a.thm4 ? GenerateWithThm4(g, options) : GenerateBfbSchedule(g, options);
     out["tl"] = r.tl;
@@ -169,7 +170,7 @@ int RunBfb(const BfbArgs& a) {
   int code = kExitOk;
   if (out.contains("error")) code = kExitCheckFailed;
   StepCheckOptions co;
-  co.check_bfb = options.collective == BfbCollective::kAllgather;
+  co.check_bfb = options.collective == Collective::kAllgather;
   json expected;
   {  // never written unchecked
     auto t0 = std::chrono::steady_clock::now();
@@ -237,7 +238,9 @@ CommandRegistrar reg_bfb(0, [](CLI::App& app) {
                                         "checked before it is written");
   cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
   cmd->add_option("--collective", args->collective, "allgather | reduce-scatter | allreduce")
-      ->check(CLI::IsMember({"allgather", "reduce-scatter", "allreduce"}));
+      ->check(CLI::IsMember(std::vector<std::string>{CollectiveName(Collective::kAllgather),
+                                                     CollectiveName(Collective::kReduceScatter),
+                                                     CollectiveName(Collective::kAllreduce)}));
   cmd->add_option("--chunks", args->chunks,
                   "exactly P chunks per shard: ILP (12) with CBC vs rounded LP (App. D.2), allgather")
       ->check(CLI::Range(std::int64_t{1}, kMaxChunks));

@@ -11,6 +11,7 @@
 #include "graphs/input_error.h"
 #include "graphs/properties.h"
 #include "graphs/topology_io.h"
+#include "schedules/collective.h"
 #include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/pipeline/collective_bounds.h"
 
@@ -65,7 +66,7 @@ CommandRegistrar reg_optimum(0, [](CLI::App& app) {
       progress.Stage("broadcast bound (5)");
       BroadcastBound bc = ComputeBroadcastBound(g, root);
       json j;
-      j["collective"] = "allgather";
+      j["collective"] = CollectiveName(Collective::kAllgather);
       j["topology"] = g.name();
       j["compute_nodes"] = g.num_compute();
       j["ratio"] = RationalToJson(opt.ratio);

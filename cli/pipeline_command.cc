@@ -13,6 +13,7 @@
 #include "graphs/properties.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
+#include "schedules/collective.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 
 namespace collsynth::cli {
@@ -49,10 +50,11 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
   cmd->callback([args]() {
     RunCommand([&]() {
       PipelineOptions opt;
-      try {
-        opt.collective = ParsePipelineCollective(args->collective);
-      } catch (const std::invalid_argument& e) {
-        throw InputError("<args>", "--collective", e.what());
+      if (std::optional<Collective> c = ParseCollective(args->collective)) {
+        opt.collective = *c;
+      } else {
+        throw InputError("<args>", "--collective", "unknown collective '" + args->collective +
+                                                       "' (allgather, reduce-scatter, allreduce, broadcast)");
       }
       if (args->packing == "arc-by-arc") {
         opt.packing.batch_certify = false;
@@ -93,7 +95,7 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       auto since = [](std::chrono::steady_clock::time_point t) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
       };
-      std::string verdict;
+      PipelineVerdict verdict = PipelineVerdict::kInvalid;
       bool fixed_k_certified = false;  // by the checker, from the schedule's fixed_k_cut
       json expected;
       auto t_check = std::chrono::steady_clock::now();
@@ -127,16 +129,16 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         return kExitCheckFailed;
       }
       json sum;
-      sum["collective"] = s.collective;
+      sum["collective"] = CollectiveName(s.collective);
       sum["ratio"] = RationalToJson(s.ratio);
       sum["optimal_ratio"] = RationalToJson(built.optimal_ratio);
       sum["U"] = RationalToJson(s.U);
       sum["k"] = s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
       sum["trees"] = built.stats.trees;
-      sum["verdict"] = verdict;
-      if (built.fixed_k_bound) sum["theorem15_bound"] = RationalToJson(*built.fixed_k_bound);
-      if (built.fixed_k_lower_bound) {
-        sum["fixed_k_lower_bound"] = RationalToJson(*built.fixed_k_lower_bound);
+      sum["verdict"] = PipelineVerdictName(verdict);
+      if (built.fixed_k) {
+        sum["theorem15_bound"] = RationalToJson(built.fixed_k->theorem15_bound);
+        sum["fixed_k_lower_bound"] = RationalToJson(built.fixed_k->lower_bound);
         sum["fixed_k_certified"] = fixed_k_certified;
       }
       sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows},
@@ -163,13 +165,13 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       } else if (args->json) {
         std::cout << sum.dump() << "\n";
       } else {
-        std::cout << s.collective << ": ratio " << ToString(s.ratio) << " (optimum "
+        std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
                   << ToString(built.optimal_ratio) << "), U = " << ToString(s.U) << ", k = "
-                  << ToString(s.k) << ", " << built.stats.trees << " distinct trees; " << verdict;
-        if (built.fixed_k_lower_bound) {
+                  << ToString(s.k) << ", " << built.stats.trees << " distinct trees; " << PipelineVerdictName(verdict);
+        if (built.fixed_k) {
           std::cout << "; fixed k: "
                     << (fixed_k_certified ? "best for this k (certified by the fixed-k cut)"
-                                          : "lower bound U*/k = " + ToString(*built.fixed_k_lower_bound));
+                                          : "lower bound U*/k = " + ToString(built.fixed_k->lower_bound));
         }
         std::cout << "; written to " << args->output << "\n";
       }

@@ -115,7 +115,7 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
         info << j.dump() << "\n";
       } else {
         info << what << ": " << x.topology.name() << ", " << x.topology.num_nodes() << " nodes, "
-             << x.schedule.collective << ", T_L = " << r.tl << ", T_B = " << ToString(r.tb)
+             << CollectiveName(x.schedule.collective) << ", T_L = " << r.tl << ", T_B = " << ToString(r.tb)
              << " (shard units); output verified\n";
       }
       return kExitOk;

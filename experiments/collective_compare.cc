@@ -61,20 +61,20 @@ struct RowBound {
   std::vector<CutBound> certified;     // the bounds the checker accepted
 };
 
-RowBound ComputeRowBound(const Topology& g, const std::string& collective) {
+RowBound ComputeRowBound(const Topology& g, Collective collective) {
   RowBound rb;
   const AllgatherOptimum opt = ComputeAllgatherOptimum(g);
-  if (collective == "allreduce") {
+  if (collective == Collective::kAllreduce) {
     const AllreduceBounds b = ComputeAllreduceBounds(g, opt);
     rb.lower_bound = b.lower_bound;
-    for (CutBound c : {CheckCutBound(g, "allreduce", b.min_cut_set),
+    for (CutBound c : {CheckCutBound(g, Collective::kAllreduce, b.min_cut_set),
                        CheckSingleNodeCutsBound(g, b.single_cuts)}) {
       if (c.ok) rb.certified.push_back(std::move(c));
     }
     return rb;
   }
   rb.lower_bound = opt.ratio;  // allgather; reduce-scatter has the same bound on Eulerian graphs
-  if (collective == "reduce-scatter") {
+  if (collective == Collective::kReduceScatter) {
     // |S ∩ V_c| / B-(S) on G is bound (1) on G^T: the bottleneck cut of G^T.
     const CutBound c =
         CheckCutBound(g, collective, ComputeAllgatherOptimum(g.Transpose()).bottleneck_cut);
@@ -136,13 +136,16 @@ void AddCertificateColumns(ExperimentRow& row, const std::optional<RowBound>& rb
 
 std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   const json& p = in.params;
-  std::vector<std::string> collectives = StringList(p, "collectives", "");
-  if (collectives.empty()) collectives.push_back(p.value("collective", std::string("allreduce")));
-  for (const auto& collective : collectives) {
-    if (collective != "allgather" && collective != "reduce-scatter" && collective != "allreduce") {
+  std::vector<std::string> names = StringList(p, "collectives", "");
+  if (names.empty()) names.push_back(p.value("collective", std::string("allreduce")));
+  std::vector<Collective> collectives;
+  for (const auto& name : names) {
+    const std::optional<Collective> c = ParseCollective(name);
+    if (!c || *c == Collective::kBroadcast) {
       throw InputError("", "collective",
-                       "'" + collective + "' is not allgather, reduce-scatter or allreduce");
+                       "'" + name + "' is not allgather, reduce-scatter or allreduce");
     }
+    collectives.push_back(*c);
   }
   const bool lower_bound = p.value("lower_bound", true);
   const auto workloads = ParseWorkloads(p);
@@ -221,7 +224,7 @@ std::vector<Workload> ParseWorkloads(const json& params) {
 }
 
 ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::string& label,
-                                const std::string& algorithm, const std::string& collective,
+                                const std::string& algorithm, Collective collective,
                                 const std::vector<Workload>& workloads, bool lower_bound) {
   const auto t0 = std::chrono::steady_clock::now();
   const Topology g = EvaluateTopologyExpression(topology_expr);
@@ -237,7 +240,7 @@ ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::str
     // bottleneck cut; allreduce RS+AG = 2·ratio* (optimal when Theorem 19 applies).
     const AllgatherOptimum opt = ComputeAllgatherOptimum(g);
     row.tb = opt.ratio;
-    if (collective == "allreduce") {
+    if (collective == Collective::kAllreduce) {
       const AllreduceBounds b = ComputeAllreduceBounds(g, opt);
       row.tb = b.rs_ag_ratio;
       row.extra.emplace_back("rs_ag_optimal", b.rs_ag_optimal ? "yes" : "unknown");
@@ -246,7 +249,7 @@ ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::str
     row.extra.emplace_back("cut_bandwidth", ToString(opt.cut_bandwidth));
   } else if (algorithm == "pipeline") {
     PipelineOptions opt;
-    opt.collective = ParsePipelineCollective(collective);
+    opt.collective = collective;
     const PipelineBuildResult built = BuildPipelineSchedule(g, opt);
     const PipelineCheckReport rep = CheckPipelineSchedule(g, built.schedule);
     row.verified = rep.ok ? Verified::kYes : Verified::kNo;
@@ -261,16 +264,17 @@ ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::str
     StepSchedule s;
     if (algorithm == "bfb") {
       BfbOptions opt;
-      opt.collective = ParseBfbCollective(collective);
+      opt.collective = collective;
       opt.certificates = false;
       opt.file = topology_expr;
       s = GenerateBfbSchedule(g, opt).schedule;
     } else {
       BaselineOptions opt;
       opt.name = algorithm.substr(std::string("baseline:").size());
-      const std::string own = DefaultCollective(opt.name);
+      const Collective own = DefaultCollective(opt.name);
       // dbtree and multitree are allreduce algorithms; recursive-halving is reduce-scatter.
-      opt.collective = (own == "allreduce" || own == "reduce-scatter") ? own : collective;
+      opt.collective =
+          (own == Collective::kAllreduce || own == Collective::kReduceScatter) ? own : collective;
       row.collective = opt.collective;
       s = BuildBaseline(g, opt, topology_expr);
     }
@@ -282,7 +286,7 @@ ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::str
   row.wall_seconds = Since(t0);
   std::optional<RowBound> rb;
   if (lower_bound) {
-    rb = ComputeRowBound(g, row.collective);
+    rb = ComputeRowBound(g, *row.collective);
     row.lower_bound = rb->lower_bound;
   }
   if (pipeline_report) {

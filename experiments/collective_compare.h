@@ -48,7 +48,7 @@ struct Workload {
 
 // Runs one algorithm on one topology expression and returns its checked row.
 ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::string& label,
-                                const std::string& algorithm, const std::string& collective,
+                                const std::string& algorithm, Collective collective,
                                 const std::vector<Workload>& workloads, bool lower_bound);
 
 std::vector<Workload> ParseWorkloads(const nlohmann::json& params);

@@ -94,7 +94,7 @@ CsvTable RowsToTable(const std::vector<ExperimentRow>& rows) {
     std::optional<Rational> ratio;
     if (r.tb && r.lower_bound && *r.lower_bound != 0) ratio = *r.tb / *r.lower_bound;
     std::vector<std::string> cells = {
-        r.instance, r.algorithm, r.collective, std::to_string(r.nodes), Exact(r.tl),
+        r.instance, r.algorithm, r.collective ? CollectiveName(*r.collective) : "", std::to_string(r.nodes), Exact(r.tl),
         Decimal(r.tl), Exact(r.tb), Decimal(r.tb), r.tb_unit, Exact(r.lower_bound),
         Decimal(r.lower_bound), Exact(ratio), Decimal(ratio), VerifiedName(r.verified),
         Seconds(r.wall_seconds)};

@@ -41,7 +41,7 @@ std::vector<ExperimentRow> RunCase(const std::string& expr, std::int64_t chunks)
     ExperimentRow row;
     row.instance = expr;
     row.algorithm = algorithm;
-    row.collective = "allgather";
+    row.collective = Collective::kAllgather;
     row.nodes = g.num_compute();
     row.tl = Rational(rep.tl);
     row.tb = rep.tb;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "graphs/rational.h"
+#include "schedules/collective.h"
 
 namespace collsynth::experiments {
 
@@ -38,7 +39,7 @@ enum class Verified { kNo, kYes, kNotApplicable };
 struct ExperimentRow {
   std::string instance;    // a `topo gen` expression, a file name or a label
   std::string algorithm;   // e.g. "bfb", "pipeline", "ring", "milp"
-  std::string collective;  // "allgather", "allreduce", ... (may be empty)
+  std::optional<Collective> collective;  // nullopt: none (an empty CSV cell)
   int64_t nodes = 0;       // compute nodes N
   std::optional<Rational> tl;           // latency term (steps, i.e. units of α)
   std::optional<Rational> tb;           // bandwidth term, in the unit given by tb_unit

@@ -49,7 +49,7 @@ ExperimentRow FrontierRow(const FinderCandidate& c, const FinderWorkload& w) {
   ExperimentRow r;
   r.instance = c.topology;
   r.algorithm = std::string("finder:") + FinderMethodName(c.method);
-  r.collective = "allgather";
+  r.collective = Collective::kAllgather;
   r.nodes = c.nodes;
   r.tl = Rational(c.tl);
   r.tb = c.tb;
@@ -143,7 +143,7 @@ std::vector<ExperimentTask> GenKautzTasks(const ExperimentInput& in) {
                          ExperimentRow r;
                          r.instance = "genkautz(" + std::to_string(d) + "," + std::to_string(m) + ")";
                          r.algorithm = "bfb (table)";
-                         r.collective = "allgather";
+                         r.collective = Collective::kAllgather;
                          r.nodes = m;
                          r.tl = Rational(t->diameter);
                          r.tb = t->tb_shard * d / m;

@@ -85,7 +85,7 @@ struct InstanceBound {
 
 InstanceBound ComputeInstanceBound(const Topology& g) {
   const AllgatherOptimum opt = ComputeAllgatherOptimum(g);
-  return {opt.ratio, CheckCutBound(g, "allgather", opt.bottleneck_cut)};
+  return {opt.ratio, CheckCutBound(g, Collective::kAllgather, opt.bottleneck_cut)};
 }
 
 // Columns certified_optimal / certificate (unless the row has them): "yes" exactly when the
@@ -115,7 +115,7 @@ ExperimentRow BaseRow(const std::string& instance, const Topology& g, const std:
   ExperimentRow row;
   row.instance = instance;
   row.algorithm = algorithm;
-  row.collective = "allgather";
+  row.collective = Collective::kAllgather;
   row.nodes = g.num_compute();
   row.tb_unit = kTbUnit;
   return row;

@@ -54,7 +54,7 @@ RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& optio
     for (auto& r : rs) {
       if (r.verified == Verified::kNo) {
         unverified += "\n  " + r.instance + " / " + r.algorithm +
-                      (r.collective.empty() ? "" : " / " + r.collective);
+                      (r.collective ? std::string(" / ") + CollectiveName(*r.collective) : "");
       }
       out.rows.push_back(std::move(r));
     }

@@ -64,7 +64,7 @@ BruteForceResult SimulateStepSchedule(const Topology& g, const StepSchedule& s) 
       continue;
     }
     bool bad = !g.FindLink(e.from, e.to) || !g.IsCompute(e.source) ||
-               (s.collective == "broadcast" && s.root && e.source != *s.root);
+               (s.collective == Collective::kBroadcast && s.root && e.source != *s.root);
     if (bad) {
       ok_send[i] = 0;
       r.bad_sends.insert(static_cast<int>(i));
@@ -85,13 +85,13 @@ BruteForceResult SimulateStepSchedule(const Topology& g, const StepSchedule& s) 
   }
 
   std::vector<int> sources = g.ComputeNodes();
-  if (s.collective == "broadcast" && s.root) sources = {*s.root};
+  if (s.collective == Collective::kBroadcast && s.root) sources = {*s.root};
   // Phases: [first, last] step ranges, forward (allgather) or backward (reduce-scatter).
   struct PhaseRange { int first, last; bool backward; };
   std::vector<PhaseRange> phases;
-  if (s.collective == "reduce-scatter") {
+  if (s.collective == Collective::kReduceScatter) {
     phases.push_back({1, r.tl, true});
-  } else if (s.collective == "allreduce") {
+  } else if (s.collective == Collective::kAllreduce) {
     const long long rs_given = s.rs_steps.value_or(0);
     const int rs = static_cast<int>(std::clamp<long long>(rs_given, 0, T));
     if (rs != rs_given) r.bad_rs_steps = true;

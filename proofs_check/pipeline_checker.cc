@@ -70,12 +70,12 @@ class PipelineChecker {
 // along the reversed path, whose links must exist and carry the load.
 void PipelineChecker::CheckTree(std::size_t i, const PipelineTree& t) {
   const std::string item = prefix_ + "trees[" + std::to_string(i) + "]";
-  const bool reversed = s_.collective == "reduce-scatter";
+  const bool reversed = s_.collective == Collective::kReduceScatter;
   if (!g_.IsCompute(t.root)) {
     out_.Add(K::kRootNotCompute, item, t.root, -1, "root '" + Name(t.root) + "' is a switch");
     return;
   }
-  if (s_.collective == "broadcast" && s_.root && t.root != *s_.root) {
+  if (s_.collective == Collective::kBroadcast && s_.root && t.root != *s_.root) {
     out_.Add(K::kRootNotCompute, item, t.root, -1,
              "rooted at '" + Name(t.root) + "', but the broadcast root is '" + Name(*s_.root) + "'");
   }
@@ -221,7 +221,7 @@ void PipelineChecker::CheckRootSums() {
   std::map<int, BigInt> sum;
   for (const PipelineTree& t : s_.trees) sum[t.root] += t.multiplicity;
   std::vector<int> roots;
-  if (s_.collective == "broadcast") {
+  if (s_.collective == Collective::kBroadcast) {
     if (s_.root) roots.push_back(*s_.root);
   } else {
     roots = compute_nodes_;
@@ -274,9 +274,9 @@ void PipelineChecker::CheckCut() {
   report_.certified_optimal = b.bound == report_.ratio;
   if (report_.certified_optimal) report_.certified_by = b.name;
   if (!report_.certified_optimal) {
-    const bool ingress = s_.collective == "reduce-scatter";
+    const bool ingress = s_.collective == Collective::kReduceScatter;
     out_.Add(K::kCutMismatch, item, -1, -1,
-             std::string("the cut gives ") + (ingress ? "|S ∩ V_c| / B-(S)" : s_.collective == "broadcast"
+             std::string("the cut gives ") + (ingress ? "|S ∩ V_c| / B-(S)" : s_.collective == Collective::kBroadcast
                                                                                ? "1 / B+(S)"
                                                                                : "|S ∩ V_c| / B+(S)") +
                  " = " + ToString(b.bound) + ", which does not equal the ratio " +
@@ -293,7 +293,7 @@ void PipelineChecker::CheckFixedKCut() {
   for (int v : *s_.fixed_k_cut) in_x[v] = 1;
   int compute_in = 0;
   for (int v = 0; v < g_.num_nodes(); ++v) compute_in += in_x[v] && g_.IsCompute(v);
-  const bool broadcast = s_.collective == "broadcast";
+  const bool broadcast = s_.collective == Collective::kBroadcast;
   BigInt roots_outside = 0;
   if (broadcast) {
     roots_outside = s_.root && !in_x[*s_.root] ? 1 : 0;
@@ -313,7 +313,7 @@ void PipelineChecker::CheckFixedKCut() {
     Rational prev = Rational(Ceil(u * l.bandwidth) - 1) / l.bandwidth;
     if (prev > below) below = prev;
   }
-  const bool leaving = s_.collective == "reduce-scatter";
+  const bool leaving = s_.collective == Collective::kReduceScatter;
   BigInt capacity = 0;
   for (const Link& l : g_.links()) {
     bool enters = !in_x[l.from] && in_x[l.to];
@@ -344,7 +344,9 @@ void PipelineChecker::Run() {
   CheckCut();
   CheckFixedKCut();
   report_.ok = report_.num_violations == 0;
-  report_.verdict = !report_.ok ? "invalid" : report_.certified_optimal ? "optimal (certified)" : "valid";
+  report_.verdict = !report_.ok                   ? PipelineVerdict::kInvalid
+                    : report_.certified_optimal ? PipelineVerdict::kOptimalCertified
+                                                : PipelineVerdict::kValid;
 }
 
 // Allreduce (seed 004 App. B): reduce-scatter then allgather; ratio = the sum; an optional
@@ -373,7 +375,7 @@ void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckR
   // Lower bounds (6) and (7); the certificate is their maximum (each is a valid bound).
   std::vector<CutBound> bounds;
   if (s.bottleneck_cut) {
-    CutBound b = CheckCutBound(g, "allreduce", *s.bottleneck_cut);
+    CutBound b = CheckCutBound(g, Collective::kAllreduce, *s.bottleneck_cut);
     if (!b.ok) {
       out.Add(K::kBadCut, "bottleneck_cut", -1, -1, b.error);
     } else {
@@ -407,16 +409,18 @@ void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckR
     }
   }
   report.ok = report.num_violations == 0;
-  report.verdict = !report.ok ? "invalid" : report.certified_optimal ? "optimal (certified)" : "valid";
+  report.verdict = !report.ok                   ? PipelineVerdict::kInvalid
+                   : report.certified_optimal ? PipelineVerdict::kOptimalCertified
+                                              : PipelineVerdict::kValid;
 }
 
 }  // namespace
 
-CutBound CheckCutBound(const Topology& g, const std::string& collective,
+CutBound CheckCutBound(const Topology& g, Collective collective,
                        const std::vector<int>& cut, std::optional<int> root) {
   CutBound b;
-  const bool allreduce = collective == "allreduce", broadcast = collective == "broadcast";
-  const bool ingress = collective == "reduce-scatter";
+  const bool allreduce = collective == Collective::kAllreduce, broadcast = collective == Collective::kBroadcast;
+  const bool ingress = collective == Collective::kReduceScatter;
   b.name = allreduce ? "bound (6)" : broadcast ? "bound (5)" : ingress ? "bound (1) on G^T" : "bound (1)";
   const int n = g.num_nodes();
   std::vector<char> in_s(n, 0);
@@ -533,11 +537,20 @@ const char* PipelineViolationKindName(PipelineViolationKind kind) {
   return "unknown";
 }
 
+const char* PipelineVerdictName(PipelineVerdict v) {
+  switch (v) {
+    case PipelineVerdict::kInvalid: return "invalid";
+    case PipelineVerdict::kValid: return "valid";
+    case PipelineVerdict::kOptimalCertified: return "optimal (certified)";
+  }
+  return "?";  // not reached: every enumerator is listed
+}
+
 json PipelineCheckReport::ToJson() const {
   json j;
   j["ok"] = ok;
   j["format"] = "pipeline";
-  j["verdict"] = verdict;
+  j["verdict"] = PipelineVerdictName(verdict);
   j["tl"] = nullptr;  // a pipeline has no step count
   j["tb"] = ToString(ratio);  // T_B in units of M/N (of M for broadcast)
   j["ratio"] = ToString(ratio);
@@ -561,7 +574,7 @@ json PipelineCheckReport::ToJson() const {
 PipelineCheckReport CheckPipelineSchedule(const Topology& g, const PipelineSchedule& s,
                                           int max_errors) {
   PipelineCheckReport report;
-  if (s.collective == "allreduce") {
+  if (s.collective == Collective::kAllreduce) {
     CheckAllreduce(g, s, report, max_errors);
   } else {
     PipelineChecker(g, s, "", report, max_errors).Run();

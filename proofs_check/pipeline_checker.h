@@ -23,6 +23,7 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
+#include "schedules/collective.h"
 #include "schedules/pipeline_schedule.h"
 
 namespace collsynth {
@@ -55,6 +56,12 @@ struct PipelineViolation {
   std::string message;
 };
 
+// The checker's verdict on a pipeline schedule: kInvalid when any violation was found;
+// kOptimalCertified when valid and the claimed cut's bound equals the ratio; kValid otherwise.
+enum class PipelineVerdict { kInvalid, kValid, kOptimalCertified };
+// "invalid", "valid", "optimal (certified)": the report's "verdict" (docs/cli.md).
+const char* PipelineVerdictName(PipelineVerdict v);
+
 struct PipelineCheckReport {
   bool ok = false;
   std::vector<std::string> errors;  // first violations: tree, edge, route, link
@@ -74,7 +81,7 @@ struct PipelineCheckReport {
   // A fixed-k cut was given and certifies that no schedule with k trees per root (per phase,
   // for allreduce: every phase's cut) has a smaller ratio.
   bool fixed_k_certified = false;
-  std::string verdict;                // "optimal (certified)", "valid", "invalid"
+  PipelineVerdict verdict = PipelineVerdict::kInvalid;
   nlohmann::json ToJson() const;      // {"ok", "ratio", "errors", "verdict", ...}
 };
 
@@ -93,7 +100,7 @@ struct CutBound {
 // One cut S: allgather (1) |S ∩ V_c| / B+(S); reduce-scatter |S ∩ V_c| / B-(S); broadcast (5)
 // 1 / B+(S) with the root in S; allreduce (6) N / B+(S). S must hold some but not all compute
 // nodes. Node ids must be valid (the reader guarantees it). O(|V| + |E|).
-CutBound CheckCutBound(const Topology& g, const std::string& collective,
+CutBound CheckCutBound(const Topology& g, Collective collective,
                        const std::vector<int>& cut, std::optional<int> root = std::nullopt);
 
 // Allreduce bound (7) from one set S_v per compute node v with S_v ∩ V_c = {v} (each compute

@@ -108,7 +108,7 @@ std::vector<int> Bfs(const Topology& g, int source, Orientation o) {
 // endpoint values. When every value is an integer over one common denominator that fits
 // int64, value_num holds those integers (loads are then summed in int64).
 struct SendTable {
-  std::string collective;
+  Collective collective = Collective::kAllgather;
   std::optional<int> root, rs_steps, claimed_tl;
   std::optional<Rational> claimed_tb;
   std::vector<int> source, from, to, step;
@@ -377,7 +377,7 @@ void StepChecker::CheckStepRange() {
                       (s_.claimed_tl ? " (T = the claimed tl)" : "");
              });
   }
-  if (s_.collective == "allreduce") {
+  if (s_.collective == Collective::kAllreduce) {
     const std::int64_t rs = s_.rs_steps.value_or(0);
     rs_steps_ = std::clamp<std::int64_t>(rs, 0, num_steps_);
     if (rs != rs_steps_) {
@@ -416,7 +416,7 @@ void StepChecker::ValidateSends() {
                  return at() + "carries a shard of '" + Name(source) +
                         "', which is a switch and owns no shard";
                });
-    } else if (s_.collective == "broadcast" && s_.root && source != *s_.root) {
+    } else if (s_.collective == Collective::kBroadcast && s_.root && source != *s_.root) {
       usable_[i] = 0;
       out_.Add(StepViolation{StepViolationKind::kBadSource, static_cast<int>(i), source, from, step,
                              std::nullopt, ""},
@@ -581,12 +581,12 @@ std::vector<Phase> StepChecker::BuildPhases() const {
     phases.push_back(std::move(p));
   };
   const std::int64_t tl = report_.tl;
-  if (s_.collective == "allgather") {
+  if (s_.collective == Collective::kAllgather) {
     add("", Orientation::kForward, 1, std::max<std::int64_t>(tl, 1));
-  } else if (s_.collective == "broadcast") {
+  } else if (s_.collective == Collective::kBroadcast) {
     add("", Orientation::kForward, 1, std::max<std::int64_t>(tl, 1));
     phases.back().sources = {*s_.root};
-  } else if (s_.collective == "reduce-scatter") {
+  } else if (s_.collective == Collective::kReduceScatter) {
     add("", Orientation::kReversed, 1, std::max<std::int64_t>(tl, 1));
   } else {  // allreduce
     const std::int64_t rs = rs_steps_;
@@ -785,9 +785,9 @@ void StepChecker::CheckBandwidthOptimal() {
     if (!b) b = out;
     uniform = in == *b && out == *b;
   }
-  if (uniform && *b > 0 && s_.collective != "broadcast") {
+  if (uniform && *b > 0 && s_.collective != Collective::kBroadcast) {
     Rational bound = Rational(n - 1) / *b;
-    if (s_.collective == "allreduce") bound *= 2;
+    if (s_.collective == Collective::kAllreduce) bound *= 2;
     report_.bandwidth_lower_bound = bound;
   }
   if (!opt_.check_bandwidth_optimal) return;
@@ -871,6 +871,26 @@ const char* StepViolationKindName(StepViolationKind kind) {
     case StepViolationKind::kBadRsSteps: return "bad-rs-steps";
   }
   return "unknown";
+}
+
+const char* StepVerdictName(StepVerdict v) {
+  switch (v) {
+    case StepVerdict::kInvalid: return "invalid";
+    case StepVerdict::kValid: return "valid";
+    case StepVerdict::kBandwidthOptimal: return "valid, bandwidth optimal (Thm 7)";
+    case StepVerdict::kBfb: return "valid, BFB (Def. 15)";
+    case StepVerdict::kBandwidthOptimalBfb: return "valid, bandwidth optimal (Thm 7), BFB (Def. 15)";
+  }
+  return "?";  // not reached: every enumerator is listed
+}
+
+StepVerdict StepCheckReport::verdict() const {
+  if (!ok) return StepVerdict::kInvalid;
+  const bool optimal = bandwidth_optimal.value_or(false), is_bfb = bfb.value_or(false);
+  if (optimal && is_bfb) return StepVerdict::kBandwidthOptimalBfb;
+  if (optimal) return StepVerdict::kBandwidthOptimal;
+  if (is_bfb) return StepVerdict::kBfb;
+  return StepVerdict::kValid;
 }
 
 json StepCheckReport::ToJson() const {

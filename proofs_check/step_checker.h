@@ -56,6 +56,14 @@ struct StepCheckOptions {
   int max_errors = 10;
 };
 
+// The checker's verdict on a step schedule: kInvalid when any violation was found, else
+// kValid plus the optional properties that were checked and hold (StepCheckOptions):
+// bandwidth optimal (seed 000 Thm 7) and/or BFB (Def. 15).
+enum class StepVerdict { kInvalid, kValid, kBandwidthOptimal, kBfb, kBandwidthOptimalBfb };
+// "invalid", "valid", "valid, bandwidth optimal (Thm 7)", "valid, BFB (Def. 15)",
+// "valid, bandwidth optimal (Thm 7), BFB (Def. 15)": the "verdict" of `collsynth verify`.
+const char* StepVerdictName(StepVerdict v);
+
 struct StepCheckReport {
   bool ok = false;
   std::vector<std::string> errors;  // first violations, each naming source, interval, node, step or link
@@ -69,6 +77,7 @@ struct StepCheckReport {
   // (N-1)/B per phase (Thm 6), when the topology is regular with uniform link bandwidth.
   std::optional<Rational> bandwidth_lower_bound;
   nlohmann::json ToJson() const;  // {"ok", "tl", "tb", "errors", ...}
+  StepVerdict verdict() const;    // from ok, bandwidth_optimal and bfb
 };
 
 StepCheckReport CheckStepSchedule(const Topology& g, const StepSchedule& s,

@@ -34,7 +34,7 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
     o.check_no_duplicates = options.check_no_duplicates;
     o.max_errors = options.max_errors;
     StepCheckReport r;
-    std::string collective;
+    Collective collective = Collective::kAllgather;
     try {
       if (result.format == "steps") {
         StepSchedule s = StepScheduleFromJson(schedule, g, file);
@@ -50,12 +50,10 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
       throw InputError(file, e.item(), e.problem());  // a checker limit: name the file
     }
     result.ok = r.ok;
-    result.verdict = r.ok ? "valid" : "invalid";
-    if (r.ok && r.bandwidth_optimal.value_or(false)) result.verdict += ", bandwidth optimal (Thm 7)";
-    if (r.ok && r.bfb.value_or(false)) result.verdict += ", BFB (Def. 15)";
+    result.verdict = r.verdict();
     result.report = r.ToJson();
     result.report["format"] = result.format;
-    result.report["collective"] = collective;
+    result.report["collective"] = CollectiveName(collective);
   } else if (result.format == "pipeline") {
     if (options.check_bfb || options.check_bandwidth_optimal || options.check_no_duplicates) {
       throw InputError("<args>", "options",
@@ -67,16 +65,21 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
     result.ok = r.ok;
     result.verdict = r.verdict;
     result.report = r.ToJson();
-    result.report["collective"] = s.collective;
+    result.report["collective"] = CollectiveName(s.collective);
   } else {
     throw InputError(file, "format", "unknown schedule format \"" + result.format +
                                          "\" (expected \"steps\", \"steps-compact\" or \"pipeline\")");
   }
-  result.report["verdict"] = result.verdict;
+  result.report["verdict"] = ScheduleVerdictName(result.verdict);
   return result;
 }
 
 }  // namespace
+
+const char* ScheduleVerdictName(const ScheduleVerdict& v) {
+  if (const StepVerdict* s = std::get_if<StepVerdict>(&v)) return StepVerdictName(*s);
+  return PipelineVerdictName(std::get<PipelineVerdict>(v));
+}
 
 VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const std::string& file,
                                 const VerifyOptions& options) {
@@ -94,7 +97,7 @@ std::string VerifyResult::Text() const {
   std::ostringstream o;
   auto s = [](const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
   const json& r = report;
-  o << "verdict    " << verdict << "\n";
+  o << "verdict    " << ScheduleVerdictName(verdict) << "\n";
   o << "format     " << format << " (" << s(r.value("collective", json(""))) << ")\n";
   if (format == "steps" || format == "steps-compact") {
     o << "T_L        " << s(r["tl"]) << " steps\n";
@@ -103,7 +106,7 @@ std::string VerifyResult::Text() const {
       o << "T_B bound  " << s(r["bandwidth_lower_bound"]) << " ((N-1)/N · M/B, Thm 6)\n";
     }
   } else {
-    const bool bcast = r.value("collective", json("")) == "broadcast";
+    const bool bcast = r.value("collective", json("")) == CollectiveName(Collective::kBroadcast);
     o << "ratio      " << s(r["ratio"]) << (bcast ? " (T_B in units of M)\n" : " (T_B in units of M/N)\n");
     if (!r["cut_ratio"].is_null()) o << "cut ratio  " << s(r["cut_ratio"]) << " (bottleneck cut)\n";
     if (r.value("fixed_k_certified", false)) {

@@ -9,8 +9,11 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <variant>
 
 #include "graphs/topology.h"
+#include "proofs_check/pipeline_checker.h"
+#include "proofs_check/step_checker.h"
 
 namespace collsynth {
 
@@ -21,10 +24,16 @@ struct VerifyOptions {
   int max_errors = 10;
 };
 
+// The verdict of the checker that ran: step_checker's for "steps" and "steps-compact",
+// pipeline_checker's for "pipeline".
+using ScheduleVerdict = std::variant<StepVerdict, PipelineVerdict>;
+// StepVerdictName or PipelineVerdictName of the alternative held.
+const char* ScheduleVerdictName(const ScheduleVerdict& v);
+
 struct VerifyResult {
   bool ok = false;
   std::string format;     // "steps", "steps-compact" or "pipeline"
-  std::string verdict;    // "valid", "invalid", "optimal (certified)", "bandwidth optimal"...
+  ScheduleVerdict verdict = StepVerdict::kInvalid;
   nlohmann::json report;  // {"ok", "tl", "tb", "ratio", "errors", "verdict", ...}
   std::string Text() const;  // human-readable summary, several lines, for the CLI
 };

@@ -52,7 +52,7 @@ std::string HeaderText(const CompactStepSchedule& c, const Topology& g, const ch
   }
   out += "\"format\":\"";
   out += format;
-  out += "\",\"collective\":" + json(c.collective).dump() + ",";
+  out += "\",\"collective\":" + json(CollectiveName(c.collective)).dump() + ",";
   if (c.root) out += "\"root\":" + json(g.node(*c.root).name).dump() + ",";
   if (c.rs_steps) out += "\"rs_steps\":" + std::to_string(*c.rs_steps) + ",";
   if (c.claimed_tl) out += "\"tl\":" + std::to_string(*c.claimed_tl) + ",";

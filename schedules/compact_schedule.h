@@ -45,7 +45,7 @@ struct CompactStep {
 };
 
 struct CompactStepSchedule {
-  std::string collective = "allgather";
+  Collective collective = Collective::kAllgather;
   std::optional<int> root;
   std::optional<int> rs_steps;
   std::optional<int> claimed_tl;

@@ -174,24 +174,24 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   }
   const json& collective = RequireField(j, "collective", file, top);
   if (!collective.is_string()) throw InputError(file, item("collective"), "must be a string");
-  s.collective = collective.get<std::string>();
-  if (s.collective != "allgather" && s.collective != "reduce-scatter" &&
-      s.collective != "broadcast" && s.collective != "allreduce") {
+  std::optional<Collective> parsed = ParseCollective(collective.get_ref<const std::string&>());
+  if (!parsed) {
     throw InputError(file, item("collective"),
                      "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got " +
                          collective.dump());
   }
-  if (is_phase && s.collective == "allreduce") {
+  s.collective = *parsed;
+  if (is_phase && s.collective == Collective::kAllreduce) {
     throw InputError(file, item("collective"), "an allreduce phase must be a reduce-scatter or an allgather");
   }
   if (auto it = j.find("root"); it != j.end() && !it->is_null()) {
     s.root = NodeFromJson(*it, g, file, item("root"));
   }
-  if (s.collective == "broadcast" && !s.root) {
+  if (s.collective == Collective::kBroadcast && !s.root) {
     throw InputError(file, top, "a broadcast schedule needs a \"root\"");
   }
   s.ratio = RationalFromJson(RequireField(j, "ratio", file, top), file, item("ratio"));
-  const bool allreduce = s.collective == "allreduce";
+  const bool allreduce = s.collective == Collective::kAllreduce;
   if (!allreduce || j.contains("U")) {
     s.U = RationalFromJson(RequireField(j, "U", file, top), file, item("U"));
     if (s.U <= 0) throw InputError(file, item("U"), "must be positive, got " + ToString(s.U));
@@ -243,7 +243,7 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
           ReadSchedule(phases[i], g, file, item("phases[" + std::to_string(i) + "]"), true,
                        1 + static_cast<int>(i), streamed));
     }
-    if (s.phases[0].collective != "reduce-scatter" || s.phases[1].collective != "allgather") {
+    if (s.phases[0].collective != Collective::kReduceScatter || s.phases[1].collective != Collective::kAllgather) {
       throw InputError(file, item("phases"),
                        "an allreduce's phases must be a reduce-scatter then an allgather");
     }
@@ -286,11 +286,11 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g,
     if (!IsKnownKey(it.key())) j[it.key()] = it.value();
   }
   j["format"] = "pipeline";
-  j["collective"] = s.collective;
+  j["collective"] = CollectiveName(s.collective);
   if (s.root) j["root"] = g.node(*s.root).name;
   j["ratio"] = RationalToJson(s.ratio);
-  if (s.collective != "allreduce" || s.U > 0) j["U"] = RationalToJson(s.U);
-  if (s.collective != "allreduce" || s.k > 0) j["k"] = BigIntToJson(s.k);
+  if (s.collective != Collective::kAllreduce || s.U > 0) j["U"] = RationalToJson(s.U);
+  if (s.collective != Collective::kAllreduce || s.k > 0) j["k"] = BigIntToJson(s.k);
   for (const auto& [key, set] : {std::pair{"bottleneck_cut", &s.bottleneck_cut}, std::pair{"fixed_k_cut", &s.fixed_k_cut}}) {
     if (!*set) continue;
     json names = json::array();
@@ -306,7 +306,7 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g,
     }
     j["single_node_cuts"] = std::move(cuts);
   }
-  if (s.collective == "allreduce") {
+  if (s.collective == Collective::kAllreduce) {
     json phases = json::array();
     for (const PipelineSchedule& p : s.phases) phases.push_back(ScheduleToJson(p, g, placeholders));
     j["phases"] = std::move(phases);

@@ -14,6 +14,7 @@
 #include "graphs/rational.h"
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"
+#include "schedules/collective.h"
 
 namespace collsynth {
 
@@ -35,10 +36,10 @@ struct PipelineTree {
 };
 
 struct PipelineSchedule {
-  // "allgather", "reduce-scatter" (trees parent->child, data flows child->parent along the
-  // reversed path), "broadcast" (all trees rooted at `root`), or "allreduce" (then `phases`
+  // Allgather, reduce-scatter (trees parent->child, data flows child->parent along the
+  // reversed path), broadcast (all trees rooted at `root`), or allreduce (then `phases`
   // holds the reduce-scatter and the allgather schedule, in that order, and `trees` is empty).
-  std::string collective = "allgather";
+  Collective collective = Collective::kAllgather;
   std::optional<int> root;
   Rational ratio;  // claimed: max over links of load / (k · b_e)
   Rational U;

@@ -19,10 +19,6 @@ bool IsKnownKey(const std::string& key) {
          key == "sends" || key == "tl" || key == "tb";
 }
 
-bool IsKnownCollective(const std::string& c) {
-  return c == "allgather" || c == "reduce-scatter" || c == "allreduce" || c == "broadcast";
-}
-
 // Node names are looked up once per distinct name (sends repeat them ~10^6 times).
 class NodeLookup {
  public:
@@ -160,12 +156,14 @@ StepSchedule StepScheduleFromJson(const json& j, const Topology& g, const std::s
     throw InputError(file, "format", "expected \"steps\", got " + format.dump());
   }
   const json& collective = RequireField(j, "collective", file, "top level");
-  if (!collective.is_string() || !IsKnownCollective(collective.get<std::string>())) {
+  std::optional<Collective> parsed;
+  if (collective.is_string()) parsed = ParseCollective(collective.get_ref<const std::string&>());
+  if (!parsed) {
     throw InputError(file, "collective",
                      "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got " +
                          collective.dump());
   }
-  s.collective = collective.get<std::string>();
+  s.collective = *parsed;
   NodeLookup nodes(g, file);
   if (auto it = j.find("root"); it != j.end() && !it->is_null()) {
     s.root = nodes.Find(*it, "root", "root");
@@ -173,13 +171,13 @@ StepSchedule StepScheduleFromJson(const json& j, const Topology& g, const std::s
       throw InputError(file, "root", "the broadcast root '" + g.node(*s.root).name + "' is not a compute node");
     }
   }
-  if (s.collective == "broadcast" && !s.root) {
+  if (s.collective == Collective::kBroadcast && !s.root) {
     throw InputError(file, "top level", "a broadcast schedule needs a \"root\"");
   }
   if (auto it = j.find("rs_steps"); it != j.end() && !it->is_null()) {
     s.rs_steps = IntField(*it, "rs_steps", INT32_MIN, file, "rs_steps");  // 0..T: the checker's verdict
   }
-  if (s.collective == "allreduce" && !s.rs_steps) {
+  if (s.collective == Collective::kAllreduce && !s.rs_steps) {
     throw InputError(file, "top level",
                      "an allreduce schedule needs \"rs_steps\" (the last reduce-scatter step)");
   }
@@ -214,7 +212,7 @@ json StepScheduleToJson(const StepSchedule& s, const Topology& g) {
     if (!IsKnownKey(it.key())) j[it.key()] = it.value();
   }
   j["format"] = "steps";
-  j["collective"] = s.collective;
+  j["collective"] = CollectiveName(s.collective);
   if (s.root) j["root"] = g.node(*s.root).name;
   if (s.rs_steps) j["rs_steps"] = *s.rs_steps;
   if (s.claimed_tl) j["tl"] = *s.claimed_tl;

@@ -12,6 +12,7 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
+#include "schedules/collective.h"
 
 namespace collsynth {
 
@@ -30,8 +31,8 @@ struct StepSend {
 };
 
 struct StepSchedule {
-  // "allgather", "reduce-scatter", "allreduce" (RS then AG, steps numbered on) or "broadcast".
-  std::string collective = "allgather";
+  // Allgather, reduce-scatter, allreduce (RS then AG, steps numbered on) or broadcast.
+  Collective collective = Collective::kAllgather;
   std::optional<int> root;  // broadcast only
   // allreduce: the last step of the reduce-scatter phase (steps > rs_steps are allgather);
   // the checker rejects values outside 0..T.

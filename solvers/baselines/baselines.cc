@@ -22,12 +22,12 @@ using AllgatherBuilder = std::function<StepSchedule(const Topology&, bool)>;
 
 // Cor. 3.1: the reduce-scatter on g is the reverse of the allgather built on g^T.
 StepSchedule ForCollective(const Topology& g, const AllgatherBuilder& build,
-                           const std::string& collective, const std::string& file) {
-  if (collective == "allgather") return build(g, false);
+                           Collective collective, const std::string& file) {
+  if (collective == Collective::kAllgather) return build(g, false);
   Topology gt = g.Transpose();
   StepSchedule ag_t = build(gt, true);
   ExpandedSchedule rs = ReverseSchedule(gt, ag_t, file);  // lands on (g^T)^T = g
-  if (collective == "reduce-scatter") return rs.schedule;
+  if (collective == Collective::kReduceScatter) return rs.schedule;
   return ConcatenateAllreduce(rs.schedule, build(g, false));
 }
 
@@ -47,24 +47,34 @@ const std::vector<std::string>& BaselineNames() {
   return names;
 }
 
-std::string DefaultCollective(const std::string& name) {
-  if (name == "recursive-halving") return "reduce-scatter";
-  if (name == "multitree" || name == "dbtree") return "allreduce";
-  return "allgather";
+Collective DefaultCollective(const std::string& name) {
+  if (name == "recursive-halving") return Collective::kReduceScatter;
+  if (name == "multitree" || name == "dbtree") return Collective::kAllreduce;
+  return Collective::kAllgather;
+}
+
+void RequireKnownBaseline(const std::string& name) {
+  const auto& names = BaselineNames();
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw InputError("<args>", "baseline '" + name + "'", "unknown; one of: " + list);
+  }
+}
+
+Collective ParseBaselineCollective(const std::string& text) {
+  std::optional<Collective> c = ParseCollective(text);
+  if (!c || *c == Collective::kBroadcast) {
+    throw InputError("<args>", "--collective",
+                     "'" + text + "' is not one of allgather, reduce-scatter, allreduce");
+  }
+  return *c;
 }
 
 StepSchedule BuildBaseline(const Topology& g, const BaselineOptions& o, const std::string& file) {
-  const auto& names = BaselineNames();
-  if (std::find(names.begin(), names.end(), o.name) == names.end()) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    throw InputError("<args>", "baseline '" + o.name + "'", "unknown; one of: " + list);
-  }
-  std::string collective = o.collective.empty() ? DefaultCollective(o.name) : o.collective;
-  if (collective != "allgather" && collective != "reduce-scatter" && collective != "allreduce") {
-    throw InputError("<args>", "--collective",
-                     "'" + collective + "' is not one of allgather, reduce-scatter, allreduce");
-  }
+  RequireKnownBaseline(o.name);
+  const Collective collective =
+      o.collective ? ParseBaselineCollective(CollectiveName(*o.collective)) : DefaultCollective(o.name);
   if (o.chunks != 1 && o.name != "dbtree") {
     throw InputError("<args>", "--chunks", "pipeline chunks apply to dbtree only");
   }
@@ -125,7 +135,7 @@ StepSchedule BuildBaseline(const Topology& g, const BaselineOptions& o, const st
       }
     }
     MultiTreeResult r = BuildMultiTree(g, mo, file);
-    if (collective != "allgather") {
+    if (collective != Collective::kAllgather) {
       // Algorithm 1 reduces along the reversed tree edges.
       for (const auto& tree : r.trees) {
         for (const MultiTreeEdge& e : tree) {
@@ -136,13 +146,13 @@ StepSchedule BuildBaseline(const Topology& g, const BaselineOptions& o, const st
         }
       }
     }
-    if (collective == "allgather") s = r.allgather;
-    else if (collective == "reduce-scatter") s = r.reduce_scatter;
+    if (collective == Collective::kAllgather) s = r.allgather;
+    else if (collective == Collective::kReduceScatter) s = r.reduce_scatter;
     else s = r.allreduce;
     s.extra["tot_t"] = r.total_steps;
   }
   s.extra["baseline"] = o.name;
-  s.extra["collective"] = collective;
+  s.extra["collective"] = CollectiveName(collective);
   return s;
 }
 

@@ -12,25 +12,27 @@
 //   shiftedbfbring      the same rings with the BFB ring schedule (seed 000 §8.2)
 //   multitree           MultiTree (seed 001 Algorithm 1)
 //
-// Collectives: "allgather", "reduce-scatter" (Cor. 3.1: the reverse of the allgather built on
-// G^T, so it lands on G), "allreduce" (reduce-scatter then allgather, seed 000 §3; MultiTree
+// Collectives: allgather, reduce-scatter (Cor. 3.1: the reverse of the allgather built on
+// G^T, so it lands on G), allreduce (reduce-scatter then allgather, seed 000 §3; MultiTree
 // uses its own reverse-tree reduce-scatter, Algorithm 1 lines 16-18). Structure (ring order,
 // grid, hypercube labels, shifts) is inferred by solvers/baselines/baseline_structure.h or given.
 // Complexity: O(N²) to O(k·N²) sends (see each producer). Bad input: InputError.
 #ifndef COLLSYNTH_SOLVERS_BASELINES_BASELINES_H_
 #define COLLSYNTH_SOLVERS_BASELINES_BASELINES_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "graphs/topology.h"
+#include "schedules/collective.h"
 #include "schedules/step_schedule.h"
 
 namespace collsynth {
 
 struct BaselineOptions {
   std::string name;
-  std::string collective;               // empty: the baseline's default
+  std::optional<Collective> collective;  // nullopt: the baseline's default
   std::vector<std::string> order;       // ring order (node names), rings only
   std::vector<int> dims;                // grid dimensions (torus, multitree), row-major ids
   std::vector<int> shifts;              // shifted rings
@@ -41,7 +43,12 @@ struct BaselineOptions {
 // The names above, in that order.
 const std::vector<std::string>& BaselineNames();
 // allgather, except recursive-halving (reduce-scatter) and multitree/dbtree (allreduce).
-std::string DefaultCollective(const std::string& name);
+Collective DefaultCollective(const std::string& name);
+// InputError("<args>", "baseline 'NAME'", ...) unless `name` is one of BaselineNames().
+void RequireKnownBaseline(const std::string& name);
+// The collective spelled `text` when a baseline builds it (allgather, reduce-scatter,
+// allreduce); InputError("<args>", "--collective", ...) otherwise, broadcast included.
+Collective ParseBaselineCollective(const std::string& text);
 
 StepSchedule BuildBaseline(const Topology& g, const BaselineOptions& options,
                            const std::string& file);

@@ -102,7 +102,7 @@ MultiTreeResult BuildMultiTree(const Topology& g, const MultiTreeOptions& option
   r.total_steps = t;
   const std::vector<Interval> whole{Interval{0, 1}};
   r.allgather.extra["baseline"] = "multitree";
-  r.reduce_scatter.collective = "reduce-scatter";
+  r.reduce_scatter.collective = Collective::kReduceScatter;
   r.reduce_scatter.extra["baseline"] = "multitree";
   for (int root = 0; root < n; ++root) {
     for (const MultiTreeEdge& e : r.trees[root]) {
@@ -112,7 +112,7 @@ MultiTreeResult BuildMultiTree(const Topology& g, const MultiTreeOptions& option
     }
   }
   r.allreduce = r.reduce_scatter;
-  r.allreduce.collective = "allreduce";
+  r.allreduce.collective = Collective::kAllreduce;
   r.allreduce.rs_steps = r.total_steps;
   for (StepSend s : r.allgather.sends) {
     s.step += r.total_steps;

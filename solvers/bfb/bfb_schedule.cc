@@ -76,23 +76,6 @@ void RequireBfbInput(const Topology& g, const BfbOptions& o) {
 
 }  // namespace
 
-BfbCollective ParseBfbCollective(const std::string& name) {
-  if (name == "allgather") return BfbCollective::kAllgather;
-  if (name == "reduce-scatter") return BfbCollective::kReduceScatter;
-  if (name == "allreduce") return BfbCollective::kAllreduce;
-  throw std::invalid_argument("unknown collective '" + name +
-                              "' (expected allgather, reduce-scatter or allreduce)");
-}
-
-std::string ToString(BfbCollective c) {
-  switch (c) {
-    case BfbCollective::kAllgather: return "allgather";
-    case BfbCollective::kReduceScatter: return "reduce-scatter";
-    case BfbCollective::kAllreduce: return "allreduce";
-  }
-  return "allgather";
-}
-
 BfbPlan SolveBfbPlan(const Topology& g, const BfbOptions& options) {
   RequireBfbInput(g, options);
   const int n = g.num_nodes();
@@ -248,15 +231,18 @@ Rational SumOf(const std::vector<Rational>& v) {
 std::optional<BfbResult> GenerateFlatBfbSchedule(const Topology& g, const BfbOptions& options);
 
 BfbResult GenerateBfbSchedule(const Topology& g, const BfbOptions& options) {
+  if (options.collective == Collective::kBroadcast) {
+    throw std::invalid_argument("BFB builds allgather, reduce-scatter or allreduce, not broadcast");
+  }
   if (BfbFlatPlanApplies(g, options)) {
     RequireBfbInput(g, options);
     if (std::optional<BfbResult> fast = GenerateFlatBfbSchedule(g, options)) return std::move(*fast);
   }
   BfbResult r;
   StepSchedule& s = r.schedule;
-  s.collective = ToString(options.collective);
-  const bool need_ag = options.collective != BfbCollective::kReduceScatter;
-  const bool need_rs = options.collective != BfbCollective::kAllgather;
+  s.collective = options.collective;
+  const bool need_ag = options.collective != Collective::kReduceScatter;
+  const bool need_rs = options.collective != Collective::kAllgather;
   const bool by_iso = need_rs && !options.reverse_isomorphism.empty();
   if (by_iso) RequireReverseIsomorphism(g, options.reverse_isomorphism, options.file);
   nlohmann::json certs;
@@ -331,13 +317,13 @@ namespace {
 void FinishBfbResult(const Topology& g, const BfbOptions& options, int rs_steps, nlohmann::json certs,
                      BfbResult& r) {
   StepSchedule& s = r.schedule;
-  s.collective = ToString(options.collective);
-  if (options.collective == BfbCollective::kAllreduce) s.rs_steps = rs_steps;
+  s.collective = options.collective;
+  if (options.collective == Collective::kAllreduce) s.rs_steps = rs_steps;
   s.claimed_tl = r.tl;
   s.claimed_tb = r.tb;
   DegreeReport deg = ComputeDegrees(g);
   if (deg.regular && deg.link_bandwidth && deg.degree > 0) {
-    const int phases = options.collective == BfbCollective::kAllreduce ? 2 : 1;
+    const int phases = options.collective == Collective::kAllreduce ? 2 : 1;
     r.tb_lower_bound = Rational(phases * static_cast<std::int64_t>(g.num_compute() - 1)) /
                        (Rational(deg.degree) * *deg.link_bandwidth);
     r.bandwidth_optimal = r.tb == *r.tb_lower_bound;
@@ -380,8 +366,8 @@ std::vector<CompactStep> ReversedSteps(const CompactStepSchedule& c, int d, cons
 // The flat path of GenerateBfbSchedule; nullopt when a compact denominator overflows.
 std::optional<BfbResult> GenerateFlatBfbSchedule(const Topology& g, const BfbOptions& options) {
   BfbResult r;
-  const bool need_ag = options.collective != BfbCollective::kReduceScatter;
-  const bool need_rs = options.collective != BfbCollective::kAllgather;
+  const bool need_ag = options.collective != Collective::kReduceScatter;
+  const bool need_rs = options.collective != Collective::kAllgather;
   const bool by_iso = need_rs && !options.reverse_isomorphism.empty();
   if (by_iso) RequireReverseIsomorphism(g, options.reverse_isomorphism, options.file);
   nlohmann::json certs;

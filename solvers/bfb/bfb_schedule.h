@@ -25,6 +25,7 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
+#include "schedules/collective.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/step_schedule.h"
 #include "solvers/bfb/bfb_lp.h"
@@ -33,13 +34,10 @@ namespace collsynth {
 
 inline constexpr int kMaxBfbNodes = 8192;
 
-enum class BfbCollective { kAllgather, kReduceScatter, kAllreduce };
-// "allgather", "reduce-scatter", "allreduce"; std::invalid_argument otherwise.
-BfbCollective ParseBfbCollective(const std::string& name);
-std::string ToString(BfbCollective c);
-
 struct BfbOptions {
-  BfbCollective collective = BfbCollective::kAllgather;
+  // Allgather, reduce-scatter or allreduce (schedules/collective.h); broadcast is not a BFB
+  // collective (GenerateBfbSchedule throws std::invalid_argument).
+  Collective collective = Collective::kAllgather;
   bool use_clp_hint = false;  // start each exact solve from CLP's optimum (bfb_lp.h)
   unsigned threads = 0;       // 0 = the thread budget (graphs/thread_pool.h)
   // Per link id: α_{w,u} in the same time unit as shard/bandwidth (App. D.3, LP (13)).

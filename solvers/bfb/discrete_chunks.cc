@@ -231,7 +231,7 @@ DiscreteChunkResult SolveDiscreteChunks(const Topology& g, std::int64_t chunks,
   }
   r.thm20_holds = r.tb_rounded <= r.tb_ilp + r.thm20_gap;
   for (StepSchedule* s : {&r.ilp_schedule, &r.rounded_schedule}) {
-    s->collective = "allgather";
+    s->collective = Collective::kAllgather;
     s->claimed_tl = plan.diameter;
     s->extra["generator"] = "bfb";
     s->extra["chunks_per_shard"] = chunks;

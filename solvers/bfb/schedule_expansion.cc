@@ -21,9 +21,9 @@ void RequireDirectConnect(const Topology& g, const std::string& file, const char
 }
 
 void RequireAllgather(const StepSchedule& a, const std::string& file, const char* what) {
-  if (a.collective != "allgather") {
+  if (a.collective != Collective::kAllgather) {
     throw InputError(file, "collective",
-                     std::string(what) + " expands an allgather schedule, got '" + a.collective +
+                     std::string(what) + " expands an allgather schedule, got '" + CollectiveName(a.collective) +
                          "' (reverse a reduce-scatter first)");
   }
 }
@@ -45,7 +45,7 @@ void RequireScheduleOnTopology(const Topology& g, const StepSchedule& a, const s
   }
 }
 
-StepSchedule EmptyLike(const StepSchedule& a, const std::string& collective) {
+StepSchedule EmptyLike(const StepSchedule& a, Collective collective) {
   StepSchedule out;
   out.collective = collective;
   out.extra = a.extra;
@@ -115,7 +115,7 @@ ExpandedSchedule LineGraphSchedule(const Topology& g, const StepSchedule& a,
   std::vector<int> node_of(g.num_links(), -1);
   for (int x = 0; x < r.topology.num_nodes(); ++x) node_of[lg.base_link[x]] = x;
   StepSchedule& out = r.schedule;
-  out = EmptyLike(a, "allgather");
+  out = EmptyLike(a, Collective::kAllgather);
   // 1. ((v'v, S), (v'v, vu), 1) for each edge (v'v, vu) with v'v != vu.
   for (int e = 0; e < g.num_links(); ++e) {
     for (int f : g.OutLinks(g.link(e).to)) {
@@ -163,7 +163,7 @@ ExpandedSchedule DegreeExpandedSchedule(const Topology& g, const StepSchedule& a
   r.topology = std::move(de.topology);
   r.origin = de.base_node;
   StepSchedule& out = r.schedule;
-  out = EmptyLike(a, "allgather");
+  out = EmptyLike(a, Collective::kAllgather);
   for (const StepSend& s : a.sends) {
     for (int j = 0; j < n; ++j) {
       for (int i = 0; i < n; ++i) {
@@ -234,7 +234,7 @@ ExpandedSchedule CartesianPowerSchedule(const Topology& g, const StepSchedule& a
   }
   r.coordinates = std::move(pr.factor_node);
   StepSchedule& out = r.schedule;
-  out = EmptyLike(a, "allgather");
+  out = EmptyLike(a, Collective::kAllgather);
   const int t_max = MaxStep(a);
   for (int i = 0; i < n; ++i) {
     Rational lo(i, n), hi(i + 1, n);
@@ -274,13 +274,13 @@ ExpandedSchedule CartesianPowerSchedule(const Topology& g, const StepSchedule& a
 ExpandedSchedule ReverseSchedule(const Topology& g, const StepSchedule& a,
                                  const std::string& file) {
   RequireScheduleOnTopology(g, a, file);
-  std::string flipped;
-  if (a.collective == "allgather") flipped = "reduce-scatter";
-  else if (a.collective == "reduce-scatter") flipped = "allgather";
+  Collective flipped;
+  if (a.collective == Collective::kAllgather) flipped = Collective::kReduceScatter;
+  else if (a.collective == Collective::kReduceScatter) flipped = Collective::kAllgather;
   else {
     throw InputError(file, "collective",
-                     "the reverse schedule (Def. 7) is defined for allgather and reduce-scatter, got '" +
-                         a.collective + "'");
+                     std::string("the reverse schedule (Def. 7) is defined for allgather and reduce-scatter, got '") +
+                         CollectiveName(a.collective) + "'");
   }
   ExpandedSchedule r;
   r.topology = g.Transpose();
@@ -296,7 +296,7 @@ ExpandedSchedule ReverseSchedule(const Topology& g, const StepSchedule& a,
 
 StepSchedule ConcatenateAllreduce(const StepSchedule& rs, const StepSchedule& ag) {
   StepSchedule out = ag;
-  out.collective = "allreduce";
+  out.collective = Collective::kAllreduce;
   int t = MaxStep(rs);
   out.rs_steps = t;
   out.claimed_tl.reset();
@@ -362,7 +362,7 @@ ExpandedSchedule BidirectionalSchedule(const Topology& g, const StepSchedule& a,
   ExpandedSchedule r;
   r.topology = Expand([&] { return Bidirectional(g); }, file, "bidirectional");
   for (int v = 0; v < nn; ++v) r.origin.push_back(v);
-  r.schedule = EmptyLike(a, "allgather");
+  r.schedule = EmptyLike(a, Collective::kAllgather);
   Rational half(1, 2);
   for (const StepSend& s : a.sends) {
     r.schedule.sends.push_back(StepSend{s.source, MapChunk(s.chunk, 0, half), s.from, s.to, s.step});

@@ -181,7 +181,7 @@ class MilpModel {
     int k = 0;
     for (auto& [t, idx] : step_index) idx = ++k;
     StepSchedule s;
-    s.collective = "allgather";
+    s.collective = Collective::kAllgather;
     for (auto& [key, cs] : chunks) {
       const auto& [t, src, e] = key;
       std::sort(cs.begin(), cs.end());

@@ -135,15 +135,15 @@ Rational NextFloorBreakpoint(const Topology& g, const Rational& u) {
 }
 
 // Trees for fixed k at the least U that works (`*U`, `*d` updated when it is not U*; then
-// s.extra records it). Tries U*, then the next breakpoints of ⌊U·b_e⌋ (G({⌊U·b_e⌋}) only
+// *search says how it was found). Tries U*, then the next breakpoints of ⌊U·b_e⌋ (G({⌊U·b_e⌋}) only
 // changes there, and grows with U, so each passes Theorem 14's test), up to
 // `max_breakpoints` of them below the Eulerian U' of EulerianFloorU, where Theorem 7
 // guarantees success. Each try is one run of Algorithm 1 in relaxed mode.
 std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGraph* d,
                                       const std::vector<BigInt>& src, const BigInt& threshold,
                                       const std::vector<std::pair<int, BigInt>>& demands,
-                                      const PipelineOptions& options, PipelineSchedule* s,
-                                      PipelineStats* stats) {
+                                      const PipelineOptions& options,
+                                      std::optional<FixedKSearch>* search, PipelineStats* stats) {
   const int max_breakpoints = options.fixed_k_breakpoints;
   const Rational least = *U;
   const Rational eulerian = EulerianFloorU(g, least);
@@ -160,18 +160,27 @@ std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGr
     }
     u = NextFloorBreakpoint(g, u);
   }
+  bool fallback = false;
   if (!trees) {  // U* = U' (then G({⌊U*·b_e⌋}) is Eulerian), or the attempts ran out
     u = eulerian;
     *d = ScaledCapacityGraph(g, u, false);
     trees = TreesFor(g, *d, src, threshold, demands, false, options, stats);
-    if (u != least) s->extra["fixed_k_eulerian_fallback"] = true;
+    fallback = true;
   }
-  if (u != least) {
-    s->extra["fixed_k_least_U"] = ToString(least);
-    s->extra["fixed_k_breakpoints_tried"] = tried;
-  }
+  search->reset();
+  if (u != least) *search = FixedKSearch{least, tried, fallback};
   *U = u;
   return std::move(*trees);
+}
+
+// The schedule file's record of a fixed-k search above U* (docs/formats.md): producer
+// metadata "fixed_k_least_U", "fixed_k_breakpoints_tried" and, for U = U',
+// "fixed_k_eulerian_fallback": true.
+void RecordFixedKSearch(const std::optional<FixedKSearch>& search, PipelineSchedule* s) {
+  if (!search) return;
+  if (search->eulerian_fallback) s->extra["fixed_k_eulerian_fallback"] = true;
+  s->extra["fixed_k_least_U"] = ToString(search->least_u);
+  s->extra["fixed_k_breakpoints_tried"] = search->breakpoints_tried;
 }
 
 // The fixed-k certificate of a schedule achieving U = k·ratio (proofs_check/pipeline_checker.h):
@@ -227,7 +236,7 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
   AllgatherOptimum opt = ComputeAllgatherOptimum(g);
   stats.optimum_max_flows += opt.max_flow_calls;
   PipelineSchedule s;
-  s.collective = "allgather";
+  s.collective = Collective::kAllgather;
   BigInt k = opt.k;
   Rational U = opt.U;
   CapacityGraph d;
@@ -235,8 +244,9 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
     k = *fixed_k;
     U = FixedKMinimalU(g, k, &stats.optimum_max_flows);
     d = ScaledCapacityGraph(g, U, true);
-    out->fixed_k_bound = opt.ratio + 1 / (Rational(k) * MinBandwidth(g));  // Theorem 15
-    out->fixed_k_lower_bound = U / Rational(k);
+    out->fixed_k = FixedKResult();
+    out->fixed_k->theorem15_bound = opt.ratio + 1 / (Rational(k) * MinBandwidth(g));  // Theorem 15
+    out->fixed_k->lower_bound = U / Rational(k);
   } else {
     d = ScaledCapacityGraph(g, U, false);
   }
@@ -247,8 +257,14 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
     src[v] = k;
     demands.push_back({v, k});
   }
-  if (fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k * g.num_compute(), demands, options, &s, &stats);
-  else s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, false, options, &stats);
+  if (fixed_k) {
+    std::optional<FixedKSearch> search;
+    s.trees = FixedKTrees(g, &U, &d, src, k * g.num_compute(), demands, options, &search, &stats);
+    RecordFixedKSearch(search, &s);
+    out->fixed_k->searches = {std::move(search)};
+  } else {
+    s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, false, options, &stats);
+  }
   s.U = U;
   s.k = k;
   s.ratio = PipelineScheduleRatio(g, s);
@@ -263,28 +279,9 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
 
 }  // namespace
 
-PipelineCollective ParsePipelineCollective(const std::string& name) {
-  if (name == "allgather") return PipelineCollective::kAllgather;
-  if (name == "reduce-scatter") return PipelineCollective::kReduceScatter;
-  if (name == "allreduce") return PipelineCollective::kAllreduce;
-  if (name == "broadcast") return PipelineCollective::kBroadcast;
-  throw std::invalid_argument("unknown collective '" + name +
-                              "' (allgather, reduce-scatter, allreduce, broadcast)");
-}
-
-std::string PipelineCollectiveName(PipelineCollective c) {
-  switch (c) {
-    case PipelineCollective::kAllgather: return "allgather";
-    case PipelineCollective::kReduceScatter: return "reduce-scatter";
-    case PipelineCollective::kAllreduce: return "allreduce";
-    case PipelineCollective::kBroadcast: return "broadcast";
-  }
-  return "?";
-}
-
 Rational PipelineScheduleRatio(const Topology& g, const PipelineSchedule& s) {
   std::vector<BigInt> load(g.num_links(), 0);
-  bool reversed = s.collective == "reduce-scatter";
+  bool reversed = s.collective == Collective::kReduceScatter;
   for (const PipelineTree& t : s.trees) {
     for (const PipelineTreeEdge& e : t.edges) {
       for (const PipelineRoute& r : e.routes) {
@@ -328,29 +325,31 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
   CheckInput(g);
   PipelineBuildResult out;
   switch (options.collective) {
-    case PipelineCollective::kAllgather:
+    case Collective::kAllgather:
       out.schedule = AllgatherSchedule(g, options, &out);
       break;
-    case PipelineCollective::kReduceScatter: {
+    case Collective::kReduceScatter: {
       out.schedule = AllgatherSchedule(g.Transpose(), options, &out);
-      out.schedule.collective = "reduce-scatter";
+      out.schedule.collective = Collective::kReduceScatter;
       out.schedule.ratio = PipelineScheduleRatio(g, out.schedule);
       break;
     }
-    case PipelineCollective::kAllreduce: {
+    case Collective::kAllreduce: {
       PipelineBuildResult rs, ag;
       PipelineSchedule rs_s = AllgatherSchedule(g.Transpose(), options, &rs);
-      rs_s.collective = "reduce-scatter";
+      rs_s.collective = Collective::kReduceScatter;
       rs_s.ratio = PipelineScheduleRatio(g, rs_s);
       PipelineSchedule ag_s = AllgatherSchedule(g, options, &ag);
-      out.schedule.collective = "allreduce";
+      out.schedule.collective = Collective::kAllreduce;
       out.schedule.ratio = rs_s.ratio + ag_s.ratio;
       out.schedule.U = ag_s.U;
       out.schedule.k = ag_s.k;
       out.optimal_ratio = rs.optimal_ratio + ag.optimal_ratio;
       if (options.fixed_k) {
-        out.fixed_k_bound = *rs.fixed_k_bound + *ag.fixed_k_bound;
-        out.fixed_k_lower_bound = *rs.fixed_k_lower_bound + *ag.fixed_k_lower_bound;
+        out.fixed_k = FixedKResult();
+        out.fixed_k->theorem15_bound = rs.fixed_k->theorem15_bound + ag.fixed_k->theorem15_bound;
+        out.fixed_k->lower_bound = rs.fixed_k->lower_bound + ag.fixed_k->lower_bound;
+        out.fixed_k->searches = {rs.fixed_k->searches.front(), ag.fixed_k->searches.front()};
       }
       out.schedule.phases = {std::move(rs_s), std::move(ag_s)};
       for (PipelineStats* st : {&rs.stats, &ag.stats}) {
@@ -375,11 +374,11 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       out.schedule.extra["rs_ag_optimal"] = b.rs_ag_optimal;
       break;
     }
-    case PipelineCollective::kBroadcast: {
+    case Collective::kBroadcast: {
       auto t0 = Clock::now();
       BroadcastBound bb = ComputeBroadcastBound(g, options.root);
       PipelineSchedule& s = out.schedule;
-      s.collective = "broadcast";
+      s.collective = Collective::kBroadcast;
       s.root = options.root;
       BigInt k;
       Rational U;
@@ -397,8 +396,9 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
         U = LeastFloorU(g, src1, k, Rational(0), Rational(k, min_scaled),
                         &out.stats.optimum_max_flows);
         d = ScaledCapacityGraph(g, U, true);
-        out.fixed_k_bound = bb.ratio + 1 / (Rational(k) * MinBandwidth(g));
-        out.fixed_k_lower_bound = U / Rational(k);
+        out.fixed_k = FixedKResult();
+        out.fixed_k->theorem15_bound = bb.ratio + 1 / (Rational(k) * MinBandwidth(g));
+        out.fixed_k->lower_bound = U / Rational(k);
       } else {
         MinimalUk(g, bb.ratio, &U, &k);
         d = ScaledCapacityGraph(g, U, false);
@@ -406,8 +406,14 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       out.stats.optimum_seconds += Seconds(t0);
       std::vector<BigInt> src(g.num_nodes(), 0);
       src[options.root] = k;
-      if (options.fixed_k) s.trees = FixedKTrees(g, &U, &d, src, k, {{options.root, k}}, options, &s, &out.stats);
-      else s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, false, options, &out.stats);
+      if (options.fixed_k) {
+        std::optional<FixedKSearch> search;
+        s.trees = FixedKTrees(g, &U, &d, src, k, {{options.root, k}}, options, &search, &out.stats);
+        RecordFixedKSearch(search, &s);
+        out.fixed_k->searches = {std::move(search)};
+      } else {
+        s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, false, options, &out.stats);
+      }
       s.U = U;
       s.k = k;
       s.ratio = PipelineScheduleRatio(g, s);

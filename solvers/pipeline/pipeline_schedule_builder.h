@@ -24,11 +24,12 @@
 //    still fails, the next breakpoints of ⌊U·b_e⌋ above U* are tried (at most
 //    PipelineOptions::fixed_k_breakpoints), and
 //    last the least U' >= U* with every U'·b_e integral (G({U'·b_e}) is Eulerian and
-//    feasible; U' - U* < gcd-step L/G of the bandwidths). When U > U* the schedule records
-//    "fixed_k_least_U": U* (a lower bound on any k-tree schedule, Theorem 13 + Theorem 5's
-//    necessary direction) and "fixed_k_breakpoints_tried" in `extra`, plus
-//    "fixed_k_eulerian_fallback": true when U = U'; its ratio U/k may then exceed Theorem
-//    15's bound (by less than the gcd step over k). A fixed-k schedule that attains U*
+//    feasible; U' - U* < gcd-step L/G of the bandwidths). When U > U* the result says so
+//    (FixedKResult::searches: U*, a lower bound on any k-tree schedule by Theorem 13 +
+//    Theorem 5's necessary direction, the values tried, and whether U = U'), and the schedule
+//    file carries the same as "fixed_k_least_U", "fixed_k_breakpoints_tried" and
+//    "fixed_k_eulerian_fallback" (docs/formats.md); with U = U' its ratio U/k may exceed
+//    Theorem 15's bound (by less than the gcd step over k). A fixed-k schedule that attains U*
 //    carries "fixed_k_cut" (a failing Theorem-5 cut just below U*), which the checker verifies
 //    as the certificate that no schedule with k trees per root has a smaller ratio.
 // "ratio" is always max over links of load/(k·b_e): T_B/(M/N) for allgather/reduce-scatter
@@ -42,23 +43,19 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
+#include "schedules/collective.h"
 #include "schedules/pipeline_schedule.h"
 #include "solvers/pipeline/arborescence_packing.h"
 #include "solvers/pipeline/edge_splitting.h"
 
 namespace collsynth {
 
-enum class PipelineCollective { kAllgather, kReduceScatter, kAllreduce, kBroadcast };
-
-// "allgather", "reduce-scatter", "allreduce", "broadcast"; std::invalid_argument otherwise.
-PipelineCollective ParsePipelineCollective(const std::string& name);
-std::string PipelineCollectiveName(PipelineCollective c);
-
 struct PipelineOptions {
-  PipelineCollective collective = PipelineCollective::kAllgather;
+  Collective collective = Collective::kAllgather;  // every collective (schedules/collective.h)
   int root = -1;                 // broadcast root (node id of a compute node)
   std::optional<BigInt> fixed_k;  // §2.4: exactly k trees per root
   // Fixed k on switch topologies: breakpoints of ⌊U·b_e⌋ above U* tried (after U* itself)
@@ -83,16 +80,35 @@ struct PipelineStats {
   double optimum_seconds = 0, splitting_seconds = 0, packing_seconds = 0;
 };
 
+// Fixed k (§2.4) on a switch topology: how one single-phase schedule's U was found when it
+// is above Theorem 14's least U* (the header comment above).
+struct FixedKSearch {
+  Rational least_u;                // U*: no schedule with k trees per root has a smaller U
+  int breakpoints_tried = 0;       // values of U tried, from U* up through the breakpoints of ⌊U·b_e⌋
+  bool eulerian_fallback = false;  // U = U', the least U' >= U* with every U'·b_e integral
+};
+
+// What a fixed-k build found besides the schedule (the schedule's fixed_k_cut is its certificate).
+struct FixedKResult {
+  // Theorem 15's bound ratio* + 1/(k·min b_e) on the achieved ratio (the sum over the phases
+  // for allreduce).
+  Rational theorem15_bound;
+  // U*/k (the sum over the phases for allreduce), a lower bound on the ratio of any schedule
+  // with k trees per root: its integral loads fit in G({⌊k·ratio·b_e⌋}), which then passes
+  // Theorem 14's flow test (Theorem 5's necessary direction). A schedule whose ratio equals
+  // it is certified best for that k.
+  Rational lower_bound;
+  // One entry per single-phase schedule (the schedule itself; for allreduce its
+  // reduce-scatter and allgather phases, in that order): the search when that schedule's U is
+  // above U*, std::nullopt when U = U*. Also written into that schedule's `extra`
+  // ("fixed_k_least_U", "fixed_k_breakpoints_tried", "fixed_k_eulerian_fallback").
+  std::vector<std::optional<FixedKSearch>> searches;
+};
+
 struct PipelineBuildResult {
   PipelineSchedule schedule;
   Rational optimal_ratio;  // ratio* (allgather/RS), sum for allreduce, 1/λ for broadcast
-  // Fixed k only: Theorem 15's bound ratio* + 1/(k·min b_e) on the achieved ratio.
-  std::optional<Rational> fixed_k_bound;
-  // Fixed k only: U*/k (the sum over the phases for allreduce), a lower bound on the ratio of
-  // any schedule with k trees per root: its integral loads fit in G({⌊k·ratio·b_e⌋}), which
-  // then passes Theorem 14's flow test (Theorem 5's necessary direction). A schedule whose
-  // ratio equals it is certified best for that k.
-  std::optional<Rational> fixed_k_lower_bound;
+  std::optional<FixedKResult> fixed_k;  // fixed k only (PipelineOptions::fixed_k)
   PipelineStats stats;
 };
 

@@ -19,7 +19,7 @@ std::string Extra(const ExperimentRow& row, const std::string& name) {
 }
 
 TEST(CollectiveCompareIssue14, Dgx1AllreducePipelineCertifiedByBound7) {
-  const ExperimentRow row = RunCollectiveCase("dgx1(1)", "", "pipeline", "allreduce", {}, true);
+  const ExperimentRow row = RunCollectiveCase("dgx1(1)", "", "pipeline", Collective::kAllreduce, {}, true);
   EXPECT_EQ(*row.tb, Rational(7, 3));
   EXPECT_EQ(*row.lower_bound, Rational(7, 3));
   EXPECT_EQ(Extra(row, "certified_optimal"), "yes");
@@ -29,7 +29,7 @@ TEST(CollectiveCompareIssue14, Dgx1AllreducePipelineCertifiedByBound7) {
 TEST(CollectiveCompareIssue14, PipelineRowAboveTheBoundSaysSo) {
   // 4 boxes x 8 GPUs: RS+AG 6/25 > max((6), (7)) = 62/325.
   const ExperimentRow row =
-      RunCollectiveCase("gpuboxes(4,8,300,25,2)", "", "pipeline", "allreduce", {}, true);
+      RunCollectiveCase("gpuboxes(4,8,300,25,2)", "", "pipeline", Collective::kAllreduce, {}, true);
   EXPECT_EQ(*row.tb, Rational(6, 25));
   EXPECT_EQ(*row.lower_bound, Rational(62, 325));
   EXPECT_EQ(Extra(row, "certified_optimal"), "no");
@@ -39,22 +39,22 @@ TEST(CollectiveCompareIssue14, PipelineRowAboveTheBoundSaysSo) {
 
 TEST(CollectiveCompareIssue14, StepScheduleRowsAreCertifiedByTheSolversCuts) {
   // hypercube(4) allreduce: (6) = 16/4 = 4, (7) = 2·15/4 = 15/2; BFB attains (7).
-  ExperimentRow bfb = RunCollectiveCase("hypercube(4)", "", "bfb", "allreduce", {}, true);
+  ExperimentRow bfb = RunCollectiveCase("hypercube(4)", "", "bfb", Collective::kAllreduce, {}, true);
   EXPECT_EQ(*bfb.tb, Rational(15, 2));
   EXPECT_EQ(Extra(bfb, "certified_optimal"), "yes");
   EXPECT_EQ(Extra(bfb, "certificate"), "checked cut: bound (7)");
   ExperimentRow rd = RunCollectiveCase("hypercube(4)", "", "baseline:recursive-doubling",
-                                       "allreduce", {}, true);
+                                       Collective::kAllreduce, {}, true);
   EXPECT_EQ(*rd.tb, Rational(30));
   EXPECT_EQ(Extra(rd, "certified_optimal"), "no");
   EXPECT_EQ(Extra(rd, "certificate"), "none: bounds (6) and (7) not attained (checked bound 15/2)");
   // Allgather on torus(3,3): bound (1) = 8/4 = 2 with the bottleneck cut.
-  ExperimentRow ag = RunCollectiveCase("torus(3,3)", "", "bfb", "allgather", {}, true);
+  ExperimentRow ag = RunCollectiveCase("torus(3,3)", "", "bfb", Collective::kAllgather, {}, true);
   EXPECT_EQ(Extra(ag, "certificate"), "checked cut: bound (1)");
-  ExperimentRow rs = RunCollectiveCase("torus(3,3)", "", "bfb", "reduce-scatter", {}, true);
+  ExperimentRow rs = RunCollectiveCase("torus(3,3)", "", "bfb", Collective::kReduceScatter, {}, true);
   EXPECT_EQ(Extra(rs, "certificate"), "checked cut: bound (1) on G^T");
   // Without a lower bound nothing is certified, and the row says so.
-  ExperimentRow none = RunCollectiveCase("torus(3,3)", "", "bfb", "allgather", {}, false);
+  ExperimentRow none = RunCollectiveCase("torus(3,3)", "", "bfb", Collective::kAllgather, {}, false);
   EXPECT_EQ(Extra(none, "certified_optimal"), "no");
   EXPECT_EQ(Extra(none, "certificate"), "none: no lower bound computed");
 }

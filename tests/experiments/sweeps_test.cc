@@ -101,7 +101,8 @@ TEST(Sweeps, Theorem5FloorGraphRoutedCounterexample341) {
   PipelineBuildResult b = BuildPipelineSchedule(g, o);
   EXPECT_TRUE(CheckPipelineSchedule(g, b.schedule).ok);
   EXPECT_EQ(b.schedule.U, least_routed);
-  EXPECT_EQ(b.fixed_k_lower_bound, std::optional<Rational>(Rational(3, 5)));  // U*/k
+  ASSERT_TRUE(b.fixed_k.has_value());
+  EXPECT_EQ(b.fixed_k->lower_bound, Rational(3, 5));  // U*/k
   // Both readings agree on a range without such a switch.
   EXPECT_TRUE(SweepPipelineTheorem5Floor({1, 40}, TreeModel::kRouted).ok());
 }

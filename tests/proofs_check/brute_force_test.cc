@@ -70,7 +70,7 @@ TEST(BruteForceTest, AgreesOnPaperSchedules) {
   ExpectAgree(testing::Hypercube(3), testing::HypercubeBfb(3), "hypercube 3 BFB");
   ExpectAgree(testing::Torus(3, 2), testing::TorusDimensionByDimension(3, 2), "torus 3x2");
   StepSchedule rs = testing::Reverse(testing::K22Figure1());
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   ExpectAgree(testing::K22(), rs, "K22 reduce-scatter (Thm 3)");
   EXPECT_TRUE(SimulateStepSchedule(testing::K22(), rs).valid);
 }
@@ -129,19 +129,19 @@ StepSchedule Flood(std::mt19937_64& rng, const Topology& g, const std::vector<in
   return s;
 }
 
-StepSchedule RandomSchedule(std::mt19937_64& rng, const Topology& g, const std::string& collective) {
+StepSchedule RandomSchedule(std::mt19937_64& rng, const Topology& g, Collective collective) {
   std::vector<int> all = g.ComputeNodes();
   StepSchedule s;
-  if (collective == "allgather") {
+  if (collective == Collective::kAllgather) {
     s = Flood(rng, g, all);
-  } else if (collective == "broadcast") {
+  } else if (collective == Collective::kBroadcast) {
     s = Flood(rng, g, {0});
     s.root = 0;
   } else {
     // Reduce-scatter: the reverse of a flood on G^T (Def. 7), whose links are G's reversed.
     StepSchedule on_transpose = Flood(rng, g.Transpose(), all);
     s = testing::Reverse(on_transpose);
-    if (collective == "allreduce") {
+    if (collective == Collective::kAllreduce) {
       int rs = 0;
       for (const StepSend& e : s.sends) rs = std::max(rs, e.step);
       for (StepSend e : Flood(rng, g, all).sends) {
@@ -162,7 +162,7 @@ TEST(BruteForceTest, AgreesOnRandomSchedules) {
   for (int iter = 0; iter < 120; ++iter) {
     const int n = 3 + iter % 3;
     Topology g = RandomTopology(rng, n);
-    for (const char* collective : {"allgather", "reduce-scatter", "allreduce", "broadcast"}) {
+    for (Collective collective : kAllCollectives) {
       StepSchedule s = RandomSchedule(rng, g, collective);
       // Thin the schedule at random so that some instances fail.
       std::bernoulli_distribution keep(0.9);
@@ -184,7 +184,7 @@ TEST(BruteForceTest, AgreesOnRandomSchedules) {
         if (outside.rs_steps && iter % 3 == 0) outside.rs_steps = last + 1;
       }
       for (const StepSchedule* x : {&s, &thin, &outside}) {
-        ExpectAgree(g, *x, std::string(collective) + " iter " + std::to_string(iter) + " seed " +
+        ExpectAgree(g, *x, std::string(CollectiveName(collective)) + " iter " + std::to_string(iter) + " seed " +
                                std::to_string(seed));
         (SimulateStepSchedule(g, *x).valid ? valid : invalid)++;
       }

@@ -45,7 +45,7 @@ std::vector<Case> Cases() {
   cases.push_back({Hypercube(4), HypercubeBfb(4)});
   cases.push_back({Hypercube(3), HypercubeRecursiveDoubling(3)});
   StepSchedule rs = Reverse(HypercubeBfb(3));
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   cases.push_back({Hypercube(3), rs});
   // A multi-interval chunk and claims.
   StepSchedule ring = RingAllgather(4);

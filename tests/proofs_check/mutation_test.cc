@@ -245,7 +245,7 @@ TEST(StepMutationTest, ReduceScatterMutantsRejected) {
   std::mt19937_64 rng(testing::TestSeed());
   Topology g = testing::Hypercube(3);
   StepSchedule rs = testing::Reverse(testing::HypercubeBfb(3));
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   ASSERT_TRUE(CheckStepSchedule(g, rs).ok);
   std::uniform_int_distribution<int> pick(0, static_cast<int>(rs.sends.size()) - 1);
   for (int m = 0; m < kMutantsPerKind; ++m) {
@@ -278,7 +278,7 @@ TEST(StepMutationTest, ReduceScatterContributionReducedTwiceRejected) {
   Topology g = testing::Hypercube(3);
   StepSchedule ag = testing::HypercubeBfb(3);
   StepSchedule rs = testing::Reverse(ag);
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   ASSERT_TRUE(CheckStepSchedule(g, rs).ok);
   std::uniform_int_distribution<int> pick(0, static_cast<int>(rs.sends.size()) - 1);
   for (int m = 0; m < kMutantsPerKind; ++m) {
@@ -335,7 +335,7 @@ std::vector<PipelineCase> PipelineCases() {
   std::vector<PipelineCase> cases;
   cases.push_back({"two_cluster_ag", testing::TwoCluster(), testing::TwoClusterPipeline()});
   PipelineSchedule rs = testing::TwoClusterPipeline();
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   cases.push_back({"two_cluster_rs", testing::TwoCluster(), rs});
   Topology ring = testing::Ring(5, true);
   cases.push_back({"bidir_ring5", ring, RingPipeline(ring)});
@@ -382,7 +382,7 @@ TEST(PipelineMutationTest, EveryMutantRejectedForTheRightReason) {
   std::mt19937_64 rng(seed);
   for (PipelineCase& c : PipelineCases()) {
     SCOPED_TRACE(c.name + " seed " + std::to_string(seed));
-    const bool reversed = c.s.collective == "reduce-scatter";
+    const bool reversed = c.s.collective == Collective::kReduceScatter;
     std::uniform_int_distribution<int> pick_tree(0, static_cast<int>(c.s.trees.size()) - 1);
     auto pick_edge = [&](const PipelineTree& t) {
       return std::uniform_int_distribution<int>(0, static_cast<int>(t.edges.size()) - 1)(rng);

@@ -27,7 +27,7 @@ TEST(PipelineCheckerTest, TwoClusterAllgatherCertifiedOptimal) {
   ASSERT_TRUE(r.cut_ratio);
   EXPECT_EQ(*r.cut_ratio, Rational(1));
   EXPECT_TRUE(r.certified_optimal);
-  EXPECT_EQ(r.verdict, "optimal (certified)");
+  EXPECT_EQ(r.verdict, PipelineVerdict::kOptimalCertified);
 }
 
 // The same schedule against the checked-in topology file, through JSON.
@@ -56,7 +56,7 @@ TEST(PipelineCheckerTest, NonBottleneckCutDoesNotCertify) {
   s.bottleneck_cut.reset();
   r = CheckPipelineSchedule(g, s);
   EXPECT_TRUE(r.ok);
-  EXPECT_EQ(r.verdict, "valid");
+  EXPECT_EQ(r.verdict, PipelineVerdict::kValid);
   // A cut holding every compute node is not one bound (1) ranges over (S ⊉ V_c).
   s.bottleneck_cut = g.ComputeNodes();
   r = CheckPipelineSchedule(g, s);
@@ -94,14 +94,14 @@ TEST(PipelineCheckerTest, LoadAgainstUAndK) {
 TEST(PipelineCheckerTest, TwoClusterReduceScatterAndAllreduce) {
   Topology g = TwoCluster();
   PipelineSchedule rs = TwoClusterPipeline();
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   PipelineCheckReport r = CheckPipelineSchedule(g, rs);
   EXPECT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
   EXPECT_TRUE(r.certified_optimal);
   // Allreduce = RS + AG (seed 004 App. B); Thm 19 (a) holds (|S* ∩ V_c| = N/2), so bound (6)
   // N / B+(S*) = 8/4 = 2 certifies the sum of the phases' ratios.
   PipelineSchedule ar;
-  ar.collective = "allreduce";
+  ar.collective = Collective::kAllreduce;
   ar.ratio = 2;
   ar.phases = {rs, TwoClusterPipeline()};
   ar.bottleneck_cut = TwoClusterPipeline().bottleneck_cut;
@@ -140,7 +140,7 @@ TEST(PipelineCheckerTest, ReduceScatterNeedsReversedLinks) {
   PipelineCheckReport r = CheckPipelineSchedule(g, s);
   EXPECT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
   EXPECT_EQ(r.ratio, Rational(2));  // each link carries 2 trees: ratio (N-1)/B = 2
-  s.collective = "reduce-scatter";
+  s.collective = Collective::kReduceScatter;
   r = CheckPipelineSchedule(g, s);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.violations.at(0).kind, PipelineViolationKind::kMissingLink);
@@ -152,7 +152,7 @@ TEST(PipelineCheckerTest, TwoClusterBroadcastCertified) {
   Topology g = TwoCluster();
   auto id = [&](const std::string& n) { return Id(g, n); };
   PipelineSchedule s;
-  s.collective = "broadcast";
+  s.collective = Collective::kBroadcast;
   s.root = id("c11");
   s.U = 1;
   s.k = 4;
@@ -180,7 +180,7 @@ TEST(PipelineCheckerTest, TwoClusterBroadcastCertified) {
   EXPECT_EQ(r.ratio, Rational(1, 4));
   ASSERT_TRUE(r.cut_ratio);
   EXPECT_EQ(*r.cut_ratio, Rational(1, 4));
-  EXPECT_EQ(r.verdict, "optimal (certified)");
+  EXPECT_EQ(r.verdict, PipelineVerdict::kOptimalCertified);
   // A tree rooted elsewhere is not part of this broadcast.
   s.trees[0].root = id("c12");
   r = CheckPipelineSchedule(g, s);
@@ -240,7 +240,7 @@ Topology K3() {
   return g;
 }
 
-PipelineSchedule K3Phase(const std::string& collective) {
+PipelineSchedule K3Phase(Collective collective) {
   PipelineSchedule s;
   s.collective = collective;
   s.U = 1;
@@ -260,9 +260,9 @@ PipelineSchedule K3Phase(const std::string& collective) {
 
 PipelineSchedule K3Allreduce() {
   PipelineSchedule ar;
-  ar.collective = "allreduce";
+  ar.collective = Collective::kAllreduce;
   ar.ratio = 2;
-  ar.phases = {K3Phase("reduce-scatter"), K3Phase("allgather")};
+  ar.phases = {K3Phase(Collective::kReduceScatter), K3Phase(Collective::kAllgather)};
   return ar;
 }
 
@@ -272,7 +272,7 @@ TEST(PipelineCheckerIssue14, AllreduceCertifiedByBound7Cuts) {
   PipelineCheckReport r = CheckPipelineSchedule(g, ar);
   ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
   EXPECT_FALSE(r.certified_optimal);  // no certificate given
-  EXPECT_EQ(r.verdict, "valid");
+  EXPECT_EQ(r.verdict, PipelineVerdict::kValid);
   ar.single_node_cuts = std::vector<std::vector<int>>{{0}, {1}, {2}};
   r = CheckPipelineSchedule(g, ar);
   ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
@@ -280,7 +280,7 @@ TEST(PipelineCheckerIssue14, AllreduceCertifiedByBound7Cuts) {
   EXPECT_EQ(*r.cut_ratio, Rational(2));
   EXPECT_TRUE(r.certified_optimal);
   EXPECT_EQ(r.certified_by, "bound (7)");
-  EXPECT_EQ(r.verdict, "optimal (certified)");
+  EXPECT_EQ(r.verdict, PipelineVerdict::kOptimalCertified);
   EXPECT_EQ(r.ToJson()["certified_by"], "bound (7)");
   // With the (6) cut as well, the bound is the larger of the two: still (7).
   ar.bottleneck_cut = std::vector<int>{0};
@@ -382,7 +382,7 @@ TEST(PipelineCheckerIssue14, Bound7CutsThroughJson) {
 // 2·10^5 deep crashed verify (stack overflow). Past 64 levels it is an input error.
 TEST(PipelineCheckerIssue14, DeeplyNestedExtraKeyIsAnInputError) {
   const Topology g = K3();
-  nlohmann::json j = PipelineScheduleToJson(K3Phase("allgather"), g);
+  nlohmann::json j = PipelineScheduleToJson(K3Phase(Collective::kAllgather), g);
   nlohmann::json deep = nlohmann::json::array();
   for (int i = 1; i < 64; ++i) deep = nlohmann::json::array({std::move(deep)});  // 64 levels
   j["note"] = deep;
@@ -400,7 +400,7 @@ TEST(PipelineCheckerIssue14, DeeplyNestedExtraKeyIsAnInputError) {
 // Negative, zero and non-integral multiplicities are input errors, at every level.
 TEST(PipelineCheckerIssue14, MultiplicitiesMustBePositiveIntegers) {
   const Topology g = K3();
-  const nlohmann::json j = PipelineScheduleToJson(K3Phase("allgather"), g);
+  const nlohmann::json j = PipelineScheduleToJson(K3Phase(Collective::kAllgather), g);
   for (const nlohmann::json& bad_value :
        {nlohmann::json(-1), nlohmann::json("-1"), nlohmann::json(0), nlohmann::json("1e3"),
         nlohmann::json(-9223372036854775807LL - 1)}) {
@@ -471,9 +471,9 @@ namespace {
 TEST(PipelineStreamingReadTest, SameScheduleAsThePlainRead) {
   Topology g = testing::TwoCluster();
   PipelineSchedule rs = testing::TwoClusterPipeline();
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   PipelineSchedule ar;
-  ar.collective = "allreduce";
+  ar.collective = Collective::kAllreduce;
   ar.ratio = 2;
   ar.phases = {rs, testing::TwoClusterPipeline()};
   for (const PipelineSchedule& s : {testing::TwoClusterPipeline(), ar}) {

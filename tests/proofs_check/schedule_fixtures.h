@@ -220,7 +220,7 @@ inline PipelineSchedule TwoClusterPipeline() {
   const Topology g = TwoCluster();
   auto id = [&g](const std::string& name) { return *g.FindNode(name); };
   PipelineSchedule p;
-  p.collective = "allgather";
+  p.collective = Collective::kAllgather;
   p.U = Rational(1);
   p.k = 1;
   p.ratio = Rational(1);

@@ -136,7 +136,7 @@ TEST(StepCheckerTest, ReduceScatterIsReversedAllgatherOnTranspose) {
   }
   ASSERT_TRUE(CheckStepSchedule(gt, ag_on_gt).ok);
   StepSchedule rs = testing::Reverse(ag_on_gt);
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   StepCheckReport r = CheckStepSchedule(g, rs, AllChecks());
   EXPECT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
   EXPECT_EQ(r.tl, n - 1);
@@ -144,7 +144,7 @@ TEST(StepCheckerTest, ReduceScatterIsReversedAllgatherOnTranspose) {
   // The allgather itself read as a reduce-scatter on G is not one: its chains lead away from
   // the shard's owner.
   StepSchedule wrong = testing::RingAllgather(n);
-  wrong.collective = "reduce-scatter";
+  wrong.collective = Collective::kReduceScatter;
   StepCheckReport bad = CheckStepSchedule(g, wrong);
   EXPECT_FALSE(bad.ok);
   EXPECT_TRUE(HasKind(bad, StepViolationKind::kMissing));
@@ -154,7 +154,7 @@ TEST(StepCheckerTest, ReduceScatterIsReversedAllgatherOnTranspose) {
 TEST(StepCheckerTest, ReduceScatterDuplicateSendFlagged) {
   Topology g = K22();
   StepSchedule rs = testing::Reverse(K22Figure1());  // K22 is its own transpose
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   StepCheckOptions o;
   o.check_no_duplicates = true;
   ASSERT_TRUE(CheckStepSchedule(g, rs, o).ok);
@@ -177,7 +177,7 @@ TEST(StepCheckerTest, AllreduceOnK22) {
     shifted.step += 2;
     s.sends.push_back(shifted);
   }
-  s.collective = "allreduce";
+  s.collective = Collective::kAllreduce;
   s.rs_steps = 2;
   StepCheckReport r = CheckStepSchedule(g, s, AllChecks());
   EXPECT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
@@ -193,7 +193,7 @@ TEST(StepCheckerTest, AllreduceOnK22) {
 TEST(StepCheckerTest, BroadcastFromRoot) {
   Topology g = K22();
   StepSchedule s;
-  s.collective = "broadcast";
+  s.collective = Collective::kBroadcast;
   s.root = 0;
   s.sends = {Send(0, {Whole()}, 0, 2, 1), Send(0, {Whole()}, 0, 3, 1),
              Send(0, {Part(0, 2)}, 2, 1, 2), Send(0, {Part(1, 2)}, 3, 1, 2)};

@@ -95,7 +95,7 @@ TEST(StepRangeTest, RsStepsOutsideTheScheduleIsRejected) {
   Topology g = testing::K22();
   StepSchedule ag = testing::K22Figure1();
   StepSchedule ar;
-  ar.collective = "allreduce";
+  ar.collective = Collective::kAllreduce;
   for (const StepSend& e : testing::Reverse(ag).sends) ar.sends.push_back(e);
   for (StepSend e : ag.sends) {
     e.step += 2;

@@ -69,7 +69,7 @@ inline StepCheckReport CheckWithFlags(const Topology& g, const StepSchedule& s) 
   EXPECT_TRUE(r.ok) << g.name() << ": " << (r.errors.empty() ? "" : r.errors[0]);
   StepCheckOptions strict;
   strict.check_bandwidth_optimal = true;
-  strict.check_bfb = s.collective == "allgather";
+  strict.check_bfb = s.collective == Collective::kAllgather;
   StepCheckReport flags = CheckStepSchedule(g, s, strict);
   r.bandwidth_optimal = flags.bandwidth_optimal.value_or(false);
   r.bfb = flags.bfb.value_or(false);

@@ -22,7 +22,7 @@ StepCheckReport CheckBaseline(const Topology& g, const std::string& name,
                               const std::string& collective = "", int chunks = 1) {
   BaselineOptions o;
   o.name = name;
-  o.collective = collective;
+  if (!collective.empty()) o.collective = ParseBaselineCollective(collective);
   o.chunks = chunks;
   SCOPED_TRACE(name);
   return testing::CheckWithFlags(g, BuildBaseline(g, o, "<test>"));
@@ -172,7 +172,8 @@ TEST(BaselinesTest, TopologiesThatDoNotFitAreInputErrors) {
   o.chunks = 4;
   EXPECT_THROW(BuildBaseline(testing::DirectedRing(4), o, "<test>"), InputError);
   o.chunks = 1;
-  o.collective = "alltoall";
+  EXPECT_THROW(ParseBaselineCollective("alltoall"), InputError);
+  o.collective = Collective::kBroadcast;  // a collective, but no baseline builds it
   EXPECT_THROW(BuildBaseline(testing::DirectedRing(4), o, "<test>"), InputError);
 }
 

@@ -31,15 +31,15 @@ StepCheckReport Check(const Topology& g, const StepSchedule& s, bool bfb) {
 }
 
 // Generates, checks with the independent checker, and checks the claims.
-BfbResult GenerateAndCheck(const Topology& g, BfbCollective c = BfbCollective::kAllgather) {
+BfbResult GenerateAndCheck(const Topology& g, Collective c = Collective::kAllgather) {
   BfbOptions o;
   o.collective = c;
   BfbResult r = GenerateBfbSchedule(g, o);
-  StepCheckReport rep = Check(g, r.schedule, c == BfbCollective::kAllgather);
+  StepCheckReport rep = Check(g, r.schedule, c == Collective::kAllgather);
   EXPECT_TRUE(rep.ok) << g.name() << ": " << (rep.errors.empty() ? "" : rep.errors[0]);
   EXPECT_EQ(rep.tl, r.tl) << g.name();
   EXPECT_EQ(rep.tb, r.tb) << g.name();
-  if (c == BfbCollective::kAllgather) {
+  if (c == Collective::kAllgather) {
     EXPECT_TRUE(rep.bfb.value_or(false)) << g.name();
   }
   return r;
@@ -166,7 +166,7 @@ TEST(BfbScheduleTest, GeneralizedKautzSchedulesAreValid) {
 TEST(BfbScheduleTest, Cor31ReduceScatterViaTransposeMatchesTransposeAllgather) {
   for (auto [d, m] : std::vector<std::pair<int, int>>{{2, 12}, {3, 20}}) {
     Topology g = GeneralizedKautz(d, m);  // not reverse-symmetric in general
-    BfbResult rs = GenerateAndCheck(g, BfbCollective::kReduceScatter);
+    BfbResult rs = GenerateAndCheck(g, Collective::kReduceScatter);
     BfbResult ag_t = GenerateBfbSchedule(g.Transpose(), {});
     EXPECT_EQ(rs.tb, ag_t.tb);  // Def. 7: T_B(A^T) = T_B(A)
     EXPECT_EQ(rs.tl, ag_t.tl);
@@ -179,7 +179,7 @@ TEST(BfbScheduleTest, Thm4ReduceScatterViaIsomorphism) {
   const int n = 11;
   Topology g = DirectedCirculant(n, {1, 3});
   BfbOptions o;
-  o.collective = BfbCollective::kReduceScatter;
+  o.collective = Collective::kReduceScatter;
   for (int x = 0; x < n; ++x) o.reverse_isomorphism.push_back((n - x) % n);
   BfbResult rs = GenerateBfbSchedule(g, o);
   EXPECT_EQ(rs.reduce_scatter_method, "isomorphism (Thm 4)");
@@ -195,7 +195,7 @@ TEST(BfbScheduleTest, Thm4ReduceScatterViaIsomorphism) {
 
 TEST(BfbScheduleTest, AllreduceIsReduceScatterThenAllgather) {
   Topology g = Torus({3, 4});
-  BfbResult ar = GenerateAndCheck(g, BfbCollective::kAllreduce);
+  BfbResult ar = GenerateAndCheck(g, Collective::kAllreduce);
   BfbResult ag = GenerateBfbSchedule(g, {});
   EXPECT_EQ(ar.tl, 2 * ag.tl);
   EXPECT_EQ(ar.tb, 2 * ag.tb);
@@ -320,7 +320,7 @@ TEST(BfbScheduleTest, Issue6FlatPlanMatchesRationalPlanOnEveryCell) {
 TEST(BfbScheduleTest, Issue6FlatScheduleEqualsRationalPathForEveryCollective) {
   const std::uint64_t seed = testing::TestSeed();
   for (const Topology& g : FlatDifferentialTopologies(seed)) {
-    for (BfbCollective c : {BfbCollective::kAllgather, BfbCollective::kReduceScatter, BfbCollective::kAllreduce}) {
+    for (Collective c : {Collective::kAllgather, Collective::kReduceScatter, Collective::kAllreduce}) {
       BfbOptions fast, slow;
       fast.collective = slow.collective = c;
       fast.certificates = slow.certificates = false;
@@ -328,15 +328,15 @@ TEST(BfbScheduleTest, Issue6FlatScheduleEqualsRationalPathForEveryCollective) {
       BfbResult a = GenerateBfbSchedule(g, fast), b = GenerateBfbSchedule(g, slow);
       ASSERT_TRUE(a.compact.has_value()) << g.name();
       EXPECT_FALSE(b.compact.has_value());
-      EXPECT_EQ(a.tb, b.tb) << g.name() << " " << ToString(c);
+      EXPECT_EQ(a.tb, b.tb) << g.name() << " " << CollectiveName(c);
       EXPECT_EQ(a.tl, b.tl) << g.name();
       EXPECT_EQ(a.u_sum, b.u_sum) << g.name();
       EXPECT_EQ(a.compact->num_sends(), a.schedule.sends.size());
       StepCheckOptions co;
-      co.check_bfb = c == BfbCollective::kAllgather;
+      co.check_bfb = c == Collective::kAllgather;
       StepCheckReport rc = CheckStepSchedule(g, *a.compact, co);
       StepCheckReport rs = CheckStepSchedule(g, a.schedule, co);
-      EXPECT_TRUE(rc.ok) << g.name() << " " << ToString(c) << ": " << (rc.errors.empty() ? "" : rc.errors[0]);
+      EXPECT_TRUE(rc.ok) << g.name() << " " << CollectiveName(c) << ": " << (rc.errors.empty() ? "" : rc.errors[0]);
       EXPECT_TRUE(rs.ok) << g.name();
       EXPECT_EQ(rc.tb, b.tb) << g.name();
       EXPECT_EQ(rs.tb, b.tb) << g.name();
@@ -350,7 +350,7 @@ TEST(BfbScheduleTest, Issue6FlatThm4ReduceScatterIsChecked) {
   const int n = 13;
   Topology g = bfb_test::DirectedCirculant(n, {1, 3});
   BfbOptions o;
-  o.collective = BfbCollective::kReduceScatter;
+  o.collective = Collective::kReduceScatter;
   o.materialize_sends = false;
   for (int x = 0; x < n; ++x) o.reverse_isomorphism.push_back((n - x) % n);
   BfbResult rs = GenerateBfbSchedule(g, o);

@@ -64,8 +64,9 @@ TEST(FixedKTest, SwitchReplicationBeatsRoutedTreesIssue4) {
   PipelineBuildResult r = BuildPipelineSchedule(g, o);
   EXPECT_TRUE(CheckPipelineSchedule(g, r.schedule).ok);
   EXPECT_EQ(r.schedule.U, Rational(3, 10));
-  EXPECT_EQ(r.fixed_k_lower_bound, std::optional<Rational>(Rational(2, 7)));  // not attained
-  EXPECT_GT(r.schedule.ratio, *r.fixed_k_lower_bound);
+  ASSERT_TRUE(r.fixed_k.has_value());
+  EXPECT_EQ(r.fixed_k->lower_bound, Rational(2, 7));  // not attained
+  EXPECT_GT(r.schedule.ratio, r.fixed_k->lower_bound);
   // 3/10 is the routed optimum, but no cut can prove it (Steiner trees reach 2/7): the
   // builder claims no certificate, and the checker accepts none of the 16 node sets.
   EXPECT_FALSE(r.schedule.fixed_k_cut.has_value());
@@ -83,6 +84,12 @@ TEST(FixedKTest, SwitchReplicationBeatsRoutedTreesIssue4) {
   EXPECT_EQ(r.schedule.extra["fixed_k_least_U"].get<std::string>(), "2/7");
   EXPECT_EQ(r.schedule.extra["fixed_k_breakpoints_tried"].get<int>(), 2);  // 2/7, then 3/10
   EXPECT_FALSE(r.schedule.extra.contains("fixed_k_eulerian_fallback"));
+  // The same, typed (FixedKResult::searches: one single-phase schedule).
+  ASSERT_EQ(r.fixed_k->searches.size(), 1u);
+  ASSERT_TRUE(r.fixed_k->searches[0].has_value());
+  EXPECT_EQ(r.fixed_k->searches[0]->least_u, Rational(2, 7));
+  EXPECT_EQ(r.fixed_k->searches[0]->breakpoints_tried, 2);
+  EXPECT_FALSE(r.fixed_k->searches[0]->eulerian_fallback);
   // With no breakpoint above U* allowed, the builder falls back to the least U' >= U* with
   // every U'·b_e integral: gcd(5, 10, 7, 2) = 1, so U' = 1 (flagged, still checked).
   o.fixed_k_breakpoints = 0;
@@ -93,15 +100,21 @@ TEST(FixedKTest, SwitchReplicationBeatsRoutedTreesIssue4) {
   EXPECT_LE(r.schedule.ratio, 1);
   EXPECT_EQ(r.schedule.extra["fixed_k_eulerian_fallback"], true);
   EXPECT_EQ(r.schedule.extra["fixed_k_breakpoints_tried"].get<int>(), 1);
+  ASSERT_TRUE(r.fixed_k.has_value());
+  ASSERT_EQ(r.fixed_k->searches.size(), 1u);
+  ASSERT_TRUE(r.fixed_k->searches[0].has_value());
+  EXPECT_EQ(r.fixed_k->searches[0]->least_u, Rational(2, 7));
+  EXPECT_EQ(r.fixed_k->searches[0]->breakpoints_tried, 1);
+  EXPECT_TRUE(r.fixed_k->searches[0]->eulerian_fallback);
 }
 
 // The fixed-k certificate on every collective (hand-derived ring: k = 1 needs U = 2/1000033),
 // round-tripped through JSON, and rejected when tampered with.
 TEST(FixedKTest, FixedKCutCertifiesEveryCollective) {
   Topology g = testing::RingTopology(4, {Rational(1000003), Rational(1000033)});
-  for (auto c : {PipelineCollective::kAllgather, PipelineCollective::kReduceScatter,
-                 PipelineCollective::kBroadcast, PipelineCollective::kAllreduce}) {
-    SCOPED_TRACE(PipelineCollectiveName(c));
+  for (auto c : {Collective::kAllgather, Collective::kReduceScatter,
+                 Collective::kBroadcast, Collective::kAllreduce}) {
+    SCOPED_TRACE(CollectiveName(c));
     PipelineOptions o;
     o.collective = c;
     o.root = 0;
@@ -112,9 +125,13 @@ TEST(FixedKTest, FixedKCutCertifiesEveryCollective) {
     PipelineCheckReport rep = CheckPipelineSchedule(g, back);
     EXPECT_TRUE(rep.ok) << (rep.errors.empty() ? "" : rep.errors[0]);
     EXPECT_TRUE(rep.fixed_k_certified);
-    EXPECT_EQ(rep.ratio, *r.fixed_k_lower_bound);
-    PipelineSchedule& one = c == PipelineCollective::kAllreduce ? back.phases[1] : back;
-    if (c != PipelineCollective::kBroadcast) {
+    ASSERT_TRUE(r.fixed_k.has_value());
+    EXPECT_EQ(rep.ratio, r.fixed_k->lower_bound);
+    // U* attained in every single-phase schedule (two for allreduce): no search above it.
+    EXPECT_EQ(r.fixed_k->searches.size(), c == Collective::kAllreduce ? 2u : 1u);
+    for (const auto& search : r.fixed_k->searches) EXPECT_FALSE(search.has_value());
+    PipelineSchedule& one = c == Collective::kAllreduce ? back.phases[1] : back;
+    if (c != Collective::kBroadcast) {
       EXPECT_EQ(one.ratio, Rational(2, 1000033));
     }
     one.fixed_k_cut = std::vector<int>{0, 1, 2, 3};  // every compute node: no root outside
@@ -163,14 +180,15 @@ TEST(FixedKTest, MatchesBruteForceOnSmallSwitchTopologies) {
       ASSERT_TRUE(CheckPipelineSchedule(g, r.schedule).ok);
       const Rational built = r.schedule.U;
       const Rational least = FixedKMinimalU(g, BigInt(k));
-      EXPECT_EQ(r.fixed_k_lower_bound, std::optional<Rational>(least / k));
+      ASSERT_TRUE(r.fixed_k.has_value());
+      EXPECT_EQ(r.fixed_k->lower_bound, least / k);
       // The checker certifies "best for k" exactly when the schedule attains U*; for
       // reduce-scatter (data on reversed paths, so the cut counts links leaving X) U* is the
       // transpose's.
       EXPECT_EQ(CheckPipelineSchedule(g, r.schedule).fixed_k_certified,
                 r.schedule.ratio * k == least);
       PipelineOptions rso = o;
-      rso.collective = PipelineCollective::kReduceScatter;
+      rso.collective = Collective::kReduceScatter;
       PipelineBuildResult rs = BuildPipelineSchedule(g, rso);
       PipelineCheckReport rs_rep = CheckPipelineSchedule(g, rs.schedule);
       EXPECT_TRUE(rs_rep.ok);
@@ -178,7 +196,7 @@ TEST(FixedKTest, MatchesBruteForceOnSmallSwitchTopologies) {
                 rs.schedule.ratio * k == FixedKMinimalU(g.Transpose(), BigInt(k)));
       if (rs.schedule.fixed_k_cut) {  // the same set read as an allgather cut proves nothing
         PipelineSchedule as_ag = rs.schedule;
-        as_ag.collective = "allgather";
+        as_ag.collective = Collective::kAllgather;
         rs_certified += rs_rep.fixed_k_certified;
         asymmetric += !CheckPipelineSchedule(g, as_ag).fixed_k_certified;
       }

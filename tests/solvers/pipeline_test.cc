@@ -17,7 +17,7 @@
 namespace collsynth {
 namespace {
 
-PipelineSchedule BuildChecked(const Topology& g, PipelineCollective c, int root = -1,
+PipelineSchedule BuildChecked(const Topology& g, Collective c, int root = -1,
                               std::optional<BigInt> fixed_k = std::nullopt,
                               PipelineBuildResult* out = nullptr) {
   PipelineOptions o;
@@ -26,7 +26,7 @@ PipelineSchedule BuildChecked(const Topology& g, PipelineCollective c, int root 
   o.fixed_k = fixed_k;
   PipelineBuildResult r = BuildPipelineSchedule(g, o);
   PipelineCheckReport rep = CheckPipelineSchedule(g, r.schedule);
-  EXPECT_TRUE(rep.ok) << g.name() << " " << PipelineCollectiveName(c) << ": "
+  EXPECT_TRUE(rep.ok) << g.name() << " " << CollectiveName(c) << ": "
                       << (rep.errors.empty() ? "" : rep.errors[0]);
   EXPECT_EQ(rep.ratio, r.schedule.ratio);
   // The streamed text is the JSON tree's compact dump, byte for byte.
@@ -44,18 +44,18 @@ PipelineSchedule BuildChecked(const Topology& g, PipelineCollective c, int root 
 void ExpectAllCollectivesOptimal(const Topology& g) {
   SCOPED_TRACE(g.name());
   AllgatherOptimum opt = ComputeAllgatherOptimum(g);
-  for (auto c : {PipelineCollective::kAllgather, PipelineCollective::kReduceScatter}) {
+  for (auto c : {Collective::kAllgather, Collective::kReduceScatter}) {
     PipelineSchedule s = BuildChecked(g, c);
     EXPECT_EQ(s.ratio, opt.ratio);
     EXPECT_TRUE(CheckPipelineSchedule(g, s).certified_optimal);
   }
-  PipelineSchedule ar = BuildChecked(g, PipelineCollective::kAllreduce);
+  PipelineSchedule ar = BuildChecked(g, Collective::kAllreduce);
   EXPECT_EQ(ar.ratio, 2 * opt.ratio);
   // Issue 14: the allreduce is certified exactly when RS+AG meets max((6), (7)).
   const AllreduceBounds b = ComputeAllreduceBounds(g, opt);
   EXPECT_EQ(CheckPipelineSchedule(g, ar).certified_optimal, ar.ratio == b.lower_bound);
   int root = g.ComputeNodes().back();
-  PipelineSchedule bc = BuildChecked(g, PipelineCollective::kBroadcast, root);
+  PipelineSchedule bc = BuildChecked(g, Collective::kBroadcast, root);
   EXPECT_EQ(bc.ratio, ComputeBroadcastBound(g, root).ratio);
   EXPECT_TRUE(CheckPipelineSchedule(g, bc).certified_optimal);
 }
@@ -72,7 +72,7 @@ TEST(PipelineTest, Issue14AllreduceCertifiedByBound7OnDgx1) {
   const CutBound cuts = CheckSingleNodeCutsBound(g, b.single_cuts);
   ASSERT_TRUE(cuts.ok) << cuts.error;
   EXPECT_EQ(cuts.bound, b.bound7);  // the min cuts attain μ_v
-  const PipelineSchedule ar = BuildChecked(g, PipelineCollective::kAllreduce);
+  const PipelineSchedule ar = BuildChecked(g, Collective::kAllreduce);
   EXPECT_EQ(ar.ratio, Rational(7, 3));
   ASSERT_TRUE(ar.single_node_cuts.has_value());
   EXPECT_FALSE(ar.bottleneck_cut.has_value());  // (6) is not attained
@@ -87,7 +87,7 @@ TEST(PipelineTest, Issue14AllreduceCertifiedByBound7OnDgx1) {
 TEST(PipelineTest, TwoClusterFigure1And2) {
   Topology g = testing::TwoClusterTopology();
   PipelineBuildResult r;
-  PipelineSchedule s = BuildChecked(g, PipelineCollective::kAllgather, -1, std::nullopt, &r);
+  PipelineSchedule s = BuildChecked(g, Collective::kAllgather, -1, std::nullopt, &r);
   EXPECT_EQ(s.ratio, 1);
   EXPECT_EQ(s.U, 1);
   EXPECT_EQ(s.k, 1);
@@ -132,7 +132,7 @@ TEST(PipelineTest, StreamedScheduleTextEscapesNamesAndBigMultiplicities) {
     g.AddNode(base.node(v).name + odd[v % odd.size()], base.node(v).kind);
   }
   for (const Link& l : base.links()) g.AddLink(l.from, l.to, l.bandwidth);
-  for (auto c : {PipelineCollective::kAllgather, PipelineCollective::kAllreduce}) {
+  for (auto c : {Collective::kAllgather, Collective::kAllreduce}) {
     PipelineOptions o;
     o.collective = c;
     PipelineSchedule s = BuildPipelineSchedule(g, o).schedule;
@@ -169,11 +169,11 @@ TEST(PipelineTest, FixedKWithinTheorem15Bound) {
     Rational opt = ComputeAllgatherOptimum(g).ratio;
     for (int k = 1; k <= 3; ++k) {
       PipelineBuildResult r;
-      PipelineSchedule s = BuildChecked(g, PipelineCollective::kAllgather, -1, BigInt(k), &r);
+      PipelineSchedule s = BuildChecked(g, Collective::kAllgather, -1, BigInt(k), &r);
       EXPECT_EQ(s.k, k);
       EXPECT_GE(s.ratio, opt);
-      ASSERT_TRUE(r.fixed_k_bound.has_value());
-      EXPECT_LE(s.ratio, *r.fixed_k_bound);
+      ASSERT_TRUE(r.fixed_k.has_value());
+      EXPECT_LE(s.ratio, r.fixed_k->theorem15_bound);
       // Minimality of U* (Theorem 14): any smaller U that changes some ⌊U·b_e⌋ fails.
       Rational u = s.U;
       Rational below = 0;
@@ -194,10 +194,10 @@ TEST(PipelineTest, FixedKWithinTheorem15Bound) {
 TEST(PipelineTest, RejectsBadOptions) {
   Topology g = testing::TwoClusterTopology();
   PipelineOptions o;
-  o.collective = PipelineCollective::kBroadcast;
+  o.collective = Collective::kBroadcast;
   o.root = g.num_nodes() - 1;  // a switch
   EXPECT_THROW(BuildPipelineSchedule(g, o), std::invalid_argument);
-  EXPECT_THROW(ParsePipelineCollective("gather"), std::invalid_argument);
+  EXPECT_EQ(ParseCollective("gather"), std::nullopt);
 }
 
 // The least U >= u with every U·b_e integral, for integer bandwidths: U is then a multiple
@@ -234,7 +234,7 @@ TEST(PipelineTest, FixedKOnSwitchTopologiesIssue4) {
     Rational opt = ComputeAllgatherOptimum(g).ratio;
     for (int k = 1; k <= 3; ++k) {
       PipelineBuildResult r;
-      PipelineSchedule s = BuildChecked(g, PipelineCollective::kAllgather, -1, BigInt(k), &r);
+      PipelineSchedule s = BuildChecked(g, Collective::kAllgather, -1, BigInt(k), &r);
       EXPECT_EQ(s.k, k);
       EXPECT_GE(s.ratio, opt);
       Rational least = FixedKMinimalU(g, BigInt(k));
@@ -252,14 +252,21 @@ TEST(PipelineTest, FixedKOnSwitchTopologiesIssue4) {
         // G({⌊U·b_e⌋}) for U = k·ratio < U*, which passes Theorem 5's (necessary) flow test.
         EXPECT_EQ(s.ratio, s.U / k);
         EXPECT_FALSE(s.extra.contains("fixed_k_least_U"));
-        ASSERT_TRUE(r.fixed_k_bound.has_value());
-        EXPECT_LE(s.ratio, *r.fixed_k_bound);
+        ASSERT_TRUE(r.fixed_k.has_value());
+        EXPECT_FALSE(r.fixed_k->searches.at(0).has_value());
+        EXPECT_LE(s.ratio, r.fixed_k->theorem15_bound);
         continue;
       }
       ASSERT_TRUE(s.extra.contains("fixed_k_least_U"));
       EXPECT_EQ(s.extra["fixed_k_least_U"].get<std::string>(), ToString(least));
       EXPECT_GT(s.U, least);
       EXPECT_GE(s.extra["fixed_k_breakpoints_tried"].get<int>(), 1);
+      // The typed search says the same as the file's metadata.
+      ASSERT_TRUE(r.fixed_k.has_value() && r.fixed_k->searches.at(0).has_value());
+      const FixedKSearch& search = *r.fixed_k->searches[0];
+      EXPECT_EQ(search.least_u, least);
+      EXPECT_EQ(search.breakpoints_tried, s.extra["fixed_k_breakpoints_tried"].get<int>());
+      EXPECT_EQ(search.eulerian_fallback, s.extra.contains("fixed_k_eulerian_fallback"));
       if (s.extra.contains("fixed_k_eulerian_fallback")) {
         ++fallbacks;
         EXPECT_EQ(s.U, eulerian);

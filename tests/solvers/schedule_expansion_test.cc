@@ -194,7 +194,7 @@ TEST(ScheduleExpansionTest, ReverseScheduleIsReduceScatterOnTransposeTheorem3) {
   MultiTreeResult mt = BuildMultiTree(g, {}, "<test>");
   StepCheckReport ag = Check(g, mt.allgather);
   ExpandedSchedule rs = ReverseSchedule(g, mt.allgather);
-  EXPECT_EQ(rs.schedule.collective, "reduce-scatter");
+  EXPECT_EQ(rs.schedule.collective, Collective::kReduceScatter);
   StepCheckReport r = Check(rs.topology, rs.schedule);
   EXPECT_EQ(r.tl, ag.tl);
   EXPECT_EQ(r.tb, ag.tb);
@@ -208,7 +208,7 @@ TEST(ScheduleExpansionTest, ReverseScheduleIsReduceScatterOnTransposeTheorem3) {
   std::sort(x.begin(), x.end());
   std::sort(y.begin(), y.end());
   EXPECT_EQ(x, y);
-  EXPECT_EQ(back.schedule.collective, "allgather");
+  EXPECT_EQ(back.schedule.collective, Collective::kAllgather);
 }
 
 // App. F: a reverse-symmetric unidirectional G becomes G ∪ G^T with the same T_L and, with the
@@ -249,7 +249,7 @@ TEST(ScheduleExpansionTest, BadInputIsRejectedWithInputError) {
   // Line graph of a multi-link topology, a reduce-scatter input, a send over a missing link.
   EXPECT_THROW(LineGraphSchedule(UniRing(2, 4), UniRingAllgather(Order(4))), InputError);
   StepSchedule rs = a;
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   EXPECT_THROW(LineGraphSchedule(k22, rs), InputError);
   StepSchedule bad = a;
   bad.sends[0].to = bad.sends[0].from;
