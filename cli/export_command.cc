@@ -216,7 +216,7 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       const std::string text = ReadTextFile(args->schedule);
       VerifyResult verified = VerifyScheduleText(g, text, file);
       if (!verified.ok) {
-        std::string first = verified.report["errors"].empty() ? verified.verdict
+        std::string first = verified.report["errors"].empty() ? std::string(ScheduleVerdictName(verified.verdict))
                                                               : verified.report["errors"][0].get<std::string>();
         PrintFailure(file + ": the schedule does not verify, nothing exported: " + first);
         return kExitCheckFailed;
@@ -268,7 +268,7 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       json summary = {{"ok", true},
                       {"file", path},
                       {"routes_file", routes},
-                      {"collective", r.program.collective},
+                      {"collective", CollectiveName(r.program.collective)},
                       {"profile", MscclExportProfileName(o.profile)},
                       {"proto", r.program.proto},
                       {"ngpus", r.program.ngpus},
@@ -290,8 +290,9 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       if (args->json) {
         std::cout << summary.dump() << "\n";
       } else {
-        const bool whole_buffer = r.program.collective == "allgather" || r.program.collective == "reduce-scatter";
-        std::cout << "wrote " << EscapeForMessage(path) << " (" << r.program.collective << ", " << r.program.ngpus
+        const bool whole_buffer = r.program.collective == Collective::kAllgather ||
+                                  r.program.collective == Collective::kReduceScatter;
+        std::cout << "wrote " << EscapeForMessage(path) << " (" << CollectiveName(r.program.collective) << ", " << r.program.ngpus
                   << " GPUs, nchunksperloop " << r.program.nchunksperloop << ", " << r.program.nchannels
                   << " channels, " << r.blocks_per_gpu << " blocks per GPU, at most " << r.max_steps_per_block
                   << " steps per block; replay accepted)\n"

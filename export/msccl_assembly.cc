@@ -486,7 +486,7 @@ nlohmann::json RoutesJson(const Topology& g, const Lowering& L, const MscclProgr
                           nlohmann::json link_loads) {
   nlohmann::json j;
   j["format"] = "msccl-routes";
-  j["collective"] = p.collective;
+  j["collective"] = CollectiveName(p.collective);
   j["ngpus"] = p.ngpus;
   j["nchunksperloop"] = p.nchunksperloop;
   j["chunks_per_shard"] = r.chunks_per_shard;
@@ -542,13 +542,13 @@ void CheckOptions(const MscclExportOptions& o) {
 void SetBuffers(const Layout& lay, const Lowering& L, MscclProgram* p) {
   const std::int64_t n = lay.n, cK = lay.cK;
   std::int64_t i = 0, o = 0;
-  if (lay.coll == "allgather") {
+  if (lay.coll == Collective::kAllgather) {
     i = lay.inplace ? 0 : cK;
     o = n * cK;
-  } else if (lay.coll == "reduce-scatter") {
+  } else if (lay.coll == Collective::kReduceScatter) {
     i = n * cK;
     o = lay.inplace ? 0 : cK;
-  } else if (lay.coll == "allreduce") {
+  } else if (lay.coll == Collective::kAllreduce) {
     i = lay.inplace ? 0 : n * cK;
     o = n * cK;
   } else {  // broadcast
@@ -559,7 +559,7 @@ void SetBuffers(const Layout& lay, const Lowering& L, MscclProgram* p) {
   for (const Transfer& t : L.transfers) {
     scratch = scratch || t.send.buf == 's' || t.recv_dst.buf == 's';
   }
-  p->nchunksperloop = (lay.coll == "broadcast" ? 1 : n) * cK;
+  p->nchunksperloop = (lay.coll == Collective::kBroadcast ? 1 : n) * cK;
   for (MscclGpu& gpu : p->gpus) {
     gpu.i_chunks = i;
     gpu.o_chunks = o;
@@ -568,10 +568,10 @@ void SetBuffers(const Layout& lay, const Lowering& L, MscclProgram* p) {
 }
 
 void AddCopies(const Layout& lay, int instances, const std::vector<int>& roots, Lowering* L) {
-  if (lay.inplace || (lay.coll != "allgather" && lay.coll != "broadcast")) return;
+  if (lay.inplace || (lay.coll != Collective::kAllgather && lay.coll != Collective::kBroadcast)) return;
   for (int j = 0; j < instances; ++j) {
     for (int r : roots) {
-      int shard = lay.coll == "broadcast" ? 0 : r;
+      int shard = lay.coll == Collective::kBroadcast ? 0 : r;
       for (std::int64_t a = 0; a < lay.K; a += kMaxCnt) {
         int cnt = static_cast<int>(std::min<std::int64_t>(kMaxCnt, lay.K - a));
         std::int64_t g = lay.Global(shard, j, a);

@@ -78,7 +78,7 @@ inline auto KeyOf(const Transfer& t) {
 
 // Buffer roles per collective (executors.md §8.3); g = global chunk index.
 struct Layout {
-  std::string coll;
+  Collective coll = Collective::kAllgather;
   bool inplace = false;
   bool fuse = false;
   int n = 0;
@@ -88,16 +88,16 @@ struct Layout {
     return shard * cK + instance * K + local;
   }
   // Own contribution of a reduction.
-  BufRef Contrib(std::int64_t g) const { return {coll == "allreduce" && inplace ? 'o' : 'i', g}; }
+  BufRef Contrib(std::int64_t g) const { return {coll == Collective::kAllreduce && inplace ? 'o' : 'i', g}; }
   // Where the owner's reduced result goes.
   BufRef Final(int shard, std::int64_t g) const {
-    if (coll == "reduce-scatter") return inplace ? BufRef{'i', g} : BufRef{'o', g - shard * cK};
+    if (coll == Collective::kReduceScatter) return inplace ? BufRef{'i', g} : BufRef{'o', g - shard * cK};
     return {'o', g};
   }
   // Where a root reads its own data (allgather, broadcast, allreduce's second phase).
   BufRef RootSource(int shard, std::int64_t g) const {
-    if (coll == "allgather") return inplace ? BufRef{'o', g} : BufRef{'i', g - shard * cK};
-    if (coll == "broadcast") return {inplace ? 'o' : 'i', g};
+    if (coll == Collective::kAllgather) return inplace ? BufRef{'o', g} : BufRef{'i', g - shard * cK};
+    if (coll == Collective::kBroadcast) return {inplace ? 'o' : 'i', g};
     return {'o', g};
   }
 };

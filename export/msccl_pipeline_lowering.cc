@@ -178,23 +178,23 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
                                                const std::string& file) {
   CheckOptions(o);
   const int n = g.num_compute();
-  const std::string coll = s.collective;
-  if (coll == "broadcast" && !o.root_specific) {
+  const Collective coll = s.collective;
+  if (coll == Collective::kBroadcast && !o.root_specific) {
     throw InputError(file, "collective",
                      "broadcast is exported only with --root-specific: the runtimes select a file by "
                      "size and rank count, never by root, so it would run for every root");
   }
-  if (coll != "allgather" && coll != "reduce-scatter" && coll != "allreduce" && coll != "broadcast") {
-    throw InputError(file, "collective", "'" + coll + "' cannot be exported");
+  if (coll != Collective::kAllgather && coll != Collective::kReduceScatter && coll != Collective::kAllreduce && coll != Collective::kBroadcast) {
+    throw InputError(file, "collective", "'" + std::string(CollectiveName(coll)) + "' cannot be exported");
   }
   std::vector<const PipelineSchedule*> phases;
-  if (coll == "allreduce") {
+  if (coll == Collective::kAllreduce) {
     if (s.phases.size() != 2) throw InputError(file, "phases", "allreduce needs 2 phases");
     phases = {&s.phases[0], &s.phases[1]};
   } else {
     phases = {&s};
   }
-  const bool bcast = coll == "broadcast";
+  const bool bcast = coll == Collective::kBroadcast;
   const int shards = bcast ? 1 : n;
   const std::int64_t budget = o.max_chunks / (static_cast<std::int64_t>(shards) * o.instances);
   if (budget < 1) {
@@ -232,7 +232,7 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
   std::vector<std::vector<TreeView>> views(phases.size());
   std::size_t group = 0;
   for (std::size_t p = 0; p < phases.size(); ++p) {
-    const bool reduce = phases[p]->collective == "reduce-scatter";
+    const bool reduce = phases[p]->collective == Collective::kReduceScatter;
     for (const PipelineTree& t : phases[p]->trees) {
       views[p].push_back(MakeTree(t, rank_of_node, n, reduce, &L));
     }
@@ -295,11 +295,11 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
             if (views[p][i].lo <= a && b <= views[p][i].hi) tree = i;
           }
           if (tree < 0) throw std::logic_error("export: piece outside every tree");
-          if (phases[p]->collective == "reduce-scatter") {
+          if (phases[p]->collective == Collective::kReduceScatter) {
             final_rrc = LowerReduceTree(lay, views[p][tree], static_cast<int>(p), tree, j, a, b, shard, &L);
           } else {
             LowerGatherTree(lay, views[p][tree], static_cast<int>(p), tree, j, a, b, shard,
-                            coll == "allreduce" ? final_rrc : -1, &L);
+                            coll == Collective::kAllreduce ? final_rrc : -1, &L);
           }
         }
       }
@@ -313,7 +313,7 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
   result.exact_chunks_per_shard = ch.exact_chunks_per_shard;
   result.program = Assemble(L, o, &result);
   result.program.collective = coll;
-  result.program.name = o.name.empty() ? "collsynth-" + coll : o.name;
+  result.program.name = o.name.empty() ? std::string("collsynth-") + CollectiveName(coll) : o.name;
   SetBuffers(lay, L, &result.program);
   result.optimal_ratio = s.ratio;
   if (bcast) result.root_rank = rank_of_node[s.root ? *s.root : s.trees.at(0).root];

@@ -88,9 +88,8 @@ struct MscclGpu {
 
 struct MscclProgram {
   std::string name;
-  // Project spelling: "allgather", "reduce-scatter", "allreduce", "broadcast"; the writer
-  // spells it for the profile.
-  std::string collective;
+  // The writer spells it for the profile (MscclCollName).
+  Collective collective = Collective::kAllgather;
   std::string proto = "Simple";  // "Simple", "LL", "LL128"
   int nchannels = 1;
   std::int64_t nchunksperloop = 0;

@@ -33,12 +33,12 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
                                             const MscclExportOptions& o, const std::string& file) {
   CheckOptions(o);
   const int n = g.num_compute();
-  const std::string coll = s.collective;
-  if (coll != "allgather" && coll != "reduce-scatter" && coll != "allreduce") {
+  const Collective coll = s.collective;
+  if (coll != Collective::kAllgather && coll != Collective::kReduceScatter && coll != Collective::kAllreduce) {
     throw InputError(file, "collective",
-                     "'" + coll + "' step schedules cannot be exported (allgather, reduce-scatter, allreduce)");
+                     "'" + std::string(CollectiveName(coll)) + "' step schedules cannot be exported (allgather, reduce-scatter, allreduce)");
   }
-  if (coll == "allreduce" && !s.rs_steps) throw InputError(file, "rs_steps", "missing for allreduce");
+  if (coll == Collective::kAllreduce && !s.rs_steps) throw InputError(file, "rs_steps", "missing for allreduce");
   std::vector<Rational> ends;
   for (std::size_t i = 0; i < s.sends.size(); ++i) {
     const StepSend& x = s.sends[i];
@@ -130,9 +130,9 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
       const int step = s.sends[order[i]].step;
       std::size_t end = i;
       while (end < order.size() && s.sends[order[end]].step == step) ++end;
-      const bool rs_kind = coll == "reduce-scatter" || (coll == "allreduce" && step <= *s.rs_steps);
-      const int phase = coll == "allreduce" && step > *s.rs_steps ? 1 : 0;
-      if (coll == "allreduce" && phase == 1 && !in_ag_phase_of_ar) {
+      const bool rs_kind = coll == Collective::kReduceScatter || (coll == Collective::kAllreduce && step <= *s.rs_steps);
+      const int phase = coll == Collective::kAllreduce && step > *s.rs_steps ? 1 : 0;
+      if (coll == Collective::kAllreduce && phase == 1 && !in_ag_phase_of_ar) {
         in_ag_phase_of_ar = true;
         for (int r = 0; r < n; ++r) {
           final_rrc[r].assign(segs[r].size(), -1);
@@ -256,7 +256,7 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
   result.exact_chunks_per_shard = lcm;
   result.program = Assemble(L, o, &result);
   result.program.collective = coll;
-  result.program.name = o.name.empty() ? "collsynth-" + coll : o.name;
+  result.program.name = o.name.empty() ? std::string("collsynth-") + CollectiveName(coll) : o.name;
   SetBuffers(lay, L, &result.program);
   // T_B of the schedule as given: sum over steps of max over links of measure / bandwidth.
   std::map<int, std::map<std::pair<int, int>, Rational>> per_step;

@@ -5,14 +5,18 @@
 
 namespace collsynth {
 
-std::string MscclCollName(const std::string& collective, MscclExportProfile profile) {
-  if (collective == "reduce-scatter") {
-    return profile == MscclExportProfile::kLegacy ? "reduce_scatter" : "reducescatter";
+std::string MscclCollName(Collective collective, MscclExportProfile profile) {
+  switch (collective) {
+    case Collective::kReduceScatter:
+      return profile == MscclExportProfile::kLegacy ? "reduce_scatter" : "reducescatter";
+    case Collective::kAllgather:
+      return "allgather";
+    case Collective::kAllreduce:
+      return "allreduce";
+    case Collective::kBroadcast:
+      return "broadcast";
   }
-  if (collective == "allgather" || collective == "allreduce" || collective == "broadcast") {
-    return collective;
-  }
-  throw std::invalid_argument("no MSCCL name for collective '" + collective + "'");
+  throw std::logic_error("MscclCollName: unknown collective");
 }
 
 std::int64_t MscclWrittenMaxBytes(const MscclProgram& p, MscclExportProfile profile) {

@@ -19,8 +19,8 @@
 namespace collsynth {
 
 // The value of `coll` for the profile ("allgather", "reducescatter"/"reduce_scatter",
-// "allreduce", "broadcast"); std::invalid_argument for other collectives.
-std::string MscclCollName(const std::string& collective, MscclExportProfile profile);
+// "allreduce", "broadcast").
+std::string MscclCollName(Collective collective, MscclExportProfile profile);
 
 // maxBytes as written: the legacy runtime caps a missing or 0 maxBytes (128 MiB default),
 // so with the legacy profile 0 is written as 2^40 (1 TiB); others write 0 (no bound).

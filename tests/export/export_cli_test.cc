@@ -220,8 +220,9 @@ TEST(ExportCli, DirectoryOutputNamesTheFileBySizeRange) {
 
 TEST(ExportCli, AWriterBugIsCaughtByTheReplayOfTheWrittenFile) {
   const std::string out = TempPath("corrupt.xml");
+  const std::string schedule = PipelineSchedule("allgather");  // before the fault is injected
   setenv("COLLSYNTH_FAULT_INJECT", "corrupt-output", 1);
-  CliResult r = RunCli({"export", "msccl", kTwoCluster, PipelineSchedule("allgather"), "-o", out});
+  CliResult r = RunCli({"export", "msccl", kTwoCluster, schedule, "-o", out});
   unsetenv("COLLSYNTH_FAULT_INJECT");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("collsynth: export msccl: the replay checker did not accept " + out + ": fifo ", 0), 0u)

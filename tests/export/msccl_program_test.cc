@@ -44,7 +44,7 @@ Topology Full3() {
 // Per root r: a chain r -> r+1 -> r+2 (multiplicity m1) and a star r -> r+1, r -> r+2 (m2).
 PipelineSchedule ChainAndStar(const std::string& coll, int m1, int m2, std::vector<int> roots = {0, 1, 2}) {
   PipelineSchedule s;
-  s.collective = coll;
+  s.collective = *ParseCollective(coll);
   s.k = m1 + m2;
   auto edge = [](int from, int to, int m) {
     PipelineTreeEdge e;
@@ -120,7 +120,7 @@ TEST(MscclLowering, EveryCollectiveInAndOutOfPlace) {
     cases.push_back({"allgather", ChainAndStar("allgather", 1, 2)});
     cases.push_back({"reduce-scatter", ChainAndStar("reduce-scatter", 2, 1)});
     PipelineSchedule ar;
-    ar.collective = "allreduce";
+    ar.collective = Collective::kAllreduce;
     ar.phases = {ChainAndStar("reduce-scatter", 1, 1), ChainAndStar("allgather", 1, 2)};
     cases.push_back({"allreduce", ar});
     PipelineSchedule bc = ChainAndStar("broadcast", 3, 1, {1});
@@ -149,7 +149,7 @@ TEST(MscclLowering, FusedChainsEveryCollective) {
     cases.push_back({"allgather", ChainAndStar("allgather", 1, 2)});
     cases.push_back({"reduce-scatter", ChainAndStar("reduce-scatter", 2, 1)});
     PipelineSchedule ar;
-    ar.collective = "allreduce";
+    ar.collective = Collective::kAllreduce;
     ar.phases = {ChainAndStar("reduce-scatter", 1, 1), ChainAndStar("allgather", 1, 2)};
     cases.push_back({"allreduce", ar});
     PipelineSchedule bc = ChainAndStar("broadcast", 3, 1, {1});
@@ -186,7 +186,7 @@ TEST(MscclLowering, FusedChainsEveryCollective) {
 TEST(MscclLowering, AllreducePhasesWithDifferentWeightsShareOneChunkLayout) {
   Topology g = Full3();
   PipelineSchedule ar;
-  ar.collective = "allreduce";
+  ar.collective = Collective::kAllreduce;
   ar.phases = {ChainAndStar("reduce-scatter", 1, 1), ChainAndStar("allgather", 1, 2)};
   MscclExportResult r = ExportPipelineToMscclProgram(g, ar, DefaultRanks(g), {}, "t");
   EXPECT_EQ(r.chunks_per_shard, 6);  // lcm(2, 3)
@@ -251,7 +251,7 @@ TEST(MscclLowering, LargeTreesAreCutIntoStepsOfAtMost71Chunks) {
   for (const char* v : {"a", "b", "c"}) g.AddCompute(v);
   for (int v = 0; v < 3; ++v) g.AddLink(v, (v + 1) % 3, 1);
   PipelineSchedule s;
-  s.collective = "allgather";
+  s.collective = Collective::kAllgather;
   s.k = 200;
   for (int r = 0; r < 3; ++r) {
     for (int m : {1, 199}) {
@@ -295,7 +295,7 @@ TEST(MscclLowering, LargeTreesAreCutIntoStepsOfAtMost71Chunks) {
 // r+2; step 2 they forward.
 StepSchedule TwoStepAllgather() {
   StepSchedule s;
-  s.collective = "allgather";
+  s.collective = Collective::kAllgather;
   auto send = [&](int src, Rational lo, Rational hi, int from, int to, int step) {
     s.sends.push_back({src, {{lo, hi}}, from, to, step});
   };
@@ -311,7 +311,7 @@ StepSchedule TwoStepAllgather() {
 
 StepSchedule Reversed(const StepSchedule& ag, int T) {
   StepSchedule rs;
-  rs.collective = "reduce-scatter";
+  rs.collective = Collective::kReduceScatter;
   for (const StepSend& x : ag.sends) rs.sends.push_back({x.source, x.chunk, x.to, x.from, T + 1 - x.step});
   return rs;
 }
@@ -321,7 +321,7 @@ TEST(MscclLowering, StepSchedulesEveryCollective) {
   StepSchedule ag = TwoStepAllgather();
   StepSchedule rs = Reversed(ag, 2);
   StepSchedule ar;
-  ar.collective = "allreduce";
+  ar.collective = Collective::kAllreduce;
   ar.rs_steps = 2;
   ar.sends = rs.sends;
   for (StepSend x : ag.sends) {
@@ -332,14 +332,14 @@ TEST(MscclLowering, StepSchedulesEveryCollective) {
     MscclExportOptions o;
     o.inplace = inplace;
     for (const StepSchedule* s : {&ag, &rs, &ar}) {
-      SCOPED_TRACE(s->collective + (inplace ? " in-place" : ""));
+      SCOPED_TRACE(std::string(CollectiveName(s->collective)) + (inplace ? " in-place" : ""));
       MscclExportResult r = ExportStepsToMscclProgram(g, *s, DefaultRanks(g), o, "t");
       EXPECT_EQ(r.chunks_per_shard, 2);
       EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
       ExpectOneBlockPerConnector(r.program);
-      EXPECT_EQ(RunBoth(r.program, s->collective, inplace), "");
+      EXPECT_EQ(RunBoth(r.program, CollectiveName(s->collective), inplace), "");
       // T_B: every step moves 1/2 on each link used, 2 steps per phase.
-      EXPECT_EQ(r.optimal_ratio, Rational(s->collective == "allreduce" ? 2 : 1));
+      EXPECT_EQ(r.optimal_ratio, Rational(s->collective == Collective::kAllreduce ? 2 : 1));
       EXPECT_EQ(r.achieved_ratio, r.optimal_ratio);
     }
   }
@@ -406,7 +406,7 @@ TEST(MscclLowering, MoreThan32PeersAreSpreadOverChannels) {
   int sw = g.AddSwitch("s");
   for (int v = 0; v < 34; ++v) g.AddDuplexLink(v, sw, 1);
   PipelineSchedule s;
-  s.collective = "broadcast";
+  s.collective = Collective::kBroadcast;
   s.root = 0;
   s.k = 1;
   PipelineTree t;
@@ -448,7 +448,7 @@ PipelineSchedule StarAllgather(Topology* g, int n) {
   int sw = g->AddSwitch("s");
   for (int v = 0; v < n; ++v) g->AddDuplexLink(v, sw, 1);
   PipelineSchedule s;
-  s.collective = "allgather";
+  s.collective = Collective::kAllgather;
   s.k = 1;
   for (int r = 0; r < n; ++r) {
     PipelineTree t;
