@@ -13,9 +13,9 @@
 // m = #sources; a min cut otherwise yields a source set J with
 //     U_J = (|J| + Σ_{w∈N(J)} α_w B_w) / Σ_{w∈N(J)} B_w  >  U,
 // a lower bound for every schedule. So U* = max(max_w α_w, max_J U_J), and the algorithm is
-// the Dinkelbach iteration U := U_J over exact max flows (LEMON Preflow on integer-scaled
-// capacities when they fit in int64, on Rational otherwise). The optimum comes with the
-// exact x (from the integral scaled flow) and the maximizing J (or the sender whose α
+// the Dinkelbach iteration U := U_J over exact max flows, run by the one BFB cell engine
+// (solvers/bfb/bfb_cell.h: int64 when every value fits, BigInt otherwise). The optimum comes
+// with the exact x (from the integral scaled flow) and the maximizing J (or the sender whose α
 // alone sets U). With α = 0, B = 1 this is Thm 19's U = max_J |J| / |N(J)|.
 // An optional CLP solve of the LP supplies a starting value (a hint: it is reconstructed
 // with ClosestFraction and then certified like any other guess; no float reaches x or U).
