@@ -1,6 +1,7 @@
 #include "solvers/bfb/bfb_cell_certificate.h"
 
 #include "graphs/rational.h"
+#include "solvers/bfb/bfb_lp.h"
 
 namespace collsynth {
 namespace {
@@ -20,6 +21,33 @@ int Compare3(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t d, std
 BigInt ToBig(__int128 x) {
   const __int128 base = static_cast<__int128>(1) << 62;
   return BigInt(static_cast<std::int64_t>(x / base)) * (BigInt(1) << 62) + BigInt(static_cast<std::int64_t>(x % base));
+}
+
+const Rational& BandwidthOf(const BfbSubproblem& p, int w) {
+  static const Rational one(1);
+  return p.bandwidth.empty() ? one : p.bandwidth[w];
+}
+const Rational& AlphaOf(const BfbSubproblem& p, int w) {
+  static const Rational zero(0);
+  return p.alpha.empty() ? zero : p.alpha[w];
+}
+
+// U_J = (|J| + Σ_{N(J)} α_w B_w) / Σ_{N(J)} B_w over the kept senders; 0 when N(J) is empty
+// (then it cannot equal a positive U).
+Rational UJ(const BfbSubproblem& p, const std::vector<int>& j, const std::vector<bool>& active) {
+  std::vector<bool> in_n(p.senders.size(), false);
+  for (int i : j) {
+    if (i < 0 || i >= static_cast<int>(p.sources.size())) return Rational(0);
+    for (int k : p.allowed[i])
+      if (active[k]) in_n[k] = true;
+  }
+  Rational num(static_cast<std::int64_t>(j.size())), den(0);
+  for (std::size_t w = 0; w < in_n.size(); ++w) {
+    if (!in_n[w]) continue;
+    num += AlphaOf(p, static_cast<int>(w)) * BandwidthOf(p, static_cast<int>(w));
+    den += BandwidthOf(p, static_cast<int>(w));
+  }
+  return den == 0 ? Rational(0) : num / den;
 }
 
 }  // namespace
@@ -88,6 +116,48 @@ std::optional<std::string> CheckBfbCellCertificate(const BfbCellClaim& c, std::v
   const bool equal = num < limit && den < limit ? num * c.value_den == den * c.value_num
                                                 : ToBig(num) * c.value_den == ToBig(den) * c.value_num;
   if (!equal) return "witness J does not give U";
+  return std::nullopt;
+}
+
+std::optional<std::string> VerifyBfbLpResult(const BfbSubproblem& p, const BfbLpResult& r) {
+  const int d = static_cast<int>(p.senders.size());
+  const int m = static_cast<int>(p.sources.size());
+  if (static_cast<int>(r.x.size()) != m) return "x has the wrong number of sources";
+  std::vector<bool> active(d, true);
+  if (!r.removed.empty()) {
+    if (static_cast<int>(r.removed.size()) != d) return "removed has the wrong size";
+    for (int w = 0; w < d; ++w) active[w] = !r.removed[w];
+  }
+  std::vector<Rational> load(d, Rational(0));
+  for (int i = 0; i < m; ++i) {
+    if (r.x[i].size() != p.allowed[i].size()) return "x row size differs from allowed";
+    Rational sum(0);
+    for (std::size_t k = 0; k < r.x[i].size(); ++k) {
+      if (r.x[i][k] < 0 || r.x[i][k] > 1) return "x outside [0,1] for source " + std::to_string(p.sources[i]);
+      sum += r.x[i][k];
+      load[p.allowed[i][k]] += r.x[i][k];
+    }
+    if (sum != 1) return "shares of source " + std::to_string(p.sources[i]) + " sum to " + ToString(sum);
+  }
+  for (int w = 0; w < d; ++w) {
+    if (!active[w]) {
+      if (load[w] != 0) return "removed sender " + std::to_string(p.senders[w]) + " carries data";
+      continue;
+    }
+    if (AlphaOf(p, w) + load[w] / BandwidthOf(p, w) > r.value)
+      return "sender " + std::to_string(p.senders[w]) + " exceeds U = " + ToString(r.value);
+  }
+  if (r.witness_alpha_sender >= 0) {
+    if (!active[r.witness_alpha_sender] || AlphaOf(p, r.witness_alpha_sender) != r.value)
+      return "alpha witness does not give U";
+  } else if (m > 0) {
+    if (r.witness_sources.empty()) return "no optimality witness";
+    if (UJ(p, r.witness_sources, active) != r.value)
+      return "witness J gives " + ToString(UJ(p, r.witness_sources, active)) +
+             " != U = " + ToString(r.value);
+  } else if (r.value != 0) {
+    return "no sources but U != 0";
+  }
   return std::nullopt;
 }
 

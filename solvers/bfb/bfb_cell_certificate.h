@@ -14,6 +14,7 @@
 //               U_J = (|J| + Σ_{N(J)} α_k B_k) / Σ_{N(J)} B_k == U (so every schedule has >= U),
 //               or the α witness is active with α_k == U.
 // Integer form as in bfb_cell.h: bandwidth[k] = B_k·S, alpha_bw[k] = α_k·B_k·S, scale S.
+// CheckBfbCellCertificate: the integer form the flat plan stores, for every cell it solves.
 // Limits: at most 64 in-links (bit masks); inputs are int64 (products are formed exactly,
 // in __int128 or BigInt). Complexity O(#sources + #shares + d).
 #ifndef COLLSYNTH_SOLVERS_BFB_BFB_CELL_CERTIFICATE_H_
@@ -25,6 +26,16 @@
 #include <vector>
 
 namespace collsynth {
+
+struct BfbSubproblem;  // solvers/bfb/bfb_lp.h
+struct BfbLpResult;
+
+// The same check in the Rational form of SolveBfbSubproblem's result (any number of senders,
+// exact Rationals): x >= 0 on allowed pairs, Σ_k x = 1 per source, α_w + load_w/B_w <= value
+// on every kept sender, removed senders (App. D.3) carry nothing, and the witness (J with
+// U_J == value over kept senders, or an α sender with α == value) proves value. Returns the
+// first problem, or std::nullopt when all hold.
+std::optional<std::string> VerifyBfbLpResult(const BfbSubproblem& p, const BfbLpResult& r);
 
 // A claim, as views into the caller's arrays (nothing is copied; they must outlive the call).
 struct BfbCellClaim {

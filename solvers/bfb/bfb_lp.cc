@@ -330,46 +330,4 @@ BfbLpResult SolveBfbSubproblem(const BfbSubproblem& p, const BfbLpOptions& optio
   return r;
 }
 
-std::optional<std::string> VerifyBfbLpResult(const BfbSubproblem& p, const BfbLpResult& r) {
-  const int d = static_cast<int>(p.senders.size());
-  const int m = static_cast<int>(p.sources.size());
-  if (static_cast<int>(r.x.size()) != m) return "x has the wrong number of sources";
-  std::vector<bool> active(d, true);
-  if (!r.removed.empty()) {
-    if (static_cast<int>(r.removed.size()) != d) return "removed has the wrong size";
-    for (int w = 0; w < d; ++w) active[w] = !r.removed[w];
-  }
-  std::vector<Rational> load(d, Rational(0));
-  for (int i = 0; i < m; ++i) {
-    if (r.x[i].size() != p.allowed[i].size()) return "x row size differs from allowed";
-    Rational sum(0);
-    for (std::size_t k = 0; k < r.x[i].size(); ++k) {
-      if (r.x[i][k] < 0 || r.x[i][k] > 1) return "x outside [0,1] for source " + std::to_string(p.sources[i]);
-      sum += r.x[i][k];
-      load[p.allowed[i][k]] += r.x[i][k];
-    }
-    if (sum != 1) return "shares of source " + std::to_string(p.sources[i]) + " sum to " + ToString(sum);
-  }
-  for (int w = 0; w < d; ++w) {
-    if (!active[w]) {
-      if (load[w] != 0) return "removed sender " + std::to_string(p.senders[w]) + " carries data";
-      continue;
-    }
-    if (Alpha(p, w) + load[w] / Bandwidth(p, w) > r.value)
-      return "sender " + std::to_string(p.senders[w]) + " exceeds U = " + ToString(r.value);
-  }
-  if (r.witness_alpha_sender >= 0) {
-    if (!active[r.witness_alpha_sender] || Alpha(p, r.witness_alpha_sender) != r.value)
-      return "alpha witness does not give U";
-  } else if (m > 0) {
-    if (r.witness_sources.empty()) return "no optimality witness";
-    if (WitnessValueActive(p, r.witness_sources, active, nullptr) != r.value)
-      return "witness J gives " + ToString(WitnessValueActive(p, r.witness_sources, active, nullptr)) +
-             " != U = " + ToString(r.value);
-  } else if (r.value != 0) {
-    return "no sources but U != 0";
-  }
-  return std::nullopt;
-}
-
 }  // namespace collsynth

@@ -81,11 +81,11 @@ LpProblem BuildBfbLp(const BfbSubproblem& p);
 // U_J for a set of source indices J (N(J) taken over senders not in `removed`, if given).
 Rational WitnessValue(const BfbSubproblem& p, const std::vector<int>& j);
 
-// Independent exact check of a result: x >= 0 on allowed pairs, Σ_k x = 1 per source,
-// α_w + load_w/B_w <= value on every kept sender, removed senders carry nothing, and the
-// certificate reproduces value. Returns the first problem, or nullopt when all hold.
-std::optional<std::string> VerifyBfbLpResult(const BfbSubproblem& p, const BfbLpResult& r);
+// VerifyBfbLpResult, the independent check of a result, is declared in
+// solvers/bfb/bfb_cell_certificate.h (included below) with the other BFB cell certificates.
 
 }  // namespace collsynth
+
+#include "solvers/bfb/bfb_cell_certificate.h"  // IWYU pragma: export
 
 #endif  // COLLSYNTH_SOLVERS_BFB_BFB_LP_H_
