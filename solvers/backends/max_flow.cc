@@ -173,19 +173,19 @@ void MaxFlowSolver::SaveFlow() {
   m.saved_is64 = m.work_is64;
 }
 
-MaxFlowResult MaxFlowSolver::Solve(int source, int sink, bool want_cut) {
-  return SolveImpl(source, sink, want_cut, WarmStart::kNone);
+MaxFlowResult MaxFlowSolver::Solve(int source, int sink, bool want_cut, bool want_flow) {
+  return SolveImpl(source, sink, want_cut, want_flow, WarmStart::kNone);
 }
 
-MaxFlowResult MaxFlowSolver::SolveFromSaved(int source, int sink, bool want_cut) {
-  return SolveImpl(source, sink, want_cut, WarmStart::kSaved);
+MaxFlowResult MaxFlowSolver::SolveFromSaved(int source, int sink, bool want_cut, bool want_flow) {
+  return SolveImpl(source, sink, want_cut, want_flow, WarmStart::kSaved);
 }
 
-MaxFlowResult MaxFlowSolver::SolveFromLast(int source, int sink, bool want_cut) {
-  return SolveImpl(source, sink, want_cut, WarmStart::kLast);
+MaxFlowResult MaxFlowSolver::SolveFromLast(int source, int sink, bool want_cut, bool want_flow) {
+  return SolveImpl(source, sink, want_cut, want_flow, WarmStart::kLast);
 }
 
-MaxFlowResult MaxFlowSolver::SolveImpl(int source, int sink, bool want_cut, WarmStart warm) {
+MaxFlowResult MaxFlowSolver::SolveImpl(int source, int sink, bool want_cut, bool want_flow, WarmStart warm) {
   if (source == sink || source < 0 || sink < 0 || source >= network_.num_nodes() ||
       sink >= network_.num_nodes()) {
     throw std::logic_error("MaxFlowSolver::Solve: bad source/sink");
@@ -238,12 +238,19 @@ MaxFlowResult MaxFlowSolver::SolveImpl(int source, int sink, bool want_cut, Warm
     m.work_is64 = m.use64;
     r.value = pf.flowValue();
     if (r.value > m.finite_sum) {
-      r.unbounded = true;
+      r.status = MaxFlowStatus::kUnbounded;
       return;
     }
     if (want_cut) {
       r.source_side.assign(network_.num_nodes(), 0);
       for (int v = 0; v < network_.num_nodes(); ++v) r.source_side[v] = pf.minCut(m.nodes[v]);
+    }
+    if (want_flow) {
+      // The second phase only moves excess back to the source: the value and the first
+      // phase's cut stay, and the flow map remains a valid warm start for this source.
+      pf.startSecondPhase();
+      r.flow.resize(network_.num_arcs());
+      for (int a = 0; a < network_.num_arcs(); ++a) r.flow[a] = BigInt(pf.flow(m.arcs[a]));
     }
   };
   if (m.use64) {
@@ -266,7 +273,33 @@ MaxFlowResult MaxFlowSolver::SolveImpl(int source, int sink, bool want_cut, Warm
 
 MaxFlowResult ComputeMaxFlow(const FlowNetwork& network, int source, int sink) {
   MaxFlowSolver solver(network);
-  return solver.Solve(source, sink, true);
+  return solver.Solve(source, sink, /*want_cut=*/true, /*want_flow=*/true);
+}
+
+std::optional<std::string> VerifyMaxFlowCertificate(const FlowNetwork& network, int source, int sink,
+                                                    const MaxFlowResult& r) {
+  const int n = network.num_nodes();
+  if (r.status != MaxFlowStatus::kOptimal) return "status is not optimal";
+  if (static_cast<int>(r.flow.size()) != network.num_arcs()) return "flow has the wrong number of arcs";
+  if (static_cast<int>(r.source_side.size()) != n) return "cut has the wrong number of nodes";
+  std::vector<BigInt> net_out(n, BigInt(0));
+  for (int a = 0; a < network.num_arcs(); ++a) {
+    if (r.flow[a] < 0) return "negative flow on arc " + std::to_string(a);
+    if (!network.infinite(a) && r.flow[a] > network.capacity(a))
+      return "flow above capacity on arc " + std::to_string(a);
+    net_out[network.tail(a)] += r.flow[a];
+    net_out[network.head(a)] -= r.flow[a];
+  }
+  for (int v = 0; v < n; ++v) {
+    if (v != source && v != sink && net_out[v] != 0) return "flow not conserved at node " + std::to_string(v);
+  }
+  if (net_out[source] != r.value) return "source sends " + net_out[source].str() + ", not the value";
+  if (!r.source_side[source] || r.source_side[sink]) return "cut does not separate source from sink";
+  bool infinite = false;
+  const BigInt cut = CutCapacity(network, r.source_side, &infinite);
+  if (infinite) return "an infinite arc leaves the cut";
+  if (cut != r.value) return "cut capacity " + cut.str() + " != value " + r.value.str();
+  return std::nullopt;
 }
 
 }  // namespace collsynth

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "graphs/rational.h"
@@ -49,17 +50,36 @@ class FlowNetwork {
   std::vector<char> infinite_;
 };
 
+enum class MaxFlowStatus {
+  kOptimal,    // value, and (when requested) flow and cut, are a maximum flow and a minimum cut
+  kUnbounded,  // the sink is reachable from the source over infinite arcs only
+};
+
+// A maximum flow with its optimality certificate (as LEMON's Preflow and OR-Tools' MaxFlow
+// report): a feasible flow of value `value` and a cut (A, V - A) whose finite capacity equals
+// it. With kUnbounded, value is meaningless and flow and source_side are empty.
 struct MaxFlowResult {
-  // True when the sink is reachable from the source over infinite arcs only; then `value`
-  // is meaningless and `source_side` is empty.
-  bool unbounded = false;
+  MaxFlowStatus status = MaxFlowStatus::kOptimal;
+  bool unbounded() const { return status == MaxFlowStatus::kUnbounded; }
   BigInt value;
-  // Certificate: source_side[v] == 1 for v in A. The finite capacity leaving A equals value.
+  // Per arc id (FlowNetwork order): the flow, 0 <= flow <= capacity (finite on infinite
+  // arcs), conserved at every node but source and sink. Empty unless requested (computing
+  // it costs LEMON Preflow's second phase).
+  std::vector<BigInt> flow;
+  // The cut: source_side[v] == 1 for v in A. Empty unless requested.
   std::vector<char> source_side;
 };
 
-// One-shot convenience wrapper around MaxFlowSolver.
+// One-shot convenience wrapper around MaxFlowSolver: the full certificate (flow and cut).
 MaxFlowResult ComputeMaxFlow(const FlowNetwork& network, int source, int sink);
+
+// Independent exact check of a kOptimal result that carries flow and cut: every flow within
+// [0, capacity], conservation at every node but source and sink, net outflow of the source
+// == value, source in A and sink not, no infinite arc leaves A, and the capacity leaving A ==
+// value (so the flow is maximum and the cut minimum). Returns the first violation, or
+// std::nullopt. O(V + E) BigInt operations.
+std::optional<std::string> VerifyMaxFlowCertificate(const FlowNetwork& network, int source, int sink,
+                                                    const MaxFlowResult& result);
 
 // Sum of the capacities of arcs leaving the node set {v : side[v]} (infinite arcs make the
 // result "unbounded", returned as std::nullopt-like -1 flag through `infinite`).
@@ -89,8 +109,10 @@ class MaxFlowSolver {
   void SetCapacity(int arc, const BigInt& capacity);
   void SetInfinite(int arc);
 
-  // Maximum flow value and, when want_cut, the minimum cut certificate.
-  MaxFlowResult Solve(int source, int sink, bool want_cut = true);
+  // Maximum flow value and, when want_cut, the minimum cut; when want_flow, also the flow
+  // per arc (LEMON Preflow's second phase turns the maximum preflow into a flow; the hot
+  // paths that only need the value or the cut skip it).
+  MaxFlowResult Solve(int source, int sink, bool want_cut = true, bool want_flow = false);
 
   // Warm starts (same answers as Solve, usually much less push-relabel work). A preflow
   // computed for a source stays a preflow for any sink of the same source when capacities
@@ -100,9 +122,9 @@ class MaxFlowSolver {
   //  * SolveFromLast: start from the preflow of the previous solve (same source).
   //  * SaveFlow / SolveFromSaved: remember the current preflow and start every later
   //    solve from it (e.g. one base flow, then many queries that each add an arc).
-  MaxFlowResult SolveFromLast(int source, int sink, bool want_cut = true);
+  MaxFlowResult SolveFromLast(int source, int sink, bool want_cut = true, bool want_flow = false);
   void SaveFlow();
-  MaxFlowResult SolveFromSaved(int source, int sink, bool want_cut = true);
+  MaxFlowResult SolveFromSaved(int source, int sink, bool want_cut = true, bool want_flow = false);
 
   // Number of solves that really started from a previous preflow.
   std::int64_t warm_starts() const { return warm_starts_; }
@@ -112,7 +134,7 @@ class MaxFlowSolver {
 
  private:
   enum class WarmStart { kNone, kLast, kSaved };
-  MaxFlowResult SolveImpl(int source, int sink, bool want_cut, WarmStart warm);
+  MaxFlowResult SolveImpl(int source, int sink, bool want_cut, bool want_flow, WarmStart warm);
 
   struct Impl;
   FlowNetwork network_;

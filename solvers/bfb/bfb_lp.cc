@@ -1,19 +1,16 @@
 #include "solvers/bfb/bfb_lp.h"
 
-#include <lemon/preflow.h>
-#include <lemon/smart_graph.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <type_traits>
 
+#include "solvers/bfb/bfb_cell.h"
+
 namespace collsynth {
 namespace {
 
-// Scaled capacities must stay below this so that sums cannot overflow int64.
-constexpr std::int64_t kMaxScaledTotal = std::int64_t{1} << 60;
 // Denominator bound when reconstructing a general (heterogeneous) CLP optimum.
 constexpr long kGeneralHintDenominator = 1000000;
 
@@ -66,118 +63,12 @@ std::vector<Group> GroupSources(const BfbSubproblem& p) {
   return groups;
 }
 
-struct FlowResult {
-  bool feasible = false;
-  std::vector<int> cut_groups;                // groups on the source side of a min cut
-  std::vector<std::vector<Rational>> flows;   // per group, per group sender: flow (shards)
-  // Integer path: flows scaled by `scale` (flows above are then left empty).
-  std::vector<std::vector<std::int64_t>> scaled_flows;
-  std::int64_t scale = 0;
-};
-
-// Max flow on s → group (supply) → sender (big) → sink (cap), with Value arithmetic.
-template <typename Value>
-FlowResult RunPreflow(const std::vector<Group>& groups, const std::vector<bool>& active,
-                      const std::vector<Value>& supply, const std::vector<Value>& cap,
-                      const Value& big, const Value& total, const Value& scale) {
-  using Digraph = lemon::SmartDigraph;
-  Digraph g;
-  Digraph::ArcMap<Value> capacity(g);
-  Digraph::Node s = g.addNode(), sink = g.addNode();
-  const int num_groups = static_cast<int>(groups.size());
-  const int d = static_cast<int>(cap.size());
-  std::vector<Digraph::Node> gn(num_groups), wn(d);
-  for (int w = 0; w < d; ++w) {
-    if (!active[w]) continue;
-    wn[w] = g.addNode();
-    Digraph::Arc a = g.addArc(wn[w], sink);
-    capacity[a] = cap[w];
-  }
-  std::vector<std::vector<Digraph::Arc>> garcs(num_groups);
-  for (int i = 0; i < num_groups; ++i) {
-    gn[i] = g.addNode();
-    capacity[g.addArc(s, gn[i])] = supply[i];
-    for (int w : groups[i].senders) {
-      if (!active[w]) continue;
-      Digraph::Arc a = g.addArc(gn[i], wn[w]);
-      capacity[a] = big;
-      garcs[i].push_back(a);
-    }
-  }
-  lemon::Preflow<Digraph, Digraph::ArcMap<Value>> preflow(g, capacity, s, sink);
-  FlowResult r;
-  preflow.run();
-  r.feasible = preflow.flowValue() == total;
-  if (!r.feasible) {
-    for (int i = 0; i < num_groups; ++i)
-      if (preflow.minCut(gn[i])) r.cut_groups.push_back(i);
-    return r;
-  }
-  if constexpr (std::is_same_v<Value, std::int64_t>) {
-    r.scale = scale;
-    r.scaled_flows.resize(num_groups);
-    for (int i = 0; i < num_groups; ++i) {
-      std::size_t k = 0;
-      for (int w : groups[i].senders)
-        r.scaled_flows[i].push_back(active[w] ? preflow.flow(garcs[i][k++]) : 0);
-    }
-    return r;
-  }
-  r.flows.resize(num_groups);
-  for (int i = 0; i < num_groups; ++i) {
-    std::size_t k = 0;
-    for (int w : groups[i].senders) {
-      if (!active[w]) {
-        r.flows[i].push_back(Rational(0));
-        continue;
-      }
-      r.flows[i].push_back(Rational(preflow.flow(garcs[i][k++])) / Rational(scale));
-    }
-  }
-  return r;
-}
-
-BigInt Lcm(const BigInt& a, const BigInt& b) { return a / boost::multiprecision::gcd(a, b) * b; }
-
-// Feasibility of U: every active sender w accepts (U − α_w)·B_w (clamped at 0).
-FlowResult FlowAt(const BfbSubproblem& p, const std::vector<Group>& groups,
-                  const std::vector<bool>& active, const Rational& u) {
-  const int d = static_cast<int>(p.senders.size());
-  const std::int64_t m = static_cast<std::int64_t>(p.sources.size());
-  std::vector<Rational> cap(d, Rational(0));
-  BigInt lcm = 1;
-  for (int w = 0; w < d; ++w) {
-    if (!active[w]) continue;
-    Rational c = (u - Alpha(p, w)) * Bandwidth(p, w);
-    if (c > 0) {
-      cap[w] = c;
-      lcm = Lcm(lcm, Denominator(c));
-    }
-  }
-  // Integer path when everything fits.
-  BigInt total_cap = 0;
-  for (int w = 0; w < d; ++w) total_cap += Ceil(cap[w] * Rational(lcm));
-  BigInt big = BigInt(m) * lcm + 1;
-  if (lcm < kMaxScaledTotal && total_cap + big * (static_cast<std::int64_t>(groups.size()) + 1) <
-                                   kMaxScaledTotal) {
-    const std::int64_t l = ToInt64(lcm);
-    std::vector<std::int64_t> icap(d), isupply(groups.size());
-    for (int w = 0; w < d; ++w) icap[w] = ToInt64(Numerator(cap[w] * Rational(lcm)));
-    for (std::size_t i = 0; i < groups.size(); ++i)
-      isupply[i] = static_cast<std::int64_t>(groups[i].members.size()) * l;
-    return RunPreflow<std::int64_t>(groups, active, isupply, icap, ToInt64(big), m * l, l);
-  }
-  std::vector<Rational> supply(groups.size());
-  for (std::size_t i = 0; i < groups.size(); ++i)
-    supply[i] = Rational(static_cast<std::int64_t>(groups[i].members.size()));
-  return RunPreflow<Rational>(groups, active, supply, cap, Rational(m + 1), Rational(m),
-                              Rational(1));
-}
-
-std::vector<int> CutSources(const std::vector<Group>& groups, const std::vector<int>& cut_groups) {
+// The sources of the groups flagged in `cut`, sorted.
+std::vector<int> CutSources(const std::vector<Group>& groups, const std::vector<char>& cut) {
   std::vector<int> j;
-  for (int gi : cut_groups)
-    for (int i : groups[gi].members) j.push_back(i);
+  for (std::size_t gi = 0; gi < groups.size(); ++gi)
+    if (cut[gi])
+      for (int i : groups[gi].members) j.push_back(i);
   std::sort(j.begin(), j.end());
   return j;
 }
@@ -254,6 +145,120 @@ LpProblem BuildBfbLp(const BfbSubproblem& p) {
   return lp;
 }
 
+namespace {
+
+BigInt Lcm(const BigInt& a, const BigInt& b) { return a / boost::multiprecision::gcd(a, b) * b; }
+
+template <typename Int>
+BfbCellValue<Int> CellValue(const Rational& u) {
+  return {static_cast<Int>(Numerator(u)), static_cast<Int>(Denominator(u))};
+}
+
+template <typename Int>
+Rational ToRational(const BfbCellValue<Int>& v) {
+  return Rational(BigInt(v.num)) / Rational(BigInt(v.den));
+}
+
+// The cell of p in the engine's integer form (bfb_cell.h): groups in `groups` order, scale
+// S = lcm of the denominators of every B_w and α_w·B_w.
+BfbCellNetwork<BigInt> CellNetwork(const BfbSubproblem& p, const std::vector<Group>& groups) {
+  const int d = static_cast<int>(p.senders.size());
+  BigInt scale = 1;
+  for (int w = 0; w < d; ++w) {
+    scale = Lcm(scale, Denominator(Bandwidth(p, w)));
+    scale = Lcm(scale, Denominator(Alpha(p, w) * Bandwidth(p, w)));
+  }
+  BfbCellNetwork<BigInt> net;
+  net.scale = scale;
+  for (int w = 0; w < d; ++w) {
+    net.bandwidth.push_back(Numerator(Bandwidth(p, w) * Rational(scale)));
+    if (!p.alpha.empty()) net.alpha_bw.push_back(Numerator(Alpha(p, w) * Bandwidth(p, w) * Rational(scale)));
+  }
+  for (const Group& g : groups) {
+    net.AddGroup(BigInt(static_cast<std::int64_t>(g.members.size())));
+    for (int w : g.senders) net.AddGroupLink(w);
+  }
+  return net;
+}
+
+// One round of SolveBfbSubproblem on the engine (number type Int): from the lower bound u
+// (certified by the sources j, or by the α of alpha_witness when j is empty), through the
+// CLP hint if any, to the optimum; fills value, witness, x and load of r.
+template <typename Int>
+void SolveRound(const BfbSubproblem& p, const std::vector<Group>& groups, const BfbCellNetwork<Int>& net,
+                const std::optional<Rational>& hint, Rational u, std::vector<int> j, int alpha_witness,
+                const std::vector<bool>& active, BfbLpResult& r) {
+  const int d = static_cast<int>(p.senders.size());
+  const int m = static_cast<int>(p.sources.size());
+  BfbCellSolver<Int> solver;
+  std::vector<char> j_groups(groups.size(), 0);
+  if (!j.empty()) std::fill(j_groups.begin(), j_groups.end(), 1);  // j is empty or all sources here
+  std::optional<BfbCellOptimum<Int>> optimum;
+  // The CLP hint: certify it, or learn a better lower bound from it.
+  if (hint && *hint > u) {
+    if (!solver.Test(net, CellValue<Int>(*hint))) {
+      j_groups = solver.CutGroups();
+      j = CutSources(groups, j_groups);
+      u = WitnessValueActive(p, j, active, nullptr);
+    } else {
+      BfbCellOptimum<Int> at_hint;
+      at_hint.value = CellValue<Int>(*hint);
+      at_hint.flow_scale = at_hint.value.den * net.scale;
+      solver.ArcFlows(net, &at_hint.flow);
+      // Just below the hint: distinct candidate values differ by >= 1/(d^2 b) in the
+      // uniform case, so a cut there certifies the hint; otherwise Dinkelbach continues.
+      Rational delta = *hint / Rational(4 * static_cast<std::int64_t>(d + 1) * (d + 1)) /
+                       Rational(kGeneralHintDenominator);
+      if (!solver.Test(net, CellValue<Int>(*hint - delta))) {
+        std::vector<char> cut = solver.CutGroups();
+        std::vector<int> jb = CutSources(groups, cut);
+        Rational ub = WitnessValueActive(p, jb, active, nullptr);
+        if (ub > u) {
+          u = ub;
+          j = jb;
+          j_groups = cut;
+        }
+        if (u == *hint) {
+          at_hint.witness = j_groups;
+          optimum = std::move(at_hint);
+        }
+      }
+    }
+  }
+  // Dinkelbach (bfb_cell.h): raise U to the violated cut's U_J until feasible.
+  if (!optimum) {
+    optimum = solver.Solve(net, CellValue<Int>(u), j_groups);
+    if (optimum->witness != j_groups) j = CutSources(groups, optimum->witness);
+    u = ToRational(optimum->value);
+  }
+  r.flow_runs += static_cast<int>(solver.flow_runs());
+  r.value = u;
+  r.witness_sources.clear();
+  r.witness_senders.clear();
+  r.witness_alpha_sender = -1;
+  if (!j.empty() && WitnessValueActive(p, j, active, &r.witness_senders) == u) {
+    r.witness_sources = j;
+  } else {
+    r.witness_senders.clear();
+    r.witness_alpha_sender = alpha_witness;
+  }
+  // Each group's flow split back onto its sources (north-west corner rule).
+  r.x.assign(m, {});
+  r.load.assign(d, Rational(0));
+  for (int i = 0; i < m; ++i) r.x[i].assign(p.allowed[i].size(), Rational(0));
+  const Rational scale(BigInt(optimum->flow_scale));
+  SplitBfbCellFlow(net, *optimum, [&](int g, int member, int entry, const Int& amount) {
+    const int i = groups[g].members[member];
+    const int w = net.link[entry];
+    const auto pos = std::find(p.allowed[i].begin(), p.allowed[i].end(), w) - p.allowed[i].begin();
+    const Rational x = Rational(BigInt(amount)) / scale;
+    r.x[i][pos] += x;  // each (source, sender) pair is visited once
+    r.load[w] += x;
+  });
+}
+
+}  // namespace
+
 BfbLpResult SolveBfbSubproblem(const BfbSubproblem& p, const BfbLpOptions& options) {
   Validate(p);
   const int d = static_cast<int>(p.senders.size());
@@ -263,6 +268,7 @@ BfbLpResult SolveBfbSubproblem(const BfbSubproblem& p, const BfbLpOptions& optio
   std::vector<Group> groups = GroupSources(p);
   std::optional<Rational> hint;
   if (options.use_clp_hint && m > 0) hint = HintCandidate(p, &r);
+  BfbCellNetwork<BigInt> big = CellNetwork(p, groups);
 
   while (true) {
     std::vector<bool> active(d);
@@ -286,110 +292,35 @@ BfbLpResult SolveBfbSubproblem(const BfbSubproblem& p, const BfbLpOptions& optio
         j = all;
       }
     }
-    std::optional<FlowResult> feasible_flow;
-    // The CLP hint (first round only): certify it, or learn a better lower bound from it.
-    if (hint && *hint > u) {
-      FlowResult at_hint = FlowAt(p, groups, active, *hint);
-      ++r.flow_runs;
-      if (!at_hint.feasible) {
-        j = CutSources(groups, at_hint.cut_groups);
-        u = WitnessValueActive(p, j, active, nullptr);
+    if (m == 0) {
+      r.value = u;
+      r.witness_sources.clear();
+      r.witness_senders.clear();
+      r.witness_alpha_sender = alpha_witness;
+      r.x.clear();
+      r.load.assign(d, Rational(0));
+    } else {
+      big.active.assign(d, 1);
+      for (int w = 0; w < d; ++w) big.active[w] = active[w] ? 1 : 0;
+      // The engine runs on int64 when every value it can meet fits (the hint included).
+      BfbCellValue<BigInt> extra{0, 0};
+      if (hint && *hint > u) {
+        const Rational below = *hint - *hint / Rational(4 * static_cast<std::int64_t>(d + 1) * (d + 1)) /
+                                           Rational(kGeneralHintDenominator);
+        extra.num = std::max(Numerator(*hint), Numerator(below));
+        extra.den = std::max(Denominator(*hint), Denominator(below));
+      }
+      if (BfbCellFitsInt64(big, extra)) {
+        SolveRound<std::int64_t>(p, groups, BfbCellToInt64(big), hint, u, j, alpha_witness, active, r);
       } else {
-        // Just below the hint: distinct candidate values differ by >= 1/(d^2 b) in the
-        // uniform case, so a cut there certifies the hint; otherwise the loop continues.
-        Rational delta = *hint / Rational(4 * static_cast<std::int64_t>(d + 1) * (d + 1)) /
-                         Rational(kGeneralHintDenominator);
-        FlowResult below = FlowAt(p, groups, active, *hint - delta);
-        ++r.flow_runs;
-        if (!below.feasible) {
-          std::vector<int> jb = CutSources(groups, below.cut_groups);
-          Rational ub = WitnessValueActive(p, jb, active, nullptr);
-          if (ub > u) {
-            u = ub;
-            j = jb;
-          }
-          if (u == *hint) feasible_flow = std::move(at_hint);
-        }
+        SolveRound<BigInt>(p, groups, big, hint, u, j, alpha_witness, active, r);
       }
     }
     hint.reset();
-    // Dinkelbach: raise U to the violated cut's U_J until feasible.
-    while (!feasible_flow && m > 0) {
-      FlowResult f = FlowAt(p, groups, active, u);
-      ++r.flow_runs;
-      if (f.feasible) {
-        feasible_flow = std::move(f);
-        break;
-      }
-      j = CutSources(groups, f.cut_groups);
-      Rational uj = WitnessValueActive(p, j, active, nullptr);
-      if (uj <= u) throw std::logic_error("BFB LP: min cut did not raise the bound");
-      u = uj;
-    }
-    r.value = u;
-    r.witness_sources.clear();
-    r.witness_senders.clear();
-    r.witness_alpha_sender = -1;
-    if (!j.empty() && WitnessValueActive(p, j, active, &r.witness_senders) == u) {
-      r.witness_sources = j;
-    } else {
-      r.witness_senders.clear();
-      r.witness_alpha_sender = alpha_witness;
-    }
-    // Split each group's flow back onto its sources (north-west corner rule).
-    r.x.assign(m, {});
-    r.load.assign(d, Rational(0));
-    for (int i = 0; i < m; ++i) r.x[i].assign(p.allowed[i].size(), Rational(0));
-    if (feasible_flow && feasible_flow->scale > 0) {
-      // Integer north-west corner: each source needs `scale` units.
-      const std::int64_t l = feasible_flow->scale;
-      std::vector<std::int64_t> load(d, 0);
-      for (std::size_t gi = 0; gi < groups.size(); ++gi) {
-        const Group& grp = groups[gi];
-        std::vector<std::int64_t>& left = feasible_flow->scaled_flows[gi];
-        std::size_t k = 0;
-        for (int i : grp.members) {
-          std::int64_t need = l;
-          while (need > 0) {
-            while (k < left.size() && left[k] == 0) ++k;
-            if (k >= left.size()) throw std::logic_error("BFB LP: flow split ran out");
-            std::int64_t take = std::min(left[k], need);
-            int w = grp.senders[k];
-            auto pos = std::find(p.allowed[i].begin(), p.allowed[i].end(), w) - p.allowed[i].begin();
-            r.x[i][pos] = Rational(take, l);  // each (source, sender) pair is visited once
-            load[w] += take;
-            left[k] -= take;
-            need -= take;
-          }
-        }
-      }
-      for (int w = 0; w < d; ++w)
-        if (load[w] != 0) r.load[w] = Rational(load[w], l);
-    } else if (feasible_flow) {
-      for (std::size_t gi = 0; gi < groups.size(); ++gi) {
-        const Group& grp = groups[gi];
-        std::vector<Rational> left = feasible_flow->flows[gi];
-        std::size_t k = 0;
-        for (int i : grp.members) {
-          Rational need(1);
-          while (need > 0) {
-            while (k < left.size() && left[k] == 0) ++k;
-            if (k >= left.size()) throw std::logic_error("BFB LP: flow split ran out");
-            Rational take = left[k] < need ? left[k] : need;
-            int w = grp.senders[k];
-            auto pos = std::find(p.allowed[i].begin(), p.allowed[i].end(), w) - p.allowed[i].begin();
-            r.x[i][pos] += take;
-            r.load[w] += take;
-            left[k] -= take;
-            need -= take;
-          }
-        }
-      }
-    }
     if (!options.remove_unused_expensive_links) break;
     bool removed_any = false;
     for (int w = 0; w < d; ++w) {
-      if (active[w] && r.load[w] == 0 && Alpha(p, w) > 0 && Alpha(p, w) == u) {
+      if (active[w] && r.load[w] == 0 && Alpha(p, w) > 0 && Alpha(p, w) == r.value) {
         r.removed[w] = true;
         removed_any = true;
       }
@@ -397,48 +328,6 @@ BfbLpResult SolveBfbSubproblem(const BfbSubproblem& p, const BfbLpOptions& optio
     if (!removed_any) break;
   }
   return r;
-}
-
-std::optional<std::string> VerifyBfbLpResult(const BfbSubproblem& p, const BfbLpResult& r) {
-  const int d = static_cast<int>(p.senders.size());
-  const int m = static_cast<int>(p.sources.size());
-  if (static_cast<int>(r.x.size()) != m) return "x has the wrong number of sources";
-  std::vector<bool> active(d, true);
-  if (!r.removed.empty()) {
-    if (static_cast<int>(r.removed.size()) != d) return "removed has the wrong size";
-    for (int w = 0; w < d; ++w) active[w] = !r.removed[w];
-  }
-  std::vector<Rational> load(d, Rational(0));
-  for (int i = 0; i < m; ++i) {
-    if (r.x[i].size() != p.allowed[i].size()) return "x row size differs from allowed";
-    Rational sum(0);
-    for (std::size_t k = 0; k < r.x[i].size(); ++k) {
-      if (r.x[i][k] < 0 || r.x[i][k] > 1) return "x outside [0,1] for source " + std::to_string(p.sources[i]);
-      sum += r.x[i][k];
-      load[p.allowed[i][k]] += r.x[i][k];
-    }
-    if (sum != 1) return "shares of source " + std::to_string(p.sources[i]) + " sum to " + ToString(sum);
-  }
-  for (int w = 0; w < d; ++w) {
-    if (!active[w]) {
-      if (load[w] != 0) return "removed sender " + std::to_string(p.senders[w]) + " carries data";
-      continue;
-    }
-    if (Alpha(p, w) + load[w] / Bandwidth(p, w) > r.value)
-      return "sender " + std::to_string(p.senders[w]) + " exceeds U = " + ToString(r.value);
-  }
-  if (r.witness_alpha_sender >= 0) {
-    if (!active[r.witness_alpha_sender] || Alpha(p, r.witness_alpha_sender) != r.value)
-      return "alpha witness does not give U";
-  } else if (m > 0) {
-    if (r.witness_sources.empty()) return "no optimality witness";
-    if (WitnessValueActive(p, r.witness_sources, active, nullptr) != r.value)
-      return "witness J gives " + ToString(WitnessValueActive(p, r.witness_sources, active, nullptr)) +
-             " != U = " + ToString(r.value);
-  } else if (r.value != 0) {
-    return "no sources but U != 0";
-  }
-  return std::nullopt;
 }
 
 }  // namespace collsynth

@@ -13,9 +13,9 @@
 // m = #sources; a min cut otherwise yields a source set J with
 //     U_J = (|J| + Σ_{w∈N(J)} α_w B_w) / Σ_{w∈N(J)} B_w  >  U,
 // a lower bound for every schedule. So U* = max(max_w α_w, max_J U_J), and the algorithm is
-// the Dinkelbach iteration U := U_J over exact max flows (LEMON Preflow on integer-scaled
-// capacities when they fit in int64, on Rational otherwise). The optimum comes with the
-// exact x (from the integral scaled flow) and the maximizing J (or the sender whose α
+// the Dinkelbach iteration U := U_J over exact max flows, run by the one BFB cell engine
+// (solvers/bfb/bfb_cell.h: int64 when every value fits, BigInt otherwise). The optimum comes
+// with the exact x (from the integral scaled flow) and the maximizing J (or the sender whose α
 // alone sets U). With α = 0, B = 1 this is Thm 19's U = max_J |J| / |N(J)|.
 // An optional CLP solve of the LP supplies a starting value (a hint: it is reconstructed
 // with ClosestFraction and then certified like any other guess; no float reaches x or U).
@@ -81,11 +81,11 @@ LpProblem BuildBfbLp(const BfbSubproblem& p);
 // U_J for a set of source indices J (N(J) taken over senders not in `removed`, if given).
 Rational WitnessValue(const BfbSubproblem& p, const std::vector<int>& j);
 
-// Independent exact check of a result: x >= 0 on allowed pairs, Σ_k x = 1 per source,
-// α_w + load_w/B_w <= value on every kept sender, removed senders carry nothing, and the
-// certificate reproduces value. Returns the first problem, or nullopt when all hold.
-std::optional<std::string> VerifyBfbLpResult(const BfbSubproblem& p, const BfbLpResult& r);
+// VerifyBfbLpResult, the independent check of a result, is declared in
+// solvers/bfb/bfb_cell_certificate.h (included below) with the other BFB cell certificates.
 
 }  // namespace collsynth
+
+#include "solvers/bfb/bfb_cell_certificate.h"  // IWYU pragma: export
 
 #endif  // COLLSYNTH_SOLVERS_BFB_BFB_LP_H_

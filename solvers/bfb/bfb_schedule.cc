@@ -12,6 +12,8 @@
 #include "graphs/input_error.h"
 #include "graphs/properties.h"
 #include "graphs/thread_pool.h"
+#include "solvers/bfb/bfb_cell.h"
+#include "solvers/bfb/bfb_cell_certificate.h"
 
 namespace collsynth {
 namespace {
@@ -441,70 +443,6 @@ std::optional<std::vector<std::int64_t>> IntegerBandwidths(const Topology& g) {
   return b;
 }
 
-// Dinic's max flow on a small network, reusing its buffers between calls.
-class SmallMaxFlow {
- public:
-  void Reset(int nodes) {
-    head_.assign(nodes, -1);
-    to_.clear();
-    cap_.clear();
-    next_.clear();
-  }
-  int AddArc(int from, int to, std::int64_t cap) {  // returns the arc id (its reverse is id ^ 1)
-    const int id = static_cast<int>(to_.size());
-    for (int k = 0; k < 2; ++k) {
-      to_.push_back(k ? from : to);
-      cap_.push_back(k ? 0 : cap);
-      next_.push_back(head_[k ? to : from]);
-      head_[k ? to : from] = id + k;
-    }
-    return id;
-  }
-  std::int64_t Run(int s, int t) {
-    std::int64_t flow = 0;
-    while (Levels(s, t)) {
-      it_ = head_;
-      while (std::int64_t f = Push(s, t, std::numeric_limits<std::int64_t>::max())) flow += f;
-    }
-    return flow;
-  }
-  // After Run: whether v is on the source side of the min cut (reachable in the residual).
-  bool SourceSide(int v) const { return level_[v] >= 0; }
-  std::int64_t Flow(int arc) const { return cap_[arc ^ 1]; }
-
- private:
-  bool Levels(int s, int t) {
-    level_.assign(head_.size(), -1);
-    queue_.assign(1, s);
-    level_[s] = 0;
-    for (std::size_t h = 0; h < queue_.size(); ++h) {
-      int v = queue_[h];
-      for (int a = head_[v]; a >= 0; a = next_[a]) {
-        if (cap_[a] > 0 && level_[to_[a]] < 0) {
-          level_[to_[a]] = level_[v] + 1;
-          queue_.push_back(to_[a]);
-        }
-      }
-    }
-    return level_[t] >= 0;
-  }
-  std::int64_t Push(int v, int t, std::int64_t limit) {
-    if (v == t) return limit;
-    for (int& a = it_[v]; a >= 0; a = next_[a]) {
-      int w = to_[a];
-      if (cap_[a] <= 0 || level_[w] != level_[v] + 1) continue;
-      if (std::int64_t f = Push(w, t, std::min(limit, cap_[a]))) {
-        cap_[a] -= f;
-        cap_[a ^ 1] += f;
-        return f;
-      }
-    }
-    return 0;
-  }
-  std::vector<int> head_, to_, next_, it_, level_, queue_;
-  std::vector<std::int64_t> cap_;
-};
-
 // Per-thread scratch for one receiver.
 struct FlatScratch {
   std::vector<std::int32_t> count;
@@ -514,20 +452,15 @@ struct FlatScratch {
   std::vector<int> group_of;                         // per position
   std::vector<std::uint64_t> group_mask;
   std::vector<std::int64_t> group_count;
-  std::vector<std::vector<int>> group_arcs;
-  SmallMaxFlow flow;
+  std::vector<int> group_start;                      // per group + 1: its range in `order`
+  BfbCellNetwork<std::int64_t> network;              // the cell for the engine (S = 1, no α)
+  BfbCellSolver<std::int64_t> solver;
   struct Piece {
     int pos, k;
     std::int64_t amount;
   };
   std::vector<Piece> pieces;
 };
-
-std::int64_t SumBandwidth(std::uint64_t mask, const std::vector<std::int64_t>& b) {
-  std::int64_t s = 0;
-  for (std::uint64_t m = mask; m; m &= m - 1) s += b[__builtin_ctzll(m)];
-  return s;
-}
 
 struct Frac {
   std::int64_t num = 0, den = 1;
@@ -609,67 +542,25 @@ void SolveFlatReceiver(const Topology& g, int u, int diameter, const std::vector
       sc.group_of[p] = static_cast<int>(sc.group_mask.size()) - 1;
     }
     const int num_groups = static_cast<int>(sc.group_mask.size());
-    // Dinkelbach from J = all sources: U := U_J of the min cut until the flow is feasible.
-    std::uint64_t cut_mask = 0;
-    for (std::uint64_t mk : sc.group_mask) cut_mask |= mk;
-    std::int64_t p_num = m, q_den = SumBandwidth(cut_mask, b);
-    std::vector<char> cut_groups(num_groups, 1);
-    while (true) {
-      const std::int64_t gd = std::gcd(p_num, q_den);
-      p_num /= gd;
-      q_den /= gd;
-      // supply q per source, capacity p·B_k per in-link: feasible iff flow = m·q.
-      const int s = 0, sink = 1 + num_groups + d;
-      sc.flow.Reset(sink + 1);
-      const std::int64_t total = static_cast<std::int64_t>(m) * q_den;
-      sc.group_arcs.resize(num_groups);
-      for (int gi = 0; gi < num_groups; ++gi) {
-        sc.flow.AddArc(s, 1 + gi, sc.group_count[gi] * q_den);
-        sc.group_arcs[gi].clear();
-        for (std::uint64_t mk = sc.group_mask[gi]; mk; mk &= mk - 1)
-          sc.group_arcs[gi].push_back(sc.flow.AddArc(1 + gi, 1 + num_groups + __builtin_ctzll(mk), total + 1));
-      }
-      for (int k = 0; k < d; ++k) sc.flow.AddArc(1 + num_groups + k, sink, p_num * b[k]);
-      ++flow_runs;
-      if (sc.flow.Run(s, sink) == total) break;
-      std::int64_t j = 0;
-      std::uint64_t nj = 0;
-      for (int gi = 0; gi < num_groups; ++gi) {
-        cut_groups[gi] = sc.flow.SourceSide(1 + gi);
-        if (cut_groups[gi]) {
-          j += sc.group_count[gi];
-          nj |= sc.group_mask[gi];
-        }
-      }
-      const std::int64_t sb = SumBandwidth(nj, b);
-      if (j == 0 || static_cast<__int128>(j) * q_den <= static_cast<__int128>(p_num) * sb)
-        throw std::logic_error("BFB flat plan: min cut did not raise the bound");
-      p_num = j;
-      q_den = sb;
+    sc.group_start.assign(1, 0);
+    for (std::int64_t c : sc.group_count) sc.group_start.push_back(sc.group_start.back() + static_cast<int>(c));
+    // The exact optimum (bfb_cell.h): Dinkelbach from J = all sources.
+    BfbCellNetwork<std::int64_t>& net = sc.network;
+    net.bandwidth = b;
+    net.ClearGroups();
+    for (int gi = 0; gi < num_groups; ++gi) {
+      net.AddGroup(sc.group_count[gi]);
+      for (std::uint64_t mk = sc.group_mask[gi]; mk; mk &= mk - 1) net.AddGroupLink(__builtin_ctzll(mk));
     }
+    const std::int64_t runs_before = sc.solver.flow_runs();
+    const BfbCellOptimum<std::int64_t> opt = sc.solver.Solve(net);
+    flow_runs += sc.solver.flow_runs() - runs_before;
+    const std::int64_t p_num = opt.value.num, q_den = opt.value.den;
     // Split each group's flow onto its members (north-west corner), in member order.
     sc.pieces.clear();
-    {
-      std::size_t oi = 0;
-      for (int gi = 0; gi < num_groups; ++gi) {
-        std::vector<std::int64_t> left;
-        std::vector<int> ks;
-        for (int arc : sc.group_arcs[gi]) left.push_back(sc.flow.Flow(arc));
-        for (std::uint64_t mk = sc.group_mask[gi]; mk; mk &= mk - 1) ks.push_back(__builtin_ctzll(mk));
-        std::size_t r = 0;
-        for (; oi < sc.order.size() && sc.group_of[sc.order[oi].second] == gi; ++oi) {
-          std::int64_t need = q_den;
-          while (need > 0) {
-            while (r < left.size() && left[r] == 0) ++r;
-            if (r >= left.size()) throw std::logic_error("BFB flat plan: flow split ran out");
-            const std::int64_t take = std::min(left[r], need);
-            sc.pieces.push_back({sc.order[oi].second, ks[r], take});
-            left[r] -= take;
-            need -= take;
-          }
-        }
-      }
-    }
+    SplitBfbCellFlow(net, opt, [&](int gi, int member, int entry, std::int64_t amount) {
+      sc.pieces.push_back({sc.order[sc.group_start[gi] + member].second, net.link[entry], amount});
+    });
     // Shares per source entry (in-link order), by a counting sort of the pieces.
     std::sort(sc.pieces.begin(), sc.pieces.end(), [](const FlatScratch::Piece& x, const FlatScratch::Piece& y) {
       return x.pos != y.pos ? x.pos < y.pos : x.k < y.k;
@@ -684,45 +575,39 @@ void SolveFlatReceiver(const Topology& g, int u, int diameter, const std::vector
         out.share_begin.push_back(static_cast<std::int32_t>(out.share_link.size()));
       }
     }
-    for (int p = a; p < z; ++p) out.in_witness[p] = cut_groups[sc.group_of[p]];
-    out.scale[t - 1] = q_den;
+    for (int p = a; p < z; ++p) out.in_witness[p] = opt.witness[sc.group_of[p]];
+    out.scale[t - 1] = opt.flow_scale;
     out.value_num[t - 1] = p_num;
     out.value_den[t - 1] = q_den;
     {
       std::uint64_t witness = 0;
       for (int gi = 0; gi < num_groups; ++gi)
-        if (cut_groups[gi]) witness |= sc.group_mask[gi];
+        if (opt.witness[gi]) witness |= sc.group_mask[gi];
       out.witness_links[t - 1] = witness;
     }
-    // Certificate, from the stored cell alone (Thm 19): x feasible with load <= U·B·L on
-    // every in-link (so the optimum is <= U), and U_J == U for the witness J (so >= U).
-    std::fill(load.begin(), load.end(), 0);
-    std::int64_t j = 0;
-    std::uint64_t nj = 0;
-    for (int p = a; p < z; ++p) {
-      std::int64_t sum = 0;
-      for (std::int32_t h = out.share_begin[p]; h < out.share_begin[p + 1]; ++h) {
-        const int k = out.share_link[h];
-        if (k >= d || !(sc.mask_by_step[p] >> k & 1) || out.share_num[h] <= 0)
-          throw std::logic_error("BFB flat plan: certificate failed (share on a non-allowed link)");
-        sum += out.share_num[h];
-        load[k] += out.share_num[h];
-      }
-      if (sum != q_den) throw std::logic_error("BFB flat plan: certificate failed (shares do not sum to 1)");
-      if (out.in_witness[p]) {
-        ++j;
-        nj |= sc.mask_by_step[p];
-      }
-    }
+    // Certificate, from the stored cell alone by the separate checker (bfb_cell_certificate.h):
+    // x feasible with load <= U·B·L on every in-link (so the optimum is <= U), and U_J == U
+    // for the witness J (so >= U).
+    BfbCellClaim claim;
+    claim.num_links = d;
+    claim.bandwidth = b.data();
+    claim.num_sources = m;
+    claim.allowed = sc.mask_by_step.data() + a;
+    claim.share_begin = out.share_begin.data() + a;
+    claim.share_link = out.share_link.data();
+    claim.share_num = out.share_num.data();
+    claim.in_witness = out.in_witness.data() + a;
+    claim.value_num = p_num;
+    claim.value_den = q_den;
+    claim.shares_scale = out.scale[t - 1];
+    claim.witness_links = out.witness_links[t - 1];
+    if (std::optional<std::string> bad = CheckBfbCellCertificate(claim, &load))
+      throw std::logic_error("BFB flat plan: certificate failed (" + *bad + ")");
     Frac tb{0, 1};
     for (int k = 0; k < d; ++k) {
-      if (load[k] > p_num * b[k]) throw std::logic_error("BFB flat plan: certificate failed (load above U)");
       Frac f{load[k], q_den * b[k]};
       if (f > tb) tb = f;
     }
-    if (j == 0 || nj != out.witness_links[t - 1] ||
-        static_cast<__int128>(j) * q_den != static_cast<__int128>(p_num) * SumBandwidth(nj, b))
-      throw std::logic_error("BFB flat plan: certificate failed (witness J does not give U)");
     step_u[t - 1] = Frac{p_num, q_den};
     step_tb[t - 1] = tb;
   }

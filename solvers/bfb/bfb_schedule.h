@@ -83,10 +83,11 @@ std::vector<StepSend> BfbAllgatherSends(const BfbPlan& plan);
 // integer link bandwidths <= 2^20, no α, no CLP hint, in-degree <= 64. Per receiver u and
 // step t: U = value_num/value_den, each source's nonzero shares as integer numerators over
 // the cell's scale L (x = num / L, in in-link order) and the witness J of Thm 19. Each cell
-// is solved by exact Dinkelbach over a small integer max flow (sources with equal allowed
-// sets merged) and then certified exactly from the stored data alone: every share is on an
-// allowed in-link, each source's shares sum to L, every in-link's load is <= U·B·L, and
-// U_J = |J| / Σ_{N(J)} B equals U (std::logic_error otherwise). Distances come from one BFS
+// is solved by the BFB cell engine (bfb_cell.h: exact Dinkelbach over a small int64 max flow,
+// sources with equal allowed sets merged) and then certified exactly from the stored data
+// alone by bfb_cell_certificate.h: every share is on an allowed in-link, each source's shares
+// sum to L, every in-link's load is <= U·B·L, and U_J = |J| / Σ_{N(J)} B equals U
+// (std::logic_error otherwise). Distances come from one BFS
 // per node on G^T. Parallel over u.
 struct BfbFlatReceiver {
   std::vector<std::int32_t> cell_begin;    // D + 1: sources of step t are [cell_begin[t-1], cell_begin[t])

@@ -5,62 +5,12 @@
 #include <map>
 
 #include "graphs/input_error.h"
+#include "solvers/bfb/bfb_cell.h"
 
 namespace collsynth {
 namespace {
 
 using Word = std::uint64_t;
-
-// Tiny exact max flow (Dinic) for the max-closure networks of one (u, t) cell.
-class SmallFlow {
- public:
-  explicit SmallFlow(int n) : head_(n, -1), level_(n), it_(n) {}
-  void AddEdge(int a, int b, std::int64_t cap) {
-    to_.push_back(b), cap_.push_back(cap), next_.push_back(head_[a]), head_[a] = static_cast<int>(to_.size()) - 1;
-    to_.push_back(a), cap_.push_back(0), next_.push_back(head_[b]), head_[b] = static_cast<int>(to_.size()) - 1;
-  }
-  std::int64_t Run(int s, int t) {
-    std::int64_t flow = 0;
-    while (Bfs(s, t)) {
-      it_ = head_;
-      while (std::int64_t f = Dfs(s, t, INT64_MAX)) flow += f;
-    }
-    return flow;
-  }
-  // After Run: nodes reachable from s in the residual graph (the source side of a min cut).
-  bool Reachable(int v) const { return level_[v] >= 0; }
-
- private:
-  bool Bfs(int s, int t) {
-    std::fill(level_.begin(), level_.end(), -1);
-    std::vector<int> q{s};
-    level_[s] = 0;
-    for (std::size_t i = 0; i < q.size(); ++i) {
-      for (int e = head_[q[i]]; e >= 0; e = next_[e]) {
-        if (cap_[e] > 0 && level_[to_[e]] < 0) {
-          level_[to_[e]] = level_[q[i]] + 1;
-          q.push_back(to_[e]);
-        }
-      }
-    }
-    return level_[t] >= 0;
-  }
-  std::int64_t Dfs(int v, int t, std::int64_t f) {
-    if (v == t) return f;
-    for (int& e = it_[v]; e >= 0; e = next_[e]) {
-      if (cap_[e] > 0 && level_[to_[e]] == level_[v] + 1) {
-        if (std::int64_t g = Dfs(to_[e], t, std::min(f, cap_[e]))) {
-          cap_[e] -= g;
-          cap_[e ^ 1] += g;
-          return g;
-        }
-      }
-    }
-    return 0;
-  }
-  std::vector<int> head_, level_, it_, to_, next_;
-  std::vector<std::int64_t> cap_;
-};
 
 struct Ratio {  // p / q, q > 0
   std::int64_t p = 0, q = 1;
@@ -69,42 +19,18 @@ struct Ratio {  // p / q, q > 0
   }
 };
 
-// max_J |J| / cap(N(J)) over job groups (mask, count) on processors with capacities cap.
-Ratio MaxLoadRatio(const std::vector<std::pair<Word, std::int64_t>>& groups,
-                   const std::vector<std::int64_t>& cap) {
-  const int k = static_cast<int>(cap.size());
-  auto cap_of = [&](Word m) {
-    std::int64_t c = 0;
-    for (int i = 0; i < k; ++i) if (m >> i & 1) c += cap[i];
-    return c;
-  };
-  Word all = 0;
-  std::int64_t total = 0;
-  for (const auto& [m, c] : groups) all |= m, total += c;
-  Ratio lambda{total, cap_of(all)};
-  const int n = static_cast<int>(groups.size()) + k + 2;
-  const int s = n - 2, t = n - 1;
-  for (;;) {
-    SmallFlow f(n);
-    constexpr std::int64_t kInf = std::int64_t{1} << 62;
-    for (int j = 0; j < static_cast<int>(groups.size()); ++j) {
-      f.AddEdge(s, j, lambda.q * groups[j].second);
-      for (int i = 0; i < k; ++i) {
-        if (groups[j].first >> i & 1) f.AddEdge(j, static_cast<int>(groups.size()) + i, kInf);
-      }
-    }
-    for (int i = 0; i < k; ++i) f.AddEdge(static_cast<int>(groups.size()) + i, t, lambda.p * cap[i]);
-    std::int64_t flow = f.Run(s, t);
-    if (lambda.q * total - flow <= 0) return lambda;  // no closure beats λ: λ is the max
-    std::int64_t cnt = 0;
-    Word sel = 0;
-    for (int j = 0; j < static_cast<int>(groups.size()); ++j) {
-      if (f.Reachable(j)) cnt += groups[j].second, sel |= groups[j].first;
-    }
-    Ratio next{cnt, cap_of(sel)};
-    if (!(lambda < next)) return lambda;  // cannot happen with exact arithmetic; stay safe
-    lambda = next;
+// max_J |J| / cap(N(J)) over job groups (mask, count) on processors with capacities cap:
+// the exact cell optimum of solvers/bfb/bfb_cell.h (Dinkelbach from J = all jobs).
+Ratio MaxLoadRatio(const std::vector<std::pair<Word, std::int64_t>>& groups, const std::vector<std::int64_t>& cap,
+                   BfbCellNetwork<std::int64_t>& net, BfbCellSolver<std::int64_t>& solver) {
+  net.bandwidth = cap;
+  net.ClearGroups();
+  for (const auto& [mask, count] : groups) {
+    net.AddGroup(count);
+    for (Word m = mask; m; m &= m - 1) net.AddGroupLink(__builtin_ctzll(m));
   }
+  const BfbCellOptimum<std::int64_t> opt = solver.Solve(net);
+  return Ratio{opt.value.num, opt.value.den};
 }
 
 }  // namespace
@@ -141,6 +67,8 @@ BfbValue ComputeBfbValue(const Topology& g, const std::string& file) {
   std::vector<Word> mask_of(n, 0);
   std::vector<std::int64_t> single(64);
   std::vector<Word> multi;
+  BfbCellNetwork<std::int64_t> cell_network;
+  BfbCellSolver<std::int64_t> cell_solver;
   for (int t = 1;; ++t) {
     cur = prev;
     bool changed = false;
@@ -200,7 +128,7 @@ BfbValue ComputeBfbValue(const Topology& g, const std::string& file) {
           groups.push_back({multi[a], static_cast<std::int64_t>(b - a)});
           a = b;
         }
-        cell = MaxLoadRatio(groups, in_cap[u]);
+        cell = MaxLoadRatio(groups, in_cap[u], cell_network, cell_solver);
         ++r.dinkelbach_cells;
       }
       if (step_max < cell) step_max = cell;

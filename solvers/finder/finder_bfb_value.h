@@ -10,8 +10,8 @@
 // (solvers/bfb/bfb_schedule.h) reports and the step checker recomputes.
 // Method: distance layers as bitsets (R_t[u] = sources within t hops, one OR per in-link), jobs
 // grouped by their set of eligible in-neighbours (a 64-bit mask); a cell whose masks are all
-// singletons is read off directly, otherwise Dinkelbach's iteration on the max-closure network
-// (jobs → in-neighbours) with a small exact int64 max flow.
+// singletons is read off directly, otherwise by the exact BFB cell engine (solvers/bfb/bfb_cell.h:
+// Dinkelbach's iteration over a small int64 max flow; an impossible state is std::logic_error).
 // Complexity: O(D·E·N/64) for the layers plus O(N^2) job visits; O(N^2/8) bytes.
 // Preconditions (InputError): no switch nodes, strongly connected, 2 <= N <= kMaxBfbValueNodes,
 // at most 64 distinct in-neighbours per node, link bandwidths whose common denominator

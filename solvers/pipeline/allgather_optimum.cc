@@ -66,7 +66,7 @@ class Theorem1Oracle {
     std::int64_t done = 0;
     for (int v : compute_) {
       MaxFlowResult r = solver_->Solve(source_, v, true);
-      if (r.unbounded) throw std::logic_error("Theorem 1 network: unbounded flow");
+      if (r.unbounded()) throw std::logic_error("Theorem 1 network: unbounded flow");
       if (first || r.value < out.min_value) {
         out.min_value = r.value;
         out.cut.assign(r.source_side.begin(), r.source_side.end() - 1);

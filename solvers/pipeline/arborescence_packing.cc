@@ -154,7 +154,7 @@ class Packer {
     }
     // Same source as the previous flow (only capacities dropped since): warm start.
     MaxFlowResult f = solver_->SolveFromLast(x, y, false);
-    if (f.unbounded) return limit;
+    if (f.unbounded()) return limit;
     BigInt mu = std::min(limit, BigInt(f.value - included_demand_));
     return mu > 0 ? mu : BigInt(0);
   }

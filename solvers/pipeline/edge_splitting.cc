@@ -159,7 +159,7 @@ class Splitter {
     BigInt best = limit;
     MaxFlowResult base = solver_->Solve(a, b, true);
     ++calls_;
-    bool loop = !base.unbounded && base.value - threshold_ < limit;
+    bool loop = !base.unbounded() && base.value - threshold_ < limit;
     if (loop) {
       for (int v = 0; v < g_.num_nodes(); ++v) {
         if (g_.IsCompute(v) && !base.source_side[v]) {
@@ -177,7 +177,7 @@ class Splitter {
         MaxFlowResult r = solver_->SolveFromSaved(a, b, false);
         ++calls_;
         solver_->SetCapacity(per_v[v], 0);
-        if (!r.unbounded) best = std::min(best, BigInt(r.value - threshold_));
+        if (!r.unbounded()) best = std::min(best, BigInt(r.value - threshold_));
       }
     }
     for (int arc : infinite) solver_->SetCapacity(arc, 0);  // the caller restores real arcs

@@ -148,6 +148,32 @@ TEST(BfbLpTest, ScalingBandwidthScalesOptimum) {
   }
 }
 
+// Bandwidths ×c and α ÷c (c = 10^30 / 7) divide every α + load/B by c with the same x: the
+// cell engine (bfb_cell.h) no longer fits int64 and runs on BigInt, exactly.
+TEST(BfbLpTest, HugeBandwidthsRunExactlyOnBigInt) {
+  std::mt19937_64 rng(testing::TestSeed() + 2);
+  const Rational c = Rational(BigInt("1000000000000000000000000000000")) / 7;
+  for (int iter = 0; iter < 60; ++iter) {
+    BfbSubproblem p = RandomInstance(rng, iter % 2 == 1);
+    if (p.sources.empty()) continue;
+    BfbLpOptions o;
+    o.remove_unused_expensive_links = false;
+    o.use_clp_hint = iter % 3 == 0;
+    BfbSubproblem q = p;
+    q.bandwidth.assign(p.senders.size(), Rational(1));
+    for (std::size_t w = 0; w < p.senders.size(); ++w) {
+      if (!p.bandwidth.empty()) q.bandwidth[w] = p.bandwidth[w];
+      q.bandwidth[w] *= c;
+      if (!q.alpha.empty()) q.alpha[w] /= c;
+    }
+    const BfbLpResult r = SolveBfbSubproblem(p, o);
+    const BfbLpResult big = SolveBfbSubproblem(q, o);
+    SCOPED_TRACE("seed " + std::to_string(testing::TestSeed() + 2) + " iteration " + std::to_string(iter));
+    EXPECT_EQ(big.value, r.value / c);
+    EXPECT_FALSE(VerifyBfbLpResult(q, big).has_value()) << *VerifyBfbLpResult(q, big);
+  }
+}
+
 TEST(BfbLpTest, AppD3UnusedExpensiveLinkIsRemoved) {
   // One source; w0 (α = 0) and w1 (α = 5) both allowed. LP (13) as printed pays α = 5
   // on the idle link; App. D.3 removes it and re-solves: U = 1 through w0.

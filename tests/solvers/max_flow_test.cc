@@ -45,7 +45,7 @@ void RunRandom(const BigInt& scale, int rounds) {
     MaxFlowResult r = ComputeMaxFlow(net, s, t);
     bool finite = false;
     BigInt brute = BruteForceMinCut(net, s, t, &finite);
-    ASSERT_EQ(r.unbounded, !finite) << "seed " << testing::TestSeed() << " round " << round;
+    ASSERT_EQ(r.unbounded(), !finite) << "seed " << testing::TestSeed() << " round " << round;
     if (!finite) continue;
     EXPECT_EQ(r.value, brute) << "seed " << testing::TestSeed() << " round " << round;
     ASSERT_EQ(r.source_side.size(), static_cast<std::size_t>(n));
@@ -169,8 +169,8 @@ void RunWarmStarts(const BigInt& scale, int rounds) {
       bool from_saved = rng() % 2 == 0;
       MaxFlowResult warm = from_saved ? solver.SolveFromSaved(source, sink, true)
                                       : solver.SolveFromLast(source, sink, true);
-      ASSERT_EQ(warm.unbounded, cold.unbounded);
-      if (cold.unbounded) continue;
+      ASSERT_EQ(warm.unbounded(), cold.unbounded());
+      if (cold.unbounded()) continue;
       EXPECT_EQ(warm.value, cold.value);
       bool inf = false;
       EXPECT_EQ(CutCapacity(mirror, warm.source_side, &inf), warm.value);
@@ -189,12 +189,118 @@ TEST(MaxFlowTest, WarmStartsMatchColdSolvesBigInt) {
   RunWarmStarts(BigInt("1000000000000000000000000000000"), 100);
 }
 
+// Issue 15 point 5: the result is a full certificate (status, value, flow per arc, cut). The
+// flow is checked here by hand (capacity, conservation, value) and the cut's capacity equals
+// the value; VerifyMaxFlowCertificate agrees and rejects a broken flow or cut.
+void ExpectFullCertificate(const FlowNetwork& net, int s, int t, const BigInt& expected) {
+  MaxFlowResult r = ComputeMaxFlow(net, s, t);
+  ASSERT_EQ(r.status, MaxFlowStatus::kOptimal);
+  EXPECT_EQ(r.value, expected);
+  ASSERT_EQ(r.flow.size(), static_cast<std::size_t>(net.num_arcs()));
+  std::vector<BigInt> balance(net.num_nodes(), BigInt(0));
+  for (int a = 0; a < net.num_arcs(); ++a) {
+    EXPECT_GE(r.flow[a], 0) << "arc " << a;
+    if (!net.infinite(a)) EXPECT_LE(r.flow[a], net.capacity(a)) << "arc " << a;
+    balance[net.tail(a)] += r.flow[a];
+    balance[net.head(a)] -= r.flow[a];
+  }
+  for (int v = 0; v < net.num_nodes(); ++v)
+    if (v != s && v != t) EXPECT_EQ(balance[v], 0) << "node " << v;
+  EXPECT_EQ(balance[s], expected);
+  EXPECT_EQ(balance[t], -expected);
+  bool inf = true;
+  EXPECT_EQ(CutCapacity(net, r.source_side, &inf), expected);
+  EXPECT_FALSE(inf);
+  EXPECT_EQ(VerifyMaxFlowCertificate(net, s, t, r), std::nullopt);
+  if (net.num_arcs() > 0 && expected > 0) {
+    MaxFlowResult more = r;  // one arc out of the source carries one unit more
+    for (int a = 0; a < net.num_arcs(); ++a) {
+      if (net.tail(a) == s && net.head(a) != s) {
+        more.flow[a] += 1;
+        break;
+      }
+    }
+    EXPECT_NE(VerifyMaxFlowCertificate(net, s, t, more), std::nullopt);
+    MaxFlowResult cut = r;  // the sink on the source side
+    cut.source_side[t] = 1;
+    EXPECT_NE(VerifyMaxFlowCertificate(net, s, t, cut), std::nullopt);
+  }
+}
+
+TEST(MaxFlowTest, ResultCarriesFlowAndCutInt64) {
+  FlowNetwork net(4);  // two paths and a cross arc: value 5
+  net.AddArc(0, 1, 3);
+  net.AddArc(0, 2, 2);
+  net.AddArc(1, 2, 4);
+  net.AddArc(1, 3, 1);
+  net.AddArc(2, 3, 4);
+  ExpectFullCertificate(net, 0, 3, 5);
+}
+
+TEST(MaxFlowTest, ResultCarriesFlowAndCutWithInfiniteArcs) {
+  FlowNetwork net(5);  // infinite middle arcs; the finite arcs into the sink bound it: 7
+  net.AddArc(0, 1, 6);
+  net.AddArc(0, 2, 6);
+  net.AddInfiniteArc(1, 3);
+  net.AddInfiniteArc(2, 3);
+  net.AddInfiniteArc(1, 2);
+  net.AddArc(3, 4, 7);
+  net.AddArc(2, 4, 0);
+  ExpectFullCertificate(net, 0, 4, 7);
+}
+
+TEST(MaxFlowTest, ResultCarriesFlowAndCutBigInt) {
+  const BigInt big("1000000000000000000000000000000");  // beyond int64: the GMP path
+  FlowNetwork net(4);
+  net.AddArc(0, 1, big * 3);
+  net.AddArc(0, 2, big);
+  net.AddArc(1, 2, big);
+  net.AddArc(1, 3, big);
+  net.AddInfiniteArc(2, 3);
+  ExpectFullCertificate(net, 0, 3, big * 3);
+}
+
+TEST(MaxFlowTest, ResultCarriesFlowAndCutOnRandomNetworks) {
+  std::mt19937_64 rng(testing::TestSeed() + 11);
+  for (int round = 0; round < 100; ++round) {
+    const int n = 2 + static_cast<int>(rng() % 7);
+    FlowNetwork net(n);
+    for (int i = 0, arcs = static_cast<int>(rng() % (3 * n)); i < arcs; ++i) {
+      const int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
+      if (rng() % 8 == 0) net.AddInfiniteArc(a, b);
+      else net.AddArc(a, b, BigInt(static_cast<long>(rng() % 20)));
+    }
+    MaxFlowResult r = ComputeMaxFlow(net, 0, n - 1);
+    if (r.unbounded()) {
+      EXPECT_EQ(r.status, MaxFlowStatus::kUnbounded);
+      EXPECT_TRUE(r.flow.empty());
+      continue;
+    }
+    EXPECT_EQ(VerifyMaxFlowCertificate(net, 0, n - 1, r), std::nullopt)
+        << "seed " << testing::TestSeed() << " round " << round;
+  }
+}
+
+// The hot paths ask for neither flow nor cut and get neither (no second phase).
+TEST(MaxFlowTest, FlowOnlyWhenRequested) {
+  FlowNetwork net(2);
+  net.AddArc(0, 1, 4);
+  MaxFlowSolver solver(net);
+  MaxFlowResult r = solver.Solve(0, 1, /*want_cut=*/false);
+  EXPECT_EQ(r.value, 4);
+  EXPECT_TRUE(r.flow.empty());
+  EXPECT_TRUE(r.source_side.empty());
+  r = solver.SolveFromLast(0, 1, /*want_cut=*/true, /*want_flow=*/true);
+  EXPECT_EQ(r.flow, (std::vector<BigInt>{4}));
+}
+
 TEST(MaxFlowTest, InfinitePathIsUnbounded) {
   FlowNetwork net(3);
   net.AddInfiniteArc(0, 1);
   net.AddInfiniteArc(1, 2);
   net.AddArc(0, 2, 3);
-  EXPECT_TRUE(ComputeMaxFlow(net, 0, 2).unbounded);
+  EXPECT_TRUE(ComputeMaxFlow(net, 0, 2).unbounded());
+  EXPECT_EQ(ComputeMaxFlow(net, 0, 2).status, MaxFlowStatus::kUnbounded);
 }
 
 TEST(MaxFlowTest, RejectsBadArguments) {
