@@ -4,8 +4,10 @@
 // byte where the contract says they are equal (pipeline, steps, topology as a parsed
 // document); the compact forms have no tree writer in the project, so the baseline builds
 // the same document as an nlohmann::ordered_json tree.
-// Inputs: the BFB allgather of hypercube(D) (steps-compact, steps from compact, steps from
-// StepSchedule), the pipeline allgather of a GPU cluster (pipeline), fattree(K) (topology).
+// Inputs: the BFB allgather of hypercube(D) (steps-compact; steps from the compact form, as
+// `bfb` writes it; steps from the StepSchedule, as `baseline`, `schedule expand` and `bfb
+// --chunks` write it), the pipeline allgather of a GPU cluster (pipeline), fattree(K)
+// (topology).
 // Times are process CPU seconds (steadier than wall time on the shared machine), the best of
 // --reps runs.
 //   usage: schedule_writer_bench [--dim D] [--boxes B] [--fattree K] [--reps R] [--streamed-only]
@@ -127,6 +129,8 @@ int main(int argc, char** argv) {
     const StepSchedule s = StepsFromCompact(c);
     Row("steps (from compact)", what.c_str(), reps, [&] { return StepsJsonTextFromCompact(c, g); },
         [&] { return StepScheduleToJson(s, g).dump() + "\n"; }, false);
+    Row("steps (StepSchedule)", what.c_str(), reps, [&] { return StepScheduleToJsonText(s, g); },
+        [&] { return StepScheduleToJson(s, g).dump(); }, true);
   }
   {
     const Topology g = EvaluateTopologyExpression("gpuboxes(" + std::to_string(boxes) + ",8,300,25,8)");
