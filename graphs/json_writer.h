@@ -71,9 +71,11 @@ class JsonWriter {
   };
 
   explicit JsonWriter(Spacing spacing = Spacing::kCompact);
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
 
-  // The text written so far, handed to the caller; the writer is then empty (and may only
-  // be reused from the start: complete() or at depth 0).
+  // The text written so far, handed to the caller (call it once complete()); the writer is
+  // then empty and may write a new document.
   std::string TakeText();
 
   JsonWriter& BeginObject(KeyOrder order = KeyOrder::kAsWritten);
