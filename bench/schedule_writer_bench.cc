@@ -51,8 +51,9 @@ double Best(int reps, const std::function<std::string()>& f, std::string* text) 
 
 bool streamed_only = false;  // --streamed-only: no baseline (for profiling the writers)
 
-void Row(const char* format, const char* what, int reps, const std::function<std::string()>& streamed,
-         const std::function<std::string()>& dom, bool same_bytes) {
+void Row(const char* format, const char* what, int reps,
+         const std::function<std::string()>& streamed, const std::function<std::string()>& dom,
+         bool same_bytes) {
   std::string a, b;
   const double ts = Best(reps, streamed, &a);
   if (streamed_only) {
@@ -60,11 +61,11 @@ void Row(const char* format, const char* what, int reps, const std::function<std
     return;
   }
   const double td = Best(reps, dom, &b);
-  const char* equal = same_bytes ? (a == b ? "identical" : "DIFFERENT")
-                                 : (ParseJsonText(a, "a") == ParseJsonText(b, "b") ? "same document"
-                                                                                   : "DIFFERENT");
-  std::printf("%-22s %-34s %8.1f MB  streamed %7.3f s  tree+dump %7.3f s  (%5.1fx)  %s\n", format, what,
-              a.size() / 1e6, ts, td, td / ts, equal);
+  const char* equal =
+      same_bytes ? (a == b ? "identical" : "DIFFERENT")
+                 : (ParseJsonText(a, "a") == ParseJsonText(b, "b") ? "same document" : "DIFFERENT");
+  std::printf("%-22s %-34s %8.1f MB  streamed %7.3f s  tree+dump %7.3f s  (%5.1fx)  %s\n", format,
+              what, a.size() / 1e6, ts, td, td / ts, equal);
   std::fflush(stdout);
 }
 
@@ -114,35 +115,46 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--streamed-only")) streamed_only = true;
     if (i + 1 == argc) break;
-    if (!std::strcmp(argv[i], "--dim")) dim = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--boxes")) boxes = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--fattree")) fattree = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--dim"))
+      dim = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--boxes"))
+      boxes = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--fattree"))
+      fattree = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--reps"))
+      reps = std::atoi(argv[++i]);
   }
   {
     const Topology g = EvaluateTopologyExpression("hypercube(" + std::to_string(dim) + ")");
     BfbOptions o;
     const CompactStepSchedule c = *BfbFlatAllgatherSends(g, SolveBfbFlatPlan(g, o));
     const std::string what = g.name() + ", " + std::to_string(c.num_sends()) + " sends";
-    Row("steps-compact", what.c_str(), reps, [&] { return WithoutLineBreaks(CompactStepScheduleToText(c, g)); },
+    Row(
+        "steps-compact", what.c_str(), reps,
+        [&] { return WithoutLineBreaks(CompactStepScheduleToText(c, g)); },
         [&] { return CompactTreeDump(c, g); }, true);
     const StepSchedule s = StepsFromCompact(c);
-    Row("steps (from compact)", what.c_str(), reps, [&] { return StepsJsonTextFromCompact(c, g); },
+    Row(
+        "steps (from compact)", what.c_str(), reps, [&] { return StepsJsonTextFromCompact(c, g); },
         [&] { return StepScheduleToJson(s, g).dump() + "\n"; }, false);
-    Row("steps (StepSchedule)", what.c_str(), reps, [&] { return StepScheduleToJsonText(s, g); },
+    Row(
+        "steps (StepSchedule)", what.c_str(), reps, [&] { return StepScheduleToJsonText(s, g); },
         [&] { return StepScheduleToJson(s, g).dump(); }, true);
   }
   {
-    const Topology g = EvaluateTopologyExpression("gpuboxes(" + std::to_string(boxes) + ",8,300,25,8)");
+    const Topology g =
+        EvaluateTopologyExpression("gpuboxes(" + std::to_string(boxes) + ",8,300,25,8)");
     const PipelineSchedule s = BuildPipelineSchedule(g, PipelineOptions{}).schedule;
     const std::string what = g.name() + ", " + std::to_string(s.trees.size()) + " trees";
-    Row("pipeline", what.c_str(), reps, [&] { return PipelineScheduleToJsonText(s, g); },
+    Row(
+        "pipeline", what.c_str(), reps, [&] { return PipelineScheduleToJsonText(s, g); },
         [&] { return PipelineScheduleToJson(s, g).dump(); }, true);
   }
   {
     const Topology g = EvaluateTopologyExpression("fattree(" + std::to_string(fattree) + ")");
     const std::string what = g.name() + ", " + std::to_string(g.num_links()) + " links";
-    Row("topology", what.c_str(), reps, [&] { return WriteTopologyJson(g); },
+    Row(
+        "topology", what.c_str(), reps, [&] { return WriteTopologyJson(g); },
         [&] { return TopologyToJson(g).dump() + "\n"; }, false);
   }
   return 0;

@@ -38,7 +38,9 @@ std::string JsonWriter::TakeText() {
 
 void JsonWriter::PutEscaped(std::string_view s) { Put(nlohmann::json(std::string(s)).dump()); }
 
-void JsonWriter::Misuse(const char* what) { throw std::logic_error(std::string("JsonWriter: ") + what); }
+void JsonWriter::Misuse(const char* what) {
+  throw std::logic_error(std::string("JsonWriter: ") + what);
+}
 
 void JsonWriter::BeforeTopLevelValue() {
   if (depth_ > 0) Misuse("a value inside an object without its key");

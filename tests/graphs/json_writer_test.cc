@@ -55,7 +55,9 @@ TEST(JsonWriterTest, EqualsDumpOnEdgeCases) {
   const json cases[] = {
       json::object(),
       json::array(),
-      json{{"a", json::object()}, {"b", json::array()}, {"c", json::array({json::array(), json::object()})}},
+      json{{"a", json::object()},
+           {"b", json::array()},
+           {"c", json::array({json::array(), json::object()})}},
       json("plain"),
       json(""),
       json("quote \" backslash \\ slash /"),
@@ -80,8 +82,10 @@ TEST(JsonWriterTest, EqualsDumpOnRandomDocuments) {
   const char* env = std::getenv("COLLSYNTH_TEST_SEED");
   const unsigned seed = env ? static_cast<unsigned>(std::strtoul(env, nullptr, 10)) : 15u;
   std::mt19937_64 rng(seed);
-  const std::string pieces[] = {"a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\x01", "\x1f", "\x7f",
-                                "é", "→", "日", "\xF0\x9F\x98\x80", "steps", "_"};
+  const std::string pieces[] = {
+      "a",     "Z",    "0",    " ",    "\"", "\\", "/",  "\n",
+      "\t",    "\x01", "\x1f", "\x7f", "é",  "→",  "日", "\xF0\x9F\x98\x80",
+      "steps", "_"};
   auto text = [&] {
     std::string s;
     for (int n = static_cast<int>(rng() % 6); n > 0; --n) s += pieces[rng() % std::size(pieces)];
@@ -89,10 +93,14 @@ TEST(JsonWriterTest, EqualsDumpOnRandomDocuments) {
   };
   std::function<json(int)> value = [&](int depth) -> json {
     switch (rng() % (depth < 4 ? 7 : 4)) {
-      case 0: return json(text());
-      case 1: return json(static_cast<std::int64_t>(rng()));
-      case 2: return json(static_cast<std::int64_t>(rng() % 200) - 100);
-      case 3: return rng() % 2 ? json(nullptr) : json(rng() % 2 == 0);
+      case 0:
+        return json(text());
+      case 1:
+        return json(static_cast<std::int64_t>(rng()));
+      case 2:
+        return json(static_cast<std::int64_t>(rng() % 200) - 100);
+      case 3:
+        return rng() % 2 ? json(nullptr) : json(rng() % 2 == 0);
       case 4:
       case 5: {
         json a = json::array();
@@ -137,16 +145,21 @@ TEST(JsonWriterTest, ExactNumbers) {
   w.BigInteger(two63 - 1).BigInteger(two63).BigInteger(BigInt("123456789012345678901234567890"));
   w.BigInteger(0).BigInteger(-5);
   w.RationalString(Rational(6, 4)).RationalString(Rational(-3)).RationalString(Rational(0));
-  w.IntegerOrRational(Rational(7)).IntegerOrRational(Rational(7, 2)).IntegerOrRational(Rational(two63));
+  w.IntegerOrRational(Rational(7))
+      .IntegerOrRational(Rational(7, 2))
+      .IntegerOrRational(Rational(two63));
   w.Fraction(6, 4).Fraction(0, 7).Fraction(8, 4).Fraction(-2, 6).Fraction(9, 1);
-  w.Fraction(std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max() - 1);
+  w.Fraction(std::numeric_limits<std::int64_t>::max(),
+             std::numeric_limits<std::int64_t>::max() - 1);
   w.EndArray();
-  EXPECT_EQ(w.TakeText(),
-            "[9223372036854775807,\"9223372036854775808\",\"123456789012345678901234567890\",0,\"-5\","
-            "\"3/2\",\"-3\",\"0\",7,\"7/2\",\"9223372036854775808\","
-            "\"3/2\",\"0\",\"2\",\"-1/3\",\"9\",\"9223372036854775807/9223372036854775806\"]");
+  EXPECT_EQ(
+      w.TakeText(),
+      "[9223372036854775807,\"9223372036854775808\",\"123456789012345678901234567890\",0,\"-5\","
+      "\"3/2\",\"-3\",\"0\",7,\"7/2\",\"9223372036854775808\","
+      "\"3/2\",\"0\",\"2\",\"-1/3\",\"9\",\"9223372036854775807/9223372036854775806\"]");
   // Fraction prints what RationalString prints for the same value.
-  for (auto [p, q] : {std::pair<std::int64_t, std::int64_t>{6, 4}, {0, 7}, {8, 4}, {-2, 6}, {35, 14}}) {
+  for (auto [p, q] :
+       {std::pair<std::int64_t, std::int64_t>{6, 4}, {0, 7}, {8, 4}, {-2, 6}, {35, 14}}) {
     JsonWriter a, b;
     a.Fraction(p, q);
     b.RationalString(Rational(p, q));
@@ -159,17 +172,21 @@ TEST(JsonWriterTest, SpacedStyleAndLineBreaks) {
   JsonWriter w(JsonWriter::Spacing::kSpaced);
   w.BeginObject().Key("name").String("t");
   w.LineBreak(1).Key("nodes").BeginArray();
-  for (int i = 0; i < 2; ++i) w.LineBreak(2).BeginObject().Key("id").Int(i).Key("ok").Json(true).EndObject();
+  for (int i = 0; i < 2; ++i)
+    w.LineBreak(2).BeginObject().Key("id").Int(i).Key("ok").Json(true).EndObject();
   w.EndArray().LineBreak(1).Key("empty").BeginArray().EndArray().EndObject();
-  EXPECT_EQ(w.TakeText(), "{\"name\": \"t\",\n \"nodes\": [\n  {\"id\": 0, \"ok\": true},\n  {\"id\": 1, \"ok\": true}],\n"
-                 " \"empty\": []}");
+  EXPECT_EQ(w.TakeText(),
+            "{\"name\": \"t\",\n \"nodes\": [\n  {\"id\": 0, \"ok\": true},\n  {\"id\": 1, \"ok\": "
+            "true}],\n"
+            " \"empty\": []}");
   JsonWriter c;
   c.BeginArray().LineBreak().Int(1).LineBreak().Int(2).Int(3).EndArray();
   EXPECT_EQ(c.TakeText(), "[\n1,\n2,3]");
 }
 
 TEST(JsonWriterTest, SortedMembersGiveNlohmannsOrder) {
-  const json extra = {{"zeta", 1}, {"alpha", {{"b", 2}, {"a", 1}}}, {"format", "skipped"}, {"Upper", "x"}};
+  const json extra = {
+      {"zeta", 1}, {"alpha", {{"b", 2}, {"a", 1}}}, {"format", "skipped"}, {"Upper", "x"}};
   JsonWriter w;
   SortedMembers m;
   m.Add("format", [](JsonWriter& w) { w.String("steps"); });

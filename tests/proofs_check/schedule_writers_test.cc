@@ -31,7 +31,8 @@ using nlohmann::ordered_json;
 // Names that need escapes or are not ASCII; "s/w" is a switch.
 Topology OddNames() {
   Topology g("we\"ird é");
-  for (const char* name : {"a\"b", "c\\d", "é→ñ", "日本", "x y", "\xF0\x9F\x98\x80"}) g.AddCompute(name);
+  for (const char* name : {"a\"b", "c\\d", "é→ñ", "日本", "x y", "\xF0\x9F\x98\x80"})
+    g.AddCompute(name);
   const int sw = g.AddSwitch("s/w");
   for (int v = 0; v < 6; ++v) g.AddDuplexLink(v, sw, Rational(3, 7));
   return g;
@@ -62,7 +63,8 @@ PipelineSchedule OddPipeline(const Topology& g) {
   for (int r = 0; r < 2; ++r) {
     PipelineTree t;
     t.root = 0;
-    t.multiplicity = r == 0 ? BigInt(std::numeric_limits<std::int64_t>::max()) : Big("9223372036854775808");
+    t.multiplicity =
+        r == 0 ? BigInt(std::numeric_limits<std::int64_t>::max()) : Big("9223372036854775808");
     for (int v = 1; v < 6; ++v) {
       t.edges.push_back({0, v, {{{0, sw, v}, BigInt(v)}, {{0, v}, Big("99999999999999999999")}}});
     }
@@ -116,7 +118,9 @@ TEST(PipelineWriterTest, EqualsTreeDump) {
 TEST(PipelineWriterTest, MetadataThatLooksLikeTheOldPlaceholder) {
   const Topology g = testing::TwoCluster();
   PipelineSchedule s = testing::TwoClusterPipeline();
-  s.extra["a_note"] = "\x1c" "ollsynth-trees-0\x01";
+  s.extra["a_note"] =
+      "\x1c"
+      "ollsynth-trees-0\x01";
   EXPECT_EQ(PipelineScheduleToJsonText(s, g), PipelineScheduleToJson(s, g).dump());
 }
 
@@ -203,7 +207,8 @@ std::string StepsTreeDump(const CompactStepSchedule& c, const Topology& g) {
       for (auto i = cs.record_begin[r]; i < cs.record_begin[r + 1]; ++i) {
         ordered_json chunk = ordered_json::array();
         for (auto q = cs.interval_begin[i]; q < cs.interval_begin[i + 1]; ++q)
-          chunk.push_back({ToString(Rational(cs.lo[q], cs.denominator)), ToString(Rational(cs.hi[q], cs.denominator))});
+          chunk.push_back({ToString(Rational(cs.lo[q], cs.denominator)),
+                           ToString(Rational(cs.hi[q], cs.denominator))});
         sends.push_back({{"source", g.node(cs.source[i]).name},
                          {"chunk", std::move(chunk)},
                          {"from", g.node(cs.from[r]).name},
@@ -257,16 +262,23 @@ TEST(CompactWritersTest, ExactBytes) {
   s.AddInterval(0, 4);
   c.steps.push_back(s);
   EXPECT_EQ(CompactStepScheduleToText(c, g),
-            "{\"a\":\"x\",\"zz\":1,\"format\":\"steps-compact\",\"collective\":\"allgather\",\"tb\":\"1/2\","
-            "\"nodes\":[\"a\\\"b\",\"é\"],\"steps\":[\n{\"step\":1,\"den\":4,\"links\":[\n[0,1,[0,2,0,2,3,4,1,1,0,4]]]}]}\n");
+            "{\"a\":\"x\",\"zz\":1,\"format\":\"steps-compact\",\"collective\":\"allgather\","
+            "\"tb\":\"1/2\","
+            "\"nodes\":[\"a\\\"b\",\"é\"],\"steps\":[\n{\"step\":1,\"den\":4,\"links\":[\n[0,1,[0,"
+            "2,0,2,3,4,1,1,0,4]]]}]}\n");
   EXPECT_EQ(StepsJsonTextFromCompact(c, g),
-            "{\"a\":\"x\",\"zz\":1,\"format\":\"steps\",\"collective\":\"allgather\",\"tb\":\"1/2\",\"sends\":[\n"
-            "{\"source\":\"a\\\"b\",\"chunk\":[[\"0\",\"1/2\"],[\"3/4\",\"1\"]],\"from\":\"a\\\"b\",\"to\":\"é\",\"step\":1},\n"
-            "{\"source\":\"é\",\"chunk\":[[\"0\",\"1\"]],\"from\":\"a\\\"b\",\"to\":\"é\",\"step\":1}]}\n");
+            "{\"a\":\"x\",\"zz\":1,\"format\":\"steps\",\"collective\":\"allgather\",\"tb\":\"1/"
+            "2\",\"sends\":[\n"
+            "{\"source\":\"a\\\"b\",\"chunk\":[[\"0\",\"1/2\"],[\"3/"
+            "4\",\"1\"]],\"from\":\"a\\\"b\",\"to\":\"é\",\"step\":1},\n"
+            "{\"source\":\"é\",\"chunk\":[[\"0\",\"1\"]],\"from\":\"a\\\"b\",\"to\":\"é\",\"step\":"
+            "1}]}\n");
   const CompactStepSchedule none;
   EXPECT_EQ(CompactStepScheduleToText(none, g),
-            "{\"format\":\"steps-compact\",\"collective\":\"allgather\",\"nodes\":[\"a\\\"b\",\"é\"],\"steps\":[]}\n");
-  EXPECT_EQ(StepsJsonTextFromCompact(none, g), "{\"format\":\"steps\",\"collective\":\"allgather\",\"sends\":[]}\n");
+            "{\"format\":\"steps-compact\",\"collective\":\"allgather\",\"nodes\":[\"a\\\"b\","
+            "\"é\"],\"steps\":[]}\n");
+  EXPECT_EQ(StepsJsonTextFromCompact(none, g),
+            "{\"format\":\"steps\",\"collective\":\"allgather\",\"sends\":[]}\n");
 }
 
 // ---- steps (StepSchedule) ---------------------------------------------------------------
@@ -288,8 +300,9 @@ TEST(StepsWriterTest, EqualsTreeDump) {
   odd.claimed_tb = Rational(Big("123456789012345678901234567891"), Big("98765432109876543210"));
   odd.extra = OddExtra();
   odd.sends.push_back(testing::Send(0, {testing::Part(0, 3), testing::Part(2, 3)}, 0, 6, 1));
-  odd.sends.push_back(testing::Send(5, {{Rational(1, 7), Rational(Big("99999999999999999999"), Big("100000000000000000000"))}}, 6, 4,
-                                    std::numeric_limits<int>::min()));
+  odd.sends.push_back(testing::Send(
+      5, {{Rational(1, 7), Rational(Big("99999999999999999999"), Big("100000000000000000000"))}}, 6,
+      4, std::numeric_limits<int>::min()));
   cases.push_back({g, odd});
   for (const auto& [topology, s] : cases) {
     EXPECT_EQ(StepScheduleToJsonText(s, topology), StepScheduleToJson(s, topology).dump());
