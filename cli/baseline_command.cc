@@ -64,7 +64,7 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
       s.claimed_tl = r.tl;
       s.claimed_tb = r.tb;
       // The written bytes are the checked artifact (schedule_output.h).
-      OutputCheck out = WriteCheckedSchedule(g, StepScheduleToJson(s, g).dump() + "\n", a->out, {},
+      OutputCheck out = WriteCheckedSchedule(g, StepScheduleToJsonText(s, g) + "\n", a->out, {},
                                              json{{"tl", r.tl}, {"tb", ToString(r.tb)}});
       if (!out.ok) {
         PrintFailure("baseline " + a->options.name + ": " + a->out + ": " + out.error + " (nothing written)");

@@ -195,7 +195,7 @@ int RunBfb(const BfbArgs& a) {
     } else if (compact) {
       text = StepsJsonTextFromCompact(*compact, g);
     } else {
-      text = StepScheduleToJson(schedule, g).dump();
+      text = StepScheduleToJsonText(schedule, g);
       text += "\n";
     }
     const std::size_t bytes = text.size();

@@ -100,7 +100,7 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
       x.schedule.claimed_tb = r.tb;
       if (!a->topology_out.empty()) WriteTopologyFile(x.topology, a->topology_out);
       // The written bytes are the checked artifact (schedule_output.h).
-      OutputCheck out = WriteCheckedSchedule(x.topology, StepScheduleToJson(x.schedule, x.topology).dump() + "\n",
+      OutputCheck out = WriteCheckedSchedule(x.topology, StepScheduleToJsonText(x.schedule, x.topology) + "\n",
                                              a->out, {}, json{{"tl", r.tl}, {"tb", ToString(r.tb)}});
       if (!out.ok) {
         PrintFailure("schedule expand: " + a->out + ": " + out.error + " (nothing written)");

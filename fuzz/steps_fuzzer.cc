@@ -3,7 +3,8 @@
 // option on, and the check must agree with
 //   - VerifyScheduleJson on the same document (the CLI's path),
 //   - the check of the compact form (CompactFromSteps, same report documented),
-//   - the check of the written-and-reread schedule (StepScheduleToJson round trip),
+//   - the check of the written-and-reread schedule (StepScheduleToJson round trip), and the
+//     streamed text (StepScheduleToJsonText) byte-identical to that tree's dump(),
 //   - the brute-force simulator (validity, T_L, T_B) on small schedules without claims.
 #include <algorithm>
 #include <cstddef>
@@ -62,6 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     "check of the compact form differs: " + fuzz::StepVerdicts(rc) +
                         " instead of " + fuzz::StepVerdicts(r));
     }
+    fuzz::Require(StepScheduleToJsonText(s, g) == StepScheduleToJson(s, g).dump(),
+                  "the streamed steps text (JsonWriter) differs from the tree's dump()");
     const StepSchedule back = StepScheduleFromJson(StepScheduleToJson(s, g), g, "<roundtrip>");
     fuzz::Require(CheckStepSchedule(g, back, o).ToJson().dump() == report,
                   "check after the JSON round trip differs: " + report);

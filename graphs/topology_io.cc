@@ -11,6 +11,7 @@
 
 #include "graphs/generators/family_args.h"
 #include "graphs/input_error.h"
+#include "graphs/json_writer.h"
 
 namespace collsynth {
 namespace {
@@ -491,57 +492,25 @@ json TopologyToJson(const Topology& g) {
   return j;
 }
 
-namespace {
-
-void AppendJsonString(std::string& out, const std::string& s) {
-  bool plain = true;
-  for (unsigned char c : s) {
-    if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) {
-      plain = false;
-      break;
-    }
-  }
-  if (plain) {
-    out += '"';
-    out += s;
-    out += '"';
-  } else {
-    out += json(s).dump();  // nlohmann escapes (and validates UTF-8)
-  }
-}
-
-}  // namespace
-
 std::string WriteTopologyJson(const Topology& g) {
-  std::string out;
-  out.reserve(64 + 48 * static_cast<std::size_t>(g.num_nodes()) +
-              64 * static_cast<std::size_t>(g.num_links()));
-  out += "{\"name\": ";
-  AppendJsonString(out, g.name());
-  out += ",\n \"nodes\": [";
+  JsonWriter w(JsonWriter::Spacing::kSpaced);
+  w.BeginObject().Key("name").String(g.name());
+  w.LineBreak(1).Key("nodes").BeginArray();
   for (int v = 0; v < g.num_nodes(); ++v) {
-    out += v ? ",\n  {\"name\": " : "\n  {\"name\": ";
-    AppendJsonString(out, g.node(v).name);
-    out += g.IsCompute(v) ? ", \"kind\": \"compute\"}" : ", \"kind\": \"switch\"}";
+    w.LineBreak(2).BeginObject().Key("name").String(g.node(v).name);
+    w.Key("kind").String(g.IsCompute(v) ? "compute" : "switch").EndObject();
   }
-  out += "],\n \"links\": [";
-  for (int e = 0; e < g.num_links(); ++e) {
-    const Link& l = g.link(e);
-    out += e ? ",\n  {\"from\": " : "\n  {\"from\": ";
-    AppendJsonString(out, g.node(l.from).name);
-    out += ", \"to\": ";
-    AppendJsonString(out, g.node(l.to).name);
-    out += ", \"bandwidth\": ";
-    if (Denominator(l.bandwidth) == 1 &&
-        l.bandwidth <= Rational(std::numeric_limits<std::int64_t>::max())) {
-      out += Numerator(l.bandwidth).str();
-    } else {
-      out += '"' + ToString(l.bandwidth) + '"';
-    }
-    if (l.multiplicity > 1) out += ", \"multiplicity\": " + std::to_string(l.multiplicity);
-    out += '}';
+  w.EndArray();
+  w.LineBreak(1).Key("links").BeginArray();
+  for (const Link& l : g.links()) {
+    w.LineBreak(2).BeginObject().Key("from").String(g.node(l.from).name).Key("to").String(g.node(l.to).name);
+    w.Key("bandwidth").IntegerOrRational(l.bandwidth);
+    if (l.multiplicity > 1) w.Key("multiplicity").Int(l.multiplicity);
+    w.EndObject();
   }
-  out += "]}\n";
+  w.EndArray().EndObject();
+  std::string out = w.TakeText();
+  out += '\n';
   return out;
 }
 

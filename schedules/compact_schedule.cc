@@ -1,12 +1,11 @@
 #include "schedules/compact_schedule.h"
 
-#include <charconv>
 #include <limits>
 #include <map>
-#include <numeric>
 #include <unordered_map>
 
 #include "graphs/input_error.h"
+#include "graphs/json_writer.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth {
@@ -21,43 +20,18 @@ bool IsHeaderKey(const std::string& key) {
          key == "tl" || key == "tb" || key == "nodes" || key == "steps" || key == "sends";
 }
 
-void AppendInt(std::string& out, std::int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
-// "p/q" in lowest terms ("p" when integral).
-void AppendFraction(std::string& out, std::int64_t num, std::int64_t den) {
-  const std::int64_t g = std::gcd(num, den);
-  out += '"';
-  AppendInt(out, num / g);
-  if (den / g != 1) {
-    out += '/';
-    AppendInt(out, den / g);
-  }
-  out += '"';
-}
-
-// The top-level fields shared by both writers, as `"key":value,` text (producer metadata
-// first, then the contract's fields).
-std::string HeaderText(const CompactStepSchedule& c, const Topology& g, const char* format) {
-  std::string out;
+// The top-level fields shared by both writers: producer metadata first (in nlohmann's key
+// order), then the contract's fields.
+void WriteHeader(JsonWriter& w, const CompactStepSchedule& c, const Topology& g, const char* format) {
   for (auto it = c.extra.begin(); it != c.extra.end(); ++it) {
-    if (IsHeaderKey(it.key())) continue;
-    out += json(it.key()).dump();
-    out += ':';
-    out += it.value().dump();
-    out += ',';
+    if (!IsHeaderKey(it.key())) w.Key(it.key()).Json(it.value());
   }
-  out += "\"format\":\"";
-  out += format;
-  out += "\",\"collective\":" + json(CollectiveName(c.collective)).dump() + ",";
-  if (c.root) out += "\"root\":" + json(g.node(*c.root).name).dump() + ",";
-  if (c.rs_steps) out += "\"rs_steps\":" + std::to_string(*c.rs_steps) + ",";
-  if (c.claimed_tl) out += "\"tl\":" + std::to_string(*c.claimed_tl) + ",";
-  if (c.claimed_tb) out += "\"tb\":" + json(ToString(*c.claimed_tb)).dump() + ",";
-  return out;
+  w.Key("format").String(format);
+  w.Key("collective").String(CollectiveName(c.collective));
+  if (c.root) w.Key("root").String(g.node(*c.root).name);
+  if (c.rs_steps) w.Key("rs_steps").Int(*c.rs_steps);
+  if (c.claimed_tl) w.Key("tl").Int(*c.claimed_tl);
+  if (c.claimed_tb) w.Key("tb").RationalString(*c.claimed_tb);
 }
 
 std::optional<std::int64_t> FitInt64(const BigInt& z) {
@@ -182,79 +156,59 @@ StepSchedule StepsFromCompact(const CompactStepSchedule& c) {
 }
 
 std::string CompactStepScheduleToText(const CompactStepSchedule& c, const Topology& g) {
-  std::string out = "{" + HeaderText(c, g, "steps-compact");
-  out += "\"nodes\":[";
-  for (int v = 0; v < g.num_nodes(); ++v) {
-    if (v) out += ',';
-    out += json(g.node(v).name).dump();
-  }
-  out += "],\"steps\":[";
-  for (std::size_t k = 0; k < c.steps.size(); ++k) {
-    const CompactStep& cs = c.steps[k];
-    if (k) out += ',';
-    out += "\n{\"step\":";
-    AppendInt(out, cs.step);
-    out += ",\"den\":";
-    AppendInt(out, cs.denominator);
-    out += ",\"links\":[";
+  JsonWriter w;
+  w.BeginObject();
+  WriteHeader(w, c, g, "steps-compact");
+  w.Key("nodes").BeginArray();
+  for (int v = 0; v < g.num_nodes(); ++v) w.String(g.node(v).name);
+  w.EndArray();
+  w.Key("steps").BeginArray();
+  for (const CompactStep& cs : c.steps) {
+    w.LineBreak().BeginObject();
+    w.Key("step").Int(cs.step);
+    w.Key("den").Int(cs.denominator);
+    w.Key("links").BeginArray();
     for (std::size_t r = 0; r + 1 < cs.record_begin.size(); ++r) {
-      if (r) out += ',';
-      out += "\n[";
-      AppendInt(out, cs.from[r]);
-      out += ',';
-      AppendInt(out, cs.to[r]);
-      out += ",[";
+      w.LineBreak().BeginArray().Int(cs.from[r]).Int(cs.to[r]).BeginArray();
       for (auto i = cs.record_begin[r]; i < cs.record_begin[r + 1]; ++i) {
-        if (i > cs.record_begin[r]) out += ',';
-        AppendInt(out, cs.source[i]);
-        out += ',';
-        AppendInt(out, cs.interval_begin[i + 1] - cs.interval_begin[i]);
-        for (auto q = cs.interval_begin[i]; q < cs.interval_begin[i + 1]; ++q) {
-          out += ',';
-          AppendInt(out, cs.lo[q]);
-          out += ',';
-          AppendInt(out, cs.hi[q]);
-        }
+        w.Int(cs.source[i]).Int(cs.interval_begin[i + 1] - cs.interval_begin[i]);
+        for (auto q = cs.interval_begin[i]; q < cs.interval_begin[i + 1]; ++q) w.Int(cs.lo[q]).Int(cs.hi[q]);
       }
-      out += "]]";
+      w.EndArray().EndArray();
     }
-    out += "]}";
+    w.EndArray().EndObject();
   }
-  out += "]}\n";
+  w.EndArray().EndObject();
+  std::string out = w.TakeText();
+  out += '\n';
   return out;
 }
 
 std::string StepsJsonTextFromCompact(const CompactStepSchedule& c, const Topology& g) {
-  std::vector<std::string> names(g.num_nodes());
-  for (int v = 0; v < g.num_nodes(); ++v) names[v] = json(g.node(v).name).dump();
-  std::string out = "{" + HeaderText(c, g, "steps") + "\"sends\":[";
-  bool first = true;
+  const JsonStrings names = QuotedNodeNames(g);
+  JsonWriter w;
+  w.BeginObject();
+  WriteHeader(w, c, g, "steps");
+  w.Key("sends").BeginArray();
   for (const CompactStep& cs : c.steps) {
     for (std::size_t r = 0; r + 1 < cs.record_begin.size(); ++r) {
       for (auto i = cs.record_begin[r]; i < cs.record_begin[r + 1]; ++i) {
-        out += first ? "\n{\"source\":" : ",\n{\"source\":";
-        first = false;
-        out += names[cs.source[i]];
-        out += ",\"chunk\":[";
-        for (auto q = cs.interval_begin[i]; q < cs.interval_begin[i + 1]; ++q) {
-          if (q > cs.interval_begin[i]) out += ',';
-          out += '[';
-          AppendFraction(out, cs.lo[q], cs.denominator);
-          out += ',';
-          AppendFraction(out, cs.hi[q], cs.denominator);
-          out += ']';
-        }
-        out += "],\"from\":";
-        out += names[cs.from[r]];
-        out += ",\"to\":";
-        out += names[cs.to[r]];
-        out += ",\"step\":";
-        AppendInt(out, cs.step);
-        out += '}';
+        w.LineBreak().BeginObject();
+        w.Key("source").String(names, cs.source[i]);
+        w.Key("chunk").BeginArray();
+        for (auto q = cs.interval_begin[i]; q < cs.interval_begin[i + 1]; ++q)
+          w.BeginArray().Fraction(cs.lo[q], cs.denominator).Fraction(cs.hi[q], cs.denominator).EndArray();
+        w.EndArray();
+        w.Key("from").String(names, cs.from[r]);
+        w.Key("to").String(names, cs.to[r]);
+        w.Key("step").Int(cs.step);
+        w.EndObject();
       }
     }
   }
-  out += "]}\n";
+  w.EndArray().EndObject();
+  std::string out = w.TakeText();
+  out += '\n';
   return out;
 }
 

@@ -2,12 +2,12 @@
 
 #include <cctype>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "graphs/input_error.h"
+#include "graphs/json_writer.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth {
@@ -20,9 +20,6 @@ bool IsKnownKey(const std::string& key) {
          key == "U" || key == "k" || key == "bottleneck_cut" || key == "fixed_k_cut" ||
          key == "trees" || key == "phases" || key == "single_node_cuts";
 }
-
-// A string no topology or producer writes (it starts with U+0001), unique per schedule.
-std::string TreesPlaceholder(std::size_t n) { return "\x01collsynth-trees-" + std::to_string(n) + "\x01"; }
 
 // Producer extras (unknown keys) are copied and written back recursively; deeper nesting than
 // this is refused while reading (a 2·10^5-deep value overflowed the stack in the copy).
@@ -277,10 +274,8 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   return s;
 }
 
-// With `placeholders`, each schedule's "trees" is a placeholder string (see
-// PipelineScheduleToJsonText) and the schedule is appended to *placeholders.
-json ScheduleToJson(const PipelineSchedule& s, const Topology& g,
-                    std::vector<const PipelineSchedule*>* placeholders = nullptr) {
+// The JSON tree of s: the reference PipelineScheduleToJsonText is tested against.
+json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
   json j = json::object();
   for (auto it = s.extra.begin(); it != s.extra.end(); ++it) {
     if (!IsKnownKey(it.key())) j[it.key()] = it.value();
@@ -308,13 +303,8 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g,
   }
   if (s.collective == Collective::kAllreduce) {
     json phases = json::array();
-    for (const PipelineSchedule& p : s.phases) phases.push_back(ScheduleToJson(p, g, placeholders));
+    for (const PipelineSchedule& p : s.phases) phases.push_back(ScheduleToJson(p, g));
     j["phases"] = std::move(phases);
-    return j;
-  }
-  if (placeholders) {
-    j["trees"] = TreesPlaceholder(placeholders->size());
-    placeholders->push_back(&s);
     return j;
   }
   json trees = json::array();
@@ -339,43 +329,61 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g,
   return j;
 }
 
-// nlohmann's compact text of BigIntToJson(z).
-void AppendBigInt(const BigInt& z, std::string* out) {
-  if (z >= 0 && z <= BigInt(INT64_MAX)) *out += std::to_string(static_cast<std::int64_t>(z));
-  else *out += json(z.str()).dump();
-}
-
-// The compact text of the "trees" array that ScheduleToJson builds (keys in nlohmann's
-// sorted order: edges, multiplicity, root; from, routes, to; multiplicity, path), with node
-// names escaped once each.
-void AppendTrees(const PipelineSchedule& s, const std::vector<std::string>& quoted, std::string* out) {
-  out->push_back('[');
-  for (std::size_t i = 0; i < s.trees.size(); ++i) {
-    const PipelineTree& t = s.trees[i];
-    if (i) out->push_back(',');
-    *out += "{\"edges\":[";
-    for (std::size_t j = 0; j < t.edges.size(); ++j) {
-      const PipelineTreeEdge& e = t.edges[j];
-      if (j) out->push_back(',');
-      *out += "{\"from\":" + quoted[e.from] + ",\"routes\":[";
-      for (std::size_t r = 0; r < e.routes.size(); ++r) {
-        if (r) out->push_back(',');
-        *out += "{\"multiplicity\":";
-        AppendBigInt(e.routes[r].multiplicity, out);
-        *out += ",\"path\":[";
-        for (std::size_t x = 0; x < e.routes[r].path.size(); ++x) {
-          if (x) out->push_back(',');
-          *out += quoted[e.routes[r].path[x]];
-        }
-        *out += "]}";
-      }
-      *out += "],\"to\":" + quoted[e.to] + "}";
-    }
-    *out += "],\"multiplicity\":";
-    AppendBigInt(t.multiplicity, out);
-    *out += ",\"root\":" + quoted[t.root] + "}";
+// The members of ScheduleToJson(s, g), streamed: nlohmann's tree sorts keys, so the
+// top-level members (producer metadata among them) go through SortedMembers and the trees'
+// objects are written in sorted key order, checked by the writer (KeyOrder::kSorted).
+void WriteSchedule(JsonWriter& w, const PipelineSchedule& s, const JsonStrings& name) {
+  using Order = JsonWriter::KeyOrder;
+  auto names = [&name](const std::vector<int>& nodes) {
+    return [&nodes, &name](JsonWriter& w) {
+      w.BeginArray();
+      for (int v : nodes) w.String(name, v);
+      w.EndArray();
+    };
+  };
+  SortedMembers top;
+  top.AddJsonMembers(s.extra, IsKnownKey);
+  top.Add("format", [](JsonWriter& w) { w.String("pipeline"); });
+  top.Add("collective", [&s](JsonWriter& w) { w.String(CollectiveName(s.collective)); });
+  if (s.root) top.Add("root", [&](JsonWriter& w) { w.String(name, *s.root); });
+  top.Add("ratio", [&s](JsonWriter& w) { w.RationalString(s.ratio); });
+  if (s.collective != Collective::kAllreduce || s.U > 0) top.Add("U", [&s](JsonWriter& w) { w.RationalString(s.U); });
+  if (s.collective != Collective::kAllreduce || s.k > 0) top.Add("k", [&s](JsonWriter& w) { w.BigInteger(s.k); });
+  if (s.bottleneck_cut) top.Add("bottleneck_cut", names(*s.bottleneck_cut));
+  if (s.fixed_k_cut) top.Add("fixed_k_cut", names(*s.fixed_k_cut));
+  if (s.single_node_cuts) {
+    top.Add("single_node_cuts", [&](JsonWriter& w) {
+      w.BeginArray();
+      for (const std::vector<int>& cut : *s.single_node_cuts) names(cut)(w);
+      w.EndArray();
+    });
   }
-  out->push_back(']');
+  if (s.collective == Collective::kAllreduce) {
+    top.Add("phases", [&](JsonWriter& w) {
+      w.BeginArray();
+      for (const PipelineSchedule& p : s.phases) WriteSchedule(w, p, name);
+      w.EndArray();
+    });
+  } else {
+    top.Add("trees", [&](JsonWriter& w) {
+      w.BeginArray();
+      for (const PipelineTree& t : s.trees) {
+        w.BeginObject(Order::kSorted).Key("edges").BeginArray();
+        for (const PipelineTreeEdge& e : t.edges) {
+          w.BeginObject(Order::kSorted).Key("from").String(name, e.from).Key("routes").BeginArray();
+          for (const PipelineRoute& r : e.routes) {
+            w.BeginObject(Order::kSorted).Key("multiplicity").BigInteger(r.multiplicity).Key("path").BeginArray();
+            for (int v : r.path) w.String(name, v);
+            w.EndArray().EndObject();
+          }
+          w.EndArray().Key("to").String(name, e.to).EndObject();
+        }
+        w.EndArray().Key("multiplicity").BigInteger(t.multiplicity).Key("root").String(name, t.root).EndObject();
+      }
+      w.EndArray();
+    });
+  }
+  top.Write(w);
 }
 
 }  // namespace
@@ -420,22 +428,9 @@ json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g) {
 }
 
 std::string PipelineScheduleToJsonText(const PipelineSchedule& s, const Topology& g) {
-  std::vector<const PipelineSchedule*> placed;
-  std::string head = ScheduleToJson(s, g, &placed).dump();
-  std::vector<std::string> quoted(g.num_nodes());
-  for (int v = 0; v < g.num_nodes(); ++v) quoted[v] = json(g.node(v).name).dump();
-  std::string out;
-  std::size_t pos = 0;
-  for (std::size_t n = 0; n < placed.size(); ++n) {
-    const std::string token = json(TreesPlaceholder(n)).dump();
-    std::size_t at = head.find(token, pos);
-    if (at == std::string::npos) throw std::logic_error("PipelineScheduleToJsonText: placeholder lost");
-    out.append(head, pos, at - pos);
-    AppendTrees(*placed[n], quoted, &out);
-    pos = at + token.size();
-  }
-  out.append(head, pos, std::string::npos);
-  return out;
+  JsonWriter w;
+  WriteSchedule(w, s, QuotedNodeNames(g));
+  return w.TakeText();
 }
 
 }  // namespace collsynth

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "graphs/input_error.h"
+#include "graphs/json_writer.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth {
@@ -230,6 +231,35 @@ json StepScheduleToJson(const StepSchedule& s, const Topology& g) {
   }
   j["sends"] = std::move(sends);
   return j;
+}
+
+std::string StepScheduleToJsonText(const StepSchedule& s, const Topology& g) {
+  const JsonStrings names = QuotedNodeNames(g);
+  JsonWriter w;
+  SortedMembers top;  // nlohmann's key order, as in StepScheduleToJson's tree
+  top.AddJsonMembers(s.extra, IsKnownKey);
+  top.Add("format", [](JsonWriter& w) { w.String("steps"); });
+  top.Add("collective", [&s](JsonWriter& w) { w.String(CollectiveName(s.collective)); });
+  if (s.root) top.Add("root", [&](JsonWriter& w) { w.String(g.node(*s.root).name); });
+  if (s.rs_steps) top.Add("rs_steps", [&s](JsonWriter& w) { w.Int(*s.rs_steps); });
+  if (s.claimed_tl) top.Add("tl", [&s](JsonWriter& w) { w.Int(*s.claimed_tl); });
+  if (s.claimed_tb) top.Add("tb", [&s](JsonWriter& w) { w.RationalString(*s.claimed_tb); });
+  top.Add("sends", [&](JsonWriter& w) {
+    w.BeginArray();
+    for (const StepSend& e : s.sends) {
+      w.BeginObject(JsonWriter::KeyOrder::kSorted).Key("chunk").BeginArray();
+      for (const Interval& in : e.chunk) w.BeginArray().RationalString(in.lo).RationalString(in.hi).EndArray();
+      w.EndArray();
+      w.Key("from").String(names, e.from);
+      w.Key("source").String(names, e.source);
+      w.Key("step").Int(e.step);
+      w.Key("to").String(names, e.to);
+      w.EndObject();
+    }
+    w.EndArray();
+  });
+  top.Write(w);
+  return w.TakeText();
 }
 
 }  // namespace collsynth

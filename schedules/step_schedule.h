@@ -48,7 +48,12 @@ struct StepSchedule {
 // unknown nodes, bad intervals.
 StepSchedule StepScheduleFromJson(const nlohmann::json& j, const Topology& g,
                                   const std::string& file);
+// The document as a JSON tree (keys in nlohmann's sorted order).
 nlohmann::json StepScheduleToJson(const StepSchedule& s, const Topology& g);
+// Byte-identical to StepScheduleToJson(s, g).dump(), streamed through JsonWriter without the
+// tree (graphs/json_writer.h). What `baseline`, `schedule expand` and `bfb` (when the
+// schedule has no compact form) write.
+std::string StepScheduleToJsonText(const StepSchedule& s, const Topology& g);
 
 }  // namespace collsynth
 

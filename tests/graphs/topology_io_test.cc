@@ -128,6 +128,32 @@ TEST(TopologyJsonTest, WriteThenReadIsLosslessForJsonAndEdgeList) {
   }
 }
 
+// The topology writer's exact bytes (docs/formats.md; written through graphs/json_writer.h
+// since issue 15 §4): one node or link per line, names escaped as nlohmann escapes them,
+// bandwidths as integers below 2^63 and "p/q" strings otherwise, multiplicity only when > 1.
+TEST(TopologyJsonTest, WriterBytes) {
+  Topology g("we\"ird é");
+  const int a = g.AddCompute("a\"b"), b = g.AddCompute("日本"), s = g.AddSwitch("s\\w");
+  g.AddLink(a, s, Rational(10));
+  g.AddLink(s, b, Rational(5, 2), 3);
+  g.AddLink(b, a, Rational(BigInt(1) << 63));
+  g.AddLink(a, b, Rational((BigInt(1) << 63) - 1));
+  EXPECT_EQ(WriteTopologyJson(g),
+            "{\"name\": \"we\\\"ird é\",\n"
+            " \"nodes\": [\n"
+            "  {\"name\": \"a\\\"b\", \"kind\": \"compute\"},\n"
+            "  {\"name\": \"日本\", \"kind\": \"compute\"},\n"
+            "  {\"name\": \"s\\\\w\", \"kind\": \"switch\"}],\n"
+            " \"links\": [\n"
+            "  {\"from\": \"a\\\"b\", \"to\": \"s\\\\w\", \"bandwidth\": 10},\n"
+            "  {\"from\": \"s\\\\w\", \"to\": \"日本\", \"bandwidth\": \"5/2\", \"multiplicity\": 3},\n"
+            "  {\"from\": \"日本\", \"to\": \"a\\\"b\", \"bandwidth\": \"9223372036854775808\"},\n"
+            "  {\"from\": \"a\\\"b\", \"to\": \"日本\", \"bandwidth\": 9223372036854775807}]}\n");
+  Topology lone("");
+  lone.AddCompute("x");
+  EXPECT_EQ(WriteTopologyJson(lone), "{\"name\": \"\",\n \"nodes\": [\n  {\"name\": \"x\", \"kind\": \"compute\"}],\n \"links\": []}\n");
+}
+
 TEST(EdgeListTest, ReadsCommentsHeadersAndRationals) {
   Topology g = ParseEdgeList(
       "# a comment\nname: tiny\nswitches: s1\n\na s1 10   # trailing comment\ns1 a 5/2\nb s1 1 2\ns1 b 2\n",
