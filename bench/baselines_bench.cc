@@ -27,9 +27,11 @@ void Report(const std::string& what, const collsynth::Topology& g,
   double t_build = Seconds([&] { s = build(); });
   collsynth::StepCheckReport r;
   double t_check = Seconds([&] { r = collsynth::CheckStepSchedule(g, s); });
-  std::printf("%-34s N=%6d sends=%9zu build %8.3f s  check %8.3f s  build/check %6.2f  ok=%d T_L=%d T_B=%s\n",
-              what.c_str(), g.num_nodes(), s.sends.size(), t_build, t_check, t_build / t_check,
-              r.ok ? 1 : 0, r.tl, collsynth::ToString(r.tb).c_str());
+  std::printf(
+      "%-34s N=%6d sends=%9zu build %8.3f s  check %8.3f s  build/check %6.2f  ok=%d T_L=%d "
+      "T_B=%s\n",
+      what.c_str(), g.num_nodes(), s.sends.size(), t_build, t_check, t_build / t_check,
+      r.ok ? 1 : 0, r.tl, collsynth::ToString(r.tb).c_str());
 }
 
 }  // namespace
@@ -51,7 +53,8 @@ int main(int argc, char** argv) {
   StepSchedule a = UniRingAllgather(order);
   ExpandedSchedule p;
   Seconds([&] { p = CartesianPowerSchedule(ring, a, 3); });
-  Report("power(uniring,3) schedule", p.topology, [&] { return CartesianPowerSchedule(ring, a, 3).schedule; });
+  Report("power(uniring,3) schedule", p.topology,
+         [&] { return CartesianPowerSchedule(ring, a, 3).schedule; });
   Topology k = CompleteBipartite(4);
   BaselineOptions mt;
   mt.name = "multitree";

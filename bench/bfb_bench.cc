@@ -21,15 +21,15 @@
 #include <cstring>
 #include <string>
 
+#include "graphs/generators/switch_topologies.h"
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"
-#include "schedules/compact_schedule.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/bfb/bfb_schedule.h"
+#include "schedules/compact_schedule.h"
 #include "solvers/backends/lp_backend.h"
-#include "tests/solvers/bfb_test_topologies.h"
 #include "solvers/bfb/bfb_cell.h"
-#include "graphs/generators/switch_topologies.h"
+#include "solvers/bfb/bfb_schedule.h"
+#include "tests/solvers/bfb_test_topologies.h"
 
 #ifdef COLLSYNTH_HAVE_GOOGLE_BENCHMARK
 #include <benchmark/benchmark.h>
@@ -49,7 +49,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kClpBaselineMaxNodes = 256;
 
-double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double Since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 void Run(const Topology& g, const char* paper_seconds, unsigned threads, bool base) {
   BfbOptions o;
@@ -88,22 +90,25 @@ void Run(const Topology& g, const char* paper_seconds, unsigned threads, bool ba
   const double write_json = Since(t6);
   json_text = std::string();
   auto t7 = Clock::now();
-  StepCheckReport rep2 = CheckStepSchedule(g, CompactStepScheduleFromJson(ParseJsonText(compact_text, "c"), g, "c"), co);
+  StepCheckReport rep2 = CheckStepSchedule(
+      g, CompactStepScheduleFromJson(ParseJsonText(compact_text, "c"), g, "c"), co);
   const double reread = Since(t7);
   Rational tb(0);
   for (const Rational& x : plan.step_tb) tb += x;
   std::printf(
-      "%-14s N=%5d D=%3d cells=%7lld certified=%7lld flows=%7lld flat=%7.3fs base=%s ratio=%s clp=%s "
-      "agree=%s sends=%8zu build=%6.3fs check=%6.3fs(%s) compact=%6.3fs %6.1fMB json=%6.3fs %6.1fMB "
+      "%-14s N=%5d D=%3d cells=%7lld certified=%7lld flows=%7lld flat=%7.3fs base=%s ratio=%s "
+      "clp=%s "
+      "agree=%s sends=%8zu build=%6.3fs check=%6.3fs(%s) compact=%6.3fs %6.1fMB json=%6.3fs "
+      "%6.1fMB "
       "reread+check=%6.3fs(%s) T_B=%s paper=%ss\n",
       g.name().c_str(), g.num_nodes(), plan.diameter, static_cast<long long>(plan.num_subproblems),
       static_cast<long long>(plan.certified), static_cast<long long>(plan.flow_runs), flat,
       base_s < 0 ? "-" : (std::to_string(base_s).substr(0, 6) + "s").c_str(),
       base_s < 0 ? "-" : (std::to_string(base_s / flat).substr(0, 6) + "x").c_str(),
-      clp < 0 ? "-" : (std::to_string(clp).substr(0, 6) + "s").c_str(), agree ? "yes" : "NO", s.num_sends(), build,
-      check, rep.ok ? "ok" : "FAIL", write_compact, compact_text.size() / 1e6, write_json,
-      StepsJsonTextFromCompact(s, g).size() / 1e6, reread, rep2.ok ? "ok" : "FAIL", ToString(tb).c_str(),
-      paper_seconds);
+      clp < 0 ? "-" : (std::to_string(clp).substr(0, 6) + "s").c_str(), agree ? "yes" : "NO",
+      s.num_sends(), build, check, rep.ok ? "ok" : "FAIL", write_compact, compact_text.size() / 1e6,
+      write_json, StepsJsonTextFromCompact(s, g).size() / 1e6, reread, rep2.ok ? "ok" : "FAIL",
+      ToString(tb).c_str(), paper_seconds);
   std::fflush(stdout);
 }
 
@@ -130,8 +135,8 @@ class LemonCellFlow final : public BfbCellMaxFlow<std::int64_t> {
     return static_cast<int>(arcs_.size()) - 1;
   }
   std::int64_t Run(int s, int t, const std::int64_t&) override {
-    preflow_ = std::make_unique<lemon::Preflow<Digraph, Digraph::ArcMap<std::int64_t>>>(graph_, capacity_, nodes_[s],
-                                                                                         nodes_[t]);
+    preflow_ = std::make_unique<lemon::Preflow<Digraph, Digraph::ArcMap<std::int64_t>>>(
+        graph_, capacity_, nodes_[s], nodes_[t]);
     preflow_->init();
     preflow_->startFirstPhase();
     second_phase_ = false;
@@ -208,7 +213,8 @@ Topology HeterogeneousTorus(int k) {
   Topology g("torus_16_16_B1-4");
   for (int v = 0; v < unit.num_nodes(); ++v) g.AddCompute(unit.node(v).name);
   std::mt19937 rng(15);
-  for (const Link& l : unit.links()) g.AddLink(l.from, l.to, Rational(1 + static_cast<int>(rng() % 4)));
+  for (const Link& l : unit.links())
+    g.AddLink(l.from, l.to, Rational(1 + static_cast<int>(rng() % 4)));
   return g;
 }
 
@@ -244,8 +250,9 @@ void BM_CellFlow(benchmark::State& state) {
       benchmark::DoNotOptimize(opt.flow.data());
     }
   }
-  state.SetLabel(c.name + " cells=" + std::to_string(c.cells.size()) +
-                 " flows/pass=" + std::to_string(solver.flow_runs() / std::max<std::int64_t>(1, state.iterations())));
+  state.SetLabel(
+      c.name + " cells=" + std::to_string(c.cells.size()) + " flows/pass=" +
+      std::to_string(solver.flow_runs() / std::max<std::int64_t>(1, state.iterations())));
   benchmark::DoNotOptimize(check);
 }
 
@@ -254,7 +261,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs)
-      if (r.run_type == Run::RT_Iteration) times_[r.benchmark_name()] = {r.GetAdjustedRealTime(), r.GetAdjustedCPUTime()};
+      if (r.run_type == Run::RT_Iteration)
+        times_[r.benchmark_name()] = {r.GetAdjustedRealTime(), r.GetAdjustedCPUTime()};
     ConsoleReporter::ReportRuns(runs);
   }
   void PrintRatios() const {
@@ -263,11 +271,12 @@ class RatioReporter : public benchmark::ConsoleReporter {
       auto d = times_.find("BM_CellFlow<false>" + arg), l = times_.find("BM_CellFlow<true>" + arg);
       if (d == times_.end() || l == times_.end()) continue;
       // Times in the runs' unit (ms); CPU time is the steadier one on a shared machine.
-      std::printf("%-18s cells=%6zu  real: dinic=%9.3f ms lemon=%9.3f ms lemon/dinic=%.2fx  "
-                  "cpu: dinic=%9.3f ms lemon=%9.3f ms lemon/dinic=%.2fx\n",
-                  CellCases()[i].name.c_str(), CellCases()[i].cells.size(), d->second.first, l->second.first,
-                  l->second.first / d->second.first, d->second.second, l->second.second,
-                  l->second.second / d->second.second);
+      std::printf(
+          "%-18s cells=%6zu  real: dinic=%9.3f ms lemon=%9.3f ms lemon/dinic=%.2fx  "
+          "cpu: dinic=%9.3f ms lemon=%9.3f ms lemon/dinic=%.2fx\n",
+          CellCases()[i].name.c_str(), CellCases()[i].cells.size(), d->second.first,
+          l->second.first, l->second.first / d->second.first, d->second.second, l->second.second,
+          l->second.second / d->second.second);
     }
   }
 
@@ -277,8 +286,12 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
 int RunCellFlowBenchmarks(int argc, char** argv) {
   for (int i = 0; i < static_cast<int>(CellCases().size()); ++i) {
-    benchmark::RegisterBenchmark("BM_CellFlow<false>", BM_CellFlow<false>)->Arg(i)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("BM_CellFlow<true>", BM_CellFlow<true>)->Arg(i)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_CellFlow<false>", BM_CellFlow<false>)
+        ->Arg(i)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_CellFlow<true>", BM_CellFlow<true>)
+        ->Arg(i)
+        ->Unit(benchmark::kMillisecond);
   }
   benchmark::Initialize(&argc, argv);
   RatioReporter reporter;
@@ -307,10 +320,12 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     if (!std::strcmp(argv[i], "--no-base")) base = false;
-    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = static_cast<unsigned>(std::atoi(argv[++i]));
+    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+      threads = static_cast<unsigned>(std::atoi(argv[++i]));
   }
   using namespace collsynth::bfb_test;
-  const char* hyper_paper[] = {"", "", "<0.01", "<0.01", "<0.01", "0.03", "0.17", "", "", "", "52.7"};
+  const char* hyper_paper[] = {"",     "", "<0.01", "<0.01", "<0.01", "0.03",
+                               "0.17", "", "",      "",      "52.7"};
   for (int dim = 2; dim <= (quick ? 6 : 10); ++dim) {
     if (dim > 6 && dim < 10) continue;  // Table 6 rows: 4..64 and 1024
     Run(Hypercube(dim), hyper_paper[dim], threads, base);

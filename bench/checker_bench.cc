@@ -71,8 +71,7 @@ int main(int argc, char** argv) {
   std::printf("  JSON parse (baseline) %8.3f s  (check / parse = %.2f)\n", Seconds(t3, t4),
               Seconds(t1, t2) / Seconds(t3, t4));
   std::printf("  StepScheduleFromJson  %8.3f s  (%zu sends)\n", Seconds(t4, t5), back.sends.size());
-  std::printf("  verify total (parse + read + check) %8.3f s\n",
-              Seconds(t3, t5) + Seconds(t1, t2));
+  std::printf("  verify total (parse + read + check) %8.3f s\n", Seconds(t3, t5) + Seconds(t1, t2));
   // Brute force vs checker on a small cube (the checker's speed-up over the naive method).
   const int small = 5;
   Topology gs = Hypercube(small);
@@ -82,8 +81,9 @@ int main(int argc, char** argv) {
   auto b1 = Clock::now();
   BruteForceResult bf = SimulateStepSchedule(gs, ss);
   auto b2 = Clock::now();
-  std::printf("hypercube dim %d (%zu sends): checker %.4f s, brute force %.4f s, ratio %.1f (agree: %d)\n",
-              small, ss.sends.size(), Seconds(b0, b1), Seconds(b1, b2), Seconds(b1, b2) / Seconds(b0, b1),
-              rs.ok == bf.valid && rs.tb == bf.tb);
+  std::printf(
+      "hypercube dim %d (%zu sends): checker %.4f s, brute force %.4f s, ratio %.1f (agree: %d)\n",
+      small, ss.sends.size(), Seconds(b0, b1), Seconds(b1, b2), Seconds(b1, b2) / Seconds(b0, b1),
+      rs.ok == bf.valid && rs.tb == bf.tb);
   return r.ok ? 0 : 1;
 }

@@ -34,11 +34,15 @@ int main(int argc, char** argv) {
   std::string dir = "/tmp";
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
-    else dir = argv[i];
+    if (std::strcmp(argv[i], "--quick") == 0)
+      quick = true;
+    else
+      dir = argv[i];
   }
   const std::vector<const char*> exprs =
-      quick ? std::vector<const char*>{"torus(16,16)", "genkautz(4,250)", "kautz(4,2)",
+      quick ? std::vector<const char*>{"torus(16,16)",
+                                       "genkautz(4,250)",
+                                       "kautz(4,2)",
                                        "line(circulant(16,3,4),2)",
                                        "power(product(uniring(1,2),uniring(1,4)),2)",
                                        "hypercube(6)",

@@ -4,15 +4,16 @@
 // default). Prints absolute times, max-flow counts per stage and ratios.
 // On switch topologies the paper's pair-by-pair Algorithm 1 (SplittingOptions::whole_switches
 // = false) is the in-process baseline of the whole-switch splitting.
-//   build/bench/pipeline_bench [--scale] [--growth] [--only NAME] [--no-baseline] [--baseline-large]
+//   build/bench/pipeline_bench [--scale] [--growth] [--only NAME] [--no-baseline]
+//   [--baseline-large]
 //   (--scale adds 16x16 and 32x32 torus, 16x8 cluster, fat-tree k = 12; --growth also 24x24 /
 //   48x48 tori and 8-D / 10-D hypercubes; the arc-by-arc packing and pairwise splitting
 //   baselines run on the small cases, and on the large ones with --baseline-large: 32x32
 //   takes ~10 min, fat-tree 12 ~5 min)
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>
@@ -95,36 +96,42 @@ void Run(const Topology& g, double reference_seconds, bool arc_by_arc_baseline) 
   std::printf("%-12s V=%4d N=%4d E=%5d ratio*=%s U=%s k=%s %s\n", g.name().c_str(), g.num_nodes(),
               g.num_compute(), g.num_links(), ToString(dk.ratio).c_str(), ToString(dk.U).c_str(),
               ToString(dk.k).c_str(), rep.ok ? PipelineVerdictName(rep.verdict) : "CHECK FAILED");
-  std::printf("  optimum: binary search %.3fs (%d tests, %lld flows) vs Dinkelbach %.3fs (%d tests, "
-              "%lld flows): %.1fx; agree=%s\n",
-              t_bs, bs.tests, static_cast<long long>(bs.max_flow_calls), t_dk, dk.tests,
-              static_cast<long long>(dk.max_flow_calls), t_bs / t_dk, bs.ratio == dk.ratio ? "yes" : "NO");
-  std::printf("  end to end %.3fs wall (%.3fs CPU) = optimum %.3fs (%lld flows) + splitting %.3fs (%lld flows, %lld "
-              "splits) + packing %.3fs (%lld flows, %lld trees) + check %.3fs\n",
-              total, cpu, s.optimum_seconds, static_cast<long long>(s.optimum_max_flows),
-              s.splitting_seconds, static_cast<long long>(s.splitting_max_flows),
-              static_cast<long long>(s.split_operations), s.packing_seconds,
-              static_cast<long long>(s.packing_max_flows), static_cast<long long>(s.trees), t_check);
+  std::printf(
+      "  optimum: binary search %.3fs (%d tests, %lld flows) vs Dinkelbach %.3fs (%d tests, "
+      "%lld flows): %.1fx; agree=%s\n",
+      t_bs, bs.tests, static_cast<long long>(bs.max_flow_calls), t_dk, dk.tests,
+      static_cast<long long>(dk.max_flow_calls), t_bs / t_dk, bs.ratio == dk.ratio ? "yes" : "NO");
+  std::printf(
+      "  end to end %.3fs wall (%.3fs CPU) = optimum %.3fs (%lld flows) + splitting %.3fs (%lld "
+      "flows, %lld "
+      "splits) + packing %.3fs (%lld flows, %lld trees) + check %.3fs\n",
+      total, cpu, s.optimum_seconds, static_cast<long long>(s.optimum_max_flows),
+      s.splitting_seconds, static_cast<long long>(s.splitting_max_flows),
+      static_cast<long long>(s.split_operations), s.packing_seconds,
+      static_cast<long long>(s.packing_max_flows), static_cast<long long>(s.trees), t_check);
   if (g.num_switches() > 0) {
     std::printf("  splitting: %lld of %d switches split off whole (%lld rooted min cuts)\n",
                 static_cast<long long>(s.split_whole_switches), g.num_switches(),
                 static_cast<long long>(s.split_rooted_cuts));
   }
-  std::printf("  packing: %lld condition-(3) checks (%lld rejected, %.3fs) certified %lld tree arcs (batch "
-              "mode); Theorem-12 flows and proposals %.3fs\n",
-              static_cast<long long>(s.packing_condition_checks),
-              static_cast<long long>(s.packing_rejected_proposals), s.packing_check_seconds,
-              static_cast<long long>(s.packing_batch_arcs), s.packing_seconds - s.packing_check_seconds);
+  std::printf(
+      "  packing: %lld condition-(3) checks (%lld rejected, %.3fs) certified %lld tree arcs (batch "
+      "mode); Theorem-12 flows and proposals %.3fs\n",
+      static_cast<long long>(s.packing_condition_checks),
+      static_cast<long long>(s.packing_rejected_proposals), s.packing_check_seconds,
+      static_cast<long long>(s.packing_batch_arcs), s.packing_seconds - s.packing_check_seconds);
   if (arc_by_arc_baseline) {
     // Same process, same topology: Algorithm 2 arc by arc (one Theorem-12 flow per arc).
     PipelineOptions plain;
     plain.packing.batch_certify = false;
     PipelineBuildResult b2;
     double t2 = Time([&] { b2 = BuildPipelineSchedule(g, plain); });
-    std::printf("  baseline arc-by-arc packing: build %.3fs (packing %.3fs, %lld flows) vs batch build %.3fs "
-                "(packing %.3fs): packing %.1fx faster\n",
-                t2, b2.stats.packing_seconds, static_cast<long long>(b2.stats.packing_max_flows), t_build,
-                s.packing_seconds, b2.stats.packing_seconds / s.packing_seconds);
+    std::printf(
+        "  baseline arc-by-arc packing: build %.3fs (packing %.3fs, %lld flows) vs batch build "
+        "%.3fs "
+        "(packing %.3fs): packing %.1fx faster\n",
+        t2, b2.stats.packing_seconds, static_cast<long long>(b2.stats.packing_max_flows), t_build,
+        s.packing_seconds, b2.stats.packing_seconds / s.packing_seconds);
   }
   if (arc_by_arc_baseline && g.num_switches() > 0) {
     // Same process, same topology: Algorithm 1 pair by pair (Theorem 8 for every pair).
@@ -132,15 +139,16 @@ void Run(const Topology& g, double reference_seconds, bool arc_by_arc_baseline) 
     pairwise.splitting.whole_switches = false;
     PipelineBuildResult b3;
     double t3 = Time([&] { b3 = BuildPipelineSchedule(g, pairwise); });
-    std::printf("  baseline pairwise splitting: build %.3fs (splitting %.3fs, %lld flows, %lld splits) vs "
-                "whole-switch build %.3fs (splitting %.3fs): splitting %.1fx faster, end to end %.1fx\n",
-                t3, b3.stats.splitting_seconds, static_cast<long long>(b3.stats.splitting_max_flows),
-                static_cast<long long>(b3.stats.split_operations), t_build, s.splitting_seconds,
-                b3.stats.splitting_seconds / s.splitting_seconds, t3 / t_build);
+    std::printf(
+        "  baseline pairwise splitting: build %.3fs (splitting %.3fs, %lld flows, %lld splits) vs "
+        "whole-switch build %.3fs (splitting %.3fs): splitting %.1fx faster, end to end %.1fx\n",
+        t3, b3.stats.splitting_seconds, static_cast<long long>(b3.stats.splitting_max_flows),
+        static_cast<long long>(b3.stats.split_operations), t_build, s.splitting_seconds,
+        b3.stats.splitting_seconds / s.splitting_seconds, t3 / t_build);
   }
   if (reference_seconds > 0) {
-    std::printf("  vs reference implementation's %.0fs (issue 4): %.0fx faster\n", reference_seconds,
-                reference_seconds / total);
+    std::printf("  vs reference implementation's %.0fs (issue 4): %.0fx faster\n",
+                reference_seconds, reference_seconds / total);
   }
   std::fflush(stdout);
 }
@@ -155,11 +163,16 @@ int main(int argc, char** argv) {
   bool scale = false, baseline = true, baseline_large = false, growth = false;
   std::string only;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--scale") == 0) scale = true;
-    else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
-    else if (std::strcmp(argv[i], "--no-baseline") == 0) baseline = false;
-    else if (std::strcmp(argv[i], "--growth") == 0) scale = growth = true;
-    else if (std::strcmp(argv[i], "--baseline-large") == 0) baseline_large = true;
+    if (std::strcmp(argv[i], "--scale") == 0)
+      scale = true;
+    else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+      only = argv[++i];
+    else if (std::strcmp(argv[i], "--no-baseline") == 0)
+      baseline = false;
+    else if (std::strcmp(argv[i], "--growth") == 0)
+      scale = growth = true;
+    else if (std::strcmp(argv[i], "--baseline-large") == 0)
+      baseline_large = true;
   }
   struct Case {
     const char* name;
@@ -184,7 +197,9 @@ int main(int argc, char** argv) {
       {"hypercube10", true, [] { return Hypercube(10); }, -1},
   };
   for (const Case& c : cases) {
-    if (only.empty() ? ((c.large && !scale) || (c.reference_seconds < 0 && !growth)) : only != c.name) continue;
+    if (only.empty() ? ((c.large && !scale) || (c.reference_seconds < 0 && !growth))
+                     : only != c.name)
+      continue;
     Run(c.make(), c.reference_seconds, baseline && (!c.large || baseline_large));
   }
   return 0;

@@ -38,13 +38,18 @@ int main(int argc, char** argv) {
   t0 = std::chrono::steady_clock::now();
   std::string text = WriteTopologyJson(g);
   double write = Seconds(t0);
-  std::printf("polarstar_bench radix=%lld q=%lld d'=%lld %s: %d routers (formula %s), %d links, diameter %d\n",
-              static_cast<long long>(radix), static_cast<long long>(best->q),
-              static_cast<long long>(best->d_prime), SupernodeKindName(best->kind).c_str(),
-              g.num_nodes(), best->order.str().c_str(), g.num_links(), d.diameter);
-  std::printf("  design space %.4f s; ER_q alone %.4f s (baseline); PolarStar build %.4f s (%.1fx baseline)\n",
-              search, er_build, build, build / er_build);
-  std::printf("  diameter check (all-pairs BFS) %.3f s; JSON write %.3f s (%zu bytes)\n", bfs, write,
-              text.size());
-  return d.diameter == 3 && BigInt(g.num_nodes()) == best->order && d.unreachable_pairs == 0 ? 0 : 1;
+  std::printf(
+      "polarstar_bench radix=%lld q=%lld d'=%lld %s: %d routers (formula %s), %d links, diameter "
+      "%d\n",
+      static_cast<long long>(radix), static_cast<long long>(best->q),
+      static_cast<long long>(best->d_prime), SupernodeKindName(best->kind).c_str(), g.num_nodes(),
+      best->order.str().c_str(), g.num_links(), d.diameter);
+  std::printf(
+      "  design space %.4f s; ER_q alone %.4f s (baseline); PolarStar build %.4f s (%.1fx "
+      "baseline)\n",
+      search, er_build, build, build / er_build);
+  std::printf("  diameter check (all-pairs BFS) %.3f s; JSON write %.3f s (%zu bytes)\n", bfs,
+              write, text.size());
+  return d.diameter == 3 && BigInt(g.num_nodes()) == best->order && d.unreachable_pairs == 0 ? 0
+                                                                                             : 1;
 }

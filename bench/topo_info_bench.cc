@@ -58,10 +58,11 @@ int main(int argc, char** argv) {
   std::printf("topo_info_bench N=%d links=%d degree=%lld eulerian=%d connected=%d diameter=%d\n", n,
               r.num_links(), static_cast<long long>(deg.degree), eu.eulerian, sc.strongly_connected,
               multi.diameter);
-  std::printf("  build %.3f s, JSON write %.3f s (%zu bytes), JSON read %.3f s, properties %.3f s\n",
-              build, write, text.size(), read, props);
-  std::printf("  all-pairs BFS: 1 thread %.3f s (baseline), all cores %.3f s, speedup %.2fx\n", bfs1,
-              bfsn, bfs1 / bfsn);
+  std::printf(
+      "  build %.3f s, JSON write %.3f s (%zu bytes), JSON read %.3f s, properties %.3f s\n", build,
+      write, text.size(), read, props);
+  std::printf("  all-pairs BFS: 1 thread %.3f s (baseline), all cores %.3f s, speedup %.2fx\n",
+              bfs1, bfsn, bfs1 / bfsn);
   std::printf("  topo info total (read + properties + parallel BFS) %.3f s\n", read + props + bfsn);
   return single.histogram == multi.histogram ? 0 : 1;
 }

@@ -31,7 +31,8 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
   auto a = std::make_shared<BaselineArgs>();
   std::string names;
   for (const auto& n : BaselineNames()) names += (names.empty() ? "" : ", ") + n;
-  auto* cmd = app.add_subcommand("baseline", "Baseline collective schedules, checked (" + names + ")");
+  auto* cmd =
+      app.add_subcommand("baseline", "Baseline collective schedules, checked (" + names + ")");
   cmd->add_option("name", a->options.name, "baseline: " + names)->required();
   cmd->add_option("topology", a->topology, "topology file (JSON or edge list)")->required();
   cmd->add_option("-o,--output", a->out, "output schedule JSON ('-' = stdout)")->required();
@@ -40,7 +41,8 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
   cmd->add_option("--chunks", a->options.chunks, "pipeline chunks P (dbtree)");
   cmd->add_option("--order", a->options.order, "ring order, node names (rings, dbtree)")
       ->delimiter(',');
-  cmd->add_option("--dims", a->options.dims, "grid dimensions, row-major node ids (torus, multitree)")
+  cmd->add_option("--dims", a->options.dims,
+                  "grid dimensions, row-major node ids (torus, multitree)")
       ->delimiter(',');
   cmd->add_option("--shifts", a->options.shifts, "ring shifts p, gcd(p, N) = 1 (shifted rings)")
       ->delimiter(',');
@@ -57,8 +59,8 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
       StepSchedule s = BuildBaseline(g, options, a->topology);
       StepCheckReport r = CheckStepSchedule(g, s);
       if (!r.ok) {  // never written unchecked
-        PrintFailure("baseline " + a->options.name + " failed the checker: " +
-                     (r.errors.empty() ? std::string("?") : r.errors[0]));
+        PrintFailure("baseline " + a->options.name +
+                     " failed the checker: " + (r.errors.empty() ? std::string("?") : r.errors[0]));
         return kExitCheckFailed;
       }
       s.claimed_tl = r.tl;
@@ -67,7 +69,8 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
       OutputCheck out = WriteCheckedSchedule(g, StepScheduleToJsonText(s, g) + "\n", a->out, {},
                                              json{{"tl", r.tl}, {"tb", ToString(r.tb)}});
       if (!out.ok) {
-        PrintFailure("baseline " + a->options.name + ": " + a->out + ": " + out.error + " (nothing written)");
+        PrintFailure("baseline " + a->options.name + ": " + a->out + ": " + out.error +
+                     " (nothing written)");
         return kExitCheckFailed;
       }
       std::ostream& info = a->out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
@@ -78,8 +81,9 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
         AddOutputCheck(j, out);
         info << j.dump() << "\n";
       } else {
-        info << a->options.name << " on " << g.name() << ": " << CollectiveName(s.collective) << ", T_L = " << r.tl
-             << ", T_B = " << ToString(r.tb) << " (shard units); output verified\n";
+        info << a->options.name << " on " << g.name() << ": " << CollectiveName(s.collective)
+             << ", T_L = " << r.tl << ", T_B = " << ToString(r.tb)
+             << " (shard units); output verified\n";
       }
       return kExitOk;
     });

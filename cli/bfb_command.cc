@@ -17,9 +17,9 @@
 #include "cli/schedule_output.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/step_checker.h"
 #include "schedules/collective.h"
 #include "schedules/compact_schedule.h"
-#include "proofs_check/step_checker.h"
 #include "schedules/step_schedule.h"
 #include "solvers/bfb/bfb_schedule.h"
 #include "solvers/bfb/discrete_chunks.h"
@@ -70,13 +70,15 @@ BfbResult GenerateWithThm4(const Topology& g, BfbOptions options) {
       if (e.item() != "reverse isomorphism") throw;
     }
   }
-  throw InputError(options.file, "--thm4",
-                   "no known reverse-symmetry isomorphism (identity or x -> -x mod n) maps G^T onto "
-                   "this topology; omit --thm4 to use the transpose (Cor. 3.1)");
+  throw InputError(
+      options.file, "--thm4",
+      "no known reverse-symmetry isomorphism (identity or x -> -x mod n) maps G^T onto "
+      "this topology; omit --thm4 to use the transpose (Cor. 3.1)");
 }
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // LCM chunk count (App. D.2 (a)) of a compact schedule: per step, den / gcd(den, all numerators).
@@ -84,7 +86,8 @@ BigInt CompactLcmChunks(const CompactStepSchedule& c) {
   BigInt lcm = 1;
   for (const CompactStep& cs : c.steps) {
     std::int64_t g = cs.denominator;
-    for (std::size_t k = 0; k < cs.lo.size() && g > 1; ++k) g = std::gcd(std::gcd(g, cs.lo[k]), cs.hi[k]);
+    for (std::size_t k = 0; k < cs.lo.size() && g > 1; ++k)
+      g = std::gcd(std::gcd(g, cs.lo[k]), cs.hi[k]);
     BigInt den(cs.denominator / g);
     lcm = lcm / boost::multiprecision::gcd(lcm, den) * den;
   }
@@ -105,7 +108,8 @@ int RunBfb(const BfbArgs& a) {
   options.certificates = !a.no_certificates;
   options.collective = *ParseCollective(a.collective);  // checked by the option's IsMember
   if (!a.alpha_file.empty())
-    options.link_alpha = LinkAlphasFromJson(ParseJsonText(ReadTextFile(a.alpha_file), a.alpha_file), g, a.alpha_file);
+    options.link_alpha = LinkAlphasFromJson(ParseJsonText(ReadTextFile(a.alpha_file), a.alpha_file),
+                                            g, a.alpha_file);
   json out;
   out["topology"] = g.name();
   out["collective"] = CollectiveName(options.collective);
@@ -174,7 +178,8 @@ int RunBfb(const BfbArgs& a) {
   json expected;
   {  // never written unchecked
     auto t0 = std::chrono::steady_clock::now();
-    StepCheckReport rep = compact ? CheckStepSchedule(g, *compact, co) : CheckStepSchedule(g, schedule, co);
+    StepCheckReport rep =
+        compact ? CheckStepSchedule(g, *compact, co) : CheckStepSchedule(g, schedule, co);
     out["verified"] = rep.ok;
     out["verify_seconds"] = Seconds(t0);
     expected = {{"tl", rep.tl}, {"tb", ToString(rep.tb)}};
@@ -189,8 +194,9 @@ int RunBfb(const BfbArgs& a) {
     if (write_compact) {
       if (!compact) compact = CompactFromSteps(schedule);
       if (!compact)
-        throw InputError("<args>", "--compact",
-                         "a step's common denominator exceeds int64; write the \"steps\" form instead");
+        throw InputError(
+            "<args>", "--compact",
+            "a step's common denominator exceeds int64; write the \"steps\" form instead");
       text = CompactStepScheduleToText(*compact, g);
     } else if (compact) {
       text = StepsJsonTextFromCompact(*compact, g);
@@ -234,26 +240,30 @@ int RunBfb(const BfbArgs& a) {
 
 CommandRegistrar reg_bfb(0, [](CLI::App& app) {
   auto args = std::make_shared<BfbArgs>();
-  auto* cmd = app.add_subcommand("bfb", "BFB schedule (seed 000 §6, App. D): exact LP per (node, step), "
-                                        "checked before it is written");
+  auto* cmd = app.add_subcommand("bfb",
+                                 "BFB schedule (seed 000 §6, App. D): exact LP per (node, step), "
+                                 "checked before it is written");
   cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
   cmd->add_option("--collective", args->collective, "allgather | reduce-scatter | allreduce")
       ->check(CLI::IsMember(std::vector<std::string>{CollectiveName(Collective::kAllgather),
                                                      CollectiveName(Collective::kReduceScatter),
                                                      CollectiveName(Collective::kAllreduce)}));
-  cmd->add_option("--chunks", args->chunks,
-                  "exactly P chunks per shard: ILP (12) with CBC vs rounded LP (App. D.2), allgather")
+  cmd->add_option(
+         "--chunks", args->chunks,
+         "exactly P chunks per shard: ILP (12) with CBC vs rounded LP (App. D.2), allgather")
       ->check(CLI::Range(std::int64_t{1}, kMaxChunks));
   cmd->add_option("--alpha-file", args->alpha_file, "per-link alpha JSON for LP (13) (App. D.3)");
   cmd->add_option("-o,--output", args->output, "write the schedule (\"steps\" JSON) here");
-  cmd->add_flag("--compact", args->compact,
-                "write the \"steps-compact\" form (also chosen by an output name ending in .csteps.json)");
+  cmd->add_flag(
+      "--compact", args->compact,
+      "write the \"steps-compact\" form (also chosen by an output name ending in .csteps.json)");
   cmd->add_flag("--thm4", args->thm4,
                 "reduce-scatter by Theorem 4 with a known reverse-symmetry isomorphism "
                 "(identity or x -> -x mod n, validated) instead of the transpose");
   cmd->add_flag("--clp-hint", args->clp_hint, "start every exact solve from CLP's LP optimum");
   cmd->add_flag("--json", args->json, "print one JSON object");
-  cmd->add_flag("--no-certificates", args->no_certificates, "omit per-(u,t) certificates from extra");
+  cmd->add_flag("--no-certificates", args->no_certificates,
+                "omit per-(u,t) certificates from extra");
   cmd->add_option("--threads", args->threads, "worker threads (0 = all cores)");
   cmd->callback([args]() { RunCommand([&]() { return RunBfb(*args); }); });
 });

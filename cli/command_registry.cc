@@ -38,7 +38,8 @@ void NoteRunningCommands(CLI::App* app) {
 // "topo gen" for the running subcommand, "collsynth" if none.
 std::string RunningCommand() {
   std::string name;
-  for (const CLI::App* a = g_running; a != nullptr && a->get_parent() != nullptr; a = a->get_parent()) {
+  for (const CLI::App* a = g_running; a != nullptr && a->get_parent() != nullptr;
+       a = a->get_parent()) {
     name = a->get_name() + (name.empty() ? "" : " " + name);
   }
   return name.empty() ? "collsynth" : name;
@@ -172,8 +173,8 @@ void RunCommand(const std::function<int()>& body) {
     g_exit_code = body();
   } catch (...) {
     std::string message;
-    g_exit_code = ExitCodeForException(std::current_exception(), RunningCommand(), RunningInputs(),
-                                       &message);
+    g_exit_code =
+        ExitCodeForException(std::current_exception(), RunningCommand(), RunningInputs(), &message);
     std::cerr << message << "\n";
   }
 }

@@ -53,7 +53,8 @@ ex::ExperimentDefinition LoadNamed(const ExperimentArgs& a) {
     }
     throw InputError(path, "",
                      "no such experiment definition (read from --dir, default ./experiments; "
-                     "known:" + known + ")");
+                     "known:" +
+                         known + ")");
   }
   return ex::LoadExperimentDefinition(path);
 }
@@ -63,8 +64,8 @@ std::string OutDir(const ExperimentArgs& a, const ex::ExperimentDefinition& def)
 }
 
 void PrintSummary(const ex::CsvTable& t) {
-  const std::vector<std::string> cols = {"instance", "algorithm", "collective", "nodes",
-                                         "tl", "tb", "ratio_to_bound", "verified"};
+  const std::vector<std::string> cols = {"instance", "algorithm", "collective",     "nodes",
+                                         "tl",       "tb",        "ratio_to_bound", "verified"};
   std::vector<int> idx;
   for (const auto& c : cols) idx.push_back(t.Column(c));
   std::vector<size_t> width(cols.size());
@@ -72,7 +73,8 @@ void PrintSummary(const ex::CsvTable& t) {
   const size_t shown = std::min<size_t>(t.rows.size(), 40);
   for (size_t r = 0; r < shown; ++r) {
     for (size_t i = 0; i < cols.size(); ++i) {
-      if (idx[i] >= 0) width[i] = std::max(width[i], std::min<size_t>(40, t.rows[r][idx[i]].size()));
+      if (idx[i] >= 0)
+        width[i] = std::max(width[i], std::min<size_t>(40, t.rows[r][idx[i]].size()));
     }
   }
   auto line = [&](auto cell) {
@@ -202,7 +204,8 @@ CommandRegistrar reg_experiment(0, [](CLI::App& app) {
       const std::string dir = OutDir(*rep_args, def);
       const std::string csv = dir + "/results.csv";
       if (!fs::exists(csv)) {
-        throw InputError(csv, "", "no results yet: run `collsynth experiment run " + def.name + "`");
+        throw InputError(csv, "",
+                         "no results yet: run `collsynth experiment run " + def.name + "`");
       }
       const auto table = ex::ParseCsv(ReadTextFile(csv), csv);
       nlohmann::json meta = nlohmann::json::object();

@@ -62,27 +62,33 @@ std::vector<int> ReadRanks(const Topology& g, const std::string& path) {
     auto v = g.FindNode(name);
     if (!v) throw InputError(path, item, "no node named '" + name + "' in the topology");
     if (!g.IsCompute(*v)) throw InputError(path, item, "'" + name + "' is a switch, not a GPU");
-    if (r < 0 || r >= n) throw InputError(path, item, "rank " + std::to_string(r) + " outside 0.." + std::to_string(n - 1));
+    if (r < 0 || r >= n)
+      throw InputError(path, item,
+                       "rank " + std::to_string(r) + " outside 0.." + std::to_string(n - 1));
     if (rank[*v] >= 0) throw InputError(path, item, "'" + name + "' is given two ranks");
-    if (node_of_rank[r] >= 0) throw InputError(path, item, "rank " + std::to_string(r) + " is given twice");
+    if (node_of_rank[r] >= 0)
+      throw InputError(path, item, "rank " + std::to_string(r) + " is given twice");
     rank[*v] = static_cast<int>(r);
     node_of_rank[r] = *v;
   };
   if (j.is_array()) {
     for (std::size_t i = 0; i < j.size(); ++i) {
-      if (!j[i].is_string()) throw InputError(path, "[" + std::to_string(i) + "]", "not a node name");
+      if (!j[i].is_string())
+        throw InputError(path, "[" + std::to_string(i) + "]", "not a node name");
       assign(j[i].get<std::string>(), static_cast<long long>(i), "[" + std::to_string(i) + "]");
     }
   } else if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) {
-      if (!it.value().is_number_integer()) throw InputError(path, it.key(), "the rank is not an integer");
+      if (!it.value().is_number_integer())
+        throw InputError(path, it.key(), "the rank is not an integer");
       assign(it.key(), it.value().get<long long>(), it.key());
     }
   } else {
     throw InputError(path, "", "expected an array of node names or an object {name: rank}");
   }
   for (int r = 0; r < n; ++r) {
-    if (node_of_rank[r] < 0) throw InputError(path, "", "rank " + std::to_string(r) + " has no node");
+    if (node_of_rank[r] < 0)
+      throw InputError(path, "", "rank " + std::to_string(r) + " has no node");
   }
   return rank;
 }
@@ -99,7 +105,8 @@ std::string OutputPath(const std::string& out, const MscclProgram& p, MscclExpor
 
 std::string RoutesPath(const std::string& xml_path) {
   const std::string ext = ".xml";
-  if (xml_path.size() > ext.size() && xml_path.compare(xml_path.size() - ext.size(), ext.size(), ext) == 0) {
+  if (xml_path.size() > ext.size() &&
+      xml_path.compare(xml_path.size() - ext.size(), ext.size(), ext) == 0) {
     return xml_path.substr(0, xml_path.size() - ext.size()) + ".routes.json";
   }
   return xml_path + ".routes.json";
@@ -108,7 +115,8 @@ std::string RoutesPath(const std::string& xml_path) {
 // The independent replay (proofs_check/msccl_replay.h) of the file at `path`, read back
 // from disk, at the kernel's connector depth and at depth 1 (a conservative model: the
 // lowering must not rely on connector buffering). Returns the violations (empty: accepted).
-std::vector<std::string> ReplayWrittenFile(const std::string& path, MscclExportProfile profile, int root) {
+std::vector<std::string> ReplayWrittenFile(const std::string& path, MscclExportProfile profile,
+                                           int root) {
   ReplayOptions ro;
   ro.profile = profile == MscclExportProfile::kLegacy ? MscclProfile::kLegacy
                : profile == MscclExportProfile::kRccl ? MscclProfile::kRccl
@@ -121,8 +129,8 @@ std::vector<std::string> ReplayWrittenFile(const std::string& path, MscclExportP
     if (r.ok) continue;
     std::vector<std::string> out;
     for (const ReplayViolation& v : r.violations) {
-      out.push_back(std::string(ReplayStageName(v.stage)) + " " + ReplayViolationKindName(v.kind) + ": " +
-                    v.message + (depth == 1 ? " (connector depth 1)" : ""));
+      out.push_back(std::string(ReplayStageName(v.stage)) + " " + ReplayViolationKindName(v.kind) +
+                    ": " + v.message + (depth == 1 ? " (connector depth 1)" : ""));
     }
     if (out.empty()) out.push_back("rejected without a violation listed");
     return out;
@@ -144,7 +152,8 @@ void MaybeCorrupt(std::string& xml) {
 }
 
 CommandRegistrar reg_export(0, [](CLI::App& app) {
-  auto* exp = app.add_subcommand("export", "Export a checked schedule to an executor format (docs/export.md)");
+  auto* exp = app.add_subcommand(
+      "export", "Export a checked schedule to an executor format (docs/export.md)");
   exp->require_subcommand(1);
 });
 
@@ -153,36 +162,46 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
   auto* cmd = app.get_subcommand("export")->add_subcommand(
       "msccl", "MSCCL executor XML of a pipeline or step schedule, replay-checked before writing");
   cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
-  cmd->add_option("schedule", args->schedule, "schedule JSON (pipeline, steps, steps-compact)")->required();
-  cmd->add_option("-o,--output", args->output, "XML file, or a directory (file named by collective, size range)")
+  cmd->add_option("schedule", args->schedule, "schedule JSON (pipeline, steps, steps-compact)")
+      ->required();
+  cmd->add_option("-o,--output", args->output,
+                  "XML file, or a directory (file named by collective, size range)")
       ->required();
   cmd->add_option("--profile", args->profile, "executor (default), rccl, legacy");
   cmd->add_option("--proto", args->proto, "Simple (default), LL, LL128");
   auto* ip = cmd->add_flag("--inplace", args->inplace, "file for in-place calls");
-  auto* oop = cmd->add_flag("--outofplace", args->outofplace, "file for out-of-place calls (default)");
+  auto* oop =
+      cmd->add_flag("--outofplace", args->outofplace, "file for out-of-place calls (default)");
   ip->excludes(oop);
-  cmd->add_option("--min-bytes", args->min_bytes, "smallest message size (bytes) the file is for (default 0)")
+  cmd->add_option("--min-bytes", args->min_bytes,
+                  "smallest message size (bytes) the file is for (default 0)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-bytes", args->max_bytes, "largest message size, 0 = no bound (default)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--max-tbs", args->max_tbs, "thread blocks per GPU (default 64)")->check(CLI::Range(1, 1024));
-  cmd->add_option("--max-channels", args->max_channels, "channels (default 32)")->check(CLI::Range(1, 32));
+  cmd->add_option("--max-tbs", args->max_tbs, "thread blocks per GPU (default 64)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--max-channels", args->max_channels, "channels (default 32)")
+      ->check(CLI::Range(1, 32));
   cmd->add_option("--max-chunks", args->max_chunks, "bound on nchunksperloop (default 256)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
-  cmd->add_option("--instances", args->instances, "copies of the schedule on fresh chunks and channels (default 1)")
+  cmd->add_option("--instances", args->instances,
+                  "copies of the schedule on fresh chunks and channels (default 1)")
       ->check(CLI::Range(1, 32));
   cmd->add_flag("--root-specific", args->root_specific,
                 "allow broadcast (the runtimes select by size and ranks, never by root)");
-  cmd->add_flag("--fuse", args->fuse,
-                "pipeline schedules: forwards as one rcs/rrs step, a channel per chain of main children");
-  cmd->add_option("--ranks", args->ranks, "JSON: compute node names in rank order, or {name: rank}");
+  cmd->add_flag(
+      "--fuse", args->fuse,
+      "pipeline schedules: forwards as one rcs/rrs step, a channel per chain of main children");
+  cmd->add_option("--ranks", args->ranks,
+                  "JSON: compute node names in rank order, or {name: rank}");
   cmd->add_option("--name", args->name, "<algo name> (default collsynth-<collective>)");
   cmd->add_flag("--json", args->json, "print one JSON summary object");
   cmd->callback([args]() {
     RunCommand([&]() {
       if (args->output == "-") {
-        throw InputError("<args>", "-o", "'-' (stdout) is not supported: the XML is replayed from the written file "
-                                         "before it is kept; give a file or a directory");
+        throw InputError("<args>", "-o",
+                         "'-' (stdout) is not supported: the XML is replayed from the written file "
+                         "before it is kept; give a file or a directory");
       }
       MscclExportOptions o;
       try {
@@ -216,8 +235,9 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       const std::string text = ReadTextFile(args->schedule);
       VerifyResult verified = VerifyScheduleText(g, text, file);
       if (!verified.ok) {
-        std::string first = verified.report["errors"].empty() ? std::string(ScheduleVerdictName(verified.verdict))
-                                                              : verified.report["errors"][0].get<std::string>();
+        std::string first = verified.report["errors"].empty()
+                                ? std::string(ScheduleVerdictName(verified.verdict))
+                                : verified.report["errors"][0].get<std::string>();
         PrintFailure(file + ": the schedule does not verify, nothing exported: " + first);
         return kExitCheckFailed;
       }
@@ -227,14 +247,16 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       MscclExportResult r;
       try {
         if (format == "pipeline") {
-          r = ExportPipelineToMscclProgram(g, PipelineScheduleFromJson(doc, g, file), rank, o, file);
+          r = ExportPipelineToMscclProgram(g, PipelineScheduleFromJson(doc, g, file), rank, o,
+                                           file);
         } else if (format == "steps") {
           r = ExportStepsToMscclProgram(g, StepScheduleFromJson(doc, g, file), rank, o, file);
         } else if (format == "steps-compact") {
-          r = ExportStepsToMscclProgram(g, StepsFromCompact(CompactStepScheduleFromJson(doc, g, file)), rank, o,
-                                        file);
+          r = ExportStepsToMscclProgram(
+              g, StepsFromCompact(CompactStepScheduleFromJson(doc, g, file)), rank, o, file);
         } else {
-          throw InputError(file, "format", "'" + format + "' is not pipeline, steps or steps-compact");
+          throw InputError(file, "format",
+                           "'" + format + "' is not pipeline, steps or steps-compact");
         }
       } catch (const ExportLimitError& e) {
         PrintFailure("export msccl: limit " + e.limit() + ": " + e.what());
@@ -255,9 +277,10 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       std::vector<std::string> replay = ReplayWrittenFile(partial, o.profile, r.root_rank);
       if (!replay.empty()) {
         std::remove(partial.c_str());
-        PrintFailure("export msccl: the replay checker did not accept " + path + ": " + replay[0] +
-                     (replay.size() > 1 ? " (and " + std::to_string(replay.size() - 1) + " more)" : "") +
-                     "; nothing written");
+        PrintFailure(
+            "export msccl: the replay checker did not accept " + path + ": " + replay[0] +
+            (replay.size() > 1 ? " (and " + std::to_string(replay.size() - 1) + " more)" : "") +
+            "; nothing written");
         return kExitCheckFailed;
       }
       const std::string routes = RoutesPath(path);
@@ -292,14 +315,19 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       } else {
         const bool whole_buffer = r.program.collective == Collective::kAllgather ||
                                   r.program.collective == Collective::kReduceScatter;
-        std::cout << "wrote " << EscapeForMessage(path) << " (" << CollectiveName(r.program.collective) << ", " << r.program.ngpus
-                  << " GPUs, nchunksperloop " << r.program.nchunksperloop << ", " << r.program.nchannels
-                  << " channels, " << r.blocks_per_gpu << " blocks per GPU, at most " << r.max_steps_per_block
+        std::cout << "wrote " << EscapeForMessage(path) << " ("
+                  << CollectiveName(r.program.collective) << ", " << r.program.ngpus
+                  << " GPUs, nchunksperloop " << r.program.nchunksperloop << ", "
+                  << r.program.nchannels << " channels, " << r.blocks_per_gpu
+                  << " blocks per GPU, at most " << r.max_steps_per_block
                   << " steps per block; replay accepted)\n"
-                  << "ratio: optimal " << ToString(r.optimal_ratio) << ", achieved " << ToString(r.achieved_ratio)
-                  << (r.exact_chunks ? " (exact chunks)" : " (chunks rounded to --max-chunks)") << "\n"
+                  << "ratio: optimal " << ToString(r.optimal_ratio) << ", achieved "
+                  << ToString(r.achieved_ratio)
+                  << (r.exact_chunks ? " (exact chunks)" : " (chunks rounded to --max-chunks)")
+                  << "\n"
                   << "routes: " << EscapeForMessage(routes) << "\n"
-                  << "run with at least " << r.program.nchannels << " channels (NCCL_MIN_NCHANNELS); the runtime uses "
+                  << "run with at least " << r.program.nchannels
+                  << " channels (NCCL_MIN_NCHANNELS); the runtime uses "
                   << "the file only when the element count" << (whole_buffer ? " times ngpus" : "")
                   << " is a multiple of " << r.program.nchunksperloop << "\n";
       }

@@ -1,7 +1,7 @@
 // collsynth finder --nodes N --degree d [--alpha A --bandwidth B --size M] [--json]
-//   The topology finder of seed 000 §5.4 (solvers/finder/finder.h): the Pareto frontier of allgather
-//   (T_L, T_B) over base topologies and expansions, and the best choice for the workload by
-//   allreduce time 2·(T_L·α + T_B·M/B) (Table 4's convention). docs/cli.md "## finder".
+//   The topology finder of seed 000 §5.4 (solvers/finder/finder.h): the Pareto frontier of
+//   allgather (T_L, T_B) over base topologies and expansions, and the best choice for the workload
+//   by allreduce time 2·(T_L·α + T_B·M/B) (Table 4's convention). docs/cli.md "## finder".
 //   --up-to NMAX runs N = 2..NMAX on one engine (Figure 13); --emit-genkautz-table D MAX
 //   prints the rows of solvers/finder/finder_genkautz_table.inc.
 #include <chrono>
@@ -36,10 +36,11 @@ struct FinderArgs {
 // "<number><unit>" with the unit from `units` (factor to the base unit); a bare number uses
 // `bare`. Exact.
 Rational ParseQuantity(const std::string& option, const std::string& text,
-                       const std::vector<std::pair<std::string, Rational>>& units, const std::string& bare) {
+                       const std::vector<std::pair<std::string, Rational>>& units,
+                       const std::string& bare) {
   std::size_t end = 0;
-  while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
-                               text[end] == '/')) {
+  while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) ||
+                               text[end] == '.' || text[end] == '/')) {
     ++end;
   }
   std::string num = text.substr(0, end), unit = text.substr(end);
@@ -64,16 +65,26 @@ Rational ParseQuantity(const std::string& option, const std::string& text,
 FinderWorkload ParseWorkload(const FinderArgs& a) {
   FinderWorkload w;
   w.alpha = ParseQuantity("--alpha", a.alpha,
-                          {{"s", 1}, {"ms", Rational(1, 1000)}, {"us", Rational(1, 1000000)},
+                          {{"s", 1},
+                           {"ms", Rational(1, 1000)},
+                           {"us", Rational(1, 1000000)},
                            {"ns", Rational(1, 1000000000)}},
                           "us");
   w.bandwidth_bps = ParseQuantity("--bandwidth", a.bandwidth,
-                                  {{"bps", 1}, {"Kbps", 1000}, {"Mbps", 1000000}, {"Gbps", 1000000000},
+                                  {{"bps", 1},
+                                   {"Kbps", 1000},
+                                   {"Mbps", 1000000},
+                                   {"Gbps", 1000000000},
                                    {"Tbps", Rational(1000000000000LL)}},
                                   "Gbps");
   w.size_bytes = ParseQuantity("--size", a.size,
-                               {{"B", 1}, {"KB", 1024}, {"MB", 1 << 20}, {"GB", 1 << 30},
-                                {"KiB", 1024}, {"MiB", 1 << 20}, {"GiB", 1 << 30}},
+                               {{"B", 1},
+                                {"KB", 1024},
+                                {"MB", 1 << 20},
+                                {"GB", 1 << 30},
+                                {"KiB", 1024},
+                                {"MiB", 1 << 20},
+                                {"GiB", 1 << 30}},
                                "B");
   return w;
 }
@@ -111,8 +122,8 @@ int EmitTable(const std::vector<int>& spec) {
   for (int m = d + 2; m <= max; ++m) {
     std::string e = "genkautz(" + std::to_string(d) + "," + std::to_string(m) + ")";
     BfbValue v = ComputeBfbValue(EvaluateTopologyExpression(e), e);
-    std::cout << "{" << d << "," << m << "," << v.diameter << "," << ToString(Numerator(v.tb_shard)) << ","
-              << ToString(Denominator(v.tb_shard)) << "},\n";
+    std::cout << "{" << d << "," << m << "," << v.diameter << "," << ToString(Numerator(v.tb_shard))
+              << "," << ToString(Denominator(v.tb_shard)) << "},\n";
   }
   return kExitOk;
 }
@@ -120,24 +131,30 @@ int EmitTable(const std::vector<int>& spec) {
 CommandRegistrar reg_finder(0, [](CLI::App& app) {
   auto args = std::make_shared<FinderArgs>();
   auto* cmd = app.add_subcommand(
-      "finder", "Topology finder (seed 000 §5.4): Pareto frontier of (T_L, T_B) for N nodes of degree d");
+      "finder",
+      "Topology finder (seed 000 §5.4): Pareto frontier of (T_L, T_B) for N nodes of degree d");
   cmd->add_option("--nodes", args->nodes, "number of nodes N");
   cmd->add_option("--degree", args->degree, "degree d (links out of each node)")->required();
   cmd->add_option("--alpha", args->alpha, "per-step latency α (default 10us; s, ms, us, ns)");
-  cmd->add_option("--bandwidth", args->bandwidth, "node egress bandwidth B (default 100Gbps; bps..Tbps)");
-  cmd->add_option("--size", args->size, "allreduce size M (default 1MB = 2^20 bytes; B, KB, MB, GB)");
+  cmd->add_option("--bandwidth", args->bandwidth,
+                  "node egress bandwidth B (default 100Gbps; bps..Tbps)");
+  cmd->add_option("--size", args->size,
+                  "allreduce size M (default 1MB = 2^20 bytes; B, KB, MB, GB)");
   cmd->add_flag("--json", args->json, "print one JSON object");
   cmd->add_option("--up-to", args->up_to, "run every N = 2..NMAX on one engine (best per N)");
-  cmd->add_option("--emit-genkautz-table", args->emit_table, "print table rows for D, MAX (maintenance)")
+  cmd->add_option("--emit-genkautz-table", args->emit_table,
+                  "print table rows for D, MAX (maintenance)")
       ->expected(2);
   cmd->callback([args]() {
     RunCommand([&]() {
       if (!args->emit_table.empty()) return EmitTable(args->emit_table);
       FinderWorkload w = ParseWorkload(*args);
-      if (args->degree < 1 || args->degree > 64) throw InputError("<args>", "--degree", "must be in 1..64");
+      if (args->degree < 1 || args->degree > 64)
+        throw InputError("<args>", "--degree", "must be in 1..64");
       TopologyFinder finder;
       if (args->up_to > 0) {
-        if (args->up_to < 2 || args->up_to > 100000) throw InputError("<args>", "--up-to", "must be in 2..100000");
+        if (args->up_to < 2 || args->up_to > 100000)
+          throw InputError("<args>", "--up-to", "must be in 2..100000");
         auto start = std::chrono::steady_clock::now();
         json rows = json::array();
         std::ostringstream text;
@@ -145,16 +162,20 @@ CommandRegistrar reg_finder(0, [](CLI::App& app) {
           FinderResult r = finder.Find(n, args->degree);
           if (r.frontier.empty()) continue;
           const FinderCandidate& b = BestForWorkload(r, w);
-          rows.push_back({{"nodes", n}, {"frontier_size", r.frontier.size()}, {"best", CandidateJson(b, w)}});
-          text << std::setw(6) << n << "  " << std::setw(12) << b.Label() << "  T_L " << std::setw(3) << b.tl
-               << "  T_B " << std::setw(10) << Decimal(b.tb, 4) << "  " << Decimal(AllreduceTime(b, w) * 1000000, 1)
-               << " us  " << b.topology << "\n";
+          rows.push_back(
+              {{"nodes", n}, {"frontier_size", r.frontier.size()}, {"best", CandidateJson(b, w)}});
+          text << std::setw(6) << n << "  " << std::setw(12) << b.Label() << "  T_L "
+               << std::setw(3) << b.tl << "  T_B " << std::setw(10) << Decimal(b.tb, 4) << "  "
+               << Decimal(AllreduceTime(b, w) * 1000000, 1) << " us  " << b.topology << "\n";
         }
-        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        double secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (args->json) {
-          std::cout << json{{"degree", args->degree}, {"results", rows}, {"seconds", secs}}.dump() << "\n";
+          std::cout << json{{"degree", args->degree}, {"results", rows}, {"seconds", secs}}.dump()
+                    << "\n";
         } else {
-          std::cout << text.str() << "(" << rows.size() << " sizes in " << Decimal(secs, 2) << " s)\n";
+          std::cout << text.str() << "(" << rows.size() << " sizes in " << Decimal(secs, 2)
+                    << " s)\n";
         }
         return kExitOk;
       }
@@ -166,8 +187,9 @@ CommandRegistrar reg_finder(0, [](CLI::App& app) {
         throw InputError("<args>", "--nodes", e.what());
       }
       if (r.frontier.empty()) {
-        throw InputError("<args>", "--nodes", "no topology with " + std::to_string(args->nodes) + " nodes of degree " +
-                                                  std::to_string(args->degree) + " in the database");
+        throw InputError("<args>", "--nodes",
+                         "no topology with " + std::to_string(args->nodes) + " nodes of degree " +
+                             std::to_string(args->degree) + " in the database");
       }
       const FinderCandidate& best = BestForWorkload(r, w);
       if (args->json) {
@@ -186,15 +208,18 @@ CommandRegistrar reg_finder(0, [](CLI::App& app) {
         return kExitOk;
       }
       std::ostringstream o;
-      o << "Pareto frontier, N = " << r.nodes << ", d = " << r.degree << " (allgather; T_L* = " << r.moore_steps
-        << ", T_B* = " << ToString(r.tb_lower_bound) << " M/B)\n";
+      o << "Pareto frontier, N = " << r.nodes << ", d = " << r.degree
+        << " (allgather; T_L* = " << r.moore_steps << ", T_B* = " << ToString(r.tb_lower_bound)
+        << " M/B)\n";
       o << "  T_L  T_B (M/B)              allreduce    topology\n";
       for (const auto& c : r.frontier) {
         std::string tb = ToString(c.tb) + " = " + Decimal(c.tb, 4);
-        o << "  " << std::setw(3) << c.tl << "  " << std::left << std::setw(22) << tb << std::right << std::setw(10)
-          << Decimal(AllreduceTime(c, w) * 1000000, 1) << " us  " << c.topology
-          << (c.bw_optimal ? "  [BW optimal]" : "") << (c.moore_optimal ? "  [Moore optimal]" : "") << "\n";
-        for (const auto& a : c.alternatives) o << "                                              = " << a << "\n";
+        o << "  " << std::setw(3) << c.tl << "  " << std::left << std::setw(22) << tb << std::right
+          << std::setw(10) << Decimal(AllreduceTime(c, w) * 1000000, 1) << " us  " << c.topology
+          << (c.bw_optimal ? "  [BW optimal]" : "") << (c.moore_optimal ? "  [Moore optimal]" : "")
+          << "\n";
+        for (const auto& a : c.alternatives)
+          o << "                                              = " << a << "\n";
       }
       o << "best for α = " << Decimal(w.alpha * 1000000, 3) << " us, M = " << ToString(w.size_bytes)
         << " B, B = " << Decimal(w.bandwidth_bps / 1000000000, 3) << " Gbps: " << best.topology

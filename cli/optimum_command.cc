@@ -36,25 +36,34 @@ struct OptimumArgs {
 CommandRegistrar reg_optimum(0, [](CLI::App& app) {
   auto args = std::make_shared<OptimumArgs>();
   auto* cmd = app.add_subcommand(
-      "optimum", "Exact optimal allgather bandwidth runtime T_B* = (M/N)·ratio* with its bottleneck cut");
+      "optimum",
+      "Exact optimal allgather bandwidth runtime T_B* = (M/N)·ratio* with its bottleneck cut");
   cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
   cmd->add_flag("--json", args->json, "print one JSON object");
-  cmd->add_option("--method", args->method, "dinkelbach (default) or binary-search (seed 004 §2.1)");
-  cmd->add_option("--root", args->root, "broadcast root for bound (5) (default: first compute node)");
+  cmd->add_option("--method", args->method,
+                  "dinkelbach (default) or binary-search (seed 004 §2.1)");
+  cmd->add_option("--root", args->root,
+                  "broadcast root for bound (5) (default: first compute node)");
   cmd->callback([args]() {
     RunCommand([&]() {
       OptimumMethod method;
-      if (args->method == "dinkelbach") method = OptimumMethod::kDinkelbach;
-      else if (args->method == "binary-search") method = OptimumMethod::kBinarySearch;
-      else throw InputError("<args>", "--method", "unknown method '" + args->method + "' (dinkelbach, binary-search)");
+      if (args->method == "dinkelbach")
+        method = OptimumMethod::kDinkelbach;
+      else if (args->method == "binary-search")
+        method = OptimumMethod::kBinarySearch;
+      else
+        throw InputError("<args>", "--method",
+                         "unknown method '" + args->method + "' (dinkelbach, binary-search)");
       Topology g = ReadTopologyFile(args->file);
       RequireEulerianStronglyConnected(g, args->file);
-      if (g.num_compute() < 2) throw InputError(args->file, "nodes", "needs at least 2 compute nodes");
+      if (g.num_compute() < 2)
+        throw InputError(args->file, "nodes", "needs at least 2 compute nodes");
       int root = g.ComputeNodes().front();
       if (!args->root.empty()) {
         auto r = g.FindNode(args->root);
         if (!r || !g.IsCompute(*r)) {
-          throw InputError("<args>", "--root", "'" + args->root + "' is not a compute node of " + args->file);
+          throw InputError("<args>", "--root",
+                           "'" + args->root + "' is not a compute node of " + args->file);
         }
         root = *r;
       }
@@ -74,7 +83,8 @@ CommandRegistrar reg_optimum(0, [](CLI::App& app) {
       j["cut_compute"] = opt.cut_compute;
       j["cut_bandwidth"] = RationalToJson(opt.cut_bandwidth);
       j["U"] = RationalToJson(opt.U);
-      j["k"] = opt.k <= 1000000000000LL ? json(static_cast<std::int64_t>(opt.k)) : json(ToString(opt.k));
+      j["k"] =
+          opt.k <= 1000000000000LL ? json(static_cast<std::int64_t>(opt.k)) : json(ToString(opt.k));
       j["method"] = args->method;
       j["oracle_tests"] = opt.tests;
       j["max_flow_calls"] = opt.max_flow_calls;
@@ -98,8 +108,10 @@ CommandRegistrar reg_optimum(0, [](CLI::App& app) {
         return kExitOk;
       }
       std::ostringstream o;
-      o << "allgather optimum   T_B* = (M/N) · " << ToString(opt.ratio) << "   (N = " << g.num_compute() << ")\n"
-        << "bottleneck cut S*   |S* ∩ V_c| = " << opt.cut_compute << ", B+(S*) = " << ToString(opt.cut_bandwidth) << "\n"
+      o << "allgather optimum   T_B* = (M/N) · " << ToString(opt.ratio)
+        << "   (N = " << g.num_compute() << ")\n"
+        << "bottleneck cut S*   |S* ∩ V_c| = " << opt.cut_compute
+        << ", B+(S*) = " << ToString(opt.cut_bandwidth) << "\n"
         << "  S* = {";
       for (std::size_t i = 0; i < opt.bottleneck_cut.size(); ++i) {
         o << (i ? ", " : "") << g.node(opt.bottleneck_cut[i]).name;
@@ -108,8 +120,9 @@ CommandRegistrar reg_optimum(0, [](CLI::App& app) {
         << "Proposition 3       U = " << ToString(opt.U) << ", k = " << ToString(opt.k) << "\n"
         << "allreduce bounds    (6) " << ToString(ar.bound6) << ", (7) " << ToString(ar.bound7)
         << " (units of M/N); RS+AG gives " << ToString(ar.rs_ag_ratio) << " -> "
-        << (ar.rs_ag_optimal ? "optimal" : "not proven optimal") << " (Theorem 19 a: "
-        << (ar.theorem19_a ? "yes" : "no") << ", b: " << (ar.theorem19_b ? "yes" : "no") << ")\n"
+        << (ar.rs_ag_optimal ? "optimal" : "not proven optimal")
+        << " (Theorem 19 a: " << (ar.theorem19_a ? "yes" : "no")
+        << ", b: " << (ar.theorem19_b ? "yes" : "no") << ")\n"
         << "broadcast bound (5) root " << g.node(root).name << ": T_B >= M · " << ToString(bc.ratio)
         << " (min cut " << ToString(bc.min_cut) << ")\n";
       std::cout << o.str();

@@ -34,18 +34,23 @@ struct PipelineArgs {
 
 CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
   auto args = std::make_shared<PipelineArgs>();
-  auto* cmd = app.add_subcommand("pipeline", "Bandwidth-optimal pipeline schedule (seed 004), checked before writing");
+  auto* cmd = app.add_subcommand(
+      "pipeline", "Bandwidth-optimal pipeline schedule (seed 004), checked before writing");
   cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
-  cmd->add_option("--collective", args->collective, "allgather (default), reduce-scatter, allreduce, broadcast");
+  cmd->add_option("--collective", args->collective,
+                  "allgather (default), reduce-scatter, allreduce, broadcast");
   cmd->add_option("--root", args->root, "broadcast root (default: first compute node)");
   cmd->add_option("--fixed-k", args->fixed_k, "exactly K trees per root (seed 004 §2.4)");
   cmd->add_option("-o,--output", args->output, "schedule JSON file ('-' = stdout)")->required();
-  cmd->add_option("--packing", args->packing,
-                  "Algorithm 2 variant: batch (default; greedy spanning proposals certified by condition (3)) "
-                  "or arc-by-arc (one Theorem-12 max-flow per tree arc, as in the paper)");
-  cmd->add_option("--splitting", args->splitting,
-                  "Algorithm 1 variant: whole (default; each switch first split off whole along a rotation "
-                  "pairing certified by one rooted min cut) or pairwise (Theorem 8 pair by pair, as in the paper)");
+  cmd->add_option(
+      "--packing", args->packing,
+      "Algorithm 2 variant: batch (default; greedy spanning proposals certified by condition (3)) "
+      "or arc-by-arc (one Theorem-12 max-flow per tree arc, as in the paper)");
+  cmd->add_option(
+      "--splitting", args->splitting,
+      "Algorithm 1 variant: whole (default; each switch first split off whole along a rotation "
+      "pairing certified by one rooted min cut) or pairwise (Theorem 8 pair by pair, as in the "
+      "paper)");
   cmd->add_flag("--json", args->json, "print the summary as one JSON object");
   cmd->callback([args]() {
     RunCommand([&]() {
@@ -53,18 +58,21 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       if (std::optional<Collective> c = ParseCollective(args->collective)) {
         opt.collective = *c;
       } else {
-        throw InputError("<args>", "--collective", "unknown collective '" + args->collective +
-                                                       "' (allgather, reduce-scatter, allreduce, broadcast)");
+        throw InputError("<args>", "--collective",
+                         "unknown collective '" + args->collective +
+                             "' (allgather, reduce-scatter, allreduce, broadcast)");
       }
       if (args->packing == "arc-by-arc") {
         opt.packing.batch_certify = false;
       } else if (args->packing != "batch") {
-        throw InputError("<args>", "--packing", "'" + args->packing + "' is not batch or arc-by-arc");
+        throw InputError("<args>", "--packing",
+                         "'" + args->packing + "' is not batch or arc-by-arc");
       }
       if (args->splitting == "pairwise") {
         opt.splitting.whole_switches = false;
       } else if (args->splitting != "whole") {
-        throw InputError("<args>", "--splitting", "'" + args->splitting + "' is not whole or pairwise");
+        throw InputError("<args>", "--splitting",
+                         "'" + args->splitting + "' is not whole or pairwise");
       }
       if (!args->fixed_k.empty()) {
         BigInt k;
@@ -73,17 +81,20 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
           if (Denominator(r) != 1 || r < 1) throw std::invalid_argument("not a positive integer");
           k = Numerator(r);
         } catch (const std::invalid_argument&) {
-          throw InputError("<args>", "--fixed-k", "'" + args->fixed_k + "' is not a positive integer");
+          throw InputError("<args>", "--fixed-k",
+                           "'" + args->fixed_k + "' is not a positive integer");
         }
         opt.fixed_k = k;
       }
       Topology g = ReadTopologyFile(args->file);
       RequireEulerianStronglyConnected(g, args->file);
-      if (g.num_compute() < 2) throw InputError(args->file, "nodes", "needs at least 2 compute nodes");
+      if (g.num_compute() < 2)
+        throw InputError(args->file, "nodes", "needs at least 2 compute nodes");
       if (!args->root.empty()) {
         auto r = g.FindNode(args->root);
         if (!r || !g.IsCompute(*r)) {
-          throw InputError("<args>", "--root", "'" + args->root + "' is not a compute node of " + args->file);
+          throw InputError("<args>", "--root",
+                           "'" + args->root + "' is not a compute node of " + args->file);
         }
         opt.root = *r;
       } else {
@@ -133,7 +144,8 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       sum["ratio"] = RationalToJson(s.ratio);
       sum["optimal_ratio"] = RationalToJson(built.optimal_ratio);
       sum["U"] = RationalToJson(s.U);
-      sum["k"] = s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
+      sum["k"] =
+          s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
       sum["trees"] = built.stats.trees;
       sum["verdict"] = PipelineVerdictName(verdict);
       if (built.fixed_k) {
@@ -166,12 +178,14 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         std::cout << sum.dump() << "\n";
       } else {
         std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
-                  << ToString(built.optimal_ratio) << "), U = " << ToString(s.U) << ", k = "
-                  << ToString(s.k) << ", " << built.stats.trees << " distinct trees; " << PipelineVerdictName(verdict);
+                  << ToString(built.optimal_ratio) << "), U = " << ToString(s.U)
+                  << ", k = " << ToString(s.k) << ", " << built.stats.trees << " distinct trees; "
+                  << PipelineVerdictName(verdict);
         if (built.fixed_k) {
           std::cout << "; fixed k: "
-                    << (fixed_k_certified ? "best for this k (certified by the fixed-k cut)"
-                                          : "lower bound U*/k = " + ToString(built.fixed_k->lower_bound));
+                    << (fixed_k_certified
+                            ? "best for this k (certified by the fixed-k cut)"
+                            : "lower bound U*/k = " + ToString(built.fixed_k->lower_bound));
         }
         std::cout << "; written to " << args->output << "\n";
       }

@@ -1,8 +1,9 @@
 // Progress lines on stderr for long commands: "collsynth: WHAT: DONE/TOTAL UNIT".
 // Nothing is printed while the command has run for less than kProgressAfter (2 s); after
-// that at most one line per kProgressEvery (0.5 s), plus every DONE = TOTAL line. Never stdout. The environment variable COLLSYNTH_PROGRESS_AFTER_MS overrides
-// the 2 s (tests use 0 to see the lines on a small input). Not thread-safe: call it from
-// one thread (the library calls its ProgressCallback on the calling thread).
+// that at most one line per kProgressEvery (0.5 s), plus every DONE = TOTAL line. Never stdout. The
+// environment variable COLLSYNTH_PROGRESS_AFTER_MS overrides the 2 s (tests use 0 to see the lines
+// on a small input). Not thread-safe: call it from one thread (the library calls its
+// ProgressCallback on the calling thread).
 #ifndef COLLSYNTH_CLI_PROGRESS_H_
 #define COLLSYNTH_CLI_PROGRESS_H_
 
@@ -39,7 +40,7 @@ class ProgressPrinter {
   // A callback printing "DONE/TOTAL UNIT[ SUFFIX]" (throttled as above).
   ProgressCallback Counter(std::string unit, std::string prefix = "") {
     return [this, unit = std::move(unit), prefix = std::move(prefix)](std::int64_t done,
-                                                                       std::int64_t total) {
+                                                                      std::int64_t total) {
       auto now = Clock::now();
       if (now - start_ < after_) return;
       if (done < total && printed_ && now - last_ < kProgressEvery) return;

@@ -36,8 +36,8 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
   auto* line = expand->add_flag("--line", a->line, "line graph L(G), Def. 2 (T_L + 1, Thm 1)");
   auto* degree = expand->add_option("--degree", a->degree, "degree expansion G*N, Def. 4 (Thm 11)");
   auto* power = expand->add_option("--power", a->power, "Cartesian power G^K, Def. 14 (Thm 12)");
-  auto* reverse = expand->add_flag("--reverse", a->reverse,
-                                   "reverse schedule on G^T, Def. 7 (allgather <-> reduce-scatter)");
+  auto* reverse = expand->add_flag(
+      "--reverse", a->reverse, "reverse schedule on G^T, Def. 7 (allgather <-> reduce-scatter)");
   auto* bidir = expand->add_flag("--bidir", a->bidir, "unidirectional -> bidirectional, App. F");
   line->excludes(degree, power, reverse, bidir);
   degree->excludes(power, reverse, bidir);
@@ -60,8 +60,8 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
         throw InputError("<args>", a->degree < 0 ? "--degree" : "--power", "must be >= 1");
       }
       Topology g = ReadTopologyFile(a->topology);
-      StepSchedule base = StepScheduleFromJson(ParseJsonText(ReadTextFile(a->schedule), a->schedule),
-                                               g, a->schedule);
+      StepSchedule base = StepScheduleFromJson(
+          ParseJsonText(ReadTextFile(a->schedule), a->schedule), g, a->schedule);
       // The expansions' theorems assume a valid base: check it first (exit 1 otherwise).
       if (StepCheckReport b = CheckStepSchedule(g, base); !b.ok) {
         PrintFailure("schedule expand: " + a->schedule + ": the base schedule fails the checker: " +
@@ -100,8 +100,9 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
       x.schedule.claimed_tb = r.tb;
       if (!a->topology_out.empty()) WriteTopologyFile(x.topology, a->topology_out);
       // The written bytes are the checked artifact (schedule_output.h).
-      OutputCheck out = WriteCheckedSchedule(x.topology, StepScheduleToJsonText(x.schedule, x.topology) + "\n",
-                                             a->out, {}, json{{"tl", r.tl}, {"tb", ToString(r.tb)}});
+      OutputCheck out =
+          WriteCheckedSchedule(x.topology, StepScheduleToJsonText(x.schedule, x.topology) + "\n",
+                               a->out, {}, json{{"tl", r.tl}, {"tb", ToString(r.tb)}});
       if (!out.ok) {
         PrintFailure("schedule expand: " + a->out + ": " + out.error + " (nothing written)");
         return kExitCheckFailed;
@@ -115,8 +116,8 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
         info << j.dump() << "\n";
       } else {
         info << what << ": " << x.topology.name() << ", " << x.topology.num_nodes() << " nodes, "
-             << CollectiveName(x.schedule.collective) << ", T_L = " << r.tl << ", T_B = " << ToString(r.tb)
-             << " (shard units); output verified\n";
+             << CollectiveName(x.schedule.collective) << ", T_L = " << r.tl
+             << ", T_B = " << ToString(r.tb) << " (shard units); output verified\n";
       }
       return kExitOk;
     });

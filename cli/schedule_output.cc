@@ -58,7 +58,8 @@ OutputCheck CheckDocument(const Topology& g, const std::string& text, const std:
     return c;
   }
   for (auto it = expected.begin(); it != expected.end(); ++it) {
-    const json& got = c.result.report.contains(it.key()) ? c.result.report[it.key()] : json(nullptr);
+    const json& got =
+        c.result.report.contains(it.key()) ? c.result.report[it.key()] : json(nullptr);
     if (got != it.value()) {
       c.error = "the written file checks with " + it.key() + " = " + got.dump() +
                 ", the schedule in memory with " + it.value().dump();

@@ -20,10 +20,10 @@
 namespace collsynth::cli {
 
 struct OutputCheck {
-  bool ok = false;          // the written bytes verified and agree with `expected`
-  double seconds = 0;       // read back + parse + check
-  std::string error;        // first reason when !ok
-  VerifyResult result;      // the checker's report on the written file
+  bool ok = false;      // the written bytes verified and agree with `expected`
+  double seconds = 0;   // read back + parse + check
+  std::string error;    // first reason when !ok
+  VerifyResult result;  // the checker's report on the written file
 };
 
 // Writes `text` (a schedule document) to `path` ("-" = stdout) after/while checking it as

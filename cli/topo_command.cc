@@ -64,9 +64,10 @@ json InfoJson(const Topology& g, unsigned threads, const ProgressCallback& progr
     }
     // T_B* = (N-1)/N · M/B with B = d·b the node's total egress bandwidth.
     Rational b_total = *deg.link_bandwidth * deg.degree;
-    j["bandwidth_lower_bound"] = {{"coefficient_of_M_over_B", RationalToJson(BandwidthLowerBound(n))},
-                                  {"B", RationalToJson(b_total)},
-                                  {"coefficient_of_M", RationalToJson(BandwidthLowerBound(n) / b_total)}};
+    j["bandwidth_lower_bound"] = {
+        {"coefficient_of_M_over_B", RationalToJson(BandwidthLowerBound(n))},
+        {"B", RationalToJson(b_total)},
+        {"coefficient_of_M", RationalToJson(BandwidthLowerBound(n) / b_total)}};
   }
   return j;
 }
@@ -78,9 +79,11 @@ std::string InfoText(const json& j) {
     << "compute nodes       " << j["compute_nodes"] << "\n"
     << "switch nodes        " << j["switch_nodes"] << "\n"
     << "links               " << j["links"] << " (" << j["unit_links"] << " unit links)\n"
-    << "out-degree range    " << j["out_degree_range"][0] << ".." << j["out_degree_range"][1] << "\n"
+    << "out-degree range    " << j["out_degree_range"][0] << ".." << j["out_degree_range"][1]
+    << "\n"
     << "in-degree range     " << j["in_degree_range"][0] << ".." << j["in_degree_range"][1] << "\n"
-    << "regular             " << (j["regular"].get<bool>() ? "yes, degree " + s(j["degree"]) : "no") << "\n"
+    << "regular             " << (j["regular"].get<bool>() ? "yes, degree " + s(j["degree"]) : "no")
+    << "\n"
     << "eulerian            " << (j["eulerian"].get<bool>() ? "yes" : "no") << "\n"
     << "strongly connected  " << (j["strongly_connected"].get<bool>() ? "yes" : "no") << "\n"
     << "diameter            " << s(j["diameter"]) << "\n"
@@ -91,7 +94,9 @@ std::string InfoText(const json& j) {
   o << "\n";
   if (!j["moore_optimal_steps"].is_null()) {
     o << "Moore-optimal steps T_L*(N,d) = " << j["moore_optimal_steps"] << "; diameter "
-      << (j["moore_optimal"].is_boolean() && j["moore_optimal"].get<bool>() ? "reaches it (Moore optimal)" : "does not reach it")
+      << (j["moore_optimal"].is_boolean() && j["moore_optimal"].get<bool>()
+              ? "reaches it (Moore optimal)"
+              : "does not reach it")
       << "\n"
       << "Moore bound M_{d,D} = " << s(j["moore_bound"]) << "\n"
       << "BW lower bound T_B* = " << s(j["bandwidth_lower_bound"]["coefficient_of_M_over_B"])
@@ -110,7 +115,8 @@ CommandRegistrar reg_topo(0, [](CLI::App& app) {
     unsigned threads = 0;
   };
   auto info_args = std::make_shared<InfoArgs>();
-  auto* info = topo->add_subcommand("info", "Metrics of a topology: sizes, degrees, diameter, Moore bound");
+  auto* info =
+      topo->add_subcommand("info", "Metrics of a topology: sizes, degrees, diameter, Moore bound");
   info->add_option("file", info_args->file, "topology file (JSON or edge list)")->required();
   info->add_flag("--json", info_args->json, "print one JSON object");
   info->add_option("--threads", info_args->threads, "BFS threads (0 = all cores)");
@@ -119,8 +125,10 @@ CommandRegistrar reg_topo(0, [](CLI::App& app) {
       ProgressPrinter progress("topo info");
       Topology g = ReadTopologyFile(info_args->file);
       json j = InfoJson(g, info_args->threads, progress.Counter("sources", "distances "));
-      if (info_args->json) std::cout << j.dump() << "\n";
-      else std::cout << InfoText(j);
+      if (info_args->json)
+        std::cout << j.dump() << "\n";
+      else
+        std::cout << InfoText(j);
       return kExitOk;
     });
   });
@@ -129,7 +137,8 @@ CommandRegistrar reg_topo(0, [](CLI::App& app) {
     std::string in, out;
   };
   auto conv = std::make_shared<ConvertArgs>();
-  auto* convert = topo->add_subcommand("convert", "Convert JSON <-> edge list (by the output's extension: .json or other)");
+  auto* convert = topo->add_subcommand(
+      "convert", "Convert JSON <-> edge list (by the output's extension: .json or other)");
   convert->add_option("input", conv->in, "input topology")->required();
   convert->add_option("output", conv->out, "output file ('-' = JSON to stdout)")->required();
   convert->callback([conv]() {

@@ -30,7 +30,8 @@ std::string Percent(const BigInt& a, const BigInt& b) {
 }
 
 std::string ConfigName(const PolarStarConfig& c) {
-  return "polarstar(" + std::to_string(c.q) + "," + std::to_string(c.d_prime) + "," + SupernodeKindName(c.kind) + ")";
+  return "polarstar(" + std::to_string(c.q) + "," + std::to_string(c.d_prime) + "," +
+         SupernodeKindName(c.kind) + ")";
 }
 
 json ConfigJson(const PolarStarConfig& c) {
@@ -53,21 +54,24 @@ CommandRegistrar reg_topo_polarstar(10, [](CLI::App& app) {
   auto* cmd = topo->add_subcommand(
       "polarstar", "PolarStar design space for a radix (seed 003 §7.1); build the largest with -o");
   cmd->add_option("--radix", args->radix, "router radix K = q + 1 + d'")->required();
-  cmd->add_option("-o,--output", args->out, "write the largest design (.json -> JSON, else edge list)");
+  cmd->add_option("-o,--output", args->out,
+                  "write the largest design (.json -> JSON, else edge list)");
   cmd->add_flag("--check", args->check, "build the largest design and verify diameter 3 (BFS)");
   cmd->add_flag("--json", args->json, "print the design space as one JSON object");
   cmd->callback([args]() {
     RunCommand([&]() {
       constexpr std::int64_t kMaxRadix = 100000;
       if (args->radix < 1 || args->radix > kMaxRadix) {
-        throw InputError("<args>", "--radix", "must be in [1, " + std::to_string(kMaxRadix) + "], got " +
-                                                  std::to_string(args->radix));
+        throw InputError("<args>", "--radix",
+                         "must be in [1, " + std::to_string(kMaxRadix) + "], got " +
+                             std::to_string(args->radix));
       }
       const auto space = PolarStarDesignSpace(args->radix);
       const auto best = LargestPolarStar(args->radix);
       if (!best) {
-        throw InputError("<args>", "--radix", "no PolarStar of radix " + std::to_string(args->radix) +
-                                                  " exists (ER_q needs q >= 2, so K >= 3)");
+        throw InputError("<args>", "--radix",
+                         "no PolarStar of radix " + std::to_string(args->radix) +
+                             " exists (ER_q needs q >= 2, so K >= 3)");
       }
       const BigInt moore = MooreBoundDiameter3(args->radix);
       if (args->json) {
@@ -79,13 +83,14 @@ CommandRegistrar reg_topo_polarstar(10, [](CLI::App& app) {
         j["largest"] = ConfigJson(*best);
         std::cout << j.dump(1) << "\n";
       } else {
-        std::cout << "PolarStar designs of radix " << args->radix << " (q + 1 + d' = K; seed 003 §7.1)\n"
+        std::cout << "PolarStar designs of radix " << args->radix
+                  << " (q + 1 + d' = K; seed 003 §7.1)\n"
                   << "     q    d'  supernode       routers  of Moore bound\n";
         for (const auto& c : space) {
           std::cout << (c.q == best->q && c.kind == best->kind ? "*" : " ") << std::setw(5) << c.q
-                    << std::setw(6) << c.d_prime << "  " << std::left << std::setw(9) << SupernodeKindName(c.kind)
-                    << std::right << std::setw(14) << ToString(c.order) << "  " << std::setw(14)
-                    << Percent(c.order, moore) << "\n";
+                    << std::setw(6) << c.d_prime << "  " << std::left << std::setw(9)
+                    << SupernodeKindName(c.kind) << std::right << std::setw(14) << ToString(c.order)
+                    << "  " << std::setw(14) << Percent(c.order, moore) << "\n";
         }
         std::cout << "largest: " << ConfigName(*best) << " with " << ToString(best->order)
                   << " routers; diameter-3 Moore bound " << ToString(moore) << "\n";
@@ -101,7 +106,8 @@ CommandRegistrar reg_topo_polarstar(10, [](CLI::App& app) {
         DistanceStats ds = ComputeDistanceStats(g);
         if (ds.unreachable_pairs != 0 || ds.diameter != 3) {
           std::cerr << "collsynth: " << g.name() << ": diameter check failed: "
-                    << (ds.unreachable_pairs != 0 ? "disconnected" : "diameter " + std::to_string(ds.diameter))
+                    << (ds.unreachable_pairs != 0 ? "disconnected"
+                                                  : "diameter " + std::to_string(ds.diameter))
                     << "\n";
           return kExitCheckFailed;
         }

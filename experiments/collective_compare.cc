@@ -1,20 +1,19 @@
 #include "experiments/collective_compare.h"
 
-#include "experiments/csv_table.h"
-
 #include <algorithm>
 #include <chrono>
 #include <optional>
 #include <utility>
 
+#include "experiments/csv_table.h"
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/baselines/baselines.h"
 #include "solvers/bfb/bfb_schedule.h"
+#include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/pipeline/collective_bounds.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 
@@ -57,8 +56,8 @@ double Since(std::chrono::steady_clock::time_point t0) {
 // (bottleneck cut S* of (1), of G^T for reduce-scatter; the (6) cut and the (7) cuts S_v for
 // allreduce) re-evaluated by proofs_check (CheckCutBound / CheckSingleNodeCutsBound).
 struct RowBound {
-  Rational lower_bound;                // the solvers' value (max of (6), (7) for allreduce)
-  std::vector<CutBound> certified;     // the bounds the checker accepted
+  Rational lower_bound;             // the solvers' value (max of (6), (7) for allreduce)
+  std::vector<CutBound> certified;  // the bounds the checker accepted
 };
 
 RowBound ComputeRowBound(const Topology& g, Collective collective) {
@@ -179,12 +178,12 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
     for (const auto& collective : collectives) {
       for (const auto& a : c.algorithms) {
         if (a != "bfb" && a != "pipeline" && a != "optimum" && a.rfind("baseline:", 0) != 0) {
-          throw InputError("", "algorithms", "unknown algorithm '" + a +
-                                                 "' (bfb, pipeline, optimum, baseline:NAME)");
+          throw InputError("", "algorithms",
+                           "unknown algorithm '" + a + "' (bfb, pipeline, optimum, baseline:NAME)");
         }
         tasks.push_back({c.topology + " " + a, [=] {
-                           ExperimentRow row = RunCollectiveCase(c.topology, c.label, a,
-                                                                 collective, workloads, lower_bound);
+                           ExperimentRow row = RunCollectiveCase(c.topology, c.label, a, collective,
+                                                                 workloads, lower_bound);
                            row.extra.insert(row.extra.begin(),
                                             {"series", c.series.empty() ? a : c.series + " " + a});
                            return std::vector<ExperimentRow>{row};
@@ -212,7 +211,8 @@ std::vector<Workload> ParseWorkloads(const json& params) {
     Workload wl{w["name"].get<std::string>(), ParamRational(w, "alpha_us", item),
                 ParamRational(w, "bytes", item), ParamRational(w, "gbps", item)};
     if (wl.name.empty() || wl.name.find_first_not_of(
-            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos) {
+                               "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+                               std::string::npos) {
       throw InputError("", item + ".name", "must be [A-Za-z0-9_]+ (it names a CSV column)");
     }
     if (wl.alpha_us < 0 || wl.bytes <= 0 || wl.gbps <= 0) {

@@ -15,8 +15,9 @@
 //   "lower_bound": true (default) — compute the exact bound (costs max-flows on big graphs)
 // Algorithms: "bfb" (seed 000 §6), "pipeline" (seed 004: optimal pipeline; T_L left empty,
 // it is a fluid schedule), "optimum" (seed 004's exact optimum without a schedule:
-// ratio*, or 2·ratio* for allreduce; verified n/a, certified by its cut), "baseline:NAME" (solvers/baselines/baselines.h; the baseline's own
-// collective is used when it has only one, e.g. dbtree/multitree allreduce).
+// ratio*, or 2·ratio* for allreduce; verified n/a, certified by its cut), "baseline:NAME"
+// (solvers/baselines/baselines.h; the baseline's own collective is used when it has only one, e.g.
+// dbtree/multitree allreduce).
 //
 // Units: tb is in (M/N)/b — shard size over the unit link bandwidth of the topology — for
 // every algorithm, so rows compare directly; lower_bound is seed 004's exact bound in the

@@ -13,9 +13,12 @@ std::string Decimal(const std::optional<Rational>& x) { return x ? FormatDecimal
 
 const char* VerifiedName(Verified v) {
   switch (v) {
-    case Verified::kYes: return "yes";
-    case Verified::kNo: return "no";
-    case Verified::kNotApplicable: return "n/a";
+    case Verified::kYes:
+      return "yes";
+    case Verified::kNo:
+      return "no";
+    case Verified::kNotApplicable:
+      return "n/a";
   }
   return "n/a";
 }
@@ -50,10 +53,21 @@ int CsvTable::Column(const std::string& name) const {
 }
 
 const std::vector<std::string>& FixedColumns() {
-  static const std::vector<std::string> kColumns = {
-      "instance", "algorithm", "collective", "nodes", "tl", "tl_decimal", "tb", "tb_decimal",
-      "tb_unit", "lower_bound", "lower_bound_decimal", "ratio_to_bound",
-      "ratio_to_bound_decimal", "verified", "wall_seconds"};
+  static const std::vector<std::string> kColumns = {"instance",
+                                                    "algorithm",
+                                                    "collective",
+                                                    "nodes",
+                                                    "tl",
+                                                    "tl_decimal",
+                                                    "tb",
+                                                    "tb_decimal",
+                                                    "tb_unit",
+                                                    "lower_bound",
+                                                    "lower_bound_decimal",
+                                                    "ratio_to_bound",
+                                                    "ratio_to_bound_decimal",
+                                                    "verified",
+                                                    "wall_seconds"};
   return kColumns;
 }
 
@@ -79,8 +93,8 @@ CsvTable RowsToTable(const std::vector<ExperimentRow>& rows) {
   std::map<std::string, size_t> extra_index;
   for (const auto& r : rows) {
     for (const auto& [name, value] : r.extra) {
-      if (extra_index.count(name) || std::find(t.header.begin(), t.header.end(), name) !=
-                                         t.header.end()) {
+      if (extra_index.count(name) ||
+          std::find(t.header.begin(), t.header.end(), name) != t.header.end()) {
         if (!extra_index.count(name)) {
           throw std::logic_error("extra column '" + name + "' clashes with a fixed column");
         }
@@ -93,11 +107,21 @@ CsvTable RowsToTable(const std::vector<ExperimentRow>& rows) {
   for (const auto& r : rows) {
     std::optional<Rational> ratio;
     if (r.tb && r.lower_bound && *r.lower_bound != 0) ratio = *r.tb / *r.lower_bound;
-    std::vector<std::string> cells = {
-        r.instance, r.algorithm, r.collective ? CollectiveName(*r.collective) : "", std::to_string(r.nodes), Exact(r.tl),
-        Decimal(r.tl), Exact(r.tb), Decimal(r.tb), r.tb_unit, Exact(r.lower_bound),
-        Decimal(r.lower_bound), Exact(ratio), Decimal(ratio), VerifiedName(r.verified),
-        Seconds(r.wall_seconds)};
+    std::vector<std::string> cells = {r.instance,
+                                      r.algorithm,
+                                      r.collective ? CollectiveName(*r.collective) : "",
+                                      std::to_string(r.nodes),
+                                      Exact(r.tl),
+                                      Decimal(r.tl),
+                                      Exact(r.tb),
+                                      Decimal(r.tb),
+                                      r.tb_unit,
+                                      Exact(r.lower_bound),
+                                      Decimal(r.lower_bound),
+                                      Exact(ratio),
+                                      Decimal(ratio),
+                                      VerifiedName(r.verified),
+                                      Seconds(r.wall_seconds)};
     cells.resize(t.header.size());
     for (const auto& [name, value] : r.extra) cells[extra_index.at(name)] = value;
     t.rows.push_back(std::move(cells));

@@ -53,12 +53,14 @@ PlotSpec ReadPlot(const Reader& r, const json& p, const std::string& item) {
   PlotSpec s;
   s.file = r.String(p, "file", item + ".", true);
   // Letters, digits, '.', '_', '-' only: the name reaches gnuplot scripts and file systems.
-  const bool plain = s.file.find_first_not_of(
-                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-                     std::string::npos;
-  if (s.file.size() < 5 || s.file.substr(s.file.size() - 4) != ".png" || !plain || s.file[0] == '.') {
-    throw InputError(r.file(), item + ".file",
-                     "must be a plain file name ([A-Za-z0-9._-], not starting with '.') ending in .png");
+  const bool plain =
+      s.file.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
+  if (s.file.size() < 5 || s.file.substr(s.file.size() - 4) != ".png" || !plain ||
+      s.file[0] == '.') {
+    throw InputError(
+        r.file(), item + ".file",
+        "must be a plain file name ([A-Za-z0-9._-], not starting with '.') ending in .png");
   }
   s.title = r.String(p, "title", item + ".", false);
   s.x = r.String(p, "x", item + ".", true);
@@ -71,8 +73,7 @@ PlotSpec ReadPlot(const Reader& r, const json& p, const std::string& item) {
   }
   std::string style = r.String(p, "style", item + ".", false);
   if (!style.empty()) {
-    static const std::vector<std::string> kStyles = {"lines", "linespoints", "points",
-                                                     "boxes"};
+    static const std::vector<std::string> kStyles = {"lines", "linespoints", "points", "boxes"};
     if (std::find(kStyles.begin(), kStyles.end(), style) == kStyles.end()) {
       throw InputError(r.file(), item + ".style",
                        "unknown style '" + style + "' (lines, linespoints, points, boxes)");
@@ -117,7 +118,8 @@ ExperimentDefinition LoadExperimentDefinition(const std::string& path) {
   if (FindExperimentKind(def.kind) == nullptr) {
     std::string known;
     for (const auto& k : ExperimentKindNames()) known += (known.empty() ? "" : ", ") + k;
-    throw InputError(path, "kind", "unknown experiment kind '" + def.kind + "' (known: " + known + ")");
+    throw InputError(path, "kind",
+                     "unknown experiment kind '" + def.kind + "' (known: " + known + ")");
   }
   if (doc.contains("params")) {
     if (!doc["params"].is_object()) throw InputError(path, "params", "must be an object");
@@ -128,7 +130,8 @@ ExperimentDefinition LoadExperimentDefinition(const std::string& path) {
     for (size_t i = 0; i < doc["seeds"].size(); ++i) {
       const json& s = doc["seeds"][i];
       if (!s.is_number_unsigned()) {
-        throw InputError(path, "seeds[" + std::to_string(i) + "]", "must be a non-negative integer");
+        throw InputError(path, "seeds[" + std::to_string(i) + "]",
+                         "must be a non-negative integer");
       }
       def.seeds.push_back(s.get<uint64_t>());
     }
@@ -160,7 +163,8 @@ ExperimentDefinition LoadExperimentDefinition(const std::string& path) {
 
 std::vector<ExperimentDefinition> LoadExperimentDefinitions(const std::string& dir) {
   namespace fs = std::filesystem;
-  if (!fs::is_directory(dir)) throw InputError(dir, "", "not a directory of experiment definitions");
+  if (!fs::is_directory(dir))
+    throw InputError(dir, "", "not a directory of experiment definitions");
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(dir)) {
     if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path().string());

@@ -23,7 +23,7 @@
 namespace collsynth::experiments {
 
 struct PlotSpec {
-  std::string file;   // PNG file name inside the output folder
+  std::string file;  // PNG file name inside the output folder
   std::string title;
   std::string x, y, group;
   std::string style = "linespoints";

@@ -49,7 +49,8 @@ std::vector<ExperimentRow> RunCase(const std::string& expr, std::int64_t chunks)
     row.lower_bound = d.tb_lp;
     row.verified = rep.ok ? Verified::kYes : Verified::kNo;
     row.extra.emplace_back("bound_by",
-                           "exact BFB LP optimum (seed 000 App. D): no BFB schedule, with any chunking, has a smaller T_B");
+                           "exact BFB LP optimum (seed 000 App. D): no BFB schedule, with any "
+                           "chunking, has a smaller T_B");
     row.extra.emplace_back("chunks", std::to_string(chunks));
     row.extra.emplace_back("degree", std::to_string(d.degree));
     row.extra.emplace_back("moore_optimal", d.moore_optimal ? "yes" : "no");

@@ -37,16 +37,16 @@ enum class Verified { kNo, kYes, kNotApplicable };
 
 // One CSV row: one (instance, algorithm) pair.
 struct ExperimentRow {
-  std::string instance;    // a `topo gen` expression, a file name or a label
-  std::string algorithm;   // e.g. "bfb", "pipeline", "ring", "milp"
+  std::string instance;                  // a `topo gen` expression, a file name or a label
+  std::string algorithm;                 // e.g. "bfb", "pipeline", "ring", "milp"
   std::optional<Collective> collective;  // nullopt: none (an empty CSV cell)
-  int64_t nodes = 0;       // compute nodes N
-  std::optional<Rational> tl;           // latency term (steps, i.e. units of α)
-  std::optional<Rational> tb;           // bandwidth term, in the unit given by tb_unit
-  std::optional<Rational> lower_bound;  // a lower bound on tb in the same unit
-  std::string tb_unit;                  // e.g. "M/B", "M/N per unit bandwidth"
+  int64_t nodes = 0;                     // compute nodes N
+  std::optional<Rational> tl;            // latency term (steps, i.e. units of α)
+  std::optional<Rational> tb;            // bandwidth term, in the unit given by tb_unit
+  std::optional<Rational> lower_bound;   // a lower bound on tb in the same unit
+  std::string tb_unit;                   // e.g. "M/B", "M/N per unit bandwidth"
   Verified verified = Verified::kNotApplicable;
-  double wall_seconds = 0;              // time to produce (and check) the row
+  double wall_seconds = 0;  // time to produce (and check) the row
   // Kind-specific columns, in a fixed order (name, value). Values are exact strings;
   // a name ending in "_seconds" marks a time column.
   std::vector<std::pair<std::string, std::string>> extra;

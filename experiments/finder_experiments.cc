@@ -67,32 +67,34 @@ ExperimentRow FrontierRow(const FinderCandidate& c, const FinderWorkload& w) {
 
 std::vector<ExperimentTask> FrontierTasks(const ExperimentInput& in) {
   const json& p = in.params;
-  if (!p.contains("cases") || !p["cases"].is_array()) throw InputError("", "params.cases", "must be an array");
+  if (!p.contains("cases") || !p["cases"].is_array())
+    throw InputError("", "params.cases", "must be an array");
   std::int64_t verify_max = Int(p, "verify_max_nodes", 300);
   std::vector<ExperimentTask> tasks;
   for (const auto& c : p["cases"]) {
     std::int64_t n = Int(c, "nodes", 0);
     int d = static_cast<int>(Int(c, "degree", 0));
-    tasks.push_back({"finder N=" + std::to_string(n) + " d=" + std::to_string(d), [n, d, verify_max]() {
-                       TopologyFinder f;
-                       FinderResult res = f.Find(n, d);
-                       std::vector<ExperimentRow> rows;
-                       for (const auto& c : res.frontier) {
-                         auto t0 = std::chrono::steady_clock::now();
-                         ExperimentRow r = FrontierRow(c, FinderWorkload{});
-                         bool buildable = c.nodes <= verify_max &&
-                                          !(c.method == FinderMethod::kBfb && c.nodes > 300);
-                         if (buildable) {
-                           FinderSchedule s = BuildFinderSchedule(c);
-                           StepCheckReport rep = CheckStepSchedule(s.topology, s.schedule);
-                           bool same = rep.ok && rep.tl == c.tl && ShardTbToMOverB(s.topology, rep.tb) == c.tb;
-                           r.verified = same ? Verified::kYes : Verified::kNo;
-                         }
-                         r.wall_seconds = Since(t0);
-                         rows.push_back(std::move(r));
-                       }
-                       return rows;
-                     }});
+    tasks.push_back(
+        {"finder N=" + std::to_string(n) + " d=" + std::to_string(d), [n, d, verify_max]() {
+           TopologyFinder f;
+           FinderResult res = f.Find(n, d);
+           std::vector<ExperimentRow> rows;
+           for (const auto& c : res.frontier) {
+             auto t0 = std::chrono::steady_clock::now();
+             ExperimentRow r = FrontierRow(c, FinderWorkload{});
+             bool buildable =
+                 c.nodes <= verify_max && !(c.method == FinderMethod::kBfb && c.nodes > 300);
+             if (buildable) {
+               FinderSchedule s = BuildFinderSchedule(c);
+               StepCheckReport rep = CheckStepSchedule(s.topology, s.schedule);
+               bool same = rep.ok && rep.tl == c.tl && ShardTbToMOverB(s.topology, rep.tb) == c.tb;
+               r.verified = same ? Verified::kYes : Verified::kNo;
+             }
+             r.wall_seconds = Since(t0);
+             rows.push_back(std::move(r));
+           }
+           return rows;
+         }});
   }
   return tasks;
 }
@@ -102,7 +104,8 @@ std::vector<ExperimentTask> BestPerNTasks(const ExperimentInput& in) {
   int d = static_cast<int>(Int(p, "degree", 4));
   std::int64_t lo = Int(p, "n_min", 5), hi = Int(p, "n_max", 2000);
   std::vector<std::int64_t> sizes;
-  for (const auto& s : p.value("sizes_bytes", json::array({1 << 20}))) sizes.push_back(s.get<std::int64_t>());
+  for (const auto& s : p.value("sizes_bytes", json::array({1 << 20})))
+    sizes.push_back(s.get<std::int64_t>());
   FinderWorkload base;
   base.alpha = Rational(Int(p, "alpha_us", 10), 1000000);
   base.bandwidth_bps = Rational(Int(p, "bandwidth_gbps", 100)) * 1000000000;
@@ -132,40 +135,43 @@ std::vector<ExperimentTask> GenKautzTasks(const ExperimentInput& in) {
   const json& p = in.params;
   std::int64_t hi = Int(p, "n_max", 2000);
   std::vector<int> degrees;
-  for (const auto& d : p.value("degrees", json::array({2, 4, 8, 16}))) degrees.push_back(d.get<int>());
+  for (const auto& d : p.value("degrees", json::array({2, 4, 8, 16})))
+    degrees.push_back(d.get<int>());
   std::vector<ExperimentTask> tasks;
   for (int d : degrees) {
-    tasks.push_back({"genkautz d=" + std::to_string(d), [d, hi]() {
-                       std::vector<ExperimentRow> rows;
-                       for (int m = d + 2; m <= hi; ++m) {
-                         auto t = LookupGenKautzTable(d, m);
-                         if (!t) continue;
-                         ExperimentRow r;
-                         r.instance = "genkautz(" + std::to_string(d) + "," + std::to_string(m) + ")";
-                         r.algorithm = "bfb (table)";
-                         r.collective = Collective::kAllgather;
-                         r.nodes = m;
-                         r.tl = Rational(t->diameter);
-                         r.tb = t->tb_shard * d / m;
-                         r.lower_bound = BandwidthLowerBound(BigInt(m));
-                         r.tb_unit = "M/B";
-                         Rational ratio = *r.tb / *r.lower_bound;
-                         r.extra = {{"degree", std::to_string(d)},
-                                    {"bound_by", kThm6Bound},
-                                    {"ratio", ToString(ratio)},
-                                    {"ratio_decimal", std::to_string(static_cast<double>(ratio))},
-                                    {"moore_steps", std::to_string(MooreOptimalSteps(BigInt(m), d))}};
-                         rows.push_back(std::move(r));
-                       }
-                       return rows;
-                     }});
+    tasks.push_back(
+        {"genkautz d=" + std::to_string(d), [d, hi]() {
+           std::vector<ExperimentRow> rows;
+           for (int m = d + 2; m <= hi; ++m) {
+             auto t = LookupGenKautzTable(d, m);
+             if (!t) continue;
+             ExperimentRow r;
+             r.instance = "genkautz(" + std::to_string(d) + "," + std::to_string(m) + ")";
+             r.algorithm = "bfb (table)";
+             r.collective = Collective::kAllgather;
+             r.nodes = m;
+             r.tl = Rational(t->diameter);
+             r.tb = t->tb_shard * d / m;
+             r.lower_bound = BandwidthLowerBound(BigInt(m));
+             r.tb_unit = "M/B";
+             Rational ratio = *r.tb / *r.lower_bound;
+             r.extra = {{"degree", std::to_string(d)},
+                        {"bound_by", kThm6Bound},
+                        {"ratio", ToString(ratio)},
+                        {"ratio_decimal", std::to_string(static_cast<double>(ratio))},
+                        {"moore_steps", std::to_string(MooreOptimalSteps(BigInt(m), d))}};
+             rows.push_back(std::move(r));
+           }
+           return rows;
+         }});
   }
   return tasks;
 }
 
 std::vector<ExperimentTask> SweepTasks(const ExperimentInput& in) {
   std::vector<std::string> names;
-  for (const auto& n : in.params.value("sweeps", json::array())) names.push_back(n.get<std::string>());
+  for (const auto& n : in.params.value("sweeps", json::array()))
+    names.push_back(n.get<std::string>());
   if (names.empty()) {
     for (const auto& s : sweeps::AllSweeps()) names.push_back(s.name);
   }
@@ -180,7 +186,9 @@ std::vector<ExperimentTask> SweepTasks(const ExperimentInput& in) {
                        r.instance = spec->name;
                        r.algorithm = "sweep";
                        r.wall_seconds = Since(t0);
-                       std::string first = rep.ok() ? "" : rep.counterexamples[0].instance + ": " + rep.counterexamples[0].detail;
+                       std::string first = rep.ok() ? ""
+                                                    : rep.counterexamples[0].instance + ": " +
+                                                          rep.counterexamples[0].detail;
                        r.extra = {{"source", spec->source},
                                   {"range", std::to_string(spec->default_range.lo) + ".." +
                                                 std::to_string(spec->default_range.hi)},

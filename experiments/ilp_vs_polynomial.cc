@@ -31,11 +31,11 @@
 #include "graphs/input_error.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/bfb/bfb_schedule.h"
+#include "solvers/bfb/step_milp.h"
+#include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/pipeline/pipeline_lp.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
-#include "solvers/bfb/step_milp.h"
 
 namespace collsynth::experiments {
 namespace {
@@ -111,7 +111,8 @@ void AddCertificateColumns(ExperimentRow& row, const InstanceBound& b) {
   row.extra.emplace_back("certificate", why);
 }
 
-ExperimentRow BaseRow(const std::string& instance, const Topology& g, const std::string& algorithm) {
+ExperimentRow BaseRow(const std::string& instance, const Topology& g,
+                      const std::string& algorithm) {
   ExperimentRow row;
   row.instance = instance;
   row.algorithm = algorithm;
@@ -160,7 +161,8 @@ ExperimentRow MilpRow(const std::string& instance, const Topology& g, const Step
   row.extra.emplace_back("milp_outcome", ToString(s.outcome));
   row.extra.emplace_back("milp_binaries", std::to_string(s.binaries));
   row.extra.emplace_back("milp_rows", std::to_string(s.rows));
-  row.extra.emplace_back("cbc_bound", s.outcome == StepMilpOutcome::kTooLarge ? "" : Seconds(s.cbc_bound));
+  row.extra.emplace_back("cbc_bound",
+                         s.outcome == StepMilpOutcome::kTooLarge ? "" : Seconds(s.cbc_bound));
   row.extra.emplace_back("milp_seconds", Seconds(s.seconds));
   AddCertificateColumns(row, bound);
   return row;
@@ -174,7 +176,8 @@ std::vector<ExperimentRow> MilpRows(const std::string& instance, const Topology&
   o.time_limit_seconds = limit;  // S = D(G) first
   std::vector<ExperimentRow> rows;
   const StepMilpResult probe = SynthesizeStepMilp(g, o);
-  for (const StepMilpSolve& s : probe.solves) rows.push_back(MilpRow(instance, g, s, chunks, bound));
+  for (const StepMilpSolve& s : probe.solves)
+    rows.push_back(MilpRow(instance, g, s, chunks, bound));
   for (int k = 1; k <= extra_steps; ++k) {
     const StepMilpSolve s = SolveStepMilpOnce(g, probe.diameter + k, o, limit);
     rows.push_back(MilpRow(instance, g, s, chunks, bound));
@@ -182,7 +185,8 @@ std::vector<ExperimentRow> MilpRows(const std::string& instance, const Topology&
   return rows;
 }
 
-ExperimentRow PipelineRow(const std::string& instance, const Topology& g, const InstanceBound& bound) {
+ExperimentRow PipelineRow(const std::string& instance, const Topology& g,
+                          const InstanceBound& bound) {
   const auto t0 = Clock::now();
   ExperimentRow row = BaseRow(instance, g, "pipeline");
   const PipelineBuildResult built = BuildPipelineSchedule(g, PipelineOptions{});
@@ -194,13 +198,14 @@ ExperimentRow PipelineRow(const std::string& instance, const Topology& g, const 
   // The schedule's own certificate, checked with it.
   row.extra.emplace_back("certified_optimal", rep.certified_optimal ? "yes" : "no");
   row.extra.emplace_back("certificate", rep.certified_optimal ? "checked cut: " + rep.certified_by
-                                                              : rep.ok ? "none: no certificate in the schedule"
-                                                                       : "none: schedule rejected by the checker");
+                                        : rep.ok ? "none: no certificate in the schedule"
+                                                 : "none: schedule rejected by the checker");
   row.wall_seconds = Since(t0);
   return row;
 }
 
-ExperimentRow PipelineLpRow(const std::string& instance, const Topology& g, const InstanceBound& bound) {
+ExperimentRow PipelineLpRow(const std::string& instance, const Topology& g,
+                            const InstanceBound& bound) {
   const auto t0 = Clock::now();
   ExperimentRow row = BaseRow(instance, g, "pipeline-lp");
   const PipelineLpResult r = SolvePipelineLp(g);
@@ -239,11 +244,13 @@ std::vector<ExperimentTask> MakeIlpVsPolynomialTasks(const ExperimentInput& in) 
     for (int pc : chunks)
       if (pc < 1 || pc > kMaxMilpChunks) throw InputError("", item + "chunks", "each in 1..64");
     const int extra_steps = c.value("extra_steps", 0);
-    if (extra_steps < 0 || extra_steps > 8) throw InputError("", item + "extra_steps", "must be in 0..8");
+    if (extra_steps < 0 || extra_steps > 8)
+      throw InputError("", item + "extra_steps", "must be in 0..8");
     tasks.push_back({expr + " bfb, pipeline, pipeline-lp", [expr] {
                        const Topology g = EvaluateTopologyExpression(expr);
                        const InstanceBound bound = ComputeInstanceBound(g);
-                       return std::vector<ExperimentRow>{BfbRow(expr, g, bound), PipelineRow(expr, g, bound),
+                       return std::vector<ExperimentRow>{BfbRow(expr, g, bound),
+                                                         PipelineRow(expr, g, bound),
                                                          PipelineLpRow(expr, g, bound)};
                      }});
     for (int pc : chunks) {

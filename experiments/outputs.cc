@@ -1,6 +1,10 @@
 #include "experiments/outputs.h"
 
+#include <coin/CbcConfig.h>
+#include <coin/ClpConfig.h>
 #include <fcntl.h>
+#include <gmp.h>
+#include <lemon/config.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -8,15 +12,11 @@
 #include <unistd.h>
 
 #include <boost/version.hpp>
-#include <coin/CbcConfig.h>
-#include <coin/ClpConfig.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <gmp.h>
-#include <lemon/config.h>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -155,21 +155,22 @@ json EnvironmentJson(const std::string& source_root) {
   }
   utsname u{};
   if (uname(&u) == 0) {
-    env["machine"] = {{"system", u.sysname}, {"release", u.release}, {"arch", u.machine},
+    env["machine"] = {{"system", u.sysname},
+                      {"release", u.release},
+                      {"arch", u.machine},
                       {"hostname", u.nodename}};
   }
   env["machine"]["cpu"] = CpuModel();
   env["machine"]["hardware_threads"] = std::thread::hardware_concurrency();
-  env["libraries"] = {
-      {"compiler", std::string("g++ ") + __VERSION__},
-      {"boost", BOOST_LIB_VERSION},
-      {"gmp", gmp_version},
-      {"clp", CLP_VERSION},
-      {"cbc", CBC_VERSION},
-      {"lemon", LEMON_VERSION},
-      {"nlohmann_json", std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
-                            std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
-                            std::to_string(NLOHMANN_JSON_VERSION_PATCH)}};
+  env["libraries"] = {{"compiler", std::string("g++ ") + __VERSION__},
+                      {"boost", BOOST_LIB_VERSION},
+                      {"gmp", gmp_version},
+                      {"clp", CLP_VERSION},
+                      {"cbc", CBC_VERSION},
+                      {"lemon", LEMON_VERSION},
+                      {"nlohmann_json", std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
+                                            std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
+                                            std::to_string(NLOHMANN_JSON_VERSION_PATCH)}};
   return env;
 }
 
@@ -177,9 +178,9 @@ PlotFiles MakePlotFiles(const PlotSpec& plot, const CsvTable& table) {
   const int xc = table.Column(plot.x), yc = table.Column(plot.y);
   const int gc = plot.group.empty() ? -1 : table.Column(plot.group);
   if (xc < 0 || yc < 0 || (!plot.group.empty() && gc < 0)) {
-    throw InputError(plot.file, "columns", "plot names a column the CSV does not have (x '" +
-                                               plot.x + "', y '" + plot.y + "', group '" +
-                                               plot.group + "')");
+    throw InputError(plot.file, "columns",
+                     "plot names a column the CSV does not have (x '" + plot.x + "', y '" + plot.y +
+                         "', group '" + plot.group + "')");
   }
   std::vector<std::pair<int, std::string>> where;
   for (const auto& [col, value] : plot.where) {
@@ -291,38 +292,43 @@ json NotebookJson(const ExperimentDefinition& def) {
     std::string line;
     std::vector<std::string> all;
     while (std::getline(in, line)) all.push_back(line);
-    for (size_t i = 0; i < all.size(); ++i) src.push_back(all[i] + (i + 1 < all.size() ? "\n" : ""));
+    for (size_t i = 0; i < all.size(); ++i)
+      src.push_back(all[i] + (i + 1 < all.size() ? "\n" : ""));
     return src;
   };
   auto markdown = [&](const std::string& text) {
     return json{{"cell_type", "markdown"}, {"metadata", json::object()}, {"source", lines(text)}};
   };
   auto code = [&](const std::string& text) {
-    return json{{"cell_type", "code"}, {"execution_count", nullptr}, {"metadata", json::object()},
-                {"outputs", json::array()}, {"source", lines(text)}};
+    return json{{"cell_type", "code"},
+                {"execution_count", nullptr},
+                {"metadata", json::object()},
+                {"outputs", json::array()},
+                {"source", lines(text)}};
   };
   std::string intro = "# " + (def.title.empty() ? def.name : def.title) + "\n\n";
   for (const auto& l : def.readme) intro += l + "\n";
   intro += "\nRegenerate the data with `collsynth experiment run " + def.name + "`.";
   json cells = json::array();
   cells.push_back(markdown(intro));
-  cells.push_back(code(
-      "import csv\nfrom fractions import Fraction\n\n"
-      "with open('results.csv', newline='') as f:\n"
-      "    rows = list(csv.DictReader(f))\n"
-      "print(len(rows), 'rows; columns:', list(rows[0].keys()) if rows else [])\n\n"
-      "def exact(cell):\n"
-      "    \"\"\"Exact value of a 'p/q' cell (None when empty).\"\"\"\n"
-      "    return Fraction(cell) if cell else None"));
+  cells.push_back(
+      code("import csv\nfrom fractions import Fraction\n\n"
+           "with open('results.csv', newline='') as f:\n"
+           "    rows = list(csv.DictReader(f))\n"
+           "print(len(rows), 'rows; columns:', list(rows[0].keys()) if rows else [])\n\n"
+           "def exact(cell):\n"
+           "    \"\"\"Exact value of a 'p/q' cell (None when empty).\"\"\"\n"
+           "    return Fraction(cell) if cell else None"));
   for (const auto& p : def.plots) {
     std::ostringstream c;
     c << "import matplotlib.pyplot as plt\n\n"
-      << "where = " << json(std::map<std::string, std::string>(p.where.begin(), p.where.end())).dump()
+      << "where = "
+      << json(std::map<std::string, std::string>(p.where.begin(), p.where.end())).dump()
       << "\nsel = [r for r in rows if all(r[k] == v for k, v in where.items()) and r['" << p.y
       << "']]\n"
-      << "groups = {}\nfor r in sel:\n    groups.setdefault(r['" << (p.group.empty() ? p.y : p.group)
-      << "'] if " << (p.group.empty() ? "False" : "True") << " else '" << p.y
-      << "', []).append(r)\n"
+      << "groups = {}\nfor r in sel:\n    groups.setdefault(r['"
+      << (p.group.empty() ? p.y : p.group) << "'] if " << (p.group.empty() ? "False" : "True")
+      << " else '" << p.y << "', []).append(r)\n"
       << "fig, ax = plt.subplots(figsize=(9, 5))\n"
       << "for name, rs in groups.items():\n"
       << "    try:\n"
@@ -339,12 +345,13 @@ json NotebookJson(const ExperimentDefinition& def) {
     cells.push_back(markdown("## " + (p.title.empty() ? p.file : p.title)));
     cells.push_back(code(c.str()));
   }
-  return {{"cells", cells},
-          {"metadata",
-           {{"kernelspec", {{"display_name", "Python 3"}, {"language", "python"}, {"name", "python3"}}},
-            {"language_info", {{"name", "python"}}}}},
-          {"nbformat", 4},
-          {"nbformat_minor", 5}};
+  return {
+      {"cells", cells},
+      {"metadata",
+       {{"kernelspec", {{"display_name", "Python 3"}, {"language", "python"}, {"name", "python3"}}},
+        {"language_info", {{"name", "python"}}}}},
+      {"nbformat", 4},
+      {"nbformat_minor", 5}};
 }
 
 std::string ReadmeMarkdown(const ExperimentDefinition& def, const CsvTable& table,
@@ -425,21 +432,20 @@ std::vector<PlotRender> RenderPlots(const std::vector<std::string>& scripts) {
     fs::remove(r.png, ec);  // a PNG left afterwards is this run's (a directory stays: failure)
     const std::string folder = p.parent_path().empty() ? "." : p.parent_path().string();
     // "./NAME.gp": a script name starting with '-' is not taken for an option.
-    const ProgramRun run =
-        RunProgram({"gnuplot", "./" + p.filename().string()}, folder, true);
+    const ProgramRun run = RunProgram({"gnuplot", "./" + p.filename().string()}, folder, true);
     r.diagnostics = run.output;
     if (run.spawn_error != 0) {
-      r.diagnostics += std::string("cannot start gnuplot in ") + folder + ": " +
-                       std::strerror(run.spawn_error);
+      r.diagnostics +=
+          std::string("cannot start gnuplot in ") + folder + ": " + std::strerror(run.spawn_error);
       continue;
     }
     if (run.exit_status != 0) {
-      r.diagnostics += run.exit_status < 0 ? "gnuplot was killed by a signal"
-                                           : "gnuplot exited with status " +
-                                                 std::to_string(run.exit_status);
+      r.diagnostics += run.exit_status < 0
+                           ? "gnuplot was killed by a signal"
+                           : "gnuplot exited with status " + std::to_string(run.exit_status);
       continue;
     }
-    struct stat st{};
+    struct stat st {};
     if (stat(r.png.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
       r.diagnostics += "gnuplot exited 0 but left no non-empty " + r.png;
       continue;

@@ -42,8 +42,7 @@ std::string ReadmeMarkdown(const ExperimentDefinition& def, const CsvTable& tabl
 
 // Writes every file above into dir (created if needed); returns the gnuplot script paths.
 std::vector<std::string> WriteExperimentOutputs(const ExperimentDefinition& def,
-                                                const CsvTable& table,
-                                                const nlohmann::json& meta,
+                                                const CsvTable& table, const nlohmann::json& meta,
                                                 const std::string& dir);
 
 enum class PlotOutcome {
@@ -53,8 +52,8 @@ enum class PlotOutcome {
 };
 
 struct PlotRender {
-  std::string script;       // <dir>/<stem>.gp
-  std::string png;          // <dir>/<stem>.png
+  std::string script;  // <dir>/<stem>.gp
+  std::string png;     // <dir>/<stem>.png
   PlotOutcome outcome = PlotOutcome::kFailed;
   std::string diagnostics;  // gnuplot's stdout+stderr (at most 16 KB) and/or our reason
 };

@@ -11,7 +11,8 @@ namespace collsynth::experiments {
 
 RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& options) {
   const ExperimentKindFn* kind = FindExperimentKind(def.kind);
-  if (kind == nullptr) throw InputError(def.path, "kind", "unknown experiment kind '" + def.kind + "'");
+  if (kind == nullptr)
+    throw InputError(def.path, "kind", "unknown experiment kind '" + def.kind + "'");
   ExperimentInput input;
   input.params = def.params;
   input.seeds = def.seeds;

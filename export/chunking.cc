@@ -33,9 +33,8 @@ std::vector<std::int64_t> LargestRemainder(const std::vector<Rational>& weights,
   }
   std::vector<std::size_t> order(weights.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return remainder[a] > remainder[b];
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b]; });
   // Sum of remainders = total - assigned < n, so every unit lands on a positive remainder.
   for (std::int64_t u = 0; u < total - assigned; ++u) ++counts[order[static_cast<std::size_t>(u)]];
   return counts;

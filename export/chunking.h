@@ -30,9 +30,9 @@ std::vector<std::int64_t> LargestRemainder(const std::vector<Rational>& weights,
 // Chunking of several weight groups (one per root and phase, each summing to 1) with one
 // common number of chunks per shard.
 struct WeightChunking {
-  std::int64_t chunks_per_shard = 0;            // K
-  bool exact = false;                           // K = lcm of all denominators (no rounding)
-  BigInt exact_chunks_per_shard;                // the lcm, whether or not it fitted
+  std::int64_t chunks_per_shard = 0;              // K
+  bool exact = false;                             // K = lcm of all denominators (no rounding)
+  BigInt exact_chunks_per_shard;                  // the lcm, whether or not it fitted
   std::vector<std::vector<std::int64_t>> counts;  // counts[g][i] = chunks of weight i of group g
 };
 

@@ -10,14 +10,18 @@
 
 namespace collsynth {
 
-
-int MscclMaxSteps(MscclExportProfile profile) { return profile == MscclExportProfile::kLegacy ? 256 : 64; }
+int MscclMaxSteps(MscclExportProfile profile) {
+  return profile == MscclExportProfile::kLegacy ? 256 : 64;
+}
 
 std::string MscclExportProfileName(MscclExportProfile profile) {
   switch (profile) {
-    case MscclExportProfile::kExecutor: return "executor";
-    case MscclExportProfile::kRccl: return "rccl";
-    case MscclExportProfile::kLegacy: return "legacy";
+    case MscclExportProfile::kExecutor:
+      return "executor";
+    case MscclExportProfile::kRccl:
+      return "rccl";
+    case MscclExportProfile::kLegacy:
+      return "legacy";
   }
   return "executor";
 }
@@ -36,9 +40,7 @@ std::vector<int> DefaultRanks(const Topology& g) {
   return rank;
 }
 
-
 namespace export_internal {
-
 
 // Splits [0, size) at the given boundaries and into runs of at most kMaxCnt chunks.
 std::vector<std::int64_t> Pieces(std::set<std::int64_t> bounds, std::int64_t size) {
@@ -57,10 +59,10 @@ std::vector<std::int64_t> Pieces(std::set<std::int64_t> bounds, std::int64_t siz
 }
 
 struct ChannelPlan {
-  int channels = 1;     // per instance
-  int blocks = 0;       // max over GPUs
-  int steps = 0;        // max over blocks
-  int per_channel = 0;  // max over (GPU, channel, direction) of blocks
+  int channels = 1;           // per instance
+  int blocks = 0;             // max over GPUs
+  int steps = 0;              // max over blocks
+  int per_channel = 0;        // max over (GPU, channel, direction) of blocks
   std::int64_t elements = 0;  // <algo>, <gpu>, <tb> and <step> elements of the file
 };
 
@@ -73,8 +75,8 @@ int ChannelOf(int instance, int src, int dst, int ordinal, int c) {
 
 // fixed_elements: the steps of the file (2 per transfer plus the copies), whatever C is.
 ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pair_count,
-                             const std::vector<int>& copies_per_gpu, int ngpus, int instances, int c,
-                             std::int64_t fixed_elements) {
+                             const std::vector<int>& copies_per_gpu, int ngpus, int instances,
+                             int c, std::int64_t fixed_elements) {
   std::vector<int> blocks(ngpus, 0);
   std::vector<int> per(static_cast<std::size_t>(ngpus) * instances * c * 2, 0);
   int steps = 0, per_channel = 0;
@@ -86,8 +88,10 @@ ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pai
     steps = std::max(steps, (m + c - 1) / c);
     for (int q = 0; q < used; ++q) {
       const std::size_t ch = static_cast<std::size_t>(ChannelOf(inst, src, dst, q, c));
-      per_channel = std::max(per_channel, ++per[(static_cast<std::size_t>(src) * instances * c + ch) * 2]);
-      per_channel = std::max(per_channel, ++per[(static_cast<std::size_t>(dst) * instances * c + ch) * 2 + 1]);
+      per_channel =
+          std::max(per_channel, ++per[(static_cast<std::size_t>(src) * instances * c + ch) * 2]);
+      per_channel = std::max(per_channel,
+                             ++per[(static_cast<std::size_t>(dst) * instances * c + ch) * 2 + 1]);
     }
   }
   for (int v = 0; v < ngpus; ++v) {
@@ -124,8 +128,8 @@ void AssignChainChannels(Lowering& L, const std::vector<int>& order, const Msccl
     if (fused_from[id] >= 0) {
       chain[id] = chain[fused_from[id]];
     } else {
-      auto [it, added] = chain_of_head.insert({{t.instance, t.phase, t.tree, t.src, t.dst},
-                                               static_cast<int>(links.size())});
+      auto [it, added] = chain_of_head.insert(
+          {{t.instance, t.phase, t.tree, t.src, t.dst}, static_cast<int>(links.size())});
       if (added) links.emplace_back();
       chain[id] = it->second;
     }
@@ -146,9 +150,11 @@ void AssignChainChannels(Lowering& L, const std::vector<int>& order, const Msccl
     nchannels = std::max(nchannels, x + 1);
   }
   if (nchannels > o.max_channels) {
-    throw ExportLimitError("--max-channels", nchannels,
-                           "the fused lowering gives every chain its own channel on each link it uses: needs "
-                           "--max-channels >= " + std::to_string(nchannels) + " (or export without --fuse)");
+    throw ExportLimitError(
+        "--max-channels", nchannels,
+        "the fused lowering gives every chain its own channel on each link it uses: needs "
+        "--max-channels >= " +
+            std::to_string(nchannels) + " (or export without --fuse)");
   }
   for (std::size_t i = 0; i < L.transfers.size(); ++i) L.transfers[i].chan = chan[chain[i]];
 }
@@ -162,9 +168,10 @@ void CheckFusedLimits(const MscclProgram& p, const MscclExportOptions& o, int ma
                                " (fewer chunk pieces, or export without --fuse)");
   }
   if (r.blocks_per_gpu > o.max_tbs) {
-    throw ExportLimitError("--max-tbs", r.blocks_per_gpu,
-                           "the fused lowering needs " + std::to_string(r.blocks_per_gpu) +
-                               " thread blocks on one GPU; needs --max-tbs >= " + std::to_string(r.blocks_per_gpu));
+    throw ExportLimitError(
+        "--max-tbs", r.blocks_per_gpu,
+        "the fused lowering needs " + std::to_string(r.blocks_per_gpu) +
+            " thread blocks on one GPU; needs --max-tbs >= " + std::to_string(r.blocks_per_gpu));
   }
   std::int64_t elements = 1 + static_cast<std::int64_t>(p.gpus.size());
   for (const MscclGpu& g : p.gpus) {
@@ -172,32 +179,34 @@ void CheckFusedLimits(const MscclProgram& p, const MscclExportOptions& o, int ma
     for (const MscclBlock& b : g.blocks) {
       elements += 1 + static_cast<std::int64_t>(b.steps.size());
       if (b.send >= 0 && ++per[{b.chan, 0}] > kMscclMaxBlocksPerChannel) {
-        throw ExportLimitError("blocks per channel", 0, "a GPU has more than 32 sending blocks on one channel");
+        throw ExportLimitError("blocks per channel", 0,
+                               "a GPU has more than 32 sending blocks on one channel");
       }
       if (b.recv >= 0 && ++per[{b.chan, 1}] > kMscclMaxBlocksPerChannel) {
-        throw ExportLimitError("blocks per channel", 0, "a GPU has more than 32 receiving blocks on one channel");
+        throw ExportLimitError("blocks per channel", 0,
+                               "a GPU has more than 32 receiving blocks on one channel");
       }
     }
   }
   if (elements > kMscclMaxElements) {
     throw ExportLimitError("elements per file", 0,
-                           "the file needs " + std::to_string(elements) + " XML elements, above the runtime lexer's " +
+                           "the file needs " + std::to_string(elements) +
+                               " XML elements, above the runtime lexer's " +
                                std::to_string(kMscclMaxElements) + " (MAX_NODES)");
   }
 }
 
 // Channels, blocks and steps from the transfers (see the header comment).
-void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
-                         MscclExportResult* result);
-MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
-                          MscclExportResult* result);
+void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o,
+                         int max_steps, MscclExportResult* result);
+MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o,
+                          int max_steps, MscclExportResult* result);
 
 MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResult* result) {
   std::vector<int> order(L.transfers.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return KeyOf(L.transfers[a]) < KeyOf(L.transfers[b]);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return KeyOf(L.transfers[a]) < KeyOf(L.transfers[b]); });
   for (const Transfer& t : L.transfers) {
     for (int d : {t.send_dep, t.recv_dep}) {
       if (d >= 0 && !(KeyOf(L.transfers[d]) < KeyOf(t))) {
@@ -221,8 +230,8 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
 }
 
 // The split lowering's channel choice (see the header comment).
-void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
-                         MscclExportResult* result) {
+void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o,
+                         int max_steps, MscclExportResult* result) {
   const int n = L.ngpus;
   // Ordinal of each transfer on its (instance, src, dst) pair, in key order.
   std::map<std::tuple<int, int, int>, int> pair_count;
@@ -238,15 +247,16 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
   const int c_opt = o.max_channels / instances;
   if (c_opt < 1) {
     throw ExportLimitError("--max-channels", instances,
-                           "--instances " + std::to_string(instances) + " needs --max-channels >= " +
-                               std::to_string(instances));
+                           "--instances " + std::to_string(instances) +
+                               " needs --max-channels >= " + std::to_string(instances));
   }
   int max_m = 1;
   for (const auto& [key, m] : pair_count) max_m = std::max(max_m, m);
   const std::int64_t fixed_elements = 2 * static_cast<std::int64_t>(L.transfers.size()) +
                                       static_cast<std::int64_t>(L.copies.size());
   auto fits = [&](const ChannelPlan& p) {
-    return p.steps <= max_steps && p.per_channel <= kMscclMaxBlocksPerChannel && p.elements <= kMscclMaxElements;
+    return p.steps <= max_steps && p.per_channel <= kMscclMaxBlocksPerChannel &&
+           p.elements <= kMscclMaxElements;
   };
   // Preferred: the most channels up to one per transfer of the busiest pair; then more
   // channels only to spread blocks (same block count, more connectors).
@@ -275,49 +285,54 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
       }
     }
     if (c_fit < 0) {
-      ChannelPlan one = EvaluateChannels(pair_count, copies_per_gpu, n, instances, 1, fixed_elements);
+      ChannelPlan one =
+          EvaluateChannels(pair_count, copies_per_gpu, n, instances, 1, fixed_elements);
       if (one.elements > kMscclMaxElements) {
-        throw ExportLimitError(
-            "elements per file", 0,
-            "the file needs at least " + std::to_string(one.elements) + " XML elements (" +
-                std::to_string(fixed_elements) + " steps), above the runtime lexer's " +
-                std::to_string(kMscclMaxElements) +
-                " (MAX_NODES); fewer chunk pieces (a smaller --max-chunks, fewer --instances) or fewer GPUs "
-                "per file");
+        throw ExportLimitError("elements per file", 0,
+                               "the file needs at least " + std::to_string(one.elements) +
+                                   " XML elements (" + std::to_string(fixed_elements) +
+                                   " steps), above the runtime lexer's " +
+                                   std::to_string(kMscclMaxElements) +
+                                   " (MAX_NODES); fewer chunk pieces (a smaller --max-chunks, "
+                                   "fewer --instances) or fewer GPUs "
+                                   "per file");
       }
       if (at.steps > max_steps) {
         throw ExportLimitError("steps per block", 0,
                                "a block needs " + std::to_string(at.steps) + " steps even on " +
-                                   std::to_string(kMscclMaxChannels) + " channels, above the profile's " +
-                                   std::to_string(max_steps) + " (MSCCL_MAX_NUM_STEPS)");
+                                   std::to_string(kMscclMaxChannels) +
+                                   " channels, above the profile's " + std::to_string(max_steps) +
+                                   " (MSCCL_MAX_NUM_STEPS)");
       }
       if (at.per_channel > kMscclMaxBlocksPerChannel) {
         throw ExportLimitError("blocks per channel", 0,
                                "a GPU needs " + std::to_string(at.per_channel) +
                                    " blocks of one direction on one channel even on " +
-                                   std::to_string(kMscclMaxChannels) + " channels, above the executor's " +
+                                   std::to_string(kMscclMaxChannels) +
+                                   " channels, above the executor's " +
                                    std::to_string(kMscclMaxBlocksPerChannel));
       }
       throw ExportLimitError("elements per file", 0,
-                             "no channel count keeps every block within " + std::to_string(max_steps) +
+                             "no channel count keeps every block within " +
+                                 std::to_string(max_steps) +
                                  " steps and the file within the runtime lexer's " +
                                  std::to_string(kMscclMaxElements) + " elements (MAX_NODES)");
     }
     if (c_fit > c_opt) {
       const std::int64_t need = static_cast<std::int64_t>(c_fit) * instances;
-      throw ExportLimitError("--max-channels", need,
-                             "with --max-channels " + std::to_string(o.max_channels) +
-                                 " a block carries more than " + std::to_string(max_steps) +
-                                 " steps (MSCCL_MAX_NUM_STEPS) or a channel more than " +
-                                 std::to_string(kMscclMaxBlocksPerChannel) +
-                                 " blocks of one direction; needs --max-channels >= " + std::to_string(need));
+      throw ExportLimitError(
+          "--max-channels", need,
+          "with --max-channels " + std::to_string(o.max_channels) + " a block carries more than " +
+              std::to_string(max_steps) + " steps (MSCCL_MAX_NUM_STEPS) or a channel more than " +
+              std::to_string(kMscclMaxBlocksPerChannel) +
+              " blocks of one direction; needs --max-channels >= " + std::to_string(need));
     }
     throw ExportLimitError("--max-tbs", at.blocks,
                            "needs " + std::to_string(at.blocks) + " thread blocks on one GPU (at " +
                                std::to_string(c_fit * instances) +
                                " channels, the fewest that keep every block within " +
-                               std::to_string(max_steps) + " steps); needs --max-tbs >= " +
-                               std::to_string(at.blocks));
+                               std::to_string(max_steps) +
+                               " steps); needs --max-tbs >= " + std::to_string(at.blocks));
   }
   const int C = chosen.channels;
   result->channels_per_instance = C;
@@ -329,8 +344,8 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
 
 // Blocks and steps from transfers with channels; checks the limits the channel choice does
 // not guarantee (the fused lowering's).
-MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o, int max_steps,
-                          MscclExportResult* result) {
+MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o,
+                          int max_steps, MscclExportResult* result) {
   const int n = L.ngpus;
   MscclProgram p;
   p.ngpus = n;
@@ -379,7 +394,8 @@ MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const Mscc
     int send_peer = -1;
     if (t.fuse_next >= 0) {
       Transfer& b = L.transfers[t.fuse_next];
-      if (b.chan != t.chan || b.src != t.dst || b.cnt != t.cnt) throw std::logic_error("export: bad fusion");
+      if (b.chan != t.chan || b.src != t.dst || b.cnt != t.cnt)
+        throw std::logic_error("export: bad fusion");
       send_peer = b.dst;
       if (t.reduce) {
         r.type = "rrs";  // receive, reduce with the local operand, send on; nothing stored
@@ -469,12 +485,13 @@ Rational AccountLoads(const Topology& g, const Lowering& L, std::int64_t chunks_
       if (!e) throw std::logic_error("export: a route uses a missing link");
       const Rational& b = g.link(*e).bandwidth;
       worst = std::max(worst, Rational(load / b));
-      link_loads->push_back({{"phase", gkey.first},
-                             {"step", per_level ? nlohmann::json(gkey.second) : nlohmann::json(nullptr)},
-                             {"from", g.node(link.first).name},
-                             {"to", g.node(link.second).name},
-                             {"bandwidth", ToString(b)},
-                             {"load", ToString(load)}});
+      link_loads->push_back(
+          {{"phase", gkey.first},
+           {"step", per_level ? nlohmann::json(gkey.second) : nlohmann::json(nullptr)},
+           {"from", g.node(link.first).name},
+           {"to", g.node(link.second).name},
+           {"bandwidth", ToString(b)},
+           {"load", ToString(load)}});
     }
     total += worst;
   }
@@ -530,7 +547,8 @@ void CheckOptions(const MscclExportOptions& o) {
     throw std::invalid_argument("--max-channels must be in 1..32 (the executor's MAXCHANNELS)");
   }
   if (o.profile == MscclExportProfile::kRccl && o.max_tbs > 64) {
-    throw std::invalid_argument("--max-tbs above 64 with --profile rccl (RCCL's MSCCL_MAX_NUM_THREAD_BLOCKS is 64)");
+    throw std::invalid_argument(
+        "--max-tbs above 64 with --profile rccl (RCCL's MSCCL_MAX_NUM_THREAD_BLOCKS is 64)");
   }
   if (o.max_chunks < 1) throw std::invalid_argument("--max-chunks must be at least 1");
   if (o.min_bytes < 0 || o.max_bytes < 0) throw std::invalid_argument("byte bounds must be >= 0");
@@ -568,7 +586,8 @@ void SetBuffers(const Layout& lay, const Lowering& L, MscclProgram* p) {
 }
 
 void AddCopies(const Layout& lay, int instances, const std::vector<int>& roots, Lowering* L) {
-  if (lay.inplace || (lay.coll != Collective::kAllgather && lay.coll != Collective::kBroadcast)) return;
+  if (lay.inplace || (lay.coll != Collective::kAllgather && lay.coll != Collective::kBroadcast))
+    return;
   for (int j = 0; j < instances; ++j) {
     for (int r : roots) {
       int shard = lay.coll == Collective::kBroadcast ? 0 : r;

@@ -88,15 +88,19 @@ struct Layout {
     return shard * cK + instance * K + local;
   }
   // Own contribution of a reduction.
-  BufRef Contrib(std::int64_t g) const { return {coll == Collective::kAllreduce && inplace ? 'o' : 'i', g}; }
+  BufRef Contrib(std::int64_t g) const {
+    return {coll == Collective::kAllreduce && inplace ? 'o' : 'i', g};
+  }
   // Where the owner's reduced result goes.
   BufRef Final(int shard, std::int64_t g) const {
-    if (coll == Collective::kReduceScatter) return inplace ? BufRef{'i', g} : BufRef{'o', g - shard * cK};
+    if (coll == Collective::kReduceScatter)
+      return inplace ? BufRef{'i', g} : BufRef{'o', g - shard * cK};
     return {'o', g};
   }
   // Where a root reads its own data (allgather, broadcast, allreduce's second phase).
   BufRef RootSource(int shard, std::int64_t g) const {
-    if (coll == Collective::kAllgather) return inplace ? BufRef{'o', g} : BufRef{'i', g - shard * cK};
+    if (coll == Collective::kAllgather)
+      return inplace ? BufRef{'o', g} : BufRef{'i', g - shard * cK};
     if (coll == Collective::kBroadcast) return {inplace ? 'o' : 'i', g};
     return {'o', g};
   }
@@ -112,8 +116,8 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
 
 // Loads per physical link in shard units (per phase, or per comm step when per_level); the
 // achieved ratio is the sum over groups of max_e load_e / b_e. Fills link_loads.
-Rational AccountLoads(const Topology& g, const Lowering& L, std::int64_t chunks_per_shard_all, bool per_level,
-                      nlohmann::json* link_loads);
+Rational AccountLoads(const Topology& g, const Lowering& L, std::int64_t chunks_per_shard_all,
+                      bool per_level, nlohmann::json* link_loads);
 
 // The side file (docs/export.md).
 nlohmann::json RoutesJson(const Topology& g, const Lowering& L, const MscclProgram& p,

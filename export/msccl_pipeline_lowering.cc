@@ -19,22 +19,21 @@ using export_internal::kMaxCnt;
 using export_internal::Layout;
 using export_internal::Lowering;
 using export_internal::Pieces;
-using export_internal::RoutesJson;
 using export_internal::RouteShare;
+using export_internal::RoutesJson;
 using export_internal::SetBuffers;
 using export_internal::Transfer;
 
 namespace {
 
-
 struct TreeView {
-  int root = -1;                          // rank
-  std::vector<int> parent;                // by rank
+  int root = -1;                           // rank
+  std::vector<int> parent;                 // by rank
   std::vector<std::vector<int>> children;  // by rank, sorted
   std::vector<int> depth, height;
-  std::vector<int> bfs;                   // ranks in BFS order
-  std::vector<int> route_of_child;        // by child rank: index into Lowering::routes
-  std::int64_t lo = 0, hi = 0;            // local chunk range of the tree
+  std::vector<int> bfs;             // ranks in BFS order
+  std::vector<int> route_of_child;  // by child rank: index into Lowering::routes
+  std::int64_t lo = 0, hi = 0;      // local chunk range of the tree
 };
 
 TreeView MakeTree(const PipelineTree& t, const std::vector<int>& rank, int n, bool reverse_routes,
@@ -69,7 +68,8 @@ TreeView MakeTree(const PipelineTree& t, const std::vector<int>& rank, int n, bo
       v.bfs.push_back(c);
     }
   }
-  if (static_cast<int>(v.bfs.size()) != n) throw std::logic_error("export: tree does not span the ranks");
+  if (static_cast<int>(v.bfs.size()) != n)
+    throw std::logic_error("export: tree does not span the ranks");
   for (auto it = v.bfs.rbegin(); it != v.bfs.rend(); ++it) {
     for (int c : v.children[*it]) v.height[*it] = std::max(v.height[*it], v.height[c] + 1);
   }
@@ -84,7 +84,8 @@ void LowerGatherTree(const Layout& lay, const TreeView& t, int phase, int tree_i
     // Fused: the receive at u carries the send to u's main child (the deepest subtree).
     int main_child = -1;
     for (int c : t.children[u]) {
-      if (main_child < 0 || std::make_pair(t.height[c], c) > std::make_pair(t.height[main_child], main_child)) {
+      if (main_child < 0 ||
+          std::make_pair(t.height[c], c) > std::make_pair(t.height[main_child], main_child)) {
         main_child = c;
       }
     }
@@ -171,7 +172,6 @@ int LowerReduceTree(const Layout& lay, const TreeView& t, int phase, int tree_in
 
 }  // namespace
 
-
 MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const PipelineSchedule& s,
                                                const std::vector<int>& rank_of_node,
                                                const MscclExportOptions& o,
@@ -180,12 +180,15 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
   const int n = g.num_compute();
   const Collective coll = s.collective;
   if (coll == Collective::kBroadcast && !o.root_specific) {
-    throw InputError(file, "collective",
-                     "broadcast is exported only with --root-specific: the runtimes select a file by "
-                     "size and rank count, never by root, so it would run for every root");
+    throw InputError(
+        file, "collective",
+        "broadcast is exported only with --root-specific: the runtimes select a file by "
+        "size and rank count, never by root, so it would run for every root");
   }
-  if (coll != Collective::kAllgather && coll != Collective::kReduceScatter && coll != Collective::kAllreduce && coll != Collective::kBroadcast) {
-    throw InputError(file, "collective", "'" + std::string(CollectiveName(coll)) + "' cannot be exported");
+  if (coll != Collective::kAllgather && coll != Collective::kReduceScatter &&
+      coll != Collective::kAllreduce && coll != Collective::kBroadcast) {
+    throw InputError(file, "collective",
+                     "'" + std::string(CollectiveName(coll)) + "' cannot be exported");
   }
   std::vector<const PipelineSchedule*> phases;
   if (coll == Collective::kAllreduce) {
@@ -204,7 +207,8 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
   }
   // Weight groups: per phase, per root (rank order), the trees of that root.
   std::vector<std::vector<Rational>> groups;
-  std::vector<std::vector<std::vector<int>>> trees_of(phases.size(), std::vector<std::vector<int>>(n));
+  std::vector<std::vector<std::vector<int>>> trees_of(phases.size(),
+                                                      std::vector<std::vector<int>>(n));
   for (std::size_t p = 0; p < phases.size(); ++p) {
     for (std::size_t i = 0; i < phases[p]->trees.size(); ++i) {
       trees_of[p][rank_of_node[phases[p]->trees[i].root]].push_back(static_cast<int>(i));
@@ -275,10 +279,11 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
   // Every transfer costs at least one <step> (two unfused): refuse before building a file
   // the runtime's lexer cannot hold (a 1024-GPU schedule would be millions of transfers).
   if (transfers + n + 1 > kMscclMaxElements) {
-    throw ExportLimitError("elements per file", 0,
-                           "the file needs more than " + std::to_string(transfers + n + 1) + " XML elements (" +
-                               std::to_string(transfers) + " transfers), above the runtime lexer's " +
-                               std::to_string(kMscclMaxElements) + " (MAX_NODES); fewer GPUs per file");
+    throw ExportLimitError(
+        "elements per file", 0,
+        "the file needs more than " + std::to_string(transfers + n + 1) + " XML elements (" +
+            std::to_string(transfers) + " transfers), above the runtime lexer's " +
+            std::to_string(kMscclMaxElements) + " (MAX_NODES); fewer GPUs per file");
   }
   std::vector<std::vector<std::int64_t>> cuts_of(n);
   for (int r : roots) cuts_of[r] = Pieces(bounds_of[r], lay.K);
@@ -296,7 +301,8 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
           }
           if (tree < 0) throw std::logic_error("export: piece outside every tree");
           if (phases[p]->collective == Collective::kReduceScatter) {
-            final_rrc = LowerReduceTree(lay, views[p][tree], static_cast<int>(p), tree, j, a, b, shard, &L);
+            final_rrc =
+                LowerReduceTree(lay, views[p][tree], static_cast<int>(p), tree, j, a, b, shard, &L);
           } else {
             LowerGatherTree(lay, views[p][tree], static_cast<int>(p), tree, j, a, b, shard,
                             coll == Collective::kAllreduce ? final_rrc : -1, &L);

@@ -55,10 +55,10 @@ std::string MscclExportProfileName(MscclExportProfile profile);
 MscclExportProfile ParseMscclExportProfile(const std::string& text);
 
 // Executor constants (executors.md §2.4, §2.7).
-inline constexpr int kMscclMaxCount = 72;              // cnt < 72
-inline constexpr int kMscclMaxBlocksPerChannel = 32;   // per direction
-inline constexpr int kMscclMaxChannels = 32;           // MAXCHANNELS of the executor
-inline constexpr int kMscclMaxElements = 4096;         // MAX_NODES of the runtime's XML lexer
+inline constexpr int kMscclMaxCount = 72;             // cnt < 72
+inline constexpr int kMscclMaxBlocksPerChannel = 32;  // per direction
+inline constexpr int kMscclMaxChannels = 32;          // MAXCHANNELS of the executor
+inline constexpr int kMscclMaxElements = 4096;        // MAX_NODES of the runtime's XML lexer
 
 struct MscclStep {
   std::string type;  // "s", "r", "rrc", "cpy" (this exporter); the writer takes any
@@ -116,7 +116,7 @@ struct MscclExportOptions {
   // every chain of main children gets its own channel on each link (no packing). Fewer steps
   // and blocks; needs as many channels as chains share a link. Step schedules ignore it.
   bool fuse = false;
-  std::string name;            // <algo name>; default "collsynth-<collective>"
+  std::string name;  // <algo name>; default "collsynth-<collective>"
 };
 
 // The limits cannot be met (CLI exit 1): `limit` names it ("--max-tbs", "--max-channels",
@@ -142,11 +142,11 @@ struct MscclExportResult {
   Rational achieved_ratio;
   std::int64_t chunks_per_shard = 0;  // K (per instance)
   bool exact_chunks = true;
-  BigInt exact_chunks_per_shard;      // the lcm of the denominators
-  int blocks_per_gpu = 0;             // the maximum over GPUs
+  BigInt exact_chunks_per_shard;  // the lcm of the denominators
+  int blocks_per_gpu = 0;         // the maximum over GPUs
   int max_steps_per_block = 0;
   int channels_per_instance = 0;
-  int root_rank = -1;                 // broadcast: the root's rank
+  int root_rank = -1;  // broadcast: the root's rank
   // Side file (docs/export.md): transfers with their physical routes, loads per link.
   nlohmann::json routes;
 };

@@ -22,11 +22,10 @@ using export_internal::kMaxCnt;
 using export_internal::Layout;
 using export_internal::Lowering;
 using export_internal::Pieces;
-using export_internal::RoutesJson;
 using export_internal::RouteShare;
+using export_internal::RoutesJson;
 using export_internal::SetBuffers;
 using export_internal::Transfer;
-
 
 MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedule& s,
                                             const std::vector<int>& rank_of_node,
@@ -34,11 +33,15 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
   CheckOptions(o);
   const int n = g.num_compute();
   const Collective coll = s.collective;
-  if (coll != Collective::kAllgather && coll != Collective::kReduceScatter && coll != Collective::kAllreduce) {
-    throw InputError(file, "collective",
-                     "'" + std::string(CollectiveName(coll)) + "' step schedules cannot be exported (allgather, reduce-scatter, allreduce)");
+  if (coll != Collective::kAllgather && coll != Collective::kReduceScatter &&
+      coll != Collective::kAllreduce) {
+    throw InputError(
+        file, "collective",
+        "'" + std::string(CollectiveName(coll)) +
+            "' step schedules cannot be exported (allgather, reduce-scatter, allreduce)");
   }
-  if (coll == Collective::kAllreduce && !s.rs_steps) throw InputError(file, "rs_steps", "missing for allreduce");
+  if (coll == Collective::kAllreduce && !s.rs_steps)
+    throw InputError(file, "rs_steps", "missing for allreduce");
   std::vector<Rational> ends;
   for (std::size_t i = 0; i < s.sends.size(); ++i) {
     const StepSend& x = s.sends[i];
@@ -56,10 +59,11 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
   BigInt lcm = LcmOfDenominators(ends);
   if (budget < 1 || lcm > budget) {
     BigInt need = lcm * n * o.instances;
-    throw ExportLimitError("--max-chunks", need > 1000000000000LL ? 0 : ToInt64(need),
-                           "the step schedule's intervals need " + ToString(lcm) +
-                               " chunks per shard (step schedules are not rounded): --max-chunks >= " +
-                               ToString(need));
+    throw ExportLimitError(
+        "--max-chunks", need > 1000000000000LL ? 0 : ToInt64(need),
+        "the step schedule's intervals need " + ToString(lcm) +
+            " chunks per shard (step schedules are not rounded): --max-chunks >= " +
+            ToString(need));
   }
   Layout lay;
   lay.coll = coll;
@@ -69,12 +73,15 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
   lay.cK = lay.K * o.instances;
   // Every chunk of every shard is sent at least once, at most 71 per transfer: refuse a file
   // the runtime's lexer cannot hold before cutting the shards (K may be large).
-  const std::int64_t min_transfers = static_cast<std::int64_t>(n) * o.instances * ((lay.K + kMaxCnt - 1) / kMaxCnt);
+  const std::int64_t min_transfers =
+      static_cast<std::int64_t>(n) * o.instances * ((lay.K + kMaxCnt - 1) / kMaxCnt);
   if (min_transfers + n + 1 > kMscclMaxElements) {
     throw ExportLimitError("elements per file", 0,
                            "the file needs more than " + std::to_string(min_transfers + n + 1) +
-                               " XML elements (" + std::to_string(lay.K) + " chunks per shard), above the runtime "
-                               "lexer's " + std::to_string(kMscclMaxElements) + " (MAX_NODES)");
+                               " XML elements (" + std::to_string(lay.K) +
+                               " chunks per shard), above the runtime "
+                               "lexer's " +
+                               std::to_string(kMscclMaxElements) + " (MAX_NODES)");
   }
   auto to_chunk = [&](const Rational& x) { return ToInt64(Numerator(x * lay.K)); };
 
@@ -130,13 +137,15 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
       const int step = s.sends[order[i]].step;
       std::size_t end = i;
       while (end < order.size() && s.sends[order[end]].step == step) ++end;
-      const bool rs_kind = coll == Collective::kReduceScatter || (coll == Collective::kAllreduce && step <= *s.rs_steps);
+      const bool rs_kind = coll == Collective::kReduceScatter ||
+                           (coll == Collective::kAllreduce && step <= *s.rs_steps);
       const int phase = coll == Collective::kAllreduce && step > *s.rs_steps ? 1 : 0;
       if (coll == Collective::kAllreduce && phase == 1 && !in_ag_phase_of_ar) {
         in_ag_phase_of_ar = true;
         for (int r = 0; r < n; ++r) {
           final_rrc[r].assign(segs[r].size(), -1);
-          for (std::size_t sg = 0; sg + 1 < segs[r].size(); ++sg) final_rrc[r][sg] = last_rrc[r][cell(static_cast<int>(sg), r)];
+          for (std::size_t sg = 0; sg + 1 < segs[r].size(); ++sg)
+            final_rrc[r][sg] = last_rrc[r][cell(static_cast<int>(sg), r)];
         }
       }
       // Sender-side facts from the state before this step.
@@ -163,12 +172,14 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
               if (u == sh) {
                 if (phase == 1) {
                   pc.send_dep = final_rrc[sh][sg];
-                  if (pc.send_dep < 0) throw InputError(file, item, "the owner has no reduced value to send");
+                  if (pc.send_dep < 0)
+                    throw InputError(file, item, "the owner has no reduced value to send");
                 }
               } else {
                 pc.send_dep = held[sh][cell(sg, u)];
                 if (pc.send_dep < 0 || held_step[sh][cell(sg, u)] >= step) {
-                  throw InputError(file, item, "the sender does not hold the data before this step");
+                  throw InputError(file, item,
+                                   "the sender does not hold the data before this step");
                 }
               }
             }
@@ -197,10 +208,10 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
         }
         const int recv_dep = rs_kind ? last_rrc[sh][cell(first.seg, w)] : -1;
         std::size_t b = a + 1;
-        while (b < pieces.size() && pieces[b].send_index == first.send_index && pieces[b].shard == sh &&
-               pieces[b].seg == pieces[b - 1].seg + 1 && pieces[b].send_dep == first.send_dep &&
-               pieces[b].from_acc == first.from_acc && !skip(pieces[b]) &&
-               (!rs_kind || last_rrc[sh][cell(pieces[b].seg, w)] == recv_dep) &&
+        while (b < pieces.size() && pieces[b].send_index == first.send_index &&
+               pieces[b].shard == sh && pieces[b].seg == pieces[b - 1].seg + 1 &&
+               pieces[b].send_dep == first.send_dep && pieces[b].from_acc == first.from_acc &&
+               !skip(pieces[b]) && (!rs_kind || last_rrc[sh][cell(pieces[b].seg, w)] == recv_dep) &&
                segs[sh][pieces[b].seg + 1] - segs[sh][first.seg] <= kMaxCnt) {
           ++b;
         }
@@ -217,7 +228,8 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
         t.send_dep = first.send_dep;
         const std::int64_t gch = t.chunk;
         if (rs_kind) {
-          t.send = first.from_acc ? (u == sh ? lay.Final(sh, gch) : BufRef{'s', gch}) : lay.Contrib(gch);
+          t.send =
+              first.from_acc ? (u == sh ? lay.Final(sh, gch) : BufRef{'s', gch}) : lay.Contrib(gch);
           t.reduce = true;
           t.recv_dst = w == sh ? lay.Final(sh, gch) : BufRef{'s', gch};
           t.recv_src = recv_dep >= 0 ? t.recv_dst : lay.Contrib(gch);

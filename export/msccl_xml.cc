@@ -47,7 +47,9 @@ void Attr(std::string* out, const char* name, const std::string& value) {
   *out += '"';
 }
 
-void Attr(std::string* out, const char* name, std::int64_t value) { Attr(out, name, std::to_string(value)); }
+void Attr(std::string* out, const char* name, std::int64_t value) {
+  Attr(out, name, std::to_string(value));
+}
 
 }  // namespace
 
@@ -111,8 +113,8 @@ std::string MscclFileName(const MscclProgram& p, MscclExportProfile profile) {
   char range[64];
   std::snprintf(range, sizeof range, "%020lld-%020lld", static_cast<long long>(p.min_bytes),
                 static_cast<long long>(MscclWrittenMaxBytes(p, profile)));
-  return MscclCollName(p.collective, profile) + "-n" + std::to_string(p.ngpus) + "-" + p.proto + "-" +
-         (p.inplace ? "inplace" : "outofplace") + "-" + range + ".xml";
+  return MscclCollName(p.collective, profile) + "-n" + std::to_string(p.ngpus) + "-" + p.proto +
+         "-" + (p.inplace ? "inplace" : "outofplace") + "-" + range + ".xml";
 }
 
 }  // namespace collsynth

@@ -28,8 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       return;
     }
     const Topology g = EvaluateTopologyExpression(expr);
-    fuzz::Require(g.name() == canonical, "evaluated name '" + g.name() +
-                                             "' differs from the canonical form '" + canonical + "'");
+    fuzz::Require(
+        g.name() == canonical,
+        "evaluated name '" + g.name() + "' differs from the canonical form '" + canonical + "'");
     // The round trips are linear but slow under ASan on the 10^6-node topologies the
     // generators legally build; evaluation itself stays under the timeout.
     if (g.num_nodes() <= 10000 && g.num_links() <= 100000) fuzz::CheckTopology(g);

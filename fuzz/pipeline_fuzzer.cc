@@ -9,8 +9,8 @@
 #include "fuzz/fuzz_common.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
-#include "schedules/pipeline_schedule.h"
 #include "proofs_check/verify.h"
+#include "schedules/pipeline_schedule.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace collsynth;
@@ -35,9 +35,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                   "check after the writer's round trip differs: " + report);
     // The streaming read (VerifyScheduleText: trees converted while parsing), which `verify`
     // and every writing command's output check use, agrees with the plain read.
-    fuzz::Require(VerifyScheduleText(g, text, "<roundtrip>").report.dump() ==
-                      VerifyScheduleJson(g, ParseJsonText(text, "<roundtrip>"), "<roundtrip>").report.dump(),
-                  "streaming and plain reads of the written schedule check differently");
+    fuzz::Require(
+        VerifyScheduleText(g, text, "<roundtrip>").report.dump() ==
+            VerifyScheduleJson(g, ParseJsonText(text, "<roundtrip>"), "<roundtrip>").report.dump(),
+        "streaming and plain reads of the written schedule check differently");
   });
   return 0;
 }

@@ -7,9 +7,9 @@
 
 #include "fuzz/fuzz_common.h"
 #include "graphs/topology_io.h"
-#include "schedules/compact_schedule.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"
+#include "schedules/compact_schedule.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace collsynth;
@@ -28,10 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     StepCheckOptions base;
     if (CheckStepSchedule(g, c, base).ok) {
       for (std::size_t i = 0; i < c.steps.size(); ++i) {
-        fuzz::Require(c.steps[i].num_sends() == 0 || (c.steps[i].step >= 1 && c.steps[i].step <= r.tl),
-                      "accepted schedule has steps[" + std::to_string(i) + "] = " +
-                          std::to_string(c.steps[i].step) + " with sends, outside 1..T_L = " +
-                          std::to_string(r.tl));
+        fuzz::Require(
+            c.steps[i].num_sends() == 0 || (c.steps[i].step >= 1 && c.steps[i].step <= r.tl),
+            "accepted schedule has steps[" + std::to_string(i) +
+                "] = " + std::to_string(c.steps[i].step) +
+                " with sends, outside 1..T_L = " + std::to_string(r.tl));
       }
       if (c.rs_steps) {
         fuzz::Require(*c.rs_steps >= 0 && *c.rs_steps <= r.tl,

@@ -14,10 +14,10 @@
 #include "fuzz/fuzz_common.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/brute_force_simulator.h"
-#include "schedules/compact_schedule.h"
 #include "proofs_check/step_checker.h"
-#include "schedules/step_schedule.h"
 #include "proofs_check/verify.h"
+#include "schedules/compact_schedule.h"
+#include "schedules/step_schedule.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace collsynth;
@@ -38,8 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (std::size_t i = 0; i < s.sends.size(); ++i) {
         fuzz::Require(s.sends[i].step >= 1 && s.sends[i].step <= r.tl,
                       "accepted schedule has sends[" + std::to_string(i) + "] at step " +
-                          std::to_string(s.sends[i].step) + ", outside 1..T_L = " +
-                          std::to_string(r.tl));
+                          std::to_string(s.sends[i].step) +
+                          ", outside 1..T_L = " + std::to_string(r.tl));
       }
       if (s.rs_steps) {
         fuzz::Require(*s.rs_steps >= 0 && *s.rs_steps <= r.tl,
@@ -78,8 +78,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const BruteForceResult b = SimulateStepSchedule(g, s);
       fuzz::Require(p.ok == b.valid && p.tl == b.tl && p.tb == b.tb,
                     "checker and brute-force simulator disagree: checker ok=" +
-                        std::to_string(p.ok) + " tl=" + std::to_string(p.tl) + " tb=" +
-                        ToString(p.tb) + ", brute force valid=" + std::to_string(b.valid) +
+                        std::to_string(p.ok) + " tl=" + std::to_string(p.tl) +
+                        " tb=" + ToString(p.tb) + ", brute force valid=" + std::to_string(b.valid) +
                         " tl=" + std::to_string(b.tl) + " tb=" + ToString(b.tb));
     }
   });

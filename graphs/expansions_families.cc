@@ -98,21 +98,22 @@ std::vector<Family> ExpansionFamilies() {
                    fs.push_back(TopologySizeArg(a, i, "G" + std::to_string(i + 1)));
                  return ProductSize(fs);
                }});
-  f.push_back({"power", "power(G,n)", "seed 000 Def. 5, Thm 12",
-               "Cartesian power G^{□n}: N^n nodes, degree n·d", [](const std::vector<GenArg>& a) {
-                 RequireArgCount(a, 2, "power(G,n)");
-                 return CartesianPower(TopologyArg(a, 0, "G"),
-                                       static_cast<int>(IntArg(a, 1, "n", 1, 64)));
-               },
-               [](const std::vector<GenArg>& a) {
-                 RequireArgCount(a, 2, "power(G,n)");
-                 TopologySize g = TopologySizeArg(a, 0, "G");
-                 std::vector<TopologySize> fs(
-                     static_cast<std::size_t>(IntArg(a, 1, "n", 1, 64)), g);
-                 return ProductSize(fs);
-               }});
+  f.push_back(
+      {"power", "power(G,n)", "seed 000 Def. 5, Thm 12",
+       "Cartesian power G^{□n}: N^n nodes, degree n·d",
+       [](const std::vector<GenArg>& a) {
+         RequireArgCount(a, 2, "power(G,n)");
+         return CartesianPower(TopologyArg(a, 0, "G"), static_cast<int>(IntArg(a, 1, "n", 1, 64)));
+       },
+       [](const std::vector<GenArg>& a) {
+         RequireArgCount(a, 2, "power(G,n)");
+         TopologySize g = TopologySizeArg(a, 0, "G");
+         std::vector<TopologySize> fs(static_cast<std::size_t>(IntArg(a, 1, "n", 1, 64)), g);
+         return ProductSize(fs);
+       }});
   f.push_back({"bidir", "bidir(G)", "seed 000 App. F",
-               "G ∪ G^T: every link plus its reverse; degree 2d", [](const std::vector<GenArg>& a) {
+               "G ∪ G^T: every link plus its reverse; degree 2d",
+               [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 1, "bidir(G)");
                  return Bidirectional(TopologyArg(a, 0, "G"));
                },

@@ -241,7 +241,8 @@ Topology Evaluate(const Ast& a, const std::string& text) {
   std::vector<GenArg> args;
   for (const Ast& x : a.args) {
     GenArg g = LeafArg(x);
-    if (x.kind == Ast::Kind::kCall) g.topology = std::make_shared<const Topology>(Evaluate(x, text));
+    if (x.kind == Ast::Kind::kCall)
+      g.topology = std::make_shared<const Topology>(Evaluate(x, text));
     args.push_back(std::move(g));
   }
   Topology t = RunFamily(item, [&] {

@@ -16,8 +16,8 @@
 // size function (graphs/family.h; all seed 000 families and every expansion) knows its node
 // and link counts from its parameters and its operands' sizes, so an absurd expression is
 // refused in O(length), naming the innermost sub-expression above the limits and its real
-// size, before anything is built. Expressions longer than kMaxExpressionLength characters or nested deeper
-// than kMaxExpressionDepth are refused. Parsing is O(length); evaluation costs what the
+// size, before anything is built. Expressions longer than kMaxExpressionLength characters or nested
+// deeper than kMaxExpressionDepth are refused. Parsing is O(length); evaluation costs what the
 // generators cost.
 #ifndef COLLSYNTH_GRAPHS_EXPRESSION_H_
 #define COLLSYNTH_GRAPHS_EXPRESSION_H_

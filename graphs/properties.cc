@@ -82,8 +82,10 @@ DegreeReport ComputeDegrees(const Topology& g) {
     if (l.from == l.to) ++r.self_loops;
     if (l.multiplicity > 1) ++r.multi_links;
     Rational unit = l.bandwidth / l.multiplicity;
-    if (!b) b = unit;
-    else if (*b != unit) uniform = false;
+    if (!b)
+      b = unit;
+    else if (*b != unit)
+      uniform = false;
   }
   if (uniform) r.link_bandwidth = b;
   r.regular = !first && g.num_switches() == 0 && uniform && r.min_out == r.max_out &&

@@ -14,7 +14,7 @@ namespace collsynth {
 
 struct EulerianReport {
   bool eulerian = true;
-  int node = -1;         // first node with in != out, when not Eulerian
+  int node = -1;          // first node with in != out, when not Eulerian
   Rational in_bandwidth;  // its totals
   Rational out_bandwidth;
 };
@@ -31,7 +31,7 @@ ConnectivityReport CheckStronglyConnected(const Topology& g);
 
 struct DegreeReport {
   std::int64_t min_out = 0, max_out = 0, min_in = 0, max_in = 0;  // over compute nodes
-  bool regular = false;    // direct-connect, every compute node in = out = d, equal link bandwidth
+  bool regular = false;     // direct-connect, every compute node in = out = d, equal link bandwidth
   std::int64_t degree = 0;  // d when regular
   std::optional<Rational> link_bandwidth;  // b when every unit link has the same bandwidth
   std::int64_t self_loops = 0;

@@ -34,8 +34,7 @@ Rational ParseRational(std::string_view text) {
   if (static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) {
         return std::isdigit(static_cast<unsigned char>(c));
       })) > kMaxDigits) {
-    throw std::invalid_argument("number has more than " + std::to_string(kMaxDigits) +
-                                " digits");
+    throw std::invalid_argument("number has more than " + std::to_string(kMaxDigits) + " digits");
   }
   bool negative = false;
   if (s.front() == '-' || s.front() == '+') {
@@ -44,10 +43,12 @@ Rational ParseRational(std::string_view text) {
   }
   // At most 40 bytes of the text in messages, cut at a UTF-8 character boundary.
   std::size_t cut = std::min<std::size_t>(text.size(), 40);
-  while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;
+  while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80)
+    --cut;
   const std::string shown = std::string(text.substr(0, cut)) + (cut < text.size() ? "..." : "");
   auto bad = [&]() {
-    return std::invalid_argument("'" + shown + "' is not an exact number (expected p, p/q or a decimal)");
+    return std::invalid_argument("'" + shown +
+                                 "' is not an exact number (expected p, p/q or a decimal)");
   };
   Rational value;
   auto slash = s.find('/');
@@ -111,7 +112,10 @@ Rational ClosestFraction(const Rational& x, const BigInt& max_den) {
     BigInt q2 = q0 + a * q1;
     if (q2 > max_den) break;
     BigInt p2 = p0 + a * p1;
-    p0 = p1; q0 = q1; p1 = p2; q1 = q2;
+    p0 = p1;
+    q0 = q1;
+    p1 = p2;
+    q1 = q2;
     BigInt r = n - a * d;
     if (r == 0) return Rational(p1, q1);
     n = d;

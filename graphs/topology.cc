@@ -22,10 +22,14 @@ std::string NameProblem(std::string_view name) {
     // Lead byte: number of continuation bytes and the least code point (no overlong forms).
     int len = 0;
     std::uint32_t cp = 0, least = 0;
-    if (c >= 0xc2 && c <= 0xdf) len = 1, cp = c & 0x1f, least = 0x80;
-    else if (c >= 0xe0 && c <= 0xef) len = 2, cp = c & 0x0f, least = 0x800;
-    else if (c >= 0xf0 && c <= 0xf4) len = 3, cp = c & 0x07, least = 0x10000;
-    else return at(i, "is not valid UTF-8");
+    if (c >= 0xc2 && c <= 0xdf)
+      len = 1, cp = c & 0x1f, least = 0x80;
+    else if (c >= 0xe0 && c <= 0xef)
+      len = 2, cp = c & 0x0f, least = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4)
+      len = 3, cp = c & 0x07, least = 0x10000;
+    else
+      return at(i, "is not valid UTF-8");
     if (n - i <= static_cast<std::size_t>(len)) return at(i, "is not valid UTF-8 (truncated)");
     for (int k = 1; k <= len; ++k) {
       const auto d = static_cast<unsigned char>(name[i + k]);

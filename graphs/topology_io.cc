@@ -41,8 +41,8 @@ std::string StringField(const json& obj, const char* key, const std::string& fil
                         const std::string& item) {
   const json& v = Field(obj, key, file, item);
   if (!v.is_string()) {
-    throw InputError(file, item, std::string("field '") + key + "' must be a string, got " +
-                                     JsonTypeName(v));
+    throw InputError(file, item,
+                     std::string("field '") + key + "' must be a string, got " + JsonTypeName(v));
   }
   return v.get<std::string>();
 }
@@ -65,10 +65,12 @@ int AddNodeChecked(Topology& g, const std::string& name, NodeKind kind, const st
                    const std::string& item) {
   if (name.empty()) throw InputError(file, item, "empty node name");
   CheckName(name, "node name", file, item);
-  if (g.FindNode(name)) throw InputError(file, item, "duplicate node name '" + Abbreviated(name) + "'");
+  if (g.FindNode(name))
+    throw InputError(file, item, "duplicate node name '" + Abbreviated(name) + "'");
   if (g.num_nodes() >= kMaxGeneratedNodes) {
-    throw InputError(file, item, "more than " + std::to_string(kMaxGeneratedNodes) +
-                                     " nodes (the limit of a topology)");
+    throw InputError(
+        file, item,
+        "more than " + std::to_string(kMaxGeneratedNodes) + " nodes (the limit of a topology)");
   }
   return g.AddNode(name, kind);
 }
@@ -89,13 +91,15 @@ void AddLinkChecked(Topology& g, int a, int b, const Rational& bw, std::int64_t 
   const std::size_t digits = mpz_sizeinbase(mpq_numref(sum.backend().data()), 10) +
                              mpz_sizeinbase(mpq_denref(sum.backend().data()), 10);
   if (digits > kMaxDigits + 1) {
-    throw InputError(file, item, "the merged bandwidth of the links " + Abbreviated(g.node(a).name) +
-                                     " -> " + Abbreviated(g.node(b).name) + " has more than " +
-                                     std::to_string(kMaxDigits) + " digits");
+    throw InputError(file, item,
+                     "the merged bandwidth of the links " + Abbreviated(g.node(a).name) + " -> " +
+                         Abbreviated(g.node(b).name) + " has more than " +
+                         std::to_string(kMaxDigits) + " digits");
   }
   if (g.num_links() > kMaxGeneratedLinks) {
-    throw InputError(file, item, "more than " + std::to_string(kMaxGeneratedLinks) +
-                                     " links (the limit of a topology)");
+    throw InputError(
+        file, item,
+        "more than " + std::to_string(kMaxGeneratedLinks) + " links (the limit of a topology)");
   }
 }
 
@@ -118,7 +122,8 @@ std::string ReadStreamBounded(std::istream& in, const std::string& file) {
     in.read(buf, sizeof buf);
     s.append(buf, static_cast<std::size_t>(in.gcount()));
     if (s.size() > kMaxInputBytes) {
-      throw InputError(file, "", "input is larger than " + std::to_string(kMaxInputBytes) + " bytes");
+      throw InputError(file, "",
+                       "input is larger than " + std::to_string(kMaxInputBytes) + " bytes");
     }
   }
   if (in.bad()) throw InputError(file, "", "cannot read file");
@@ -347,10 +352,10 @@ class BoundedDomBuilder {
   std::vector<json*> stack_;  // open containers, innermost last
   json* pending_ = nullptr;   // the value slot of the last key
   std::size_t max_memory_;
-  std::size_t used_ = 0;      // approximate bytes of the document so far
+  std::size_t used_ = 0;  // approximate bytes of the document so far
   const JsonElementHook* hook_;
-  std::vector<std::string> path_;      // with a hook: keys / indices of the open containers
-  std::vector<std::size_t> charged_;   // with a hook: used_ before each open container
+  std::vector<std::string> path_;     // with a hook: keys / indices of the open containers
+  std::vector<std::size_t> charged_;  // with a hook: used_ before each open container
   std::string pending_key_;
   // Approximate costs (x86-64 libstdc++): a json value, a string's heap block, an array's
   // vector (amortised growth included per element via kValueBytes), an object's map and each
@@ -401,12 +406,13 @@ Rational RationalFromJson(const json& v, const std::string& file, const std::str
       throw InputError(file, item, e.what());
     }
   }
-  throw InputError(file, item, "expected a number or an exact rational string, got " +
-                                   JsonTypeName(v));
+  throw InputError(file, item,
+                   "expected a number or an exact rational string, got " + JsonTypeName(v));
 }
 
 Topology TopologyFromJson(const json& j, const std::string& file) {
-  if (!j.is_object()) throw InputError(file, "top level", "expected a JSON object, got " + JsonTypeName(j));
+  if (!j.is_object())
+    throw InputError(file, "top level", "expected a JSON object, got " + JsonTypeName(j));
   Topology g;
   if (auto it = j.find("name"); it != j.end()) {
     if (!it->is_string()) throw InputError(file, "name", "must be a string");
@@ -414,7 +420,8 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
     g.set_name(it->get<std::string>());
   }
   const json& nodes = Field(j, "nodes", file, "top level");
-  if (!nodes.is_array()) throw InputError(file, "nodes", "must be an array, got " + JsonTypeName(nodes));
+  if (!nodes.is_array())
+    throw InputError(file, "nodes", "must be an array, got " + JsonTypeName(nodes));
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     std::string item = "nodes[" + std::to_string(i) + "]";
     const json& n = nodes[i];
@@ -422,11 +429,17 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
     std::string name = StringField(n, "name", file, item);
     NodeKind kind = NodeKind::kCompute;
     if (auto it = n.find("kind"); it != n.end()) {
-      if (!it->is_string()) throw InputError(file, item + " (" + Abbreviated(name) + ")", "field 'kind' must be a string");
+      if (!it->is_string())
+        throw InputError(file, item + " (" + Abbreviated(name) + ")",
+                         "field 'kind' must be a string");
       const std::string& k = it->get_ref<const std::string&>();
-      if (k == "compute") kind = NodeKind::kCompute;
-      else if (k == "switch") kind = NodeKind::kSwitch;
-      else throw InputError(file, item + " (" + Abbreviated(name) + ")", "kind must be \"compute\" or \"switch\", got \"" + Abbreviated(k) + "\"");
+      if (k == "compute")
+        kind = NodeKind::kCompute;
+      else if (k == "switch")
+        kind = NodeKind::kSwitch;
+      else
+        throw InputError(file, item + " (" + Abbreviated(name) + ")",
+                         "kind must be \"compute\" or \"switch\", got \"" + Abbreviated(k) + "\"");
     }
     AddNodeChecked(g, name, kind, file, item);
   }
@@ -434,7 +447,8 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
   auto lit = j.find("links");
   if (lit == j.end()) return g;
   const json& links = *lit;
-  if (!links.is_array()) throw InputError(file, "links", "must be an array, got " + JsonTypeName(links));
+  if (!links.is_array())
+    throw InputError(file, "links", "must be an array, got " + JsonTypeName(links));
   for (std::size_t i = 0; i < links.size(); ++i) {
     std::string item = "links[" + std::to_string(i) + "]";
     const json& l = links[i];
@@ -450,11 +464,12 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
       // A non-negative JSON integer is stored unsigned: check both ends in both cases (a
       // multiplicity 0 once reached Topology::AddLink, exit 3; found by the fuzzer).
       if (!it->is_number_integer() ||
-          (it->is_number_unsigned() ? it->get<std::uint64_t>() > std::uint64_t{INT64_MAX} ||
-                                          it->get<std::uint64_t>() < 1
-                                    : it->get<std::int64_t>() < 1)) {
-        throw InputError(file, item, "multiplicity must be an integer in 1..2^63-1, got " +
-                                         Abbreviated(it->dump()));
+          (it->is_number_unsigned()
+               ? it->get<std::uint64_t>() > std::uint64_t{INT64_MAX} || it->get<std::uint64_t>() < 1
+               : it->get<std::int64_t>() < 1)) {
+        throw InputError(
+            file, item,
+            "multiplicity must be an integer in 1..2^63-1, got " + Abbreviated(it->dump()));
       }
       mult = it->get<std::int64_t>();
     }
@@ -474,13 +489,15 @@ json TopologyToJson(const Topology& g) {
   j["name"] = g.name();
   json nodes = json::array();
   for (const Node& n : g.nodes()) {
-    nodes.push_back({{"name", n.name}, {"kind", n.kind == NodeKind::kCompute ? "compute" : "switch"}});
+    nodes.push_back(
+        {{"name", n.name}, {"kind", n.kind == NodeKind::kCompute ? "compute" : "switch"}});
   }
   j["nodes"] = std::move(nodes);
   json links = json::array();
   for (const Link& l : g.links()) {
     json o = {{"from", g.node(l.from).name}, {"to", g.node(l.to).name}};
-    if (Denominator(l.bandwidth) == 1 && l.bandwidth <= Rational(std::numeric_limits<std::int64_t>::max())) {
+    if (Denominator(l.bandwidth) == 1 &&
+        l.bandwidth <= Rational(std::numeric_limits<std::int64_t>::max())) {
       o["bandwidth"] = Numerator(l.bandwidth).convert_to<std::int64_t>();
     } else {
       o["bandwidth"] = ToString(l.bandwidth);
@@ -503,7 +520,12 @@ std::string WriteTopologyJson(const Topology& g) {
   w.EndArray();
   w.LineBreak(1).Key("links").BeginArray();
   for (const Link& l : g.links()) {
-    w.LineBreak(2).BeginObject().Key("from").String(g.node(l.from).name).Key("to").String(g.node(l.to).name);
+    w.LineBreak(2)
+        .BeginObject()
+        .Key("from")
+        .String(g.node(l.from).name)
+        .Key("to")
+        .String(g.node(l.to).name);
     w.Key("bandwidth").IntegerOrRational(l.bandwidth);
     if (l.multiplicity > 1) w.Key("multiplicity").Int(l.multiplicity);
     w.EndObject();
@@ -560,7 +582,8 @@ std::vector<EdgeListToken> SplitEdgeListLine(const std::string& line, const std:
       const std::size_t start = i;
       for (; i < n && !IsBlank(line[i]) && line[i] != '#'; ++i) {
         if (line[i] == '"') {
-          throw InputError(file, item, "'\"' inside a name: quote the whole name, as in \"a\\\"b\"");
+          throw InputError(file, item,
+                           "'\"' inside a name: quote the whole name, as in \"a\\\"b\"");
         }
       }
       t.text.assign(line, start, i - start);
@@ -641,8 +664,9 @@ Topology ParseEdgeList(const std::string& text, const std::string& file) {
       const std::string& m = tok[3].text;
       auto [end, ec] = std::from_chars(m.data(), m.data() + m.size(), mult);
       if (ec != std::errc() || end != m.data() + m.size() || mult < 1) {
-        throw InputError(file, item, "multiplicity must be an integer in 1..2^63-1, got '" +
-                                         Abbreviated(m) + "'");
+        throw InputError(
+            file, item,
+            "multiplicity must be an integer in 1..2^63-1, got '" + Abbreviated(m) + "'");
       }
     }
     AddLinkChecked(g, a, b, bw, mult, file, item);
@@ -659,7 +683,8 @@ std::string WriteEdgeList(const Topology& g) {
   for (int v = 0; v < g.num_nodes();) {
     NodeKind k = g.node(v).kind;
     out << (k == NodeKind::kSwitch ? "switches:" : "compute:");
-    for (; v < g.num_nodes() && g.node(v).kind == k; ++v) out << ' ' << EdgeListName(g.node(v).name);
+    for (; v < g.num_nodes() && g.node(v).kind == k; ++v)
+      out << ' ' << EdgeListName(g.node(v).name);
     out << "\n";
   }
   for (const Link& l : g.links()) {
@@ -683,7 +708,8 @@ Topology ReadTopologyFile(const std::string& path) {
 }
 
 void WriteTopologyFile(const Topology& g, const std::string& path) {
-  bool json_out = path == "-" || (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0);
+  bool json_out =
+      path == "-" || (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0);
   WriteTextFile(path, json_out ? WriteTopologyJson(g) : WriteEdgeList(g));
 }
 

@@ -80,14 +80,18 @@ BruteForceResult SimulateStepSchedule(const Topology& g, const StepSchedule& s) 
   r.tb = 0;
   for (const auto& [step, per_link] : load) {
     Rational worst = 0;
-    for (const auto& [l, amount] : per_link) worst = std::max(worst, Rational(amount / g.link(l).bandwidth));
+    for (const auto& [l, amount] : per_link)
+      worst = std::max(worst, Rational(amount / g.link(l).bandwidth));
     r.tb += worst;
   }
 
   std::vector<int> sources = g.ComputeNodes();
   if (s.collective == Collective::kBroadcast && s.root) sources = {*s.root};
   // Phases: [first, last] step ranges, forward (allgather) or backward (reduce-scatter).
-  struct PhaseRange { int first, last; bool backward; };
+  struct PhaseRange {
+    int first, last;
+    bool backward;
+  };
   std::vector<PhaseRange> phases;
   if (s.collective == Collective::kReduceScatter) {
     phases.push_back({1, r.tl, true});
@@ -113,11 +117,15 @@ BruteForceResult SimulateStepSchedule(const Topology& g, const StepSchedule& s) 
             const StepSend& e = s.sends[i];
             if (!ok_send[i] || e.step != t || e.source != v || !Contains(e.chunk, x)) continue;
             if (!ph.backward) {
-              if (before[e.from]) has[e.to] = 1;
-              else r.not_held.insert(static_cast<int>(i));
+              if (before[e.from])
+                has[e.to] = 1;
+              else
+                r.not_held.insert(static_cast<int>(i));
             } else {
-              if (before[e.to]) has[e.from] = 1;
-              else r.not_held.insert(static_cast<int>(i));
+              if (before[e.to])
+                has[e.from] = 1;
+              else
+                r.not_held.insert(static_cast<int>(i));
             }
           }
         }
@@ -134,7 +142,8 @@ BruteForceResult SimulateStepSchedule(const Topology& g, const StepSchedule& s) 
           for (std::size_t i = 0; i < s.sends.size(); ++i) {
             const StepSend& e = s.sends[i];
             if (!ok_send[i] || e.step != t || e.source != v || !Contains(e.chunk, x)) continue;
-            for (int u = 0; u < n; ++u) count[e.to][u] = std::min(2, count[e.to][u] + before[e.from][u]);
+            for (int u = 0; u < n; ++u)
+              count[e.to][u] = std::min(2, count[e.to][u] + before[e.from][u]);
           }
         }
         for (int u = 0; u < n; ++u) {

@@ -32,8 +32,8 @@ struct BruteForceResult {
   // sender's pre-step partial to the receiver's. (v, u): u's contribution reaches v more than
   // once, a wrong sum.
   std::set<std::pair<int, int>> reduced_twice;
-  std::set<int> out_of_range;             // sends whose step is outside 1..T
-  bool bad_rs_steps = false;              // allreduce rs_steps outside 0..T
+  std::set<int> out_of_range;  // sends whose step is outside 1..T
+  bool bad_rs_steps = false;   // allreduce rs_steps outside 0..T
 };
 
 BruteForceResult SimulateStepSchedule(const Topology& g, const StepSchedule& s);

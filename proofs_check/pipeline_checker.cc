@@ -76,8 +76,9 @@ void PipelineChecker::CheckTree(std::size_t i, const PipelineTree& t) {
     return;
   }
   if (s_.collective == Collective::kBroadcast && s_.root && t.root != *s_.root) {
-    out_.Add(K::kRootNotCompute, item, t.root, -1,
-             "rooted at '" + Name(t.root) + "', but the broadcast root is '" + Name(*s_.root) + "'");
+    out_.Add(
+        K::kRootNotCompute, item, t.root, -1,
+        "rooted at '" + Name(t.root) + "', but the broadcast root is '" + Name(*s_.root) + "'");
   }
   touched_.assign(1, t.root);
   std::vector<int> next_child(t.edges.size(), -1);  // child lists threaded through the edges
@@ -255,9 +256,9 @@ void PipelineChecker::CheckLoads() {
   }
   report_.ratio = ratio;
   if (s_.ratio != ratio) {
-    out_.Add(K::kWrongRatio, prefix_ + "ratio", -1, -1,
-             "claimed ratio " + ToString(s_.ratio) + ", but max_e load_e/(k·b_e) = " +
-                 ToString(ratio));
+    out_.Add(
+        K::kWrongRatio, prefix_ + "ratio", -1, -1,
+        "claimed ratio " + ToString(s_.ratio) + ", but max_e load_e/(k·b_e) = " + ToString(ratio));
   }
 }
 
@@ -276,9 +277,10 @@ void PipelineChecker::CheckCut() {
   if (!report_.certified_optimal) {
     const bool ingress = s_.collective == Collective::kReduceScatter;
     out_.Add(K::kCutMismatch, item, -1, -1,
-             std::string("the cut gives ") + (ingress ? "|S ∩ V_c| / B-(S)" : s_.collective == Collective::kBroadcast
-                                                                               ? "1 / B+(S)"
-                                                                               : "|S ∩ V_c| / B+(S)") +
+             std::string("the cut gives ") +
+                 (ingress                                   ? "|S ∩ V_c| / B-(S)"
+                  : s_.collective == Collective::kBroadcast ? "1 / B+(S)"
+                                                            : "|S ∩ V_c| / B+(S)") +
                  " = " + ToString(b.bound) + ", which does not equal the ratio " +
                  ToString(report_.ratio) + ": the optimality certificate fails");
   }
@@ -344,7 +346,7 @@ void PipelineChecker::Run() {
   CheckCut();
   CheckFixedKCut();
   report_.ok = report_.num_violations == 0;
-  report_.verdict = !report_.ok                   ? PipelineVerdict::kInvalid
+  report_.verdict = !report_.ok                 ? PipelineVerdict::kInvalid
                     : report_.certified_optimal ? PipelineVerdict::kOptimalCertified
                                                 : PipelineVerdict::kValid;
 }
@@ -361,16 +363,20 @@ void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckR
     PipelineChecker(g, s.phases[i], "phases[" + std::to_string(i) + "].", sub, max_errors).Run();
     total += sub.ratio;
     phases_ok = phases_ok && sub.ok;
-    for (const PipelineViolation& v : sub.violations) out.Add(v.kind, v.item, v.node, v.link, v.message.substr(v.item.empty() ? 0 : v.item.size() + 2));
+    for (const PipelineViolation& v : sub.violations)
+      out.Add(v.kind, v.item, v.node, v.link,
+              v.message.substr(v.item.empty() ? 0 : v.item.size() + 2));
     report.num_violations += sub.num_violations - static_cast<std::int64_t>(sub.violations.size());
     report.phases.push_back(std::move(sub));
   }
   report.fixed_k_certified = !report.phases.empty();
-  for (const PipelineCheckReport& p : report.phases) report.fixed_k_certified &= p.fixed_k_certified;
+  for (const PipelineCheckReport& p : report.phases)
+    report.fixed_k_certified &= p.fixed_k_certified;
   report.ratio = total;
   if (s.ratio != total) {
     out.Add(K::kWrongRatio, "ratio", -1, -1,
-            "claimed ratio " + ToString(s.ratio) + ", but the phases' ratios sum to " + ToString(total));
+            "claimed ratio " + ToString(s.ratio) + ", but the phases' ratios sum to " +
+                ToString(total));
   }
   // Lower bounds (6) and (7); the certificate is their maximum (each is a valid bound).
   std::vector<CutBound> bounds;
@@ -398,30 +404,38 @@ void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckR
     std::string names, values;
     for (const CutBound& b : bounds) {
       values += (values.empty() ? "" : ", ") + b.name + " = " + ToString(b.bound);
-      if (b.bound == total) names += (names.empty() ? "" : " and ") + b.name.substr(b.name.find('('));
+      if (b.bound == total)
+        names += (names.empty() ? "" : " and ") + b.name.substr(b.name.find('('));
     }
     if (report.certified_optimal) {
-      report.certified_by = (names.find(" and ") != std::string::npos ? "bounds " : "bound ") + names;
+      report.certified_by =
+          (names.find(" and ") != std::string::npos ? "bounds " : "bound ") + names;
     } else {
       out.Add(K::kCutMismatch, s.bottleneck_cut ? "bottleneck_cut" : "single_node_cuts", -1, -1,
-              "the certificate gives " + values + " (N / B+(S) for (6), 2(N-1) / max_v B+(S_v) "
-              "for (7)), whose maximum does not equal the ratio " + ToString(total));
+              "the certificate gives " + values +
+                  " (N / B+(S) for (6), 2(N-1) / max_v B+(S_v) "
+                  "for (7)), whose maximum does not equal the ratio " +
+                  ToString(total));
     }
   }
   report.ok = report.num_violations == 0;
-  report.verdict = !report.ok                   ? PipelineVerdict::kInvalid
+  report.verdict = !report.ok                 ? PipelineVerdict::kInvalid
                    : report.certified_optimal ? PipelineVerdict::kOptimalCertified
                                               : PipelineVerdict::kValid;
 }
 
 }  // namespace
 
-CutBound CheckCutBound(const Topology& g, Collective collective,
-                       const std::vector<int>& cut, std::optional<int> root) {
+CutBound CheckCutBound(const Topology& g, Collective collective, const std::vector<int>& cut,
+                       std::optional<int> root) {
   CutBound b;
-  const bool allreduce = collective == Collective::kAllreduce, broadcast = collective == Collective::kBroadcast;
+  const bool allreduce = collective == Collective::kAllreduce,
+             broadcast = collective == Collective::kBroadcast;
   const bool ingress = collective == Collective::kReduceScatter;
-  b.name = allreduce ? "bound (6)" : broadcast ? "bound (5)" : ingress ? "bound (1) on G^T" : "bound (1)";
+  b.name = allreduce   ? "bound (6)"
+           : broadcast ? "bound (5)"
+           : ingress   ? "bound (1) on G^T"
+                       : "bound (1)";
   const int n = g.num_nodes();
   std::vector<char> in_s(n, 0);
   for (int v : cut) in_s[v] = 1;
@@ -499,8 +513,8 @@ CutBound CheckSingleNodeCutsBound(const Topology& g, const std::vector<std::vect
       return b;
     }
     if (owner[compute] >= 0) {
-      b.error = item + ": compute node " + g.node(compute).name + " already has its set (single_node_cuts[" +
-                std::to_string(owner[compute]) + "])";
+      b.error = item + ": compute node " + g.node(compute).name +
+                " already has its set (single_node_cuts[" + std::to_string(owner[compute]) + "])";
       return b;
     }
     owner[compute] = static_cast<int>(c);
@@ -518,30 +532,48 @@ CutBound CheckSingleNodeCutsBound(const Topology& g, const std::vector<std::vect
 
 const char* PipelineViolationKindName(PipelineViolationKind kind) {
   switch (kind) {
-    case K::kRootNotCompute: return "root-not-compute";
-    case K::kBadEdge: return "bad-edge";
-    case K::kMissingNode: return "missing-node";
-    case K::kExtraParent: return "extra-parent";
-    case K::kCycle: return "cycle";
-    case K::kBadRouteEnds: return "bad-route-ends";
-    case K::kMissingLink: return "missing-link";
-    case K::kRouteThroughCompute: return "route-through-compute";
-    case K::kRouteMultiplicity: return "route-multiplicity";
-    case K::kRootSum: return "root-sum";
-    case K::kOverloaded: return "overloaded";
-    case K::kWrongRatio: return "wrong-ratio";
-    case K::kBadCut: return "bad-cut";
-    case K::kCutMismatch: return "cut-mismatch";
-    case K::kFixedKCut: return "fixed-k-cut";
+    case K::kRootNotCompute:
+      return "root-not-compute";
+    case K::kBadEdge:
+      return "bad-edge";
+    case K::kMissingNode:
+      return "missing-node";
+    case K::kExtraParent:
+      return "extra-parent";
+    case K::kCycle:
+      return "cycle";
+    case K::kBadRouteEnds:
+      return "bad-route-ends";
+    case K::kMissingLink:
+      return "missing-link";
+    case K::kRouteThroughCompute:
+      return "route-through-compute";
+    case K::kRouteMultiplicity:
+      return "route-multiplicity";
+    case K::kRootSum:
+      return "root-sum";
+    case K::kOverloaded:
+      return "overloaded";
+    case K::kWrongRatio:
+      return "wrong-ratio";
+    case K::kBadCut:
+      return "bad-cut";
+    case K::kCutMismatch:
+      return "cut-mismatch";
+    case K::kFixedKCut:
+      return "fixed-k-cut";
   }
   return "unknown";
 }
 
 const char* PipelineVerdictName(PipelineVerdict v) {
   switch (v) {
-    case PipelineVerdict::kInvalid: return "invalid";
-    case PipelineVerdict::kValid: return "valid";
-    case PipelineVerdict::kOptimalCertified: return "optimal (certified)";
+    case PipelineVerdict::kInvalid:
+      return "invalid";
+    case PipelineVerdict::kValid:
+      return "valid";
+    case PipelineVerdict::kOptimalCertified:
+      return "optimal (certified)";
   }
   return "?";  // not reached: every enumerator is listed
 }
@@ -551,7 +583,7 @@ json PipelineCheckReport::ToJson() const {
   j["ok"] = ok;
   j["format"] = "pipeline";
   j["verdict"] = PipelineVerdictName(verdict);
-  j["tl"] = nullptr;  // a pipeline has no step count
+  j["tl"] = nullptr;          // a pipeline has no step count
   j["tb"] = ToString(ratio);  // T_B in units of M/N (of M for broadcast)
   j["ratio"] = ToString(ratio);
   j["cut_ratio"] = cut_ratio ? json(ToString(*cut_ratio)) : json(nullptr);

@@ -29,21 +29,21 @@
 namespace collsynth {
 
 enum class PipelineViolationKind {
-  kRootNotCompute,     // a tree rooted at a switch, or (broadcast) not at the root
-  kBadEdge,            // a tree edge touching a switch, or a self-loop
-  kMissingNode,        // a tree that does not reach some compute node
-  kExtraParent,        // a node with two parents in one tree, or a root with a parent
-  kCycle,              // tree edges that form a cycle (unreachable from the root)
-  kBadRouteEnds,       // a route that does not run from the edge's tail to its head
-  kMissingLink,        // a route step over a link the topology does not have
+  kRootNotCompute,       // a tree rooted at a switch, or (broadcast) not at the root
+  kBadEdge,              // a tree edge touching a switch, or a self-loop
+  kMissingNode,          // a tree that does not reach some compute node
+  kExtraParent,          // a node with two parents in one tree, or a root with a parent
+  kCycle,                // tree edges that form a cycle (unreachable from the root)
+  kBadRouteEnds,         // a route that does not run from the edge's tail to its head
+  kMissingLink,          // a route step over a link the topology does not have
   kRouteThroughCompute,  // a compute node inside a route
-  kRouteMultiplicity,  // route multiplicities do not add up to the tree's
-  kRootSum,            // a root whose trees' multiplicities do not sum to k
-  kOverloaded,         // a link with load > U·b_e
-  kWrongRatio,         // claimed ratio differs from the recomputed one
-  kBadCut,             // the bottleneck cut is not a cut the bound applies to
-  kCutMismatch,        // the claimed cut does not certify the ratio
-  kFixedKCut,          // the fixed-k cut does not certify that no k-tree schedule is better
+  kRouteMultiplicity,    // route multiplicities do not add up to the tree's
+  kRootSum,              // a root whose trees' multiplicities do not sum to k
+  kOverloaded,           // a link with load > U·b_e
+  kWrongRatio,           // claimed ratio differs from the recomputed one
+  kBadCut,               // the bottleneck cut is not a cut the bound applies to
+  kCutMismatch,          // the claimed cut does not certify the ratio
+  kFixedKCut,            // the fixed-k cut does not certify that no k-tree schedule is better
 };
 
 const char* PipelineViolationKindName(PipelineViolationKind kind);
@@ -64,10 +64,10 @@ const char* PipelineVerdictName(PipelineVerdict v);
 
 struct PipelineCheckReport {
   bool ok = false;
-  std::vector<std::string> errors;  // first violations: tree, edge, route, link
+  std::vector<std::string> errors;            // first violations: tree, edge, route, link
   std::vector<PipelineViolation> violations;  // the same, structured (at most max_errors)
   std::int64_t num_violations = 0;            // all violations found
-  Rational ratio;                   // recomputed runtime ratio (T_B / (M/N))
+  Rational ratio;                             // recomputed runtime ratio (T_B / (M/N))
   // |S ∩ V_c| / B+(S) of the claimed cut (allgather, seed 004 (1)); |S ∩ V_c| / B-(S) for
   // reduce-scatter (the bound on G^T); 1 / B+(S) for broadcast ((5), units of M);
   // N / B+(S) for allreduce ((6), units of M/N); for an allreduce with bound (7) cuts, the
@@ -77,12 +77,12 @@ struct PipelineCheckReport {
   // "bound (7)" or "bounds (6) and (7)" (the ones that equal the ratio); "" if not certified.
   std::string certified_by;
   std::vector<PipelineCheckReport> phases;  // allreduce: reduce-scatter, allgather
-  bool certified_optimal = false;     // cut_ratio == ratio
+  bool certified_optimal = false;           // cut_ratio == ratio
   // A fixed-k cut was given and certifies that no schedule with k trees per root (per phase,
   // for allreduce: every phase's cut) has a smaller ratio.
   bool fixed_k_certified = false;
   PipelineVerdict verdict = PipelineVerdict::kInvalid;
-  nlohmann::json ToJson() const;      // {"ok", "ratio", "errors", "verdict", ...}
+  nlohmann::json ToJson() const;  // {"ok", "ratio", "errors", "verdict", ...}
 };
 
 PipelineCheckReport CheckPipelineSchedule(const Topology& g, const PipelineSchedule& s,
@@ -100,8 +100,8 @@ struct CutBound {
 // One cut S: allgather (1) |S ∩ V_c| / B+(S); reduce-scatter |S ∩ V_c| / B-(S); broadcast (5)
 // 1 / B+(S) with the root in S; allreduce (6) N / B+(S). S must hold some but not all compute
 // nodes. Node ids must be valid (the reader guarantees it). O(|V| + |E|).
-CutBound CheckCutBound(const Topology& g, Collective collective,
-                       const std::vector<int>& cut, std::optional<int> root = std::nullopt);
+CutBound CheckCutBound(const Topology& g, Collective collective, const std::vector<int>& cut,
+                       std::optional<int> root = std::nullopt);
 
 // Allreduce bound (7) from one set S_v per compute node v with S_v ∩ V_c = {v} (each compute
 // node exactly once, N >= 2): 2(N-1) / max_v B+(S_v), valid because B+(S_v) >= μ_v.

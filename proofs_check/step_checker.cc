@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
-#include <numeric>
 #include <deque>
 #include <map>
+#include <numeric>
 #include <unordered_map>
 #include <utility>
 
@@ -116,8 +116,8 @@ struct SendTable {
   int rank_zero = 0, rank_one = 0;
   std::vector<std::pair<int, int>> ivs;  // ivs[iv_begin[i] .. iv_begin[i+1])
   std::vector<std::size_t> iv_begin;
-  std::int64_t common_den = 0;           // 0: no int64 common denominator
-  std::vector<std::int64_t> value_num;   // values[r] * common_den
+  std::int64_t common_den = 0;          // 0: no int64 common denominator
+  std::vector<std::int64_t> value_num;  // values[r] * common_den
 
   std::size_t size() const { return source.size(); }
   void Reserve(std::size_t n) {
@@ -271,7 +271,8 @@ SendTable TableFromCompact(const CompactStepSchedule& c) {
   std::vector<int> order(fracs.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return static_cast<__int128>(fracs[a].p) * fracs[b].q < static_cast<__int128>(fracs[b].p) * fracs[a].q;
+    return static_cast<__int128>(fracs[a].p) * fracs[b].q <
+           static_cast<__int128>(fracs[b].p) * fracs[a].q;
   });
   std::vector<int> rank(fracs.size());
   for (std::size_t r = 0; r < order.size(); ++r) {
@@ -342,14 +343,14 @@ class StepChecker {
   // T: the schedule's number of steps ("tl" when claimed, else the last step used); every
   // send must lie in 1..T, rs_steps in 0..T.
   std::int64_t num_steps_ = 0;
-  std::int64_t rs_steps_ = 0;     // allreduce: rs_steps clamped to 0..T
-  std::vector<char> in_range_;    // per send: 1 <= step <= T
-  std::vector<char> usable_;      // per send: in range, link exists and source is admissible
-  std::vector<int> link_;         // per send: link id (or -1)
+  std::int64_t rs_steps_ = 0;   // allreduce: rs_steps clamped to 0..T
+  std::vector<char> in_range_;  // per send: 1 <= step <= T
+  std::vector<char> usable_;    // per send: in range, link exists and source is admissible
+  std::vector<int> link_;       // per send: link id (or -1)
   // The distinct steps of in-range sends, ascending; a send's rank is 1 + its step's index.
   // Tables are indexed by rank, so memory never depends on the step numbers themselves.
   std::vector<int> steps_;
-  std::vector<int> rank_;         // per send: its step's rank (0 when out of range)
+  std::vector<int> rank_;  // per send: its step's rank (0 when out of range)
   // Loads per (rank, link): int64 numerators over s_.common_den in a dense table
   // (int_load_[(rank - 1) * links + link]) or, failing that, exact Rationals.
   std::vector<std::int64_t> int_load_;
@@ -381,10 +382,11 @@ void StepChecker::CheckStepRange() {
     const std::int64_t rs = s_.rs_steps.value_or(0);
     rs_steps_ = std::clamp<std::int64_t>(rs, 0, num_steps_);
     if (rs != rs_steps_) {
-      out_.Add(StepViolation{StepViolationKind::kBadRsSteps, -1, -1, -1, -1, std::nullopt, ""}, [&] {
-        return "rs_steps = " + std::to_string(rs) + " is outside the schedule's steps 0.." +
-               std::to_string(num_steps_);
-      });
+      out_.Add(StepViolation{StepViolationKind::kBadRsSteps, -1, -1, -1, -1, std::nullopt, ""},
+               [&] {
+                 return "rs_steps = " + std::to_string(rs) +
+                        " is outside the schedule's steps 0.." + std::to_string(num_steps_);
+               });
     }
   }
 }
@@ -396,13 +398,15 @@ void StepChecker::ValidateSends() {
   for (std::size_t i = 0; i < n; ++i) {
     if (!in_range_[i]) continue;  // reported by CheckStepRange; carries nothing
     const int source = s_.source[i], from = s_.from[i], to = s_.to[i], step = s_.step[i];
-    auto at = [&] { return "step " + std::to_string(step) + ": sends[" + std::to_string(i) + "] "; };
+    auto at = [&] {
+      return "step " + std::to_string(step) + ": sends[" + std::to_string(i) + "] ";
+    };
     if (auto l = g_.FindLink(from, to)) {
       link_[i] = *l;
     } else {
       usable_[i] = 0;
-      out_.Add(StepViolation{StepViolationKind::kMissingLink, static_cast<int>(i), source, from, step,
-                             std::nullopt, ""},
+      out_.Add(StepViolation{StepViolationKind::kMissingLink, static_cast<int>(i), source, from,
+                             step, std::nullopt, ""},
                [&] {
                  return at() + "uses link " + Name(from) + " -> " + Name(to) +
                         ", which the topology does not have";
@@ -421,8 +425,8 @@ void StepChecker::ValidateSends() {
       out_.Add(StepViolation{StepViolationKind::kBadSource, static_cast<int>(i), source, from, step,
                              std::nullopt, ""},
                [&] {
-                 return at() + "carries data of '" + Name(source) + "', but the broadcast root is '" +
-                        Name(*s_.root) + "'";
+                 return at() + "carries data of '" + Name(source) +
+                        "', but the broadcast root is '" + Name(*s_.root) + "'";
                });
     }
   }
@@ -437,7 +441,9 @@ void StepChecker::RankSteps() {
   rank_.assign(s_.size(), 0);
   for (std::size_t i = 0; i < s_.size(); ++i) {
     if (!in_range_[i]) continue;
-    rank_[i] = static_cast<int>(std::lower_bound(steps_.begin(), steps_.end(), s_.step[i]) - steps_.begin()) + 1;
+    rank_[i] = static_cast<int>(std::lower_bound(steps_.begin(), steps_.end(), s_.step[i]) -
+                                steps_.begin()) +
+               1;
   }
   // T_L: the last step used (a send past a claimed tl makes that claim wrong as well).
   report_.tl = 0;
@@ -479,14 +485,17 @@ void StepChecker::ComputeRationalLoads() {
                           static_cast<std::uint32_t>(s_.ivs[a].second);
       auto it = single_length.find(key);
       if (it == single_length.end()) {
-        it = single_length.emplace(key, s_.values[s_.ivs[a].second] - s_.values[s_.ivs[a].first]).first;
+        it = single_length.emplace(key, s_.values[s_.ivs[a].second] - s_.values[s_.ivs[a].first])
+                 .first;
       }
       len = &it->second;
     } else {
       length = 0;
-      for (std::size_t k = a; k < b; ++k) length += s_.values[s_.ivs[k].second] - s_.values[s_.ivs[k].first];
+      for (std::size_t k = a; k < b; ++k)
+        length += s_.values[s_.ivs[k].second] - s_.values[s_.ivs[k].first];
     }
-    std::uint64_t key = (static_cast<std::uint64_t>(rank_[i]) << 32) | static_cast<std::uint32_t>(link_[i]);
+    std::uint64_t key =
+        (static_cast<std::uint64_t>(rank_[i]) << 32) | static_cast<std::uint32_t>(link_[i]);
     load_[key] += *len;
   }
 }
@@ -561,7 +570,8 @@ std::vector<Phase> StepChecker::BuildPhases() const {
   std::vector<Phase> phases;
   const int ranks = static_cast<int>(steps_.size());
   // Sends with first_step <= step <= last_step; phase steps are 64-bit (no overflow at 2^31).
-  auto add = [&](const std::string& label, Orientation o, std::int64_t first_step, std::int64_t last_step) {
+  auto add = [&](const std::string& label, Orientation o, std::int64_t first_step,
+                 std::int64_t last_step) {
     Phase p;
     p.label = label;
     p.orientation = o;
@@ -574,8 +584,8 @@ std::vector<Phase> StepChecker::BuildPhases() const {
         p.sends.push_back({static_cast<int>(i), s_.source[i], s_.from[i], s_.to[i], rank_[i],
                            step - first_step + 1});
       } else {  // Def. 7: ((v,C),(w,u),T-t+1) on G^T for ((v,C),(u,w),t)
-        p.sends.push_back({static_cast<int>(i), s_.source[i], s_.to[i], s_.from[i], ranks + 1 - rank_[i],
-                           last_step - step + 1});
+        p.sends.push_back({static_cast<int>(i), s_.source[i], s_.to[i], s_.from[i],
+                           ranks + 1 - rank_[i], last_step - step + 1});
       }
     }
     phases.push_back(std::move(p));
@@ -593,8 +603,8 @@ std::vector<Phase> StepChecker::BuildPhases() const {
     add("reduce-scatter phase (steps 1.." + std::to_string(rs) + "): ", Orientation::kReversed, 1,
         std::max<std::int64_t>(rs, 1));
     if (rs == 0) phases.back().sends.clear();
-    add("allgather phase (steps " + std::to_string(rs + 1) + "..): ", Orientation::kForward,
-        rs + 1, std::max<std::int64_t>(tl, rs + 1));
+    add("allgather phase (steps " + std::to_string(rs + 1) + "..): ", Orientation::kForward, rs + 1,
+        std::max<std::int64_t>(tl, rs + 1));
   }
   return phases;
 }
@@ -624,8 +634,8 @@ void StepChecker::Sweep(const Phase& phase) {
   // The hold table has N cells per elementary interval of a shard: bounded by a multiple of
   // the input's size (docs/formats.md, "Limits"), so its memory is O(schedule + topology).
   const std::size_t hold_budget = std::max<std::size_t>(
-      std::size_t{1} << 24,
-      64 * (s_.size() + s_.ivs.size() + static_cast<std::size_t>(n) + static_cast<std::size_t>(g_.num_links())));
+      std::size_t{1} << 24, 64 * (s_.size() + s_.ivs.size() + static_cast<std::size_t>(n) +
+                                  static_cast<std::size_t>(g_.num_links())));
   std::vector<int> local_of_rank(s_.values.size(), -1);
   std::vector<int> breakpoints;
   std::vector<int> hold;
@@ -649,11 +659,12 @@ void StepChecker::Sweep(const Phase& phase) {
     breakpoints.erase(std::unique(breakpoints.begin(), breakpoints.end()), breakpoints.end());
     const int num_iv = static_cast<int>(breakpoints.size()) - 1;
     if (static_cast<std::size_t>(n) * static_cast<std::size_t>(num_iv) > hold_budget) {
-      throw InputError("", "the sends of shard '" + Name(v) + "'",
-                       "cut the shard into " + std::to_string(num_iv) + " elementary intervals on " +
-                           std::to_string(n) + " nodes, above the checker's limit of " +
-                           std::to_string(hold_budget) +
-                           " cells (64 per send, interval, node and link of the input, at least 2^24)");
+      throw InputError(
+          "", "the sends of shard '" + Name(v) + "'",
+          "cut the shard into " + std::to_string(num_iv) + " elementary intervals on " +
+              std::to_string(n) + " nodes, above the checker's limit of " +
+              std::to_string(hold_budget) +
+              " cells (64 per send, interval, node and link of the input, at least 2^24)");
     }
     for (int q = 0; q <= num_iv; ++q) local_of_rank[breakpoints[q]] = q;
     // hold[u * num_iv + i]: first order (step rank) after which u holds elementary interval i.
@@ -664,7 +675,8 @@ void StepChecker::Sweep(const Phase& phase) {
 
     for (std::size_t k = pos; k < end; ++k) {
       const SweepSend& e = sends[k];
-      const int orig_from = s_.from[e.index], orig_to = s_.to[e.index], orig_step = s_.step[e.index];
+      const int orig_from = s_.from[e.index], orig_to = s_.to[e.index],
+                orig_step = s_.step[e.index];
       auto at = [&]() { return label + "step " + std::to_string(orig_step) + ": "; };
       int* hold_from = &hold[static_cast<std::size_t>(e.from) * num_iv];
       int* hold_to = &hold[static_cast<std::size_t>(e.to) * num_iv];
@@ -689,21 +701,23 @@ void StepChecker::Sweep(const Phase& phase) {
       if (not_held_lo >= 0 && out_.Full()) {
         out_.Count(StepViolationKind::kNotHeld);
       } else if (not_held_lo >= 0) {
-        out_.Add(StepViolation{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step,
-                               MakeInterval(breakpoints[not_held_lo], breakpoints[not_held_hi]), ""},
-                 [&] {
-                   const std::string iv = IntervalText(breakpoints[not_held_lo], breakpoints[not_held_hi]);
-                   if (!reversed) {
-                     return at() + "node " + Name(orig_from) + " sends " + iv + " of " + Name(v) +
-                            "'s shard to " + Name(orig_to) + " without holding it before step " +
-                            std::to_string(orig_step);
-                   }
-                   return at() + "node " + Name(orig_from) + " sends its partial " + iv + " of shard " +
-                          Name(v) + " to " + Name(orig_to) + ", but " + Name(orig_to) +
-                          " does not pass it on towards " + Name(v) +
-                          " at a later step (reduce-scatter checked as the reversed allgather on "
-                          "G^T, seed 000 Thm 3)";
-                 });
+        out_.Add(
+            StepViolation{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step,
+                          MakeInterval(breakpoints[not_held_lo], breakpoints[not_held_hi]), ""},
+            [&] {
+              const std::string iv =
+                  IntervalText(breakpoints[not_held_lo], breakpoints[not_held_hi]);
+              if (!reversed) {
+                return at() + "node " + Name(orig_from) + " sends " + iv + " of " + Name(v) +
+                       "'s shard to " + Name(orig_to) + " without holding it before step " +
+                       std::to_string(orig_step);
+              }
+              return at() + "node " + Name(orig_from) + " sends its partial " + iv + " of shard " +
+                     Name(v) + " to " + Name(orig_to) + ", but " + Name(orig_to) +
+                     " does not pass it on towards " + Name(v) +
+                     " at a later step (reduce-scatter checked as the reversed allgather on "
+                     "G^T, seed 000 Thm 3)";
+            });
       }
       if (dup_lo >= 0) {
         duplicates_found_ = true;
@@ -717,18 +731,20 @@ void StepChecker::Sweep(const Phase& phase) {
                    [&] {
                      const std::string iv = IntervalText(breakpoints[dup_lo], breakpoints[dup_hi]);
                      if (!reversed) {
-                       return at() + "node " + Name(orig_to) + " receives " + iv + " of " + Name(v) +
-                              "'s shard from " + Name(orig_from) + " but already holds it";
+                       return at() + "node " + Name(orig_to) + " receives " + iv + " of " +
+                              Name(v) + "'s shard from " + Name(orig_from) +
+                              " but already holds it";
                      }
-                     return at() + "node " + Name(orig_from) + " sends " + iv + " of shard " + Name(v) +
-                            " more than once (its contribution would be reduced twice)";
+                     return at() + "node " + Name(orig_from) + " sends " + iv + " of shard " +
+                            Name(v) + " more than once (its contribution would be reduced twice)";
                    });
         }
       }
       if (opt_.check_bfb) {
         const int dt = dist[e.to], df = dist[e.from];
         if (!(df >= 0 && dt == df + 1 && dt == e.phase_step)) {
-          out_.Add(StepViolation{StepViolationKind::kNotBfb, e.index, v, e.to, orig_step, std::nullopt, ""},
+          out_.Add(StepViolation{StepViolationKind::kNotBfb, e.index, v, e.to, orig_step,
+                                 std::nullopt, ""},
                    [&] {
                      std::string ds = reversed ? "d_{G^T}" : "d";
                      return at() + "send of " + Name(v) + "'s data " + Name(orig_from) + " -> " +
@@ -793,27 +809,30 @@ void StepChecker::CheckBandwidthOptimal() {
   if (!opt_.check_bandwidth_optimal) return;
   if (!report_.bandwidth_lower_bound) {
     report_.bandwidth_optimal = false;
-    out_.Add(StepViolation{StepViolationKind::kNotBandwidthOptimal, -1, -1, -1, -1, std::nullopt, ""}, [] {
-      return std::string(
-          "bandwidth optimality (seed 000 Thm 7 / Cor. 6.1) is defined for "
-          "allgather, reduce-scatter and allreduce on switchless topologies "
-          "whose nodes all have the same total in- and out-bandwidth");
-    });
+    out_.Add(
+        StepViolation{StepViolationKind::kNotBandwidthOptimal, -1, -1, -1, -1, std::nullopt, ""},
+        [] {
+          return std::string(
+              "bandwidth optimality (seed 000 Thm 7 / Cor. 6.1) is defined for "
+              "allgather, reduce-scatter and allreduce on switchless topologies "
+              "whose nodes all have the same total in- and out-bandwidth");
+        });
     return;
   }
   const Rational& bound = *report_.bandwidth_lower_bound;
   report_.bandwidth_optimal = report_.tb == bound;
   if (*report_.bandwidth_optimal) return;
-  std::string why = "T_B = " + ToString(report_.tb) + " is not the optimum (N-1)/N · M/B = " +
-                    ToString(bound) + " shard units (seed 000 Thm 7 / Cor. 6.1)";
+  std::string why = "T_B = " + ToString(report_.tb) +
+                    " is not the optimum (N-1)/N · M/B = " + ToString(bound) +
+                    " shard units (seed 000 Thm 7 / Cor. 6.1)";
   // Thm 7 condition 1: every link carries the step's full time.
   for (const auto& [rank, t] : step_time_) {
     for (int e = 0; e < g_.num_links(); ++e) {
       Rational mine = LinkTime(rank, e);
       if (mine < t) {
-        why += "; condition 1 fails first at step " + std::to_string(StepOfRank(rank)) + " on link " +
-               Name(g_.link(e).from) + " -> " + Name(g_.link(e).to) + " (" + ToString(mine) +
-               " < " + ToString(t) + ")";
+        why += "; condition 1 fails first at step " + std::to_string(StepOfRank(rank)) +
+               " on link " + Name(g_.link(e).from) + " -> " + Name(g_.link(e).to) + " (" +
+               ToString(mine) + " < " + ToString(t) + ")";
         goto done;
       }
     }
@@ -827,14 +846,14 @@ done:
 void StepChecker::CheckClaims() {
   if (s_.claimed_tl && *s_.claimed_tl != report_.tl) {
     out_.Add(StepViolation{StepViolationKind::kWrongTl, -1, -1, -1, -1, std::nullopt, ""}, [&] {
-      return "claimed tl = " + std::to_string(*s_.claimed_tl) + " but the schedule has T_L = " +
-             std::to_string(report_.tl);
+      return "claimed tl = " + std::to_string(*s_.claimed_tl) +
+             " but the schedule has T_L = " + std::to_string(report_.tl);
     });
   }
   if (s_.claimed_tb && *s_.claimed_tb != report_.tb) {
     out_.Add(StepViolation{StepViolationKind::kWrongTb, -1, -1, -1, -1, std::nullopt, ""}, [&] {
-      return "claimed tb = " + ToString(*s_.claimed_tb) + " but the schedule has T_B = " +
-             ToString(report_.tb) + " shard units";
+      return "claimed tb = " + ToString(*s_.claimed_tb) +
+             " but the schedule has T_B = " + ToString(report_.tb) + " shard units";
     });
   }
 }
@@ -858,28 +877,44 @@ void StepChecker::Run() {
 
 const char* StepViolationKindName(StepViolationKind kind) {
   switch (kind) {
-    case StepViolationKind::kMissingLink: return "missing-link";
-    case StepViolationKind::kBadSource: return "bad-source";
-    case StepViolationKind::kNotHeld: return "not-held";
-    case StepViolationKind::kMissing: return "missing";
-    case StepViolationKind::kDuplicate: return "duplicate";
-    case StepViolationKind::kNotBfb: return "not-bfb";
-    case StepViolationKind::kNotBandwidthOptimal: return "not-bandwidth-optimal";
-    case StepViolationKind::kWrongTl: return "wrong-tl";
-    case StepViolationKind::kWrongTb: return "wrong-tb";
-    case StepViolationKind::kStepOutOfRange: return "step-out-of-range";
-    case StepViolationKind::kBadRsSteps: return "bad-rs-steps";
+    case StepViolationKind::kMissingLink:
+      return "missing-link";
+    case StepViolationKind::kBadSource:
+      return "bad-source";
+    case StepViolationKind::kNotHeld:
+      return "not-held";
+    case StepViolationKind::kMissing:
+      return "missing";
+    case StepViolationKind::kDuplicate:
+      return "duplicate";
+    case StepViolationKind::kNotBfb:
+      return "not-bfb";
+    case StepViolationKind::kNotBandwidthOptimal:
+      return "not-bandwidth-optimal";
+    case StepViolationKind::kWrongTl:
+      return "wrong-tl";
+    case StepViolationKind::kWrongTb:
+      return "wrong-tb";
+    case StepViolationKind::kStepOutOfRange:
+      return "step-out-of-range";
+    case StepViolationKind::kBadRsSteps:
+      return "bad-rs-steps";
   }
   return "unknown";
 }
 
 const char* StepVerdictName(StepVerdict v) {
   switch (v) {
-    case StepVerdict::kInvalid: return "invalid";
-    case StepVerdict::kValid: return "valid";
-    case StepVerdict::kBandwidthOptimal: return "valid, bandwidth optimal (Thm 7)";
-    case StepVerdict::kBfb: return "valid, BFB (Def. 15)";
-    case StepVerdict::kBandwidthOptimalBfb: return "valid, bandwidth optimal (Thm 7), BFB (Def. 15)";
+    case StepVerdict::kInvalid:
+      return "invalid";
+    case StepVerdict::kValid:
+      return "valid";
+    case StepVerdict::kBandwidthOptimal:
+      return "valid, bandwidth optimal (Thm 7)";
+    case StepVerdict::kBfb:
+      return "valid, BFB (Def. 15)";
+    case StepVerdict::kBandwidthOptimalBfb:
+      return "valid, bandwidth optimal (Thm 7), BFB (Def. 15)";
   }
   return "?";  // not reached: every enumerator is listed
 }
@@ -905,7 +940,8 @@ json StepCheckReport::ToJson() const {
   json kinds = json::array();
   for (const StepViolation& v : violations) kinds.push_back(StepViolationKindName(v.kind));
   j["error_kinds"] = std::move(kinds);
-  j["bandwidth_lower_bound"] = bandwidth_lower_bound ? json(ToString(*bandwidth_lower_bound)) : json(nullptr);
+  j["bandwidth_lower_bound"] =
+      bandwidth_lower_bound ? json(ToString(*bandwidth_lower_bound)) : json(nullptr);
   if (bandwidth_optimal) j["bandwidth_optimal"] = *bandwidth_optimal;
   if (bfb) j["bfb"] = *bfb;
   if (no_duplicates) j["no_duplicates"] = *no_duplicates;

@@ -22,17 +22,17 @@ namespace collsynth {
 
 // Why a schedule fails; tests assert on these, the CLI prints the messages.
 enum class StepViolationKind {
-  kMissingLink,        // a send over a link the topology does not have
-  kBadSource,          // the source is not a compute node / not the broadcast root
-  kNotHeld,            // the sender does not hold the data before the send's step
-  kMissing,            // some node never receives (a part of) a shard
-  kDuplicate,          // a node receives the same element twice (--no-duplicates)
-  kNotBfb,             // d(v,u) = d(v,w) + 1 = t violated (Def. 15 / Thm 14)
+  kMissingLink,          // a send over a link the topology does not have
+  kBadSource,            // the source is not a compute node / not the broadcast root
+  kNotHeld,              // the sender does not hold the data before the send's step
+  kMissing,              // some node never receives (a part of) a shard
+  kDuplicate,            // a node receives the same element twice (--no-duplicates)
+  kNotBfb,               // d(v,u) = d(v,w) + 1 = t violated (Def. 15 / Thm 14)
   kNotBandwidthOptimal,  // T_B above (N-1)/N · M/B (Thm 7 / Cor. 6.1)
-  kWrongTl,            // the claimed "tl" differs from the recomputed T_L
-  kWrongTb,            // the claimed "tb" differs from the recomputed T_B
-  kStepOutOfRange,     // a send whose step is outside 1..T (T = "tl" if claimed, else the last step)
-  kBadRsSteps,         // allreduce "rs_steps" outside 0..T
+  kWrongTl,              // the claimed "tl" differs from the recomputed T_L
+  kWrongTb,              // the claimed "tb" differs from the recomputed T_B
+  kStepOutOfRange,  // a send whose step is outside 1..T (T = "tl" if claimed, else the last step)
+  kBadRsSteps,      // allreduce "rs_steps" outside 0..T
 };
 
 const char* StepViolationKindName(StepViolationKind kind);
@@ -66,11 +66,12 @@ const char* StepVerdictName(StepVerdict v);
 
 struct StepCheckReport {
   bool ok = false;
-  std::vector<std::string> errors;  // first violations, each naming source, interval, node, step or link
+  std::vector<std::string>
+      errors;  // first violations, each naming source, interval, node, step or link
   std::vector<StepViolation> violations;  // the same, structured (at most max_errors)
   std::int64_t num_violations = 0;        // all violations found (may exceed max_errors)
-  int tl = 0;                       // number of comm steps T_L
-  Rational tb;                      // sum_t max_link data(t)/bandwidth, in shard units
+  int tl = 0;                             // number of comm steps T_L
+  Rational tb;                            // sum_t max_link data(t)/bandwidth, in shard units
   std::optional<bool> bandwidth_optimal;
   std::optional<bool> bfb;
   std::optional<bool> no_duplicates;

@@ -151,10 +151,9 @@ std::vector<std::vector<int>> EnumerateSpanningTrees(const Topology& g, int root
 TreePackingBruteForce::TreePackingBruteForce(const Topology& g, TreeModel model) : g_(g) {
   if (g.num_nodes() > kMaxTreePackingNodes) {
     throw std::logic_error("tree packing brute force: more than " +
-                                std::to_string(kMaxTreePackingNodes) + " nodes");
+                           std::to_string(kMaxTreePackingNodes) + " nodes");
   }
-  if (g.num_compute() < 2)
-    throw std::logic_error("tree packing brute force: < 2 compute nodes");
+  if (g.num_compute() < 2) throw std::logic_error("tree packing brute force: < 2 compute nodes");
   for (int r : g.ComputeNodes()) trees_.push_back(EnumerateSpanningTrees(g, r, model));
 }
 

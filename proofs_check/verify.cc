@@ -4,10 +4,10 @@
 
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
-#include "schedules/compact_schedule.h"
 #include "proofs_check/pipeline_checker.h"
-#include "schedules/pipeline_schedule.h"
 #include "proofs_check/step_checker.h"
+#include "schedules/compact_schedule.h"
+#include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
 
 namespace collsynth {
@@ -19,11 +19,13 @@ namespace {
 VerifyResult Verify(const Topology& g, const json& schedule, const std::string& file,
                     const VerifyOptions& options, StreamedPipelineTrees* streamed) {
   if (!schedule.is_object()) {
-    throw InputError(file, "top level", std::string("expected a JSON object, got ") + schedule.type_name());
+    throw InputError(file, "top level",
+                     std::string("expected a JSON object, got ") + schedule.type_name());
   }
   auto it = schedule.find("format");
   if (it == schedule.end() || !it->is_string()) {
-    throw InputError(file, "top level", "missing field 'format' (\"steps\", \"steps-compact\" or \"pipeline\")");
+    throw InputError(file, "top level",
+                     "missing field 'format' (\"steps\", \"steps-compact\" or \"pipeline\")");
   }
   VerifyResult result;
   result.format = it->get<std::string>();
@@ -67,8 +69,9 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
     result.report = r.ToJson();
     result.report["collective"] = CollectiveName(s.collective);
   } else {
-    throw InputError(file, "format", "unknown schedule format \"" + result.format +
-                                         "\" (expected \"steps\", \"steps-compact\" or \"pipeline\")");
+    throw InputError(file, "format",
+                     "unknown schedule format \"" + result.format +
+                         "\" (expected \"steps\", \"steps-compact\" or \"pipeline\")");
   }
   result.report["verdict"] = ScheduleVerdictName(result.verdict);
   return result;
@@ -107,7 +110,8 @@ std::string VerifyResult::Text() const {
     }
   } else {
     const bool bcast = r.value("collective", json("")) == CollectiveName(Collective::kBroadcast);
-    o << "ratio      " << s(r["ratio"]) << (bcast ? " (T_B in units of M)\n" : " (T_B in units of M/N)\n");
+    o << "ratio      " << s(r["ratio"])
+      << (bcast ? " (T_B in units of M)\n" : " (T_B in units of M/N)\n");
     if (!r["cut_ratio"].is_null()) o << "cut ratio  " << s(r["cut_ratio"]) << " (bottleneck cut)\n";
     if (r.value("fixed_k_certified", false)) {
       o << "fixed k    no schedule with k trees per root has a smaller ratio (fixed_k_cut)\n";
@@ -115,7 +119,8 @@ std::string VerifyResult::Text() const {
   }
   const json& errors = r["errors"];
   if (!errors.empty()) {
-    o << "errors     " << s(r["num_violations"]) << " violation(s); first " << errors.size() << ":\n";
+    o << "errors     " << s(r["num_violations"]) << " violation(s); first " << errors.size()
+      << ":\n";
     for (const json& e : errors) o << "  " << s(e) << "\n";
   }
   return o.str();

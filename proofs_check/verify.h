@@ -1,8 +1,8 @@
 // Verify a schedule given as JSON: detects the format by its "format" field ("steps",
-// "steps-compact" (compact_schedule.h) or "pipeline"), reads it against the topology and runs the matching checker (step_checker.h,
-// pipeline_checker.h). One entry point for `collsynth verify` and for every command that
-// writes a schedule (they must verify before writing). Cost: that of the checker.
-// Bad input (unknown format, malformed schedule) throws InputError; a schedule that reads
+// "steps-compact" (compact_schedule.h) or "pipeline"), reads it against the topology and runs the
+// matching checker (step_checker.h, pipeline_checker.h). One entry point for `collsynth verify` and
+// for every command that writes a schedule (they must verify before writing). Cost: that of the
+// checker. Bad input (unknown format, malformed schedule) throws InputError; a schedule that reads
 // fine but violates the model is a report with ok == false. Never prints.
 #ifndef COLLSYNTH_PROOFS_CHECK_VERIFY_H_
 #define COLLSYNTH_PROOFS_CHECK_VERIFY_H_
@@ -32,9 +32,9 @@ const char* ScheduleVerdictName(const ScheduleVerdict& v);
 
 struct VerifyResult {
   bool ok = false;
-  std::string format;     // "steps", "steps-compact" or "pipeline"
+  std::string format;  // "steps", "steps-compact" or "pipeline"
   ScheduleVerdict verdict = StepVerdict::kInvalid;
-  nlohmann::json report;  // {"ok", "tl", "tb", "ratio", "errors", "verdict", ...}
+  nlohmann::json report;     // {"ok", "tl", "tb", "ratio", "errors", "verdict", ...}
   std::string Text() const;  // human-readable summary, several lines, for the CLI
 };
 

@@ -4,10 +4,14 @@ namespace collsynth {
 
 const char* CollectiveName(Collective c) {
   switch (c) {
-    case Collective::kAllgather: return "allgather";
-    case Collective::kReduceScatter: return "reduce-scatter";
-    case Collective::kAllreduce: return "allreduce";
-    case Collective::kBroadcast: return "broadcast";
+    case Collective::kAllgather:
+      return "allgather";
+    case Collective::kReduceScatter:
+      return "reduce-scatter";
+    case Collective::kAllreduce:
+      return "allreduce";
+    case Collective::kBroadcast:
+      return "broadcast";
   }
   return "?";  // not reached: every enumerator is listed
 }

@@ -17,14 +17,16 @@ namespace collsynth {
 
 enum class Collective {
   kAllgather,      // every compute node ends with every shard
-  kReduceScatter,  // the transpose of allgather (seed 000 Cor. 3.1): node v ends with the reduced shard v
+  kReduceScatter,  // the transpose of allgather (seed 000 Cor. 3.1): node v ends with the reduced
+                   // shard v
   kAllreduce,      // reduce-scatter, then allgather
   kBroadcast,      // one root's data reaches every compute node
 };
 
 // Every collective, in declaration order.
 inline constexpr std::array<Collective, 4> kAllCollectives = {
-    Collective::kAllgather, Collective::kReduceScatter, Collective::kAllreduce, Collective::kBroadcast};
+    Collective::kAllgather, Collective::kReduceScatter, Collective::kAllreduce,
+    Collective::kBroadcast};
 
 // The exact JSON / CLI spelling: "allgather", "reduce-scatter", "allreduce", "broadcast".
 const char* CollectiveName(Collective c);

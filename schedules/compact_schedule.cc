@@ -22,7 +22,8 @@ bool IsHeaderKey(const std::string& key) {
 
 // The top-level fields shared by both writers: producer metadata first (in nlohmann's key
 // order), then the contract's fields.
-void WriteHeader(JsonWriter& w, const CompactStepSchedule& c, const Topology& g, const char* format) {
+void WriteHeader(JsonWriter& w, const CompactStepSchedule& c, const Topology& g,
+                 const char* format) {
   for (auto it = c.extra.begin(); it != c.extra.end(); ++it) {
     if (!IsHeaderKey(it.key())) w.Key(it.key()).Json(it.value());
   }
@@ -40,7 +41,8 @@ std::optional<std::int64_t> FitInt64(const BigInt& z) {
 }
 
 // Reader helpers.
-const json& Field(const json& obj, const char* key, const std::string& file, const std::string& item) {
+const json& Field(const json& obj, const char* key, const std::string& file,
+                  const std::string& item) {
   auto it = obj.find(key);
   if (it == obj.end()) throw InputError(file, item, std::string("missing field '") + key + "'");
   return *it;
@@ -147,7 +149,8 @@ StepSchedule StepsFromCompact(const CompactStepSchedule& c) {
         e.to = cs.to[r];
         e.step = cs.step;
         for (auto k = cs.interval_begin[i]; k < cs.interval_begin[i + 1]; ++k)
-          e.chunk.push_back({Rational(cs.lo[k], cs.denominator), Rational(cs.hi[k], cs.denominator)});
+          e.chunk.push_back(
+              {Rational(cs.lo[k], cs.denominator), Rational(cs.hi[k], cs.denominator)});
         s.sends.push_back(std::move(e));
       }
     }
@@ -172,7 +175,8 @@ std::string CompactStepScheduleToText(const CompactStepSchedule& c, const Topolo
       w.LineBreak().BeginArray().Int(cs.from[r]).Int(cs.to[r]).BeginArray();
       for (auto i = cs.record_begin[r]; i < cs.record_begin[r + 1]; ++i) {
         w.Int(cs.source[i]).Int(cs.interval_begin[i + 1] - cs.interval_begin[i]);
-        for (auto q = cs.interval_begin[i]; q < cs.interval_begin[i + 1]; ++q) w.Int(cs.lo[q]).Int(cs.hi[q]);
+        for (auto q = cs.interval_begin[i]; q < cs.interval_begin[i + 1]; ++q)
+          w.Int(cs.lo[q]).Int(cs.hi[q]);
       }
       w.EndArray().EndArray();
     }
@@ -197,7 +201,10 @@ std::string StepsJsonTextFromCompact(const CompactStepSchedule& c, const Topolog
         w.Key("source").String(names, cs.source[i]);
         w.Key("chunk").BeginArray();
         for (auto q = cs.interval_begin[i]; q < cs.interval_begin[i + 1]; ++q)
-          w.BeginArray().Fraction(cs.lo[q], cs.denominator).Fraction(cs.hi[q], cs.denominator).EndArray();
+          w.BeginArray()
+              .Fraction(cs.lo[q], cs.denominator)
+              .Fraction(cs.hi[q], cs.denominator)
+              .EndArray();
         w.EndArray();
         w.Key("from").String(names, cs.from[r]);
         w.Key("to").String(names, cs.to[r]);
@@ -212,8 +219,11 @@ std::string StepsJsonTextFromCompact(const CompactStepSchedule& c, const Topolog
   return out;
 }
 
-CompactStepSchedule CompactStepScheduleFromJson(const json& j, const Topology& g, const std::string& file) {
-  if (!j.is_object()) throw InputError(file, "top level", std::string("expected a JSON object, got ") + j.type_name());
+CompactStepSchedule CompactStepScheduleFromJson(const json& j, const Topology& g,
+                                                const std::string& file) {
+  if (!j.is_object())
+    throw InputError(file, "top level",
+                     std::string("expected a JSON object, got ") + j.type_name());
   const json& format = Field(j, "format", file, "top level");
   if (!format.is_string() || format.get<std::string>() != "steps-compact")
     throw InputError(file, "format", "expected \"steps-compact\", got " + format.dump());
@@ -221,7 +231,8 @@ CompactStepSchedule CompactStepScheduleFromJson(const json& j, const Topology& g
   // without the sends.
   json header = json::object();
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (it.key() != "steps" && it.key() != "nodes" && it.key() != "format") header[it.key()] = it.value();
+    if (it.key() != "steps" && it.key() != "nodes" && it.key() != "format")
+      header[it.key()] = it.value();
   header["format"] = "steps";
   header["sends"] = json::array();
   StepSchedule h = StepScheduleFromJson(header, g, file);
@@ -234,7 +245,8 @@ CompactStepSchedule CompactStepScheduleFromJson(const json& j, const Topology& g
   std::vector<int> id(nodes.size());
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const std::string item = "nodes[" + std::to_string(k) + "]";
-    if (!nodes[k].is_string()) throw InputError(file, item, "must be a node name (string), got " + nodes[k].dump());
+    if (!nodes[k].is_string())
+      throw InputError(file, item, "must be a node name (string), got " + nodes[k].dump());
     auto v = g.FindNode(nodes[k].get<std::string>());
     if (!v) throw InputError(file, item, "unknown node '" + nodes[k].get<std::string>() + "'");
     id[k] = *v;
@@ -245,13 +257,16 @@ CompactStepSchedule CompactStepScheduleFromJson(const json& j, const Topology& g
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const std::string item = "steps[" + std::to_string(k) + "]";
     const json& st = steps[k];
-    if (!st.is_object()) throw InputError(file, item, "must be an object {\"step\", \"den\", \"links\"}");
+    if (!st.is_object())
+      throw InputError(file, item, "must be an object {\"step\", \"den\", \"links\"}");
     CompactStep cs;
     // Any int: a step outside 1..T is the checker's verdict (exit 1 naming the send).
-    cs.step = static_cast<int>(IntIn(Field(st, "step", file, item), INT32_MIN, INT32_MAX, file, item, "field 'step'"));
+    cs.step = static_cast<int>(
+        IntIn(Field(st, "step", file, item), INT32_MIN, INT32_MAX, file, item, "field 'step'"));
     cs.denominator = IntIn(Field(st, "den", file, item), 1, kInt64Max, file, item, "field 'den'");
     const json& links = Field(st, "links", file, item);
-    if (!links.is_array()) throw InputError(file, item + ".links", "must be an array of [from, to, sends]");
+    if (!links.is_array())
+      throw InputError(file, item + ".links", "must be an array of [from, to, sends]");
     for (std::size_t r = 0; r < links.size(); ++r) {
       const std::string ritem = item + ".links[" + std::to_string(r) + "]";
       const json& rec = links[r];
@@ -264,12 +279,15 @@ CompactStepSchedule CompactStepScheduleFromJson(const json& j, const Topology& g
       std::size_t p = 0;
       while (p < flat.size()) {
         const std::string sitem = ritem + "[2][" + std::to_string(p) + "]";
-        if (p + 2 > flat.size()) throw InputError(file, sitem, "truncated send (expected source, n)");
+        if (p + 2 > flat.size())
+          throw InputError(file, sitem, "truncated send (expected source, n)");
         cs.AddSend(id[IntIn(flat[p], 0, num_names, file, sitem, "source (an index into nodes)")]);
-        const std::int64_t n = IntIn(flat[p + 1], 1, INT32_MAX, file, sitem, "the interval count n");
+        const std::int64_t n =
+            IntIn(flat[p + 1], 1, INT32_MAX, file, sitem, "the interval count n");
         p += 2;
         if (static_cast<std::int64_t>(flat.size() - p) < 2 * n)
-          throw InputError(file, sitem, "truncated send: " + std::to_string(n) + " intervals announced");
+          throw InputError(file, sitem,
+                           "truncated send: " + std::to_string(n) + " intervals announced");
         for (std::int64_t q = 0; q < n; ++q, p += 2) {
           const std::string iitem = ritem + "[2][" + std::to_string(p) + "]";
           std::int64_t lo = IntIn(flat[p], 0, cs.denominator, file, iitem, "lo numerator");
@@ -277,7 +295,8 @@ CompactStepSchedule CompactStepScheduleFromJson(const json& j, const Topology& g
           if (lo >= hi)
             throw InputError(file, iitem,
                              "interval [" + std::to_string(lo) + ", " + std::to_string(hi) + ")/" +
-                                 std::to_string(cs.denominator) + " must satisfy 0 <= lo < hi <= den");
+                                 std::to_string(cs.denominator) +
+                                 " must satisfy 0 <= lo < hi <= den");
           cs.AddInterval(lo, hi);
         }
       }

@@ -31,10 +31,12 @@ struct CompactStep {
   std::int64_t denominator = 1;    // every endpoint of this step is numerator / denominator
   std::vector<std::int32_t> from;  // per link record
   std::vector<std::int32_t> to;
-  std::vector<std::int64_t> record_begin{0};    // sends of record r: [record_begin[r], record_begin[r+1])
-  std::vector<std::int32_t> source;             // per send: whose shard
-  std::vector<std::int64_t> interval_begin{0};  // intervals of send i: [interval_begin[i], interval_begin[i+1])
-  std::vector<std::int64_t> lo;                 // per interval: numerators, 0 <= lo < hi <= denominator
+  std::vector<std::int64_t> record_begin{
+      0};                            // sends of record r: [record_begin[r], record_begin[r+1])
+  std::vector<std::int32_t> source;  // per send: whose shard
+  std::vector<std::int64_t> interval_begin{
+      0};                        // intervals of send i: [interval_begin[i], interval_begin[i+1])
+  std::vector<std::int64_t> lo;  // per interval: numerators, 0 <= lo < hi <= denominator
   std::vector<std::int64_t> hi;
 
   std::size_t num_sends() const { return source.size(); }

@@ -16,9 +16,9 @@ namespace {
 using nlohmann::json;
 
 bool IsKnownKey(const std::string& key) {
-  return key == "format" || key == "collective" || key == "root" || key == "ratio" ||
-         key == "U" || key == "k" || key == "bottleneck_cut" || key == "fixed_k_cut" ||
-         key == "trees" || key == "phases" || key == "single_node_cuts";
+  return key == "format" || key == "collective" || key == "root" || key == "ratio" || key == "U" ||
+         key == "k" || key == "bottleneck_cut" || key == "fixed_k_cut" || key == "trees" ||
+         key == "phases" || key == "single_node_cuts";
 }
 
 // Producer extras (unknown keys) are copied and written back recursively; deeper nesting than
@@ -52,7 +52,8 @@ const json& RequireField(const json& obj, const char* key, const std::string& fi
 template <typename ItemFn>
 int NodeFromJson(const json& v, const Topology& g, const std::string& file, const ItemFn& item) {
   if (!v.is_string()) {
-    throw InputError(file, item(), std::string("expected a node name (string), got ") + v.type_name());
+    throw InputError(file, item(),
+                     std::string("expected a node name (string), got ") + v.type_name());
   }
   const std::string& name = v.get_ref<const std::string&>();
   auto id = g.FindNode(name);
@@ -60,7 +61,8 @@ int NodeFromJson(const json& v, const Topology& g, const std::string& file, cons
   return *id;
 }
 
-int NodeFromJson(const json& v, const Topology& g, const std::string& file, const std::string& item) {
+int NodeFromJson(const json& v, const Topology& g, const std::string& file,
+                 const std::string& item) {
   return NodeFromJson(v, g, file, [&] { return item; });
 }
 
@@ -79,12 +81,15 @@ BigInt PositiveBigIntFromJson(const json& v, const std::string& file, const Item
     const std::string& s = v.get_ref<const std::string&>();
     bool digits = !s.empty() && s.size() <= kMaxDigits;
     for (char c : s) digits = digits && std::isdigit(static_cast<unsigned char>(c));
-    if (!digits) throw InputError(file, item(), "expected a positive integer, got \"" + s.substr(0, 40) + "\"");
+    if (!digits)
+      throw InputError(file, item(),
+                       "expected a positive integer, got \"" + s.substr(0, 40) + "\"");
     z.assign(s);
   } else {
-    throw InputError(file, item(),
-                     std::string("expected a positive integer (number or decimal string), got ") +
-                         (v.is_number_float() ? "the non-integer " + v.dump() : std::string(v.type_name())));
+    throw InputError(
+        file, item(),
+        std::string("expected a positive integer (number or decimal string), got ") +
+            (v.is_number_float() ? "the non-integer " + v.dump() : std::string(v.type_name())));
   }
   if (z < 1) throw InputError(file, item(), "must be a positive integer, got " + z.str());
   return z;
@@ -100,8 +105,10 @@ json BigIntToJson(const BigInt& z) {
 }
 
 template <typename ItemFn>
-PipelineRoute ReadRoute(const json& r, const Topology& g, const std::string& file, const ItemFn& item) {
-  if (!r.is_object()) throw InputError(file, item(), std::string("must be an object, got ") + r.type_name());
+PipelineRoute ReadRoute(const json& r, const Topology& g, const std::string& file,
+                        const ItemFn& item) {
+  if (!r.is_object())
+    throw InputError(file, item(), std::string("must be an object, got ") + r.type_name());
   PipelineRoute route;
   auto path_it = r.find("path");
   if (path_it == r.end()) throw InputError(file, item(), "missing field 'path'");
@@ -111,18 +118,20 @@ PipelineRoute ReadRoute(const json& r, const Topology& g, const std::string& fil
   }
   route.path.reserve(path.size());
   for (std::size_t i = 0; i < path.size(); ++i) {
-    route.path.push_back(
-        NodeFromJson(path[i], g, file, [&] { return item() + ".path[" + std::to_string(i) + "]"; }));
+    route.path.push_back(NodeFromJson(path[i], g, file,
+                                      [&] { return item() + ".path[" + std::to_string(i) + "]"; }));
   }
   auto mult = r.find("multiplicity");
   if (mult == r.end()) throw InputError(file, item(), "missing field 'multiplicity'");
-  route.multiplicity = PositiveBigIntFromJson(*mult, file, [&] { return item() + ".multiplicity"; });
+  route.multiplicity =
+      PositiveBigIntFromJson(*mult, file, [&] { return item() + ".multiplicity"; });
   return route;
 }
 
 PipelineTree ReadTree(const json& t, const Topology& g, const std::string& file,
                       const std::string& item) {
-  if (!t.is_object()) throw InputError(file, item, std::string("must be an object, got ") + t.type_name());
+  if (!t.is_object())
+    throw InputError(file, item, std::string("must be an object, got ") + t.type_name());
   PipelineTree tree;
   tree.root = NodeFromJson(RequireField(t, "root", file, item), g, file, item + ".root");
   tree.multiplicity = PositiveBigIntFromJson(RequireField(t, "multiplicity", file, item), file,
@@ -133,11 +142,13 @@ PipelineTree ReadTree(const json& t, const Topology& g, const std::string& file,
   for (std::size_t i = 0; i < edges.size(); ++i) {
     auto eitem = [&] { return item + ".edges[" + std::to_string(i) + "]"; };
     const json& e = edges[i];
-    if (!e.is_object()) throw InputError(file, eitem(), std::string("must be an object, got ") + e.type_name());
+    if (!e.is_object())
+      throw InputError(file, eitem(), std::string("must be an object, got ") + e.type_name());
     PipelineTreeEdge edge;
     auto field = [&](const char* key) -> const json& {
       auto it = e.find(key);
-      if (it == e.end()) throw InputError(file, eitem(), std::string("missing field '") + key + "'");
+      if (it == e.end())
+        throw InputError(file, eitem(), std::string("missing field '") + key + "'");
       return *it;
     };
     edge.from = NodeFromJson(field("from"), g, file, [&] { return eitem() + ".from"; });
@@ -148,8 +159,8 @@ PipelineTree ReadTree(const json& t, const Topology& g, const std::string& file,
     }
     edge.routes.reserve(routes.size());
     for (std::size_t k = 0; k < routes.size(); ++k) {
-      edge.routes.push_back(
-          ReadRoute(routes[k], g, file, [&] { return eitem() + ".routes[" + std::to_string(k) + "]"; }));
+      edge.routes.push_back(ReadRoute(
+          routes[k], g, file, [&] { return eitem() + ".routes[" + std::to_string(k) + "]"; }));
     }
     tree.edges.push_back(std::move(edge));
   }
@@ -161,7 +172,8 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
                               StreamedPipelineTrees* streamed) {
   const std::string top = prefix.empty() ? "top level" : prefix;
   auto item = [&](const std::string& key) { return prefix.empty() ? key : prefix + "." + key; };
-  if (!j.is_object()) throw InputError(file, top, std::string("expected a JSON object, got ") + j.type_name());
+  if (!j.is_object())
+    throw InputError(file, top, std::string("expected a JSON object, got ") + j.type_name());
   PipelineSchedule s;
   if (auto it = j.find("format"); it != j.end() || !is_phase) {
     const json& format = RequireField(j, "format", file, top);
@@ -173,13 +185,15 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   if (!collective.is_string()) throw InputError(file, item("collective"), "must be a string");
   std::optional<Collective> parsed = ParseCollective(collective.get_ref<const std::string&>());
   if (!parsed) {
-    throw InputError(file, item("collective"),
-                     "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got " +
-                         collective.dump());
+    throw InputError(
+        file, item("collective"),
+        "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got " +
+            collective.dump());
   }
   s.collective = *parsed;
   if (is_phase && s.collective == Collective::kAllreduce) {
-    throw InputError(file, item("collective"), "an allreduce phase must be a reduce-scatter or an allgather");
+    throw InputError(file, item("collective"),
+                     "an allreduce phase must be a reduce-scatter or an allgather");
   }
   if (auto it = j.find("root"); it != j.end() && !it->is_null()) {
     s.root = NodeFromJson(*it, g, file, item("root"));
@@ -203,7 +217,8 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
     if (!it->is_array()) throw InputError(file, item(key), "must be an array of node names");
     std::vector<int> nodes;
     for (std::size_t i = 0; i < it->size(); ++i) {
-      nodes.push_back(NodeFromJson((*it)[i], g, file, item(std::string(key) + "[" + std::to_string(i) + "]")));
+      nodes.push_back(
+          NodeFromJson((*it)[i], g, file, item(std::string(key) + "[" + std::to_string(i) + "]")));
     }
     return nodes;
   };
@@ -236,11 +251,11 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
                        "an allreduce needs exactly two phases: [reduce-scatter, allgather]");
     }
     for (std::size_t i = 0; i < 2; ++i) {
-      s.phases.push_back(
-          ReadSchedule(phases[i], g, file, item("phases[" + std::to_string(i) + "]"), true,
-                       1 + static_cast<int>(i), streamed));
+      s.phases.push_back(ReadSchedule(phases[i], g, file, item("phases[" + std::to_string(i) + "]"),
+                                      true, 1 + static_cast<int>(i), streamed));
     }
-    if (s.phases[0].collective != Collective::kReduceScatter || s.phases[1].collective != Collective::kAllgather) {
+    if (s.phases[0].collective != Collective::kReduceScatter ||
+        s.phases[1].collective != Collective::kAllgather) {
       throw InputError(file, item("phases"),
                        "an allreduce's phases must be a reduce-scatter then an allgather");
     }
@@ -286,7 +301,8 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
   j["ratio"] = RationalToJson(s.ratio);
   if (s.collective != Collective::kAllreduce || s.U > 0) j["U"] = RationalToJson(s.U);
   if (s.collective != Collective::kAllreduce || s.k > 0) j["k"] = BigIntToJson(s.k);
-  for (const auto& [key, set] : {std::pair{"bottleneck_cut", &s.bottleneck_cut}, std::pair{"fixed_k_cut", &s.fixed_k_cut}}) {
+  for (const auto& [key, set] :
+       {std::pair{"bottleneck_cut", &s.bottleneck_cut}, std::pair{"fixed_k_cut", &s.fixed_k_cut}}) {
     if (!*set) continue;
     json names = json::array();
     for (int v : **set) names.push_back(g.node(v).name);
@@ -315,7 +331,8 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
       for (const PipelineRoute& r : e.routes) {
         json path = json::array();
         for (int v : r.path) path.push_back(g.node(v).name);
-        routes.push_back({{"path", std::move(path)}, {"multiplicity", BigIntToJson(r.multiplicity)}});
+        routes.push_back(
+            {{"path", std::move(path)}, {"multiplicity", BigIntToJson(r.multiplicity)}});
       }
       edges.push_back({{"from", g.node(e.from).name},
                        {"to", g.node(e.to).name},
@@ -347,8 +364,10 @@ void WriteSchedule(JsonWriter& w, const PipelineSchedule& s, const JsonStrings& 
   top.Add("collective", [&s](JsonWriter& w) { w.String(CollectiveName(s.collective)); });
   if (s.root) top.Add("root", [&](JsonWriter& w) { w.String(name, *s.root); });
   top.Add("ratio", [&s](JsonWriter& w) { w.RationalString(s.ratio); });
-  if (s.collective != Collective::kAllreduce || s.U > 0) top.Add("U", [&s](JsonWriter& w) { w.RationalString(s.U); });
-  if (s.collective != Collective::kAllreduce || s.k > 0) top.Add("k", [&s](JsonWriter& w) { w.BigInteger(s.k); });
+  if (s.collective != Collective::kAllreduce || s.U > 0)
+    top.Add("U", [&s](JsonWriter& w) { w.RationalString(s.U); });
+  if (s.collective != Collective::kAllreduce || s.k > 0)
+    top.Add("k", [&s](JsonWriter& w) { w.BigInteger(s.k); });
   if (s.bottleneck_cut) top.Add("bottleneck_cut", names(*s.bottleneck_cut));
   if (s.fixed_k_cut) top.Add("fixed_k_cut", names(*s.fixed_k_cut));
   if (s.single_node_cuts) {
@@ -372,13 +391,22 @@ void WriteSchedule(JsonWriter& w, const PipelineSchedule& s, const JsonStrings& 
         for (const PipelineTreeEdge& e : t.edges) {
           w.BeginObject(Order::kSorted).Key("from").String(name, e.from).Key("routes").BeginArray();
           for (const PipelineRoute& r : e.routes) {
-            w.BeginObject(Order::kSorted).Key("multiplicity").BigInteger(r.multiplicity).Key("path").BeginArray();
+            w.BeginObject(Order::kSorted)
+                .Key("multiplicity")
+                .BigInteger(r.multiplicity)
+                .Key("path")
+                .BeginArray();
             for (int v : r.path) w.String(name, v);
             w.EndArray().EndObject();
           }
           w.EndArray().Key("to").String(name, e.to).EndObject();
         }
-        w.EndArray().Key("multiplicity").BigInteger(t.multiplicity).Key("root").String(name, t.root).EndObject();
+        w.EndArray()
+            .Key("multiplicity")
+            .BigInteger(t.multiplicity)
+            .Key("root")
+            .String(name, t.root)
+            .EndObject();
       }
       w.EndArray();
     });
@@ -388,7 +416,8 @@ void WriteSchedule(JsonWriter& w, const PipelineSchedule& s, const JsonStrings& 
 
 }  // namespace
 
-PipelineSchedule PipelineScheduleFromJson(const json& j, const Topology& g, const std::string& file) {
+PipelineSchedule PipelineScheduleFromJson(const json& j, const Topology& g,
+                                          const std::string& file) {
   return ReadSchedule(j, g, file, "", false, 0, nullptr);
 }
 
@@ -413,11 +442,13 @@ JsonElementHook PipelineTreeStreamHook(const Topology& g, const std::string& fil
     }
     if (!root.is_object()) return false;
     auto format = root.find("format");
-    if (format == root.end() || !format->is_string() || format->get_ref<const std::string&>() != "pipeline")
+    if (format == root.end() || !format->is_string() ||
+        format->get_ref<const std::string&>() != "pipeline")
       return false;
     const std::string& index = path.back();
     const std::size_t i = std::stoul(index);
-    const std::string item = (which == 0 ? "" : "phases[" + path[2] + "].") + "trees[" + index + "]";
+    const std::string item =
+        (which == 0 ? "" : "phases[" + path[2] + "].") + "trees[" + index + "]";
     (*trees)[{which, i}] = ReadTree(element, g, file, item);
     return true;
   };

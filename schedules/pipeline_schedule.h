@@ -45,7 +45,7 @@ struct PipelineSchedule {
   Rational U;
   BigInt k;
   std::vector<PipelineTree> trees;
-  std::vector<PipelineSchedule> phases;        // allreduce only
+  std::vector<PipelineSchedule> phases;            // allreduce only
   std::optional<std::vector<int>> bottleneck_cut;  // certificate S* (node ids), if claimed optimal
   // Fixed k: certificate X (node ids) that no schedule with k trees per root has a smaller
   // ratio (docs/formats.md; checked by CheckPipelineSchedule).
@@ -65,7 +65,8 @@ PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topolog
 // has been read (every collsynth writer puts it before "trees"; otherwise nothing is streamed
 // and the trees stay in the document), so memory is the schedule plus one tree's JSON. Then
 // PipelineScheduleFromJson(doc, g, file, &trees) gives the same schedule as the plain read
-// (on a malformed file the first error named may differ: trees are read first). Key: (0 for the top level, 1 + p for phases[p], tree index).
+// (on a malformed file the first error named may differ: trees are read first). Key: (0 for the top
+// level, 1 + p for phases[p], tree index).
 using StreamedPipelineTrees = std::map<std::pair<int, std::size_t>, PipelineTree>;
 JsonElementHook PipelineTreeStreamHook(const Topology& g, const std::string& file,
                                        StreamedPipelineTrees* trees);

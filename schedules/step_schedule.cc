@@ -27,15 +27,17 @@ class NodeLookup {
 
   int Find(const json& v, const char* key, const std::string& item) const {
     if (!v.is_string()) {
-      throw InputError(file_, item,
-                       std::string("field '") + key + "' must be a node name (string), got " +
-                           v.type_name());
+      throw InputError(
+          file_, item,
+          std::string("field '") + key + "' must be a node name (string), got " + v.type_name());
     }
     const std::string& name = v.get_ref<const std::string&>();
     auto it = cache_.find(name);
     if (it != cache_.end()) return it->second;
     auto id = g_.FindNode(name);
-    if (!id) throw InputError(file_, item, std::string("field '") + key + "': unknown node '" + name + "'");
+    if (!id)
+      throw InputError(file_, item,
+                       std::string("field '") + key + "': unknown node '" + name + "'");
     cache_.emplace(name, *id);
     return *id;
   }
@@ -93,7 +95,8 @@ const json& RequireField(const json& obj, const char* key, const std::string& fi
 int IntField(const json& v, const char* key, std::int64_t lo, const std::string& file,
              const std::string& item) {
   if (!v.is_number_integer()) {
-    std::string got = v.is_number_float() ? "the non-integer " + v.dump() : std::string(v.type_name());
+    std::string got =
+        v.is_number_float() ? "the non-integer " + v.dump() : std::string(v.type_name());
     if (v.is_string()) got = "the string " + v.dump();
     throw InputError(file, item, std::string("field '") + key + "' must be an integer, got " + got);
   }
@@ -103,8 +106,8 @@ int IntField(const json& v, const char* key, std::int64_t lo, const std::string&
                             : v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= INT32_MAX;
   if (!in_range) {
     throw InputError(file, item,
-                     std::string("field '") + key + "' must be an integer in [" + std::to_string(lo) +
-                         ", 2^31), got " + v.dump());
+                     std::string("field '") + key + "' must be an integer in [" +
+                         std::to_string(lo) + ", 2^31), got " + v.dump());
   }
   return static_cast<int>(v.get<std::int64_t>());
 }
@@ -112,7 +115,8 @@ int IntField(const json& v, const char* key, std::int64_t lo, const std::string&
 StepSend ReadSend(const json& e, std::size_t i, const NodeLookup& nodes, RationalCache& rationals,
                   const std::string& file) {
   const std::string item = SendItem(i);
-  if (!e.is_object()) throw InputError(file, item, std::string("must be an object, got ") + e.type_name());
+  if (!e.is_object())
+    throw InputError(file, item, std::string("must be an object, got ") + e.type_name());
   StepSend s;
   s.source = nodes.Find(RequireField(e, "source", file, item), "source", item);
   s.from = nodes.Find(RequireField(e, "from", file, item), "from", item);
@@ -120,8 +124,9 @@ StepSend ReadSend(const json& e, std::size_t i, const NodeLookup& nodes, Rationa
   s.step = IntField(RequireField(e, "step", file, item), "step", INT32_MIN, file, item);
   const json& chunk = RequireField(e, "chunk", file, item);
   if (!chunk.is_array()) {
-    throw InputError(file, item, std::string("field 'chunk' must be an array of [lo, hi] pairs, got ") +
-                                     chunk.type_name());
+    throw InputError(
+        file, item,
+        std::string("field 'chunk' must be an array of [lo, hi] pairs, got ") + chunk.type_name());
   }
   if (chunk.empty()) throw InputError(file, item, "field 'chunk' is empty (a send carries data)");
   s.chunk.reserve(chunk.size());
@@ -149,7 +154,8 @@ StepSend ReadSend(const json& e, std::size_t i, const NodeLookup& nodes, Rationa
 
 StepSchedule StepScheduleFromJson(const json& j, const Topology& g, const std::string& file) {
   if (!j.is_object()) {
-    throw InputError(file, "top level", std::string("expected a JSON object, got ") + j.type_name());
+    throw InputError(file, "top level",
+                     std::string("expected a JSON object, got ") + j.type_name());
   }
   StepSchedule s;
   const json& format = RequireField(j, "format", file, "top level");
@@ -160,23 +166,26 @@ StepSchedule StepScheduleFromJson(const json& j, const Topology& g, const std::s
   std::optional<Collective> parsed;
   if (collective.is_string()) parsed = ParseCollective(collective.get_ref<const std::string&>());
   if (!parsed) {
-    throw InputError(file, "collective",
-                     "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got " +
-                         collective.dump());
+    throw InputError(
+        file, "collective",
+        "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got " +
+            collective.dump());
   }
   s.collective = *parsed;
   NodeLookup nodes(g, file);
   if (auto it = j.find("root"); it != j.end() && !it->is_null()) {
     s.root = nodes.Find(*it, "root", "root");
     if (!g.IsCompute(*s.root)) {
-      throw InputError(file, "root", "the broadcast root '" + g.node(*s.root).name + "' is not a compute node");
+      throw InputError(file, "root",
+                       "the broadcast root '" + g.node(*s.root).name + "' is not a compute node");
     }
   }
   if (s.collective == Collective::kBroadcast && !s.root) {
     throw InputError(file, "top level", "a broadcast schedule needs a \"root\"");
   }
   if (auto it = j.find("rs_steps"); it != j.end() && !it->is_null()) {
-    s.rs_steps = IntField(*it, "rs_steps", INT32_MIN, file, "rs_steps");  // 0..T: the checker's verdict
+    s.rs_steps =
+        IntField(*it, "rs_steps", INT32_MIN, file, "rs_steps");  // 0..T: the checker's verdict
   }
   if (s.collective == Collective::kAllreduce && !s.rs_steps) {
     throw InputError(file, "top level",
@@ -248,7 +257,8 @@ std::string StepScheduleToJsonText(const StepSchedule& s, const Topology& g) {
     w.BeginArray();
     for (const StepSend& e : s.sends) {
       w.BeginObject(JsonWriter::KeyOrder::kSorted).Key("chunk").BeginArray();
-      for (const Interval& in : e.chunk) w.BeginArray().RationalString(in.lo).RationalString(in.hi).EndArray();
+      for (const Interval& in : e.chunk)
+        w.BeginArray().RationalString(in.lo).RationalString(in.hi).EndArray();
       w.EndArray();
       w.Key("from").String(names, e.from);
       w.Key("source").String(names, e.source);

@@ -4,6 +4,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/check_layering.sh"
+bash "$root/scripts/check_format.sh"
 bash "$root/scripts/build.sh"
 cd "$root/build"
 ctest --output-on-failure -j "${COLLSYNTH_JOBS:-$(nproc)}" --timeout 900

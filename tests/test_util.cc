@@ -22,8 +22,8 @@ std::string ReadAll(int fd) {
 
 const std::filesystem::path& TempDir() {
   static const std::filesystem::path dir = [] {
-    auto p = std::filesystem::temp_directory_path() /
-             ("collsynth_test_" + std::to_string(getpid()));
+    auto p =
+        std::filesystem::temp_directory_path() / ("collsynth_test_" + std::to_string(getpid()));
     std::filesystem::create_directories(p);
     return p;
   }();

@@ -21,7 +21,8 @@ bool PaleyFeasible(std::int64_t d_prime) {
 }
 
 BigInt PolarStarOrder(std::int64_t q, std::int64_t d_prime, SupernodeKind kind) {
-  if (!IsPrimePower(q)) throw std::invalid_argument("q = " + std::to_string(q) + " is not a prime power");
+  if (!IsPrimePower(q))
+    throw std::invalid_argument("q = " + std::to_string(q) + " is not a prime power");
   const bool iq = kind == SupernodeKind::kInductiveQuad;
   if (iq ? !InductiveQuadFeasible(d_prime) : !PaleyFeasible(d_prime)) {
     throw std::invalid_argument("no " + SupernodeKindName(kind) + " supernode of degree " +
@@ -36,7 +37,8 @@ std::vector<PolarStarConfig> PolarStarDesignSpace(std::int64_t radix) {
     if (!IsPrimePower(q)) continue;
     const std::int64_t d = radix - q - 1;
     for (SupernodeKind kind : {SupernodeKind::kInductiveQuad, SupernodeKind::kPaley}) {
-      const bool ok = kind == SupernodeKind::kInductiveQuad ? InductiveQuadFeasible(d) : PaleyFeasible(d);
+      const bool ok =
+          kind == SupernodeKind::kInductiveQuad ? InductiveQuadFeasible(d) : PaleyFeasible(d);
       if (ok) out.push_back({radix, q, d, kind, PolarStarOrder(q, d, kind)});
     }
   }
@@ -49,7 +51,8 @@ std::optional<PolarStarConfig> LargestPolarStar(std::int64_t radix) {
     // Strictly larger wins, so ties keep the earlier entry (smaller q; IQ before Paley at
     // equal q); an IQ entry also displaces an equal-order Paley one.
     if (!best || c.order > best->order ||
-        (c.order == best->order && c.kind == SupernodeKind::kInductiveQuad && best->kind == SupernodeKind::kPaley)) {
+        (c.order == best->order && c.kind == SupernodeKind::kInductiveQuad &&
+         best->kind == SupernodeKind::kPaley)) {
       best = c;
     }
   }

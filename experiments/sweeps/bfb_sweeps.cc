@@ -43,7 +43,8 @@ SweepReport SweepTheorem17(const SweepRange& r) {
     for (const auto& expr : exprs) {
       Topology g = EvaluateTopologyExpression(expr);
       bool simple = true;
-      for (const Link& l : g.links()) simple &= l.multiplicity == 1 && l.bandwidth == 1 && l.from != l.to;
+      for (const Link& l : g.links())
+        simple &= l.multiplicity == 1 && l.bandwidth == 1 && l.from != l.to;
       if (!simple) continue;  // Thm 17 is stated for d-regular graphs with unit links
       CheckedSchedule c = BfbChecked(std::move(g));
       const Topology& t = c.topology;
@@ -52,7 +53,9 @@ SweepReport SweepTheorem17(const SweepRange& r) {
       auto dist = Distances(t);
       // Condition 1: |N_t^-(u)| independent of u.
       std::vector<std::map<int, int>> layer(n);
-      for (int v = 0; v < n; ++v) for (int u = 0; u < n; ++u) if (u != v) ++layer[u][dist[v][u]];
+      for (int v = 0; v < n; ++v)
+        for (int u = 0; u < n; ++u)
+          if (u != v) ++layer[u][dist[v][u]];
       bool cond1 = true;
       for (int u = 1; u < n; ++u) cond1 &= layer[u] == layer[0];
       // Condition 2: every link (w,u) carries N_t^-/d shards at step t.
@@ -68,16 +71,22 @@ SweepReport SweepTheorem17(const SweepRange& r) {
         for (const Link& l : t.links()) {
           auto it = load.find({l.from, l.to, t_step});
           Rational got = it == load.end() ? Rational(0) : it->second;
-          if (got != want) { cond2 = false; break; }
+          if (got != want) {
+            cond2 = false;
+            break;
+          }
         }
       }
       bool bw_opt = c.report.ok && c.tb == BandwidthLowerBound(BigInt(n));
       optimal += bw_opt;
       ++rep.instances;
-      if (!c.report.ok) rep.Fail(expr, "BFB schedule rejected by the checker", t);
+      if (!c.report.ok)
+        rep.Fail(expr, "BFB schedule rejected by the checker", t);
       else if (bw_opt != (cond1 && cond2)) {
-        rep.Fail(expr, std::string("BW optimal: ") + (bw_opt ? "yes" : "no") + ", conditions 1 and 2: " +
-                           (cond1 && cond2 ? "hold" : "fail"), t);
+        rep.Fail(expr,
+                 std::string("BW optimal: ") + (bw_opt ? "yes" : "no") +
+                     ", conditions 1 and 2: " + (cond1 && cond2 ? "hold" : "fail"),
+                 t);
       }
     }
   }
@@ -88,10 +97,11 @@ SweepReport SweepTheorem17(const SweepRange& r) {
 SweepReport SweepTheorem18(const SweepRange& r, bool moreover) {
   SweepReport rep;
   rep.name = moreover ? "s000-thm18-moreover" : "s000-thm18";
-  std::vector<std::string> exprs = {"drg(octahedron)", "drg(paley9)",  "drg(k55minus)",   "drg(heawooddist3)",
-                                    "drg(petersenline)", "drg(q4)",    "drg(heawoodline)", "drg(pg23)",
-                                    "drg(odd4)",         "drg(tutte8line)", "drg(doubledodd4)", "drg(gq33)",
-                                    "oddgraph(3)",       "oddgraph(4)", "hamming(2,4)",     "hamming(3,3)"};
+  std::vector<std::string> exprs = {
+      "drg(octahedron)",   "drg(paley9)",     "drg(k55minus)",    "drg(heawooddist3)",
+      "drg(petersenline)", "drg(q4)",         "drg(heawoodline)", "drg(pg23)",
+      "drg(odd4)",         "drg(tutte8line)", "drg(doubledodd4)", "drg(gq33)",
+      "oddgraph(3)",       "oddgraph(4)",     "hamming(2,4)",     "hamming(3,3)"};
   for (std::int64_t m = std::max<std::int64_t>(r.lo, 4); m <= r.hi; ++m) {
     exprs.push_back("johnson(" + S(m) + ",2)");
     exprs.push_back("circulant(" + S(m) + ",1,2)");
@@ -109,7 +119,8 @@ SweepReport SweepTheorem18(const SweepRange& r, bool moreover) {
     const std::int64_t d = g.OutDegree(0);
     auto dist = Distances(g);
     int diam = 0;
-    for (auto& row : dist) for (int x : row) diam = std::max(diam, x);
+    for (auto& row : dist)
+      for (int x : row) diam = std::max(diam, x);
     std::vector<std::vector<int>> nbr(n);
     for (const Link& l : g.links()) nbr[l.from].push_back(l.to);
     bool all_two = true, relation = true;
@@ -132,20 +143,29 @@ SweepReport SweepTheorem18(const SweepRange& r, bool moreover) {
         }
       }
       int constants = (nx.size() == 1) + (ax.size() == 1) + (bx.size() == 1);
-      if (constants < 2) { all_two = false; break; }
+      if (constants < 2) {
+        all_two = false;
+        break;
+      }
       // "Moreover": the third exists too, with N_x = d·a_x / b_x.
-      if (constants != 3 || Rational(*nx.begin()) != Rational(d * *ax.begin(), *bx.begin())) relation = false;
+      if (constants != 3 || Rational(*nx.begin()) != Rational(d * *ax.begin(), *bx.begin()))
+        relation = false;
     }
     if (!all_two) continue;
     ++hypothesis;
     ++rep.instances;
     if (moreover) {
-      if (!relation) rep.Fail(expr, "two of N_x, a_x, b_x are constant but not the third (or N_x != d·a_x/b_x)", g);
+      if (!relation)
+        rep.Fail(expr, "two of N_x, a_x, b_x are constant but not the third (or N_x != d·a_x/b_x)",
+                 g);
       continue;
     }
     BfbValue v = ComputeBfbValue(g, expr);
     if (!v.bandwidth_optimal.value_or(false)) {
-      rep.Fail(expr, "hypothesis holds but optimal BFB T_B = " + (v.tb ? ToString(*v.tb) : std::string("?")), g);
+      rep.Fail(
+          expr,
+          "hypothesis holds but optimal BFB T_B = " + (v.tb ? ToString(*v.tb) : std::string("?")),
+          g);
     }
   }
   rep.notes.push_back(S(hypothesis) + " graphs satisfied the hypothesis");
@@ -166,7 +186,8 @@ SweepReport SweepTheorem19(const SweepRange& r) {
       std::vector<int> p(n);
       std::iota(p.begin(), p.end(), 0);
       std::shuffle(p.begin(), p.end(), rng);
-      for (int v = 0; v < n; ++v) if (p[v] != v) g.AddLink(v, p[v], 1);
+      for (int v = 0; v < n; ++v)
+        if (p[v] != v) g.AddLink(v, p[v], 1);
     }
     // LP (3) solved by the BFB solver (exact Dinkelbach over max flows) ...
     BfbOptions o;
@@ -178,7 +199,8 @@ SweepReport SweepTheorem19(const SweepRange& r) {
     std::vector<std::vector<std::pair<int, Rational>>> in(n);
     for (const Link& l : g.links()) in[l.to].push_back({l.from, l.bandwidth});
     int diam = 0;
-    for (auto& row : dist) for (int x : row) diam = std::max(diam, x);
+    for (auto& row : dist)
+      for (int x : row) diam = std::max(diam, x);
     Rational total = 0;
     for (int t = 1; t <= diam; ++t) {
       Rational step_max = 0;
@@ -188,14 +210,16 @@ SweepReport SweepTheorem19(const SweepRange& r) {
         for (int v = 0; v < n; ++v) {
           if (dist[v][u] != t) continue;
           unsigned m = 0;
-          for (int j = 0; j < k; ++j) if (dist[v][in[u][j].first] == t - 1) m |= 1u << j;
+          for (int j = 0; j < k; ++j)
+            if (dist[v][in[u][j].first] == t - 1) m |= 1u << j;
           masks.push_back(m);
         }
         for (unsigned w = 1; w < (1u << k); ++w) {
           int jobs = 0;
           Rational cap = 0;
           for (unsigned m : masks) jobs += (m & ~w) == 0;
-          for (int j = 0; j < k; ++j) if (w >> j & 1) cap += in[u][j].second;
+          for (int j = 0; j < k; ++j)
+            if (w >> j & 1) cap += in[u][j].second;
           step_max = std::max(step_max, Rational(jobs) / cap);
         }
       }
@@ -203,8 +227,10 @@ SweepReport SweepTheorem19(const SweepRange& r) {
     }
     ++rep.instances;
     if (b.u_sum != total) {
-      rep.Fail(g.name(), "LP (3) gives Σ_t max_u U = " + ToString(b.u_sum) + ", Thm 19's max_J |J|/|N(J)| gives " +
-                             ToString(total), g);
+      rep.Fail(g.name(),
+               "LP (3) gives Σ_t max_u U = " + ToString(b.u_sum) +
+                   ", Thm 19's max_J |J|/|N(J)| gives " + ToString(total),
+               g);
     }
   }
   return rep;
@@ -235,7 +261,8 @@ SweepReport SweepTheorem21(const SweepRange& r, const std::function<bool(int, in
   return rep;
 }
 
-SweepReport SweepTheorem22(const SweepRange& r, const std::function<std::int64_t(std::int64_t)>& offset) {
+SweepReport SweepTheorem22(const SweepRange& r,
+                           const std::function<std::int64_t(std::int64_t)>& offset) {
   SweepReport rep;
   rep.name = "s000-thm22";
   for (std::int64_t n = std::max<std::int64_t>(r.lo, 7); n <= r.hi; ++n) {
@@ -252,7 +279,8 @@ SweepReport SweepTheorem22(const SweepRange& r, const std::function<std::int64_t
     }
     ++rep.instances;
     std::string e = "circulant(" + S(n) + "," + S(m) + "," + S(m + 1) + ")";
-    if (dm != m) rep.Fail(e, "diameter " + S(dm) + ", Thm 22 says " + S(m), EvaluateTopologyExpression(e));
+    if (dm != m)
+      rep.Fail(e, "diameter " + S(dm) + ", Thm 22 says " + S(m), EvaluateTopologyExpression(e));
     if (best < dm) {
       rep.Fail(e, "C(" + S(n) + ",{" + S(ba) + "," + S(bb) + "}) has smaller diameter " + S(best),
                EvaluateTopologyExpression("circulant(" + S(n) + "," + S(ba) + "," + S(bb) + ")"));
@@ -288,7 +316,10 @@ SweepReport SweepConjecture1(const SweepRange& r, int k) {
         BfbValue v = ComputeBfbValue(t, e);
         ++rep.instances;
         if (!v.bandwidth_optimal.value_or(false)) {
-          rep.Fail(e, "optimal BFB T_B = " + (v.tb ? ToString(*v.tb) : std::string("?")) + " M/B > (N-1)/N", t);
+          rep.Fail(
+              e,
+              "optimal BFB T_B = " + (v.tb ? ToString(*v.tb) : std::string("?")) + " M/B > (N-1)/N",
+              t);
         } else if (spot < 3 && n <= 14 && (n + a[0]) % 7 == 0) {
           ++spot;
           CheckedSchedule c = BfbChecked(std::move(t));
@@ -316,7 +347,8 @@ SweepReport SweepFigure12(const SweepRange& r, const Rational& factor) {
   for (int d : {2, 4, 8, 16}) {
     Rational worst = 0;
     std::int64_t worst_m = 0;
-    for (std::int64_t m = std::max<std::int64_t>(r.lo, d + 2); m <= std::min<std::int64_t>(r.hi, 2000); ++m) {
+    for (std::int64_t m = std::max<std::int64_t>(r.lo, d + 2);
+         m <= std::min<std::int64_t>(r.hi, 2000); ++m) {
       auto t = LookupGenKautzTable(d, static_cast<int>(m));
       if (!t) continue;
       Rational tb = t->tb_shard * d / m;
@@ -324,12 +356,17 @@ SweepReport SweepFigure12(const SweepRange& r, const Rational& factor) {
       ++rep.instances;
       if (ratio > worst) worst = ratio, worst_m = m;
       std::string e = "genkautz(" + S(d) + "," + S(m) + ")";
-      if (ratio > factor) rep.Fail(e, "T_B/T_B* = " + ToString(ratio) + " > " + ToString(factor), EvaluateTopologyExpression(e));
+      if (ratio > factor)
+        rep.Fail(e, "T_B/T_B* = " + ToString(ratio) + " > " + ToString(factor),
+                 EvaluateTopologyExpression(e));
       if (m <= 60 && m % 17 == 0) {  // spot check: the real schedule, checked
         ++spot;
         CheckedSchedule c = BfbChecked(e);
         if (!c.report.ok || c.tb != tb || c.report.tl != t->diameter) {
-          rep.Fail(e, "checked BFB schedule gives T_B " + ToString(c.tb) + ", table says " + ToString(tb), c.topology);
+          rep.Fail(
+              e,
+              "checked BFB schedule gives T_B " + ToString(c.tb) + ", table says " + ToString(tb),
+              c.topology);
         }
       }
     }
@@ -344,26 +381,62 @@ SweepReport SweepFigure12(const SweepRange& r, const Rational& factor) {
 
 std::vector<SweepSpec> BfbSweeps() {
   return {
-      {"s000-thm17", "seed 000 Thm 17", "a BFB schedule is BW optimal iff |N_t^-(u)| is constant and loads are N_t/d",
-       "m: genkautz(2|3,m), circulant(m,1,3), rings, twisted tori", {5, 16}, SweepTheorem17},
-      {"s000-thm18", "seed 000 Thm 18", "undirected, two of N_x, a_x, b_x constant for every x => BW-optimal BFB",
-       "m: Johnson J(m,2|3), circulants, rings (+ Table 7 DRGs)", {4, 12},
+      {"s000-thm17",
+       "seed 000 Thm 17",
+       "a BFB schedule is BW optimal iff |N_t^-(u)| is constant and loads are N_t/d",
+       "m: genkautz(2|3,m), circulant(m,1,3), rings, twisted tori",
+       {5, 16},
+       SweepTheorem17},
+      {"s000-thm18",
+       "seed 000 Thm 18",
+       "undirected, two of N_x, a_x, b_x constant for every x => BW-optimal BFB",
+       "m: Johnson J(m,2|3), circulants, rings (+ Table 7 DRGs)",
+       {4, 12},
        [](const SweepRange& r) { return SweepTheorem18(r, false); }},
-      {"s000-thm18-moreover", "seed 000 Thm 18 (\"Moreover\")", "two of N_x, a_x, b_x constant => the third too, N_x = d a_x/b_x",
-       "m: as s000-thm18", {4, 12}, [](const SweepRange& r) { return SweepTheorem18(r, true); }},
-      {"s000-thm19", "seed 000 Thm 19", "LP (3) optimum per (u,t) = max_J |J|/|N(J)| (random digraphs)",
-       "instance indices (seeded random digraphs)", {1, 25}, SweepTheorem19},
-      {"s000-thm21", "seed 000 Thm 21", "D(Π_{d,m}) = k => m > M_{d,k-2}", "m (d = 2,3,4,5,8,16)", {3, 400},
+      {"s000-thm18-moreover",
+       "seed 000 Thm 18 (\"Moreover\")",
+       "two of N_x, a_x, b_x constant => the third too, N_x = d a_x/b_x",
+       "m: as s000-thm18",
+       {4, 12},
+       [](const SweepRange& r) { return SweepTheorem18(r, true); }},
+      {"s000-thm19",
+       "seed 000 Thm 19",
+       "LP (3) optimum per (u,t) = max_J |J|/|N(J)| (random digraphs)",
+       "instance indices (seeded random digraphs)",
+       {1, 25},
+       SweepTheorem19},
+      {"s000-thm21",
+       "seed 000 Thm 21",
+       "D(Π_{d,m}) = k => m > M_{d,k-2}",
+       "m (d = 2,3,4,5,8,16)",
+       {3, 400},
        [](const SweepRange& r) {
-         return SweepTheorem21(r, [](int d, int m, int k) { return CheckTheorem21(d, m, k).holds; });
+         return SweepTheorem21(r,
+                               [](int d, int m, int k) { return CheckTheorem21(d, m, k).holds; });
        }},
-      {"s000-thm22", "seed 000 Thm 22", "D(C(n,{m,m+1})) = m = min over C(n,{a1,a2})", "n", {7, 60},
+      {"s000-thm22",
+       "seed 000 Thm 22",
+       "D(C(n,{m,m+1})) = m = min over C(n,{a1,a2})",
+       "n",
+       {7, 60},
        [](const SweepRange& r) { return SweepTheorem22(r, Theorem22Offset); }},
-      {"s000-conj1-k2", "seed 000 Conjecture 1 (k = 2, proven)", "every C(n,{a1,a2}) has a BW-optimal BFB schedule", "n",
-       {5, 40}, [](const SweepRange& r) { return SweepConjecture1(r, 2); }},
-      {"s000-conj1-k3", "seed 000 Conjecture 1 (k = 3)", "every C(n,{a1,a2,a3}) has a BW-optimal BFB schedule", "n",
-       {7, 22}, [](const SweepRange& r) { return SweepConjecture1(r, 3); }},
-      {"s000-fig12", "seed 000 Figure 12", "T_B(Π_{d,N}) <= 2·T_B* for d = 2,4,8,16, N <= 2000", "N", {3, 2000},
+      {"s000-conj1-k2",
+       "seed 000 Conjecture 1 (k = 2, proven)",
+       "every C(n,{a1,a2}) has a BW-optimal BFB schedule",
+       "n",
+       {5, 40},
+       [](const SweepRange& r) { return SweepConjecture1(r, 2); }},
+      {"s000-conj1-k3",
+       "seed 000 Conjecture 1 (k = 3)",
+       "every C(n,{a1,a2,a3}) has a BW-optimal BFB schedule",
+       "n",
+       {7, 22},
+       [](const SweepRange& r) { return SweepConjecture1(r, 3); }},
+      {"s000-fig12",
+       "seed 000 Figure 12",
+       "T_B(Π_{d,N}) <= 2·T_B* for d = 2,4,8,16, N <= 2000",
+       "N",
+       {3, 2000},
        [](const SweepRange& r) { return SweepFigure12(r, Rational(2)); }},
   };
 }

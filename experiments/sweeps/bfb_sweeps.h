@@ -23,7 +23,8 @@ SweepReport SweepTheorem19(const SweepRange& r);
 // holds(d, m, D): Thm 21's claim for Π_{d,m} of diameter D (default: CheckTheorem21).
 SweepReport SweepTheorem21(const SweepRange& r, const std::function<bool(int, int, int)>& holds);
 // offset(n): Thm 22's m (default Theorem22Offset).
-SweepReport SweepTheorem22(const SweepRange& r, const std::function<std::int64_t(std::int64_t)>& offset);
+SweepReport SweepTheorem22(const SweepRange& r,
+                           const std::function<std::int64_t(std::int64_t)>& offset);
 SweepReport SweepConjecture1(const SweepRange& r, int k);
 // Figure 12: T_B(Π_{d,N}) <= factor · T_B*(N) for d ∈ {2,4,8,16}, N in range (<= 2000).
 SweepReport SweepFigure12(const SweepRange& r, const Rational& factor);

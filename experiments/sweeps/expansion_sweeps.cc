@@ -3,8 +3,8 @@
 #include "experiments/sweeps/sweep_util.h"
 #include "graphs/expansions.h"
 #include "graphs/expression.h"
-#include "solvers/finder/finder_bfb_value.h"
 #include "solvers/bfb/schedule_expansion.h"
+#include "solvers/finder/finder_bfb_value.h"
 #include "theory/kautz_circulant_bounds.h"
 #include "theory/moore_bound.h"
 
@@ -14,19 +14,25 @@ namespace {
 std::string S(std::int64_t x) { return std::to_string(x); }
 
 // Compares a checked expanded schedule with a prediction; exact unless `upper`.
-void Compare(SweepReport* rep, const std::string& inst, const CheckedSchedule& c, const AllgatherPerformance& want,
-             bool upper) {
+void Compare(SweepReport* rep, const std::string& inst, const CheckedSchedule& c,
+             const AllgatherPerformance& want, bool upper) {
   ++rep->instances;
   if (!c.report.ok) {
-    rep->Fail(inst, "checker rejected the schedule: " + (c.report.errors.empty() ? "" : c.report.errors[0]), c.topology);
+    rep->Fail(
+        inst,
+        "checker rejected the schedule: " + (c.report.errors.empty() ? "" : c.report.errors[0]),
+        c.topology);
     return;
   }
   if (c.report.tl != want.latency_steps) {
-    rep->Fail(inst, "T_L " + S(c.report.tl) + ", theorem says " + S(want.latency_steps), c.topology);
+    rep->Fail(inst, "T_L " + S(c.report.tl) + ", theorem says " + S(want.latency_steps),
+              c.topology);
   }
   bool bad = upper ? c.tb > want.bandwidth : c.tb != want.bandwidth;
   if (bad) {
-    rep->Fail(inst, "T_B " + ToString(c.tb) + " M/B, theorem says " + (upper ? "<= " : "") + ToString(want.bandwidth),
+    rep->Fail(inst,
+              "T_B " + ToString(c.tb) + " M/B, theorem says " + (upper ? "<= " : "") +
+                  ToString(want.bandwidth),
               c.topology);
   }
 }
@@ -47,7 +53,8 @@ SweepReport SweepLineGraphBound(const SweepRange& r, const ExpansionFormula& bou
     CheckedSchedule ring = BfbChecked("biring(2," + S(m) + ")");
     ExpandedSchedule d = DegreeExpandedSchedule(ring.topology, ring.schedule, 2);
     std::vector<std::pair<std::string, CheckedSchedule>> bases;
-    bases.push_back({"degree(biring(2," + S(m) + "),2)", Check(std::move(d.topology), std::move(d.schedule))});
+    bases.push_back(
+        {"degree(biring(2," + S(m) + "),2)", Check(std::move(d.topology), std::move(d.schedule))});
     bases.push_back({"genkautz(2," + S(m) + ")", BfbChecked("genkautz(2," + S(m) + ")")});
     for (auto& [name, base] : bases) {
       AllgatherPerformance p = PerformanceOf(base);
@@ -83,7 +90,8 @@ SweepReport SweepLineGraphRatio(const SweepRange& r) {
     Rational ratio = l.tb / BandwidthLowerBound(BigInt(l.topology.num_nodes()));
     ++rep.instances;
     if (!l.report.ok || ratio > limit) {
-      rep.Fail("line(" + expr + ")", "T_B/T_B* = " + ToString(ratio) + " > " + ToString(limit), l.topology);
+      rep.Fail("line(" + expr + ")", "T_B/T_B* = " + ToString(ratio) + " > " + ToString(limit),
+               l.topology);
     }
     // Larger n by the (checked, Thm 10) formula.
     for (int n = 2; n <= 6; ++n) {
@@ -101,7 +109,8 @@ SweepReport SweepLineGraphBfb(const SweepRange& r, const ExpansionFormula& formu
   SweepReport rep;
   rep.name = "s000-thm10";
   for (std::int64_t m = std::max<std::int64_t>(r.lo, 5); m <= r.hi; ++m) {
-    for (const std::string& expr : {"genkautz(2," + S(m) + ")", "genkautz(3," + S(m) + ")", Circulant(m)}) {
+    for (const std::string& expr :
+         {"genkautz(2," + S(m) + ")", "genkautz(3," + S(m) + ")", Circulant(m)}) {
       CheckedSchedule base = BfbChecked(expr);
       if (!base.report.ok) {
         rep.Fail(expr, "BFB base rejected by the checker", base.topology);
@@ -121,8 +130,10 @@ SweepReport SweepLineGraphBfb(const SweepRange& r, const ExpansionFormula& formu
         BfbValue v = ComputeBfbValue(cur.topology, inst);
         ++rep.instances;
         if (!v.tb || *v.tb != cur.tb || v.diameter != cur.report.tl) {
-          rep.Fail(inst, "expanded T_B " + ToString(cur.tb) + " but optimal BFB on L^n(G) gives " +
-                             (v.tb ? ToString(*v.tb) : std::string("?")), cur.topology);
+          rep.Fail(inst,
+                   "expanded T_B " + ToString(cur.tb) + " but optimal BFB on L^n(G) gives " +
+                       (v.tb ? ToString(*v.tb) : std::string("?")),
+                   cur.topology);
         }
       }
     }
@@ -134,7 +145,8 @@ SweepReport SweepDegreeExpansion(const SweepRange& r, const ExpansionFormula& fo
   SweepReport rep;
   rep.name = "s000-thm11";
   for (std::int64_t m = std::max<std::int64_t>(r.lo, 3); m <= r.hi; ++m) {
-    std::vector<std::string> bases = {"biring(2," + S(m) + ")", "complete(" + S(m) + ")", "uniring(1," + S(m) + ")"};
+    std::vector<std::string> bases = {"biring(2," + S(m) + ")", "complete(" + S(m) + ")",
+                                      "uniring(1," + S(m) + ")"};
     if (m >= 5) bases.push_back(Circulant(m));
     if (m % 3 == 0 && m >= 6) bases.push_back("genkautz(2," + S(m) + ")");  // no self-loops
     for (const std::string& expr : bases) {
@@ -155,8 +167,8 @@ SweepReport SweepCartesianPower(const SweepRange& r, const ExpansionFormula& for
   SweepReport rep;
   rep.name = "s000-thm12";
   for (std::int64_t m = std::max<std::int64_t>(r.lo, 3); m <= r.hi; ++m) {
-    std::vector<std::string> bases = {"biring(2," + S(m) + ")", "complete(" + S(m) + ")", "uniring(1," + S(m) + ")",
-                                      "genkautz(2," + S(m) + ")"};
+    std::vector<std::string> bases = {"biring(2," + S(m) + ")", "complete(" + S(m) + ")",
+                                      "uniring(1," + S(m) + ")", "genkautz(2," + S(m) + ")"};
     for (const std::string& expr : bases) {
       CheckedSchedule base = BfbChecked(expr);
       AllgatherPerformance p = PerformanceOf(base);
@@ -194,51 +206,78 @@ SweepReport SweepCartesianProduct(const SweepRange& r) {
       BfbValue v = ComputeBfbValue(g, expr);
       int want_tl = pool[i].second + pool[j].second;
       if (v.diameter != want_tl || !v.bandwidth_optimal.value_or(false)) {
-        rep.Fail(expr, "BFB T_L " + S(v.diameter) + " (Thm 13: " + S(want_tl) + "), T_B " +
-                           (v.tb ? ToString(*v.tb) : std::string("?")) + " (Thm 13: BW optimal)", g);
+        rep.Fail(expr,
+                 "BFB T_L " + S(v.diameter) + " (Thm 13: " + S(want_tl) + "), T_B " +
+                     (v.tb ? ToString(*v.tb) : std::string("?")) + " (Thm 13: BW optimal)",
+                 g);
       }
       if (spot < 4 && g.num_nodes() <= 60 && (i + j) % 5 == 0) {  // the full schedule, checked
         ++spot;
         CheckedSchedule c = BfbChecked(std::move(g));
-        if (!c.report.ok || c.report.tl != want_tl || c.tb != BandwidthLowerBound(BigInt(c.topology.num_nodes()))) {
+        if (!c.report.ok || c.report.tl != want_tl ||
+            c.tb != BandwidthLowerBound(BigInt(c.topology.num_nodes()))) {
           rep.Fail(expr, "checked BFB schedule disagrees with Thm 13", c.topology);
         }
       }
     }
   }
-  rep.notes.push_back("spot-checked " + S(spot) + " products with the full BFB schedule and the checker");
+  rep.notes.push_back("spot-checked " + S(spot) +
+                      " products with the full BFB schedule and the checker");
   return rep;
 }
 
 std::vector<SweepSpec> ExpansionSweeps() {
   return {
-      {"s000-thm1", "seed 000 Thm 1 / Cor 1.1", "L^n: T_L + n, T_B <= T_B + d/(d-1)(1/N - 1/(d^n N))",
-       "m: biring(2,m)*2 (non-BFB) and genkautz(2,m) bases", {3, 8},
+      {"s000-thm1",
+       "seed 000 Thm 1 / Cor 1.1",
+       "L^n: T_L + n, T_B <= T_B + d/(d-1)(1/N - 1/(d^n N))",
+       "m: biring(2,m)*2 (non-BFB) and genkautz(2,m) bases",
+       {3, 8},
        [](const SweepRange& r) {
-         return SweepLineGraphBound(r, [](const AllgatherPerformance& p, int n) { return LineGraphPowerBound(p, n); });
+         return SweepLineGraphBound(
+             r, [](const AllgatherPerformance& p, int n) { return LineGraphPowerBound(p, n); });
        }},
-      {"s000-thm2", "seed 000 Thm 2", "BW-optimal base: T_B(L^n)/T_B*(d^n N) <= 1 + 1/((d-1)N)",
-       "m: circulant C(m, Thm 22 offsets)", {5, 14}, SweepLineGraphRatio},
-      {"s000-thm10", "seed 000 Thm 10 / Cor 10.1", "L^n of optimal BFB is optimal BFB, T_B = T_B + Σ 1/(d^i N)",
-       "m: genkautz(2,m), genkautz(3,m), circulant(m,..)", {5, 12},
+      {"s000-thm2",
+       "seed 000 Thm 2",
+       "BW-optimal base: T_B(L^n)/T_B*(d^n N) <= 1 + 1/((d-1)N)",
+       "m: circulant C(m, Thm 22 offsets)",
+       {5, 14},
+       SweepLineGraphRatio},
+      {"s000-thm10",
+       "seed 000 Thm 10 / Cor 10.1",
+       "L^n of optimal BFB is optimal BFB, T_B = T_B + Σ 1/(d^i N)",
+       "m: genkautz(2,m), genkautz(3,m), circulant(m,..)",
+       {5, 12},
        [](const SweepRange& r) {
-         return SweepLineGraphBfb(r, [](const AllgatherPerformance& p, int n) { return LineGraphPowerBfb(p, n); });
+         return SweepLineGraphBfb(
+             r, [](const AllgatherPerformance& p, int n) { return LineGraphPowerBfb(p, n); });
        }},
-      {"s000-thm11", "seed 000 Thm 11", "G*n: T_L + 1, T_B + (n-1)/(nN)", "m: base size (rings, K_m, circulant, genkautz)",
+      {"s000-thm11",
+       "seed 000 Thm 11",
+       "G*n: T_L + 1, T_B + (n-1)/(nN)",
+       "m: base size (rings, K_m, circulant, genkautz)",
        {3, 9},
        [](const SweepRange& r) {
          return SweepDegreeExpansion(r, [](const AllgatherPerformance& p, int n) {
            return DegreeExpansionPerformance(p, n);
          });
        }},
-      {"s000-thm12", "seed 000 Thm 12", "G^□n: n·T_L, T_B·N/(N-1)·(N^n-1)/N^n", "m: base size", {3, 7},
+      {"s000-thm12",
+       "seed 000 Thm 12",
+       "G^□n: n·T_L, T_B·N/(N-1)·(N^n-1)/N^n",
+       "m: base size",
+       {3, 7},
        [](const SweepRange& r) {
          return SweepCartesianPower(r, [](const AllgatherPerformance& p, int n) {
            return CartesianPowerPerformance(p, n);
          });
        }},
-      {"s000-thm13", "seed 000 Thm 13", "product of BW-optimal BFB factors: BFB BW optimal, T_L = Σ D(G_i)",
-       "m: factor sizes", {2, 9}, SweepCartesianProduct},
+      {"s000-thm13",
+       "seed 000 Thm 13",
+       "product of BW-optimal BFB factors: BFB BW optimal, T_L = Σ D(G_i)",
+       "m: factor sizes",
+       {2, 9},
+       SweepCartesianProduct},
   };
 }
 

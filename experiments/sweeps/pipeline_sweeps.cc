@@ -51,7 +51,8 @@ Topology RandomEulerianTopology(std::int64_t i) {
   std::vector<int> order(n);
   for (int v = 0; v < n; ++v) order[v] = v;
   std::shuffle(order.begin(), order.end(), rng);
-  for (int v = 0; v + 1 < n; ++v) g.AddDuplexLink(order[v], order[v + 1], Rational(1 + static_cast<int>(rng() % 3)));
+  for (int v = 0; v + 1 < n; ++v)
+    g.AddDuplexLink(order[v], order[v + 1], Rational(1 + static_cast<int>(rng() % 3)));
   int extra = static_cast<int>(rng() % (n + 1));
   for (int k = 0; k < extra; ++k) {
     int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
@@ -60,7 +61,8 @@ Topology RandomEulerianTopology(std::int64_t i) {
   return g;
 }
 
-SweepReport SweepPipelineTheorem1(const SweepRange& r, const std::function<Rational(const Topology&)>& ratio_fn) {
+SweepReport SweepPipelineTheorem1(const SweepRange& r,
+                                  const std::function<Rational(const Topology&)>& ratio_fn) {
   SweepReport rep;
   rep.name = "s004-thm1";
   for (std::int64_t i = r.lo; i <= r.hi; ++i) {
@@ -68,7 +70,9 @@ SweepReport SweepPipelineTheorem1(const SweepRange& r, const std::function<Ratio
     Rational want = BruteForceRatio(g);
     Rational got = ratio_fn(g);
     ++rep.instances;
-    if (got != want) rep.Fail(Label(g), "flow ratio " + ToString(got) + ", brute-force max cut ratio " + ToString(want), g);
+    if (got != want)
+      rep.Fail(Label(g),
+               "flow ratio " + ToString(got) + ", brute-force max cut ratio " + ToString(want), g);
     // The oracle itself: feasible at ratio*, infeasible just below.
     if (!AllgatherRatioFeasible(g, want) || AllgatherRatioFeasible(g, want * Rational(999, 1000))) {
       rep.Fail(Label(g), "Thm 1's flow test is not tight at ratio* = " + ToString(want), g);
@@ -93,10 +97,13 @@ SweepReport SweepPipelineTheorem5(const SweepRange& r) {
     PipelineBuildResult b = BuildPipelineSchedule(g, o);
     PipelineCheckReport c = CheckPipelineSchedule(g, b.schedule);
     ++rep.instances;
-    if (conn < need) rep.Fail(Label(g), "min_v F = " + ToString(conn) + " < N·k = " + ToString(need), g);
+    if (conn < need)
+      rep.Fail(Label(g), "min_v F = " + ToString(conn) + " < N·k = " + ToString(need), g);
     if (!c.ok || c.ratio != opt.ratio) {
-      rep.Fail(Label(g), "tree family rejected or not optimal: checker ratio " + ToString(c.ratio) + " vs " +
-                             ToString(opt.ratio), g);
+      rep.Fail(Label(g),
+               "tree family rejected or not optimal: checker ratio " + ToString(c.ratio) + " vs " +
+                   ToString(opt.ratio),
+               g);
     }
   }
   return rep;
@@ -129,7 +136,8 @@ Topology RandomDirectedEulerianTopology(std::int64_t i) {
   return g;
 }
 
-void CheckTheorem5Floor(const Topology& g, TreeModel model, SweepReport* report, int* non_eulerian, int* skipped) {
+void CheckTheorem5Floor(const Topology& g, TreeModel model, SweepReport* report, int* non_eulerian,
+                        int* skipped) {
   SweepReport& rep = *report;
   const bool routed = model == TreeModel::kRouted;
   constexpr std::int64_t kBudget = 2000000;
@@ -141,11 +149,14 @@ void CheckTheorem5Floor(const Topology& g, TreeModel model, SweepReport* report,
       balance[l.from] += Floor(u * l.bandwidth);
       balance[l.to] -= Floor(u * l.bandwidth);
     }
-    bool eulerian = std::all_of(balance.begin(), balance.end(), [](const BigInt& b) { return b == 0; });
+    bool eulerian =
+        std::all_of(balance.begin(), balance.end(), [](const BigInt& b) { return b == 0; });
     std::optional<bool> at = bf.Fits(BigInt(k), u, kBudget);
     Rational below = 0;  // the largest breakpoint of ⌊U·b_e⌋ below U*
-    for (const Link& l : g.links()) below = std::max(below, Rational(Ceil(u * l.bandwidth) - 1) / l.bandwidth);
-    std::optional<bool> under = below > 0 ? bf.Fits(BigInt(k), below, kBudget) : std::optional<bool>(false);
+    for (const Link& l : g.links())
+      below = std::max(below, Rational(Ceil(u * l.bandwidth) - 1) / l.bandwidth);
+    std::optional<bool> under =
+        below > 0 ? bf.Fits(BigInt(k), below, kBudget) : std::optional<bool>(false);
     if (!at || !under) {
       ++*skipped;
       continue;
@@ -195,11 +206,14 @@ SweepReport SweepPipelineTheorem8(const SweepRange& r) {
     SplitResult s = SplitOffSwitches(g, d, src, need);
     ++rep.instances;
     bool switch_left = false;
-    for (const auto& [e, cap] : s.direct.capacity) switch_left |= g.IsSwitch(e.first) || g.IsSwitch(e.second);
+    for (const auto& [e, cap] : s.direct.capacity)
+      switch_left |= g.IsSwitch(e.first) || g.IsSwitch(e.second);
     BigInt after = MinSourceConnectivity(g, s.direct, src);
     if (switch_left || after < need || s.preserved_connectivity < need) {
-      rep.Fail(Label(g), "after splitting: min_v F = " + ToString(after) + " (need " + ToString(need) + ")" +
-                             (switch_left ? ", a switch arc is left" : ""), g);
+      rep.Fail(Label(g),
+               "after splitting: min_v F = " + ToString(after) + " (need " + ToString(need) + ")" +
+                   (switch_left ? ", a switch arc is left" : ""),
+               g);
     }
   }
   return rep;
@@ -225,15 +239,18 @@ SweepReport SweepPipelineTheorem10(const SweepRange& r) {
         BigInt out = 0;
         int size = 0;
         for (int v = 0; v < n; ++v) size += s >> v & 1;
-        for (const auto& [e, cap] : d.capacity) if ((s >> e.first & 1) && !(s >> e.second & 1)) out += cap;
+        for (const auto& [e, cap] : d.capacity)
+          if ((s >> e.first & 1) && !(s >> e.second & 1)) out += cap;
         if (out < BigInt(size) * k) cut_ok = false;
       }
       std::vector<BigInt> src(n, BigInt(k));
       bool flow_ok = MinSourceConnectivity(g, d, src) >= BigInt(n) * k;
       ++rep.instances;
       if (cut_ok != flow_ok) {
-        rep.Fail(Label(g) + " k=" + S(k), std::string("cut condition ") + (cut_ok ? "holds" : "fails") +
-                                               " but flow condition " + (flow_ok ? "holds" : "fails"), g);
+        rep.Fail(Label(g) + " k=" + S(k),
+                 std::string("cut condition ") + (cut_ok ? "holds" : "fails") +
+                     " but flow condition " + (flow_ok ? "holds" : "fails"),
+                 g);
       }
     }
   }
@@ -253,7 +270,8 @@ SweepReport SweepPipelineTheorem15(const SweepRange& r) {
       Rational bound = opt.ratio + 1 / (k * min_b);
       ++rep.instances;
       if (u / k > bound || u / k < opt.ratio) {
-        rep.Fail(Label(g) + " k=" + S(k), "U*/k = " + ToString(u / k) + " outside [ratio*, " + ToString(bound) + "]", g);
+        rep.Fail(Label(g) + " k=" + S(k),
+                 "U*/k = " + ToString(u / k) + " outside [ratio*, " + ToString(bound) + "]", g);
       }
     }
   }
@@ -269,18 +287,22 @@ SweepReport SweepPipelineTheorem19(const SweepRange& r) {
     instances.push_back(RandomEulerianTopology(i));
     // Seed 004 Figure 1's family, where (a) applies: two clusters behind a global switch.
     std::int64_t size = 1 + i % 4, local = 1 + i % 3, global = 1 + (i / 3) % 3;
-    instances.push_back(EvaluateTopologyExpression("twocluster(2," + S(size) + "," + S(local) + "," + S(global) + ")"));
+    instances.push_back(EvaluateTopologyExpression("twocluster(2," + S(size) + "," + S(local) +
+                                                   "," + S(global) + ")"));
   }
   for (const Topology& g : instances) {
     AllgatherOptimum opt = ComputeAllgatherOptimum(g);
     AllreduceBounds b = ComputeAllreduceBounds(g, opt);
     ++rep.instances;
-    if (b.rs_ag_ratio < b.lower_bound) rep.Fail(Label(g), "RS+AG " + ToString(b.rs_ag_ratio) + " below the lower bound", g);
+    if (b.rs_ag_ratio < b.lower_bound)
+      rep.Fail(Label(g), "RS+AG " + ToString(b.rs_ag_ratio) + " below the lower bound", g);
     if (b.theorem19_a || b.theorem19_b) {
       ++applicable;
       if (b.rs_ag_ratio != b.lower_bound) {
-        rep.Fail(Label(g), std::string("Thm 19 (") + (b.theorem19_a ? "a" : "b") + ") applies but RS+AG = " +
-                               ToString(b.rs_ag_ratio) + " > lower bound " + ToString(b.lower_bound), g);
+        rep.Fail(Label(g),
+                 std::string("Thm 19 (") + (b.theorem19_a ? "a" : "b") + ") applies but RS+AG = " +
+                     ToString(b.rs_ag_ratio) + " > lower bound " + ToString(b.lower_bound),
+                 g);
       }
     }
   }
@@ -290,29 +312,59 @@ SweepReport SweepPipelineTheorem19(const SweepRange& r) {
 
 std::vector<SweepSpec> PipelineSweeps() {
   return {
-      {"s004-thm1", "seed 004 Thm 1", "min_v F(s,v;G_x) >= N x iff 1/x >= max_S |S∩V_c|/B+(S) (ratio* = brute force)",
-       "instance indices (seeded random Eulerian topologies)", {1, 40},
+      {"s004-thm1",
+       "seed 004 Thm 1",
+       "min_v F(s,v;G_x) >= N x iff 1/x >= max_S |S∩V_c|/B+(S) (ratio* = brute force)",
+       "instance indices (seeded random Eulerian topologies)",
+       {1, 40},
        [](const SweepRange& r) {
-         return SweepPipelineTheorem1(r, [](const Topology& g) { return ComputeAllgatherOptimum(g).ratio; });
+         return SweepPipelineTheorem1(
+             r, [](const Topology& g) { return ComputeAllgatherOptimum(g).ratio; });
        }},
-      {"s004-thm5", "seed 004 Thm 5", "k edge-disjoint out-trees per root iff min_v F(s,v;D_k) >= N k",
-       "instance indices", {1, 25}, SweepPipelineTheorem5},
-      {"s004-thm5-floor-steiner", "seed 004 Thm 5 on §2.4's G({⌊U*·b_e⌋})",
-       "min_v F(s,v;D_k) >= N k => k Steiner out-trees per root (may branch at a switch), brute force",
-       "instance indices (random directed Eulerian, <= 7 nodes), k = 1, 2", {1, 420},
+      {"s004-thm5",
+       "seed 004 Thm 5",
+       "k edge-disjoint out-trees per root iff min_v F(s,v;D_k) >= N k",
+       "instance indices",
+       {1, 25},
+       SweepPipelineTheorem5},
+      {"s004-thm5-floor-steiner",
+       "seed 004 Thm 5 on §2.4's G({⌊U*·b_e⌋})",
+       "min_v F(s,v;D_k) >= N k => k Steiner out-trees per root (may branch at a switch), brute "
+       "force",
+       "instance indices (random directed Eulerian, <= 7 nodes), k = 1, 2",
+       {1, 420},
        [](const SweepRange& r) { return SweepPipelineTheorem5Floor(r, TreeModel::kSteiner); }},
-      {"s004-thm5-floor-routed", "seed 004 Thm 5 on §2.4's G({⌊U*·b_e⌋}), routed trees",
-       "min_v F(s,v;D_k) >= N k => k routed trees per root (switches forward, never replicate), brute force",
-       "instance indices (random directed Eulerian, <= 7 nodes), k = 1, 2", {1, 420},
+      {"s004-thm5-floor-routed",
+       "seed 004 Thm 5 on §2.4's G({⌊U*·b_e⌋}), routed trees",
+       "min_v F(s,v;D_k) >= N k => k routed trees per root (switches forward, never replicate), "
+       "brute force",
+       "instance indices (random directed Eulerian, <= 7 nodes), k = 1, 2",
+       {1, 420},
        [](const SweepRange& r) { return SweepPipelineTheorem5Floor(r, TreeModel::kRouted); }},
-      {"s004-thm8", "seed 004 Thm 8", "maximal split-off amounts keep min_v F(s,v;D_k) >= N k", "instance indices",
-       {1, 25}, SweepPipelineTheorem8},
-      {"s004-thm10", "seed 004 Thm 10", "switchless: c(S, S̄) >= |S| k for all S iff min_v F(s,v;D_k) >= N k",
-       "instance indices (random digraphs), k = 1..4", {1, 40}, SweepPipelineTheorem10},
-      {"s004-thm15", "seed 004 Thm 15", "fixed k: U*/k <= ratio* + 1/(k min b_e)", "instance indices, k = 1..3", {1, 25},
+      {"s004-thm8",
+       "seed 004 Thm 8",
+       "maximal split-off amounts keep min_v F(s,v;D_k) >= N k",
+       "instance indices",
+       {1, 25},
+       SweepPipelineTheorem8},
+      {"s004-thm10",
+       "seed 004 Thm 10",
+       "switchless: c(S, S̄) >= |S| k for all S iff min_v F(s,v;D_k) >= N k",
+       "instance indices (random digraphs), k = 1..4",
+       {1, 40},
+       SweepPipelineTheorem10},
+      {"s004-thm15",
+       "seed 004 Thm 15",
+       "fixed k: U*/k <= ratio* + 1/(k min b_e)",
+       "instance indices, k = 1..3",
+       {1, 25},
        SweepPipelineTheorem15},
-      {"s004-thm19", "seed 004 Thm 19", "(a) |S*∩V_c| = N/2 or (b) S*∩V_c = {v'} with max μ => RS+AG optimal",
-       "instance indices", {1, 40}, SweepPipelineTheorem19},
+      {"s004-thm19",
+       "seed 004 Thm 19",
+       "(a) |S*∩V_c| = N/2 or (b) S*∩V_c = {v'} with max μ => RS+AG optimal",
+       "instance indices",
+       {1, 40},
+       SweepPipelineTheorem19},
   };
 }
 

@@ -26,7 +26,8 @@ namespace collsynth::sweeps {
 Topology RandomEulerianTopology(std::int64_t i);
 
 // ratio_fn(g): the value to compare with the brute-force max cut ratio (default: ratio*).
-SweepReport SweepPipelineTheorem1(const SweepRange& r, const std::function<Rational(const Topology&)>& ratio_fn);
+SweepReport SweepPipelineTheorem1(const SweepRange& r,
+                                  const std::function<Rational(const Topology&)>& ratio_fn);
 SweepReport SweepPipelineTheorem5(const SweepRange& r);
 // Seeded random directed Eulerian topology number i (sums of directed cycles, integer
 // bandwidths 2..7): 2..4 compute nodes, 1..3 switches.
@@ -37,7 +38,8 @@ SweepReport SweepPipelineTheorem5Floor(const SweepRange& r, TreeModel model);
 // The check of SweepPipelineTheorem5Floor on one topology g (k = 1, 2): instances and
 // counterexamples go to *rep; adds to *non_eulerian the cases whose floor graph is not
 // Eulerian and to *skipped those the brute force could not decide within its budget.
-void CheckTheorem5Floor(const Topology& g, TreeModel model, SweepReport* rep, int* non_eulerian, int* skipped);
+void CheckTheorem5Floor(const Topology& g, TreeModel model, SweepReport* rep, int* non_eulerian,
+                        int* skipped);
 SweepReport SweepPipelineTheorem8(const SweepRange& r);
 SweepReport SweepPipelineTheorem10(const SweepRange& r);
 SweepReport SweepPipelineTheorem15(const SweepRange& r);

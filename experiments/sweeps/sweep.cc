@@ -20,7 +20,8 @@ SweepRange ParseSweepRange(const std::string& text, const SweepRange& defaults) 
   if (text.empty()) return defaults;
   auto num = [&](const std::string& s) {
     if (s.empty() || s.size() > 12 || !std::all_of(s.begin(), s.end(), ::isdigit)) {
-      throw InputError("<args>", "--range", "'" + text + "' is not LO..HI or HI (non-negative integers)");
+      throw InputError("<args>", "--range",
+                       "'" + text + "' is not LO..HI or HI (non-negative integers)");
     }
     return std::stoll(s);
   };
@@ -43,7 +44,8 @@ const std::vector<SweepSpec>& AllSweeps() {
       auto g = group();
       v.insert(v.end(), g.begin(), g.end());
     }
-    std::sort(v.begin(), v.end(), [](const SweepSpec& a, const SweepSpec& b) { return a.name < b.name; });
+    std::sort(v.begin(), v.end(),
+              [](const SweepSpec& a, const SweepSpec& b) { return a.name < b.name; });
     return v;
   }();
   return all;

@@ -22,8 +22,8 @@
 namespace collsynth::sweeps {
 
 struct Counterexample {
-  std::string instance;             // e.g. "circulant(12,2,3)" or "random(seed 7, #3)"
-  std::string detail;               // what differed: "T_B 5/4, theorem says 4/3"
+  std::string instance;              // e.g. "circulant(12,2,3)" or "random(seed 7, #3)"
+  std::string detail;                // what differed: "T_B 5/4, theorem says 4/3"
   std::optional<Topology> topology;  // saved by `collsynth prove --out DIR`
 };
 
@@ -46,9 +46,9 @@ struct SweepRange {
 SweepRange ParseSweepRange(const std::string& text, const SweepRange& defaults);
 
 struct SweepSpec {
-  std::string name;        // e.g. "s000-thm10"
-  std::string source;      // "seed 000 Thm 10 / Cor 10.1"
-  std::string statement;   // one line
+  std::string name;           // e.g. "s000-thm10"
+  std::string source;         // "seed 000 Thm 10 / Cor 10.1"
+  std::string statement;      // one line
   std::string range_meaning;  // "n: circulant size", ...
   SweepRange default_range;
   std::function<SweepReport(const SweepRange&)> run;
@@ -60,7 +60,8 @@ const SweepSpec* FindSweep(const std::string& name);
 // Groups, each defined in its own file.
 std::vector<SweepSpec> ExpansionSweeps();  // sweeps/expansion_sweeps.cc: seed 000 Thm 1, 2, 10–13
 std::vector<SweepSpec> BfbSweeps();        // sweeps/bfb_sweeps.cc: Thm 17–22, Conj 1, Fig 12
-std::vector<SweepSpec> PipelineSweeps();   // sweeps/pipeline_sweeps.cc: seed 004 Thm 1, 5, 8, 10, 15, 19
+std::vector<SweepSpec>
+PipelineSweeps();  // sweeps/pipeline_sweeps.cc: seed 004 Thm 1, 5, 8, 10, 15, 19
 
 }  // namespace collsynth::sweeps
 

@@ -22,7 +22,9 @@ CheckedSchedule BfbChecked(Topology g) {
   return Check(std::move(g), std::move(s), true);
 }
 
-CheckedSchedule BfbChecked(const std::string& expr) { return BfbChecked(EvaluateTopologyExpression(expr)); }
+CheckedSchedule BfbChecked(const std::string& expr) {
+  return BfbChecked(EvaluateTopologyExpression(expr));
+}
 
 AllgatherPerformance PerformanceOf(const CheckedSchedule& c) {
   AllgatherPerformance p;

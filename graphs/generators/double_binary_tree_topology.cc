@@ -37,7 +37,8 @@ Topology DoubleBinaryTreeTopology(std::int64_t n) {
   for (int shift = 0; shift < 2; ++shift) {  // tree A, then tree B (positions + 1)
     for (std::int64_t p = 0; p < n; ++p) {
       if (parent[p] < 0) continue;
-      const int a = static_cast<int>((p + shift) % n), b = static_cast<int>((parent[p] + shift) % n);
+      const int a = static_cast<int>((p + shift) % n),
+                b = static_cast<int>((parent[p] + shift) % n);
       g.AddLink(a, b, Rational(1));
       g.AddLink(b, a, Rational(1));
     }

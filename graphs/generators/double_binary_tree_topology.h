@@ -18,8 +18,8 @@ namespace collsynth {
 
 // Parent position of each position 0..n-1 in the in-order balanced binary tree (root of
 // [lo, hi) at (lo + hi) / 2); -1 at the root. Tree B of the pair is this tree with every
-// position shifted by one. Shared with solvers/baselines/double_binary_tree.h so that the topology and
-// the schedule use one definition of the trees.
+// position shifted by one. Shared with solvers/baselines/double_binary_tree.h so that the topology
+// and the schedule use one definition of the trees.
 std::vector<std::int64_t> InOrderTreeParents(std::int64_t n);
 
 Topology DoubleBinaryTreeTopology(std::int64_t n);

@@ -21,9 +21,8 @@ void CheckTopologySize(const TopologySize& size, const std::string& what) {
   if (size.nodes > kMaxGeneratedNodes || too_many_links) {
     throw std::invalid_argument(what + " would have " + ToString(size.nodes) + " nodes and " +
                                 (size.links_exact ? "" : "up to ") + ToString(size.links) +
-                                " links; the limit is " +
-                                std::to_string(kMaxGeneratedNodes) + " nodes and " +
-                                std::to_string(kMaxGeneratedLinks) + " links");
+                                " links; the limit is " + std::to_string(kMaxGeneratedNodes) +
+                                " nodes and " + std::to_string(kMaxGeneratedLinks) + " links");
   }
 }
 

@@ -15,9 +15,11 @@ std::string S(std::int64_t v) { return std::to_string(v); }
 // Adjacency matrix of a supernode (n is small: at most a few thousand).
 std::vector<std::vector<char>> Matrix(const SupernodeGraph& g) {
   const int n = g.size();
-  std::vector<std::vector<char>> m(static_cast<std::size_t>(n), std::vector<char>(static_cast<std::size_t>(n), 0));
+  std::vector<std::vector<char>> m(static_cast<std::size_t>(n),
+                                   std::vector<char>(static_cast<std::size_t>(n), 0));
   for (int v = 0; v < n; ++v) {
-    for (int w : g.adjacency[static_cast<std::size_t>(v)]) m[static_cast<std::size_t>(v)][static_cast<std::size_t>(w)] = 1;
+    for (int w : g.adjacency[static_cast<std::size_t>(v)])
+      m[static_cast<std::size_t>(v)][static_cast<std::size_t>(w)] = 1;
   }
   return m;
 }
@@ -25,7 +27,8 @@ std::vector<std::vector<char>> Matrix(const SupernodeGraph& g) {
 bool IsBijection(const std::vector<int>& f) {
   std::vector<char> seen(f.size(), 0);
   for (int x : f) {
-    if (x < 0 || static_cast<std::size_t>(x) >= f.size() || seen[static_cast<std::size_t>(x)]) return false;
+    if (x < 0 || static_cast<std::size_t>(x) >= f.size() || seen[static_cast<std::size_t>(x)])
+      return false;
     seen[static_cast<std::size_t>(x)] = 1;
   }
   return true;
@@ -46,8 +49,9 @@ void SortAdjacency(std::vector<std::vector<int>>& adj) {
 }  // namespace
 
 const std::vector<std::pair<int, int>>& Iq3BaseEdges() {
-  static const std::vector<std::pair<int, int>> kEdges = {
-      {0, 2}, {0, 3}, {0, 4}, {1, 4}, {1, 6}, {1, 7}, {2, 4}, {2, 5}, {3, 6}, {3, 7}, {5, 6}, {5, 7}};
+  static const std::vector<std::pair<int, int>> kEdges = {{0, 2}, {0, 3}, {0, 4}, {1, 4},
+                                                          {1, 6}, {1, 7}, {2, 4}, {2, 5},
+                                                          {3, 6}, {3, 7}, {5, 6}, {5, 7}};
   return kEdges;
 }
 
@@ -92,7 +96,8 @@ SupernodeGraph PaleySupernode(int r) {
   g.f.resize(static_cast<std::size_t>(r));
   for (int x = 0; x < r; ++x) {
     for (int y = 0; y < r; ++y) {
-      if (x != y && field.IsNonzeroSquare(field.Sub(x, y))) g.adjacency[static_cast<std::size_t>(x)].push_back(y);
+      if (x != y && field.IsNonzeroSquare(field.Sub(x, y)))
+        g.adjacency[static_cast<std::size_t>(x)].push_back(y);
     }
     g.f[static_cast<std::size_t>(x)] = field.Mul(field.primitive_element(), x);
   }
@@ -103,7 +108,8 @@ bool HasPropertyRStar(const SupernodeGraph& g) {
   const int n = g.size();
   if (static_cast<int>(g.f.size()) != n || !IsBijection(g.f)) return false;
   for (int x = 0; x < n; ++x) {
-    if (g.f[static_cast<std::size_t>(g.f[static_cast<std::size_t>(x)])] != x) return false;  // involution
+    if (g.f[static_cast<std::size_t>(g.f[static_cast<std::size_t>(x)])] != x)
+      return false;  // involution
   }
   auto m = Matrix(g);
   for (int x = 0; x < n; ++x) {
@@ -137,11 +143,13 @@ bool HasPropertyR1(const SupernodeGraph& g) {
   // E ∪ f(E) covers every pair of distinct vertices.
   std::vector<std::vector<char>> covered = m;
   for (int x = 0; x < n; ++x) {
-    for (int y : g.adjacency[static_cast<std::size_t>(x)]) covered[static_cast<std::size_t>(f(x))][static_cast<std::size_t>(f(y))] = 1;
+    for (int y : g.adjacency[static_cast<std::size_t>(x)])
+      covered[static_cast<std::size_t>(f(x))][static_cast<std::size_t>(f(y))] = 1;
   }
   for (int x = 0; x < n; ++x) {
     for (int y = 0; y < n; ++y) {
-      if (x != y && !covered[static_cast<std::size_t>(x)][static_cast<std::size_t>(y)]) return false;
+      if (x != y && !covered[static_cast<std::size_t>(x)][static_cast<std::size_t>(y)])
+        return false;
     }
   }
   return true;
@@ -160,7 +168,9 @@ PolarityGraph ErdosRenyiPolarity(int q) {
   for (int z = 0; z < q; ++z) er.points.push_back({0, 1, z});
   er.points.push_back({0, 0, 1});
   const int size = er.size();
-  auto index = [q](int a, int b, int c) { return a == 1 ? b * q + c : (b == 1 ? q * q + c : q * q + q); };
+  auto index = [q](int a, int b, int c) {
+    return a == 1 ? b * q + c : (b == 1 ? q * q + c : q * q + q);
+  };
   er.adjacency.assign(static_cast<std::size_t>(size), {});
   er.self_loop.assign(static_cast<std::size_t>(size), 0);
   for (int v = 0; v < size; ++v) {
@@ -263,16 +273,21 @@ Topology StarProduct(const PolarityGraph& er, const SupernodeGraph& sn) {
 }
 
 Topology PolarStar(int q, int d, SupernodeKind kind) {
-  if (!IsPrimePower(q)) throw std::invalid_argument("polarstar: q = " + S(q) + " is not a prime power");
+  if (!IsPrimePower(q))
+    throw std::invalid_argument("polarstar: q = " + S(q) + " is not a prime power");
   const bool iq = kind == SupernodeKind::kInductiveQuad;
   const std::string name = "polarstar(" + S(q) + "," + S(d) + "," + (iq ? "iq" : "paley") + ")";
   if (iq && (d < 0 || (d % 4 != 0 && d % 4 != 3))) {
-    throw std::invalid_argument("polarstar: an Inductive-Quad supernode needs d' >= 0 with d' ≡ 0 or 3 "
-                                "(mod 4); got d' = " + S(d));
+    throw std::invalid_argument(
+        "polarstar: an Inductive-Quad supernode needs d' >= 0 with d' ≡ 0 or 3 "
+        "(mod 4); got d' = " +
+        S(d));
   }
   if (!iq && (d < 2 || d % 2 != 0 || !IsPrimePower(2 * static_cast<std::int64_t>(d) + 1))) {
-    throw std::invalid_argument("polarstar: a Paley supernode needs d' even, d' >= 2 and 2d'+1 a prime "
-                                "power; got d' = " + S(d));
+    throw std::invalid_argument(
+        "polarstar: a Paley supernode needs d' even, d' >= 2 and 2d'+1 a prime "
+        "power; got d' = " +
+        S(d));
   }
   BigInt order = (BigInt(q) * q + q + 1) * (BigInt(2) * d + (iq ? 2 : 1));
   CheckTopologySize(order, order * (q + 1 + BigInt(d)), name);

@@ -50,7 +50,8 @@ TopologySize CirculantSize(int n, const std::vector<int>& offsets, bool bidirect
 std::vector<Family> Seed000Families() {
   std::vector<Family> f;
   f.push_back({"complete", "complete(m)", "seed 000 Table 9",
-               "complete digraph K_m: m nodes, degree m-1", [](const std::vector<GenArg>& a) {
+               "complete digraph K_m: m nodes, degree m-1",
+               [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 1, "complete(m)");
                  return Complete(Int(a, 0, "m", 2));
                },
@@ -60,7 +61,8 @@ std::vector<Family> Seed000Families() {
                  return RegularSize(m, m - 1, m * (m - 1), true);
                }});
   f.push_back({"bipartite", "bipartite(d)", "seed 000 Fig. 1, Table 9",
-               "complete bipartite K_{d,d}: 2d nodes, degree d", [](const std::vector<GenArg>& a) {
+               "complete bipartite K_{d,d}: 2d nodes, degree d",
+               [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 1, "bipartite(d)");
                  return CompleteBipartite(Int(a, 0, "d", 1));
                },
@@ -82,7 +84,8 @@ std::vector<Family> Seed000Families() {
                  return RegularSize(nodes, BigInt(n) * (q - 1), nodes * n * (q - 1), true);
                }});
   f.push_back({"hypercube", "hypercube(n)", "seed 000 Table 7 (Q4), App. I",
-               "hypercube Q_n = H(n,2): 2^n nodes, degree n", [](const std::vector<GenArg>& a) {
+               "hypercube Q_n = H(n,2): 2^n nodes, degree n",
+               [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 1, "hypercube(n)");
                  return Hypercube(Int(a, 0, "n", 1, 64));
                },

@@ -9,7 +9,8 @@
 namespace collsynth {
 namespace {
 
-void RequireAtLeast(std::int64_t value, std::int64_t lo, const std::string& param, const std::string& family) {
+void RequireAtLeast(std::int64_t value, std::int64_t lo, const std::string& param,
+                    const std::string& family) {
   if (value < lo) {
     throw std::invalid_argument(family + ": parameter " + param + " = " + std::to_string(value) +
                                 " must be at least " + std::to_string(lo));
@@ -52,8 +53,8 @@ Topology TwoCluster(std::int64_t clusters, std::int64_t size, const Rational& lo
   const int global = g.AddSwitch("s0");
   for (std::int64_t i = 0; i < clusters; ++i) {
     for (std::int64_t j = 0; j < size; ++j) {
-      g.AddDuplexLink(compute[static_cast<std::size_t>(i * size + j)], local[static_cast<std::size_t>(i)],
-                      local_bw);
+      g.AddDuplexLink(compute[static_cast<std::size_t>(i * size + j)],
+                      local[static_cast<std::size_t>(i)], local_bw);
     }
   }
   for (int c : compute) g.AddDuplexLink(c, global, global_bw);
@@ -91,13 +92,15 @@ Topology FatTree(std::int64_t k) {
     for (std::int64_t e = 0; e < half; ++e) {
       int sw = edge[static_cast<std::size_t>(p * half + e)];
       for (std::int64_t h = 0; h < half; ++h) g.AddDuplexLink(host++, sw, one);
-      for (std::int64_t a = 0; a < half; ++a) g.AddDuplexLink(sw, agg[static_cast<std::size_t>(p * half + a)], one);
+      for (std::int64_t a = 0; a < half; ++a)
+        g.AddDuplexLink(sw, agg[static_cast<std::size_t>(p * half + a)], one);
     }
   }
   for (std::int64_t p = 0; p < k; ++p) {
     for (std::int64_t a = 0; a < half; ++a) {
       for (std::int64_t j = 0; j < half; ++j) {
-        g.AddDuplexLink(agg[static_cast<std::size_t>(p * half + a)], core[static_cast<std::size_t>(a * half + j)], one);
+        g.AddDuplexLink(agg[static_cast<std::size_t>(p * half + a)],
+                        core[static_cast<std::size_t>(a * half + j)], one);
       }
     }
   }
@@ -127,7 +130,9 @@ Topology Dragonfly(std::int64_t a, std::int64_t p, std::int64_t h) {
   for (std::int64_t G = 0; G < g_count; ++G) {
     for (std::int64_t r = 0; r < a; ++r) router.push_back(g.AddSwitch("g" + S(G) + "r" + S(r)));
   }
-  auto R = [&](std::int64_t G, std::int64_t r) { return router[static_cast<std::size_t>(G * a + r)]; };
+  auto R = [&](std::int64_t G, std::int64_t r) {
+    return router[static_cast<std::size_t>(G * a + r)];
+  };
   const Rational one(1);
   int term = 0;
   for (std::int64_t G = 0; G < g_count; ++G) {
@@ -152,23 +157,23 @@ Topology Dragonfly(std::int64_t a, std::int64_t p, std::int64_t h) {
   return g;
 }
 
-Topology GpuBoxes(std::int64_t boxes, std::int64_t gpus, const Rational& box_bw, const Rational& nic_bw,
-                  std::int64_t r) {
+Topology GpuBoxes(std::int64_t boxes, std::int64_t gpus, const Rational& box_bw,
+                  const Rational& nic_bw, std::int64_t r) {
   const std::string family = "gpuboxes";
   RequireAtLeast(boxes, 1, "boxes", family);
   RequireAtLeast(gpus, 1, "g", family);
   RequireAtLeast(r, 1, "r", family);
   if (r > gpus) {
-    throw std::invalid_argument("gpuboxes: parameter r = " + S(r) + " (rails) must be at most g = " +
-                                S(gpus) + " (GPUs per box)");
+    throw std::invalid_argument("gpuboxes: parameter r = " + S(r) +
+                                " (rails) must be at most g = " + S(gpus) + " (GPUs per box)");
   }
   RequirePositive(box_bw, "B_box", family);
   RequirePositive(nic_bw, "B_nic", family);
   BigInt n = BigInt(boxes) * gpus;
   CheckTopologySize(n + boxes + r, n * 4, family);
 
-  Topology g("gpuboxes(" + S(boxes) + "," + S(gpus) + "," + ToString(box_bw) + "," + ToString(nic_bw) +
-             "," + S(r) + ")");
+  Topology g("gpuboxes(" + S(boxes) + "," + S(gpus) + "," + ToString(box_bw) + "," +
+             ToString(nic_bw) + "," + S(r) + ")");
   for (std::int64_t b = 0; b < boxes; ++b) {
     for (std::int64_t i = 0; i < gpus; ++i) g.AddCompute("b" + S(b) + "g" + S(i));
   }
@@ -208,7 +213,8 @@ Topology Dgx1(std::int64_t boxes, const Rational& nic_bw) {
   BigInt b_count = boxes;
   CheckTopologySize(b_count * 8 + 1, b_count * (24 + 16), family);
 
-  Topology g(nic_bw == 1 ? "dgx1(" + S(boxes) + ")" : "dgx1(" + S(boxes) + "," + ToString(nic_bw) + ")");
+  Topology g(nic_bw == 1 ? "dgx1(" + S(boxes) + ")"
+                         : "dgx1(" + S(boxes) + "," + ToString(nic_bw) + ")");
   for (std::int64_t b = 0; b < boxes; ++b) {
     for (int i = 0; i < 8; ++i) g.AddCompute("b" + S(b) + "g" + S(i));
   }

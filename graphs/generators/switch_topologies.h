@@ -51,8 +51,8 @@ Topology Dragonfly(std::int64_t a, std::int64_t p, std::int64_t h);
 // "b<b>sw" at bandwidth box_bw and to rail switch "rail<i mod r>" (shared by all boxes) at
 // bandwidth nic_bw. GPU names "b<b>g<i>" (0-based). Node order: GPUs box by box, box
 // switches, rail switches. boxes >= 1, 1 <= r <= g, bandwidths > 0.
-Topology GpuBoxes(std::int64_t boxes, std::int64_t g, const Rational& box_bw, const Rational& nic_bw,
-                  std::int64_t r);
+Topology GpuBoxes(std::int64_t boxes, std::int64_t g, const Rational& box_bw,
+                  const Rational& nic_bw, std::int64_t r);
 
 // Number of NVLinks between GPUs i and j (0..7) of one DGX-1 (V100 generation, 6 NVLinks
 // per GPU): the hybrid cube-mesh — two fully connected quads {0,1,2,3}, {4,5,6,7} plus

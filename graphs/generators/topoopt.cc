@@ -18,7 +18,8 @@ BigInt Pow(const BigInt& b, std::int64_t e) {
 }  // namespace
 
 std::vector<std::int64_t> TotientShifts(std::int64_t k) {
-  if (k < 2) throw std::invalid_argument("TotientPerms: group size " + std::to_string(k) + " must be >= 2");
+  if (k < 2)
+    throw std::invalid_argument("TotientPerms: group size " + std::to_string(k) + " must be >= 2");
   CheckTopologySize(BigInt(k), BigInt(k) * k, "totientperms(" + std::to_string(k) + ")");
   std::vector<std::int64_t> out;
   for (std::int64_t p = 1; p < k; ++p) {
@@ -59,13 +60,15 @@ std::vector<std::int64_t> SelectPermutations(std::int64_t n, std::int64_t d) {
   return chosen;
 }
 
-Topology RingPermutations(std::int64_t n, const std::vector<std::int64_t>& shifts, const std::string& name) {
+Topology RingPermutations(std::int64_t n, const std::vector<std::int64_t>& shifts,
+                          const std::string& name) {
   if (n < 2) throw std::invalid_argument(name + ": n = " + std::to_string(n) + " must be >= 2");
   CheckTopologySize(BigInt(n), BigInt(n) * shifts.size(), name);
   Topology g(name);
   for (std::int64_t i = 0; i < n; ++i) g.AddCompute("s" + std::to_string(i));
   for (std::int64_t p : shifts) {
-    for (std::int64_t i = 0; i < n; ++i) g.AddLink(static_cast<int>(i), static_cast<int>((i + p) % n), Rational(1));
+    for (std::int64_t i = 0; i < n; ++i)
+      g.AddLink(static_cast<int>(i), static_cast<int>((i + p) % n), Rational(1));
   }
   return g;
 }
@@ -88,7 +91,8 @@ Topology ShiftedRing(std::int64_t n) {
       break;
     }
   }
-  return RingPermutations(n, {1, n - 1, second, n - second}, "shiftedring(" + std::to_string(n) + ")");
+  return RingPermutations(n, {1, n - 1, second, n - second},
+                          "shiftedring(" + std::to_string(n) + ")");
 }
 
 }  // namespace collsynth

@@ -24,10 +24,11 @@ namespace collsynth {
 std::vector<std::int64_t> TotientShifts(std::int64_t k);
 std::vector<std::int64_t> SelectPermutations(std::int64_t n, std::int64_t d);
 // Union of the directed rings i -> (i + p) mod n for the given shifts (n >= 2).
-Topology RingPermutations(std::int64_t n, const std::vector<std::int64_t>& shifts, const std::string& name);
-Topology TotientPerms(std::int64_t n);                   // every coprime shift
-Topology SelectPerms(std::int64_t n, std::int64_t d);    // SelectPermutations(n, d)
-Topology ShiftedRing(std::int64_t n);                    // n >= 3
+Topology RingPermutations(std::int64_t n, const std::vector<std::int64_t>& shifts,
+                          const std::string& name);
+Topology TotientPerms(std::int64_t n);                 // every coprime shift
+Topology SelectPerms(std::int64_t n, std::int64_t d);  // SelectPermutations(n, d)
+Topology ShiftedRing(std::int64_t n);                  // n >= 3
 
 }  // namespace collsynth
 

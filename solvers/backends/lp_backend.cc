@@ -84,12 +84,18 @@ LpOutcome ClpOutcome(int status, int secondary) {
 
 std::string ToString(LpOutcome outcome) {
   switch (outcome) {
-    case LpOutcome::kOptimal: return "optimal";
-    case LpOutcome::kInfeasible: return "infeasible";
-    case LpOutcome::kUnbounded: return "unbounded";
-    case LpOutcome::kStopped: return "stopped";
-    case LpOutcome::kNumericalTrouble: return "numerical trouble";
-    case LpOutcome::kBadInput: return "bad input";
+    case LpOutcome::kOptimal:
+      return "optimal";
+    case LpOutcome::kInfeasible:
+      return "infeasible";
+    case LpOutcome::kUnbounded:
+      return "unbounded";
+    case LpOutcome::kStopped:
+      return "stopped";
+    case LpOutcome::kNumericalTrouble:
+      return "numerical trouble";
+    case LpOutcome::kBadInput:
+      return "bad input";
   }
   return "unknown";
 }

@@ -27,11 +27,11 @@ struct LpEntry {
 
 // minimize obj·x  s.t.  row_lower <= A x <= row_upper,  col_lower <= x <= col_upper.
 struct LpProblem {
-  std::vector<double> objective;              // one per column
-  std::vector<double> col_lower, col_upper;   // one per column
-  std::vector<double> row_lower, row_upper;   // one per row
+  std::vector<double> objective;             // one per column
+  std::vector<double> col_lower, col_upper;  // one per column
+  std::vector<double> row_lower, row_upper;  // one per row
   std::vector<LpEntry> entries;
-  std::vector<bool> integer;                  // per column; empty = all continuous
+  std::vector<bool> integer;  // per column; empty = all continuous
   int num_cols() const { return static_cast<int>(objective.size()); }
   int num_rows() const { return static_cast<int>(row_lower.size()); }
 };
@@ -52,7 +52,7 @@ std::string ToString(LpOutcome outcome);
 struct LpSolution {
   LpOutcome outcome = LpOutcome::kBadInput;
   double objective = 0.0;
-  std::vector<double> primal;  // column values (empty unless kOptimal)
+  std::vector<double> primal;     // column values (empty unless kOptimal)
   std::vector<double> row_duals;  // LP only (empty for ILPs)
   // CBC only: the best bound on the objective proven by branch and bound (a lower bound for
   // minimization; equals `objective` up to tolerance when kOptimal). NaN when unknown.

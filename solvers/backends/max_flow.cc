@@ -73,8 +73,10 @@ BigInt CutCapacity(const FlowNetwork& network, const std::vector<char>& side, bo
   *infinite = false;
   for (int a = 0; a < network.num_arcs(); ++a) {
     if (side[network.tail(a)] && !side[network.head(a)]) {
-      if (network.infinite(a)) *infinite = true;
-      else total += network.capacity(a);
+      if (network.infinite(a))
+        *infinite = true;
+      else
+        total += network.capacity(a);
     }
   }
   return total;
@@ -113,8 +115,10 @@ MaxFlowSolver::MaxFlowSolver(const FlowNetwork& network)
     m.arcs.push_back(m.graph.addArc(m.nodes[network_.tail(a)], m.nodes[network_.head(a)]));
   }
   for (int a = 0; a < network_.num_arcs(); ++a) {
-    if (network_.infinite(a)) ++m.num_infinite;
-    else m.finite_sum += network_.capacity(a);
+    if (network_.infinite(a))
+      ++m.num_infinite;
+    else
+      m.finite_sum += network_.capacity(a);
   }
 }
 
@@ -123,8 +127,10 @@ MaxFlowSolver::~MaxFlowSolver() = default;
 void MaxFlowSolver::SetCapacity(int arc, const BigInt& capacity) {
   if (capacity < 0) throw std::logic_error("MaxFlowSolver::SetCapacity: negative capacity");
   Impl& m = *impl_;
-  if (network_.infinite(arc)) --m.num_infinite;
-  else m.finite_sum -= network_.capacity(arc);
+  if (network_.infinite(arc))
+    --m.num_infinite;
+  else
+    m.finite_sum -= network_.capacity(arc);
   network_.SetCapacity(arc, capacity);
   m.finite_sum += capacity;
   if (m.use64 && !m.dirty) {
@@ -167,8 +173,10 @@ void CopyArcMap(const Graph& graph, const From& from, To& to) {
 void MaxFlowSolver::SaveFlow() {
   Impl& m = *impl_;
   if (m.work_source < 0) return;
-  if (m.work_is64) CopyArcMap(m.graph, m.work64, m.saved64);
-  else CopyArcMap(m.graph, m.work_big, m.saved_big);
+  if (m.work_is64)
+    CopyArcMap(m.graph, m.work64, m.saved64);
+  else
+    CopyArcMap(m.graph, m.work_big, m.saved_big);
   m.saved_source = m.work_source;
   m.saved_is64 = m.work_is64;
 }
@@ -185,7 +193,8 @@ MaxFlowResult MaxFlowSolver::SolveFromLast(int source, int sink, bool want_cut, 
   return SolveImpl(source, sink, want_cut, want_flow, WarmStart::kLast);
 }
 
-MaxFlowResult MaxFlowSolver::SolveImpl(int source, int sink, bool want_cut, bool want_flow, WarmStart warm) {
+MaxFlowResult MaxFlowSolver::SolveImpl(int source, int sink, bool want_cut, bool want_flow,
+                                       WarmStart warm) {
   if (source == sink || source < 0 || sink < 0 || source >= network_.num_nodes() ||
       sink >= network_.num_nodes()) {
     throw std::logic_error("MaxFlowSolver::Solve: bad source/sink");
@@ -198,8 +207,10 @@ MaxFlowResult MaxFlowSolver::SolveImpl(int source, int sink, bool want_cut, bool
     BigInt inf = m.finite_sum + 1;
     for (int a = 0; a < network_.num_arcs(); ++a) {
       const BigInt& c = network_.infinite(a) ? inf : network_.capacity(a);
-      if (m.use64) m.cap64[m.arcs[a]] = static_cast<std::int64_t>(c);
-      else m.cap_big[m.arcs[a]] = c;
+      if (m.use64)
+        m.cap64[m.arcs[a]] = static_cast<std::int64_t>(c);
+      else
+        m.cap_big[m.arcs[a]] = c;
     }
     m.dirty = false;
     m.infinite_stale = false;
@@ -231,8 +242,10 @@ MaxFlowResult MaxFlowSolver::SolveImpl(int source, int sink, bool want_cut, bool
       }
       started = pf.init(work);
     }
-    if (started) ++warm_starts_;
-    else pf.init();
+    if (started)
+      ++warm_starts_;
+    else
+      pf.init();
     pf.startFirstPhase();
     m.work_source = source;
     m.work_is64 = m.use64;
@@ -255,8 +268,9 @@ MaxFlowResult MaxFlowSolver::SolveImpl(int source, int sink, bool want_cut, bool
   };
   if (m.use64) {
     if (!m.flow64) {
-      m.flow64 = std::make_unique<lemon::Preflow<Impl::Digraph, Impl::Digraph::ArcMap<std::int64_t>>>(
-          m.graph, m.cap64, m.nodes[source], m.nodes[sink]);
+      m.flow64 =
+          std::make_unique<lemon::Preflow<Impl::Digraph, Impl::Digraph::ArcMap<std::int64_t>>>(
+              m.graph, m.cap64, m.nodes[source], m.nodes[sink]);
       m.flow64->flowMap(m.work64);
     }
     finish(*m.flow64, m.work64, m.cap64);
@@ -276,11 +290,12 @@ MaxFlowResult ComputeMaxFlow(const FlowNetwork& network, int source, int sink) {
   return solver.Solve(source, sink, /*want_cut=*/true, /*want_flow=*/true);
 }
 
-std::optional<std::string> VerifyMaxFlowCertificate(const FlowNetwork& network, int source, int sink,
-                                                    const MaxFlowResult& r) {
+std::optional<std::string> VerifyMaxFlowCertificate(const FlowNetwork& network, int source,
+                                                    int sink, const MaxFlowResult& r) {
   const int n = network.num_nodes();
   if (r.status != MaxFlowStatus::kOptimal) return "status is not optimal";
-  if (static_cast<int>(r.flow.size()) != network.num_arcs()) return "flow has the wrong number of arcs";
+  if (static_cast<int>(r.flow.size()) != network.num_arcs())
+    return "flow has the wrong number of arcs";
   if (static_cast<int>(r.source_side.size()) != n) return "cut has the wrong number of nodes";
   std::vector<BigInt> net_out(n, BigInt(0));
   for (int a = 0; a < network.num_arcs(); ++a) {
@@ -291,10 +306,13 @@ std::optional<std::string> VerifyMaxFlowCertificate(const FlowNetwork& network, 
     net_out[network.head(a)] -= r.flow[a];
   }
   for (int v = 0; v < n; ++v) {
-    if (v != source && v != sink && net_out[v] != 0) return "flow not conserved at node " + std::to_string(v);
+    if (v != source && v != sink && net_out[v] != 0)
+      return "flow not conserved at node " + std::to_string(v);
   }
-  if (net_out[source] != r.value) return "source sends " + net_out[source].str() + ", not the value";
-  if (!r.source_side[source] || r.source_side[sink]) return "cut does not separate source from sink";
+  if (net_out[source] != r.value)
+    return "source sends " + net_out[source].str() + ", not the value";
+  if (!r.source_side[source] || r.source_side[sink])
+    return "cut does not separate source from sink";
   bool infinite = false;
   const BigInt cut = CutCapacity(network, r.source_side, &infinite);
   if (infinite) return "an infinite arc leaves the cut";

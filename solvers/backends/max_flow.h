@@ -10,7 +10,8 @@
 // "sum of finite capacities + 1", which no minimum cut can contain unless the sink is
 // reachable over infinite arcs only) fits comfortably in int64 the engine runs on int64,
 // otherwise on BigInt (GMP). Both are exact.
-// Preconditions: capacities >= 0, node ids valid, source != sink (std::logic_error: a caller fault).
+// Preconditions: capacities >= 0, node ids valid, source != sink (std::logic_error: a caller
+// fault).
 #ifndef COLLSYNTH_SOLVERS_BACKENDS_MAX_FLOW_H_
 #define COLLSYNTH_SOLVERS_BACKENDS_MAX_FLOW_H_
 
@@ -78,8 +79,8 @@ MaxFlowResult ComputeMaxFlow(const FlowNetwork& network, int source, int sink);
 // == value, source in A and sink not, no infinite arc leaves A, and the capacity leaving A ==
 // value (so the flow is maximum and the cut minimum). Returns the first violation, or
 // std::nullopt. O(V + E) BigInt operations.
-std::optional<std::string> VerifyMaxFlowCertificate(const FlowNetwork& network, int source, int sink,
-                                                    const MaxFlowResult& result);
+std::optional<std::string> VerifyMaxFlowCertificate(const FlowNetwork& network, int source,
+                                                    int sink, const MaxFlowResult& result);
 
 // Sum of the capacities of arcs leaving the node set {v : side[v]} (infinite arcs make the
 // result "unbounded", returned as std::nullopt-like -1 flag through `infinite`).

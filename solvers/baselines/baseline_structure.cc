@@ -103,7 +103,8 @@ std::vector<int> RingOrder(const Topology& g, const std::vector<std::string>& ex
       VerifyRing(g, order, bidirectional, file);
       return order;
     }
-    throw InputError(file, "topology", "the links form more than one cycle, not a ring over all nodes");
+    throw InputError(file, "topology",
+                     "the links form more than one cycle, not a ring over all nodes");
   }
   order = IntegerNamedOrder(g);
   if (!order.empty()) {
@@ -134,8 +135,9 @@ Grid InferGrid(const Topology& g, const std::vector<int>& explicit_dims, const s
       if (prod > n) break;
     }
     if (prod != n) {
-      throw InputError(file, "--dims", "the product of the dimensions must equal the " +
-                                           std::to_string(n) + " nodes");
+      throw InputError(
+          file, "--dims",
+          "the product of the dimensions must equal the " + std::to_string(n) + " nodes");
     }
     grid.dims = explicit_dims;
     grid.node_at.resize(n);
@@ -154,15 +156,21 @@ Grid InferGrid(const Topology& g, const std::vector<int>& explicit_dims, const s
   std::size_t k = 0;
   for (int v = 0; v < n; ++v) {
     std::string s = g.node(v).name;
-    if (!s.empty() && s[0] == 't') s = s.substr(1);
-    else if (s.size() >= 2 && s.front() == '(' && s.back() == ')') s = s.substr(1, s.size() - 2);
-    else s.clear();
+    if (!s.empty() && s[0] == 't')
+      s = s.substr(1);
+    else if (s.size() >= 2 && s.front() == '(' && s.back() == ')')
+      s = s.substr(1, s.size() - 2);
+    else
+      s.clear();
     std::vector<int> x;
     std::string cur;
     bool ok = !s.empty();
     for (char c : s + "_") {
       if (c == '_' || c == ',') {
-        if (cur.empty() || cur.size() > 6) { ok = false; break; }
+        if (cur.empty() || cur.size() > 6) {
+          ok = false;
+          break;
+        }
         x.push_back(std::stoi(cur));
         cur.clear();
       } else if (std::isdigit(static_cast<unsigned char>(c))) {
@@ -190,7 +198,8 @@ Grid InferGrid(const Topology& g, const std::vector<int>& explicit_dims, const s
   grid.node_at.assign(n, -1);
   for (int v = 0; v < n; ++v) {
     int idx = grid.Index(grid.coord[v]);
-    if (grid.node_at[idx] != -1) throw InputError(file, "node " + g.node(v).name, "duplicate coordinates");
+    if (grid.node_at[idx] != -1)
+      throw InputError(file, "node " + g.node(v).name, "duplicate coordinates");
     grid.node_at[idx] = v;
   }
   return grid;
@@ -202,7 +211,8 @@ std::vector<int> HypercubeLabels(const Topology& g, const std::string& file) {
   int k = 0;
   while ((1 << k) < n) ++k;
   if ((1 << k) != n || k > 24) {
-    throw InputError(file, "topology", "recursive doubling needs 2^k nodes, got " + std::to_string(n));
+    throw InputError(file, "topology",
+                     "recursive doubling needs 2^k nodes, got " + std::to_string(n));
   }
   std::vector<int> label(n, -1);
   bool bits = true;
@@ -222,7 +232,8 @@ std::vector<int> HypercubeLabels(const Topology& g, const std::string& file) {
   }
   std::vector<int> node(n, -1);
   for (int v = 0; v < n; ++v) {
-    if (node[label[v]] != -1) throw InputError(file, "node " + g.node(v).name, "duplicate hypercube label");
+    if (node[label[v]] != -1)
+      throw InputError(file, "node " + g.node(v).name, "duplicate hypercube label");
     node[label[v]] = v;
   }
   for (int v = 0; v < n; ++v) {
@@ -258,12 +269,13 @@ std::vector<int> CirculantRingShifts(const Topology& g, const std::vector<int>& 
   if (!explicit_shifts.empty()) {
     for (int p : explicit_shifts) {
       if (p < 1 || p >= n || std::gcd(p, n) != 1) {
-        throw InputError(file, "--shifts", "shift " + std::to_string(p) + " is not coprime with N = " +
-                                               std::to_string(n) + " (TotientPerms needs gcd(p, N) = 1)");
+        throw InputError(file, "--shifts",
+                         "shift " + std::to_string(p) + " is not coprime with N = " +
+                             std::to_string(n) + " (TotientPerms needs gcd(p, N) = 1)");
       }
       if (!is_ring(p)) {
-        throw InputError(file, "--shifts", "the ring i <-> i+" + std::to_string(p) +
-                                               " is not in the topology");
+        throw InputError(file, "--shifts",
+                         "the ring i <-> i+" + std::to_string(p) + " is not in the topology");
       }
       shifts.push_back(p);
     }

@@ -25,8 +25,8 @@ std::vector<int> RingOrder(const Topology& g, const std::vector<std::string>& ex
 // significant) after `node_at`; dims from --dims or from names "t{x1}_{x2}_..".
 struct Grid {
   std::vector<int> dims;
-  std::vector<int> node_at;                 // row-major index -> node id
-  std::vector<std::vector<int>> coord;      // node id -> coordinates
+  std::vector<int> node_at;             // row-major index -> node id
+  std::vector<std::vector<int>> coord;  // node id -> coordinates
   int Index(const std::vector<int>& x) const;
 };
 Grid InferGrid(const Topology& g, const std::vector<int>& explicit_dims, const std::string& file);

@@ -11,8 +11,8 @@
 #include "solvers/baselines/multitree.h"
 #include "solvers/baselines/recursive_doubling.h"
 #include "solvers/baselines/ring_baselines.h"
-#include "solvers/bfb/schedule_expansion.h"
 #include "solvers/baselines/torus_baseline.h"
+#include "solvers/bfb/schedule_expansion.h"
 
 namespace collsynth {
 namespace {
@@ -21,8 +21,8 @@ namespace {
 using AllgatherBuilder = std::function<StepSchedule(const Topology&, bool)>;
 
 // Cor. 3.1: the reduce-scatter on g is the reverse of the allgather built on g^T.
-StepSchedule ForCollective(const Topology& g, const AllgatherBuilder& build,
-                           Collective collective, const std::string& file) {
+StepSchedule ForCollective(const Topology& g, const AllgatherBuilder& build, Collective collective,
+                           const std::string& file) {
   if (collective == Collective::kAllgather) return build(g, false);
   Topology gt = g.Transpose();
   StepSchedule ag_t = build(gt, true);
@@ -42,8 +42,8 @@ std::vector<int> IdOrder(const Topology& g) {
 
 const std::vector<std::string>& BaselineNames() {
   static const std::vector<std::string> names = {
-      "uniring", "biring",  "biring-bfb",  "torus",          "recursive-doubling",
-      "recursive-halving",  "dbtree",      "shiftedring",    "shiftedbfbring", "multitree"};
+      "uniring",           "biring", "biring-bfb",  "torus",          "recursive-doubling",
+      "recursive-halving", "dbtree", "shiftedring", "shiftedbfbring", "multitree"};
   return names;
 }
 
@@ -73,38 +73,51 @@ Collective ParseBaselineCollective(const std::string& text) {
 
 StepSchedule BuildBaseline(const Topology& g, const BaselineOptions& o, const std::string& file) {
   RequireKnownBaseline(o.name);
-  const Collective collective =
-      o.collective ? ParseBaselineCollective(CollectiveName(*o.collective)) : DefaultCollective(o.name);
+  const Collective collective = o.collective
+                                    ? ParseBaselineCollective(CollectiveName(*o.collective))
+                                    : DefaultCollective(o.name);
   if (o.chunks != 1 && o.name != "dbtree") {
     throw InputError("<args>", "--chunks", "pipeline chunks apply to dbtree only");
   }
   if (g.num_switches() > 0) {
-    throw InputError(file, "topology", "baselines are step schedules on direct-connect topologies; " +
-                                           std::to_string(g.num_switches()) + " switch nodes found");
+    throw InputError(file, "topology",
+                     "baselines are step schedules on direct-connect topologies; " +
+                         std::to_string(g.num_switches()) + " switch nodes found");
   }
   if (g.num_nodes() < 2) throw InputError(file, "topology", "needs at least 2 compute nodes");
   RequireStronglyConnected(g, file);
   StepSchedule s;
   if (o.name == "uniring" || o.name == "biring" || o.name == "biring-bfb") {
     bool bi = o.name != "uniring";
-    s = ForCollective(g, [&](const Topology& h, bool transposed) {
+    s = ForCollective(
+        g,
+        [&](const Topology& h, bool transposed) {
           std::vector<std::string> names = o.order;
           if (transposed) std::reverse(names.begin(), names.end());  // the ring runs backwards
           std::vector<int> order = RingOrder(h, names, bi, file);
           if (o.name == "uniring") return UniRingAllgather(order);
           if (o.name == "biring") return BiRingAllgather(order);
           return BiRingBfbAllgather(order);
-        }, collective, file);
+        },
+        collective, file);
   } else if (o.name == "torus") {
-    s = ForCollective(g, [&](const Topology& h, bool transposed) {
+    s = ForCollective(
+        g,
+        [&](const Topology& h, bool transposed) {
           return TraditionalTorusAllgather(h, InferGrid(h, o.dims, file), file);
-        }, collective, file);
+        },
+        collective, file);
   } else if (o.name == "recursive-doubling" || o.name == "recursive-halving") {
-    s = ForCollective(g, [&](const Topology& h, bool transposed) {
+    s = ForCollective(
+        g,
+        [&](const Topology& h, bool transposed) {
           return RecursiveDoublingAllgather(HypercubeLabels(h, file));
-        }, collective, file);
+        },
+        collective, file);
   } else if (o.name == "shiftedring" || o.name == "shiftedbfbring") {
-    s = ForCollective(g, [&](const Topology& h, bool transposed) {
+    s = ForCollective(
+        g,
+        [&](const Topology& h, bool transposed) {
           std::vector<int> shifts = CirculantRingShifts(h, o.shifts, file);
           std::vector<int> node_of = IdOrder(h);
           std::vector<int> by_name(h.num_nodes(), -1);
@@ -114,14 +127,19 @@ StepSchedule BuildBaseline(const Topology& g, const BaselineOptions& o, const st
             named = k.has_value();
             if (named) by_name[v] = *k;
           }
-          return ShiftedRingAllgather(named ? by_name : node_of, shifts, o.name == "shiftedbfbring");
-        }, collective, file);
+          return ShiftedRingAllgather(named ? by_name : node_of, shifts,
+                                      o.name == "shiftedbfbring");
+        },
+        collective, file);
   } else if (o.name == "dbtree") {
-    s = ForCollective(g, [&](const Topology& h, bool transposed) {
+    s = ForCollective(
+        g,
+        [&](const Topology& h, bool transposed) {
           std::vector<int> order = IdOrder(h);
           if (!o.order.empty()) order = RingOrder(h, o.order, false, file);
           return DoubleBinaryTreeAllgather(h, order, o.chunks, file);
-        }, collective, file);
+        },
+        collective, file);
   } else if (o.name == "multitree") {
     MultiTreeOptions mo;
     mo.fan_out = o.fan_out;
@@ -146,9 +164,12 @@ StepSchedule BuildBaseline(const Topology& g, const BaselineOptions& o, const st
         }
       }
     }
-    if (collective == Collective::kAllgather) s = r.allgather;
-    else if (collective == Collective::kReduceScatter) s = r.reduce_scatter;
-    else s = r.allreduce;
+    if (collective == Collective::kAllgather)
+      s = r.allgather;
+    else if (collective == Collective::kReduceScatter)
+      s = r.reduce_scatter;
+    else
+      s = r.allreduce;
     s.extra["tot_t"] = r.total_steps;
   }
   s.extra["baseline"] = o.name;

@@ -33,11 +33,11 @@ namespace collsynth {
 struct BaselineOptions {
   std::string name;
   std::optional<Collective> collective;  // nullopt: the baseline's default
-  std::vector<std::string> order;       // ring order (node names), rings only
-  std::vector<int> dims;                // grid dimensions (torus, multitree), row-major ids
-  std::vector<int> shifts;              // shifted rings
-  int fan_out = 0;                      // multitree k-ary cap (0 = none)
-  int chunks = 1;                       // dbtree pipeline chunks P
+  std::vector<std::string> order;        // ring order (node names), rings only
+  std::vector<int> dims;                 // grid dimensions (torus, multitree), row-major ids
+  std::vector<int> shifts;               // shifted rings
+  int fan_out = 0;                       // multitree k-ary cap (0 = none)
+  int chunks = 1;                        // dbtree pipeline chunks P
 };
 
 // The names above, in that order.

@@ -94,9 +94,9 @@ MultiTreeResult BuildMultiTree(const Topology& g, const MultiTreeOptions& option
       progress_this_step = progress_this_step || progress;
     }
     if (!progress_this_step) {
-      throw InputError(file, "--fan-out",
-                       "the trees cannot grow further with a fan-out cap of " +
-                           std::to_string(options.fan_out));
+      throw InputError(
+          file, "--fan-out",
+          "the trees cannot grow further with a fan-out cap of " + std::to_string(options.fan_out));
     }
   }
   r.total_steps = t;

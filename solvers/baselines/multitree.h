@@ -29,8 +29,8 @@
 namespace collsynth {
 
 struct MultiTreeOptions {
-  int fan_out = 0;                 // k-ary cap on children per parent per tree; 0 = none
-  std::optional<Grid> grid;        // neighbour order Y before X when given
+  int fan_out = 0;           // k-ary cap on children per parent per tree; 0 = none
+  std::optional<Grid> grid;  // neighbour order Y before X when given
 };
 
 struct MultiTreeEdge {
@@ -42,9 +42,9 @@ struct MultiTreeEdge {
 struct MultiTreeResult {
   int total_steps = 0;                            // tot_t
   std::vector<std::vector<MultiTreeEdge>> trees;  // trees[root]: edges in order of addition
-  StepSchedule allgather;       // (p -> c, t)
-  StepSchedule reduce_scatter;  // (c -> p, tot_t - t + 1)
-  StepSchedule allreduce;       // reduce-scatter then allgather at tot_t + t
+  StepSchedule allgather;                         // (p -> c, t)
+  StepSchedule reduce_scatter;                    // (c -> p, tot_t - t + 1)
+  StepSchedule allreduce;                         // reduce-scatter then allgather at tot_t + t
 };
 
 MultiTreeResult BuildMultiTree(const Topology& g, const MultiTreeOptions& options,

@@ -32,14 +32,17 @@ void AppendBfbRingAllgather(const std::vector<int>& order, const Rational& lo, c
     }
   }
   if (n % 2 == 0) {
-    // Step N/2: the node opposite the source gets [lo, mid) from one side, [mid, hi) from the other.
+    // Step N/2: the node opposite the source gets [lo, mid) from one side, [mid, hi) from the
+    // other.
     Rational mid = (lo + hi) / 2;
     int t = n / 2;
     for (int i = 0; i < n; ++i) {
       int src = order[i];
       int target = Mod(i + n / 2, n);
-      out.sends.push_back(StepSend{src, {Interval{lo, mid}}, order[Mod(target - 1, n)], order[target], t});
-      out.sends.push_back(StepSend{src, {Interval{mid, hi}}, order[Mod(target + 1, n)], order[target], t});
+      out.sends.push_back(
+          StepSend{src, {Interval{lo, mid}}, order[Mod(target - 1, n)], order[target], t});
+      out.sends.push_back(
+          StepSend{src, {Interval{mid, hi}}, order[Mod(target + 1, n)], order[target], t});
     }
   }
 }

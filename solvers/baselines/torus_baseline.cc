@@ -5,7 +5,8 @@
 
 namespace collsynth {
 
-StepSchedule TraditionalTorusAllgather(const Topology& g, const Grid& grid, const std::string& file) {
+StepSchedule TraditionalTorusAllgather(const Topology& g, const Grid& grid,
+                                       const std::string& file) {
   const int n = g.num_nodes();
   const int k = static_cast<int>(grid.dims.size());
   std::vector<int> stride(k);

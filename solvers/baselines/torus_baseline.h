@@ -20,7 +20,8 @@
 
 namespace collsynth {
 
-StepSchedule TraditionalTorusAllgather(const Topology& g, const Grid& grid, const std::string& file);
+StepSchedule TraditionalTorusAllgather(const Topology& g, const Grid& grid,
+                                       const std::string& file);
 
 }  // namespace collsynth
 

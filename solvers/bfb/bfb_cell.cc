@@ -22,7 +22,9 @@ void Reduce(BfbCellValue<Int>* v) {
 bool ProductLess(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t d) {
   return static_cast<__int128>(a) * b < static_cast<__int128>(c) * d;
 }
-bool ProductLess(const BigInt& a, const BigInt& b, const BigInt& c, const BigInt& d) { return a * b < c * d; }
+bool ProductLess(const BigInt& a, const BigInt& b, const BigInt& c, const BigInt& d) {
+  return a * b < c * d;
+}
 
 }  // namespace
 
@@ -174,7 +176,8 @@ BfbCellOptimum<Int> BfbCellSolver<Int>::Solve(const BfbCellNetwork<Int>& net) {
 }
 
 template <typename Int>
-BfbCellValue<Int> BfbCellWitnessValue(const BfbCellNetwork<Int>& net, const std::vector<char>& in_j) {
+BfbCellValue<Int> BfbCellWitnessValue(const BfbCellNetwork<Int>& net,
+                                      const std::vector<char>& in_j) {
   std::vector<char> in_n(net.num_links(), 0);
   BfbCellValue<Int> v{0, 0};
   for (int g = 0; g < net.num_groups(); ++g) {
@@ -213,7 +216,8 @@ bool BfbCellFitsInt64(const BfbCellNetwork<BigInt>& net, const BfbCellValue<BigI
   }
   const BigInt total = sources * q * net.scale;
   // Capacities p·B, q·α_bw, the unbounded arcs (total + 1) summed over every arc.
-  const BigInt arcs = BigInt(static_cast<std::int64_t>(net.link.size() + net.count.size() + net.bandwidth.size()));
+  const BigInt arcs =
+      BigInt(static_cast<std::int64_t>(net.link.size() + net.count.size() + net.bandwidth.size()));
   const BigInt worst = (p * bw + q * alpha + total + 1) * (arcs + 1);
   // BfbCellLess multiplies values in __int128, always exact below 2^62.
   return worst < limit && p < limit && q < limit;
@@ -237,7 +241,8 @@ template class BfbCellSolver<std::int64_t>;
 template class BfbCellSolver<BigInt>;
 template BfbCellValue<std::int64_t> BfbCellWitnessValue(const BfbCellNetwork<std::int64_t>&,
                                                         const std::vector<char>&);
-template BfbCellValue<BigInt> BfbCellWitnessValue(const BfbCellNetwork<BigInt>&, const std::vector<char>&);
+template BfbCellValue<BigInt> BfbCellWitnessValue(const BfbCellNetwork<BigInt>&,
+                                                  const std::vector<char>&);
 template bool BfbCellLess(const BfbCellValue<std::int64_t>&, const BfbCellValue<std::int64_t>&);
 template bool BfbCellLess(const BfbCellValue<BigInt>&, const BfbCellValue<BigInt>&);
 

@@ -120,10 +120,10 @@ class BfbCellDinic final : public BfbCellMaxFlow<Int> {
 // The optimum of a cell.
 template <typename Int>
 struct BfbCellOptimum {
-  BfbCellValue<Int> value;      // U*, lowest terms
-  std::vector<char> witness;    // per group: in J (the certificate; may be all 0, see Solve)
-  std::vector<Int> flow;        // per entry of network.link: flow at U*, units 1/flow_scale
-  Int flow_scale = 1;           // value.den · S: each source's shares sum to this
+  BfbCellValue<Int> value;    // U*, lowest terms
+  std::vector<char> witness;  // per group: in J (the certificate; may be all 0, see Solve)
+  std::vector<Int> flow;      // per entry of network.link: flow at U*, units 1/flow_scale
+  Int flow_scale = 1;         // value.den · S: each source's shares sum to this
 };
 
 template <typename Int>
@@ -160,7 +160,8 @@ class BfbCellSolver {
 // U_J for the groups with in_j[g] != 0, in lowest terms; std::logic_error when N(J) (over
 // active in-links) is empty.
 template <typename Int>
-BfbCellValue<Int> BfbCellWitnessValue(const BfbCellNetwork<Int>& network, const std::vector<char>& in_j);
+BfbCellValue<Int> BfbCellWitnessValue(const BfbCellNetwork<Int>& network,
+                                      const std::vector<char>& in_j);
 
 // a/b < c/d for positive denominators (exact; __int128 for int64).
 template <typename Int>
@@ -196,7 +197,8 @@ void SplitBfbCellFlow(const BfbCellNetwork<Int>& network, const BfbCellOptimum<I
 // Whether `network` solved from any start can run on int64: every capacity, the total
 // supply and the U_J numerators/denominators and their products stay below 2^62. `extra`
 // is a further value p/q the caller will Test (e.g. a CLP hint); empty den = none.
-bool BfbCellFitsInt64(const BfbCellNetwork<BigInt>& network, const BfbCellValue<BigInt>& extra = {0, 0});
+bool BfbCellFitsInt64(const BfbCellNetwork<BigInt>& network,
+                      const BfbCellValue<BigInt>& extra = {0, 0});
 
 // The same network on int64 (precondition: BfbCellFitsInt64).
 BfbCellNetwork<std::int64_t> BfbCellToInt64(const BfbCellNetwork<BigInt>& network);

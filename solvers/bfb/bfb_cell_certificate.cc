@@ -7,7 +7,8 @@ namespace collsynth {
 namespace {
 
 // a·b·c compared with d·e·f, exactly (__int128 when no product overflows, else BigInt).
-int Compare3(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t d, std::int64_t e, std::int64_t f) {
+int Compare3(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t d, std::int64_t e,
+             std::int64_t f) {
   __int128 x, y;
   if (!__builtin_mul_overflow(static_cast<__int128>(a) * b, static_cast<__int128>(c), &x) &&
       !__builtin_mul_overflow(static_cast<__int128>(d) * e, static_cast<__int128>(f), &y)) {
@@ -20,7 +21,8 @@ int Compare3(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t d, std
 // A non-negative __int128 as BigInt.
 BigInt ToBig(__int128 x) {
   const __int128 base = static_cast<__int128>(1) << 62;
-  return BigInt(static_cast<std::int64_t>(x / base)) * (BigInt(1) << 62) + BigInt(static_cast<std::int64_t>(x % base));
+  return BigInt(static_cast<std::int64_t>(x / base)) * (BigInt(1) << 62) +
+         BigInt(static_cast<std::int64_t>(x % base));
 }
 
 const Rational& BandwidthOf(const BfbSubproblem& p, int w) {
@@ -52,10 +54,12 @@ Rational UJ(const BfbSubproblem& p, const std::vector<int>& j, const std::vector
 
 }  // namespace
 
-std::optional<std::string> CheckBfbCellCertificate(const BfbCellClaim& c, std::vector<std::int64_t>* load_out) {
+std::optional<std::string> CheckBfbCellCertificate(const BfbCellClaim& c,
+                                                   std::vector<std::int64_t>* load_out) {
   const int d = c.num_links;
   if (d < 0 || d > 64) return "more than 64 in-links";
-  if (c.value_den <= 0 || c.shares_scale <= 0 || c.scale <= 0) return "non-positive denominator or scale";
+  if (c.value_den <= 0 || c.shares_scale <= 0 || c.scale <= 0)
+    return "non-positive denominator or scale";
   const std::uint64_t links = d == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << d) - 1;
   const std::uint64_t active = c.active_links & links;
   auto alpha = [&](int k) { return c.alpha_bw ? c.alpha_bw[k] : std::int64_t{0}; };
@@ -74,9 +78,11 @@ std::optional<std::string> CheckBfbCellCertificate(const BfbCellClaim& c, std::v
       const int k = c.share_link[h];
       if (k < 0 || k >= d || !(c.allowed[i] >> k & 1))
         return "source " + std::to_string(i) + " has a share on a non-allowed in-link";
-      if (!(active >> k & 1)) return "source " + std::to_string(i) + " has a share on a removed in-link";
+      if (!(active >> k & 1))
+        return "source " + std::to_string(i) + " has a share on a removed in-link";
       if (c.share_num[h] <= 0) return "source " + std::to_string(i) + " has a share <= 0";
-      if (__builtin_add_overflow(sum, c.share_num[h], &sum) || __builtin_add_overflow(load[k], c.share_num[h], &load[k]))
+      if (__builtin_add_overflow(sum, c.share_num[h], &sum) ||
+          __builtin_add_overflow(load[k], c.share_num[h], &load[k]))
         return "shares overflow int64";
     }
     if (sum != c.shares_scale) return "shares of source " + std::to_string(i) + " do not sum to 1";
@@ -90,9 +96,11 @@ std::optional<std::string> CheckBfbCellCertificate(const BfbCellClaim& c, std::v
     if (!(active >> k & 1)) continue;
     bool above;
     if (alpha(k) == 0) {
-      above = Compare3(c.value_den, load[k], c.scale, c.value_num, c.bandwidth[k], c.shares_scale) > 0;
+      above =
+          Compare3(c.value_den, load[k], c.scale, c.value_num, c.bandwidth[k], c.shares_scale) > 0;
     } else {
-      const BigInt lhs = BigInt(c.value_den) * (BigInt(alpha(k)) * c.shares_scale + BigInt(load[k]) * c.scale);
+      const BigInt lhs =
+          BigInt(c.value_den) * (BigInt(alpha(k)) * c.shares_scale + BigInt(load[k]) * c.scale);
       above = lhs > BigInt(c.value_num) * c.bandwidth[k] * c.shares_scale;
     }
     if (above) return "in-link " + std::to_string(k) + " exceeds U";
@@ -100,7 +108,8 @@ std::optional<std::string> CheckBfbCellCertificate(const BfbCellClaim& c, std::v
   if (c.alpha_witness >= 0) {
     const int k = c.alpha_witness;
     if (k >= d || !(active >> k & 1)) return "alpha witness is not an active in-link";
-    if (BigInt(c.value_den) * alpha(k) != BigInt(c.value_num) * c.bandwidth[k]) return "alpha witness does not give U";
+    if (BigInt(c.value_den) * alpha(k) != BigInt(c.value_num) * c.bandwidth[k])
+      return "alpha witness does not give U";
     return std::nullopt;
   }
   nj &= active;
@@ -113,8 +122,9 @@ std::optional<std::string> CheckBfbCellCertificate(const BfbCellClaim& c, std::v
     den += c.bandwidth[k];
   }
   const __int128 limit = static_cast<__int128>(1) << 62;
-  const bool equal = num < limit && den < limit ? num * c.value_den == den * c.value_num
-                                                : ToBig(num) * c.value_den == ToBig(den) * c.value_num;
+  const bool equal = num < limit && den < limit
+                         ? num * c.value_den == den * c.value_num
+                         : ToBig(num) * c.value_den == ToBig(den) * c.value_num;
   if (!equal) return "witness J does not give U";
   return std::nullopt;
 }
@@ -133,11 +143,13 @@ std::optional<std::string> VerifyBfbLpResult(const BfbSubproblem& p, const BfbLp
     if (r.x[i].size() != p.allowed[i].size()) return "x row size differs from allowed";
     Rational sum(0);
     for (std::size_t k = 0; k < r.x[i].size(); ++k) {
-      if (r.x[i][k] < 0 || r.x[i][k] > 1) return "x outside [0,1] for source " + std::to_string(p.sources[i]);
+      if (r.x[i][k] < 0 || r.x[i][k] > 1)
+        return "x outside [0,1] for source " + std::to_string(p.sources[i]);
       sum += r.x[i][k];
       load[p.allowed[i][k]] += r.x[i][k];
     }
-    if (sum != 1) return "shares of source " + std::to_string(p.sources[i]) + " sum to " + ToString(sum);
+    if (sum != 1)
+      return "shares of source " + std::to_string(p.sources[i]) + " sum to " + ToString(sum);
   }
   for (int w = 0; w < d; ++w) {
     if (!active[w]) {

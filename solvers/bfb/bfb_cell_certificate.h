@@ -41,17 +41,17 @@ std::optional<std::string> VerifyBfbLpResult(const BfbSubproblem& p, const BfbLp
 struct BfbCellClaim {
   // The cell: in-links 0 .. num_links−1 (num_links <= 64).
   int num_links = 0;
-  const std::int64_t* bandwidth = nullptr;  // B_k·S > 0
-  const std::int64_t* alpha_bw = nullptr;   // α_k·B_k·S >= 0; nullptr = all 0
+  const std::int64_t* bandwidth = nullptr;         // B_k·S > 0
+  const std::int64_t* alpha_bw = nullptr;          // α_k·B_k·S >= 0; nullptr = all 0
   std::uint64_t active_links = ~std::uint64_t{0};  // bit k clear: in-link k removed
-  std::int64_t scale = 1;                   // S
+  std::int64_t scale = 1;                          // S
   int num_sources = 0;
-  const std::uint64_t* allowed = nullptr;   // per source: its allowed in-links as bits
+  const std::uint64_t* allowed = nullptr;  // per source: its allowed in-links as bits
   // Shares of source i: indices [share_begin[i], share_begin[i + 1]) into share_link/share_num.
   const std::int32_t* share_begin = nullptr;
   const std::int32_t* share_link = nullptr;
   const std::int64_t* share_num = nullptr;
-  const char* in_witness = nullptr;         // per source: in J
+  const char* in_witness = nullptr;  // per source: in J
   // The claim.
   std::int64_t value_num = 0, value_den = 1;  // U
   std::int64_t shares_scale = 1;              // L

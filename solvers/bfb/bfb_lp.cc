@@ -172,7 +172,8 @@ BfbCellNetwork<BigInt> CellNetwork(const BfbSubproblem& p, const std::vector<Gro
   net.scale = scale;
   for (int w = 0; w < d; ++w) {
     net.bandwidth.push_back(Numerator(Bandwidth(p, w) * Rational(scale)));
-    if (!p.alpha.empty()) net.alpha_bw.push_back(Numerator(Alpha(p, w) * Bandwidth(p, w) * Rational(scale)));
+    if (!p.alpha.empty())
+      net.alpha_bw.push_back(Numerator(Alpha(p, w) * Bandwidth(p, w) * Rational(scale)));
   }
   for (const Group& g : groups) {
     net.AddGroup(BigInt(static_cast<std::int64_t>(g.members.size())));
@@ -185,9 +186,10 @@ BfbCellNetwork<BigInt> CellNetwork(const BfbSubproblem& p, const std::vector<Gro
 // (certified by the sources j, or by the α of alpha_witness when j is empty), through the
 // CLP hint if any, to the optimum; fills value, witness, x and load of r.
 template <typename Int>
-void SolveRound(const BfbSubproblem& p, const std::vector<Group>& groups, const BfbCellNetwork<Int>& net,
-                const std::optional<Rational>& hint, Rational u, std::vector<int> j, int alpha_witness,
-                const std::vector<bool>& active, BfbLpResult& r) {
+void SolveRound(const BfbSubproblem& p, const std::vector<Group>& groups,
+                const BfbCellNetwork<Int>& net, const std::optional<Rational>& hint, Rational u,
+                std::vector<int> j, int alpha_witness, const std::vector<bool>& active,
+                BfbLpResult& r) {
   const int d = static_cast<int>(p.senders.size());
   const int m = static_cast<int>(p.sources.size());
   BfbCellSolver<Int> solver;
@@ -305,13 +307,15 @@ BfbLpResult SolveBfbSubproblem(const BfbSubproblem& p, const BfbLpOptions& optio
       // The engine runs on int64 when every value it can meet fits (the hint included).
       BfbCellValue<BigInt> extra{0, 0};
       if (hint && *hint > u) {
-        const Rational below = *hint - *hint / Rational(4 * static_cast<std::int64_t>(d + 1) * (d + 1)) /
-                                           Rational(kGeneralHintDenominator);
+        const Rational below =
+            *hint - *hint / Rational(4 * static_cast<std::int64_t>(d + 1) * (d + 1)) /
+                        Rational(kGeneralHintDenominator);
         extra.num = std::max(Numerator(*hint), Numerator(below));
         extra.den = std::max(Denominator(*hint), Denominator(below));
       }
       if (BfbCellFitsInt64(big, extra)) {
-        SolveRound<std::int64_t>(p, groups, BfbCellToInt64(big), hint, u, j, alpha_witness, active, r);
+        SolveRound<std::int64_t>(p, groups, BfbCellToInt64(big), hint, u, j, alpha_witness, active,
+                                 r);
       } else {
         SolveRound<BigInt>(p, groups, big, hint, u, j, alpha_witness, active, r);
       }

@@ -57,18 +57,19 @@ struct BfbLpOptions {
 };
 
 struct BfbLpResult {
-  Rational value;                       // U_{u,t}, exact optimum
-  std::vector<std::vector<Rational>> x;  // x[i][k]: share of sources[i] sent by senders[allowed[i][k]]
-  std::vector<Rational> load;           // per sender: Σ_v x
-  std::vector<bool> removed;            // per sender: removed by the App. D.3 rule
+  Rational value;  // U_{u,t}, exact optimum
+  std::vector<std::vector<Rational>>
+      x;                       // x[i][k]: share of sources[i] sent by senders[allowed[i][k]]
+  std::vector<Rational> load;  // per sender: Σ_v x
+  std::vector<bool> removed;   // per sender: removed by the App. D.3 rule
   // Certificate of optimality: value == U_J for J = witness_sources with N(J) =
   // witness_senders, or value == α of witness_alpha_sender (>= 0 then; J empty).
-  std::vector<int> witness_sources;     // indices into sources
-  std::vector<int> witness_senders;     // indices into senders
+  std::vector<int> witness_sources;  // indices into sources
+  std::vector<int> witness_senders;  // indices into senders
   int witness_alpha_sender = -1;
-  int flow_runs = 0;                    // max-flow computations made
+  int flow_runs = 0;                             // max-flow computations made
   LpOutcome clp_outcome = LpOutcome::kBadInput;  // when the CLP hint was requested
-  std::optional<double> clp_value;      // CLP's (floating) optimum, when requested
+  std::optional<double> clp_value;               // CLP's (floating) optimum, when requested
 };
 
 // Solves one instance exactly (see the header comment).

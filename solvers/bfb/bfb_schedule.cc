@@ -28,7 +28,8 @@ unsigned ThreadCount(unsigned requested, int work) {
 
 // Hop distances, one BFS per row node r: to_row = false gives dist[r * n + x] = d(r, x)
 // (over out-links), to_row = true gives dist[r * n + v] = d(v, r) (over in-links, i.e. G^T).
-std::vector<std::uint16_t> DistanceMatrix(const Topology& g, unsigned threads, bool to_row = false) {
+std::vector<std::uint16_t> DistanceMatrix(const Topology& g, unsigned threads,
+                                          bool to_row = false) {
   const int n = g.num_nodes();
   std::vector<std::uint16_t> dist(static_cast<std::size_t>(n) * n, kUnreachable);
   ParallelFor(n, threads, [&](int r) {
@@ -66,12 +67,13 @@ void RequireBfbInput(const Topology& g, const BfbOptions& o) {
   RequireStronglyConnected(g, o.file);
   if (!o.link_alpha.empty()) {
     if (static_cast<int>(o.link_alpha.size()) != g.num_links())
-      throw InputError(o.file, "link alpha", "expected one alpha per link (" +
-                                                 std::to_string(g.num_links()) + "), got " +
-                                                 std::to_string(o.link_alpha.size()));
+      throw InputError(o.file, "link alpha",
+                       "expected one alpha per link (" + std::to_string(g.num_links()) + "), got " +
+                           std::to_string(o.link_alpha.size()));
     for (int e = 0; e < g.num_links(); ++e)
       if (o.link_alpha[e] < 0)
-        throw InputError(o.file, "link " + g.node(g.link(e).from).name + " -> " + g.node(g.link(e).to).name,
+        throw InputError(o.file,
+                         "link " + g.node(g.link(e).from).name + " -> " + g.node(g.link(e).to).name,
                          "alpha must be >= 0");
   }
 }
@@ -199,7 +201,8 @@ nlohmann::json BfbCertificatesJson(const Topology& g, const BfbPlan& plan) {
 namespace {
 
 // Validates f: V(G^T) → V(G) as an isomorphism G^T ≅ G (links and bandwidths).
-void RequireReverseIsomorphism(const Topology& g, const std::vector<int>& f, const std::string& file) {
+void RequireReverseIsomorphism(const Topology& g, const std::vector<int>& f,
+                               const std::string& file) {
   const int n = g.num_nodes();
   if (static_cast<int>(f.size()) != n)
     throw InputError(file, "reverse isomorphism", "expected one image per node");
@@ -219,8 +222,8 @@ void RequireReverseIsomorphism(const Topology& g, const std::vector<int>& f, con
   }
 }
 
-void FinishBfbResult(const Topology& g, const BfbOptions& options, int rs_steps, nlohmann::json certs,
-                     BfbResult& r);
+void FinishBfbResult(const Topology& g, const BfbOptions& options, int rs_steps,
+                     nlohmann::json certs, BfbResult& r);
 
 Rational SumOf(const std::vector<Rational>& v) {
   Rational s(0);
@@ -238,7 +241,8 @@ BfbResult GenerateBfbSchedule(const Topology& g, const BfbOptions& options) {
   }
   if (BfbFlatPlanApplies(g, options)) {
     RequireBfbInput(g, options);
-    if (std::optional<BfbResult> fast = GenerateFlatBfbSchedule(g, options)) return std::move(*fast);
+    if (std::optional<BfbResult> fast = GenerateFlatBfbSchedule(g, options))
+      return std::move(*fast);
   }
   BfbResult r;
   StepSchedule& s = r.schedule;
@@ -291,7 +295,8 @@ BfbResult GenerateBfbSchedule(const Topology& g, const BfbOptions& options) {
       r.u_sum += SumOf(rs_plan.step_u_max);
       r.flow_runs += rs_plan.flow_runs;
       r.num_subproblems += rs_plan.num_subproblems;
-      if (options.certificates) certs["reduce_scatter_on_transpose"] = BfbCertificatesJson(gt, rs_plan);
+      if (options.certificates)
+        certs["reduce_scatter_on_transpose"] = BfbCertificatesJson(gt, rs_plan);
     }
     std::sort(rs_sends.begin(), rs_sends.end(),
               [](const StepSend& a, const StepSend& b) { return a.step < b.step; });
@@ -316,8 +321,8 @@ BfbResult GenerateBfbSchedule(const Topology& g, const BfbOptions& options) {
 namespace {
 
 // Claims, the T_B bound and the metadata of a generated schedule (both paths).
-void FinishBfbResult(const Topology& g, const BfbOptions& options, int rs_steps, nlohmann::json certs,
-                     BfbResult& r) {
+void FinishBfbResult(const Topology& g, const BfbOptions& options, int rs_steps,
+                     nlohmann::json certs, BfbResult& r) {
   StepSchedule& s = r.schedule;
   s.collective = options.collective;
   if (options.collective == Collective::kAllreduce) s.rs_steps = rs_steps;
@@ -347,7 +352,8 @@ void FinishBfbResult(const Topology& g, const BfbOptions& options, int rs_steps,
 
 // A compact schedule's steps reversed (Def. 7): step t -> d - t + 1, and each link record
 // (a, b) becomes (map[b], map[a]) with sources mapped (identity map: the transpose).
-std::vector<CompactStep> ReversedSteps(const CompactStepSchedule& c, int d, const std::vector<int>* map) {
+std::vector<CompactStep> ReversedSteps(const CompactStepSchedule& c, int d,
+                                       const std::vector<int>* map) {
   std::vector<CompactStep> out;
   for (auto it = c.steps.rbegin(); it != c.steps.rend(); ++it) {
     CompactStep cs = *it;
@@ -403,7 +409,8 @@ std::optional<BfbResult> GenerateFlatBfbSchedule(const Topology& g, const BfbOpt
       rs_steps = rs_plan.diameter;
       c.steps = ReversedSteps(*rs, rs_steps, nullptr);
       add_plan(rs_plan);
-      if (options.certificates) certs["reduce_scatter_on_transpose"] = BfbFlatCertificatesJson(gt, rs_plan);
+      if (options.certificates)
+        certs["reduce_scatter_on_transpose"] = BfbFlatCertificatesJson(gt, rs_plan);
     }
   }
   if (need_ag) {
@@ -423,7 +430,6 @@ std::optional<BfbResult> GenerateFlatBfbSchedule(const Topology& g, const BfbOpt
   r.compact = std::move(c);
   return r;
 }
-
 
 // ---------------------------------------------------------------------------------------
 // Flat fast path.
@@ -452,8 +458,8 @@ struct FlatScratch {
   std::vector<int> group_of;                         // per position
   std::vector<std::uint64_t> group_mask;
   std::vector<std::int64_t> group_count;
-  std::vector<int> group_start;                      // per group + 1: its range in `order`
-  BfbCellNetwork<std::int64_t> network;              // the cell for the engine (S = 1, no α)
+  std::vector<int> group_start;          // per group + 1: its range in `order`
+  BfbCellNetwork<std::int64_t> network;  // the cell for the engine (S = 1, no α)
   BfbCellSolver<std::int64_t> solver;
   struct Piece {
     int pos, k;
@@ -470,9 +476,10 @@ struct Frac {
 };
 
 // Solves and certifies the cells of receiver u; returns per step (U, max load/(L·B)).
-void SolveFlatReceiver(const Topology& g, int u, int diameter, const std::vector<std::uint16_t>& distt,
-                       const std::vector<std::int64_t>& bw, FlatScratch& sc, BfbFlatReceiver& out,
-                       std::vector<Frac>& step_u, std::vector<Frac>& step_tb, std::int64_t& flow_runs) {
+void SolveFlatReceiver(const Topology& g, int u, int diameter,
+                       const std::vector<std::uint16_t>& distt, const std::vector<std::int64_t>& bw,
+                       FlatScratch& sc, BfbFlatReceiver& out, std::vector<Frac>& step_u,
+                       std::vector<Frac>& step_tb, std::int64_t& flow_runs) {
   const int n = g.num_nodes();
   std::vector<int> links;
   for (int e : g.InLinks(u))
@@ -543,14 +550,16 @@ void SolveFlatReceiver(const Topology& g, int u, int diameter, const std::vector
     }
     const int num_groups = static_cast<int>(sc.group_mask.size());
     sc.group_start.assign(1, 0);
-    for (std::int64_t c : sc.group_count) sc.group_start.push_back(sc.group_start.back() + static_cast<int>(c));
+    for (std::int64_t c : sc.group_count)
+      sc.group_start.push_back(sc.group_start.back() + static_cast<int>(c));
     // The exact optimum (bfb_cell.h): Dinkelbach from J = all sources.
     BfbCellNetwork<std::int64_t>& net = sc.network;
     net.bandwidth = b;
     net.ClearGroups();
     for (int gi = 0; gi < num_groups; ++gi) {
       net.AddGroup(sc.group_count[gi]);
-      for (std::uint64_t mk = sc.group_mask[gi]; mk; mk &= mk - 1) net.AddGroupLink(__builtin_ctzll(mk));
+      for (std::uint64_t mk = sc.group_mask[gi]; mk; mk &= mk - 1)
+        net.AddGroupLink(__builtin_ctzll(mk));
     }
     const std::int64_t runs_before = sc.solver.flow_runs();
     const BfbCellOptimum<std::int64_t> opt = sc.solver.Solve(net);
@@ -562,9 +571,10 @@ void SolveFlatReceiver(const Topology& g, int u, int diameter, const std::vector
       sc.pieces.push_back({sc.order[sc.group_start[gi] + member].second, net.link[entry], amount});
     });
     // Shares per source entry (in-link order), by a counting sort of the pieces.
-    std::sort(sc.pieces.begin(), sc.pieces.end(), [](const FlatScratch::Piece& x, const FlatScratch::Piece& y) {
-      return x.pos != y.pos ? x.pos < y.pos : x.k < y.k;
-    });
+    std::sort(sc.pieces.begin(), sc.pieces.end(),
+              [](const FlatScratch::Piece& x, const FlatScratch::Piece& y) {
+                return x.pos != y.pos ? x.pos < y.pos : x.k < y.k;
+              });
     {
       std::size_t pi = 0;
       for (int p = a; p < z; ++p) {
@@ -628,7 +638,8 @@ bool BfbFlatPlanApplies(const Topology& g, const BfbOptions& options) {
 BfbFlatPlan SolveBfbFlatPlan(const Topology& g, const BfbOptions& options) {
   RequireBfbInput(g, options);
   if (!BfbFlatPlanApplies(g, options))
-    throw std::logic_error("SolveBfbFlatPlan: needs integer bandwidths <= 2^20, no alpha, in-degree <= 64");
+    throw std::logic_error(
+        "SolveBfbFlatPlan: needs integer bandwidths <= 2^20, no alpha, in-degree <= 64");
   const std::vector<std::int64_t> bw = *IntegerBandwidths(g);
   const int n = g.num_nodes();
   const unsigned threads = ThreadCount(options.threads, n);
@@ -646,7 +657,8 @@ BfbFlatPlan SolveBfbFlatPlan(const Topology& g, const BfbOptions& options) {
     FlatScratch& sc = scratch[w];
     std::int64_t runs = 0;
     for (int u = next++; u < n; u = next++)
-      SolveFlatReceiver(g, u, diameter, distt, bw, sc, plan.receivers[u], step_u[u], step_tb[u], runs);
+      SolveFlatReceiver(g, u, diameter, distt, bw, sc, plan.receivers[u], step_u[u], step_tb[u],
+                        runs);
     flow_runs += runs;
   });
   plan.flow_runs = flow_runs;
@@ -668,7 +680,8 @@ BfbFlatPlan SolveBfbFlatPlan(const Topology& g, const BfbOptions& options) {
   return plan;
 }
 
-std::optional<CompactStepSchedule> BfbFlatAllgatherSends(const Topology& g, const BfbFlatPlan& plan) {
+std::optional<CompactStepSchedule> BfbFlatAllgatherSends(const Topology& g,
+                                                         const BfbFlatPlan& plan) {
   CompactStepSchedule c;
   const int n = plan.num_nodes;
   std::vector<std::vector<std::int64_t>> bucket;  // per in-link of u: (source, lo, hi) triples

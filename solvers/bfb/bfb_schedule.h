@@ -48,7 +48,7 @@ struct BfbOptions {
   // it is validated (InputError when it is not an isomorphism). Empty = Cor. 3.1.
   std::vector<int> reverse_isomorphism;
   std::string file = "<topology>";  // for InputError messages
-  bool certificates = true;  // put per-(u,t) U and J into schedule.extra
+  bool certificates = true;         // put per-(u,t) U and J into schedule.extra
   // Use SolveBfbFlatPlan when it applies (same schedule, certified the same way, faster).
   bool flat = true;
   // With the flat path: also fill BfbResult::schedule.sends (Rationals); false leaves only
@@ -90,18 +90,20 @@ std::vector<StepSend> BfbAllgatherSends(const BfbPlan& plan);
 // (std::logic_error otherwise). Distances come from one BFS
 // per node on G^T. Parallel over u.
 struct BfbFlatReceiver {
-  std::vector<std::int32_t> cell_begin;    // D + 1: sources of step t are [cell_begin[t-1], cell_begin[t])
-  std::vector<std::int64_t> scale;         // per step: L
-  std::vector<std::int64_t> value_num;     // per step: U = value_num / value_den (lowest terms)
+  std::vector<std::int32_t>
+      cell_begin;                   // D + 1: sources of step t are [cell_begin[t-1], cell_begin[t])
+  std::vector<std::int64_t> scale;  // per step: L
+  std::vector<std::int64_t> value_num;  // per step: U = value_num / value_den (lowest terms)
   std::vector<std::int64_t> value_den;
   std::vector<std::uint64_t> witness_links;  // per step: N(J) as bits over u's in-links
-  std::vector<std::int32_t> source;        // per source entry: node v (increasing within a step)
-  std::vector<char> in_witness;            // per source entry: v ∈ J
-  std::vector<std::int32_t> share_begin;   // per source entry (+1): [share_begin[i], share_begin[i+1])
+  std::vector<std::int32_t> source;          // per source entry: node v (increasing within a step)
+  std::vector<char> in_witness;              // per source entry: v ∈ J
+  std::vector<std::int32_t>
+      share_begin;  // per source entry (+1): [share_begin[i], share_begin[i+1])
   // k of the share's in-link (w, u): index into u's in-links without self-loops, in
   // Topology::InLinks order (the same indexing as witness_links).
   std::vector<std::int32_t> share_link;
-  std::vector<std::int64_t> share_num;     // x · L > 0
+  std::vector<std::int64_t> share_num;  // x · L > 0
 };
 
 struct BfbFlatPlan {
@@ -112,7 +114,7 @@ struct BfbFlatPlan {
   std::vector<Rational> step_tb;
   std::int64_t flow_runs = 0;
   std::int64_t num_subproblems = 0;
-  std::int64_t certified = 0;              // cells certified (== num_subproblems)
+  std::int64_t certified = 0;  // cells certified (== num_subproblems)
 };
 
 // True when SolveBfbFlatPlan applies to (g, options).
@@ -121,15 +123,16 @@ bool BfbFlatPlanApplies(const Topology& g, const BfbOptions& options);
 BfbFlatPlan SolveBfbFlatPlan(const Topology& g, const BfbOptions& options);
 // Its allgather sends, steps 1..D, one common denominator per step (lcm of the cells' L);
 // nullopt when that denominator would overflow int64.
-std::optional<CompactStepSchedule> BfbFlatAllgatherSends(const Topology& g, const BfbFlatPlan& plan);
+std::optional<CompactStepSchedule> BfbFlatAllgatherSends(const Topology& g,
+                                                         const BfbFlatPlan& plan);
 // Certificates in the format of BfbCertificatesJson.
 nlohmann::json BfbFlatCertificatesJson(const Topology& g, const BfbFlatPlan& plan);
 
 struct BfbResult {
-  StepSchedule schedule;   // collective, sends, claimed_tl/tb, extra (certificates)
-  int tl = 0;              // comm steps
-  Rational tb;             // shard units (Σ of phases for allreduce)
-  Rational u_sum;          // Σ_t max_u U_{u,t} (eq. (4)/(13) objective; includes α)
+  StepSchedule schedule;  // collective, sends, claimed_tl/tb, extra (certificates)
+  int tl = 0;             // comm steps
+  Rational tb;            // shard units (Σ of phases for allreduce)
+  Rational u_sum;         // Σ_t max_u U_{u,t} (eq. (4)/(13) objective; includes α)
   std::optional<Rational> tb_lower_bound;  // (N−1)/(d·b) per phase on a d-regular graph
   std::optional<bool> bandwidth_optimal;
   std::string reduce_scatter_method;  // "", "transpose (Cor. 3.1)" or "isomorphism (Thm 4)"

@@ -185,7 +185,8 @@ DiscreteChunkResult SolveDiscreteChunks(const Topology& g, std::int64_t chunks,
         if (bw != b)
           throw InputError(options.file, "links",
                            "discrete chunks need single links of one bandwidth (found a merged "
-                           "or different-bandwidth link into " + g.node(c.problem.receiver).name + ")");
+                           "or different-bandwidth link into " +
+                               g.node(c.problem.receiver).name + ")");
       // Certified lower bound ceil(P·b·U*), attained by an integral flow.
       const std::int64_t bound = ToInt64(Ceil(c.lp.value * b * chunks));
       std::vector<std::vector<std::int64_t>> y;

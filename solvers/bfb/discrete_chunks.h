@@ -46,10 +46,10 @@ struct DiscreteChunkResult {
   int degree = 0;           // max in-degree d (unit links)
   int diameter = 0;
   bool moore_optimal = false;
-  Rational tb_lp;       // LP relaxation (= the exact BFB schedule), shard units
-  Rational tb_ilp;      // ILP (12) optimum per (u, t), shard units
-  Rational tb_rounded;  // rounded LP relaxation, shard units
-  Rational thm20_gap;   // Theorem 20's additive bound, shard units
+  Rational tb_lp;            // LP relaxation (= the exact BFB schedule), shard units
+  Rational tb_ilp;           // ILP (12) optimum per (u, t), shard units
+  Rational tb_rounded;       // rounded LP relaxation, shard units
+  Rational thm20_gap;        // Theorem 20's additive bound, shard units
   bool thm20_holds = false;  // tb_rounded <= tb_ilp + thm20_gap
   std::int64_t cbc_solves = 0;
   std::int64_t cbc_repaired = 0;  // CBC answers that missed the certified optimum

@@ -9,7 +9,8 @@ std::vector<Rational> LinkAlphasFromJson(const nlohmann::json& j, const Topology
                                          const std::string& file) {
   if (!j.is_object()) throw InputError(file, "", "expected a JSON object with \"links\"");
   Rational def(0);
-  if (j.contains("default_alpha")) def = RationalFromJson(j["default_alpha"], file, "default_alpha");
+  if (j.contains("default_alpha"))
+    def = RationalFromJson(j["default_alpha"], file, "default_alpha");
   if (def < 0) throw InputError(file, "default_alpha", "alpha must be >= 0");
   std::vector<Rational> alpha(g.num_links(), def);
   std::vector<bool> seen(g.num_links(), false);
@@ -25,7 +26,8 @@ std::vector<Rational> LinkAlphasFromJson(const nlohmann::json& j, const Topology
     auto to = g.FindNode(e["to"].get<std::string>());
     if (!from || !to) throw InputError(file, item, "unknown node");
     auto link = g.FindLink(*from, *to);
-    if (!link) throw InputError(file, item, "no link " + g.node(*from).name + " -> " + g.node(*to).name);
+    if (!link)
+      throw InputError(file, item, "no link " + g.node(*from).name + " -> " + g.node(*to).name);
     if (seen[*link]) throw InputError(file, item, "duplicate alpha for this link");
     seen[*link] = true;
     alpha[*link] = RationalFromJson(e["alpha"], file, item + ".alpha");
@@ -34,7 +36,8 @@ std::vector<Rational> LinkAlphasFromJson(const nlohmann::json& j, const Topology
   return alpha;
 }
 
-BfbResult GenerateHeterogeneousBfbSchedule(const Topology& g, const std::vector<Rational>& link_alpha,
+BfbResult GenerateHeterogeneousBfbSchedule(const Topology& g,
+                                           const std::vector<Rational>& link_alpha,
                                            BfbOptions options) {
   options.link_alpha = link_alpha;
   return GenerateBfbSchedule(g, options);

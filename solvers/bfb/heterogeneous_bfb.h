@@ -27,7 +27,8 @@ std::vector<Rational> LinkAlphasFromJson(const nlohmann::json& j, const Topology
 
 // GenerateBfbSchedule with options.link_alpha = link_alpha. The result's u_sum is
 // Σ_t max_u U_{u,t} of LP (13) (latency included); tb is the pure bandwidth time.
-BfbResult GenerateHeterogeneousBfbSchedule(const Topology& g, const std::vector<Rational>& link_alpha,
+BfbResult GenerateHeterogeneousBfbSchedule(const Topology& g,
+                                           const std::vector<Rational>& link_alpha,
                                            BfbOptions options = {});
 
 }  // namespace collsynth

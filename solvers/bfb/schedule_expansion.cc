@@ -14,8 +14,8 @@ namespace {
 
 void RequireDirectConnect(const Topology& g, const std::string& file, const char* what) {
   if (g.num_switches() > 0) {
-    throw InputError(file, "topology", std::string(what) +
-                                           " needs a direct-connect topology (no switch nodes)");
+    throw InputError(file, "topology",
+                     std::string(what) + " needs a direct-connect topology (no switch nodes)");
   }
   if (g.num_compute() == 0) throw InputError(file, "topology", "no compute nodes");
 }
@@ -23,8 +23,8 @@ void RequireDirectConnect(const Topology& g, const std::string& file, const char
 void RequireAllgather(const StepSchedule& a, const std::string& file, const char* what) {
   if (a.collective != Collective::kAllgather) {
     throw InputError(file, "collective",
-                     std::string(what) + " expands an allgather schedule, got '" + CollectiveName(a.collective) +
-                         "' (reverse a reduce-scatter first)");
+                     std::string(what) + " expands an allgather schedule, got '" +
+                         CollectiveName(a.collective) + "' (reverse a reduce-scatter first)");
   }
 }
 
@@ -38,8 +38,7 @@ void RequireScheduleOnTopology(const Topology& g, const StepSchedule& a, const s
       throw InputError(file, item, "node id out of range for the topology");
     }
     if (!g.FindLink(s.from, s.to)) {
-      throw InputError(file, item,
-                       "no link " + g.node(s.from).name + " -> " + g.node(s.to).name);
+      throw InputError(file, item, "no link " + g.node(s.from).name + " -> " + g.node(s.to).name);
     }
     if (s.step < 1) throw InputError(file, item, "step must be >= 1");
   }
@@ -126,8 +125,8 @@ ExpandedSchedule LineGraphSchedule(const Topology& g, const StepSchedule& a,
   // 2. ((v'v, C), (uw, ww'), t+1) for each ((v, C), (u, w), t) and v'v != ww'.
   for (const StepSend& s : a.sends) {
     int uw = *g.FindLink(s.from, s.to);
-    for (int v_in : g.InLinks(s.source)) {      // v'v
-      for (int w_out : g.OutLinks(s.to)) {      // ww'
+    for (int v_in : g.InLinks(s.source)) {  // v'v
+      for (int w_out : g.OutLinks(s.to)) {  // ww'
         if (v_in == w_out) continue;
         out.sends.push_back(
             StepSend{node_of[v_in], s.chunk, node_of[uw], node_of[w_out], s.step + 1});
@@ -183,8 +182,8 @@ ExpandedSchedule DegreeExpandedSchedule(const Topology& g, const StepSchedule& a
             Rational hi = lo + g.link(e).bandwidth / in_total;
             for (int i = 0; i < n; ++i) {
               if (i == j) continue;
-              out.sends.push_back(StepSend{id(u, i), {Interval{lo, hi}}, id(g.link(e).from, k),
-                                           id(u, j), t_last});
+              out.sends.push_back(
+                  StepSend{id(u, i), {Interval{lo, hi}}, id(g.link(e).from, k), id(u, j), t_last});
             }
             lo = hi;
           }
@@ -257,8 +256,8 @@ ExpandedSchedule CartesianPowerSchedule(const Topology& g, const StepSchedule& a
           while (true) {
             int src = src_base;
             for (std::size_t q = 0; q < done.size(); ++q) src += digits[q] * stride[done[q]];
-            out.sends.push_back(StepSend{at_index[src], chunk, at_index[from], at_index[to],
-                                         s.step + j * t_max});
+            out.sends.push_back(
+                StepSend{at_index[src], chunk, at_index[from], at_index[to], s.step + j * t_max});
             std::size_t q = 0;
             while (q < digits.size() && ++digits[q] == nn) digits[q++] = 0;
             if (q == digits.size()) break;
@@ -275,12 +274,16 @@ ExpandedSchedule ReverseSchedule(const Topology& g, const StepSchedule& a,
                                  const std::string& file) {
   RequireScheduleOnTopology(g, a, file);
   Collective flipped;
-  if (a.collective == Collective::kAllgather) flipped = Collective::kReduceScatter;
-  else if (a.collective == Collective::kReduceScatter) flipped = Collective::kAllgather;
+  if (a.collective == Collective::kAllgather)
+    flipped = Collective::kReduceScatter;
+  else if (a.collective == Collective::kReduceScatter)
+    flipped = Collective::kAllgather;
   else {
-    throw InputError(file, "collective",
-                     std::string("the reverse schedule (Def. 7) is defined for allgather and reduce-scatter, got '") +
-                         CollectiveName(a.collective) + "'");
+    throw InputError(
+        file, "collective",
+        std::string(
+            "the reverse schedule (Def. 7) is defined for allgather and reduce-scatter, got '") +
+            CollectiveName(a.collective) + "'");
   }
   ExpandedSchedule r;
   r.topology = g.Transpose();
@@ -332,9 +335,9 @@ ExpandedSchedule BidirectionalSchedule(const Topology& g, const StepSchedule& a,
   std::vector<BGraph::vertex_descriptor> f(nn);
   bool found = false;
   try {
-    found = boost::isomorphism(
-        b1, b2, boost::isomorphism_map(boost::make_iterator_property_map(
-                    f.begin(), boost::get(boost::vertex_index, b1))));
+    found = boost::isomorphism(b1, b2,
+                               boost::isomorphism_map(boost::make_iterator_property_map(
+                                   f.begin(), boost::get(boost::vertex_index, b1))));
   } catch (const std::exception&) {
     found = false;
   }
@@ -365,7 +368,8 @@ ExpandedSchedule BidirectionalSchedule(const Topology& g, const StepSchedule& a,
   r.schedule = EmptyLike(a, Collective::kAllgather);
   Rational half(1, 2);
   for (const StepSend& s : a.sends) {
-    r.schedule.sends.push_back(StepSend{s.source, MapChunk(s.chunk, 0, half), s.from, s.to, s.step});
+    r.schedule.sends.push_back(
+        StepSend{s.source, MapChunk(s.chunk, 0, half), s.from, s.to, s.step});
   }
   for (const StepSend& s : a.sends) {
     r.schedule.sends.push_back(StepSend{static_cast<int>(f[s.source]), MapChunk(s.chunk, half, 1),

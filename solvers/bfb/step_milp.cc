@@ -10,8 +10,8 @@
 #include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/backends/lp_backend.h"
+#include "solvers/pipeline/allgather_optimum.h"
 
 namespace collsynth {
 namespace {
@@ -27,14 +27,15 @@ double SecondsSince(Clock::time_point start) {
 
 // Shared preparation: compute nodes, distances, validation.
 struct MilpGraph {
-  std::vector<int> compute;           // item sources
+  std::vector<int> compute;            // item sources
   std::vector<std::vector<int>> dist;  // dist[k][v] from compute[k]
   int diameter = 0;
 };
 
 MilpGraph Prepare(const Topology& g, const StepMilpOptions& o) {
   if (g.num_switches() > 0)
-    throw InputError(o.file, "topology", "the step MILP needs a switchless (direct-connect) topology");
+    throw InputError(o.file, "topology",
+                     "the step MILP needs a switchless (direct-connect) topology");
   if (g.num_compute() < 2) throw InputError(o.file, "topology", "needs at least two compute nodes");
   if (o.chunks < 1 || o.chunks > kMaxMilpChunks)
     throw InputError(o.file, "chunks", "must be in 1.." + std::to_string(kMaxMilpChunks));
@@ -260,17 +261,24 @@ StepMilpSolve SolveOnce(const Topology& g, const MilpGraph& mg, int steps, const
   cbc.standard_cuts = o.standard_cuts;
   LpSolution sol = SolveIlpWithCbc(p, cbc);
   switch (sol.outcome) {
-    case LpOutcome::kOptimal: out.outcome = StepMilpOutcome::kOptimal; break;
-    case LpOutcome::kInfeasible: out.outcome = StepMilpOutcome::kInfeasible; break;
+    case LpOutcome::kOptimal:
+      out.outcome = StepMilpOutcome::kOptimal;
+      break;
+    case LpOutcome::kInfeasible:
+      out.outcome = StepMilpOutcome::kInfeasible;
+      break;
     case LpOutcome::kStopped:
       out.outcome = sol.primal.empty() ? StepMilpOutcome::kTimeLimit : StepMilpOutcome::kFeasible;
       break;
-    default: out.outcome = StepMilpOutcome::kSolverError; break;
+    default:
+      out.outcome = StepMilpOutcome::kSolverError;
+      break;
   }
   if (out.outcome == StepMilpOutcome::kOptimal || out.outcome == StepMilpOutcome::kFeasible) {
     out.cbc_objective = sol.objective;
     out.cbc_bound = std::isfinite(sol.best_bound) ? std::max(0.0, sol.best_bound) : 0.0;
-    if (out.outcome == StepMilpOutcome::kOptimal) out.cbc_bound = std::min(out.cbc_bound, sol.objective);
+    if (out.outcome == StepMilpOutcome::kOptimal)
+      out.cbc_bound = std::min(out.cbc_bound, sol.objective);
     out.schedule = model.ToSchedule(sol.primal);
     StepCheckReport report = CheckStepSchedule(g, out.schedule);
     out.verified = report.ok;
@@ -300,10 +308,12 @@ StepMilpSolve SolveOnce(const Topology& g, const MilpGraph& mg, int steps, const
 // ratio* when the topology is Eulerian, else max_v (N-1)/B-(v) (every node receives N-1 shards).
 Rational TbLowerBound(const Topology& g) {
   bool eulerian = true;
-  for (int v = 0; v < g.num_nodes(); ++v) eulerian = eulerian && g.InBandwidth(v) == g.OutBandwidth(v);
+  for (int v = 0; v < g.num_nodes(); ++v)
+    eulerian = eulerian && g.InBandwidth(v) == g.OutBandwidth(v);
   if (eulerian) return ComputeAllgatherOptimum(g).ratio;
   Rational best = 0;
-  for (int v : g.ComputeNodes()) best = std::max(best, Rational(g.num_compute() - 1) / g.InBandwidth(v));
+  for (int v : g.ComputeNodes())
+    best = std::max(best, Rational(g.num_compute() - 1) / g.InBandwidth(v));
   return best;
 }
 
@@ -315,12 +325,18 @@ std::string ToString(StepMilpObjective objective) {
 
 std::string ToString(StepMilpOutcome outcome) {
   switch (outcome) {
-    case StepMilpOutcome::kOptimal: return "optimal";
-    case StepMilpOutcome::kFeasible: return "feasible";
-    case StepMilpOutcome::kInfeasible: return "infeasible";
-    case StepMilpOutcome::kTimeLimit: return "time limit";
-    case StepMilpOutcome::kTooLarge: return "too large";
-    case StepMilpOutcome::kSolverError: return "solver error";
+    case StepMilpOutcome::kOptimal:
+      return "optimal";
+    case StepMilpOutcome::kFeasible:
+      return "feasible";
+    case StepMilpOutcome::kInfeasible:
+      return "infeasible";
+    case StepMilpOutcome::kTimeLimit:
+      return "time limit";
+    case StepMilpOutcome::kTooLarge:
+      return "too large";
+    case StepMilpOutcome::kSolverError:
+      return "solver error";
   }
   return "unknown";
 }

@@ -24,8 +24,9 @@
 // consecutive chunks of one send merged) and run through proofs_check's step checker; the
 // reported T_L and T_B are the checker's exact values. Optimality: CBC's proof is in
 // double precision, so the result is *certified* optimal only when the checker's T_B equals
-// an exact lower bound (the cut bound ratio* of seed 004 eq. (1), solvers/pipeline/allgather_optimum.h,
-// valid for every schedule; or, when CBC proved it, the P-chunk optimum is claimed as such).
+// an exact lower bound (the cut bound ratio* of seed 004 eq. (1),
+// solvers/pipeline/allgather_optimum.h, valid for every schedule; or, when CBC proved it, the
+// P-chunk optimum is claimed as such).
 //
 // Complexity: NP-hard in general (that is the point of the comparison); the program has
 // O(N·P·E·S) binaries. Intended for N <= ~30. Preconditions (InputError otherwise): a
@@ -65,10 +66,10 @@ std::string ToString(StepMilpOutcome outcome);
 
 struct StepMilpOptions {
   StepMilpObjective objective = StepMilpObjective::kBandwidth;
-  int chunks = 1;     // P
-  int capacity = 0;   // C chunks per unit link per step; 0 = unlimited
-  int min_steps = 0;  // 0 = D(G)
-  int max_steps = 0;  // 0 = min_steps
+  int chunks = 1;                  // P
+  int capacity = 0;                // C chunks per unit link per step; 0 = unlimited
+  int min_steps = 0;               // 0 = D(G)
+  int max_steps = 0;               // 0 = min_steps
   double time_limit_seconds = 60;  // total over the S search; <= 0 = none
   bool standard_cuts = true;       // CBC cut generators and heuristics (lp_backend.h)
   std::string file = "<topology>";
@@ -87,16 +88,16 @@ struct StepMilpSolve {
   StepSchedule schedule;      // allgather, chunks k/P, claimed_tl/tb set from the checker
   bool verified = false;      // the step checker accepted the schedule
   std::vector<std::string> check_errors;  // the checker's first violations otherwise
-  int tl = 0;                 // checker's T_L (comm steps)
-  Rational tb;                // checker's T_B (shard units, Σ_t max_e load/b_e)
+  int tl = 0;                             // checker's T_L (comm steps)
+  Rational tb;                            // checker's T_B (shard units, Σ_t max_e load/b_e)
 };
 
 struct StepMilpResult {
   std::vector<StepMilpSolve> solves;  // one per S tried, in order
-  int best = -1;  // index into solves: least T_B (then fewest steps) among verified
-                  // schedules; kLeastSteps: the first verified one; -1 when none
-  int diameter = 0;                // D(G): no schedule has fewer steps
-  Rational tb_lower_bound;         // ratio* (cut bound, shard units)
+  int best = -1;            // index into solves: least T_B (then fewest steps) among verified
+                            // schedules; kLeastSteps: the first verified one; -1 when none
+  int diameter = 0;         // D(G): no schedule has fewer steps
+  Rational tb_lower_bound;  // ratio* (cut bound, shard units)
   bool certified_optimal = false;  // the best schedule's T_B equals tb_lower_bound
   double seconds = 0;
   const StepMilpSolve* Best() const { return best < 0 ? nullptr : &solves[best]; }

@@ -24,7 +24,7 @@ struct DrgRow {
   const char* name;
   int nodes, diameter;
 };
-constexpr DrgRow kDrgs[] = {{"octahedron", 6, 2},   {"paley9", 9, 2},       {"k55minus", 10, 3},
+constexpr DrgRow kDrgs[] = {{"octahedron", 6, 2},    {"paley9", 9, 2},        {"k55minus", 10, 3},
                             {"heawooddist3", 14, 3}, {"petersenline", 15, 3}, {"q4", 16, 4},
                             {"heawoodline", 21, 3},  {"pg23", 26, 3},         {"odd4", 35, 3},
                             {"tutte8line", 45, 4},   {"doubledodd4", 70, 7},  {"gq33", 80, 4}};
@@ -81,8 +81,8 @@ FinderCandidate Base(std::string expr, std::int64_t n, int d, std::int64_t tl, R
   return c;
 }
 
-FinderCandidate BwOptimalBase(std::string expr, std::int64_t n, int d, std::int64_t tl, std::string family,
-                              std::string why, bool multi = false) {
+FinderCandidate BwOptimalBase(std::string expr, std::int64_t n, int d, std::int64_t tl,
+                              std::string family, std::string why, bool multi = false) {
   return Base(std::move(expr), n, d, tl, BandwidthLowerBound(BigInt(n)), std::move(family),
               "BFB, BW optimal (" + why + "), T_L = D = " + std::to_string(tl), false, multi);
 }
@@ -110,7 +110,9 @@ bool Preferred(const FinderCandidate& a, const FinderCandidate& b) {
 void AddAlternative(FinderCandidate* keep, const FinderCandidate& c, int cap) {
   auto add = [&](const std::string& e) {
     if (e == keep->topology) return;
-    if (std::find(keep->alternatives.begin(), keep->alternatives.end(), e) != keep->alternatives.end()) return;
+    if (std::find(keep->alternatives.begin(), keep->alternatives.end(), e) !=
+        keep->alternatives.end())
+      return;
     if (static_cast<int>(keep->alternatives.size()) < cap) keep->alternatives.push_back(e);
   };
   add(c.topology);
@@ -175,11 +177,16 @@ int CirculantDiameter(std::int64_t n, const std::vector<std::int64_t>& offsets) 
 
 const char* FinderMethodName(FinderMethod m) {
   switch (m) {
-    case FinderMethod::kBfb: return "bfb";
-    case FinderMethod::kLine: return "line (Thm 10)";
-    case FinderMethod::kDegree: return "degree (Thm 11)";
-    case FinderMethod::kPower: return "power (Thm 12)";
-    case FinderMethod::kProduct: return "product (Thm 13)";
+    case FinderMethod::kBfb:
+      return "bfb";
+    case FinderMethod::kLine:
+      return "line (Thm 10)";
+    case FinderMethod::kDegree:
+      return "degree (Thm 11)";
+    case FinderMethod::kPower:
+      return "power (Thm 12)";
+    case FinderMethod::kProduct:
+      return "product (Thm 13)";
   }
   return "?";
 }
@@ -192,13 +199,17 @@ TopologyFinder::TopologyFinder(FinderOptions options) : options_(options) {}
 
 void TopologyFinder::Bases(std::int64_t n, int d, std::vector<FinderCandidate>* out) {
   auto s = [](std::int64_t x) { return std::to_string(x); };
-  if (n == d + 1) out->push_back(BwOptimalBase("complete(" + s(n) + ")", n, d, 1, "Complete", "Table 9"));
-  if (n == 2 * d && d >= 2) out->push_back(BwOptimalBase("bipartite(" + s(d) + ")", n, d, 2, "Bipartite", "Fig. 1"));
+  if (n == d + 1)
+    out->push_back(BwOptimalBase("complete(" + s(n) + ")", n, d, 1, "Complete", "Table 9"));
+  if (n == 2 * d && d >= 2)
+    out->push_back(BwOptimalBase("bipartite(" + s(d) + ")", n, d, 2, "Bipartite", "Fig. 1"));
   for (int k = 2; k <= d; ++k) {  // Hamming H(k, q): d = k(q-1), N = q^k
     if (d % k) continue;
     std::int64_t q = d / k + 1, p = 1;
     for (int i = 0; i < k && p <= n; ++i) p *= q;
-    if (p == n) out->push_back(BwOptimalBase("hamming(" + s(k) + "," + s(q) + ")", n, d, k, "Hamming", "Thm 13"));
+    if (p == n)
+      out->push_back(
+          BwOptimalBase("hamming(" + s(k) + "," + s(q) + ")", n, d, k, "Hamming", "Thm 13"));
   }
   if (n == d + 2 && d >= 2) {
     std::string e = "dcirculant(" + s(n);
@@ -206,10 +217,12 @@ void TopologyFinder::Bases(std::int64_t n, int d, std::vector<FinderCandidate>* 
     out->push_back(BwOptimalBase(e + ")", n, d, 2, "DirCirculant", "Table 9"));
   }
   if (d == 1 || n <= 64) {  // UniRing(d, m): multi-links when d > 1
-    out->push_back(BwOptimalBase("uniring(" + s(d) + "," + s(n) + ")", n, d, n - 1, "UniRing", "Table 9", d > 1));
+    out->push_back(BwOptimalBase("uniring(" + s(d) + "," + s(n) + ")", n, d, n - 1, "UniRing",
+                                 "Table 9", d > 1));
   }
   if (d % 2 == 0 && n >= 3) {
-    out->push_back(BwOptimalBase("biring(" + s(d) + "," + s(n) + ")", n, d, n / 2, "BiRing", "App. E.1", d > 2));
+    out->push_back(BwOptimalBase("biring(" + s(d) + "," + s(n) + ")", n, d, n / 2, "BiRing",
+                                 "App. E.1", d > 2));
   }
   if (d % 4 == 0 && n >= 5) {  // C(n, {m, m+1}), Thm 22; repeated j = d/4 times
     std::int64_t m = n > 6 ? Theorem22Offset(n) : 1;
@@ -221,23 +234,28 @@ void TopologyFinder::Bases(std::int64_t n, int d, std::vector<FinderCandidate>* 
     if (diam > 0 && !targets.count(0)) {
       std::string e = "circulant(" + s(n);
       for (int j = 0; j < d / 4; ++j) e += "," + s(m) + "," + s(m + 1);
-      out->push_back(BwOptimalBase(e + ")", n, d, diam, "Circulant", "Conjecture 1, proven k = 2; Thm 22", multi));
+      out->push_back(BwOptimalBase(e + ")", n, d, diam, "Circulant",
+                                   "Conjecture 1, proven k = 2; Thm 22", multi));
     }
   }
   if (d == 4) {
     for (const DrgRow& r : kDrgs) {
-      if (r.nodes == n) out->push_back(BwOptimalBase(std::string("drg(") + r.name + ")", n, 4, r.diameter, "DistReg", "App. E.3, Thm 18"));
+      if (r.nodes == n)
+        out->push_back(BwOptimalBase(std::string("drg(") + r.name + ")", n, 4, r.diameter,
+                                     "DistReg", "App. E.3, Thm 18"));
     }
   }
   for (int k = 2; 2 * k <= 64; ++k) {  // Johnson J(v, k), v >= 2k: d = k(v-k), D = k
     for (int v = 2 * k; k * (v - k) <= d; ++v) {
       if (k * (v - k) == d && Binomial(v, k) == n) {
-        out->push_back(BwOptimalBase("johnson(" + s(v) + "," + s(k) + ")", n, d, k, "DistReg", "App. E.3, Thm 18"));
+        out->push_back(BwOptimalBase("johnson(" + s(v) + "," + s(k) + ")", n, d, k, "DistReg",
+                                     "App. E.3, Thm 18"));
       }
     }
   }
   if (d >= 3 && Binomial(2 * d - 1, d - 1) == n) {  // odd graph O_d: D = d - 1
-    out->push_back(BwOptimalBase("oddgraph(" + s(d) + ")", n, d, d - 1, "DistReg", "App. E.3, Thm 18"));
+    out->push_back(
+        BwOptimalBase("oddgraph(" + s(d) + ")", n, d, d - 1, "DistReg", "App. E.3, Thm 18"));
   }
   if (d >= 2) {  // Kautz K(d, k) = L^k(K_{d+1}): Cor 10.1
     std::int64_t p = d + 1;
@@ -246,8 +264,8 @@ void TopologyFinder::Bases(std::int64_t n, int d, std::vector<FinderCandidate>* 
       if (p == n) {
         AllgatherPerformance b = BandwidthOptimalBase(BigInt(d + 1), d, 1, "K");
         AllgatherPerformance r = LineGraphPowerBfb(b, k);
-        out->push_back(Base("kautz(" + s(d) + "," + s(k) + ")", n, d, r.latency_steps, r.bandwidth, "Kautz",
-                            "BFB = L^" + s(k) + "(K_" + s(d + 1) + "), Cor 10.1"));
+        out->push_back(Base("kautz(" + s(d) + "," + s(k) + ")", n, d, r.latency_steps, r.bandwidth,
+                            "Kautz", "BFB = L^" + s(k) + "(K_" + s(d + 1) + "), Cor 10.1"));
       }
     }
   }
@@ -255,7 +273,8 @@ void TopologyFinder::Bases(std::int64_t n, int d, std::vector<FinderCandidate>* 
     bool loops = n % (d + 1) != 0;
     std::string e = "genkautz(" + s(d) + "," + s(n) + ")";
     if (auto t = LookupGenKautzTable(d, static_cast<int>(n))) {
-      out->push_back(Base(e, n, d, t->diameter, t->tb_shard * d / n, "GenKautz", "BFB (precomputed table)", loops));
+      out->push_back(Base(e, n, d, t->diameter, t->tb_shard * d / n, "GenKautz",
+                          "BFB (precomputed table)", loops));
     } else if (n <= options_.genkautz_direct_max_nodes) {
       BfbValue v = ComputeBfbValue(EvaluateTopologyExpression(e), e);
       out->push_back(Base(e, n, d, v.diameter, *v.tb, "GenKautz", "BFB (computed)", loops));
@@ -349,8 +368,9 @@ std::vector<FinderCandidate> TopologyFinder::Compute(std::int64_t n, int d) {
     for (const auto& op : Candidates(n / k, d / k)) {
       if (!DegreeOk(op)) continue;
       std::string tail = "," + std::to_string(k) + ")";
-      FinderCandidate c = Expanded(op, FinderMethod::kDegree, DegreeExpansionPerformance(Perf(op), k),
-                                   "degree(" + op.topology + tail, "D", k);
+      FinderCandidate c =
+          Expanded(op, FinderMethod::kDegree, DegreeExpansionPerformance(Perf(op), k),
+                   "degree(" + op.topology + tail, "D", k);
       for (const auto& a : op.alternatives) c.alternatives.push_back("degree(" + a + tail);
       all.push_back(std::move(c));
     }
@@ -409,9 +429,11 @@ std::vector<FinderCandidate> TopologyFinder::Compute(std::int64_t n, int d) {
 
 FinderResult TopologyFinder::Find(std::int64_t nodes, int degree) {
   if (nodes < 2 || nodes > kMaxNodes) {
-    throw std::invalid_argument("N = " + std::to_string(nodes) + " is not in 2.." + std::to_string(kMaxNodes));
+    throw std::invalid_argument("N = " + std::to_string(nodes) + " is not in 2.." +
+                                std::to_string(kMaxNodes));
   }
-  if (degree < 1 || degree > 64) throw std::invalid_argument("d = " + std::to_string(degree) + " is not in 1..64");
+  if (degree < 1 || degree > 64)
+    throw std::invalid_argument("d = " + std::to_string(degree) + " is not in 1..64");
   FinderResult r;
   r.nodes = nodes;
   r.degree = degree;

@@ -43,11 +43,11 @@ namespace collsynth {
 
 // How the schedule behind a candidate is built.
 enum class FinderMethod {
-  kBfb,       // BFB schedule generated directly on the topology (solvers/bfb/bfb_schedule.h)
-  kLine,      // Thm 10: line-graph expansion of the operand's schedule
-  kDegree,    // Thm 11: degree expansion of the operand's schedule
-  kPower,     // Thm 12: Cartesian power expansion of the operand's schedule
-  kProduct,   // Thm 13: BFB schedule generated on the product (its value is proven)
+  kBfb,      // BFB schedule generated directly on the topology (solvers/bfb/bfb_schedule.h)
+  kLine,     // Thm 10: line-graph expansion of the operand's schedule
+  kDegree,   // Thm 11: degree expansion of the operand's schedule
+  kPower,    // Thm 12: Cartesian power expansion of the operand's schedule
+  kProduct,  // Thm 13: BFB schedule generated on the product (its value is proven)
 };
 const char* FinderMethodName(FinderMethod m);
 
@@ -56,17 +56,17 @@ struct FinderCandidate {
   std::vector<std::string> alternatives;  // other expressions with the same (T_L, T_B)
   std::int64_t nodes = 0;
   int degree = 0;
-  std::int64_t tl = 0;  // allgather steps
-  Rational tb;          // allgather, units of M/B
+  std::int64_t tl = 0;         // allgather steps
+  Rational tb;                 // allgather, units of M/B
   bool bw_optimal = false;     // tb == (N-1)/N (Cor 6.1)
   bool moore_optimal = false;  // Def. 12
   FinderMethod method = FinderMethod::kBfb;
   // The candidates this one expands (empty for kBfb); for kProduct the factors.
   std::vector<std::shared_ptr<const FinderCandidate>> operands;
-  int power = 0;                      // n for kDegree / kPower
-  std::string base_family;            // "GenKautz", "Circulant", "DistReg", "Complete", ...
-  std::string expansions;             // outermost first: "L", "LP", "C", "D", ...
-  std::string derivation;             // theorem chain
+  int power = 0;            // n for kDegree / kPower
+  std::string base_family;  // "GenKautz", "Circulant", "DistReg", "Complete", ...
+  std::string expansions;   // outermost first: "L", "LP", "C", "D", ...
+  std::string derivation;   // theorem chain
   // Eligibility for further expansion.
   bool bfb_optimal = false;  // the schedule is the optimal BFB schedule of the topology
   bool self_loops = false;
@@ -86,8 +86,8 @@ struct FinderOptions {
 
 // Workload: α in seconds, M in bytes, B in bits per second (exact).
 struct FinderWorkload {
-  Rational alpha = Rational(1, 100000);         // 10 µs
-  Rational size_bytes = Rational(1 << 20);      // 1 MB
+  Rational alpha = Rational(1, 100000);               // 10 µs
+  Rational size_bytes = Rational(1 << 20);            // 1 MB
   Rational bandwidth_bps = Rational(100000000000LL);  // 100 Gbps
 };
 

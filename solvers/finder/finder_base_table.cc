@@ -21,9 +21,9 @@ const Row kRows[] = {
 std::optional<GenKautzTableEntry> LookupGenKautzTable(int degree, int nodes) {
   const Row* begin = std::begin(kRows);
   const Row* end = std::end(kRows) - 1;
-  const Row* it = std::lower_bound(begin, end, std::make_pair(degree, nodes), [](const Row& r, const std::pair<int, int>& k) {
-    return std::make_pair(r.d, r.m) < k;
-  });
+  const Row* it = std::lower_bound(
+      begin, end, std::make_pair(degree, nodes),
+      [](const Row& r, const std::pair<int, int>& k) { return std::make_pair(r.d, r.m) < k; });
   if (it == end || it->d != degree || it->m != nodes) return std::nullopt;
   return GenKautzTableEntry{it->d, it->m, it->diameter, Rational(BigInt(it->num), BigInt(it->den))};
 }

@@ -21,8 +21,9 @@ struct Ratio {  // p / q, q > 0
 
 // max_J |J| / cap(N(J)) over job groups (mask, count) on processors with capacities cap:
 // the exact cell optimum of solvers/bfb/bfb_cell.h (Dinkelbach from J = all jobs).
-Ratio MaxLoadRatio(const std::vector<std::pair<Word, std::int64_t>>& groups, const std::vector<std::int64_t>& cap,
-                   BfbCellNetwork<std::int64_t>& net, BfbCellSolver<std::int64_t>& solver) {
+Ratio MaxLoadRatio(const std::vector<std::pair<Word, std::int64_t>>& groups,
+                   const std::vector<std::int64_t>& cap, BfbCellNetwork<std::int64_t>& net,
+                   BfbCellSolver<std::int64_t>& solver) {
   net.bandwidth = cap;
   net.ClearGroups();
   for (const auto& [mask, count] : groups) {
@@ -37,10 +38,12 @@ Ratio MaxLoadRatio(const std::vector<std::pair<Word, std::int64_t>>& groups, con
 
 BfbValue ComputeBfbValue(const Topology& g, const std::string& file) {
   const int n = g.num_nodes();
-  if (g.num_switches() > 0) throw InputError(file, "nodes", "BFB needs a direct-connect topology (no switches)");
+  if (g.num_switches() > 0)
+    throw InputError(file, "nodes", "BFB needs a direct-connect topology (no switches)");
   if (n < 2) throw InputError(file, "nodes", "needs at least 2 nodes");
   if (n > kMaxBfbValueNodes) {
-    throw InputError(file, "nodes", std::to_string(n) + " nodes exceed " + std::to_string(kMaxBfbValueNodes));
+    throw InputError(file, "nodes",
+                     std::to_string(n) + " nodes exceed " + std::to_string(kMaxBfbValueNodes));
   }
   // Integer capacities: every bandwidth times the common denominator.
   BigInt den = 1;
@@ -53,7 +56,8 @@ BfbValue ComputeBfbValue(const Topology& g, const std::string& file) {
       const Link& l = g.link(e);
       BigInt c = Numerator(l.bandwidth * den);
       if (c <= 0 || c >= (BigInt(1) << 31)) {
-        throw InputError(file, g.node(l.from).name + "->" + g.node(u).name, "bandwidth out of range for the finder");
+        throw InputError(file, g.node(l.from).name + "->" + g.node(u).name,
+                         "bandwidth out of range for the finder");
       }
       in_nb[u].push_back(l.from);
       in_cap[u].push_back(static_cast<std::int64_t>(c));
@@ -62,7 +66,8 @@ BfbValue ComputeBfbValue(const Topology& g, const std::string& file) {
   }
   const int words = (n + 63) / 64;
   std::vector<Word> prev(static_cast<std::size_t>(n) * words, 0), cur;
-  for (int u = 0; u < n; ++u) prev[static_cast<std::size_t>(u) * words + u / 64] |= Word{1} << (u % 64);
+  for (int u = 0; u < n; ++u)
+    prev[static_cast<std::size_t>(u) * words + u / 64] |= Word{1} << (u % 64);
   BfbValue r;
   std::vector<Word> mask_of(n, 0);
   std::vector<std::int64_t> single(64);
@@ -84,7 +89,11 @@ BfbValue ComputeBfbValue(const Topology& g, const std::string& file) {
       const Word* row = &cur[static_cast<std::size_t>(u) * words];
       const Word* old = &prev[static_cast<std::size_t>(u) * words];
       bool any = false;
-      for (int k = 0; k < words; ++k) if (row[k] & ~old[k]) { any = true; break; }
+      for (int k = 0; k < words; ++k)
+        if (row[k] & ~old[k]) {
+          any = true;
+          break;
+        }
       if (!any) continue;
       changed = true;
       const int deg = static_cast<int>(in_nb[u].size());
@@ -108,8 +117,10 @@ BfbValue ComputeBfbValue(const Topology& g, const std::string& file) {
           e &= e - 1;
           Word m = mask_of[k * 64 + b];
           mask_of[k * 64 + b] = 0;
-          if ((m & (m - 1)) == 0) ++single[__builtin_ctzll(m)];
-          else multi.push_back(m);
+          if ((m & (m - 1)) == 0)
+            ++single[__builtin_ctzll(m)];
+          else
+            multi.push_back(m);
         }
       }
       Ratio cell{0, 1};
@@ -121,7 +132,8 @@ BfbValue ComputeBfbValue(const Topology& g, const std::string& file) {
       } else {
         std::sort(multi.begin(), multi.end());
         std::vector<std::pair<Word, std::int64_t>> groups;
-        for (int i = 0; i < deg; ++i) if (single[i]) groups.push_back({Word{1} << i, single[i]});
+        for (int i = 0; i < deg; ++i)
+          if (single[i]) groups.push_back({Word{1} << i, single[i]});
         for (std::size_t a = 0; a < multi.size();) {
           std::size_t b = a;
           while (b < multi.size() && multi[b] == multi[a]) ++b;
@@ -143,7 +155,8 @@ BfbValue ComputeBfbValue(const Topology& g, const std::string& file) {
     const Word* row = &prev[static_cast<std::size_t>(u) * words];
     for (int v = 0; v < n; ++v) {
       if (!(row[v / 64] >> (v % 64) & 1)) {
-        throw InputError(file, g.node(u).name, "not reachable from " + g.node(v).name + " (not strongly connected)");
+        throw InputError(file, g.node(u).name,
+                         "not reachable from " + g.node(v).name + " (not strongly connected)");
       }
     }
   }

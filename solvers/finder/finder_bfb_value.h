@@ -38,7 +38,7 @@ struct BfbValue {
   // tb_shard · B / N.
   std::optional<Rational> tb;
   std::optional<bool> bandwidth_optimal;  // tb == (N-1)/N (Cor. 6.1)
-  long long dinkelbach_cells = 0;          // cells that needed the max-flow iteration
+  long long dinkelbach_cells = 0;         // cells that needed the max-flow iteration
 };
 
 BfbValue ComputeBfbValue(const Topology& g, const std::string& file = "<topology>");

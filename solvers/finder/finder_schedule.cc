@@ -34,9 +34,10 @@ FinderSchedule BuildFinderSchedule(const FinderCandidate& c, bool need_bfb) {
     case FinderMethod::kPower: {
       if (need_bfb) return Bfb(c.topology);
       FinderSchedule op = BuildFinderSchedule(*c.operands.at(0), false);
-      ExpandedSchedule e = c.method == FinderMethod::kDegree
-                               ? DegreeExpandedSchedule(op.topology, op.schedule, c.power, c.topology)
-                               : CartesianPowerSchedule(op.topology, op.schedule, c.power, c.topology);
+      ExpandedSchedule e =
+          c.method == FinderMethod::kDegree
+              ? DegreeExpandedSchedule(op.topology, op.schedule, c.power, c.topology)
+              : CartesianPowerSchedule(op.topology, op.schedule, c.power, c.topology);
       return {std::move(e.topology), std::move(e.schedule)};
     }
   }

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "solvers/pipeline/integer_bandwidths.h"
 #include "solvers/backends/max_flow.h"
+#include "solvers/pipeline/integer_bandwidths.h"
 
 namespace collsynth {
 namespace {
@@ -198,8 +198,8 @@ AllgatherOptimum ComputeAllgatherOptimum(const Topology& g, OptimumMethod method
     // Certify: Dinkelbach from the best cut seen must end exactly at the search's value.
     lambda = Dinkelbach(g, oracle, &cut, &r.tests);
     if (lambda != guess) {
-      throw std::logic_error("binary search and certificate disagree: " + ToString(guess) +
-                             " vs " + ToString(lambda));
+      throw std::logic_error("binary search and certificate disagree: " + ToString(guess) + " vs " +
+                             ToString(lambda));
     }
   }
   r.ratio = lambda * ib.scale;

@@ -42,7 +42,7 @@ struct AllgatherOptimum {
   Rational U;                       // Proposition 3
   BigInt k;
   OptimumMethod method = OptimumMethod::kDinkelbach;
-  int tests = 0;                    // Theorem-1 tests performed
+  int tests = 0;  // Theorem-1 tests performed
   std::int64_t max_flow_calls = 0;
   std::int64_t rooted_min_cuts = 0;  // tests decided by one Hao-Orlin run
 };

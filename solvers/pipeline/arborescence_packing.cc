@@ -118,7 +118,8 @@ class Packer {
       for (const auto& [b, c] : out_[a]) arc_of_[{a, b}] = net.AddArc(a, b, c);
     }
     hub_arc_.clear();
-    for (int v = 0; v < n_; ++v) hub_arc_.push_back(net.AddArc(v, z, 0));  // x -> z made infinite per query
+    for (int v = 0; v < n_; ++v)
+      hub_arc_.push_back(net.AddArc(v, z, 0));  // x -> z made infinite per query
     std::vector<BigInt> single(n_, 0);
     included_demand_ = 0;
     for (std::size_t j = 0; j < sets_.size(); ++j) {
@@ -205,7 +206,6 @@ class Packer {
     }
     return false;
   }
-
 
   // ---- Batch certification (PackingOptions::batch_certify) ----
   //
@@ -322,7 +322,8 @@ class Packer {
     if (batch_failed_for_ == i && sets_[i].members.size() < retry_at_size_) return false;
     batch_failed_for_ = i;
     const std::size_t missing = static_cast<std::size_t>(n_) - sets_[i].members.size();
-    retry_at_size_ = sets_[i].members.size() + std::max<std::size_t>(kRetryMin, missing / kRetryDiv);
+    retry_at_size_ =
+        sets_[i].members.size() + std::max<std::size_t>(kRetryMin, missing / kRetryDiv);
     std::vector<std::size_t> partial = {i};
     for (std::size_t j = 0; j < sets_.size(); ++j) {
       std::size_t size = sets_[j].members.size();
@@ -424,8 +425,10 @@ class Packer {
         std::size_t mid = lo + (hi - lo) / 2;
         std::optional<bool> ok = valid(mid);
         if (!ok) return;
-        if (*ok) lo = mid;
-        else hi = mid;
+        if (*ok)
+          lo = mid;
+        else
+          hi = mid;
       }
       ++rejected_proposals_;
       known_rejected_ = ids[lo];  // its proposal, on these capacities, breaks (3)

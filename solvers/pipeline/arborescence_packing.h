@@ -50,9 +50,9 @@ struct PackedTree {
 struct PackingResult {
   bool ok = false;  // false: the demands violate Theorem 9's condition
   std::vector<PackedTree> trees;
-  std::int64_t mu_evaluations = 0;    // Theorem 12 max-flows
-  std::int64_t condition_checks = 0;  // condition (3) tests (one Hao-Orlin run each)
-  std::int64_t batch_arcs = 0;        // tree arcs whose μ = m(R) was certified by (3)
+  std::int64_t mu_evaluations = 0;      // Theorem 12 max-flows
+  std::int64_t condition_checks = 0;    // condition (3) tests (one Hao-Orlin run each)
+  std::int64_t batch_arcs = 0;          // tree arcs whose μ = m(R) was certified by (3)
   std::int64_t rejected_proposals = 0;  // spanning proposals that failed (3)
   double condition_check_seconds = 0;   // time in those min-cut tests
 };

@@ -3,8 +3,8 @@
 #include <optional>
 #include <stdexcept>
 
-#include "solvers/pipeline/integer_bandwidths.h"
 #include "solvers/backends/max_flow.h"
+#include "solvers/pipeline/integer_bandwidths.h"
 
 namespace collsynth {
 namespace {
@@ -33,7 +33,8 @@ BroadcastBound ComputeBroadcastBound(const Topology& g, int root) {
   // Without switches every other node is a compute node: min_v F(root, v) is the minimum
   // root-rooted cut, one Hao-Orlin run instead of N-1 max-flows.
   std::optional<RootedMinCut> rooted;
-  if (g.num_compute() == g.num_nodes() && g.num_nodes() > 1) rooted = MinCutFromRoot(ScaledNetwork(g, ib, 0), root);
+  if (g.num_compute() == g.num_nodes() && g.num_nodes() > 1)
+    rooted = MinCutFromRoot(ScaledNetwork(g, ib, 0), root);
   if (rooted) {
     best = rooted->value;
     side = std::move(rooted->source_side);

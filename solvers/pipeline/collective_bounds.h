@@ -25,27 +25,27 @@ namespace collsynth {
 
 struct BroadcastBound {
   int root = -1;
-  Rational min_cut;             // λ_r
-  Rational ratio;               // 1/λ_r = T_B / M
-  std::vector<int> cut;         // S with r ∈ S, B+(S) = λ_r
+  Rational min_cut;      // λ_r
+  Rational ratio;        // 1/λ_r = T_B / M
+  std::vector<int> cut;  // S with r ∈ S, B+(S) = λ_r
 };
 BroadcastBound ComputeBroadcastBound(const Topology& g, int root);
 
 struct AllreduceBounds {
-  Rational min_cut;             // λ_min of (6)
-  std::vector<int> min_cut_set; // a set attaining it
-  Rational bound6;              // N / λ_min        (T_B/(M/N))
-  Rational max_single_cut;      // max_v μ_v of (7)
-  Rational bound7;              // 2(N-1) / max_v μ_v
+  Rational min_cut;              // λ_min of (6)
+  std::vector<int> min_cut_set;  // a set attaining it
+  Rational bound6;               // N / λ_min        (T_B/(M/N))
+  Rational max_single_cut;       // max_v μ_v of (7)
+  Rational bound7;               // 2(N-1) / max_v μ_v
   // Certificate of (7): for the i-th compute node v (Topology::ComputeNodes() order) a set
   // S_v with S_v ∩ V_c = {v} and B+(S_v) = μ_v (the source side of the min cut of its
   // max-flow). Any such sets give a valid bound 2(N-1) / max_v B+(S_v); these attain (7).
   std::vector<std::vector<int>> single_cuts;
-  Rational lower_bound;         // max(bound6, bound7)
-  Rational rs_ag_ratio;         // 2 · ratio*
+  Rational lower_bound;  // max(bound6, bound7)
+  Rational rs_ag_ratio;  // 2 · ratio*
   bool theorem19_a = false;
   bool theorem19_b = false;
-  bool rs_ag_optimal = false;   // Theorem 19 (a) or (b), or rs_ag_ratio == lower_bound
+  bool rs_ag_optimal = false;  // Theorem 19 (a) or (b), or rs_ag_ratio == lower_bound
 };
 AllreduceBounds ComputeAllreduceBounds(const Topology& g, const AllgatherOptimum& optimum);
 

@@ -4,8 +4,8 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <tuple>
 #include <stdexcept>
+#include <tuple>
 
 #include "solvers/backends/max_flow.h"
 
@@ -32,7 +32,11 @@ class Splitter {
  public:
   Splitter(const Topology& g, const CapacityGraph& d, const std::vector<BigInt>& src,
            const BigInt& threshold, const SplittingOptions& options)
-      : g_(g), src_(src), threshold_(threshold), options_(options), out_(g.num_nodes()),
+      : g_(g),
+        src_(src),
+        threshold_(threshold),
+        options_(options),
+        out_(g.num_nodes()),
         in_(g.num_nodes()) {
     for (const auto& [arc, c] : d.capacity) {
       if (c <= 0 || arc.first == arc.second) continue;
@@ -49,7 +53,7 @@ class Splitter {
       for (const auto& [t, c] : out_[v]) out += c;
       if (in != out) {
         throw std::logic_error("edge splitting: capacity graph not Eulerian at node " +
-                                    g_.node(v).name);
+                               g_.node(v).name);
       }
     }
     if (CurrentConnectivity() < threshold_) {
@@ -236,8 +240,10 @@ class Splitter {
       BigInt amt = std::min(left_i, left_j);
       RoutedPath p{first[i].nodes, amt};
       p.nodes.insert(p.nodes.end(), second[j].nodes.begin() + 1, second[j].nodes.end());
-      if (!dest.empty() && dest.back().nodes == p.nodes) dest.back().multiplicity += amt;
-      else dest.push_back(std::move(p));
+      if (!dest.empty() && dest.back().nodes == p.nodes)
+        dest.back().multiplicity += amt;
+      else
+        dest.push_back(std::move(p));
       left_i -= amt;
       left_j -= amt;
       if (left_i == 0 && ++i < first.size()) left_i = first[i].multiplicity;
@@ -284,7 +290,8 @@ class Splitter {
     for (const auto& [u, c] : ins) neighbours.insert(u);
     for (const auto& [t, c] : outs) neighbours.insert(t);
     for (const BigInt& offset : offsets) {
-      std::optional<std::vector<std::tuple<int, int, BigInt>>> plan = RotationPlan(ins, outs, offset);
+      std::optional<std::vector<std::tuple<int, int, BigInt>>> plan =
+          RotationPlan(ins, outs, offset);
       if (!plan) continue;
       if (neighbours.size() <= 2) {
         // At most two neighbours a, b and no self-loop: all of b's ingress goes to a and all
@@ -306,8 +313,8 @@ class Splitter {
   // north-west corner walk over the ingress list and the rotated egress list; std::nullopt
   // when some neighbour would be paired with itself (that capacity would be lost).
   static std::optional<std::vector<std::tuple<int, int, BigInt>>> RotationPlan(
-      const std::vector<std::pair<int, BigInt>>& ins, const std::vector<std::pair<int, BigInt>>& outs,
-      const BigInt& offset) {
+      const std::vector<std::pair<int, BigInt>>& ins,
+      const std::vector<std::pair<int, BigInt>>& outs, const BigInt& offset) {
     std::vector<std::pair<int, BigInt>> rotated;
     BigInt before = 0;
     std::size_t cut = 0;
@@ -339,7 +346,8 @@ class Splitter {
     auto save = [&](const Arc& a) {
       if (saved.count(a)) return;
       auto it = paths_.find(a);
-      saved[a] = {Cap(a), it == paths_.end() ? std::nullopt : std::optional<std::vector<RoutedPath>>(it->second)};
+      saved[a] = {Cap(a), it == paths_.end() ? std::nullopt
+                                             : std::optional<std::vector<RoutedPath>>(it->second)};
     };
     for (const auto& [u, t, m] : plan) {
       save({u, w});
@@ -361,12 +369,15 @@ class Splitter {
     // with little capacity, may lie below T without harm), decide with one max-flow per
     // compute sink (the arcs from s to isolated switches carry nothing further).
     bool switch_only = cut.has_value();
-    for (int v = 0; switch_only && v < n; ++v) switch_only = cut->source_side[v] || !g_.IsCompute(v);
+    for (int v = 0; switch_only && v < n; ++v)
+      switch_only = cut->source_side[v] || !g_.IsCompute(v);
     if (switch_only && CurrentConnectivity() >= threshold_) return true;
     for (const auto& [a, state] : saved) {
       SetCap(a, state.first);
-      if (state.second) paths_[a] = *state.second;
-      else paths_.erase(a);
+      if (state.second)
+        paths_[a] = *state.second;
+      else
+        paths_.erase(a);
     }
     splits_ = splits_before;
     return false;
@@ -452,7 +463,6 @@ CapacityGraph ScaledCapacityGraph(const Topology& g, const Rational& c, bool flo
   }
   return d;
 }
-
 
 BigInt MinSourceConnectivity(const Topology& g, const CapacityGraph& d,
                              const std::vector<BigInt>& source_capacity,

@@ -86,8 +86,7 @@ struct SplittingOptions {
 // is reported by std::logic_error.
 SplitResult SplitOffSwitches(const Topology& g, const CapacityGraph& d,
                              const std::vector<BigInt>& source_capacity, const BigInt& threshold,
-                             bool require_eulerian = true,
-                             const SplittingOptions& options = {});
+                             bool require_eulerian = true, const SplittingOptions& options = {});
 
 // min_{v∈V_c} F(s, v; D_c) for a capacity graph over g's nodes (switch nodes may be absent).
 BigInt MinSourceConnectivity(const Topology& g, const CapacityGraph& d,

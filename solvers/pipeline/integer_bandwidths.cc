@@ -6,7 +6,8 @@ namespace collsynth {
 
 IntegerBandwidths ScaleToIntegers(const Topology& g) {
   IntegerBandwidths r;
-  for (const Link& l : g.links()) r.scale = boost::multiprecision::lcm(r.scale, Denominator(l.bandwidth));
+  for (const Link& l : g.links())
+    r.scale = boost::multiprecision::lcm(r.scale, Denominator(l.bandwidth));
   r.values.reserve(g.num_links());
   for (const Link& l : g.links()) {
     Rational v = l.bandwidth * r.scale;

@@ -1,8 +1,7 @@
 #include "solvers/pipeline/pipeline_lp.h"
 
-#include <cmath>
-
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 #include "solvers/pipeline/allgather_optimum.h"
@@ -36,9 +35,12 @@ BigInt DenominatorBound(const Topology& g) {
 
 std::string ToString(PipelineLpStatus status) {
   switch (status) {
-    case PipelineLpStatus::kCertified: return "certified";
-    case PipelineLpStatus::kLpFailed: return "lp failed";
-    case PipelineLpStatus::kNotCertified: return "not certified";
+    case PipelineLpStatus::kCertified:
+      return "certified";
+    case PipelineLpStatus::kLpFailed:
+      return "lp failed";
+    case PipelineLpStatus::kNotCertified:
+      return "not certified";
   }
   return "unknown";
 }

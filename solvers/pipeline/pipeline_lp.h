@@ -39,9 +39,9 @@
 namespace collsynth {
 
 enum class PipelineLpStatus {
-  kCertified,      // (a) and (b) hold: ratio == ratio* exactly
-  kLpFailed,       // CLP did not reach an optimum (lp_outcome says why)
-  kNotCertified,   // the rounded hint failed (a) or (b): the LP answer was too inaccurate
+  kCertified,     // (a) and (b) hold: ratio == ratio* exactly
+  kLpFailed,      // CLP did not reach an optimum (lp_outcome says why)
+  kNotCertified,  // the rounded hint failed (a) or (b): the LP answer was too inaccurate
 };
 std::string ToString(PipelineLpStatus status);
 
@@ -50,15 +50,15 @@ struct PipelineLpResult {
   LpOutcome lp_outcome = LpOutcome::kBadInput;
   int lp_cols = 0;
   int lp_rows = 0;
-  double lp_x = 0;        // CLP's x* (per-source throughput, shards per unit time)
-  double lp_ratio = 0;    // 1 / x*
+  double lp_x = 0;           // CLP's x* (per-source throughput, shards per unit time)
+  double lp_ratio = 0;       // 1 / x*
   BigInt denominator_bound;  // X
-  Rational ratio;         // the rounded hint; ratio* when kCertified
+  Rational ratio;            // the rounded hint; ratio* when kCertified
   bool upper_holds = false;  // (a)
   bool lower_holds = false;  // (b)
   // Cross-check against the combinatorial optimum (computed by SolvePipelineLp).
   Rational combinatorial_ratio;
-  Rational cut_ratio;     // |S*∩V_c|/B+(S*), recomputed from the topology
+  Rational cut_ratio;                  // |S*∩V_c|/B+(S*), recomputed from the topology
   bool matches_combinatorial = false;  // ratio == combinatorial_ratio == cut_ratio
   double lp_seconds = 0;
   double certify_seconds = 0;

@@ -5,12 +5,12 @@
 #include <stdexcept>
 
 #include "proofs_check/pipeline_checker.h"
+#include "solvers/backends/max_flow.h"
 #include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/pipeline/arborescence_packing.h"
 #include "solvers/pipeline/collective_bounds.h"
 #include "solvers/pipeline/edge_splitting.h"
 #include "solvers/pipeline/integer_bandwidths.h"
-#include "solvers/backends/max_flow.h"
 
 namespace collsynth {
 namespace {
@@ -220,8 +220,10 @@ Rational LeastFloorU(const Topology& g, const std::vector<BigInt>& src, const Bi
   Rational width(BigInt(1), max_b * max_b);
   while (hi - lo >= width) {
     Rational mid = (lo + hi) / 2;
-    if (feasible(mid)) hi = mid;
-    else lo = mid;
+    if (feasible(mid))
+      hi = mid;
+    else
+      lo = mid;
   }
   Rational u = ClosestFraction((lo + hi) / 2, max_b);
   if (!feasible(u)) throw std::logic_error("fixed-k reconstruction infeasible");

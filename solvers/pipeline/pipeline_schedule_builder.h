@@ -3,9 +3,9 @@
 // Problem: build a PipelineSchedule (schedules/pipeline_schedule.h) for allgather,
 // reduce-scatter, allreduce or broadcast on an arbitrary Eulerian switch topology:
 //  * allgather: ratio* and (U, k) (solvers/pipeline/allgather_optimum.h), edge splitting of
-//    G({U·b_e}) with source capacities k and threshold N·k (solvers/pipeline/edge_splitting.h), then k
-//    spanning out-trees per compute node in G* (solvers/pipeline/arborescence_packing.h), mapped back
-//    to physical routes. Achieves T_B = (M/N)·ratio*, certified by the bottleneck cut.
+//    G({U·b_e}) with source capacities k and threshold N·k (solvers/pipeline/edge_splitting.h),
+//    then k spanning out-trees per compute node in G* (solvers/pipeline/arborescence_packing.h),
+//    mapped back to physical routes. Achieves T_B = (M/N)·ratio*, certified by the bottleneck cut.
 //  * reduce-scatter: the allgather of the transpose G^T, written unchanged (trees
 //    parent -> child); data flows child -> parent along the reversed paths, which are links
 //    of G. Same ratio on Eulerian G.
@@ -56,35 +56,35 @@ namespace collsynth {
 
 struct PipelineOptions {
   Collective collective = Collective::kAllgather;  // every collective (schedules/collective.h)
-  int root = -1;                 // broadcast root (node id of a compute node)
-  std::optional<BigInt> fixed_k;  // §2.4: exactly k trees per root
+  int root = -1;                                   // broadcast root (node id of a compute node)
+  std::optional<BigInt> fixed_k;                   // §2.4: exactly k trees per root
   // Fixed k on switch topologies: breakpoints of ⌊U·b_e⌋ above U* tried (after U* itself)
   // before the Eulerian fallback U'.
   int fixed_k_breakpoints = 16;
-  PackingOptions packing;         // Algorithm 2 variant (batch certification by default)
-  SplittingOptions splitting;     // Algorithm 1 variant (whole-switch fast path by default)
+  PackingOptions packing;      // Algorithm 2 variant (batch certification by default)
+  SplittingOptions splitting;  // Algorithm 1 variant (whole-switch fast path by default)
 };
 
 struct PipelineStats {
   std::int64_t optimum_max_flows = 0;
   std::int64_t splitting_max_flows = 0;
   std::int64_t split_operations = 0;
-  std::int64_t split_whole_switches = 0;  // switches split off by the cyclic fast path
-  std::int64_t split_rooted_cuts = 0;     // Hao-Orlin runs of that fast path
-  std::int64_t packing_max_flows = 0;  // Theorem 12 evaluations
+  std::int64_t split_whole_switches = 0;      // switches split off by the cyclic fast path
+  std::int64_t split_rooted_cuts = 0;         // Hao-Orlin runs of that fast path
+  std::int64_t packing_max_flows = 0;         // Theorem 12 evaluations
   std::int64_t packing_condition_checks = 0;  // condition (3) min-cut tests (batch mode)
   std::int64_t packing_batch_arcs = 0;        // tree arcs certified by those tests
   std::int64_t packing_rejected_proposals = 0;
   double packing_check_seconds = 0;  // part of packing_seconds spent in those tests
-  std::int64_t trees = 0;              // distinct trees (groups)
+  std::int64_t trees = 0;            // distinct trees (groups)
   double optimum_seconds = 0, splitting_seconds = 0, packing_seconds = 0;
 };
 
 // Fixed k (§2.4) on a switch topology: how one single-phase schedule's U was found when it
 // is above Theorem 14's least U* (the header comment above).
 struct FixedKSearch {
-  Rational least_u;                // U*: no schedule with k trees per root has a smaller U
-  int breakpoints_tried = 0;       // values of U tried, from U* up through the breakpoints of ⌊U·b_e⌋
+  Rational least_u;           // U*: no schedule with k trees per root has a smaller U
+  int breakpoints_tried = 0;  // values of U tried, from U* up through the breakpoints of ⌊U·b_e⌋
   bool eulerian_fallback = false;  // U = U', the least U' >= U* with every U'·b_e integral
 };
 

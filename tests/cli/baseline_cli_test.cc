@@ -102,8 +102,10 @@ TEST(ScheduleExpandCliTest, ReverseAndBadRequests) {
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
   // No transformation chosen, or two: bad input.
   EXPECT_EQ(RunCli({"schedule", "expand", topo, base, "-o", TempPath("z.json")}).exit_code, 2);
-  EXPECT_EQ(RunCli({"schedule", "expand", "--line", "--reverse", topo, base, "-o",
-                    TempPath("z.json")}).exit_code, 2);
+  EXPECT_EQ(
+      RunCli({"schedule", "expand", "--line", "--reverse", topo, base, "-o", TempPath("z.json")})
+          .exit_code,
+      2);
   // A schedule for another topology: exit 2 naming the node.
   std::string other = WriteTempFile("ring3.txt", DirectedRingText(3));
   auto mismatch = RunCli({"schedule", "expand", "--line", other, base, "-o", TempPath("w.json")});

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -21,7 +20,8 @@ using testing::WriteTempFile;
 
 TEST(BfbCliTest, K22AllgatherFigure1TbThreeHalvesAndScheduleWritten) {
   const std::string out = TempPath("k22_bfb.json");
-  auto r = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--json", "--clp-hint", "-o", out});
+  auto r = RunCli(
+      {"bfb", SourcePath("experiments/topologies/k22.json"), "--json", "--clp-hint", "-o", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = json::parse(r.out);  // CLP is silent: stdout is one JSON object
   EXPECT_EQ(j["tl"], 2);
@@ -42,7 +42,8 @@ TEST(BfbCliTest, Ring8UnidirectionalAndAllreduce) {
   json j = json::parse(r.out);
   EXPECT_EQ(j["tl"], 7);
   EXPECT_EQ(j["tb"], "7");
-  auto ar = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--collective", "allreduce", "--json"});
+  auto ar = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--collective",
+                    "allreduce", "--json"});
   ASSERT_EQ(ar.exit_code, 0) << ar.err;
   json k = json::parse(ar.out);
   EXPECT_EQ(k["tl"], 4);
@@ -51,7 +52,8 @@ TEST(BfbCliTest, Ring8UnidirectionalAndAllreduce) {
 }
 
 TEST(BfbCliTest, DiscreteChunksReportThm20) {
-  auto r = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--chunks", "3", "--json"});
+  auto r =
+      RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--chunks", "3", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = json::parse(r.out);
   EXPECT_EQ(j["thm20_holds"], true);
@@ -75,8 +77,8 @@ TEST(BfbCliTest, CompactScheduleVerifiesLikeStepsAndMutationIsRejected) {
   ASSERT_EQ(vc.exit_code, 0) << vc.out << vc.err;
   ASSERT_EQ(vs.exit_code, 0) << vs.out << vs.err;
   json rc = json::parse(vc.out), rs = json::parse(vs.out);
-  EXPECT_EQ(rc["tl"], 3);          // diameter of Q3 (Thm 15)
-  EXPECT_EQ(rc["tb"], "7/3");      // (N-1)/d: bandwidth optimal (Thm 7)
+  EXPECT_EQ(rc["tl"], 3);      // diameter of Q3 (Thm 15)
+  EXPECT_EQ(rc["tb"], "7/3");  // (N-1)/d: bandwidth optimal (Thm 7)
   EXPECT_EQ(rc["tl"], rs["tl"]);
   EXPECT_EQ(rc["tb"], rs["tb"]);
   // Drop the last step's first link record: some node then misses data.
@@ -120,12 +122,14 @@ TEST(BfbCliTest, BadInputIsExitTwoWithOneLine) {
   EXPECT_EQ(missing.exit_code, 2);
   // An option value CLI11 rejects: exit 2 and one line with the collsynth prefix (was two
   // lines from CLI11's own printer, without the prefix).
-  auto coll = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--collective", "broadcast"});
+  auto coll =
+      RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--collective", "broadcast"});
   EXPECT_EQ(coll.exit_code, 2);
   EXPECT_EQ(coll.err.rfind("collsynth: <args>: --collective: ", 0), 0u) << coll.err;
   EXPECT_NE(coll.err.find("broadcast"), std::string::npos) << coll.err;
   EXPECT_EQ(std::count(coll.err.begin(), coll.err.end(), '\n'), 1) << coll.err;
-  const std::string alpha = WriteTempFile("alpha_bad.json", R"({"links": [{"from": "nope", "to": "x", "alpha": 1}]})");
+  const std::string alpha =
+      WriteTempFile("alpha_bad.json", R"({"links": [{"from": "nope", "to": "x", "alpha": 1}]})");
   auto a = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "--alpha-file", alpha});
   EXPECT_EQ(a.exit_code, 2);
   EXPECT_NE(a.err.find("links[0]"), std::string::npos) << a.err;

@@ -28,8 +28,9 @@ TEST(CollectiveCliTest, PipelineUnknownCollective) {
 TEST(CollectiveCliTest, BfbRejectsBroadcast) {
   auto r = RunCli({"bfb", K22(), "--collective", "broadcast", "-o", TempPath("c2.json")});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "collsynth: <args>: --collective: broadcast not in {allgather,reduce-scatter,allreduce}\n");
+  EXPECT_EQ(
+      r.err,
+      "collsynth: <args>: --collective: broadcast not in {allgather,reduce-scatter,allreduce}\n");
 }
 
 TEST(CollectiveCliTest, BaselineUnknownAndUnsupportedCollective) {
@@ -40,13 +41,16 @@ TEST(CollectiveCliTest, BaselineUnknownAndUnsupportedCollective) {
                          "' is not one of allgather, reduce-scatter, allreduce\n");
   }
   // An unknown baseline name is reported first, as before.
-  auto r = RunCli({"baseline", "nosuch", K22(), "--collective", "gather", "-o", TempPath("c3.json")});
+  auto r =
+      RunCli({"baseline", "nosuch", K22(), "--collective", "gather", "-o", TempPath("c3.json")});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err.rfind("collsynth: <args>: baseline 'nosuch': unknown; one of: uniring,", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("collsynth: <args>: baseline 'nosuch': unknown; one of: uniring,", 0), 0u)
+      << r.err;
 }
 
 TEST(CollectiveCliTest, CollectivePrintedWithItsName) {
-  auto r = RunCli({"bfb", K22(), "--collective", "reduce-scatter", "--json", "-o", TempPath("c4.json")});
+  auto r =
+      RunCli({"bfb", K22(), "--collective", "reduce-scatter", "--json", "-o", TempPath("c4.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["collective"], "reduce-scatter");
   auto v = RunCli({"verify", K22(), TempPath("c4.json"), "--json"});

@@ -36,7 +36,9 @@ TEST(ExitCodeMappingTest, InvalidArgumentIsAnInternalError) {
 
 TEST(ExitCodeMappingTest, LogicErrorIsExitThreeNamingTypeCommandAndInputs) {
   std::string m;
-  EXPECT_EQ(Map(std::logic_error("route pool exhausted"), &m, "schedule expand", {"a.json", "b.json"}), 3);
+  EXPECT_EQ(
+      Map(std::logic_error("route pool exhausted"), &m, "schedule expand", {"a.json", "b.json"}),
+      3);
   EXPECT_EQ(m,
             "collsynth: internal error: std::logic_error: route pool exhausted "
             "(while running schedule expand on a.json b.json; please report it)");
@@ -46,13 +48,16 @@ TEST(ExitCodeMappingTest, OutOfMemoryIsExitThreeNamingCommandAndInputs) {
   // Before: exit 2 "out of memory (input too large?)", naming neither command nor input.
   std::string m;
   EXPECT_EQ(Map(std::bad_alloc(), &m, "topo info", {"ring.json"}), 3);
-  EXPECT_EQ(m, "collsynth: internal error: out of memory while running topo info on ring.json (please report it)");
+  EXPECT_EQ(m,
+            "collsynth: internal error: out of memory while running topo info on ring.json (please "
+            "report it)");
 }
 
 TEST(ExitCodeMappingTest, NonStandardExceptionIsExitThree) {
   std::string m;
   EXPECT_EQ(ExitCodeForException(std::make_exception_ptr(42), "verify", {}, &m), 3);
-  EXPECT_EQ(m, "collsynth: internal error: unknown exception (while running verify; please report it)");
+  EXPECT_EQ(
+      m, "collsynth: internal error: unknown exception (while running verify; please report it)");
 }
 
 TEST(ExitCodeMappingTest, MessagesAreOneLine) {
@@ -60,8 +65,10 @@ TEST(ExitCodeMappingTest, MessagesAreOneLine) {
   EXPECT_EQ(Map(InputError("t.json", "nodes[0] (x\ncollsynth: fake)", "bad\tname\r"), &m), 2);
   EXPECT_EQ(m, "collsynth: t.json: nodes[0] (x\\ncollsynth: fake): bad\\tname\\r");
   EXPECT_EQ(Map(std::logic_error("a\nb"), &m, "topo gen", {"ring(3)\n"}), 3);
-  EXPECT_EQ(m, "collsynth: internal error: std::logic_error: a\\nb (while running topo gen on ring(3)\\n; "
-               "please report it)");
+  EXPECT_EQ(
+      m,
+      "collsynth: internal error: std::logic_error: a\\nb (while running topo gen on ring(3)\\n; "
+      "please report it)");
 }
 
 TEST(ExitCodeMappingTest, EscapeKeepsUtf8AndEscapesEverythingElse) {
@@ -70,12 +77,12 @@ TEST(ExitCodeMappingTest, EscapeKeepsUtf8AndEscapesEverythingElse) {
             "K\xE2\x82\x82,\xE2\x82\x82 \xCF\x80 \xF0\x9F\x98\x80");  // K₂,₂ π 😀
   EXPECT_EQ(EscapeForMessage(std::string("a\0b", 3)), "a\\x00b");
   EXPECT_EQ(EscapeForMessage("\x1B[31m\x7F"), "\\x1B[31m\\x7F");
-  EXPECT_EQ(EscapeForMessage("\xFF\xFE"), "\\xFF\\xFE");            // never valid
-  EXPECT_EQ(EscapeForMessage("\xC3"), "\\xC3");                     // truncated
-  EXPECT_EQ(EscapeForMessage("\xC3(x"), "\\xC3(x");                 // bad continuation
-  EXPECT_EQ(EscapeForMessage("\xC0\xAF"), "\\xC0\\xAF");            // overlong '/'
-  EXPECT_EQ(EscapeForMessage("\xE0\x80\xAF"), "\\xE0\\x80\\xAF");   // overlong, 3 bytes
-  EXPECT_EQ(EscapeForMessage("\xED\xA0\x80"), "\\xED\\xA0\\x80");   // UTF-16 surrogate
+  EXPECT_EQ(EscapeForMessage("\xFF\xFE"), "\\xFF\\xFE");                    // never valid
+  EXPECT_EQ(EscapeForMessage("\xC3"), "\\xC3");                             // truncated
+  EXPECT_EQ(EscapeForMessage("\xC3(x"), "\\xC3(x");                         // bad continuation
+  EXPECT_EQ(EscapeForMessage("\xC0\xAF"), "\\xC0\\xAF");                    // overlong '/'
+  EXPECT_EQ(EscapeForMessage("\xE0\x80\xAF"), "\\xE0\\x80\\xAF");           // overlong, 3 bytes
+  EXPECT_EQ(EscapeForMessage("\xED\xA0\x80"), "\\xED\\xA0\\x80");           // UTF-16 surrogate
   EXPECT_EQ(EscapeForMessage("\xF4\x90\x80\x80"), "\\xF4\\x90\\x80\\x80");  // > U+10FFFF
   EXPECT_EQ(EscapeForMessage("\xF4\x8F\xBF\xBF"), "\xF4\x8F\xBF\xBF");      // U+10FFFF
 }
@@ -85,7 +92,9 @@ TEST(ExitCodeMappingTest, RunCommandStoresTheMappedCodeAndPrintsOneLine) {
   RunCommand([]() -> int { throw std::logic_error("invariant broken"); });
   std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(ExitCode(), 3);
-  EXPECT_EQ(err.rfind("collsynth: internal error: std::logic_error: invariant broken (while running ", 0), 0u)
+  EXPECT_EQ(
+      err.rfind("collsynth: internal error: std::logic_error: invariant broken (while running ", 0),
+      0u)
       << err;
   ::testing::internal::CaptureStderr();
   RunCommand([]() -> int { throw InputError("<args>", "--x", "bad"); });
@@ -105,7 +114,8 @@ TEST(ExitCodeMappingTest, InternalErrorNamesTheParsedSubcommandAndInputs) {
     auto* gen = a->add_subcommand("topo")->add_subcommand("gen");
     gen->add_option("expression", expr);
     gen->add_option("-o", out);
-    gen->callback([]() { RunCommand([]() -> int { throw std::logic_error("invariant\nbroken"); }); });
+    gen->callback(
+        []() { RunCommand([]() -> int { throw std::logic_error("invariant\nbroken"); }); });
     SetupCommands(*a);  // no registered commands in this binary; installs the bookkeeping
     return *a;
   }();
@@ -113,8 +123,9 @@ TEST(ExitCodeMappingTest, InternalErrorNamesTheParsedSubcommandAndInputs) {
   app.parse(std::vector<std::string>{"k.json", "-o", "ring(3)", "gen", "topo"});  // CLI11: reversed
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(ExitCode(), 3);
-  EXPECT_EQ(err, "collsynth: internal error: std::logic_error: invariant\\nbroken "
-                 "(while running topo gen on ring(3); please report it)\n");
+  EXPECT_EQ(err,
+            "collsynth: internal error: std::logic_error: invariant\\nbroken "
+            "(while running topo gen on ring(3); please report it)\n");
 }
 
 }  // namespace

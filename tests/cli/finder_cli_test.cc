@@ -28,14 +28,15 @@ TEST(FinderCliTest, Table4JsonFrontierAndBestChoice) {
   // Every frontier topology is a valid `topo gen` expression with the claimed size.
   for (const auto& c : j["frontier"]) {
     if (c["nodes"].get<int>() > 1024) continue;
-    auto g = RunCli({"topo", "gen", c["topology"].get<std::string>(), "-o", testing::TempPath("f.json")});
+    auto g = RunCli(
+        {"topo", "gen", c["topology"].get<std::string>(), "-o", testing::TempPath("f.json")});
     EXPECT_EQ(g.exit_code, 0) << c["topology"] << g.err;
   }
 }
 
 TEST(FinderCliTest, Table5RowAndWorkloadOptions) {
-  auto r = RunCli({"finder", "--nodes", "10", "--degree", "4", "--alpha", "10us", "--bandwidth", "100Gbps",
-                   "--size", "1KB", "--json"});
+  auto r = RunCli({"finder", "--nodes", "10", "--degree", "4", "--alpha", "10us", "--bandwidth",
+                   "100Gbps", "--size", "1KB", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = json::parse(r.out);
   ASSERT_EQ(j["frontier"].size(), 1u);

@@ -62,19 +62,21 @@ TEST(OutputCheckCliTest, WriterBugIsExitOneForEveryWritingCommand) {
   }
   {
     const std::string out = TempPath("oc_expand_bad.json");
-    ExpectRejectedAndAbsent(
-        RunCli({"schedule", "expand", "--degree", "2", ring, base, "-o", out}), out);
+    ExpectRejectedAndAbsent(RunCli({"schedule", "expand", "--degree", "2", ring, base, "-o", out}),
+                            out);
   }
   {
     const std::string out = TempPath("oc_pipe_bad.json");
     ExpectRejectedAndAbsent(
-        RunCli({"pipeline", SourcePath("experiments/topologies/two_cluster.json"), "-o", out}), out);
+        RunCli({"pipeline", SourcePath("experiments/topologies/two_cluster.json"), "-o", out}),
+        out);
   }
   {
     const std::string out = TempPath("oc_pipe_ar_bad.json");
-    ExpectRejectedAndAbsent(RunCli({"pipeline", SourcePath("experiments/topologies/two_cluster.json"),
-                                    "--collective", "allreduce", "-o", out}),
-                            out);
+    ExpectRejectedAndAbsent(
+        RunCli({"pipeline", SourcePath("experiments/topologies/two_cluster.json"), "--collective",
+                "allreduce", "-o", out}),
+        out);
   }
   for (const char* name : {"oc_bfb_bad.json", "oc_bfb_bad.csteps.json"}) {
     const std::string out = TempPath(name);
@@ -92,7 +94,8 @@ TEST(OutputCheckCliTest, WriterBugIsExitOneForEveryWritingCommand) {
 
 TEST(OutputCheckCliTest, PipelineAndBfbSummariesSayTheOutputWasVerified) {
   const std::string out = TempPath("oc_pipe.json");
-  auto p = RunCli({"pipeline", SourcePath("experiments/topologies/two_cluster.json"), "-o", out, "--json"});
+  auto p = RunCli(
+      {"pipeline", SourcePath("experiments/topologies/two_cluster.json"), "-o", out, "--json"});
   ASSERT_EQ(p.exit_code, 0) << p.err;
   json j = json::parse(p.out);
   EXPECT_EQ(j["output_verified"], true);

@@ -49,7 +49,8 @@ TEST(PipelineCliTest, OptimumJsonContract) {
 TEST(PipelineCliTest, WritesCheckedScheduleForEveryCollective) {
   for (std::string c : {"allgather", "reduce-scatter", "allreduce", "broadcast"}) {
     std::string out = TempPath("sched_" + c + ".json");
-    CliResult r = RunCli({"pipeline", TwoCluster(), "--collective", c, "--root", "c12", "-o", out, "--json"});
+    CliResult r =
+        RunCli({"pipeline", TwoCluster(), "--collective", c, "--root", "c12", "-o", out, "--json"});
     ASSERT_EQ(r.exit_code, 0) << c << ": " << r.err;
     json summary = json::parse(r.out);
     EXPECT_EQ(summary["verdict"], "optimal (certified)") << c;
@@ -87,7 +88,8 @@ TEST(PipelineCliTest, FixedKAndExactBandwidths) {
   CliResult p = RunCli({"pipeline", ring, "-o", TempPath("ring_big_sched.json"), "--json"});
   ASSERT_EQ(p.exit_code, 0) << p.err;
   EXPECT_EQ(json::parse(p.out)["ratio"], "3/2000036");
-  CliResult f = RunCli({"pipeline", ring, "--fixed-k", "1", "-o", TempPath("ring_fk.json"), "--json"});
+  CliResult f =
+      RunCli({"pipeline", ring, "--fixed-k", "1", "-o", TempPath("ring_fk.json"), "--json"});
   ASSERT_EQ(f.exit_code, 0) << f.err;
   json fj = json::parse(f.out);
   EXPECT_EQ(fj["k"], 1);
@@ -99,14 +101,16 @@ TEST(PipelineCliTest, FixedKAndExactBandwidths) {
   EXPECT_EQ(fj["fixed_k_lower_bound"], "2/1000033");
   EXPECT_EQ(fj["fixed_k_certified"], true);
   // k = 2: 3 + 3 = 6 = 2(N-1) at U = 3/1000003; ratio U/k.
-  CliResult f2 = RunCli({"pipeline", ring, "--fixed-k", "2", "-o", TempPath("ring_fk2.json"), "--json"});
+  CliResult f2 =
+      RunCli({"pipeline", ring, "--fixed-k", "2", "-o", TempPath("ring_fk2.json"), "--json"});
   ASSERT_EQ(f2.exit_code, 0) << f2.err;
   json f2j = json::parse(f2.out);
   EXPECT_EQ(f2j["U"], "3/1000003");
   EXPECT_EQ(f2j["fixed_k_lower_bound"], "3/2000006");
   EXPECT_EQ(f2j["fixed_k_certified"], true);
   CliResult text = RunCli({"pipeline", ring, "--fixed-k", "1", "-o", TempPath("ring_fk.json")});
-  EXPECT_NE(text.out.find("best for this k (certified by the fixed-k cut)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("best for this k (certified by the fixed-k cut)"), std::string::npos)
+      << text.out;
   // The written certificate, verified from disk: X = {a}; below U = 2/1000033 the links into
   // a carry 1 + 1 < 3 trees. Claiming X = every node is a violation (exit 1).
   std::string file = TempPath("ring_fk.json");
@@ -128,12 +132,13 @@ TEST(PipelineCliTest, FixedKAndExactBandwidths) {
 
 // Issue 4: --fixed-k on a switch topology whose G({⌊U*·b_e⌋}) is not Eulerian used to end
 // in an internal error (exit 3: "arc s0 -> c0 could not be split off"), then in the coarse
-// Eulerian fallback U' = 1. Relaxed splitting (solvers/pipeline/edge_splitting.h) now isolates s0 at
-// U* itself: the schedule attains Theorem 14's lower bound, so no fallback is recorded.
+// Eulerian fallback U' = 1. Relaxed splitting (solvers/pipeline/edge_splitting.h) now isolates s0
+// at U* itself: the schedule attains Theorem 14's lower bound, so no fallback is recorded.
 TEST(PipelineCliTest, FixedKOnNonEulerianFloorGraphIssue4) {
-  std::string topo = WriteTempFile("fixed_k_switch.txt",
-                                   "name: t\ncompute: c0 c1\nswitches: s0\n"
-                                   "c1 s0 3\ns0 c0 3\nc0 c1 3\nc1 c0 4\nc0 c1 4\nc0 s0 6\ns0 c0 6\n");
+  std::string topo =
+      WriteTempFile("fixed_k_switch.txt",
+                    "name: t\ncompute: c0 c1\nswitches: s0\n"
+                    "c1 s0 3\ns0 c0 3\nc0 c1 3\nc1 c0 4\nc0 c1 4\nc0 s0 6\ns0 c0 6\n");
   std::string out = TempPath("fixed_k_switch.json");
   CliResult r = RunCli({"pipeline", topo, "--fixed-k", "1", "-o", out, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -168,9 +173,13 @@ TEST(PipelineCliTest, BadInputExitsTwoNamingTheNode) {
   CliResult r = RunCli({"pipeline", split, "-o", TempPath("y.json")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("cannot reach"), std::string::npos) << r.err;
-  EXPECT_EQ(RunCli({"pipeline", TwoCluster(), "--collective", "gather", "-o", TempPath("z.json")}).exit_code, 2);
-  EXPECT_EQ(RunCli({"pipeline", TwoCluster(), "--fixed-k", "-3", "-o", TempPath("z.json")}).exit_code, 2);
-  CliResult bad_packing = RunCli({"pipeline", TwoCluster(), "--packing", "fast", "-o", TempPath("z.json")});
+  EXPECT_EQ(RunCli({"pipeline", TwoCluster(), "--collective", "gather", "-o", TempPath("z.json")})
+                .exit_code,
+            2);
+  EXPECT_EQ(
+      RunCli({"pipeline", TwoCluster(), "--fixed-k", "-3", "-o", TempPath("z.json")}).exit_code, 2);
+  CliResult bad_packing =
+      RunCli({"pipeline", TwoCluster(), "--packing", "fast", "-o", TempPath("z.json")});
   EXPECT_EQ(bad_packing.exit_code, 2);
   EXPECT_NE(bad_packing.err.find("--packing"), std::string::npos) << bad_packing.err;
   EXPECT_EQ(RunCli({"optimum", TwoCluster(), "--root", "s0"}).exit_code, 2);
@@ -193,7 +202,8 @@ TEST(PipelineCliTest, PackingVariantsAgree) {
   std::string topo = WriteTempFile("torus5.txt", text);
   std::map<std::string, json> summary;
   for (std::string mode : {"batch", "arc-by-arc"}) {
-    CliResult r = RunCli({"pipeline", topo, "--packing", mode, "-o", TempPath("torus5_" + mode + ".json"), "--json"});
+    CliResult r = RunCli({"pipeline", topo, "--packing", mode, "-o",
+                          TempPath("torus5_" + mode + ".json"), "--json"});
     ASSERT_EQ(r.exit_code, 0) << mode << ": " << r.err;
     summary[mode] = json::parse(r.out);
     EXPECT_EQ(summary[mode]["verdict"], "optimal (certified)") << mode;
@@ -223,7 +233,8 @@ TEST(PipelineCliTest, SplittingVariantsAgree) {
     EXPECT_EQ(summary[mode]["ratio"], "1") << mode;
     EXPECT_EQ(summary[mode]["splitting"]["mode"], mode);
     for (const char* stage : {"optimum", "splitting", "packing", "check", "write"}) {
-      EXPECT_TRUE(summary[mode]["stage_seconds"][stage].is_number_float()) << stage;  // reported, as a number
+      EXPECT_TRUE(summary[mode]["stage_seconds"][stage].is_number_float())
+          << stage;  // reported, as a number
     }
     // The schedule file is compact JSON on one line that parses back.
     std::string text = ReadFile(TempPath("two_cluster_" + mode + ".json"));
@@ -234,7 +245,8 @@ TEST(PipelineCliTest, SplittingVariantsAgree) {
   EXPECT_EQ(summary["pairwise"]["splitting"]["whole_switches"].get<long long>(), 0);
   EXPECT_LT(summary["whole"]["max_flows"]["splitting"].get<long long>(),
             summary["pairwise"]["max_flows"]["splitting"].get<long long>());
-  CliResult bad = RunCli({"pipeline", TwoCluster(), "--splitting", "greedy", "-o", TempPath("x.json")});
+  CliResult bad =
+      RunCli({"pipeline", TwoCluster(), "--splitting", "greedy", "-o", TempPath("x.json")});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--splitting"), std::string::npos) << bad.err;
 }

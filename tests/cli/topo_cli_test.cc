@@ -4,8 +4,8 @@
 
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/progress.h"
 #include "test_util.h"
@@ -13,13 +13,14 @@
 namespace collsynth {
 namespace {
 
+using nlohmann::json;
 using testing::RunCli;
 using testing::SourcePath;
 using testing::WriteTempFile;
-using nlohmann::json;
 
 TEST(TopoInfoCliTest, TwoClusterJsonContract) {
-  auto r = RunCli({"topo", "info", SourcePath("experiments/topologies/two_cluster.json"), "--json"});
+  auto r =
+      RunCli({"topo", "info", SourcePath("experiments/topologies/two_cluster.json"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = json::parse(r.out);
   EXPECT_EQ(j["compute_nodes"], 8);
@@ -80,13 +81,21 @@ TEST(TopoInfoCliTest, BadInputExitsTwoWithOneClearLine) {
       {"malformed.json", {"{\"nodes\": [{\"name\": \"a\"}", "malformed JSON"}},
       {"missing_field.json", {R"({"links": []})", "missing field 'nodes'"}},
       {"mistyped.json", {R"({"nodes": [{"name": 3}]})", "must be a string"}},
-      {"unknown_node.json", {two + R"({"from": "a", "to": "q", "bandwidth": 1}]})", "unknown node 'q'"}},
-      {"duplicate.json", {R"({"nodes": [{"name": "a"}, {"name": "a"}]})", "duplicate node name 'a'"}},
-      {"zero_bw.json", {two + R"({"from": "a", "to": "b", "bandwidth": 0}]})", "bandwidth must be positive, got 0"}},
-      {"negative_bw.json", {two + R"({"from": "a", "to": "b", "bandwidth": "-5/2"}]})", "got -5/2"}},
-      {"text_bw.json", {two + R"({"from": "a", "to": "b", "bandwidth": "ten"}]})", "not an exact number"}},
+      {"unknown_node.json",
+       {two + R"({"from": "a", "to": "q", "bandwidth": 1}]})", "unknown node 'q'"}},
+      {"duplicate.json",
+       {R"({"nodes": [{"name": "a"}, {"name": "a"}]})", "duplicate node name 'a'"}},
+      {"zero_bw.json",
+       {two + R"({"from": "a", "to": "b", "bandwidth": 0}]})",
+        "bandwidth must be positive, got 0"}},
+      {"negative_bw.json",
+       {two + R"({"from": "a", "to": "b", "bandwidth": "-5/2"}]})", "got -5/2"}},
+      {"text_bw.json",
+       {two + R"({"from": "a", "to": "b", "bandwidth": "ten"}]})", "not an exact number"}},
       {"float_bw.json", {two + R"({"from": "a", "to": "b", "bandwidth": 0.25}]})", "not exact"}},
-      {"absurd_bw.json", {two + R"({"from": "a", "to": "b", "bandwidth": ")" + huge + "\"}]}", "more than 1000000 digits"}},
+      {"absurd_bw.json",
+       {two + R"({"from": "a", "to": "b", "bandwidth": ")" + huge + "\"}]}",
+        "more than 1000000 digits"}},
       {"no_compute.json", {R"({"nodes": [{"name": "s", "kind": "switch"}]})", "no compute nodes"}},
   };
   for (const auto& [name, c] : cases) {
@@ -105,8 +114,11 @@ TEST(TopoInfoCliTest, BadInputExitsTwoWithOneClearLine) {
 
 TEST(TopoInfoCliTest, UsageErrorsExitTwo) {
   // CLI11's own argument errors: one line "collsynth: <args>: ..." (was two lines, no prefix).
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"topo", "info"}, {"no-such-command"}, {}, {"topo", "info", "x.json", "--threads", "many"}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"topo", "info"},
+                                             {"no-such-command"},
+                                             {},
+                                             {"topo", "info", "x.json", "--threads", "many"}}) {
     auto r = RunCli(args);
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_EQ(r.err.rfind("collsynth: <args>: ", 0), 0u) << r.err;
@@ -131,12 +143,15 @@ TEST(TopoInfoCliTest, ErrorMessagesAreOneLineWhateverTheNames) {
   auto r = RunCli({"topo", "info", forged});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_EQ(r.err.rfind("collsynth: " + forged + ": nodes[0]: node name contains a control character", 0), 0u)
+  EXPECT_EQ(
+      r.err.rfind("collsynth: " + forged + ": nodes[0]: node name contains a control character", 0),
+      0u)
       << r.err;  // names are refused at read time (issue 14), so no message can quote them
   // A file name with a newline, an escape byte and a byte that is not UTF-8.
   auto bad = RunCli({"topo", "info", "/no/such/a\nb\x1B\xFF.json"});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_EQ(bad.err.rfind("collsynth: /no/such/a\\nb\\x1B\\xFF.json: cannot open file", 0), 0u) << bad.err;
+  EXPECT_EQ(bad.err.rfind("collsynth: /no/such/a\\nb\\x1B\\xFF.json: cannot open file", 0), 0u)
+      << bad.err;
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
@@ -154,7 +169,6 @@ TEST(TopoConvertCliTest, JsonToEdgeListAndBackIsLossless) {
   EXPECT_EQ(j["nodes"][8]["kind"], "switch");
 }
 
-
 // --- issue 14: hostile input through the real binary --------------------------------------
 
 // Exit 2, one line naming the file and containing `problem`, nothing on stdout.
@@ -170,15 +184,18 @@ void ExpectRefused(const std::vector<std::string>& args, const std::string& file
 
 TEST(TopoHostileInputCliTest, DeepNestingHugeNumbersAndBadNamesExitTwo) {
   const std::string two = R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [)";
-  std::string deep = WriteTempFile("deep.json", R"({"nodes": [{"name": "a"}], "x": )" +
-                                                    std::string(200000, '[') + std::string(200000, ']') + "}");
+  std::string deep =
+      WriteTempFile("deep.json", R"({"nodes": [{"name": "a"}], "x": )" + std::string(200000, '[') +
+                                     std::string(200000, ']') + "}");
   ExpectRefused({"topo", "info", deep}, deep, "JSON nested deeper than 64 levels");
-  std::string inf = WriteTempFile("inf.json", two + R"({"from": "a", "to": "b", "bandwidth": 1e400}]})");
+  std::string inf =
+      WriteTempFile("inf.json", two + R"({"from": "a", "to": "b", "bandwidth": 1e400}]})");
   ExpectRefused({"topo", "info", inf}, inf, "number 1e400 is out of range");
   std::string utf = WriteTempFile("bad_utf8.txt", "a b 1\nb c\xff 1\n");
   ExpectRefused({"topo", "info", utf}, utf + ": line 2", "node name is not valid UTF-8");
   std::string ctl = WriteTempFile("ctl.json", R"({"nodes": [{"name": "x\ncollsynth: fake"}]})");
-  ExpectRefused({"topo", "info", ctl}, ctl + ": nodes[0]", "node name contains a control character");
+  ExpectRefused({"topo", "info", ctl}, ctl + ": nodes[0]",
+                "node name contains a control character");
   std::string dup = WriteTempFile("overflow.txt", "a b 1 9223372036854775807\na b 1\nb a 1\n");
   ExpectRefused({"topo", "info", dup}, dup + ": line 2 (a -> b)", "add up past 2^63-1");
   std::string dir = deep.substr(0, deep.rfind('/'));
@@ -186,7 +203,8 @@ TEST(TopoHostileInputCliTest, DeepNestingHugeNumbersAndBadNamesExitTwo) {
 }
 
 TEST(TopoHostileInputCliTest, IntegerBandwidthBeyondInt64IsReadExactly) {
-  std::string f = WriteTempFile("big_bw.json", R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [
+  std::string f =
+      WriteTempFile("big_bw.json", R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [
       {"from": "a", "to": "b", "bandwidth": 123456789012345678901234567890, "duplex": true}]})");
   auto r = RunCli({"topo", "convert", f, "-"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -214,14 +232,16 @@ TEST(TopoConvertCliTest, EdgeListRoundTripKeepsNastyNames) {
   EXPECT_EQ(json::parse(b.out)["name"], "my topo #1");
 }
 
-
 TEST(TopoHostileInputCliTest, SchedulesGoThroughTheSameJsonLimits) {
   // ParseJsonText is the one JSON entry point: a schedule gets the same refusals.
   const std::string k22 = SourcePath("experiments/topologies/k22.json");
-  std::string deep = WriteTempFile("deep_schedule.json", R"({"format": "steps", "collective": "allgather",
-      "sends": [], "producer": )" + std::string(200000, '[') + std::string(200000, ']') + "}");
+  std::string deep =
+      WriteTempFile("deep_schedule.json", R"({"format": "steps", "collective": "allgather",
+      "sends": [], "producer": )" + std::string(200000, '[') +
+                                              std::string(200000, ']') + "}");
   ExpectRefused({"verify", k22, deep}, deep, "JSON nested deeper than 64 levels");
-  std::string inf = WriteTempFile("inf_schedule.json", R"({"format": "steps", "collective": "allgather",
+  std::string inf =
+      WriteTempFile("inf_schedule.json", R"({"format": "steps", "collective": "allgather",
       "sends": [], "tb": 1e400})");
   ExpectRefused({"verify", k22, inf}, inf, "number 1e400 is out of range");
 }

@@ -97,13 +97,15 @@ TEST(TopoGenCliTest, Issue14AbsurdSizesExitTwoNamingTheRealSize) {
   EXPECT_EQ(p.exit_code, 2);
   EXPECT_EQ(p.err,
             "collsynth: <expr>: power(complete(100),10): power(complete(100),10) would have "
-            "100000000000000000000 nodes and 99000000000000000000000 links" + limit);
+            "100000000000000000000 nodes and 99000000000000000000000 links" +
+                limit);
   EXPECT_EQ(p.out, "");
   auto c = RunCli({"topo", "gen", "circulant(10000000,1)", "-o", TempPath("c.json")});
   EXPECT_EQ(c.exit_code, 2);
   EXPECT_EQ(c.err,
             "collsynth: <expr>: circulant(10000000,1): circulant(10000000,1) would have "
-            "10000000 nodes and 20000000 links" + limit);
+            "10000000 nodes and 20000000 links" +
+                limit);
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ using testing::RunCli;
 TEST(TopoPolarstarCli, Radix15ListsTableThreeDesign) {
   auto r = RunCli({"topo", "polarstar", "--radix", "15"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("largest: polarstar(11,3,iq) with 1064 routers"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("largest: polarstar(11,3,iq) with 1064 routers"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("paley"), std::string::npos);  // q = 8, d' = 6: 949 routers
   EXPECT_NE(r.out.find("949"), std::string::npos);
 }

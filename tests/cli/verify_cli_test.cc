@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "test_util.h"
@@ -27,7 +26,9 @@ json Send(const std::string& src, const std::string& lo, const std::string& hi,
 // Seed 000 Figure 1 on k22.json: T_L = 2, T_B = 3/2.
 json K22Figure1() {
   json sends = json::array();
-  struct Row { const char *src, *n1, *n2, *o; };
+  struct Row {
+    const char *src, *n1, *n2, *o;
+  };
   for (Row r : {Row{"a", "c", "d", "b"}, Row{"b", "c", "d", "a"}, Row{"c", "a", "b", "d"},
                 Row{"d", "a", "b", "c"}}) {
     sends.push_back(Send(r.src, "0", "1", r.src, r.n1, 1));
@@ -49,7 +50,8 @@ json TwoClusterPipeline() {
       std::string far = "c" + std::to_string(other) + std::to_string(r);
       json edges = json::array();
       auto edge = [](const std::string& a, const std::string& via, const std::string& b) {
-        return json{{"from", a}, {"to", b}, {"routes", {{{"path", {a, via, b}}, {"multiplicity", 1}}}}};
+        return json{
+            {"from", a}, {"to", b}, {"routes", {{{"path", {a, via, b}}, {"multiplicity", 1}}}}};
       };
       edges.push_back(edge(root, "s0", far));
       for (int q = 1; q <= 4; ++q) {
@@ -60,8 +62,13 @@ json TwoClusterPipeline() {
       trees.push_back({{"root", root}, {"multiplicity", 1}, {"edges", edges}});
     }
   }
-  return {{"format", "pipeline"}, {"collective", "allgather"}, {"ratio", "1"}, {"U", "1"}, {"k", 1},
-          {"bottleneck_cut", {"s1", "c11", "c12", "c13", "c14"}}, {"trees", trees}};
+  return {{"format", "pipeline"},
+          {"collective", "allgather"},
+          {"ratio", "1"},
+          {"U", "1"},
+          {"k", 1},
+          {"bottleneck_cut", {"s1", "c11", "c12", "c13", "c14"}},
+          {"trees", trees}};
 }
 
 TEST(VerifyCliTest, ValidStepScheduleExitsZeroWithFigure1Values) {
@@ -112,7 +119,8 @@ TEST(VerifyCliTest, PipelineCertifiedOptimal) {
   auto r = RunCli({"verify", SourcePath("experiments/topologies/two_cluster.json"), sched});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("optimal (certified)"), std::string::npos) << r.out;
-  auto rj = RunCli({"verify", SourcePath("experiments/topologies/two_cluster.json"), sched, "--json"});
+  auto rj =
+      RunCli({"verify", SourcePath("experiments/topologies/two_cluster.json"), sched, "--json"});
   json j = json::parse(rj.out);
   EXPECT_EQ(j["ok"], true);
   EXPECT_EQ(j["ratio"], "1");
@@ -147,10 +155,12 @@ TEST(VerifyCliTest, BadInputExitsTwoWithOneLine) {
   expect_bad(s.dump(), "unknown node 'zz'");
   auto missing = RunCli({"verify", topo, "/nonexistent/schedule.json"});
   EXPECT_EQ(missing.exit_code, 2);
-  auto missing_topo = RunCli({"verify", "/nonexistent/topo.json", WriteTempFile("ok.json", K22Figure1().dump())});
+  auto missing_topo =
+      RunCli({"verify", "/nonexistent/topo.json", WriteTempFile("ok.json", K22Figure1().dump())});
   EXPECT_EQ(missing_topo.exit_code, 2);
   // An option value CLI11 rejects: one line with the prefix, exit 2 (was CLI11's two lines).
-  auto zero = RunCli({"verify", topo, WriteTempFile("ok.json", K22Figure1().dump()), "--max-errors", "0"});
+  auto zero =
+      RunCli({"verify", topo, WriteTempFile("ok.json", K22Figure1().dump()), "--max-errors", "0"});
   EXPECT_EQ(zero.exit_code, 2);
   EXPECT_EQ(zero.err.rfind("collsynth: <args>: --max-errors: ", 0), 0u) << zero.err;
   EXPECT_EQ(std::count(zero.err.begin(), zero.err.end(), '\n'), 1) << zero.err;
@@ -160,15 +170,18 @@ TEST(VerifyCliTest, BadInputExitsTwoWithOneLine) {
 // A node name cannot forge lines of the text report: names with control characters are
 // refused when the topology is read (exit 2, one line), before any report could quote them.
 TEST(VerifyCliTest, ForgingNodeNamesAreRefusedAtReadTime) {
-  const std::string topo = WriteTempFile(
-      "forged_topo.json",
-      R"({"nodes": [{"name": "a"}, {"name": "x\ncollsynth: valid"}],
+  const std::string topo =
+      WriteTempFile("forged_topo.json",
+                    R"({"nodes": [{"name": "a"}, {"name": "x\ncollsynth: valid"}],
           "links": [{"from": "a", "to": "x\ncollsynth: valid", "bandwidth": 1, "duplex": true}]})");
-  const std::string empty = WriteTempFile("empty_steps.json", R"({"format": "steps", "collective": "allgather", "sends": []})");
+  const std::string empty = WriteTempFile(
+      "empty_steps.json", R"({"format": "steps", "collective": "allgather", "sends": []})");
   auto r = RunCli({"verify", topo, empty});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_EQ(r.err, "collsynth: " + topo + ": nodes[1]: node name contains a control character (byte 0x0a at offset 1)\n");
+  EXPECT_EQ(r.err,
+            "collsynth: " + topo +
+                ": nodes[1]: node name contains a control character (byte 0x0a at offset 1)\n");
 }
 
 // Issue 14: K_{2,2} Figure 1 plus a send at step 0 was "valid", BFB and duplicate-free; it is

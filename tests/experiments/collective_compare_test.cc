@@ -19,7 +19,8 @@ std::string Extra(const ExperimentRow& row, const std::string& name) {
 }
 
 TEST(CollectiveCompareIssue14, Dgx1AllreducePipelineCertifiedByBound7) {
-  const ExperimentRow row = RunCollectiveCase("dgx1(1)", "", "pipeline", Collective::kAllreduce, {}, true);
+  const ExperimentRow row =
+      RunCollectiveCase("dgx1(1)", "", "pipeline", Collective::kAllreduce, {}, true);
   EXPECT_EQ(*row.tb, Rational(7, 3));
   EXPECT_EQ(*row.lower_bound, Rational(7, 3));
   EXPECT_EQ(Extra(row, "certified_optimal"), "yes");
@@ -39,7 +40,8 @@ TEST(CollectiveCompareIssue14, PipelineRowAboveTheBoundSaysSo) {
 
 TEST(CollectiveCompareIssue14, StepScheduleRowsAreCertifiedByTheSolversCuts) {
   // hypercube(4) allreduce: (6) = 16/4 = 4, (7) = 2·15/4 = 15/2; BFB attains (7).
-  ExperimentRow bfb = RunCollectiveCase("hypercube(4)", "", "bfb", Collective::kAllreduce, {}, true);
+  ExperimentRow bfb =
+      RunCollectiveCase("hypercube(4)", "", "bfb", Collective::kAllreduce, {}, true);
   EXPECT_EQ(*bfb.tb, Rational(15, 2));
   EXPECT_EQ(Extra(bfb, "certified_optimal"), "yes");
   EXPECT_EQ(Extra(bfb, "certificate"), "checked cut: bound (7)");
@@ -51,10 +53,12 @@ TEST(CollectiveCompareIssue14, StepScheduleRowsAreCertifiedByTheSolversCuts) {
   // Allgather on torus(3,3): bound (1) = 8/4 = 2 with the bottleneck cut.
   ExperimentRow ag = RunCollectiveCase("torus(3,3)", "", "bfb", Collective::kAllgather, {}, true);
   EXPECT_EQ(Extra(ag, "certificate"), "checked cut: bound (1)");
-  ExperimentRow rs = RunCollectiveCase("torus(3,3)", "", "bfb", Collective::kReduceScatter, {}, true);
+  ExperimentRow rs =
+      RunCollectiveCase("torus(3,3)", "", "bfb", Collective::kReduceScatter, {}, true);
   EXPECT_EQ(Extra(rs, "certificate"), "checked cut: bound (1) on G^T");
   // Without a lower bound nothing is certified, and the row says so.
-  ExperimentRow none = RunCollectiveCase("torus(3,3)", "", "bfb", Collective::kAllgather, {}, false);
+  ExperimentRow none =
+      RunCollectiveCase("torus(3,3)", "", "bfb", Collective::kAllgather, {}, false);
   EXPECT_EQ(Extra(none, "certified_optimal"), "no");
   EXPECT_EQ(Extra(none, "certificate"), "none: no lower bound computed");
 }

@@ -1,7 +1,6 @@
 // `collsynth experiment` end to end through the real binary: outputs, byte-identical CSV
 // (time columns aside) across runs and --jobs, meta.json contents, plots, bad input.
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -145,9 +144,9 @@ TEST(ExperimentCli, Issue15DefinitionsAndOutputsAreRelativeToTheCurrentDirectory
   auto run = RunCliIn(copy.string(), {"experiment", "run", name, "--no-plots"});
   ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
   EXPECT_NE(run.out.find("notebooks_data/" + name), std::string::npos) << run.out;
-  EXPECT_EQ(ParseCsv(Slurp((copy / "notebooks_data" / name / "results.csv").string()), "csv")
-                .rows.size(),
-            5u);
+  EXPECT_EQ(
+      ParseCsv(Slurp((copy / "notebooks_data" / name / "results.csv").string()), "csv").rows.size(),
+      5u);
   EXPECT_TRUE(fs::exists(copy / "notebooks_data" / name / "meta.json"));
 
   auto list = RunCliIn(copy.string(), {"experiment", "list"});
@@ -161,8 +160,8 @@ TEST(ExperimentCli, Issue15DefinitionsAndOutputsAreRelativeToTheCurrentDirectory
   // --dir and --out are relative to the current directory too.
   fs::create_directories(copy / "defs");
   fs::copy_file(copy / "experiments" / (name + ".json"), copy / "defs" / (name + ".json"));
-  auto flags = RunCliIn(copy.string(),
-                        {"experiment", "run", name, "--dir", "defs", "--out", "mine", "--no-plots"});
+  auto flags = RunCliIn(
+      copy.string(), {"experiment", "run", name, "--dir", "defs", "--out", "mine", "--no-plots"});
   ASSERT_EQ(flags.exit_code, 0) << flags.err;
   EXPECT_TRUE(fs::exists(copy / "mine" / "results.csv"));
 
@@ -190,7 +189,10 @@ std::string OnePlotDefinition(const std::string& title, const std::string& label
        {{"collective", "allgather"},
         {"cases", {{{"topology", "torus(3,3)"}, {"label", label}, {"algorithms", {"bfb"}}}}}}},
       {"plots",
-       {{{"file", "tb.png"}, {"title", title}, {"x", "instance"}, {"y", "tb_decimal"},
+       {{{"file", "tb.png"},
+         {"title", title},
+         {"x", "instance"},
+         {"y", "tb_decimal"},
          {"group", "algorithm"}}}},
       {"readme", {"One plot."}}};
   return WriteTempFile("one-plot.json", d.dump());
@@ -222,9 +224,10 @@ TEST(ExperimentCliIssue14, OutputFolderWithQuoteAndCommandSubstitutionRunsNoShel
 TEST(ExperimentCliIssue14, BackquotesInTitlesAndCellsRunNothing) {
   const std::string out = TempPath("backquotes");
   const std::string pwned = TempPath("PWNED-bq");
-  auto r = RunCli({"experiment", "run",
-                   OnePlotDefinition("it's `touch " + pwned + "1`", "a \"b\" `touch " + pwned + "2`"),
-                   "--out", out});
+  auto r =
+      RunCli({"experiment", "run",
+              OnePlotDefinition("it's `touch " + pwned + "1`", "a \"b\" `touch " + pwned + "2`"),
+              "--out", out});
   EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_TRUE(NonEmptyFile(out + "/tb.png")) << r.err;
   EXPECT_FALSE(std::filesystem::exists(pwned + "1"));
@@ -267,14 +270,14 @@ TEST(ExperimentCliIssue14, GnuplotThatFailsOrWritesNothingIsExit1) {
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("left no non-empty"), std::string::npos) << r.err;
   });
-  WithFakeGnuplot(TempPath("bin-broken"),
-                  "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\necho 'line 3: broken' >&2\nexit 1\n",
-                  [&] {
-                    auto r = RunCli({"experiment", "report", def, "--out", out});
-                    EXPECT_EQ(r.exit_code, 1) << r.err;
-                    EXPECT_NE(r.err.find("line 3: broken"), std::string::npos) << r.err;
-                    EXPECT_NE(r.err.find("status 1"), std::string::npos) << r.err;
-                  });
+  WithFakeGnuplot(
+      TempPath("bin-broken"),
+      "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\necho 'line 3: broken' >&2\nexit 1\n", [&] {
+        auto r = RunCli({"experiment", "report", def, "--out", out});
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        EXPECT_NE(r.err.find("line 3: broken"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("status 1"), std::string::npos) << r.err;
+      });
 }
 
 // Documented choice: without gnuplot the command warns, exits 0 and lists no PNG.

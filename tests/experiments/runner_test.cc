@@ -1,5 +1,7 @@
 // The experiment runner: exact decimal formatting, CSV round trip, definition validation,
 // deterministic row order under parallel runs, and the rule that an unverified row fails.
+#include "experiments/runner.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -7,7 +9,6 @@
 
 #include "experiments/csv_table.h"
 #include "experiments/definition.h"
-#include "experiments/runner.h"
 #include "graphs/input_error.h"
 #include "graphs/thread_pool.h"
 #include "test_util.h"
@@ -28,7 +29,8 @@ std::vector<ExperimentTask> TestTasks(const ExperimentInput& in) {
   for (int i = 0; i < n; ++i) {
     tasks.push_back({"task " + std::to_string(i), [=] {
                        std::this_thread::sleep_for(std::chrono::milliseconds(2 * (n - i)));
-                       if (i == fail_at) throw std::runtime_error("task failed: " + std::to_string(i));
+                       if (i == fail_at)
+                         throw std::runtime_error("task failed: " + std::to_string(i));
                        ExperimentRow r;
                        r.instance = "inst" + std::to_string(i);
                        r.algorithm = "alg";
@@ -82,11 +84,11 @@ ExperimentDefinition Def(const std::string& name, const std::string& params) {
 TEST(FormatDecimal, RoundsExactlyHalfAwayFromZero) {
   EXPECT_EQ(FormatDecimal(Rational(1, 3)), "0.333333");
   EXPECT_EQ(FormatDecimal(Rational(2, 3)), "0.666667");
-  EXPECT_EQ(FormatDecimal(Rational(1, 2000000)), "0.000001");    // exactly half: away from 0
+  EXPECT_EQ(FormatDecimal(Rational(1, 2000000)), "0.000001");  // exactly half: away from 0
   EXPECT_EQ(FormatDecimal(Rational(-1, 2000000)), "-0.000001");
-  EXPECT_EQ(FormatDecimal(Rational(-1, 3000000)), "0.000000");   // rounds to zero: no "-0"
+  EXPECT_EQ(FormatDecimal(Rational(-1, 3000000)), "0.000000");  // rounds to zero: no "-0"
   EXPECT_EQ(FormatDecimal(Rational(5, 2), 0), "3");
-  EXPECT_EQ(FormatDecimal(Rational(1023, 512), 3), "1.998");     // seed 000 Table 4 style
+  EXPECT_EQ(FormatDecimal(Rational(1023, 512), 3), "1.998");  // seed 000 Table 4 style
   EXPECT_EQ(FormatDecimal(Rational(BigInt("123456789012345678901234567890"), 7), 2),
             "17636684144620811271604938270.00");
 }
@@ -113,7 +115,8 @@ TEST(CsvTable, RoundTripsQuotedFieldsAndKeepsColumnOrder) {
   EXPECT_EQ(stripped.Column("wall_seconds"), -1);
   EXPECT_EQ(stripped.Column("a_seconds"), -1);
   // Exactly the two time columns go; the others keep their order and cells.
-  std::vector<std::string> kept(FixedColumns().begin(), FixedColumns().end() - 1);  // not wall_seconds
+  std::vector<std::string> kept(FixedColumns().begin(),
+                                FixedColumns().end() - 1);  // not wall_seconds
   kept.push_back("b");
   kept.push_back("c");
   EXPECT_EQ(stripped.header, kept);
@@ -140,10 +143,14 @@ TEST(Definition, RejectsBadFilesNamingTheItem) {
   expect_item("a.json", R"({"name": "a", "kind": "no-such-kind"})", "kind");
   expect_item("a.json", R"({"name": "a"})", "kind");
   expect_item("a.json", R"({"name": "a", "kind": "test-kind", "seeds": [1, -2]})", "seeds[1]");
-  expect_item("a.json", R"({"name": "a", "kind": "test-kind", "plots": [{"file": "p.svg", "x": "n", "y": "tb"}]})",
-              "plots[0].file");
-  expect_item("a.json", R"({"name": "a", "kind": "test-kind", "plots": [{"file": "p.png", "x": "n", "y": "tb", "style": "pie"}]})",
-              "plots[0].style");
+  expect_item(
+      "a.json",
+      R"({"name": "a", "kind": "test-kind", "plots": [{"file": "p.svg", "x": "n", "y": "tb"}]})",
+      "plots[0].file");
+  expect_item(
+      "a.json",
+      R"({"name": "a", "kind": "test-kind", "plots": [{"file": "p.png", "x": "n", "y": "tb", "style": "pie"}]})",
+      "plots[0].style");
   // Issue 14: plot names reach gnuplot scripts and file systems (a newline once broke a run).
   for (const char* bad : {"a\\nb.png", "a b.png", "a'b.png", "..png", "a`x`.png"}) {
     expect_item("a.json",

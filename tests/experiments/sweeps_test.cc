@@ -1,20 +1,19 @@
 // Theorem sweeps (experiments/sweeps): a small range of each sweep passes, and a deliberately
 // wrong prediction is reported as a counterexample (the sweeps are not vacuous).
-#include "experiments/sweeps/sweep.h"
-
 #include <gtest/gtest.h>
 
 #include "experiments/sweeps/bfb_sweeps.h"
 #include "experiments/sweeps/expansion_sweeps.h"
 #include "experiments/sweeps/pipeline_sweeps.h"
+#include "experiments/sweeps/sweep.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
-#include "proofs_check/tree_packing_brute_force.h"
 #include "proofs_check/pipeline_checker.h"
-#include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "proofs_check/tree_packing_brute_force.h"
 #include "solvers/pipeline/allgather_optimum.h"
-#include "theory/kautz_circulant_bounds.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
 #include "test_util.h"
+#include "theory/kautz_circulant_bounds.h"
 
 namespace collsynth::sweeps {
 namespace {
@@ -32,8 +31,10 @@ TEST(Sweeps, EverySweepPassesOnASmallRange) {
         s.name == "s004-thm5-floor-routed") {
       continue;
     }
-    EXPECT_TRUE(rep.ok()) << s.name << ": " << (rep.ok() ? "" : rep.counterexamples[0].instance + " " +
-                                                                   rep.counterexamples[0].detail);
+    EXPECT_TRUE(rep.ok()) << s.name << ": "
+                          << (rep.ok() ? ""
+                                       : rep.counterexamples[0].instance + " " +
+                                             rep.counterexamples[0].detail);
   }
 }
 
@@ -157,7 +158,8 @@ TEST(Sweeps, WrongTheorem22OffsetIsCaught) {
 
 TEST(Sweeps, WrongTheorem21IsCaught) {
   // Claiming "m > M_{d,k-1}" (Moore optimal always) is false for generalized Kautz graphs.
-  SweepReport rep = SweepTheorem21({3, 60}, [](int d, int m, int k) { return CheckTheorem21(d, m, k + 1).holds; });
+  SweepReport rep = SweepTheorem21(
+      {3, 60}, [](int d, int m, int k) { return CheckTheorem21(d, m, k + 1).holds; });
   EXPECT_FALSE(rep.ok());
 }
 

@@ -18,15 +18,18 @@ TEST(Chunking, LargestRemainderGivesUnitsToLargestFractions) {
   EXPECT_EQ(LargestRemainder({Rational(1, 2), Rational(1, 3), Rational(1, 6)}, 4),
             (std::vector<std::int64_t>{2, 1, 1}));
   // Ties go to the lower index: 3 · (1/2, 1/2) = (3/2, 3/2).
-  EXPECT_EQ(LargestRemainder({Rational(1, 2), Rational(1, 2)}, 3), (std::vector<std::int64_t>{2, 1}));
+  EXPECT_EQ(LargestRemainder({Rational(1, 2), Rational(1, 2)}, 3),
+            (std::vector<std::int64_t>{2, 1}));
   // A small weight may get nothing.
-  EXPECT_EQ(LargestRemainder({Rational(99, 100), Rational(1, 100)}, 2), (std::vector<std::int64_t>{2, 0}));
+  EXPECT_EQ(LargestRemainder({Rational(99, 100), Rational(1, 100)}, 2),
+            (std::vector<std::int64_t>{2, 0}));
   EXPECT_THROW(LargestRemainder({Rational(1, 2)}, 4), std::invalid_argument);
   EXPECT_THROW(LargestRemainder({Rational(3, 2), Rational(-1, 2)}, 4), std::invalid_argument);
 }
 
 TEST(Chunking, ExactWhenTheLcmFitsTheBudget) {
-  WeightChunking c = ChunkWeightGroups({{Rational(1, 3), Rational(2, 3)}, {Rational(1, 2), Rational(1, 2)}}, 6);
+  WeightChunking c =
+      ChunkWeightGroups({{Rational(1, 3), Rational(2, 3)}, {Rational(1, 2), Rational(1, 2)}}, 6);
   EXPECT_TRUE(c.exact);
   EXPECT_EQ(c.chunks_per_shard, 6);
   EXPECT_EQ(c.exact_chunks_per_shard, BigInt(6));
@@ -35,7 +38,8 @@ TEST(Chunking, ExactWhenTheLcmFitsTheBudget) {
 }
 
 TEST(Chunking, RoundsToTheBudgetWhenTheLcmDoesNot) {
-  WeightChunking c = ChunkWeightGroups({{Rational(1, 3), Rational(2, 3)}, {Rational(1, 2), Rational(1, 2)}}, 5);
+  WeightChunking c =
+      ChunkWeightGroups({{Rational(1, 3), Rational(2, 3)}, {Rational(1, 2), Rational(1, 2)}}, 5);
   EXPECT_FALSE(c.exact);
   EXPECT_EQ(c.chunks_per_shard, 5);
   EXPECT_EQ(c.exact_chunks_per_shard, BigInt(6));

@@ -24,7 +24,8 @@ struct Produced {
   nlohmann::json doc;
 };
 
-Produced Produce(const std::string& topo, const std::vector<std::string>& command, const std::string& out) {
+Produced Produce(const std::string& topo, const std::vector<std::string>& command,
+                 const std::string& out) {
   std::vector<std::string> args = command;
   args.insert(args.begin() + 1, SourcePath("experiments/topologies/" + topo));
   args.push_back("-o");

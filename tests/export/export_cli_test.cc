@@ -42,10 +42,12 @@ TEST(ExportCli, BadOptionsAreExit2) {
   EXPECT_EQ(r.err, "collsynth: <args>: --proto: 'll' is not Simple, LL or LL128\n");
   r = RunCli({"export", "msccl", kTwoCluster, s, "-o", out, "--inplace", "--outofplace"});
   EXPECT_EQ(r.exit_code, 2);
-  r = RunCli({"export", "msccl", kTwoCluster, s, "-o", out, "--profile", "rccl", "--max-tbs", "65"});
+  r = RunCli(
+      {"export", "msccl", kTwoCluster, s, "-o", out, "--profile", "rccl", "--max-tbs", "65"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "collsynth: <args>: --max-tbs: RCCL allows at most 64 thread blocks per GPU\n");
-  r = RunCli({"export", "msccl", kTwoCluster, s, "-o", out, "--min-bytes", "10", "--max-bytes", "5"});
+  r = RunCli(
+      {"export", "msccl", kTwoCluster, s, "-o", out, "--min-bytes", "10", "--max-bytes", "5"});
   EXPECT_EQ(r.exit_code, 2);
   r = RunCli({"export", "msccl", kTwoCluster, s, "-o", "-"});
   EXPECT_EQ(r.exit_code, 2);
@@ -57,7 +59,8 @@ TEST(ExportCli, BroadcastNeedsRootSpecific) {
   const std::string s = PipelineSchedule("broadcast"), out = TempPath("bc.xml");
   CliResult r = RunCli({"export", "msccl", kTwoCluster, s, "-o", out});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("collsynth: " + s + ": collective: broadcast is exported only with --root-specific"),
+  EXPECT_NE(r.err.find("collsynth: " + s +
+                       ": collective: broadcast is exported only with --root-specific"),
             std::string::npos)
       << r.err;
   EXPECT_TRUE(NothingWritten(out));
@@ -95,7 +98,10 @@ TEST(ExportCli, InvalidScheduleIsExit1AndNothingIsWritten) {
   const std::string bad = WriteTempFile("bad-ratio.json", text), out = TempPath("invalid.xml");
   CliResult r = RunCli({"export", "msccl", kTwoCluster, bad, "-o", out});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err.rfind("collsynth: " + bad + ": the schedule does not verify, nothing exported: ", 0), 0u) << r.err;
+  EXPECT_EQ(
+      r.err.rfind("collsynth: " + bad + ": the schedule does not verify, nothing exported: ", 0),
+      0u)
+      << r.err;
   EXPECT_TRUE(NothingWritten(out));
 }
 
@@ -104,14 +110,18 @@ TEST(ExportCli, UnmeetableLimitsNameTheSmallestValue) {
   CliResult r = RunCli({"export", "msccl", kTwoCluster, s, "-o", out, "--max-chunks", "4"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err,
-            "collsynth: export msccl: limit --max-chunks: one chunk per shard and instance needs --max-chunks >= 8\n");
+            "collsynth: export msccl: limit --max-chunks: one chunk per shard and instance needs "
+            "--max-chunks >= 8\n");
   r = RunCli({"export", "msccl", kTwoCluster, s, "-o", out, "--max-tbs", "1"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("collsynth: export msccl: limit --max-tbs: needs ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("needs --max-tbs >= "), std::string::npos);
-  r = RunCli({"export", "msccl", kTwoCluster, s, "-o", out, "--instances", "4", "--max-channels", "3"});
+  r = RunCli(
+      {"export", "msccl", kTwoCluster, s, "-o", out, "--instances", "4", "--max-channels", "3"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "collsynth: export msccl: limit --max-channels: --instances 4 needs --max-channels >= 4\n");
+  EXPECT_EQ(
+      r.err,
+      "collsynth: export msccl: limit --max-channels: --instances 4 needs --max-channels >= 4\n");
   EXPECT_TRUE(NothingWritten(out));
 }
 
@@ -123,9 +133,11 @@ namespace {
 
 // Exports, then replays the written file again through `collsynth replay` (a second,
 // separate run of the independent checker on the bytes on disk).
-nlohmann::json ExportAndReplay(const std::string& topo, const std::string& schedule, const std::string& out,
-                               std::vector<std::string> extra, const std::string& profile = "executor") {
-  std::vector<std::string> args = {"export", "msccl", topo, schedule, "-o", out, "--json", "--profile", profile};
+nlohmann::json ExportAndReplay(const std::string& topo, const std::string& schedule,
+                               const std::string& out, std::vector<std::string> extra,
+                               const std::string& profile = "executor") {
+  std::vector<std::string> args = {"export", "msccl",  topo,        schedule, "-o",
+                                   out,      "--json", "--profile", profile};
   args.insert(args.end(), extra.begin(), extra.end());
   CliResult r = RunCli(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -162,7 +174,8 @@ TEST(ExportCli, ExampleTopologiesPipelineAndStepSchedules) {
     const std::string t = SourcePath("experiments/topologies/" + topo);
     for (const std::string coll : {"allgather", "reduce-scatter", "allreduce"}) {
       SCOPED_TRACE(topo + " " + coll);
-      const std::string p = TempPath(topo + "-pipe-" + coll + ".json"), b = TempPath(topo + "-bfb-" + coll + ".json"),
+      const std::string p = TempPath(topo + "-pipe-" + coll + ".json"),
+                        b = TempPath(topo + "-bfb-" + coll + ".json"),
                         c = TempPath(topo + "-bfb-" + coll + ".csteps.json");
       ASSERT_EQ(RunCli({"pipeline", t, "--collective", coll, "-o", p}).exit_code, 0);
       ASSERT_EQ(RunCli({"bfb", t, "--collective", coll, "-o", b}).exit_code, 0);
@@ -178,8 +191,9 @@ TEST(ExportCli, ExampleTopologiesPipelineAndStepSchedules) {
 
 TEST(ExportCli, RoundedChunksReportBothRatiosAndTheSideFileAccountsTheLoads) {
   // two_cluster's broadcast needs 4 chunks (tree weights in quarters); 3 forces rounding.
-  nlohmann::json j = ExportAndReplay(kTwoCluster, PipelineSchedule("broadcast"), TempPath("bc-rounded.xml"),
-                                     {"--root-specific", "--max-chunks", "3"});
+  nlohmann::json j =
+      ExportAndReplay(kTwoCluster, PipelineSchedule("broadcast"), TempPath("bc-rounded.xml"),
+                      {"--root-specific", "--max-chunks", "3"});
   EXPECT_EQ(j["exact_chunks"], false);
   EXPECT_EQ(j["lcm_chunks_per_shard"], "4");
   EXPECT_EQ(j["nchunksperloop"], 3);
@@ -198,7 +212,8 @@ TEST(ExportCli, RoundedChunksReportBothRatiosAndTheSideFileAccountsTheLoads) {
   EXPECT_EQ(routes["achieved_ratio"], j["achieved_ratio"]);
   // The side file's transfers move what the independent replay counts per GPU pair.
   std::map<std::pair<int, int>, std::int64_t> side;
-  for (const auto& t : routes["transfers"]) side[{t[0].get<int>(), t[1].get<int>()}] += t[4].get<std::int64_t>();
+  for (const auto& t : routes["transfers"])
+    side[{t[0].get<int>(), t[1].get<int>()}] += t[4].get<std::int64_t>();
   CliResult replay = RunCli({"replay", j["file"].get<std::string>(), "--json"});
   ASSERT_EQ(replay.exit_code, 0);
   std::map<std::pair<int, int>, std::int64_t> replayed;
@@ -212,10 +227,14 @@ TEST(ExportCli, RoundedChunksReportBothRatiosAndTheSideFileAccountsTheLoads) {
 TEST(ExportCli, DirectoryOutputNamesTheFileBySizeRange) {
   const std::string dir = TempPath("algos") + "/";
   std::filesystem::create_directories(dir);
-  nlohmann::json j = ExportAndReplay(kTwoCluster, PipelineSchedule("allgather"), dir,
-                                     {"--min-bytes", "1024", "--max-bytes", "1048575", "--proto", "LL"});
-  EXPECT_EQ(j["file"], dir + "allgather-n8-LL-outofplace-00000000000000001024-00000000000001048575.xml");
-  EXPECT_EQ(j["routes_file"], dir + "allgather-n8-LL-outofplace-00000000000000001024-00000000000001048575.routes.json");
+  nlohmann::json j =
+      ExportAndReplay(kTwoCluster, PipelineSchedule("allgather"), dir,
+                      {"--min-bytes", "1024", "--max-bytes", "1048575", "--proto", "LL"});
+  EXPECT_EQ(j["file"],
+            dir + "allgather-n8-LL-outofplace-00000000000000001024-00000000000001048575.xml");
+  EXPECT_EQ(
+      j["routes_file"],
+      dir + "allgather-n8-LL-outofplace-00000000000000001024-00000000000001048575.routes.json");
 }
 
 TEST(ExportCli, AWriterBugIsCaughtByTheReplayOfTheWrittenFile) {
@@ -225,7 +244,9 @@ TEST(ExportCli, AWriterBugIsCaughtByTheReplayOfTheWrittenFile) {
   CliResult r = RunCli({"export", "msccl", kTwoCluster, schedule, "-o", out});
   unsetenv("COLLSYNTH_FAULT_INJECT");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err.rfind("collsynth: export msccl: the replay checker did not accept " + out + ": fifo ", 0), 0u)
+  EXPECT_EQ(r.err.rfind(
+                "collsynth: export msccl: the replay checker did not accept " + out + ": fifo ", 0),
+            0u)
       << r.err;
   EXPECT_TRUE(NothingWritten(out));
   EXPECT_FALSE(std::filesystem::exists(TempPath("corrupt.routes.json")));
@@ -238,10 +259,11 @@ namespace collsynth::testing {
 namespace {
 
 TEST(ExportCli, RanksPermutationAndInstances) {
-  const std::string ranks =
-      WriteTempFile("ranks-reversed.json", R"(["c24", "c23", "c22", "c21", "c14", "c13", "c12", "c11"])");
-  nlohmann::json j = ExportAndReplay(kTwoCluster, PipelineSchedule("allreduce"), TempPath("ar-ranks.xml"),
-                                     {"--ranks", ranks, "--instances", "2"});
+  const std::string ranks = WriteTempFile(
+      "ranks-reversed.json", R"(["c24", "c23", "c22", "c21", "c14", "c13", "c12", "c11"])");
+  nlohmann::json j =
+      ExportAndReplay(kTwoCluster, PipelineSchedule("allreduce"), TempPath("ar-ranks.xml"),
+                      {"--ranks", ranks, "--instances", "2"});
   EXPECT_EQ(j["instances"], 2);
   EXPECT_EQ(j["nchunksperloop"], 16);  // 8 shards x 1 chunk x 2 instances
   nlohmann::json routes = nlohmann::json::parse(ReadTextFile(j["routes_file"].get<std::string>()));
@@ -258,15 +280,17 @@ namespace {
 TEST(ExportCli, FusedLoweringIsReplayAccepted) {
   for (const std::string coll : {"allgather", "reduce-scatter", "allreduce", "broadcast"}) {
     SCOPED_TRACE(coll);
-    nlohmann::json j = ExportAndReplay(kTwoCluster, PipelineSchedule(coll), TempPath("fused-" + coll + ".xml"),
-                                       {"--fuse", "--root-specific", "--proto", "LL128"});
+    nlohmann::json j =
+        ExportAndReplay(kTwoCluster, PipelineSchedule(coll), TempPath("fused-" + coll + ".xml"),
+                        {"--fuse", "--root-specific", "--proto", "LL128"});
     EXPECT_EQ(j["lowering"], "fused");
     EXPECT_EQ(j["achieved_ratio"], j["optimal_ratio"]);
   }
   // A fused file of a chain tree has rcs steps (two_cluster's allgather trees are paths).
   const std::string xml = ReadTextFile(TempPath("fused-allgather.xml"));
   EXPECT_NE(xml.find("type=\"rcs\""), std::string::npos);
-  EXPECT_NE(ReadTextFile(TempPath("fused-reduce-scatter.xml")).find("type=\"rrs\""), std::string::npos);
+  EXPECT_NE(ReadTextFile(TempPath("fused-reduce-scatter.xml")).find("type=\"rrs\""),
+            std::string::npos);
 }
 
 }  // namespace
@@ -282,12 +306,15 @@ TEST(ExportCli, BaselineStepSchedulesAreReplayAccepted) {
   struct Case {
     std::string baseline, topo, coll;
   };
-  for (const Case& c : {Case{"biring", SourcePath("experiments/topologies/k22.json"), "allreduce"},
-                        Case{"recursive-halving", cube, "reduce-scatter"}, Case{"torus", torus, "allreduce"}}) {
+  for (const Case& c :
+       {Case{"biring", SourcePath("experiments/topologies/k22.json"), "allreduce"},
+        Case{"recursive-halving", cube, "reduce-scatter"}, Case{"torus", torus, "allreduce"}}) {
     SCOPED_TRACE(c.baseline + " " + c.coll);
     const std::string s = TempPath("baseline-" + c.baseline + ".json");
-    ASSERT_EQ(RunCli({"baseline", c.baseline, c.topo, "--collective", c.coll, "-o", s}).exit_code, 0);
-    nlohmann::json j = ExportAndReplay(c.topo, s, TempPath("baseline-" + c.baseline + ".xml"), {"--inplace"});
+    ASSERT_EQ(RunCli({"baseline", c.baseline, c.topo, "--collective", c.coll, "-o", s}).exit_code,
+              0);
+    nlohmann::json j =
+        ExportAndReplay(c.topo, s, TempPath("baseline-" + c.baseline + ".xml"), {"--inplace"});
     EXPECT_EQ(j["achieved_ratio"], j["optimal_ratio"]);
   }
 }

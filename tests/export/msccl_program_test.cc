@@ -5,15 +5,15 @@
 // replay checker of proofs_check/ is exercised by the CLI tests.
 #include "export/msccl_program.h"
 
-#include "export/msccl_sim.h"
-#include "graphs/input_error.h"
-
 #include <gtest/gtest.h>
 
 #include <deque>
 #include <map>
 #include <set>
 #include <tuple>
+
+#include "export/msccl_sim.h"
+#include "graphs/input_error.h"
 
 namespace collsynth {
 namespace {
@@ -42,7 +42,8 @@ Topology Full3() {
 }
 
 // Per root r: a chain r -> r+1 -> r+2 (multiplicity m1) and a star r -> r+1, r -> r+2 (m2).
-PipelineSchedule ChainAndStar(const std::string& coll, int m1, int m2, std::vector<int> roots = {0, 1, 2}) {
+PipelineSchedule ChainAndStar(const std::string& coll, int m1, int m2,
+                              std::vector<int> roots = {0, 1, 2}) {
   PipelineSchedule s;
   s.collective = *ParseCollective(coll);
   s.k = m1 + m2;
@@ -198,8 +199,10 @@ TEST(MscclLowering, InstancesUseFreshChunksAndChannels) {
   Topology g = Full3();
   MscclExportOptions o;
   o.instances = 2;
-  MscclExportResult one = ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), {}, "t");
-  MscclExportResult two = ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), o, "t");
+  MscclExportResult one =
+      ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), {}, "t");
+  MscclExportResult two =
+      ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), o, "t");
   EXPECT_EQ(two.program.nchunksperloop, 2 * one.program.nchunksperloop);
   EXPECT_EQ(two.program.nchannels, 2 * one.program.nchannels);
   EXPECT_EQ(CheckMscclProgramInvariants(two.program, o), std::vector<std::string>{});
@@ -312,7 +315,8 @@ StepSchedule TwoStepAllgather() {
 StepSchedule Reversed(const StepSchedule& ag, int T) {
   StepSchedule rs;
   rs.collective = Collective::kReduceScatter;
-  for (const StepSend& x : ag.sends) rs.sends.push_back({x.source, x.chunk, x.to, x.from, T + 1 - x.step});
+  for (const StepSend& x : ag.sends)
+    rs.sends.push_back({x.source, x.chunk, x.to, x.from, T + 1 - x.step});
   return rs;
 }
 
@@ -360,7 +364,8 @@ TEST(MscclLowering, StepAllgatherDropsDuplicateReceives) {
 
 TEST(MscclLowering, InvariantCheckCatchesBrokenPrograms) {
   Topology g = Full3();
-  MscclExportResult r = ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), {}, "t");
+  MscclExportResult r =
+      ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), {}, "t");
   MscclProgram p = r.program;
   // H1: a second block on an existing send connector.
   MscclBlock extra = p.gpus[0].blocks.back();
@@ -479,7 +484,8 @@ TEST(MscclLowering, FilesAboveTheLexersElementLimitAreRefused) {
     ADD_FAILURE() << "no limit error";
   } catch (const ExportLimitError& e) {
     EXPECT_EQ(e.limit(), "elements per file");
-    EXPECT_NE(std::string(e.what()).find("8419 XML elements (4186 steps)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("8419 XML elements (4186 steps)"), std::string::npos)
+        << e.what();
   }
   // 100 GPUs: 9900 transfers are refused before the program is built.
   Topology big;
@@ -489,7 +495,8 @@ TEST(MscclLowering, FilesAboveTheLexersElementLimitAreRefused) {
     ADD_FAILURE() << "no limit error";
   } catch (const ExportLimitError& e) {
     EXPECT_EQ(e.limit(), "elements per file");
-    EXPECT_NE(std::string(e.what()).find("more than 10001 XML elements (9900 transfers)"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("more than 10001 XML elements (9900 transfers)"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -518,7 +525,8 @@ TEST(MscclLowering, HugeChunkCountsAreRefusedBeforeCuttingShards) {
     ADD_FAILURE() << "no limit error";
   } catch (const ExportLimitError& e) {
     EXPECT_EQ(e.limit(), "elements per file");
-    EXPECT_NE(std::string(e.what()).find("2000006 chunks per shard"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2000006 chunks per shard"), std::string::npos)
+        << e.what();
   }
 }
 

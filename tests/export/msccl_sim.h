@@ -21,15 +21,17 @@ namespace collsynth::testing {
 using Value = std::multiset<std::pair<int, std::int64_t>>;  // (origin rank, origin chunk)
 
 // Runs the program (one chunk loop); returns "" or what went wrong.
-inline std::string Simulate(const MscclProgram& p, const std::string& coll, bool inplace, int root, std::size_t capacity,
-                     std::map<std::tuple<int, char, std::int64_t>, Value>* cells) {
+inline std::string Simulate(const MscclProgram& p, const std::string& coll, bool inplace, int root,
+                            std::size_t capacity,
+                            std::map<std::tuple<int, char, std::int64_t>, Value>* cells) {
   const int n = p.ngpus;
   const std::int64_t total = p.nchunksperloop;
   const std::int64_t per = coll == "broadcast" ? total : total / n;
   auto& c = *cells;
   for (int r = 0; r < n; ++r) {
     if (coll == "allgather") {
-      for (std::int64_t t = 0; t < per; ++t) c[{r, inplace ? 'o' : 'i', inplace ? r * per + t : t}] = {{r, r * per + t}};
+      for (std::int64_t t = 0; t < per; ++t)
+        c[{r, inplace ? 'o' : 'i', inplace ? r * per + t : t}] = {{r, r * per + t}};
     } else if (coll == "broadcast") {
       if (r == root) {
         for (std::int64_t t = 0; t < per; ++t) c[{r, inplace ? 'o' : 'i', t}] = {{r, t}};
@@ -77,7 +79,8 @@ inline std::string Simulate(const MscclProgram& p, const std::string& coll, bool
           } else if (s.type == "r") {
             for (int k = 0; k < s.cnt; ++k) c[{r, s.dstbuf, s.dstoff + k}] = in[k];
           } else if (s.type == "rrc") {
-            if (!read(r, s.srcbuf, s.srcoff, s.cnt, &local)) return "reduction with uninitialised data";
+            if (!read(r, s.srcbuf, s.srcoff, s.cnt, &local))
+              return "reduction with uninitialised data";
             for (int k = 0; k < s.cnt; ++k) {
               Value v = in[k];
               v.insert(local[k].begin(), local[k].end());
@@ -87,7 +90,8 @@ inline std::string Simulate(const MscclProgram& p, const std::string& coll, bool
             for (int k = 0; k < s.cnt; ++k) c[{r, s.dstbuf, s.dstoff + k}] = in[k];
             fifo[{r, tb.send, tb.chan}].push_back(in);
           } else if (s.type == "rrs") {
-            if (!read(r, s.srcbuf, s.srcoff, s.cnt, &local)) return "reduction with uninitialised data";
+            if (!read(r, s.srcbuf, s.srcoff, s.cnt, &local))
+              return "reduction with uninitialised data";
             for (int k = 0; k < s.cnt; ++k) in[k].insert(local[k].begin(), local[k].end());
             fifo[{r, tb.send, tb.chan}].push_back(in);
           } else if (s.type == "cpy") {
@@ -104,7 +108,8 @@ inline std::string Simulate(const MscclProgram& p, const std::string& coll, bool
   }
   for (int r = 0; r < n; ++r) {
     for (std::size_t b = 0; b < p.gpus[r].blocks.size(); ++b) {
-      if (pc[r][b] < p.gpus[r].blocks[b].steps.size()) return "deadlock at GPU " + std::to_string(r);
+      if (pc[r][b] < p.gpus[r].blocks[b].steps.size())
+        return "deadlock at GPU " + std::to_string(r);
     }
   }
   for (const auto& [k, q] : fifo) {
@@ -116,14 +121,16 @@ inline std::string Simulate(const MscclProgram& p, const std::string& coll, bool
       for (std::int64_t x = 0; x < total; ++x) {
         int owner = coll == "broadcast" ? root : static_cast<int>(x / per);
         Value want{{owner, x}};
-        if (c[{r, 'o', x}] != want) return "output chunk " + std::to_string(x) + " wrong at GPU " + std::to_string(r);
+        if (c[{r, 'o', x}] != want)
+          return "output chunk " + std::to_string(x) + " wrong at GPU " + std::to_string(r);
       }
     } else if (coll == "reduce-scatter") {
       for (std::int64_t t = 0; t < per; ++t) {
         Value want;
         for (int q = 0; q < n; ++q) want.insert({q, r * per + t});
         std::tuple<int, char, std::int64_t> at{r, inplace ? 'i' : 'o', inplace ? r * per + t : t};
-        if (c[at] != want) return "result chunk " + std::to_string(t) + " wrong at GPU " + std::to_string(r);
+        if (c[at] != want)
+          return "result chunk " + std::to_string(t) + " wrong at GPU " + std::to_string(r);
       }
       if (!inplace) {
         for (std::int64_t x = 0; x < total; ++x) {
@@ -134,14 +141,16 @@ inline std::string Simulate(const MscclProgram& p, const std::string& coll, bool
       for (std::int64_t x = 0; x < total; ++x) {
         Value want;
         for (int q = 0; q < n; ++q) want.insert({q, x});
-        if (c[{r, 'o', x}] != want) return "allreduce chunk " + std::to_string(x) + " wrong at GPU " + std::to_string(r);
+        if (c[{r, 'o', x}] != want)
+          return "allreduce chunk " + std::to_string(x) + " wrong at GPU " + std::to_string(r);
       }
     }
   }
   return "";
 }
 
-inline std::string RunBoth(const MscclProgram& p, const std::string& coll, bool inplace, int root = 0) {
+inline std::string RunBoth(const MscclProgram& p, const std::string& coll, bool inplace,
+                           int root = 0) {
   for (std::size_t capacity : {std::size_t{1}, std::size_t{1} << 30}) {
     std::map<std::tuple<int, char, std::int64_t>, Value> cells;
     std::string e = Simulate(p, coll, inplace, root, capacity, &cells);

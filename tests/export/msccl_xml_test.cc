@@ -41,7 +41,8 @@ MscclProgram SmallProgram(const std::string& coll) {
 std::vector<std::string> AttributeNames(const std::string& line) {
   std::vector<std::string> names;
   std::regex attr(" ([A-Za-z_]+)=\"([^\"]*)\"");
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), attr); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), attr); it != std::sregex_iterator();
+       ++it) {
     names.push_back((*it)[1]);
   }
   return names;
@@ -77,29 +78,37 @@ TEST(MscclXml, LexicalProfile) {
   EXPECT_TRUE(stack.empty());
   EXPECT_EQ(lines, 1 + 2 * (2 + 2 * 3) + 1);
   std::string first = text.substr(0, text.find('\n'));
-  EXPECT_EQ(AttributeNames(first), (std::vector<std::string>{"name", "proto", "nchannels", "nchunksperloop", "ngpus",
-                                                              "coll", "inplace", "outofplace", "minBytes",
-                                                              "maxBytes"}));
-  EXPECT_NE(first.find("name=\"two_ring__quoted_\""), std::string::npos);  // no quote can end a value early
-  EXPECT_NE(text.find("<step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"i\" dstoff=\"0\" cnt=\"1\" "
-                      "depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>"),
-            std::string::npos);
+  EXPECT_EQ(AttributeNames(first),
+            (std::vector<std::string>{"name", "proto", "nchannels", "nchunksperloop", "ngpus",
+                                      "coll", "inplace", "outofplace", "minBytes", "maxBytes"}));
+  EXPECT_NE(first.find("name=\"two_ring__quoted_\""),
+            std::string::npos);  // no quote can end a value early
+  EXPECT_NE(
+      text.find(
+          "<step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"i\" dstoff=\"0\" cnt=\"1\" "
+          "depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>"),
+      std::string::npos);
 }
 
 TEST(MscclXml, CollectiveSpellingPerProfile) {
-  EXPECT_NE(MscclXmlText(SmallProgram("reduce-scatter"), MscclExportProfile::kExecutor).find("coll=\"reducescatter\""),
+  EXPECT_NE(MscclXmlText(SmallProgram("reduce-scatter"), MscclExportProfile::kExecutor)
+                .find("coll=\"reducescatter\""),
             std::string::npos);
-  EXPECT_NE(MscclXmlText(SmallProgram("reduce-scatter"), MscclExportProfile::kRccl).find("coll=\"reducescatter\""),
+  EXPECT_NE(MscclXmlText(SmallProgram("reduce-scatter"), MscclExportProfile::kRccl)
+                .find("coll=\"reducescatter\""),
             std::string::npos);
-  EXPECT_NE(MscclXmlText(SmallProgram("reduce-scatter"), MscclExportProfile::kLegacy).find("coll=\"reduce_scatter\""),
+  EXPECT_NE(MscclXmlText(SmallProgram("reduce-scatter"), MscclExportProfile::kLegacy)
+                .find("coll=\"reduce_scatter\""),
             std::string::npos);
 }
 
 TEST(MscclXml, LegacyAlwaysBoundsMaxBytes) {
   MscclProgram p = SmallProgram("allgather");
-  EXPECT_NE(MscclXmlText(p, MscclExportProfile::kExecutor).find("maxBytes=\"0\""), std::string::npos);
+  EXPECT_NE(MscclXmlText(p, MscclExportProfile::kExecutor).find("maxBytes=\"0\""),
+            std::string::npos);
   const std::string legacy = MscclXmlText(p, MscclExportProfile::kLegacy);
-  EXPECT_NE(legacy.find(" minbytes=\"0\" maxbytes=\"1099511627776\">"), std::string::npos) << legacy;
+  EXPECT_NE(legacy.find(" minbytes=\"0\" maxbytes=\"1099511627776\">"), std::string::npos)
+      << legacy;
   EXPECT_EQ(legacy.find("maxBytes"), std::string::npos);
 }
 
@@ -113,7 +122,8 @@ TEST(MscclXml, FileNamesSortLikeSizes) {
     p.max_bytes = hi;
     names.push_back(MscclFileName(p, MscclExportProfile::kExecutor));
   }
-  EXPECT_EQ(names[1], "allgather-n2-Simple-outofplace-00000000000000000000-00000000000000001023.xml");
+  EXPECT_EQ(names[1],
+            "allgather-n2-Simple-outofplace-00000000000000000000-00000000000000001023.xml");
   std::vector<std::string> sorted = names;
   std::sort(sorted.begin(), sorted.end());
   EXPECT_EQ(sorted, (std::vector<std::string>{names[1], names[2], names[0], names[3]}));

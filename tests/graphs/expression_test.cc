@@ -136,19 +136,20 @@ TEST(ExpressionTest, Issue14SizeIsRefusedBeforeAnyOperandIsBuilt) {
   ExpectExactError("product(circulant(16,2,4),complete(2000),complete(2000))",
                    "product(circulant(16,2,4),complete(2000),complete(2000))",
                    "product(circulant(16,2,4),complete(2000),complete(2000)) would have 64000000 "
-                   "nodes and 256128000000 links" + std::string(kLimit));
+                   "nodes and 256128000000 links" +
+                       std::string(kLimit));
   // The issue's examples (96 s / 2.8 GB and > 120 s before). K_3000 alone (8997000 links)
   // is now above the link limit itself, so it is the innermost sub-expression named.
   ExpectExactError("product(complete(2000),complete(2000))",
                    "product(complete(2000),complete(2000))",
                    "product(complete(2000),complete(2000)) would have 4000000 nodes and "
-                   "15992000000 links" + std::string(kLimit));
+                   "15992000000 links" +
+                       std::string(kLimit));
   ExpectExactError("product(complete(3000),complete(3000))", "complete(3000)",
-                   "complete(3000) would have 3000 nodes and 8997000 links" +
-                       std::string(kLimit));
-  ExpectExactError("circulant(10000000,1)", "circulant(10000000,1)",
-                   "circulant(10000000,1) would have 10000000 nodes and 20000000 links" +
-                       std::string(kLimit));
+                   "complete(3000) would have 3000 nodes and 8997000 links" + std::string(kLimit));
+  ExpectExactError(
+      "circulant(10000000,1)", "circulant(10000000,1)",
+      "circulant(10000000,1) would have 10000000 nodes and 20000000 links" + std::string(kLimit));
   // The innermost sub-expression above the limits is named, as written.
   ExpectExactError("line(degree(complete(100), 2000))", "degree(complete(100), 2000)",
                    "degree(complete(100), 2000) would have 200000 nodes and 39600000000 links" +
@@ -160,32 +161,53 @@ TEST(ExpressionTest, Issue14SizeIsRefusedBeforeAnyOperandIsBuilt) {
 TEST(ExpressionTest, Issue14PowerAndLineSizesAreExact) {
   ExpectExactError("power(complete(100),10)", "power(complete(100),10)",
                    "power(complete(100),10) would have 100000000000000000000 nodes and "
-                   "99000000000000000000000 links" + std::string(kLimit));
+                   "99000000000000000000000 links" +
+                       std::string(kLimit));
   // L^5(K_30): 870 · 29^4 nodes, 29 times as many links.
   ExpectExactError("line(complete(30),5)", "line(complete(30),5)",
                    "line(complete(30),5) would have 615334470 nodes and 17844699630 links" +
                        std::string(kLimit));
   ExpectExactError("power(hypercube(64),64)", "hypercube(64)",
                    "hypercube(64) would have 18446744073709551616 nodes and "
-                   "1180591620717411303424 links" + std::string(kLimit));
+                   "1180591620717411303424 links" +
+                       std::string(kLimit));
 }
 
 // The estimate against the built topology: nodes and unit links exact, links exact when
 // the estimate says so (an upper bound otherwise), degree bounds hold.
 TEST(ExpressionTest, Issue14EstimateMatchesTheBuiltTopology) {
   const char* exprs[] = {
-      "complete(5)",       "bipartite(3)",          "hamming(2,3)",
-      "hypercube(4)",      "twistedhypercube(4)",   "kautz(2,3)",
-      "kautz(3,0)",        "genkautz(3,10)",        "genkautz(4,6)",
-      "debruijn(2,4)",     "circulant(16,3,4)",     "circulant(8,1,4)",
-      "circulant(10,3,7)", "dcirculant(9,1,2,2)",   "uniring(3,5)",
-      "biring(4,6)",       "torus(2,3,4)",          "twistedtorus(4,3,1)",
-      "twistedtorus(2,5,1)", "twistedtorus(5,2,3)",  "genkautz(2,7)",
-      "line(circulant(16,3,4))",                    "line(genkautz(3,10),2)",
-      "degree(complete(3),2)",                      "product(uniring(1,4),uniring(2,8))",
-      "power(hamming(2,3),2)",                      "bidir(uniring(1,5))",
-      "transpose(genkautz(2,7))",                   "line(bidir(dcirculant(7,1)))",
-      "product(circulant(8,1,4),torus(2,2))",       "line(uniring(3,4),2)",
+      "complete(5)",
+      "bipartite(3)",
+      "hamming(2,3)",
+      "hypercube(4)",
+      "twistedhypercube(4)",
+      "kautz(2,3)",
+      "kautz(3,0)",
+      "genkautz(3,10)",
+      "genkautz(4,6)",
+      "debruijn(2,4)",
+      "circulant(16,3,4)",
+      "circulant(8,1,4)",
+      "circulant(10,3,7)",
+      "dcirculant(9,1,2,2)",
+      "uniring(3,5)",
+      "biring(4,6)",
+      "torus(2,3,4)",
+      "twistedtorus(4,3,1)",
+      "twistedtorus(2,5,1)",
+      "twistedtorus(5,2,3)",
+      "genkautz(2,7)",
+      "line(circulant(16,3,4))",
+      "line(genkautz(3,10),2)",
+      "degree(complete(3),2)",
+      "product(uniring(1,4),uniring(2,8))",
+      "power(hamming(2,3),2)",
+      "bidir(uniring(1,5))",
+      "transpose(genkautz(2,7))",
+      "line(bidir(dcirculant(7,1)))",
+      "product(circulant(8,1,4),torus(2,2))",
+      "line(uniring(3,4),2)",
   };
   for (const char* e : exprs) {
     std::optional<TopologySize> est = EstimateTopologyExpressionSize(e);
@@ -234,7 +256,9 @@ TEST(ExpressionTest, EveryFamilyIsDocumentedAndUnique) {
     EXPECT_FALSE(all[i].reference.empty()) << all[i].name;
     EXPECT_FALSE(all[i].description.empty()) << all[i].name;
     EXPECT_EQ(all[i].signature.rfind(all[i].name + "(", 0), 0u) << all[i].name;
-    if (i > 0) { EXPECT_LT(all[i - 1].name, all[i].name); }
+    if (i > 0) {
+      EXPECT_LT(all[i - 1].name, all[i].name);
+    }
   }
   for (const char* name :
        {"kautz",     "genkautz", "circulant",  "torus",        "hypercube",

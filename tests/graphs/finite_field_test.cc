@@ -2,12 +2,13 @@
 // F_r). The field axioms are checked exhaustively on small fields: a wrong modulus (one that
 // factors) shows up as zero divisors, a wrong primitive element as a repeated power.
 #include "graphs/generators/finite_field.h"
-#include "test_util.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <stdexcept>
+
+#include "test_util.h"
 
 namespace collsynth {
 namespace {
@@ -43,11 +44,15 @@ TEST(FiniteField, AxiomsHoldExhaustivelyOnSmallFields) {
       EXPECT_EQ(f.Add(a, 0), a);
       EXPECT_EQ(f.Mul(a, 1), a);
       EXPECT_EQ(f.Add(a, f.Neg(a)), 0);
-      if (a != 0) { EXPECT_EQ(f.Mul(a, f.Inv(a)), 1) << q << " " << a; }
+      if (a != 0) {
+        EXPECT_EQ(f.Mul(a, f.Inv(a)), 1) << q << " " << a;
+      }
       for (int b = 0; b < q; ++b) {
         EXPECT_EQ(f.Add(a, b), f.Add(b, a));
         EXPECT_EQ(f.Mul(a, b), f.Mul(b, a));
-        if (a != 0 && b != 0) { EXPECT_NE(f.Mul(a, b), 0) << "zero divisor in F_" << q; }
+        if (a != 0 && b != 0) {
+          EXPECT_NE(f.Mul(a, b), 0) << "zero divisor in F_" << q;
+        }
         for (int c = 0; c < q; ++c) {
           ASSERT_EQ(f.Mul(a, f.Mul(b, c)), f.Mul(f.Mul(a, b), c));
           ASSERT_EQ(f.Add(a, f.Add(b, c)), f.Add(f.Add(a, b), c));
@@ -72,7 +77,8 @@ TEST(FiniteField, PrimitiveElementGeneratesAndSquaresAreHalf) {
     // Nonzero squares: (q-1)/2 of them for odd q, all for even q; x is a square iff x = y^2.
     std::set<int> squares;
     for (int y = 1; y < q; ++y) squares.insert(f.Mul(y, y));
-    for (int a = 0; a < q; ++a) EXPECT_EQ(f.IsNonzeroSquare(a), squares.count(a) == 1) << q << " " << a;
+    for (int a = 0; a < q; ++a)
+      EXPECT_EQ(f.IsNonzeroSquare(a), squares.count(a) == 1) << q << " " << a;
     EXPECT_EQ(static_cast<int>(squares.size()), q % 2 == 1 ? (q - 1) / 2 : q - 1);
     EXPECT_FALSE(q % 2 == 1 && f.IsNonzeroSquare(f.primitive_element()));
     EXPECT_EQ(static_cast<int>(f.modulus().size()), f.degree() + 1);

@@ -61,7 +61,9 @@ TEST(GeneratorsTest, Table9CompleteAndBipartite) {
     EXPECT_EQ(g.num_nodes(), 2 * d);
     ExpectRegular(g, d);
     EXPECT_EQ(Diameter(g), d == 1 ? 1 : 2);  // Moore optimal: 2d > M_{d,1} = d+1 for d >= 2
-    if (d >= 2) { EXPECT_EQ(MooreOptimalSteps(2 * d, d), 2); }
+    if (d >= 2) {
+      EXPECT_EQ(MooreOptimalSteps(2 * d, d), 2);
+    }
   }
   EXPECT_TRUE(NamedLinks(CompleteBipartite(2)).count({"a0", "b1"}));
   EXPECT_FALSE(NamedLinks(CompleteBipartite(2)).count({"a0", "a1"}));

@@ -30,11 +30,14 @@ TEST(MetricsTest, ParallelBfsAgreesWithFloydWarshallOnRandomGraphs) {
     Topology g;
     int n = 2 + static_cast<int>(rng() % 14);
     for (int i = 0; i < n; ++i) {
-      if (i > 0 && rng() % 4 == 0) g.AddSwitch("s" + std::to_string(i));
-      else g.AddCompute("c" + std::to_string(i));
+      if (i > 0 && rng() % 4 == 0)
+        g.AddSwitch("s" + std::to_string(i));
+      else
+        g.AddCompute("c" + std::to_string(i));
     }
     int m = static_cast<int>(rng() % (3 * n));
-    for (int i = 0; i < m; ++i) g.AddLink(static_cast<int>(rng() % n), static_cast<int>(rng() % n), 1);
+    for (int i = 0; i < m; ++i)
+      g.AddLink(static_cast<int>(rng() % n), static_cast<int>(rng() % n), 1);
     auto ref = AllPairs(g);
     std::vector<std::int64_t> hist;
     std::int64_t unreachable = 0;

@@ -56,7 +56,9 @@ TEST(PolarStarEr, AdjacencyMatchesDotProductsAndTheoremThree) {
         int common = 0;
         for (int u = 0; u < n; ++u) common += adj[v][u] && adj[u][w];
         EXPECT_GE(common, 1) << q << " " << v << " " << w;
-        if (v != w) { EXPECT_EQ(common, 1); }
+        if (v != w) {
+          EXPECT_EQ(common, 1);
+        }
       }
     }
   }
@@ -77,8 +79,9 @@ TEST(PolarStarEr, TopologyHasLoopsAndDiameterTwo) {
 // --- IQ_3 by exhaustive search -----------------------------------------------------------
 
 // Every labelled 3-regular graph on 8 vertices, as edge lists in lexicographic order.
-void EnumerateCubic(const std::vector<std::pair<int, int>>& pairs, std::size_t i, std::array<int, 8>& deg,
-                    std::vector<std::pair<int, int>>& edges, std::vector<std::vector<std::pair<int, int>>>& out) {
+void EnumerateCubic(const std::vector<std::pair<int, int>>& pairs, std::size_t i,
+                    std::array<int, 8>& deg, std::vector<std::pair<int, int>>& edges,
+                    std::vector<std::vector<std::pair<int, int>>>& out) {
   if (i == pairs.size()) {
     if (std::all_of(deg.begin(), deg.end(), [](int d) { return d == 3; })) out.push_back(edges);
     return;
@@ -260,7 +263,8 @@ TEST(PolarStarProduct, StarProductEdgesFollowDefinitionOne) {
           } else {
             expected = adjacent && iq.f[v] == w;  // f is an involution: orientation is irrelevant
           }
-          EXPECT_EQ(g.FindLink(x * m + v, y * m + w).has_value(), expected) << x << " " << y << " " << v << " " << w;
+          EXPECT_EQ(g.FindLink(x * m + v, y * m + w).has_value(), expected)
+              << x << " " << y << " " << v << " " << w;
         }
       }
     }

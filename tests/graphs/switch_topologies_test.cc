@@ -29,8 +29,10 @@ Rational BruteForceAllgatherRatio(const Topology& g) {
     bool all = true;
     for (int v = 0; v < n; ++v) {
       if (!g.IsCompute(v)) continue;
-      if (mask >> v & 1) ++inside;
-      else all = false;
+      if (mask >> v & 1)
+        ++inside;
+      else
+        all = false;
     }
     if (inside == 0 || all) continue;
     Rational out = 0;
@@ -69,7 +71,8 @@ TEST(SwitchTopologies, TwoClusterFigure1AllgatherRatioIsOne) {
   // Mutations: a weaker global switch makes the cluster cut worse (4 / (4·1/2) = 2); a
   // strong global switch moves the bottleneck to a single node: 7 / (10 + 10) = 7/20.
   EXPECT_EQ(BruteForceAllgatherRatio(TwoCluster(2, 4, Rational(10), Rational(1, 2))), Rational(2));
-  EXPECT_EQ(BruteForceAllgatherRatio(TwoCluster(2, 4, Rational(10), Rational(10))), Rational(7, 20));
+  EXPECT_EQ(BruteForceAllgatherRatio(TwoCluster(2, 4, Rational(10), Rational(10))),
+            Rational(7, 20));
 }
 
 TEST(SwitchTopologies, TwoClusterLongNamesAndShape) {
@@ -175,18 +178,23 @@ TEST(SwitchTopologies, DragonflyOneGlobalLinkPerGroupPair) {
     for (const Link& l : g.links()) {
       if (!g.IsSwitch(l.from) || !g.IsSwitch(l.to)) continue;
       EXPECT_EQ(l.multiplicity, 1);
-      int ga = std::stoi(g.node(l.from).name.substr(1)), gb = std::stoi(g.node(l.to).name.substr(1));
+      int ga = std::stoi(g.node(l.from).name.substr(1)),
+          gb = std::stoi(g.node(l.to).name.substr(1));
       if (ga != gb) ++between[{ga, gb}];
     }
     EXPECT_EQ(static_cast<int>(between.size()), groups * (groups - 1));
     for (const auto& [pair, count] : between) EXPECT_EQ(count, 1);
     for (int v = 0; v < g.num_nodes(); ++v) {
-      if (g.IsSwitch(v)) { EXPECT_EQ(g.OutDegree(v), p + (a - 1) + h) << g.node(v).name; }
+      if (g.IsSwitch(v)) {
+        EXPECT_EQ(g.OutDegree(v), p + (a - 1) + h) << g.node(v).name;
+      }
     }
     DistanceStats ds = ComputeDistanceStats(g, 1);
     EXPECT_EQ(ds.unreachable_pairs, 0);
     EXPECT_LE(ds.diameter, 5);
-    if (a >= 2) { EXPECT_EQ(ds.diameter, 5) << a << p << h; }
+    if (a >= 2) {
+      EXPECT_EQ(ds.diameter, 5) << a << p << h;
+    }
   }
 }
 

@@ -1,7 +1,6 @@
 #include "graphs/topology_io.h"
 
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -23,7 +22,8 @@ Topology FromText(const std::string& text) {
 }
 
 // Expects an InputError whose message names `item` and contains `problem`.
-void ExpectInputError(const std::string& text, const std::string& item, const std::string& problem) {
+void ExpectInputError(const std::string& text, const std::string& item,
+                      const std::string& problem) {
   try {
     FromText(text);
     FAIL() << "accepted: " << text.substr(0, 200);
@@ -57,37 +57,51 @@ TEST(TopologyJsonTest, BadInputsNameTheItemAndTheProblem) {
   ExpectInputError(R"({"nodes": [{"kind": "compute"}]})", "nodes[0]", "missing field 'name'");
   ExpectInputError(R"({"nodes": [{"name": 5}]})", "nodes[0]", "must be a string");
   ExpectInputError(R"({"nodes": [{"name": "a", "kind": "router"}]})", "nodes[0]", "kind must be");
-  ExpectInputError(R"({"nodes": [{"name": "a"}, {"name": "a"}]})", "nodes[1]", "duplicate node name 'a'");
+  ExpectInputError(R"({"nodes": [{"name": "a"}, {"name": "a"}]})", "nodes[1]",
+                   "duplicate node name 'a'");
   ExpectInputError(R"({"nodes": [{"name": "s", "kind": "switch"}]})", "nodes", "no compute nodes");
   ExpectInputError(R"({"nodes": []})", "nodes", "no compute nodes");
   const std::string two = R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [)";
-  ExpectInputError(two + R"({"from": "a", "to": "zz", "bandwidth": 1}]})", "links[0] (a -> zz)", "unknown node 'zz'");
+  ExpectInputError(two + R"({"from": "a", "to": "zz", "bandwidth": 1}]})", "links[0] (a -> zz)",
+                   "unknown node 'zz'");
   ExpectInputError(two + R"({"from": "a", "bandwidth": 1}]})", "links[0]", "missing field 'to'");
-  ExpectInputError(two + R"({"from": "a", "to": "b"}]})", "links[0] (a -> b)", "missing field 'bandwidth'");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 0}]})", "links[0] (a -> b)", "must be positive");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": -3}]})", "links[0] (a -> b)", "must be positive");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": "-1/2"}]})", "links[0] (a -> b)", "must be positive");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": "fast"}]})", "bandwidth", "not an exact number");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 2.5}]})", "bandwidth", "not exact");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": true}]})", "bandwidth", "expected a number");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1, "duplex": "yes"}]})", "links[0]", "duplex");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": "1/0"}]})", "bandwidth", "zero denominator");
+  ExpectInputError(two + R"({"from": "a", "to": "b"}]})", "links[0] (a -> b)",
+                   "missing field 'bandwidth'");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 0}]})", "links[0] (a -> b)",
+                   "must be positive");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": -3}]})", "links[0] (a -> b)",
+                   "must be positive");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": "-1/2"}]})", "links[0] (a -> b)",
+                   "must be positive");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": "fast"}]})", "bandwidth",
+                   "not an exact number");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 2.5}]})", "bandwidth",
+                   "not exact");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": true}]})", "bandwidth",
+                   "expected a number");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1, "duplex": "yes"}]})",
+                   "links[0]", "duplex");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": "1/0"}]})", "bandwidth",
+                   "zero denominator");
   std::string huge(kMaxDigits + 1, '9');
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": ")" + huge + R"("}]})", "bandwidth",
-                   "more than 1000000 digits");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": ")" + huge + R"("}]})",
+                   "bandwidth", "more than 1000000 digits");
 }
 
 Topology RandomTopology(std::mt19937_64& rng) {
   Topology g("random");
   int n = 2 + static_cast<int>(rng() % 8);
   for (int i = 0; i < n; ++i) {
-    if (rng() % 3 == 0 && i > 0) g.AddSwitch("s" + std::to_string(i));
-    else g.AddCompute("c" + std::to_string(i));
+    if (rng() % 3 == 0 && i > 0)
+      g.AddSwitch("s" + std::to_string(i));
+    else
+      g.AddCompute("c" + std::to_string(i));
   }
   int m = static_cast<int>(rng() % 20);
   for (int i = 0; i < m; ++i) {
     int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
-    Rational bw(static_cast<std::int64_t>(rng() % 1000 + 1), static_cast<std::int64_t>(rng() % 7 + 1));
+    Rational bw(static_cast<std::int64_t>(rng() % 1000 + 1),
+                static_cast<std::int64_t>(rng() % 7 + 1));
     if (rng() % 10 == 0) bw *= Rational(BigInt("1000000000000000000000"));
     g.AddLink(a, b, bw, 1 + static_cast<std::int64_t>(rng() % 2));
   }
@@ -138,25 +152,29 @@ TEST(TopologyJsonTest, WriterBytes) {
   g.AddLink(s, b, Rational(5, 2), 3);
   g.AddLink(b, a, Rational(BigInt(1) << 63));
   g.AddLink(a, b, Rational((BigInt(1) << 63) - 1));
-  EXPECT_EQ(WriteTopologyJson(g),
-            "{\"name\": \"we\\\"ird é\",\n"
-            " \"nodes\": [\n"
-            "  {\"name\": \"a\\\"b\", \"kind\": \"compute\"},\n"
-            "  {\"name\": \"日本\", \"kind\": \"compute\"},\n"
-            "  {\"name\": \"s\\\\w\", \"kind\": \"switch\"}],\n"
-            " \"links\": [\n"
-            "  {\"from\": \"a\\\"b\", \"to\": \"s\\\\w\", \"bandwidth\": 10},\n"
-            "  {\"from\": \"s\\\\w\", \"to\": \"日本\", \"bandwidth\": \"5/2\", \"multiplicity\": 3},\n"
-            "  {\"from\": \"日本\", \"to\": \"a\\\"b\", \"bandwidth\": \"9223372036854775808\"},\n"
-            "  {\"from\": \"a\\\"b\", \"to\": \"日本\", \"bandwidth\": 9223372036854775807}]}\n");
+  EXPECT_EQ(
+      WriteTopologyJson(g),
+      "{\"name\": \"we\\\"ird é\",\n"
+      " \"nodes\": [\n"
+      "  {\"name\": \"a\\\"b\", \"kind\": \"compute\"},\n"
+      "  {\"name\": \"日本\", \"kind\": \"compute\"},\n"
+      "  {\"name\": \"s\\\\w\", \"kind\": \"switch\"}],\n"
+      " \"links\": [\n"
+      "  {\"from\": \"a\\\"b\", \"to\": \"s\\\\w\", \"bandwidth\": 10},\n"
+      "  {\"from\": \"s\\\\w\", \"to\": \"日本\", \"bandwidth\": \"5/2\", \"multiplicity\": 3},\n"
+      "  {\"from\": \"日本\", \"to\": \"a\\\"b\", \"bandwidth\": \"9223372036854775808\"},\n"
+      "  {\"from\": \"a\\\"b\", \"to\": \"日本\", \"bandwidth\": 9223372036854775807}]}\n");
   Topology lone("");
   lone.AddCompute("x");
-  EXPECT_EQ(WriteTopologyJson(lone), "{\"name\": \"\",\n \"nodes\": [\n  {\"name\": \"x\", \"kind\": \"compute\"}],\n \"links\": []}\n");
+  EXPECT_EQ(WriteTopologyJson(lone),
+            "{\"name\": \"\",\n \"nodes\": [\n  {\"name\": \"x\", \"kind\": \"compute\"}],\n "
+            "\"links\": []}\n");
 }
 
 TEST(EdgeListTest, ReadsCommentsHeadersAndRationals) {
   Topology g = ParseEdgeList(
-      "# a comment\nname: tiny\nswitches: s1\n\na s1 10   # trailing comment\ns1 a 5/2\nb s1 1 2\ns1 b 2\n",
+      "# a comment\nname: tiny\nswitches: s1\n\na s1 10   # trailing comment\ns1 a 5/2\nb s1 1 "
+      "2\ns1 b 2\n",
       "t.txt");
   EXPECT_EQ(g.name(), "tiny");
   EXPECT_EQ(g.num_switches(), 1);
@@ -196,7 +214,6 @@ TEST(TopologyFileTest, MissingFileAndEmptyFileAreClearErrors) {
   EXPECT_THROW(ReadTopologyFile(empty), InputError);
 }
 
-
 // --- issue 14: hostile input -------------------------------------------------------------
 
 // A topology document with `levels` nested containers in all (the top-level object is 1).
@@ -221,27 +238,36 @@ TEST(JsonLimitsTest, NestingIsRefusedWhileParsingBeyond64Levels) {
 }
 
 TEST(JsonLimitsTest, HugeIntegerLiteralsAreReadExactly) {
-  json j = ParseJsonText("[123456789012345678901234567890, -99999999999999999999, 18446744073709551615, 7]", "t");
+  json j = ParseJsonText(
+      "[123456789012345678901234567890, -99999999999999999999, 18446744073709551615, 7]", "t");
   EXPECT_EQ(j[0], "123456789012345678901234567890");
   EXPECT_EQ(j[1], "-99999999999999999999");
   EXPECT_EQ(j[2], 18446744073709551615u);  // still fits uint64: an ordinary number
   EXPECT_EQ(j[3], 7);
   const std::string two = R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [)";
-  Topology g = FromText(two + R"({"from": "a", "to": "b", "bandwidth": 123456789012345678901234567890}]})");
+  Topology g =
+      FromText(two + R"({"from": "a", "to": "b", "bandwidth": 123456789012345678901234567890}]})");
   EXPECT_EQ(g.link(0).bandwidth, Rational(BigInt("123456789012345678901234567890")));
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": -123456789012345678901234567890}]})",
-                   "links[0] (a -> b)", "bandwidth must be positive, got -123456789012345678901234567890");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1.5e3}]})", "bandwidth", "not exact");
+  ExpectInputError(
+      two + R"({"from": "a", "to": "b", "bandwidth": -123456789012345678901234567890}]})",
+      "links[0] (a -> b)", "bandwidth must be positive, got -123456789012345678901234567890");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1.5e3}]})", "bandwidth",
+                   "not exact");
   ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1e400}]})", "byte",
                    "number 1e400 is out of range");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": -1e400}]})", "byte", "out of range");
+  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": -1e400}]})", "byte",
+                   "out of range");
   // Beyond double's range the lexer cannot hand over the digits: a clear refusal.
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1)" + std::string(400, '0') + "}]}",
-                   "byte", "is too long to be read as a JSON number; write it as a string");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 123456789012345678901234567890}]})",
-                   "links[0] (a -> b)", "multiplicity must be an integer in 1..2^63-1");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 9223372036854775808}]})",
-                   "links[0] (a -> b)", "multiplicity must be an integer in 1..2^63-1, got 9223372036854775808");
+  ExpectInputError(
+      two + R"({"from": "a", "to": "b", "bandwidth": 1)" + std::string(400, '0') + "}]}", "byte",
+      "is too long to be read as a JSON number; write it as a string");
+  ExpectInputError(
+      two +
+          R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 123456789012345678901234567890}]})",
+      "links[0] (a -> b)", "multiplicity must be an integer in 1..2^63-1");
+  ExpectInputError(
+      two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 9223372036854775808}]})",
+      "links[0] (a -> b)", "multiplicity must be an integer in 1..2^63-1, got 9223372036854775808");
   // Found by the topology_json fuzzer: 0 is a non-negative JSON integer, stored unsigned, and
   // passed the unsigned branch of the range check (exit 3 from Topology::AddLink).
   ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 0}]})",
@@ -263,7 +289,8 @@ TEST(JsonLimitsTest, DocumentMemoryIsBoundedWhileParsing) {
     FAIL() << "a 1 MiB budget accepted ~2 MB of document";
   } catch (const InputError& e) {
     EXPECT_EQ(e.file(), "m.json");
-    EXPECT_NE(e.problem().find("would need more than 1024 KiB in memory"), std::string::npos) << e.what();
+    EXPECT_NE(e.problem().find("would need more than 1024 KiB in memory"), std::string::npos)
+        << e.what();
   }
   EXPECT_EQ(ParseJsonText(text, "m.json", std::size_t{4} << 20).size(), 10000u);
 }
@@ -283,7 +310,8 @@ TEST(TopologyNamesTest, ControlCharactersAndInvalidUtf8AreRefusedNamingTheItem) 
   ExpectInputError(R"({"nodes": [{"name": "x\u0085"}]})", "nodes[0]", "control character");
   ExpectInputError(R"({"name": "t\u001b[31m", "nodes": [{"name": "a"}]})", "name",
                    "topology name contains a control character");
-  auto expect_line = [](const std::string& text, const std::string& item, const std::string& problem) {
+  auto expect_line = [](const std::string& text, const std::string& item,
+                        const std::string& problem) {
     try {
       ParseEdgeList(text, "e.txt");
       FAIL() << text;
@@ -293,10 +321,11 @@ TEST(TopologyNamesTest, ControlCharactersAndInvalidUtf8AreRefusedNamingTheItem) 
       EXPECT_NE(e.problem().find(problem), std::string::npos) << e.what();
     }
   };
-  expect_line("a b 1\nb \xff\xfe 1\n", "line 2", "node name is not valid UTF-8 (byte 0xff at offset 0)");
-  expect_line("compute: ok \xc0\xaf\n", "line 1", "not valid UTF-8");            // overlong '/'
-  expect_line("compute: \xed\xa0\x80\n", "line 1", "not valid UTF-8");          // surrogate
-  expect_line("compute: \xf4\x90\x80\x80\n", "line 1", "not valid UTF-8");     // > U+10FFFF
+  expect_line("a b 1\nb \xff\xfe 1\n", "line 2",
+              "node name is not valid UTF-8 (byte 0xff at offset 0)");
+  expect_line("compute: ok \xc0\xaf\n", "line 1", "not valid UTF-8");       // overlong '/'
+  expect_line("compute: \xed\xa0\x80\n", "line 1", "not valid UTF-8");      // surrogate
+  expect_line("compute: \xf4\x90\x80\x80\n", "line 1", "not valid UTF-8");  // > U+10FFFF
   expect_line("compute: a\xe2\x82\n", "line 1", "truncated");
   expect_line("a b\x01c 1\n", "line 1", "control character");
   expect_line("name: t\xff\na b 1\n", "line 1", "topology name is not valid UTF-8");
@@ -306,15 +335,19 @@ TEST(TopologyNamesTest, ControlCharactersAndInvalidUtf8AreRefusedNamingTheItem) 
 
 TEST(TopologyMultiplicityTest, SumsPastInt64AreRefusedNamingTheLink) {
   const std::string two = R"({"nodes": [{"name": "a"}, {"name": "b"}, {"name": "c"}], "links": [)";
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 9223372036854775807},
+  ExpectInputError(
+      two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 9223372036854775807},
                             {"from": "a", "to": "b", "bandwidth": 1}]})",
-                   "links[1] (a -> b)", "multiplicity: the multiplicities of the links add up past 2^63-1");
+      "links[1] (a -> b)", "multiplicity: the multiplicities of the links add up past 2^63-1");
   // Different links whose sum (a degree) overflows.
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 5000000000000000000},
+  ExpectInputError(
+      two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 5000000000000000000},
                             {"from": "a", "to": "c", "bandwidth": 1, "multiplicity": 5000000000000000000}]})",
-                   "links[1] (a -> c)", "add up past 2^63-1");
-  ExpectInputError(two + R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 5000000000000000000, "duplex": true}]})",
-                   "links[0] (a -> b) (duplex)", "add up past 2^63-1");
+      "links[1] (a -> c)", "add up past 2^63-1");
+  ExpectInputError(
+      two +
+          R"({"from": "a", "to": "b", "bandwidth": 1, "multiplicity": 5000000000000000000, "duplex": true}]})",
+      "links[0] (a -> b) (duplex)", "add up past 2^63-1");
   try {
     ParseEdgeList("a b 1 9223372036854775807\nb a 1 1\n", "e.txt");
     FAIL();
@@ -322,13 +355,15 @@ TEST(TopologyMultiplicityTest, SumsPastInt64AreRefusedNamingTheLink) {
     EXPECT_EQ(e.item(), "line 2 (b -> a)");
     EXPECT_NE(e.problem().find("add up past 2^63-1"), std::string::npos) << e.what();
   }
-  for (const char* bad : {"9223372036854775808", "0", "-1", "+1", "1.0", "1e3", "99999999999999999999999"}) {
+  for (const char* bad :
+       {"9223372036854775808", "0", "-1", "+1", "1.0", "1e3", "99999999999999999999999"}) {
     try {
       ParseEdgeList(std::string("a b 1 ") + bad + "\n", "e.txt");
       FAIL() << bad;
     } catch (const InputError& e) {
       EXPECT_EQ(e.item(), "line 1 (a -> b)");
-      EXPECT_EQ(e.problem(), std::string("multiplicity must be an integer in 1..2^63-1, got '") + bad + "'");
+      EXPECT_EQ(e.problem(),
+                std::string("multiplicity must be an integer in 1..2^63-1, got '") + bad + "'");
     }
   }
   Topology g = ParseEdgeList("a b 1 9223372036854775806\na b 1\n", "e.txt");
@@ -366,8 +401,10 @@ TEST(TopologyFileTest, PipesAreReadAsStreams) {
 Topology WithNames(const std::string& topology_name, const std::vector<std::string>& names) {
   Topology g(topology_name);
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i % 3 == 2) g.AddSwitch(names[i]);
-    else g.AddCompute(names[i]);
+    if (i % 3 == 2)
+      g.AddSwitch(names[i]);
+    else
+      g.AddCompute(names[i]);
   }
   for (std::size_t i = 0; i < names.size(); ++i) {
     g.AddLink(static_cast<int>(i), static_cast<int>((i + 1) % names.size()), Rational(3, 2),
@@ -378,13 +415,28 @@ Topology WithNames(const std::string& topology_name, const std::vector<std::stri
 
 TEST(EdgeListTest, NastyNamesRoundTripLosslessly) {
   // Header keywords, blanks, '#', quotes, backslashes: all used to be misread or refused.
-  const std::vector<std::string> names = {
-      "compute:", "name:", "switches:", "a b", " lead", "trail ", "#x", "x#y", "q\"uote",
-      "\"", "\\", "\\\"", "back\\slash", "\xe6\x97\xa5 \xe6\x9c\xac", "plain", "compute:x", "#"};
+  const std::vector<std::string> names = {"compute:",
+                                          "name:",
+                                          "switches:",
+                                          "a b",
+                                          " lead",
+                                          "trail ",
+                                          "#x",
+                                          "x#y",
+                                          "q\"uote",
+                                          "\"",
+                                          "\\",
+                                          "\\\"",
+                                          "back\\slash",
+                                          "\xe6\x97\xa5 \xe6\x9c\xac",
+                                          "plain",
+                                          "compute:x",
+                                          "#"};
   Topology g = WithNames("my topo # 1 \"quoted\"", names);
   const std::string text = WriteEdgeList(g);
   ExpectSame(g, ParseEdgeList(text, "x"));
-  ExpectSame(WithNames("name:", {"a"}), ParseEdgeList(WriteEdgeList(WithNames("name:", {"a"})), "x"));
+  ExpectSame(WithNames("name:", {"a"}),
+             ParseEdgeList(WriteEdgeList(WithNames("name:", {"a"})), "x"));
   // Quoting rules on reading.
   Topology q = ParseEdgeList("\"compute:\" \"a b\" 1 # c\n\"x\\\"y\"\t\"compute:\" 2\n", "x");
   EXPECT_EQ(q.node(0).name, "compute:");
@@ -410,15 +462,16 @@ TEST(EdgeListTest, NastyNamesRoundTripLosslessly) {
 
 TEST(EdgeListTest, RandomNastyNamesRoundTripLosslessly) {
   // Property: for any valid names, ParseEdgeList(WriteEdgeList(g)) == g.
-  const std::vector<std::string> alphabet = {"a", " ", "#", "\"", "\\", ":", "compute:", "name:",
-                                             "switches:", "\xc3\xa9", "b", "0"};
+  const std::vector<std::string> alphabet = {
+      "a", " ", "#", "\"", "\\", ":", "compute:", "name:", "switches:", "\xc3\xa9", "b", "0"};
   const std::uint64_t seed = testing::TestSeed();
   std::mt19937_64 rng(seed);
   for (int it = 0; it < 200; ++it) {
     std::vector<std::string> names;
     auto random_name = [&] {
       std::string s;
-      for (int k = 1 + static_cast<int>(rng() % 4); k > 0; --k) s += alphabet[rng() % alphabet.size()];
+      for (int k = 1 + static_cast<int>(rng() % 4); k > 0; --k)
+        s += alphabet[rng() % alphabet.size()];
       return s;
     };
     for (int n = 1 + static_cast<int>(rng() % 6); n > 0; --n) {
@@ -431,7 +484,6 @@ TEST(EdgeListTest, RandomNastyNamesRoundTripLosslessly) {
                                                 << WriteEdgeList(g);
   }
 }
-
 
 TEST(TopologyMultiplicityTest, MergedBandwidthsObeyTheDigitLimit) {
   // Each bandwidth has 600001 digits (within kMaxDigits); their sum, over coprime
@@ -448,7 +500,6 @@ TEST(TopologyMultiplicityTest, MergedBandwidthsObeyTheDigitLimit) {
             ParseRational(d1) * 2);
 }
 
-
 TEST(JsonLimitsTest, MalformedJsonMessagesStayShort) {
   // nlohmann quotes the last token read: for an unterminated string, the rest of the file.
   try {
@@ -456,16 +507,20 @@ TEST(JsonLimitsTest, MalformedJsonMessagesStayShort) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.item(), "byte 1000012");  // nlohmann counts the end of input as a byte
-    EXPECT_NE(e.problem().find("malformed JSON: [json.exception.parse_error.101]"), std::string::npos);
+    EXPECT_NE(e.problem().find("malformed JSON: [json.exception.parse_error.101]"),
+              std::string::npos);
     EXPECT_NE(e.problem().find("missing closing quote"), std::string::npos) << e.problem();
     EXPECT_EQ(e.problem().size(), 320u) << e.problem();  // "malformed JSON: " + 300 + "...'"
   }
 }
 
-
 TEST(JsonLimitsTest, LongNamesAndNumbersGiveShortValidUtf8Messages) {
   // "x" and 30 two-byte characters: a cut after 40 bytes splits the 20th character.
-  const std::string e30 = std::string("x") + [] { std::string s; for (int i = 0; i < 30; ++i) s += "\xc3\xa9"; return s; }();
+  const std::string e30 = std::string("x") + [] {
+    std::string s;
+    for (int i = 0; i < 30; ++i) s += "\xc3\xa9";
+    return s;
+  }();
   const std::string long_name(100000, 'q');
   const std::string two = R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [)";
   for (const std::string& name : {e30, long_name}) {
@@ -488,18 +543,21 @@ TEST(JsonLimitsTest, LongNamesAndNumbersGiveShortValidUtf8Messages) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(NameProblem(e.problem()), "") << e.problem();
-    EXPECT_EQ(e.problem(),
-              "'" + e30.substr(0, 39) + "...' is not an exact number (expected p, p/q or a decimal)");
+    EXPECT_EQ(e.problem(), "'" + e30.substr(0, 39) +
+                               "...' is not an exact number (expected p, p/q or a decimal)");
   }
 }
-
 
 TEST(TopologyFileTest, AByteOrderMarkIsNoPartOfTheFirstName) {
   // It used to name the first node "\xEF\xBB\xBFa" (invisible), and a JSON file with one was
   // read as an edge list.
-  Topology e = ReadTopologyFile(testing::WriteTempFile("bom.txt", "\xEF\xBB\xBF" "a b 1\n"));
+  Topology e = ReadTopologyFile(testing::WriteTempFile("bom.txt",
+                                                       "\xEF\xBB\xBF"
+                                                       "a b 1\n"));
   EXPECT_EQ(e.node(0).name, "a");
-  Topology j = ReadTopologyFile(testing::WriteTempFile("bom.json", "\xEF\xBB\xBF" R"({"nodes": [{"name": "a"}]})"));
+  Topology j = ReadTopologyFile(testing::WriteTempFile("bom.json",
+                                                       "\xEF\xBB\xBF"
+                                                       R"({"nodes": [{"name": "a"}]})"));
   EXPECT_EQ(j.node(0).name, "a");
 }
 

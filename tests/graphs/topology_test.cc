@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "graphs/properties.h"
 #include "graphs/input_error.h"
+#include "graphs/properties.h"
 #include "test_util.h"
 
 namespace collsynth {
@@ -142,14 +142,17 @@ TEST(TopologyTest, NamesMustBeValidUtf8WithoutControlCharacters) {
   EXPECT_EQ(NameProblem("a b #\"\\"), "");
   EXPECT_EQ(NameProblem("\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\xc2\xa0"), "");
   EXPECT_EQ(NameProblem("a\nb"), "contains a control character (byte 0x0a at offset 1)");
-  EXPECT_EQ(NameProblem(std::string("a\0", 2)), "contains a control character (byte 0x00 at offset 1)");
+  EXPECT_EQ(NameProblem(std::string("a\0", 2)),
+            "contains a control character (byte 0x00 at offset 1)");
   EXPECT_EQ(NameProblem("\x7f"), "contains a control character (byte 0x7f at offset 0)");
-  EXPECT_EQ(NameProblem("\xc2\x9b"), "contains a control character (byte 0xc2 at offset 0)");  // C1 CSI
+  EXPECT_EQ(NameProblem("\xc2\x9b"),
+            "contains a control character (byte 0xc2 at offset 0)");  // C1 CSI
   EXPECT_EQ(NameProblem("ok\xff"), "is not valid UTF-8 (byte 0xff at offset 2)");
   EXPECT_EQ(NameProblem("\x80"), "is not valid UTF-8 (byte 0x80 at offset 0)");
   EXPECT_EQ(NameProblem("\xc1\xbf"), "is not valid UTF-8 (byte 0xc1 at offset 0)");      // overlong
   EXPECT_EQ(NameProblem("\xe0\x80\xaf"), "is not valid UTF-8 (byte 0xe0 at offset 0)");  // overlong
-  EXPECT_EQ(NameProblem("\xed\xbf\xbf"), "is not valid UTF-8 (byte 0xed at offset 0)");  // surrogate
+  EXPECT_EQ(NameProblem("\xed\xbf\xbf"),
+            "is not valid UTF-8 (byte 0xed at offset 0)");  // surrogate
   EXPECT_EQ(NameProblem("\xf4\x90\x80\x80"), "is not valid UTF-8 (byte 0xf4 at offset 0)");
   EXPECT_EQ(NameProblem("\xe6\x97"), "is not valid UTF-8 (truncated) (byte 0xe6 at offset 0)");
   EXPECT_EQ(NameProblem("\xe6\x97x"), "is not valid UTF-8 (byte 0xe6 at offset 0)");

@@ -49,7 +49,8 @@ TEST(TopoOpt, CoprimeShiftIsHamiltonianCycle) {
 TEST(TopoOpt, SelectPermutationsFollowsGeometricSequence) {
   EXPECT_EQ(SelectPermutations(12, 2), (std::vector<std::int64_t>{1, 5}));
   EXPECT_EQ(SelectPermutations(64, 3), (std::vector<std::int64_t>{1, 3, 11}));
-  EXPECT_EQ(SelectPermutations(100, 2), (std::vector<std::int64_t>{1, 9}));  // x = 10: 9 or 11, tie -> 9
+  EXPECT_EQ(SelectPermutations(100, 2),
+            (std::vector<std::int64_t>{1, 9}));  // x = 10: 9 or 11, tie -> 9
   Topology g = SelectPerms(64, 3);
   EXPECT_EQ(ComputeDegrees(g).max_out, 3);
   EXPECT_TRUE(CheckEulerian(g).eulerian);

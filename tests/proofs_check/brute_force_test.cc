@@ -2,12 +2,11 @@
 // checker and the naive per-element, per-step brute-force simulator agree on validity, on
 // which (source, node) pairs miss data, on which sends move data illegally, and on T_L / T_B
 // (seed 000 Def. 6/7, Thm 3). Random schedules come from TestSeed().
-#include "proofs_check/brute_force_simulator.h"
-
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "proofs_check/brute_force_simulator.h"
 #include "proofs_check/schedule_fixtures.h"
 #include "proofs_check/step_checker.h"
 #include "test_util.h"
@@ -89,7 +88,7 @@ Topology RandomTopology(std::mt19937_64& rng, int n) {
 }
 
 std::vector<Interval> RandomChunk(std::mt19937_64& rng) {
-  static const Rational kPoints[] = {Rational(0), Rational(1, 4), Rational(1, 3), Rational(1, 2),
+  static const Rational kPoints[] = {Rational(0),    Rational(1, 4), Rational(1, 3), Rational(1, 2),
                                      Rational(2, 3), Rational(3, 4), Rational(1)};
   std::uniform_int_distribution<int> p(0, 6), count(1, 2);
   std::vector<Interval> chunk;
@@ -119,7 +118,8 @@ StepSchedule Flood(std::mt19937_64& rng, const Topology& g, const std::vector<in
       for (int v : sources) {
         if (!(held[from][v] ? often(rng) : rarely(rng))) continue;
         bool whole = often(rng);
-        s.sends.push_back({v, whole ? std::vector<Interval>{Whole()} : RandomChunk(rng), from, to, t});
+        s.sends.push_back(
+            {v, whole ? std::vector<Interval>{Whole()} : RandomChunk(rng), from, to, t});
         if (whole && held[from][v]) next[to][v] = 1;
       }
     }
@@ -184,8 +184,9 @@ TEST(BruteForceTest, AgreesOnRandomSchedules) {
         if (outside.rs_steps && iter % 3 == 0) outside.rs_steps = last + 1;
       }
       for (const StepSchedule* x : {&s, &thin, &outside}) {
-        ExpectAgree(g, *x, std::string(CollectiveName(collective)) + " iter " + std::to_string(iter) + " seed " +
-                               std::to_string(seed));
+        ExpectAgree(g, *x,
+                    std::string(CollectiveName(collective)) + " iter " + std::to_string(iter) +
+                        " seed " + std::to_string(seed));
         (SimulateStepSchedule(g, *x).valid ? valid : invalid)++;
       }
     }

@@ -26,7 +26,8 @@ TEST(CollectiveTest, NamesAreTheJsonSpellings) {
 
 TEST(CollectiveTest, EveryNameRoundTrips) {
   for (Collective c : kAllCollectives) {
-    EXPECT_EQ(ParseCollective(CollectiveName(c)), std::optional<Collective>(c)) << CollectiveName(c);
+    EXPECT_EQ(ParseCollective(CollectiveName(c)), std::optional<Collective>(c))
+        << CollectiveName(c);
   }
 }
 
@@ -60,7 +61,8 @@ TEST(CollectiveTest, SchedulesWriteAndReadEveryCollective) {
 
     CompactStepSchedule compact = *CompactFromSteps(s);
     const std::string text = CompactStepScheduleToText(compact, g);
-    EXPECT_NE(text.find(std::string("\"collective\":\"") + CollectiveName(c) + "\""), std::string::npos);
+    EXPECT_NE(text.find(std::string("\"collective\":\"") + CollectiveName(c) + "\""),
+              std::string::npos);
     EXPECT_EQ(CompactStepScheduleFromJson(nlohmann::json::parse(text), g, "<test>").collective, c);
 
     if (c == Collective::kAllreduce) continue;  // a pipeline allreduce needs its two phases
@@ -87,7 +89,8 @@ TEST(CollectiveTest, ReadersRejectAnUnknownCollective) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.item(), "collective");
     EXPECT_EQ(e.problem(),
-              "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got \"gather\"");
+              "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got "
+              "\"gather\"");
   }
   PipelineSchedule p;
   p.U = 1;
@@ -101,7 +104,8 @@ TEST(CollectiveTest, ReadersRejectAnUnknownCollective) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.item(), "collective");
     EXPECT_EQ(e.problem(),
-              "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got \"gather\"");
+              "expected \"allgather\", \"reduce-scatter\", \"allreduce\" or \"broadcast\", got "
+              "\"gather\"");
   }
 }
 

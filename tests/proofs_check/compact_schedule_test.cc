@@ -20,7 +20,8 @@ namespace {
 using namespace collsynth::testing;
 
 // Sends as sorted tuples (chunks compared as lists of exact endpoints).
-std::vector<std::tuple<int, int, int, int, std::vector<std::string>>> Canonical(const StepSchedule& s) {
+std::vector<std::tuple<int, int, int, int, std::vector<std::string>>> Canonical(
+    const StepSchedule& s) {
   std::vector<std::tuple<int, int, int, int, std::vector<std::string>>> out;
   for (const StepSend& e : s.sends) {
     std::vector<std::string> chunk;
@@ -94,8 +95,8 @@ TEST(CompactScheduleTest, CheckerReportIsTheSameOnBothForms) {
     o.max_errors = 100;
     CompactStepSchedule compact = *CompactFromSteps(c.s);
     // Compare against the steps form in the compact's send order (send_index matches).
-    ExpectSameReport(CheckStepSchedule(c.g, compact, o), CheckStepSchedule(c.g, StepsFromCompact(compact), o),
-                     c.g.name());
+    ExpectSameReport(CheckStepSchedule(c.g, compact, o),
+                     CheckStepSchedule(c.g, StepsFromCompact(compact), o), c.g.name());
     // Mutations: shrink an interval, drop a send, move a send one step earlier.
     for (std::size_t k = 0; k < compact.steps.size(); ++k) {
       CompactStepSchedule m = compact;
@@ -138,7 +139,9 @@ TEST(CompactScheduleTest, MutatedCompactFileIsRejectedByVerify) {
   EXPECT_GT(r.report["num_violations"].get<int>(), 0);
   // Malformed: lo >= hi, index out of range, truncated send, den 0.
   for (auto mutate : std::vector<std::function<void(nlohmann::json&)>>{
-           [](nlohmann::json& x) { x["steps"][0]["links"][0][2][3] = x["steps"][0]["links"][0][2][2]; },
+           [](nlohmann::json& x) {
+             x["steps"][0]["links"][0][2][3] = x["steps"][0]["links"][0][2][2];
+           },
            [](nlohmann::json& x) { x["steps"][0]["links"][0][0] = 8; },
            [](nlohmann::json& x) { x["steps"][0]["links"][0][2].erase(3); },
            [](nlohmann::json& x) { x["steps"][0]["den"] = 0; },

@@ -4,16 +4,15 @@
 // from TestSeed() so a failure can be replayed with COLLSYNTH_SEED.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <deque>
 #include <functional>
 #include <random>
 
-#include <climits>
-
-#include "schedules/compact_schedule.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/schedule_fixtures.h"
 #include "proofs_check/step_checker.h"
+#include "schedules/compact_schedule.h"
 #include "test_util.h"
 
 namespace collsynth {
@@ -56,8 +55,10 @@ std::vector<StepCase> StepCases() {
   auto always = [](const StepSend& e) { return e.step >= 2; };
   cases.push_back({"k22_figure1", testing::K22(), testing::K22Figure1(), always});
   cases.push_back({"ring6", testing::Ring(6, false), testing::RingAllgather(6), always});
-  cases.push_back({"bidir_ring7_bfb", testing::Ring(7, true), testing::BidirectionalRingBfb(7), always});
-  cases.push_back({"bidir_ring6_bfb", testing::Ring(6, true), testing::BidirectionalRingBfb(6), always});
+  cases.push_back(
+      {"bidir_ring7_bfb", testing::Ring(7, true), testing::BidirectionalRingBfb(7), always});
+  cases.push_back(
+      {"bidir_ring6_bfb", testing::Ring(6, true), testing::BidirectionalRingBfb(6), always});
   cases.push_back({"hypercube3_bfb", testing::Hypercube(3), testing::HypercubeBfb(3), always});
   // Torus 3x3: only the x-phase ring sends forward what arrived one step before.
   cases.push_back({"torus3x3_dims", testing::Torus(3, 3), testing::TorusDimensionByDimension(3, 3),
@@ -75,7 +76,8 @@ bool Has(const StepCheckReport& r, StepViolationKind kind,
 
 std::string Describe(const StepCheckReport& r) {
   std::string s = "ok=" + std::to_string(r.ok) + " violations:";
-  for (std::size_t i = 0; i < r.violations.size() && i < 5; ++i) s += "\n  " + r.violations[i].message;
+  for (std::size_t i = 0; i < r.violations.size() && i < 5; ++i)
+    s += "\n  " + r.violations[i].message;
   return s;
 }
 
@@ -112,9 +114,11 @@ TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
         StepSchedule mut = c.s;
         mut.sends.erase(mut.sends.begin() + i);
         StepCheckReport r = CheckStepSchedule(c.g, mut, Big());
-        EXPECT_TRUE(Has(r, StepViolationKind::kMissing, [&](const StepViolation& v) {
-          return v.node == dropped.to && v.source == dropped.source;
-        })) << "drop " << i << ": " << Describe(r);
+        EXPECT_TRUE(Has(r, StepViolationKind::kMissing,
+                        [&](const StepViolation& v) {
+                          return v.node == dropped.to && v.source == dropped.source;
+                        }))
+            << "drop " << i << ": " << Describe(r);
       }
       // 2. Shrink a chunk to the lower half of its first interval: the receiver misses the
       // upper half.
@@ -126,10 +130,12 @@ TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
         Rational old_hi = in.hi;
         in.hi = mid;
         StepCheckReport r = CheckStepSchedule(c.g, mut, Big());
-        EXPECT_TRUE(Has(r, StepViolationKind::kMissing, [&](const StepViolation& v) {
-          return v.node == mut.sends[i].to && v.source == mut.sends[i].source && v.interval &&
-                 v.interval->lo >= mid && v.interval->hi <= old_hi;
-        })) << "shrink " << i << ": " << Describe(r);
+        EXPECT_TRUE(Has(r, StepViolationKind::kMissing,
+                        [&](const StepViolation& v) {
+                          return v.node == mut.sends[i].to && v.source == mut.sends[i].source &&
+                                 v.interval && v.interval->lo >= mid && v.interval->hi <= old_hi;
+                        }))
+            << "shrink " << i << ": " << Describe(r);
       }
       // 3. Shift a send one step earlier: its sender does not hold the data yet.
       {
@@ -187,9 +193,10 @@ TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
           mut.sends[i].from = impostor;
           StepCheckReport r = CheckStepSchedule(c.g, mut, Big());
           ++impostors;
-          EXPECT_TRUE(Has(r, StepViolationKind::kNotHeld, [&](const StepViolation& v) {
-            return v.send_index == i && v.node == impostor;
-          })) << "impostor " << i << ": " << Describe(r);
+          EXPECT_TRUE(
+              Has(r, StepViolationKind::kNotHeld,
+                  [&](const StepViolation& v) { return v.send_index == i && v.node == impostor; }))
+              << "impostor " << i << ": " << Describe(r);
         }
       }
     }
@@ -225,15 +232,15 @@ TEST(StepMutationTest, SendOutsideTheStepsRejected) {
         mut.claimed_tl = base.tl;  // T
         mut.sends[i].step = bad;
         StepCheckReport r = CheckStepSchedule(c.g, mut, Big());
-        EXPECT_TRUE(Has(r, StepViolationKind::kStepOutOfRange,
-                        [&](const StepViolation& v) { return v.send_index == i && v.step == bad; }))
-            << Describe(r);
+        EXPECT_TRUE(Has(r, StepViolationKind::kStepOutOfRange, [&](const StepViolation& v) {
+          return v.send_index == i && v.step == bad;
+        })) << Describe(r);
         auto compact = CompactFromSteps(mut);
         ASSERT_TRUE(compact.has_value());
         StepCheckReport rc = CheckStepSchedule(c.g, *compact, Big());
-        EXPECT_TRUE(Has(rc, StepViolationKind::kStepOutOfRange,
-                        [&](const StepViolation& v) { return v.step == bad && v.source == mut.sends[i].source; }))
-            << Describe(rc);
+        EXPECT_TRUE(Has(rc, StepViolationKind::kStepOutOfRange, [&](const StepViolation& v) {
+          return v.step == bad && v.source == mut.sends[i].source;
+        })) << Describe(rc);
       }
     }
   }
@@ -263,9 +270,9 @@ TEST(StepMutationTest, ReduceScatterMutantsRejected) {
     if (mut.sends[i].step < 3 && mut.sends[i].to != mut.sends[i].source) {
       ++mut.sends[i].step;
       r = CheckStepSchedule(g, mut, Big());
-      EXPECT_TRUE(Has(r, StepViolationKind::kNotHeld,
-                      [&](const StepViolation& v) { return v.send_index == i; }))
-          << Describe(r);
+      EXPECT_TRUE(Has(r, StepViolationKind::kNotHeld, [&](const StepViolation& v) {
+        return v.send_index == i;
+      })) << Describe(r);
     }
   }
 }
@@ -352,7 +359,8 @@ bool Has(const PipelineCheckReport& r, PipelineViolationKind kind,
 
 std::string Describe(const PipelineCheckReport& r) {
   std::string s = "ok=" + std::to_string(r.ok) + " violations:";
-  for (std::size_t i = 0; i < r.violations.size() && i < 5; ++i) s += "\n  " + r.violations[i].message;
+  for (std::size_t i = 0; i < r.violations.size() && i < 5; ++i)
+    s += "\n  " + r.violations[i].message;
   return s;
 }
 
@@ -387,9 +395,7 @@ TEST(PipelineMutationTest, EveryMutantRejectedForTheRightReason) {
     auto pick_edge = [&](const PipelineTree& t) {
       return std::uniform_int_distribution<int>(0, static_cast<int>(t.edges.size()) - 1)(rng);
     };
-    auto check = [&](const PipelineSchedule& s) {
-      return CheckPipelineSchedule(c.g, s, 1 << 20);
-    };
+    auto check = [&](const PipelineSchedule& s) { return CheckPipelineSchedule(c.g, s, 1 << 20); };
     for (int m = 0; m < kMutantsPerKind; ++m) {
       const int ti = pick_tree(rng);
       const PipelineTree& tree = c.s.trees[ti];
@@ -400,9 +406,11 @@ TEST(PipelineMutationTest, EveryMutantRejectedForTheRightReason) {
         PipelineSchedule mut = c.s;
         mut.trees[ti].edges.erase(mut.trees[ti].edges.begin() + ei);
         PipelineCheckReport r = check(mut);
-        EXPECT_TRUE(Has(r, PipelineViolationKind::kMissingNode, [&](const PipelineViolation& v) {
-          return v.item == TreeItem(ti) && v.node == edge.to;
-        })) << "drop edge " << ei << ": " << Describe(r);
+        EXPECT_TRUE(Has(r, PipelineViolationKind::kMissingNode,
+                        [&](const PipelineViolation& v) {
+                          return v.item == TreeItem(ti) && v.node == edge.to;
+                        }))
+            << "drop edge " << ei << ": " << Describe(r);
       }
       // A tree with a cycle: re-hang a node that has children below one of its children.
       {
@@ -424,9 +432,9 @@ TEST(PipelineMutationTest, EveryMutantRejectedForTheRightReason) {
         PipelineSchedule mut = c.s;
         mut.trees[ti].edges[edge_into_x] = {y, x, {{*path, mut.trees[ti].multiplicity}}};
         PipelineCheckReport r = check(mut);
-        EXPECT_TRUE(Has(r, PipelineViolationKind::kCycle,
-                        [&](const PipelineViolation& v) { return v.item == TreeItem(ti); }))
-            << Describe(r);
+        EXPECT_TRUE(Has(r, PipelineViolationKind::kCycle, [&](const PipelineViolation& v) {
+          return v.item == TreeItem(ti);
+        })) << Describe(r);
       }
       // A route through a compute node: extend it past its head and back.
       {
@@ -442,9 +450,11 @@ TEST(PipelineMutationTest, EveryMutantRejectedForTheRightReason) {
           }
         }
         PipelineCheckReport r = check(mut);
-        EXPECT_TRUE(Has(r, PipelineViolationKind::kRouteThroughCompute, [&](const PipelineViolation& v) {
-          return v.item == EdgeItem(ti, ei) + ".routes[0]" && v.node == head;
-        })) << Describe(r);
+        EXPECT_TRUE(Has(r, PipelineViolationKind::kRouteThroughCompute,
+                        [&](const PipelineViolation& v) {
+                          return v.item == EdgeItem(ti, ei) + ".routes[0]" && v.node == head;
+                        }))
+            << Describe(r);
       }
       // A route over a missing link.
       {
@@ -452,7 +462,8 @@ TEST(PipelineMutationTest, EveryMutantRejectedForTheRightReason) {
         std::vector<int>& path = mut.trees[ti].edges[ei].routes[0].path;
         int z = -1;
         for (int w = 0; w < c.g.num_nodes() && z < 0; ++w) {
-          bool linked = reversed ? c.g.FindLink(w, path[0]).has_value() : c.g.FindLink(path[0], w).has_value();
+          bool linked = reversed ? c.g.FindLink(w, path[0]).has_value()
+                                 : c.g.FindLink(path[0], w).has_value();
           if (w != path[0] && !linked) z = w;
         }
         ASSERT_GE(z, 0);
@@ -476,9 +487,9 @@ TEST(PipelineMutationTest, EveryMutantRejectedForTheRightReason) {
         PipelineSchedule mut = c.s;
         mut.trees.push_back(mut.trees[ti]);
         PipelineCheckReport r = check(mut);
-        EXPECT_TRUE(Has(r, PipelineViolationKind::kRootSum,
-                        [&](const PipelineViolation& v) { return v.node == tree.root; }))
-            << Describe(r);
+        EXPECT_TRUE(Has(r, PipelineViolationKind::kRootSum, [&](const PipelineViolation& v) {
+          return v.node == tree.root;
+        })) << Describe(r);
       }
     }
     // A link loaded above U·b_e: U just below the heaviest load / b_e (= ratio · k).
@@ -486,17 +497,20 @@ TEST(PipelineMutationTest, EveryMutantRejectedForTheRightReason) {
       PipelineSchedule mut = c.s;
       mut.U = c.s.ratio * Rational(c.s.k) * Rational(99, 100);
       PipelineCheckReport r = check(mut);
-      EXPECT_TRUE(Has(r, PipelineViolationKind::kOverloaded, [](const PipelineViolation&) { return true; }))
-          << Describe(r);
-      EXPECT_FALSE(Has(r, PipelineViolationKind::kWrongRatio, [](const PipelineViolation&) { return true; }));
+      EXPECT_TRUE(Has(r, PipelineViolationKind::kOverloaded, [](const PipelineViolation&) {
+        return true;
+      })) << Describe(r);
+      EXPECT_FALSE(Has(r, PipelineViolationKind::kWrongRatio,
+                       [](const PipelineViolation&) { return true; }));
     }
     // A wrong claimed ratio.
     {
       PipelineSchedule mut = c.s;
       mut.ratio += Rational(1, 3);
       PipelineCheckReport r = check(mut);
-      EXPECT_TRUE(Has(r, PipelineViolationKind::kWrongRatio, [](const PipelineViolation&) { return true; }))
-          << Describe(r);
+      EXPECT_TRUE(Has(r, PipelineViolationKind::kWrongRatio, [](const PipelineViolation&) {
+        return true;
+      })) << Describe(r);
     }
   }
 }

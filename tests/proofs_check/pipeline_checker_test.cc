@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/schedule_fixtures.h"
@@ -317,7 +316,7 @@ TEST(PipelineCheckerIssue14, Bound7RecomputesEachCut) {
   EXPECT_EQ(b.bound, Rational(4));  // 2·2 / 1
   b = CheckSingleNodeCutsBound(g, {{0, s}, {1}, {2}});
   ASSERT_TRUE(b.ok) << b.error;
-  EXPECT_EQ(b.bound, Rational(2));  // 2·2 / max(2, 1, 1)
+  EXPECT_EQ(b.bound, Rational(2));                      // 2·2 / max(2, 1, 1)
   b = CheckSingleNodeCutsBound(g, {{2}, {0, 0}, {1}});  // any order, a name twice counts once
   ASSERT_TRUE(b.ok) << b.error;
   EXPECT_EQ(b.bound, Rational(4));
@@ -334,12 +333,14 @@ TEST(PipelineCheckerIssue14, Bound7CutsMustBeOnePerComputeNode) {
     return r.violations.empty() ? std::string("none") : r.violations[0].message;
   };
   EXPECT_NE(kind_of({{0}, {1}}).find("one set S_v per compute node (3), got 2"), std::string::npos);
-  EXPECT_NE(kind_of({{0}, {0}, {1}}).find("compute node v0 already has its set"), std::string::npos);
+  EXPECT_NE(kind_of({{0}, {0}, {1}}).find("compute node v0 already has its set"),
+            std::string::npos);
   EXPECT_NE(kind_of({{0, 1}, {1}, {2}}).find("exactly one compute node, it holds 2"),
             std::string::npos);
   EXPECT_NE(kind_of({{}, {1}, {2}}).find("it holds 0"), std::string::npos);
   const Topology one = testing::Nodes(1);
-  EXPECT_EQ(CheckSingleNodeCutsBound(one, {{0}}).error, "bound (7) needs at least two compute nodes");
+  EXPECT_EQ(CheckSingleNodeCutsBound(one, {{0}}).error,
+            "bound (7) needs at least two compute nodes");
 }
 
 TEST(PipelineCheckerIssue14, Bound7CutsThroughJson) {
@@ -354,7 +355,8 @@ TEST(PipelineCheckerIssue14, Bound7CutsThroughJson) {
   EXPECT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
   EXPECT_TRUE(r.certified_optimal);
   EXPECT_EQ(r.certified_by, "bound (7)");
-  auto expect_error = [&](const nlohmann::json& bad, const std::string& item, const std::string& what) {
+  auto expect_error = [&](const nlohmann::json& bad, const std::string& item,
+                          const std::string& what) {
     try {
       PipelineScheduleFromJson(bad, g, "ar.json");
       ADD_FAILURE() << "accepted: " << item;
@@ -407,9 +409,11 @@ TEST(PipelineCheckerIssue14, MultiplicitiesMustBePositiveIntegers) {
     for (const char* where : {"tree", "route", "k"}) {
       nlohmann::json bad = j;
       if (std::string(where) == "tree") bad["trees"][0]["multiplicity"] = bad_value;
-      if (std::string(where) == "route") bad["trees"][0]["edges"][0]["routes"][0]["multiplicity"] = bad_value;
+      if (std::string(where) == "route")
+        bad["trees"][0]["edges"][0]["routes"][0]["multiplicity"] = bad_value;
       if (std::string(where) == "k") bad["k"] = bad_value;
-      EXPECT_THROW(PipelineScheduleFromJson(bad, g, "p.json"), InputError) << where << " " << bad_value;
+      EXPECT_THROW(PipelineScheduleFromJson(bad, g, "p.json"), InputError)
+          << where << " " << bad_value;
     }
   }
 }
@@ -447,7 +451,8 @@ TEST(PipelineCheckerIssue14, LongChainBelowAParentlessNodeIsLinear) {
   s.k = 1;
   s.ratio = 1;
   PipelineTree t{0, BigInt(1), {}};
-  for (int v = 1; v + 1 < n; ++v) t.edges.push_back({v, v + 1, {{{v, v + 1}, 1}}});  // 1 has no parent
+  for (int v = 1; v + 1 < n; ++v)
+    t.edges.push_back({v, v + 1, {{{v, v + 1}, 1}}});  // 1 has no parent
   s.trees.push_back(t);
   const PipelineCheckReport r = CheckPipelineSchedule(g, s);
   EXPECT_FALSE(r.ok);
@@ -479,14 +484,17 @@ TEST(PipelineStreamingReadTest, SameScheduleAsThePlainRead) {
   for (const PipelineSchedule& s : {testing::TwoClusterPipeline(), ar}) {
     const std::string text = PipelineScheduleToJsonText(s, g);
     StreamedPipelineTrees trees;
-    const nlohmann::json doc = ParseJsonText(text, "p.json", PipelineTreeStreamHook(g, "p.json", &trees));
-    const std::size_t expected_trees = s.phases.empty() ? s.trees.size() : s.phases[0].trees.size() + s.phases[1].trees.size();
+    const nlohmann::json doc =
+        ParseJsonText(text, "p.json", PipelineTreeStreamHook(g, "p.json", &trees));
+    const std::size_t expected_trees =
+        s.phases.empty() ? s.trees.size() : s.phases[0].trees.size() + s.phases[1].trees.size();
     EXPECT_EQ(trees.size(), expected_trees);
     const nlohmann::json& first = s.phases.empty() ? doc["trees"][0] : doc["phases"][1]["trees"][0];
     EXPECT_TRUE(first.is_null());  // consumed while parsing
     const PipelineSchedule streamed = PipelineScheduleFromJson(doc, g, "p.json", &trees);
     EXPECT_TRUE(trees.empty());
-    const PipelineSchedule plain = PipelineScheduleFromJson(ParseJsonText(text, "p.json"), g, "p.json");
+    const PipelineSchedule plain =
+        PipelineScheduleFromJson(ParseJsonText(text, "p.json"), g, "p.json");
     EXPECT_EQ(PipelineScheduleToJson(streamed, g), PipelineScheduleToJson(plain, g));
     EXPECT_EQ(PipelineScheduleToJsonText(streamed, g), text);
   }

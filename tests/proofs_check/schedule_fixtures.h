@@ -45,7 +45,8 @@ inline Topology Ring(int n, bool bidirectional) {
 inline StepSchedule RingAllgather(int n) {
   StepSchedule s;
   for (int t = 1; t < n; ++t) {
-    for (int i = 0; i < n; ++i) s.sends.push_back(Send(((i - t + 1) % n + n) % n, {Whole()}, i, (i + 1) % n, t));
+    for (int i = 0; i < n; ++i)
+      s.sends.push_back(Send(((i - t + 1) % n + n) % n, {Whole()}, i, (i + 1) % n, t));
   }
   return s;
 }
@@ -86,7 +87,9 @@ inline StepSchedule K22Figure1() {
   StepSchedule s;
   // For each source: its two neighbours n1, n2 and the opposite node o of its own part.
   const int a = 0, b = 1, c = 2, d = 3;
-  struct Row { int src, n1, n2, o; };
+  struct Row {
+    int src, n1, n2, o;
+  };
   for (Row r : {Row{a, c, d, b}, Row{b, c, d, a}, Row{c, a, b, d}, Row{d, a, b, c}}) {
     s.sends.push_back(Send(r.src, {Whole()}, r.src, r.n1, 1));
     s.sends.push_back(Send(r.src, {Whole()}, r.src, r.n2, 1));
@@ -119,7 +122,8 @@ inline StepSchedule TorusDimensionByDimension(int x, int y) {
   for (int t = 1; t < x; ++t) {
     for (int j = 0; j < y; ++j) {
       for (int i = 0; i < x; ++i) {
-        s.sends.push_back(Send(id(((i - t + 1) % x + x) % x, j), {Whole()}, id(i, j), id((i + 1) % x, j), t));
+        s.sends.push_back(
+            Send(id(((i - t + 1) % x + x) % x, j), {Whole()}, id(i, j), id((i + 1) % x, j), t));
       }
     }
   }
@@ -201,7 +205,8 @@ inline StepSchedule Reverse(const StepSchedule& s) {
 // global switch s0 (duplex, bandwidth 1).
 inline Topology TwoCluster() {
   Topology g("two_cluster");
-  for (const char* name : {"c11", "c12", "c13", "c14", "c21", "c22", "c23", "c24"}) g.AddCompute(name);
+  for (const char* name : {"c11", "c12", "c13", "c14", "c21", "c22", "c23", "c24"})
+    g.AddCompute(name);
   int s1 = g.AddSwitch("s1"), s2 = g.AddSwitch("s2"), s0 = g.AddSwitch("s0");
   for (int i = 0; i < 4; ++i) {
     g.AddDuplexLink(i, s1, Rational(10));
@@ -241,7 +246,8 @@ inline PipelineSchedule TwoClusterPipeline() {
       t.edges.push_back({id(mine[r]), id(other[r]), {{{id(mine[r]), id("s0"), id(other[r])}, 1}}});
       for (int q = 0; q < 4; ++q) {
         if (q == r) continue;
-        t.edges.push_back({id(other[r]), id(other[q]), {{{id(other[r]), id(osw), id(other[q])}, 1}}});
+        t.edges.push_back(
+            {id(other[r]), id(other[q]), {{{id(other[r]), id(osw), id(other[q])}, 1}}});
       }
       p.trees.push_back(std::move(t));
     }

@@ -132,7 +132,8 @@ TEST(StepCheckerTest, ReduceScatterIsReversedAllgatherOnTranspose) {
   Topology gt = g.Transpose();
   StepSchedule ag_on_gt;
   for (int t = 1; t < n; ++t) {
-    for (int i = 0; i < n; ++i) ag_on_gt.sends.push_back(Send(((i + t - 1) % n), {Whole()}, i, (i - 1 + n) % n, t));
+    for (int i = 0; i < n; ++i)
+      ag_on_gt.sends.push_back(Send(((i + t - 1) % n), {Whole()}, i, (i - 1 + n) % n, t));
   }
   ASSERT_TRUE(CheckStepSchedule(gt, ag_on_gt).ok);
   StepSchedule rs = testing::Reverse(ag_on_gt);
@@ -236,7 +237,8 @@ TEST(StepCheckerTest, WrongClaimsRejected) {
 TEST(StepCheckerTest, ChunkUnionOfIntervals) {
   Topology g = Ring(2, false);
   StepSchedule s;
-  s.sends = {Send(0, {Interval{Rational(1, 3), Rational(1)}, Interval{Rational(0), Rational(1, 2)}}, 0, 1, 1),
+  s.sends = {Send(0, {Interval{Rational(1, 3), Rational(1)}, Interval{Rational(0), Rational(1, 2)}},
+                  0, 1, 1),
              Send(1, {Part(0, 2)}, 1, 0, 1), Send(1, {Part(1, 2)}, 1, 0, 2)};
   StepCheckReport r = CheckStepSchedule(g, s);
   EXPECT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);

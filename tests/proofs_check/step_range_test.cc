@@ -7,9 +7,9 @@
 
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
-#include "schedules/compact_schedule.h"
 #include "proofs_check/schedule_fixtures.h"
 #include "proofs_check/step_checker.h"
+#include "schedules/compact_schedule.h"
 #include "schedules/step_schedule.h"
 
 namespace collsynth {
@@ -46,7 +46,8 @@ TEST(StepRangeTest, SendAtStepZeroIsRejectedNamingTheSend) {
   EXPECT_EQ(r.num_violations, 1);
   ASSERT_TRUE(HasSend(r, StepViolationKind::kStepOutOfRange, index));
   EXPECT_NE(r.errors[0].find("sends[16]"), std::string::npos) << r.errors[0];
-  EXPECT_NE(r.errors[0].find("outside the schedule's steps 1..2"), std::string::npos) << r.errors[0];
+  EXPECT_NE(r.errors[0].find("outside the schedule's steps 1..2"), std::string::npos)
+      << r.errors[0];
   EXPECT_EQ(r.tl, 2);  // an out-of-range send neither counts nor carries load
   EXPECT_EQ(r.tb, Rational(3, 2));
 }
@@ -80,7 +81,7 @@ TEST(StepRangeTest, HugeStepNumbersCostNoMemory) {
   o.check_bfb = true;
   StepCheckReport rb = CheckStepSchedule(g, s, o);
   ASSERT_TRUE(rb.bfb.has_value());
-  EXPECT_FALSE(*rb.bfb);  // phase step 2^31-1 != d(v, u) = 2
+  EXPECT_FALSE(*rb.bfb);            // phase step 2^31-1 != d(v, u) = 2
   EXPECT_EQ(rb.num_violations, 8);  // the eight second-hop sends
   // The same through the compact form.
   auto c = CompactFromSteps(s);
@@ -109,7 +110,8 @@ TEST(StepRangeTest, RsStepsOutsideTheScheduleIsRejected) {
     StepCheckReport r = CheckStepSchedule(g, m);
     EXPECT_FALSE(r.ok) << bad;
     ASSERT_EQ(CountKind(r, StepViolationKind::kBadRsSteps), 1) << bad;
-    EXPECT_NE(r.errors[0].find("outside the schedule's steps 0..4"), std::string::npos) << r.errors[0];
+    EXPECT_NE(r.errors[0].find("outside the schedule's steps 0..4"), std::string::npos)
+        << r.errors[0];
   }
 }
 
@@ -118,7 +120,8 @@ TEST(StepRangeTest, ReaderAcceptsAnyIntStepAndRefusesWhatAnIntCannotHold) {
   Topology g = testing::K22();
   auto doc = [](const std::string& step) {
     return ParseJsonText(R"({"format":"steps","collective":"allgather","sends":[
-        {"source":"a","chunk":[["0","1"]],"from":"a","to":"c","step":)" + step + "}]}",
+        {"source":"a","chunk":[["0","1"]],"from":"a","to":"c","step":)" +
+                             step + "}]}",
                          "s.json");
   };
   EXPECT_EQ(StepScheduleFromJson(doc("0"), g, "s.json").sends[0].step, 0);
@@ -173,7 +176,8 @@ TEST(StepRangeTest, FragmentedShardBeyondTheLimitIsAnInputError) {
   StepSchedule s;
   StepSend e = Send(0, {}, 0, 1, 1);
   const int pieces = 4000;  // 8001 breakpoints · 5000 nodes > 2^24 and > 64 · input
-  for (int k = 0; k < pieces; ++k) e.chunk.push_back({Rational(2 * k, 2 * pieces), Rational(2 * k + 1, 2 * pieces)});
+  for (int k = 0; k < pieces; ++k)
+    e.chunk.push_back({Rational(2 * k, 2 * pieces), Rational(2 * k + 1, 2 * pieces)});
   s.sends.push_back(e);
   try {
     CheckStepSchedule(g, s);

@@ -1,11 +1,12 @@
 // The brute-force tree packing oracle (proofs_check/tree_packing_brute_force.h) on instances
 // small enough to count by hand.
 #include "proofs_check/tree_packing_brute_force.h"
-#include "test_util.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+
+#include "test_util.h"
 
 namespace collsynth {
 namespace {
@@ -83,7 +84,8 @@ TEST(TreePackingBruteForceTest, TwoClusterFigure1) {
 TEST(TreePackingBruteForceTest, RejectsOutOfRangeArguments) {
   Topology big("big");
   for (int i = 0; i <= kMaxTreePackingNodes; ++i) big.AddCompute("v" + std::to_string(i));
-  EXPECT_TRUE(testing::ThrowsInvariantError([&] { TreePackingBruteForce(big, TreeModel::kRouted); }));
+  EXPECT_TRUE(
+      testing::ThrowsInvariantError([&] { TreePackingBruteForce(big, TreeModel::kRouted); }));
   Topology g("pair");
   g.AddCompute("a");
   g.AddCompute("b");

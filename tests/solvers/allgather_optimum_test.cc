@@ -151,8 +151,9 @@ TEST(AllgatherOptimumTest, TorusAndHypercube) {
   EXPECT_EQ(ComputeAllgatherOptimum(testing::TorusTopology({4, 4})).ratio, Rational(15, 4));
   EXPECT_EQ(ComputeAllgatherOptimum(testing::TorusTopology({3, 3, 3})).ratio, Rational(26, 6));
   EXPECT_EQ(ComputeAllgatherOptimum(testing::HypercubeTopology(4)).ratio, Rational(15, 4));
-  EXPECT_EQ(ComputeAllgatherOptimum(testing::TorusTopology({4, 4}), OptimumMethod::kBinarySearch).ratio,
-            Rational(15, 4));
+  EXPECT_EQ(
+      ComputeAllgatherOptimum(testing::TorusTopology({4, 4}), OptimumMethod::kBinarySearch).ratio,
+      Rational(15, 4));
 }
 
 TEST(AllgatherOptimumTest, RejectsPreconditionViolations) {

@@ -28,7 +28,8 @@ bool CutConditionHolds(const Topology& g, const CapacityGraph& d,
 }
 
 void ExpectValidPacking(const Topology& g, const CapacityGraph& d,
-                        const std::vector<std::pair<int, BigInt>>& demands, const PackingResult& r) {
+                        const std::vector<std::pair<int, BigInt>>& demands,
+                        const PackingResult& r) {
   std::map<int, BigInt> per_root;
   std::map<std::pair<int, int>, BigInt> use;
   for (const PackedTree& t : r.trees) {
@@ -92,8 +93,10 @@ TEST_P(ArborescencePackingModes, AgreesWithTheorem9OnRandomDigraphs) {
   }
   EXPECT_GT(feasible, 20);
   EXPECT_GT(infeasible, 20);
-  if (options.batch_certify) EXPECT_GT(batch_arcs, 100);
-  else EXPECT_EQ(batch_arcs, 0);
+  if (options.batch_certify)
+    EXPECT_GT(batch_arcs, 100);
+  else
+    EXPECT_EQ(batch_arcs, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(BatchAndArcByArc, ArborescencePackingModes, ::testing::Bool());
@@ -148,7 +151,8 @@ TEST(ArborescencePackingTest, GroupedTreesIndependentOfDemandSize) {
   Topology g = testing::TorusTopology({3, 3});
   auto run = [&](const BigInt& scale) {
     CapacityGraph d;
-    for (const Link& l : g.links()) d.capacity[{l.from, l.to}] = 2 * scale;  // 4·2 >= (9-1)·1 per node; scales with the demand
+    for (const Link& l : g.links())
+      d.capacity[{l.from, l.to}] = 2 * scale;  // 4·2 >= (9-1)·1 per node; scales with the demand
     std::vector<std::pair<int, BigInt>> dem;
     for (int v : g.ComputeNodes()) dem.push_back({v, scale});
     PackingResult r = PackArborescences(g, d, dem);

@@ -7,8 +7,8 @@
 #include "graphs/generators/seed000_generators.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/baselines/baseline_structure.h"
 #include "solvers/baseline_test_topologies.h"
+#include "solvers/baselines/baseline_structure.h"
 #include "solvers/baselines/double_binary_tree.h"
 
 namespace collsynth {

@@ -36,10 +36,12 @@ struct ClaimData {
   BfbCellClaim claim;
 };
 
-ClaimData MakeClaim(const BfbCellNetwork<std::int64_t>& net, const BfbCellOptimum<std::int64_t>& opt) {
+ClaimData MakeClaim(const BfbCellNetwork<std::int64_t>& net,
+                    const BfbCellOptimum<std::int64_t>& opt) {
   ClaimData c;
   std::vector<int> first(net.num_groups() + 1, 0);
-  for (int g = 0; g < net.num_groups(); ++g) first[g + 1] = first[g] + static_cast<int>(net.count[g]);
+  for (int g = 0; g < net.num_groups(); ++g)
+    first[g + 1] = first[g] + static_cast<int>(net.count[g]);
   std::vector<std::vector<std::pair<int, std::int64_t>>> shares(first.back());
   SplitBfbCellFlow(net, opt, [&](int g, int member, int entry, std::int64_t amount) {
     shares[first[g] + member].push_back({net.link[entry], amount});
@@ -60,8 +62,8 @@ ClaimData MakeClaim(const BfbCellNetwork<std::int64_t>& net, const BfbCellOptimu
   return c;
 }
 
-BfbCellClaim View(ClaimData& c, const BfbCellNetwork<std::int64_t>& net, const BfbCellOptimum<std::int64_t>& opt,
-                  int alpha_witness = -1) {
+BfbCellClaim View(ClaimData& c, const BfbCellNetwork<std::int64_t>& net,
+                  const BfbCellOptimum<std::int64_t>& opt, int alpha_witness = -1) {
   BfbCellClaim v;
   v.num_links = net.num_links();
   v.bandwidth = net.bandwidth.data();
@@ -103,7 +105,8 @@ TEST(BfbCellTest, Seed000Figure5U2) {
 Rational BruteForce(const BfbCellNetwork<std::int64_t>& net) {
   Rational best(0);
   for (int k = 0; k < net.num_links(); ++k)
-    if (net.is_active(k) && !net.alpha_bw.empty()) best = std::max(best, Rational(net.alpha_bw[k], net.bandwidth[k]));
+    if (net.is_active(k) && !net.alpha_bw.empty())
+      best = std::max(best, Rational(net.alpha_bw[k], net.bandwidth[k]));
   const int groups = net.num_groups();
   for (std::uint32_t mask = 1; mask < (1u << groups); ++mask) {
     std::vector<char> in_n(net.num_links(), 0);
@@ -145,7 +148,8 @@ TEST(BfbCellTest, MatchesBruteForceOnRandomCellsOnBothNumberTypes) {
     net.scale = with_alpha ? 4 : 1;
     for (int k = 0; k < d; ++k) {
       net.bandwidth.push_back(net.scale * (1 + static_cast<std::int64_t>(rng() % 4)));
-      if (with_alpha) net.alpha_bw.push_back(static_cast<std::int64_t>(rng() % 3) * net.bandwidth.back() / 2);
+      if (with_alpha)
+        net.alpha_bw.push_back(static_cast<std::int64_t>(rng() % 3) * net.bandwidth.back() / 2);
     }
     const int groups = 1 + static_cast<int>(rng() % 6);
     for (int g = 0; g < groups; ++g) {
@@ -157,7 +161,8 @@ TEST(BfbCellTest, MatchesBruteForceOnRandomCellsOnBothNumberTypes) {
     BfbCellSolver<std::int64_t> solver;
     BfbCellOptimum<std::int64_t> opt = solver.Solve(net);
     const Rational expected = BruteForce(net);
-    ASSERT_EQ(Rational(opt.value.num, opt.value.den), expected) << "seed " << testing::TestSeed() << " round " << round;
+    ASSERT_EQ(Rational(opt.value.num, opt.value.den), expected)
+        << "seed " << testing::TestSeed() << " round " << round;
     BfbCellSolver<BigInt> big_solver;
     BfbCellOptimum<BigInt> big = big_solver.Solve(ToBig(net));
     EXPECT_EQ(Rational(big.value.num) / Rational(big.value.den), expected) << "round " << round;
@@ -168,7 +173,8 @@ TEST(BfbCellTest, MatchesBruteForceOnRandomCellsOnBothNumberTypes) {
     for (int k = 0; !any && k < d; ++k)
       if (Rational(net.alpha(k), net.bandwidth[k]) == expected) alpha_witness = k;
     ClaimData c = MakeClaim(net, opt);
-    EXPECT_EQ(CheckBfbCellCertificate(View(c, net, opt, alpha_witness)), std::nullopt) << "round " << round;
+    EXPECT_EQ(CheckBfbCellCertificate(View(c, net, opt, alpha_witness)), std::nullopt)
+        << "round " << round;
   }
 }
 
@@ -220,7 +226,8 @@ TEST(BfbCellCertificateTest, RejectsMutatedCertificates) {
   {
     ClaimData c = good;  // v1's share moved from w1 to w3, which it may not use
     c.share_link[0] = 2;
-    EXPECT_EQ(CheckBfbCellCertificate(View(c, net, opt)), "source 0 has a share on a non-allowed in-link");
+    EXPECT_EQ(CheckBfbCellCertificate(View(c, net, opt)),
+              "source 0 has a share on a non-allowed in-link");
   }
   {
     ClaimData c = good;  // v1 no longer delivered whole

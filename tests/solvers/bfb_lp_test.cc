@@ -72,7 +72,8 @@ BfbSubproblem RandomInstance(std::mt19937_64& rng, bool heterogeneous) {
   for (int w = 0; w < d; ++w) {
     p.senders.push_back(100 + w);
     if (heterogeneous) {
-      p.bandwidth.push_back(Rational(1 + static_cast<int>(rng() % 4), 1 + static_cast<int>(rng() % 3)));
+      p.bandwidth.push_back(
+          Rational(1 + static_cast<int>(rng() % 4), 1 + static_cast<int>(rng() % 3)));
       p.alpha.push_back(Rational(static_cast<int>(rng() % 3), 1 + static_cast<int>(rng() % 2)));
     }
   }
@@ -168,7 +169,8 @@ TEST(BfbLpTest, HugeBandwidthsRunExactlyOnBigInt) {
     }
     const BfbLpResult r = SolveBfbSubproblem(p, o);
     const BfbLpResult big = SolveBfbSubproblem(q, o);
-    SCOPED_TRACE("seed " + std::to_string(testing::TestSeed() + 2) + " iteration " + std::to_string(iter));
+    SCOPED_TRACE("seed " + std::to_string(testing::TestSeed() + 2) + " iteration " +
+                 std::to_string(iter));
     EXPECT_EQ(big.value, r.value / c);
     EXPECT_FALSE(VerifyBfbLpResult(q, big).has_value()) << *VerifyBfbLpResult(q, big);
   }

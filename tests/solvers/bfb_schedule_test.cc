@@ -48,13 +48,14 @@ BfbResult GenerateAndCheck(const Topology& g, Collective c = Collective::kAllgat
 void ExpectBandwidthOptimal(const Topology& g) {
   BfbResult r = GenerateAndCheck(g);
   ASSERT_TRUE(r.bandwidth_optimal.has_value()) << g.name();
-  EXPECT_TRUE(*r.bandwidth_optimal) << g.name() << " T_B = " << ToString(r.tb)
-                                    << " lower bound " << ToString(*r.tb_lower_bound);
+  EXPECT_TRUE(*r.bandwidth_optimal)
+      << g.name() << " T_B = " << ToString(r.tb) << " lower bound " << ToString(*r.tb_lower_bound);
   EXPECT_EQ(r.tl, ComputeDistanceStats(g).diameter) << g.name();  // Thm 15
 }
 
 TEST(BfbScheduleTest, Thm13TorusUnequalDimensionsIsBandwidthOptimal) {
-  for (auto dims : std::vector<std::vector<int>>{{3, 3, 2}, {3, 3, 3, 2}, {4, 6}, {3, 5}, {2, 5, 3}}) {
+  for (auto dims :
+       std::vector<std::vector<int>>{{3, 3, 2}, {3, 3, 3, 2}, {4, 6}, {3, 5}, {2, 5, 3}}) {
     Topology g = Torus(dims);
     ExpectBandwidthOptimal(g);
     int diameter = 0;
@@ -94,7 +95,8 @@ TEST(BfbScheduleTest, Conjecture1CirculantDegreeFourSweepUpTo64) {
     for (int k = 0; k < 2; ++k) {
       int a = 1 + static_cast<int>(rng() % ((n - 1) / 2));
       int b = 1 + static_cast<int>(rng() % ((n - 1) / 2));
-      if (a != b && 2 * a != n && 2 * b != n && std::gcd(std::gcd(n, a), b) == 1) pairs.push_back({a, b});
+      if (a != b && 2 * a != n && 2 * b != n && std::gcd(std::gcd(n, a), b) == 1)
+        pairs.push_back({a, b});
     }
     for (auto [a, b] : pairs) {
       Topology g = Circulant(n, {a, b});
@@ -116,8 +118,8 @@ TEST(BfbScheduleTest, Table7DistanceRegularGraphsAreOptimalWithTableTl) {
     Topology g;
     int tl;  // Table 7's T_L column
   };
-  std::vector<Row> rows = {{Octahedron(), 2},       {Hamming(2, 3), 2},  {K55MinusMatching(), 3},
-                           {LinePetersen(), 3},     {Hypercube(4), 4},   {IncidencePG23(), 3},
+  std::vector<Row> rows = {{Octahedron(), 2},   {Hamming(2, 3), 2}, {K55MinusMatching(), 3},
+                           {LinePetersen(), 3}, {Hypercube(4), 4},  {IncidencePG23(), 3},
                            {OddGraphO4(), 3}};
   for (const Row& row : rows) {
     EXPECT_EQ(row.g.num_nodes() > 0, true);
@@ -133,8 +135,8 @@ TEST(BfbScheduleTest, Table7AllGeneratedDistanceRegularGraphs) {
   // Every Table 7 graph the generator language provides (App. E.3: a BW-optimal BFB
   // schedule exists for any distance-regular graph), with Table 7's T_L column.
   const std::vector<std::pair<std::string, int>> rows = {
-      {"octahedron", 2},   {"paley9", 2}, {"k55minus", 3},   {"heawooddist3", 3},
-      {"petersenline", 3}, {"q4", 4},     {"heawoodline", 3}, {"pg23", 3},
+      {"octahedron", 2},   {"paley9", 2},     {"k55minus", 3},    {"heawooddist3", 3},
+      {"petersenline", 3}, {"q4", 4},         {"heawoodline", 3}, {"pg23", 3},
       {"odd4", 3},         {"tutte8line", 4}, {"doubledodd4", 7}, {"gq33", 4}};
   for (const auto& [name, tl] : rows) {
     Topology g = EvaluateTopologyExpression("drg(" + name + ")");
@@ -151,7 +153,9 @@ TEST(BfbScheduleTest, Thm15TlEqualsDiameterOnRandomDigraphs) {
     BfbResult r = GenerateAndCheck(g);
     EXPECT_EQ(r.tl, ComputeDistanceStats(g).diameter) << "seed " << seed + k;
     // T_B is never below the cut lower bound on regular graphs (Thm 7 direction).
-    if (r.tb_lower_bound) { EXPECT_GE(r.tb, *r.tb_lower_bound); }
+    if (r.tb_lower_bound) {
+      EXPECT_GE(r.tb, *r.tb_lower_bound);
+    }
   }
 }
 
@@ -234,7 +238,9 @@ TEST(BfbScheduleTest, CertificatesReproduceEachU) {
   for (const auto& step : plan.cells)
     for (const BfbCell& c : step) {
       EXPECT_FALSE(VerifyBfbLpResult(c.problem, c.lp).has_value());
-      if (!c.problem.sources.empty()) { EXPECT_EQ(WitnessValue(c.problem, c.lp.witness_sources), c.lp.value); }
+      if (!c.problem.sources.empty()) {
+        EXPECT_EQ(WitnessValue(c.problem, c.lp.witness_sources), c.lp.value);
+      }
     }
 }
 
@@ -259,7 +265,8 @@ TEST(BfbScheduleTest, AppD3HeterogeneousLinksPassTheChecker) {
   EXPECT_EQ(GenerateBfbSchedule(h, {}).tb * 2, GenerateBfbSchedule(g, {}).tb);
   BfbOptions o;
   std::mt19937_64 rng(testing::TestSeed());
-  for (int e = 0; e < g.num_links(); ++e) o.link_alpha.push_back(Rational(static_cast<int>(rng() % 3), 4));
+  for (int e = 0; e < g.num_links(); ++e)
+    o.link_alpha.push_back(Rational(static_cast<int>(rng() % 3), 4));
   BfbResult r = GenerateBfbSchedule(g, o);
   StepCheckReport rep = Check(g, r.schedule, true);
   EXPECT_TRUE(rep.ok) << (rep.errors.empty() ? "" : rep.errors[0]);
@@ -273,9 +280,13 @@ namespace collsynth {
 namespace {
 
 std::vector<Topology> FlatDifferentialTopologies(std::uint64_t seed) {
-  std::vector<Topology> gs = {bfb_test::Torus({3, 4}), bfb_test::Torus({3, 3, 2}), bfb_test::Hypercube(4),
-                              bfb_test::CompleteBipartite(3), bfb_test::GeneralizedKautz(2, 12),
-                              bfb_test::GeneralizedKautz(3, 20), bfb_test::DirectedCirculant(11, {1, 3})};
+  std::vector<Topology> gs = {bfb_test::Torus({3, 4}),
+                              bfb_test::Torus({3, 3, 2}),
+                              bfb_test::Hypercube(4),
+                              bfb_test::CompleteBipartite(3),
+                              bfb_test::GeneralizedKautz(2, 12),
+                              bfb_test::GeneralizedKautz(3, 20),
+                              bfb_test::DirectedCirculant(11, {1, 3})};
   for (int k = 0; k < 12; ++k) gs.push_back(bfb_test::RandomDigraph(5 + k, 3 * k, seed + k));
   return gs;
 }
@@ -301,7 +312,8 @@ TEST(BfbScheduleTest, Issue6FlatPlanMatchesRationalPlanOnEveryCell) {
       const BfbFlatReceiver& r = flat.receivers[u];
       for (int t = 1; t <= flat.diameter; ++t) {
         const BfbCell& c = ref.cells[t - 1][u];
-        std::vector<int> sources(r.source.begin() + r.cell_begin[t - 1], r.source.begin() + r.cell_begin[t]);
+        std::vector<int> sources(r.source.begin() + r.cell_begin[t - 1],
+                                 r.source.begin() + r.cell_begin[t]);
         ASSERT_EQ(sources, c.problem.sources) << g.name() << " u " << u << " t " << t;
         if (sources.empty()) continue;
         EXPECT_EQ(Rational(r.value_num[t - 1], r.value_den[t - 1]), c.lp.value)
@@ -320,7 +332,8 @@ TEST(BfbScheduleTest, Issue6FlatPlanMatchesRationalPlanOnEveryCell) {
 TEST(BfbScheduleTest, Issue6FlatScheduleEqualsRationalPathForEveryCollective) {
   const std::uint64_t seed = testing::TestSeed();
   for (const Topology& g : FlatDifferentialTopologies(seed)) {
-    for (Collective c : {Collective::kAllgather, Collective::kReduceScatter, Collective::kAllreduce}) {
+    for (Collective c :
+         {Collective::kAllgather, Collective::kReduceScatter, Collective::kAllreduce}) {
       BfbOptions fast, slow;
       fast.collective = slow.collective = c;
       fast.certificates = slow.certificates = false;
@@ -336,7 +349,8 @@ TEST(BfbScheduleTest, Issue6FlatScheduleEqualsRationalPathForEveryCollective) {
       co.check_bfb = c == Collective::kAllgather;
       StepCheckReport rc = CheckStepSchedule(g, *a.compact, co);
       StepCheckReport rs = CheckStepSchedule(g, a.schedule, co);
-      EXPECT_TRUE(rc.ok) << g.name() << " " << CollectiveName(c) << ": " << (rc.errors.empty() ? "" : rc.errors[0]);
+      EXPECT_TRUE(rc.ok) << g.name() << " " << CollectiveName(c) << ": "
+                         << (rc.errors.empty() ? "" : rc.errors[0]);
       EXPECT_TRUE(rs.ok) << g.name();
       EXPECT_EQ(rc.tb, b.tb) << g.name();
       EXPECT_EQ(rs.tb, b.tb) << g.name();

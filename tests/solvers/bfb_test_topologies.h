@@ -26,7 +26,8 @@ inline Topology WithNodes(const std::string& name, int n) {
 }
 
 // Undirected simple graph from an adjacency predicate (each pair once, both directions).
-inline Topology Undirected(const std::string& name, int n, const std::function<bool(int, int)>& adj) {
+inline Topology Undirected(const std::string& name, int n,
+                           const std::function<bool(int, int)>& adj) {
   Topology g = WithNodes(name, n);
   for (int a = 0; a < n; ++a)
     for (int b = a + 1; b < n; ++b)
@@ -57,19 +58,22 @@ inline Topology Torus(const std::vector<int>& dims) {
 }
 
 inline Topology Hypercube(int dim) {
-  return Undirected("hypercube_" + std::to_string(dim), 1 << dim,
-                    [](int a, int b) { int x = a ^ b; return (x & (x - 1)) == 0; });
+  return Undirected("hypercube_" + std::to_string(dim), 1 << dim, [](int a, int b) {
+    int x = a ^ b;
+    return (x & (x - 1)) == 0;
+  });
 }
 
 // H(n, q): words of length n over q letters, adjacent when they differ in one place.
 inline Topology Hamming(int n, int q) {
   int size = 1;
   for (int i = 0; i < n; ++i) size *= q;
-  return Undirected("hamming_" + std::to_string(n) + "_" + std::to_string(q), size, [n, q](int a, int b) {
-    int diff = 0;
-    for (int i = 0; i < n; ++i, a /= q, b /= q) diff += (a % q) != (b % q);
-    return diff == 1;
-  });
+  return Undirected("hamming_" + std::to_string(n) + "_" + std::to_string(q), size,
+                    [n, q](int a, int b) {
+                      int diff = 0;
+                      for (int i = 0; i < n; ++i, a /= q, b /= q) diff += (a % q) != (b % q);
+                      return diff == 1;
+                    });
 }
 
 // C(n, {a_1..a_k}), undirected (seed 000 Def. 18).
@@ -94,7 +98,8 @@ inline Topology DirectedCirculant(int n, const std::vector<int>& jumps) {
 
 // K_{d,d}: parts {0..d-1} and {d..2d-1}.
 inline Topology CompleteBipartite(int d) {
-  return Undirected("kdd_" + std::to_string(d), 2 * d, [d](int a, int b) { return (a < d) != (b < d); });
+  return Undirected("kdd_" + std::to_string(d), 2 * d,
+                    [d](int a, int b) { return (a < d) != (b < d); });
 }
 
 // Generalized Kautz Π_{d,m} (seed 000 Def. 16): x -> -d·x - a mod m, 1 <= a <= d.
@@ -125,7 +130,8 @@ inline Topology Octahedron() {
 
 // Table 7: K_{5,5} minus a perfect matching.
 inline Topology K55MinusMatching() {
-  return Undirected("K55-1", 10, [](int a, int b) { return (a < 5) != (b < 5) && (a % 5) != (b % 5); });
+  return Undirected("K55-1", 10,
+                    [](int a, int b) { return (a < 5) != (b < 5) && (a % 5) != (b % 5); });
 }
 
 // Table 7: line graph of the Petersen graph (Petersen = 2-subsets of 5, adjacent when disjoint).
@@ -145,7 +151,8 @@ inline Topology LinePetersen() {
 // Table 7: odd graph O4: 3-subsets of 7, adjacent when disjoint.
 inline Topology OddGraphO4() {
   auto s = Subsets(7, 3);
-  return Undirected("O4", static_cast<int>(s.size()), [s](int a, int b) { return (s[a] & s[b]) == 0; });
+  return Undirected("O4", static_cast<int>(s.size()),
+                    [s](int a, int b) { return (s[a] & s[b]) == 0; });
 }
 
 // Table 7: incidence graph of PG(2,3): 13 points and 13 lines of the projective plane of

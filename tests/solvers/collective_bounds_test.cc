@@ -8,8 +8,8 @@
 
 #include <random>
 
-#include "solvers/pipeline/allgather_optimum.h"
 #include "pipeline_test_topologies.h"
+#include "solvers/pipeline/allgather_optimum.h"
 #include "test_util.h"
 
 namespace collsynth {
@@ -44,7 +44,8 @@ TEST(CollectiveBoundsTest, AllreduceBoundsMatchBruteForceOverEveryNodeSet) {
         }
       }
       const Rational out = Out(g, mask);
-      if (((mask >> c0) & 1) && in_c < g.num_compute() && (lambda < 0 || out < lambda)) lambda = out;
+      if (((mask >> c0) & 1) && in_c < g.num_compute() && (lambda < 0 || out < lambda))
+        lambda = out;
       if (in_c == 1 && (mu[only] < 0 || out < mu[only])) mu[only] = out;
     }
     Rational max_mu = 0;

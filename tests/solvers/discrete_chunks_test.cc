@@ -46,10 +46,11 @@ TEST(DiscreteChunksTest, AppD2LcmChunkCountMakesScheduleIntegral) {
 }
 
 TEST(DiscreteChunksTest, Thm20BoundAndIlpBetweenLpAndRoundingOnManyRuns) {
-  std::vector<Topology> graphs = {GeneralizedKautz(2, 7),  GeneralizedKautz(2, 12), GeneralizedKautz(3, 15),
-                                  Torus({3, 4}),           Torus({3, 5}),           Hypercube(3),
-                                  CompleteBipartite(3),    Circulant(13, {2, 5}),   LinePetersen(),
-                                  DirectedCirculant(9, {1, 2})};
+  std::vector<Topology> graphs = {GeneralizedKautz(2, 7),  GeneralizedKautz(2, 12),
+                                  GeneralizedKautz(3, 15), Torus({3, 4}),
+                                  Torus({3, 5}),           Hypercube(3),
+                                  CompleteBipartite(3),    Circulant(13, {2, 5}),
+                                  LinePetersen(),          DirectedCirculant(9, {1, 2})};
   const std::uint64_t seed = testing::TestSeed();
   std::mt19937_64 rng(seed);
   for (int k = 0; k < 4; ++k) graphs.push_back(RandomDigraph(6 + k, 8, seed + k));

@@ -7,8 +7,8 @@
 #include <tuple>
 
 #include "pipeline_test_topologies.h"
-#include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/backends/max_flow.h"
+#include "solvers/pipeline/allgather_optimum.h"
 #include "test_util.h"
 
 namespace collsynth {
@@ -29,7 +29,8 @@ void ExpectValidSplit(const Topology& g, const CapacityGraph& d, const std::vect
       EXPECT_EQ(p.nodes.front(), arc.first);
       EXPECT_EQ(p.nodes.back(), arc.second);
       for (std::size_t i = 1; i + 1 < p.nodes.size(); ++i) EXPECT_TRUE(g.IsSwitch(p.nodes[i]));
-      for (std::size_t i = 0; i + 1 < p.nodes.size(); ++i) load[{p.nodes[i], p.nodes[i + 1]}] += p.multiplicity;
+      for (std::size_t i = 0; i + 1 < p.nodes.size(); ++i)
+        load[{p.nodes[i], p.nodes[i + 1]}] += p.multiplicity;
       sum += p.multiplicity;
     }
     EXPECT_EQ(sum, c);
@@ -79,7 +80,8 @@ TEST(EdgeSplittingTest, TwoClusterFigure2) {
 // Algorithm 1 alone. The random set exercises both the fast path and its fallback.
 TEST(EdgeSplittingTest, PreservesConnectivityOnRandomSwitchGraphs) {
   std::mt19937_64 rng(testing::TestSeed() + 3);
-  std::vector<Topology> gs = {testing::FatTreeTopology(4), testing::GpuClusterTopology(2, 4, 10, 1, 2)};
+  std::vector<Topology> gs = {testing::FatTreeTopology(4),
+                              testing::GpuClusterTopology(2, 4, 10, 1, 2)};
   for (int round = 0; round < 60; ++round) {
     gs.push_back(testing::RandomEulerianTopology(rng, 2 + rng() % 5, 1 + rng() % 4, rng() % 5,
                                                  1 + rng() % 7));
@@ -132,7 +134,8 @@ std::vector<BigInt> PerNodeConnectivity(const Topology& g, const CapacityGraph& 
 TEST(EdgeSplittingTest, TwoNeighbourSwitchesKeepEveryConnectivity) {
   std::mt19937_64 rng(testing::TestSeed() + 11);
   for (int round = 0; round < 40; ++round) {
-    Topology base = testing::RandomEulerianTopology(rng, 3 + rng() % 5, 0, 1 + rng() % 4, 1 + rng() % 6);
+    Topology base =
+        testing::RandomEulerianTopology(rng, 3 + rng() % 5, 0, 1 + rng() % 4, 1 + rng() % 6);
     Topology g("chains");
     for (const Node& n : base.nodes()) g.AddNode(n.name, n.kind);
     int chains = 0;
@@ -169,7 +172,8 @@ TEST(EdgeSplittingTest, TwoNeighbourSwitchesKeepEveryConnectivity) {
 // checks (before and after). On the k = 4 fat-tree most switches go whole and the rest
 // pair by pair, with fewer max-flows than the paper's pairwise Algorithm 1.
 TEST(EdgeSplittingTest, WholeSwitchesOnGpuClusterAndFatTree) {
-  for (const Topology& g : {testing::GpuClusterTopology(4, 4, 12, 1, 2), testing::FatTreeTopology(4)}) {
+  for (const Topology& g :
+       {testing::GpuClusterTopology(4, 4, 12, 1, 2), testing::FatTreeTopology(4)}) {
     SCOPED_TRACE(g.name());
     auto [d, src, threshold] = OptimalSplitInput(g);
     SplitResult r = SplitOffSwitches(g, d, src, threshold);
@@ -193,10 +197,12 @@ TEST(EdgeSplittingTest, RejectsNonEulerianAndUnmetThreshold) {
   CapacityGraph d = ScaledCapacityGraph(g, 1);
   std::vector<BigInt> src(g.num_nodes(), 0);
   for (int v : g.ComputeNodes()) src[v] = 1;
-  EXPECT_TRUE(testing::ThrowsInvariantError([&] { SplitOffSwitches(g, d, src, 9); }));  // 9 > min F = 8
+  EXPECT_TRUE(
+      testing::ThrowsInvariantError([&] { SplitOffSwitches(g, d, src, 9); }));  // 9 > min F = 8
   d.capacity[{0, 8}] += 1;  // c11 -> s1 one more: not Eulerian
   EXPECT_TRUE(testing::ThrowsInvariantError([&] { SplitOffSwitches(g, d, src, 8); }));
-  EXPECT_TRUE(testing::ThrowsInvariantError([&] { ScaledCapacityGraph(g, Rational(1, 3)); }));  // not integral
+  EXPECT_TRUE(testing::ThrowsInvariantError(
+      [&] { ScaledCapacityGraph(g, Rational(1, 3)); }));  // not integral
 }
 
 }  // namespace

@@ -25,15 +25,17 @@ void ExpectAgrees(const Topology& g) {
   StepCheckReport rep = CheckStepSchedule(g, r.schedule);
   ASSERT_TRUE(rep.ok) << g.name();
   EXPECT_EQ(v.diameter, rep.tl) << g.name();
-  EXPECT_EQ(v.tb_shard, rep.tb) << g.name() << ": " << ToString(v.tb_shard) << " vs " << ToString(rep.tb);
+  EXPECT_EQ(v.tb_shard, rep.tb) << g.name() << ": " << ToString(v.tb_shard) << " vs "
+                                << ToString(rep.tb);
 }
 
 TEST(FinderBfbValue, PaperFamiliesMatchBfbScheduleAndChecker) {
-  for (const char* e : {"complete(5)", "bipartite(4)", "hamming(2,3)", "genkautz(2,11)", "genkautz(4,23)",
-                        "genkautz(3,40)", "kautz(2,2)", "circulant(12,2,3)", "circulant(10,1,3)",
-                        "dcirculant(6,1,2,3,4)", "uniring(2,5)", "biring(4,7)", "drg(petersenline)",
-                        "degree(biring(2,5),2)", "line(circulant(8,2,3))", "debruijn(2,4)",
-                        "product(uniring(1,3),uniring(1,4))", "twistedtorus(4,3,1)"}) {
+  for (const char* e :
+       {"complete(5)", "bipartite(4)", "hamming(2,3)", "genkautz(2,11)", "genkautz(4,23)",
+        "genkautz(3,40)", "kautz(2,2)", "circulant(12,2,3)", "circulant(10,1,3)",
+        "dcirculant(6,1,2,3,4)", "uniring(2,5)", "biring(4,7)", "drg(petersenline)",
+        "degree(biring(2,5),2)", "line(circulant(8,2,3))", "debruijn(2,4)",
+        "product(uniring(1,3),uniring(1,4))", "twistedtorus(4,3,1)"}) {
     ExpectAgrees(EvaluateTopologyExpression(e));
   }
 }

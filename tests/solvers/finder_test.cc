@@ -24,7 +24,8 @@ TopologyFinder& Engine() {
 }
 
 bool Names(const FinderCandidate& c, const std::string& e) {
-  return c.topology == e || std::find(c.alternatives.begin(), c.alternatives.end(), e) != c.alternatives.end();
+  return c.topology == e ||
+         std::find(c.alternatives.begin(), c.alternatives.end(), e) != c.alternatives.end();
 }
 
 // Table 5 (d = 4): OurBestTopo per N, allreduce T_L (= 2 x allgather T_L), all BW optimal.
@@ -34,10 +35,10 @@ TEST(Finder, Table5BestTopologiesDegree4) {
     const char* expr;
     int allreduce_tl;
   };
-  const Row rows[] = {{5, "complete(5)", 2},          {6, "degree(complete(3),2)", 4},
-                      {7, "circulant(7,2,3)", 4},      {8, "bipartite(4)", 4},
-                      {9, "hamming(2,3)", 4},          {10, "degree(biring(2,5),2)", 4},
-                      {11, "circulant(11,2,3)", 4},    {12, "circulant(12,2,3)", 4}};
+  const Row rows[] = {{5, "complete(5)", 2},        {6, "degree(complete(3),2)", 4},
+                      {7, "circulant(7,2,3)", 4},   {8, "bipartite(4)", 4},
+                      {9, "hamming(2,3)", 4},       {10, "degree(biring(2,5),2)", 4},
+                      {11, "circulant(11,2,3)", 4}, {12, "circulant(12,2,3)", 4}};
   for (const Row& r : rows) {
     SCOPED_TRACE(r.expr);
     FinderResult f = Engine().Find(r.n, 4);
@@ -111,7 +112,9 @@ TEST(Finder, Figure13Shape) {
     ++large[BestForWorkload(f, w100).Label()];
   }
   auto top = [](const std::map<std::string, int>& m) {
-    return std::max_element(m.begin(), m.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+    return std::max_element(m.begin(), m.end(),
+                            [](auto& a, auto& b) { return a.second < b.second; })
+        ->first;
   };
   EXPECT_EQ(top(small), "GenKautz");
   EXPECT_EQ(top(large), "Circulant");
@@ -122,7 +125,8 @@ TEST(Finder, GenKautzTableMatchesBfbSolver) {
   // d in {2, 4, 8, 16}, d+2 <= m <= 2000: 1997 + 1995 + 1991 + 1983 entries, every one present.
   EXPECT_EQ(GenKautzTableSize(), 7966);
   for (int d : {2, 4, 8, 16}) {
-    for (int m = d + 2; m <= 2000; ++m) ASSERT_TRUE(LookupGenKautzTable(d, m).has_value()) << d << " " << m;
+    for (int m = d + 2; m <= 2000; ++m)
+      ASSERT_TRUE(LookupGenKautzTable(d, m).has_value()) << d << " " << m;
     EXPECT_FALSE(LookupGenKautzTable(d, d + 1).has_value());
     EXPECT_FALSE(LookupGenKautzTable(d, 2001).has_value());
   }
@@ -135,7 +139,8 @@ TEST(Finder, GenKautzTableMatchesBfbSolver) {
                  std::to_string(testing::TestSeed()));
     auto t = LookupGenKautzTable(d, m);
     ASSERT_TRUE(t.has_value());
-    Topology g = EvaluateTopologyExpression("genkautz(" + std::to_string(d) + "," + std::to_string(m) + ")");
+    Topology g =
+        EvaluateTopologyExpression("genkautz(" + std::to_string(d) + "," + std::to_string(m) + ")");
     BfbOptions o;
     o.certificates = false;
     BfbResult r = GenerateBfbSchedule(g, o);
@@ -165,7 +170,7 @@ TEST(Finder, SampledFrontierSchedulesMatchPrediction) {
   struct Sample {
     int n, d;
   };
-  const Sample samples[] = {{6, 4},  {10, 4}, {64, 4}, {96, 4}, {100, 4}, {128, 2},
+  const Sample samples[] = {{6, 4},   {10, 4},  {64, 4},   {96, 4}, {100, 4}, {128, 2},
                             {144, 4}, {256, 4}, {1024, 4}, {72, 8}, {240, 8}};
   int built = 0;
   for (const Sample& s : samples) {

@@ -112,8 +112,8 @@ TEST(FixedKTest, SwitchReplicationBeatsRoutedTreesIssue4) {
 // round-tripped through JSON, and rejected when tampered with.
 TEST(FixedKTest, FixedKCutCertifiesEveryCollective) {
   Topology g = testing::RingTopology(4, {Rational(1000003), Rational(1000033)});
-  for (auto c : {Collective::kAllgather, Collective::kReduceScatter,
-                 Collective::kBroadcast, Collective::kAllreduce}) {
+  for (auto c : {Collective::kAllgather, Collective::kReduceScatter, Collective::kBroadcast,
+                 Collective::kAllreduce}) {
     SCOPED_TRACE(CollectiveName(c));
     PipelineOptions o;
     o.collective = c;

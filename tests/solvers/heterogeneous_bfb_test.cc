@@ -68,15 +68,18 @@ TEST(HeterogeneousBfbTest, IdleExpensiveLinkIsNotCharged) {
 TEST(HeterogeneousBfbTest, AlphaFileParsingAndErrors) {
   Topology g = WithNodes("pair", 2);
   g.AddDuplexLink(0, 1, Rational(1));
-  auto j = nlohmann::json::parse(R"({"default_alpha": "1/2", "links": [{"from": "n0", "to": "n1", "alpha": 3}]})");
+  auto j = nlohmann::json::parse(
+      R"({"default_alpha": "1/2", "links": [{"from": "n0", "to": "n1", "alpha": 3}]})");
   std::vector<Rational> a = LinkAlphasFromJson(j, g, "f.json");
   EXPECT_EQ(a[*g.FindLink(0, 1)], Rational(3));
   EXPECT_EQ(a[*g.FindLink(1, 0)], Rational(1, 2));
-  for (const char* bad : {R"({"links": [{"from": "n0", "to": "zz", "alpha": 1}]})",
-                          R"({"links": [{"from": "n0", "to": "n1", "alpha": "-1"}]})",
-                          R"({"links": [{"from": "n0", "to": "n1", "alpha": 0.5}]})",
-                          R"({"links": [{"from": "n0", "to": "n1", "alpha": 1}, {"from": "n0", "to": "n1", "alpha": 2}]})",
-                          R"([1, 2])"}) {
+  for (
+      const char* bad :
+      {R"({"links": [{"from": "n0", "to": "zz", "alpha": 1}]})",
+       R"({"links": [{"from": "n0", "to": "n1", "alpha": "-1"}]})",
+       R"({"links": [{"from": "n0", "to": "n1", "alpha": 0.5}]})",
+       R"({"links": [{"from": "n0", "to": "n1", "alpha": 1}, {"from": "n0", "to": "n1", "alpha": 2}]})",
+       R"([1, 2])"}) {
     EXPECT_THROW(LinkAlphasFromJson(nlohmann::json::parse(bad), g, "f.json"), InputError) << bad;
   }
 }

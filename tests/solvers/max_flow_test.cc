@@ -38,8 +38,10 @@ void RunRandom(const BigInt& scale, int rounds) {
     for (int i = 0; i < arcs; ++i) {
       int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
       if (a == b) continue;
-      if (rng() % 8 == 0) net.AddInfiniteArc(a, b);
-      else net.AddArc(a, b, BigInt(static_cast<long>(rng() % 20)) * scale);
+      if (rng() % 8 == 0)
+        net.AddInfiniteArc(a, b);
+      else
+        net.AddArc(a, b, BigInt(static_cast<long>(rng() % 20)) * scale);
     }
     int s = 0, t = n - 1;
     MaxFlowResult r = ComputeMaxFlow(net, s, t);
@@ -267,8 +269,10 @@ TEST(MaxFlowTest, ResultCarriesFlowAndCutOnRandomNetworks) {
     FlowNetwork net(n);
     for (int i = 0, arcs = static_cast<int>(rng() % (3 * n)); i < arcs; ++i) {
       const int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
-      if (rng() % 8 == 0) net.AddInfiniteArc(a, b);
-      else net.AddArc(a, b, BigInt(static_cast<long>(rng() % 20)));
+      if (rng() % 8 == 0)
+        net.AddInfiniteArc(a, b);
+      else
+        net.AddArc(a, b, BigInt(static_cast<long>(rng() % 20)));
     }
     MaxFlowResult r = ComputeMaxFlow(net, 0, n - 1);
     if (r.unbounded()) {

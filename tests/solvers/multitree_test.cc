@@ -74,7 +74,8 @@ TEST(MultiTreeTest, TwoByTwoMeshTakesTwoStepsPerPhaseFig3) {
   EXPECT_EQ(rs.tl, 2);
   std::multiset<std::tuple<int, int, int, int>> expect_rs, got_rs;
   for (int root = 0; root < 4; ++root) {
-    for (const MultiTreeEdge& e : r.trees[root]) expect_rs.insert({root, e.child, e.parent, 2 - e.step + 1});
+    for (const MultiTreeEdge& e : r.trees[root])
+      expect_rs.insert({root, e.child, e.parent, 2 - e.step + 1});
   }
   for (const StepSend& s : r.reduce_scatter.sends) got_rs.insert({s.source, s.from, s.to, s.step});
   EXPECT_EQ(expect_rs, got_rs);
@@ -122,7 +123,9 @@ TEST(MultiTreeTest, FanOutCapMakesKaryTrees) {
     MultiTreeResult r = BuildMultiTree(torus, o, "<test>");
     ExpectAlgorithm1Invariants(torus, r, k);
     EXPECT_TRUE(CheckStepSchedule(torus, r.allreduce).ok);
-    if (k == 1) { EXPECT_GE(r.total_steps, 8); }  // paths through 9 nodes
+    if (k == 1) {
+      EXPECT_GE(r.total_steps, 8);
+    }  // paths through 9 nodes
   }
 }
 

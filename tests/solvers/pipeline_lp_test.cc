@@ -39,8 +39,8 @@ TEST(PipelineLpTest, EqualsCombinatorialOptimumOnRandomEulerianDigraphs) {
   for (int round = 0; round < 120; ++round) {
     int compute = 2 + static_cast<int>(rng() % 7);
     int switches = static_cast<int>(rng() % 5);
-    Topology g = testing::RandomEulerianTopology(rng, compute, switches, static_cast<int>(rng() % 6),
-                                                 1 + static_cast<int>(rng() % 9));
+    Topology g = testing::RandomEulerianTopology(
+        rng, compute, switches, static_cast<int>(rng() % 6), 1 + static_cast<int>(rng() % 9));
     const std::string what = "seed " + std::to_string(seed) + " round " + std::to_string(round);
     ExpectCertifiedEqual(g, testing::BruteForceAllgatherRatio(g), what);
   }

@@ -1,8 +1,6 @@
 // End-to-end pipeline schedules (seed 004 §2, §2.4, Appendices A-B): every produced schedule
 // passes the independent checker (proofs_check/pipeline_checker.h) and reaches the optimum
 // certified by its cut, on every test topology.
-#include "solvers/pipeline/pipeline_schedule_builder.h"
-
 #include <gtest/gtest.h>
 
 #include <random>
@@ -12,6 +10,7 @@
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/pipeline/collective_bounds.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
 #include "test_util.h"
 
 namespace collsynth {
@@ -30,7 +29,8 @@ PipelineSchedule BuildChecked(const Topology& g, Collective c, int root = -1,
                       << (rep.errors.empty() ? "" : rep.errors[0]);
   EXPECT_EQ(rep.ratio, r.schedule.ratio);
   // The streamed text is the JSON tree's compact dump, byte for byte.
-  EXPECT_EQ(PipelineScheduleToJsonText(r.schedule, g), PipelineScheduleToJson(r.schedule, g).dump());
+  EXPECT_EQ(PipelineScheduleToJsonText(r.schedule, g),
+            PipelineScheduleToJson(r.schedule, g).dump());
   // Round trip through the JSON contract.
   PipelineSchedule back =
       PipelineScheduleFromJson(PipelineScheduleToJson(r.schedule, g), g, "<test>");
@@ -118,8 +118,7 @@ TEST(PipelineTest, Issue4ExactBandwidths) {
   BigInt big("1000000000000000");
   ExpectAllCollectivesOptimal(testing::RingTopology(5, {Rational(big + 1), Rational(big - 7)}));
   ExpectAllCollectivesOptimal(testing::RingTopology(4, {Rational(5, 2), Rational(7, 3)}));
-  ExpectAllCollectivesOptimal(
-      testing::GpuClusterTopology(2, 2, Rational(big), Rational(3, 2), 1));
+  ExpectAllCollectivesOptimal(testing::GpuClusterTopology(2, 2, Rational(big), Rational(3, 2), 1));
 }
 
 // Names that JSON must escape (quote, backslash, control character, non-ASCII) and
@@ -138,7 +137,9 @@ TEST(PipelineTest, StreamedScheduleTextEscapesNamesAndBigMultiplicities) {
     PipelineSchedule s = BuildPipelineSchedule(g, o).schedule;
     std::string text = PipelineScheduleToJsonText(s, g);
     EXPECT_EQ(text, PipelineScheduleToJson(s, g).dump());
-    EXPECT_TRUE(CheckPipelineSchedule(g, PipelineScheduleFromJson(nlohmann::json::parse(text), g, "<t>")).ok);
+    EXPECT_TRUE(
+        CheckPipelineSchedule(g, PipelineScheduleFromJson(nlohmann::json::parse(text), g, "<t>"))
+            .ok);
   }
   PipelineSchedule s = BuildPipelineSchedule(g, PipelineOptions{}).schedule;
   s.trees[0].multiplicity = BigInt(1) << 70;
@@ -227,9 +228,9 @@ TEST(PipelineTest, FixedKOnSwitchTopologiesIssue4) {
   std::mt19937_64 rng(testing::TestSeed() + 11);
   int direct = 0, raised = 0, fallbacks = 0, non_eulerian = 0;
   for (int round = 0; round < 60; ++round) {
-    Topology g = testing::RandomEulerianTopology(rng, 2 + static_cast<int>(rng() % 4),
-                                                 1 + static_cast<int>(rng() % 3),
-                                                 static_cast<int>(rng() % 5), 2 + static_cast<int>(rng() % 6));
+    Topology g = testing::RandomEulerianTopology(
+        rng, 2 + static_cast<int>(rng() % 4), 1 + static_cast<int>(rng() % 3),
+        static_cast<int>(rng() % 5), 2 + static_cast<int>(rng() % 6));
     SCOPED_TRACE("seed " + std::to_string(testing::TestSeed()) + " round " + std::to_string(round));
     Rational opt = ComputeAllgatherOptimum(g).ratio;
     for (int k = 1; k <= 3; ++k) {
@@ -247,7 +248,8 @@ TEST(PipelineTest, FixedKOnSwitchTopologiesIssue4) {
           balance[l.from] += c;
           balance[l.to] -= c;
         }
-        non_eulerian += std::any_of(balance.begin(), balance.end(), [](const BigInt& b) { return b != 0; });
+        non_eulerian +=
+            std::any_of(balance.begin(), balance.end(), [](const BigInt& b) { return b != 0; });
         // At U* some link carries exactly U*·b_e: a schedule with ratio < U*/k would fit in
         // G({⌊U·b_e⌋}) for U = k·ratio < U*, which passes Theorem 5's (necessary) flow test.
         EXPECT_EQ(s.ratio, s.U / k);
@@ -280,9 +282,10 @@ TEST(PipelineTest, FixedKOnSwitchTopologiesIssue4) {
   }
   EXPECT_GT(direct, 0);
   EXPECT_GT(non_eulerian, 0);  // the relaxed splitting path is really exercised
-  std::printf("fixed k on switch topologies: %d at U* (%d of them with a non-Eulerian "
-              "G({⌊U*·b_e⌋})), %d at a higher breakpoint, %d Eulerian fallbacks\n",
-              direct, non_eulerian, raised, fallbacks);
+  std::printf(
+      "fixed k on switch topologies: %d at U* (%d of them with a non-Eulerian "
+      "G({⌊U*·b_e⌋})), %d at a higher breakpoint, %d Eulerian fallbacks\n",
+      direct, non_eulerian, raised, fallbacks);
 }
 
 }  // namespace

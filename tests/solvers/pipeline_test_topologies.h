@@ -148,8 +148,10 @@ inline Topology FatTreeTopology(int k) {
   int hi = 0;
   for (int p = 0; p < k; ++p) {
     std::vector<int> edge, agg;
-    for (int e = 0; e < half; ++e) edge.push_back(g.AddSwitch("p" + std::to_string(p) + "e" + std::to_string(e)));
-    for (int a = 0; a < half; ++a) agg.push_back(g.AddSwitch("p" + std::to_string(p) + "a" + std::to_string(a)));
+    for (int e = 0; e < half; ++e)
+      edge.push_back(g.AddSwitch("p" + std::to_string(p) + "e" + std::to_string(e)));
+    for (int a = 0; a < half; ++a)
+      agg.push_back(g.AddSwitch("p" + std::to_string(p) + "a" + std::to_string(a)));
     for (int e = 0; e < half; ++e) {
       for (int h = 0; h < half; ++h) g.AddDuplexLink(hosts[hi++], edge[e], 1);
       for (int a = 0; a < half; ++a) g.AddDuplexLink(edge[e], agg[a], 1);

@@ -13,10 +13,10 @@
 #include "graphs/generators/seed000_generators.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
-#include "solvers/bfb/bfb_schedule.h"
+#include "solvers/baseline_test_topologies.h"
 #include "solvers/baselines/multitree.h"
 #include "solvers/baselines/ring_baselines.h"
-#include "solvers/baseline_test_topologies.h"
+#include "solvers/bfb/bfb_schedule.h"
 
 namespace collsynth {
 namespace {
@@ -113,8 +113,10 @@ TEST(ScheduleExpansionTest, LineExpansionOfOptimalBfbVersusDirectBfbTheorem10) {
     EXPECT_EQ(r.tb, d * base.tb + 1);  // eq. (7) in shard units
     BfbResult direct = GenerateBfbSchedule(l.topology, {});
     EXPECT_EQ(r.tl, direct.tl);
-    if (c.expansion_optimal) EXPECT_EQ(r.tb, direct.tb);
-    else EXPECT_LT(direct.tb, r.tb);
+    if (c.expansion_optimal)
+      EXPECT_EQ(r.tb, direct.tb);
+    else
+      EXPECT_LT(direct.tb, r.tb);
   }
 }
 

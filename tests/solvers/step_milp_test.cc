@@ -64,7 +64,8 @@ Rational BruteForceTb(const Topology& g, int steps) {
     Rational sum = 0;
     for (int t = 1; t <= steps; ++t) {
       Rational m = 0;
-      for (int e = 0; e < g.num_links(); ++e) m = std::max(m, Rational(load[t][e]) / g.link(e).bandwidth);
+      for (int e = 0; e < g.num_links(); ++e)
+        m = std::max(m, Rational(load[t][e]) / g.link(e).bandwidth);
       sum += m;
     }
     return sum;
@@ -131,8 +132,11 @@ TEST(StepMilpTest, OptimumEqualsBruteForceWithOneChunk) {
     Topology g;
     int steps;
   };
-  std::vector<Case> cases = {{Torus({4}), 2},        {Torus({4}), 3}, {CompleteBipartite(2), 2},
-                             {DirectedCirculant(4, {1}), 3}, {DirectedCirculant(5, {1, 2}), 2},
+  std::vector<Case> cases = {{Torus({4}), 2},
+                             {Torus({4}), 3},
+                             {CompleteBipartite(2), 2},
+                             {DirectedCirculant(4, {1}), 3},
+                             {DirectedCirculant(5, {1, 2}), 2},
                              {Complete(4), 2}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.g.name() + " S = " + std::to_string(c.steps));

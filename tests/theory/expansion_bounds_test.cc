@@ -129,7 +129,9 @@ TEST(ExpansionBoundsTest, Theorem11DegreeExpansionPreservesBandwidthOptimality) 
     EXPECT_EQ(built.num_nodes(), e.nodes);
     EXPECT_EQ(built.OutDegree(0), e.degree);
     // T_L = D + 1 is achieved only when G*n actually needs the extra step (n >= 2).
-    if (n >= 2) { EXPECT_EQ(ComputeDistanceStats(built).diameter, e.latency_steps); }
+    if (n >= 2) {
+      EXPECT_EQ(ComputeDistanceStats(built).diameter, e.latency_steps);
+    }
   }
   // A non-optimal base stays non-optimal by exactly (n-1)/(nN) more.
   AllgatherPerformance slow = BandwidthOptimalBase(8, 2, 3, "x");

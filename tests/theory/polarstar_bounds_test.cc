@@ -48,7 +48,7 @@ TEST(PolarStarBounds, TableThreeOrders) {
   EXPECT_THROW(PolarStarOrder(11, 5, SupernodeKind::kInductiveQuad), std::invalid_argument);
   EXPECT_THROW(PolarStarOrder(10, 3, SupernodeKind::kInductiveQuad), std::invalid_argument);
   EXPECT_THROW(PolarStarOrder(11, 10, SupernodeKind::kPaley), std::invalid_argument);  // 21 = 3·7
-  EXPECT_EQ(PolarStarOrder(11, 4, SupernodeKind::kPaley), BigInt(133 * 9));           // 9 = 3^2
+  EXPECT_EQ(PolarStarOrder(11, 4, SupernodeKind::kPaley), BigInt(133 * 9));            // 9 = 3^2
 }
 
 // Differential: the enumeration's feasibility against the generator itself. For every radix
