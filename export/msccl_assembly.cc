@@ -59,11 +59,14 @@ std::vector<std::int64_t> Pieces(std::set<std::int64_t> bounds, std::int64_t siz
 }
 
 struct ChannelPlan {
-  int channels = 1;           // per instance
-  int blocks = 0;             // max over GPUs
-  int steps = 0;              // max over blocks
-  int per_channel = 0;        // max over (GPU, channel, direction) of blocks
-  std::int64_t elements = 0;  // <algo>, <gpu>, <tb> and <step> elements of the file
+  int channels = 1;     // per instance
+  int blocks = 0;       // max over GPUs
+  int steps = 0;        // max over blocks
+  int per_channel = 0;  // max over (GPU, channel, direction) of blocks
+  // The most parser-counted elements of one rank (<algo>, every <gpu>, its blocks and steps;
+  // kMscclMaxRankElements) and that rank.
+  std::int64_t elements = 0;
+  int element_rank = 0;
 };
 
 // Channel of the ordinal-th transfer of the pair (src, dst) when an instance has c channels:
@@ -73,10 +76,11 @@ int ChannelOf(int instance, int src, int dst, int ordinal, int c) {
   return instance * c + (ordinal + src + dst) % c;
 }
 
-// fixed_elements: the steps of the file (2 per transfer plus the copies), whatever C is.
+// steps_per_gpu: the steps of each GPU (one per transfer it sends or receives plus its
+// copies), whatever C is.
 ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pair_count,
                              const std::vector<int>& copies_per_gpu, int ngpus, int instances,
-                             int c, std::int64_t fixed_elements) {
+                             int c, const std::vector<std::int64_t>& steps_per_gpu) {
   std::vector<int> blocks(ngpus, 0);
   std::vector<int> per(static_cast<std::size_t>(ngpus) * instances * c * 2, 0);
   int steps = 0, per_channel = 0;
@@ -105,8 +109,13 @@ ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pai
   plan.blocks = ngpus > 0 ? *std::max_element(blocks.begin(), blocks.end()) : 0;
   plan.steps = steps;
   plan.per_channel = per_channel;
-  plan.elements = 1 + ngpus + fixed_elements;
-  for (int b : blocks) plan.elements += b;
+  for (int v = 0; v < ngpus; ++v) {
+    const std::int64_t e = 1 + static_cast<std::int64_t>(ngpus) + blocks[v] + steps_per_gpu[v];
+    if (e > plan.elements) {
+      plan.elements = e;
+      plan.element_rank = v;
+    }
+  }
   return plan;
 }
 
@@ -173,8 +182,11 @@ void CheckFusedLimits(const MscclProgram& p, const MscclExportOptions& o, int ma
         "the fused lowering needs " + std::to_string(r.blocks_per_gpu) +
             " thread blocks on one GPU; needs --max-tbs >= " + std::to_string(r.blocks_per_gpu));
   }
-  std::int64_t elements = 1 + static_cast<std::int64_t>(p.gpus.size());
-  for (const MscclGpu& g : p.gpus) {
+  const std::int64_t ngpus = static_cast<std::int64_t>(p.gpus.size());
+  for (std::size_t rank = 0; rank < p.gpus.size(); ++rank) {
+    const MscclGpu& g = p.gpus[rank];
+    // Counted by the parser when rank loads the file: <algo>, every <gpu>, its own blocks/steps.
+    std::int64_t elements = 1 + ngpus;
     std::map<std::pair<int, int>, int> per;  // (chan, direction) -> blocks
     for (const MscclBlock& b : g.blocks) {
       elements += 1 + static_cast<std::int64_t>(b.steps.size());
@@ -187,12 +199,12 @@ void CheckFusedLimits(const MscclProgram& p, const MscclExportOptions& o, int ma
                                "a GPU has more than 32 receiving blocks on one channel");
       }
     }
-  }
-  if (elements > kMscclMaxElements) {
-    throw ExportLimitError("elements per file", 0,
-                           "the file needs " + std::to_string(elements) +
-                               " XML elements, above the runtime lexer's " +
-                               std::to_string(kMscclMaxElements) + " (MAX_NODES)");
+    if (elements > kMscclMaxRankElements) {
+      throw ExportLimitError("elements per rank", 0,
+                             "rank " + std::to_string(rank) + " needs " + std::to_string(elements) +
+                                 " counted XML elements, above the runtime parser's " +
+                                 std::to_string(kMscclMaxRankElements) + " (MAX_NODES - 1)");
+    }
   }
 }
 
@@ -252,11 +264,15 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
   }
   int max_m = 1;
   for (const auto& [key, m] : pair_count) max_m = std::max(max_m, m);
-  const std::int64_t fixed_elements = 2 * static_cast<std::int64_t>(L.transfers.size()) +
-                                      static_cast<std::int64_t>(L.copies.size());
+  std::vector<std::int64_t> steps_per_gpu(n, 0);
+  for (const Transfer& t : L.transfers) {
+    ++steps_per_gpu[t.src];
+    ++steps_per_gpu[t.dst];
+  }
+  for (int v = 0; v < n; ++v) steps_per_gpu[v] += copies_per_gpu[v];
   auto fits = [&](const ChannelPlan& p) {
     return p.steps <= max_steps && p.per_channel <= kMscclMaxBlocksPerChannel &&
-           p.elements <= kMscclMaxElements;
+           p.elements <= kMscclMaxRankElements;
   };
   // Preferred: the most channels up to one per transfer of the busiest pair; then more
   // channels only to spread blocks (same block count, more connectors).
@@ -266,7 +282,7 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
   ChannelPlan chosen;
   bool found = false;
   for (int c : candidates) {
-    ChannelPlan p = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, fixed_elements);
+    ChannelPlan p = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, steps_per_gpu);
     if (fits(p) && p.blocks <= o.max_tbs) {
       chosen = p;
       found = true;
@@ -278,7 +294,7 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
     int c_fit = -1;
     ChannelPlan at;
     for (int c = 1; c * instances <= kMscclMaxChannels; ++c) {
-      at = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, fixed_elements);
+      at = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, steps_per_gpu);
       if (fits(at)) {
         c_fit = c;
         break;
@@ -286,16 +302,16 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
     }
     if (c_fit < 0) {
       ChannelPlan one =
-          EvaluateChannels(pair_count, copies_per_gpu, n, instances, 1, fixed_elements);
-      if (one.elements > kMscclMaxElements) {
-        throw ExportLimitError("elements per file", 0,
-                               "the file needs at least " + std::to_string(one.elements) +
-                                   " XML elements (" + std::to_string(fixed_elements) +
-                                   " steps), above the runtime lexer's " +
-                                   std::to_string(kMscclMaxElements) +
-                                   " (MAX_NODES); fewer chunk pieces (a smaller --max-chunks, "
-                                   "fewer --instances) or fewer GPUs "
-                                   "per file");
+          EvaluateChannels(pair_count, copies_per_gpu, n, instances, 1, steps_per_gpu);
+      if (one.elements > kMscclMaxRankElements) {
+        throw ExportLimitError(
+            "elements per rank", 0,
+            "rank " + std::to_string(one.element_rank) + " needs at least " +
+                std::to_string(one.elements) + " counted XML elements (" +
+                std::to_string(steps_per_gpu[one.element_rank]) +
+                " steps), above the runtime parser's " + std::to_string(kMscclMaxRankElements) +
+                " (MAX_NODES - 1); fewer chunk pieces (a smaller --max-chunks, fewer "
+                "--instances) or fewer GPUs per file");
       }
       if (at.steps > max_steps) {
         throw ExportLimitError("steps per block", 0,
@@ -312,11 +328,11 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
                                    " channels, above the executor's " +
                                    std::to_string(kMscclMaxBlocksPerChannel));
       }
-      throw ExportLimitError("elements per file", 0,
-                             "no channel count keeps every block within " +
-                                 std::to_string(max_steps) +
-                                 " steps and the file within the runtime lexer's " +
-                                 std::to_string(kMscclMaxElements) + " elements (MAX_NODES)");
+      throw ExportLimitError(
+          "elements per rank", 0,
+          "no channel count keeps every block within " + std::to_string(max_steps) +
+              " steps and every rank within the runtime parser's " +
+              std::to_string(kMscclMaxRankElements) + " counted elements (MAX_NODES - 1)");
     }
     if (c_fit > c_opt) {
       const std::int64_t need = static_cast<std::int64_t>(c_fit) * instances;

@@ -262,6 +262,7 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
   // Counted before they are built (K may be large: --max-chunks allows 2^40).
   std::vector<std::set<std::int64_t>> bounds_of(n);
   std::int64_t transfers = 0;  // each piece crosses N-1 tree edges per phase and instance
+  std::vector<std::int64_t> pieces_of(n, 0);
   for (int r : roots) {
     std::set<std::int64_t>& bounds = bounds_of[r];
     for (std::size_t p = 0; p < phases.size(); ++p) {
@@ -275,15 +276,28 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
       prev = b;
     }
     transfers += pieces * static_cast<std::int64_t>(phases.size()) * (n - 1) * o.instances;
+    pieces_of[r] = pieces;
   }
-  // Every transfer costs at least one <step> (two unfused): refuse before building a file
-  // the runtime's lexer cannot hold (a 1024-GPU schedule would be millions of transfers).
-  if (transfers + n + 1 > kMscclMaxElements) {
+  // A tree spans every rank, so every rank other than the root ends one edge of it and
+  // holds at least one <step> per piece, phase and instance (fused or not). The parser counts
+  // only the loading rank's steps (kMscclMaxRankElements): refuse before building a program
+  // that no rank could load (a 1024-GPU schedule can be millions of transfers).
+  std::int64_t all_pieces = 0;
+  for (int r = 0; r < n; ++r) all_pieces += pieces_of[r];
+  int busiest = 0;
+  for (int r = 1; r < n; ++r) {
+    if (pieces_of[r] < pieces_of[busiest]) busiest = r;
+  }
+  const std::int64_t rank_steps =
+      (all_pieces - pieces_of[busiest]) * static_cast<std::int64_t>(phases.size()) * o.instances;
+  if (rank_steps + n + 1 > kMscclMaxRankElements) {
     throw ExportLimitError(
-        "elements per file", 0,
-        "the file needs more than " + std::to_string(transfers + n + 1) + " XML elements (" +
-            std::to_string(transfers) + " transfers), above the runtime lexer's " +
-            std::to_string(kMscclMaxElements) + " (MAX_NODES); fewer GPUs per file");
+        "elements per rank", 0,
+        "rank " + std::to_string(busiest) + " needs more than " +
+            std::to_string(rank_steps + n + 1) + " counted XML elements (" +
+            std::to_string(rank_steps) + " steps of " + std::to_string(transfers) +
+            " transfers), above the runtime parser's " + std::to_string(kMscclMaxRankElements) +
+            " (MAX_NODES - 1); fewer chunk pieces or fewer GPUs per file");
   }
   std::vector<std::vector<std::int64_t>> cuts_of(n);
   for (int r : roots) cuts_of[r] = Pieces(bounds_of[r], lay.K);

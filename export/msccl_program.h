@@ -21,8 +21,9 @@
 //     partial sums live in scratch (`s`), so out-of-place programs never write `i`.
 //   * channels: the j-th transfer of a (src, dst) pair goes on channel (j + src + dst) mod C;
 //     C is the largest value meeting --max-channels, --max-tbs, the steps-per-block limit,
-//     the 32-blocks-per-channel limit and the lexer's 4096 elements per file (every channel
-//     adds blocks, so fewer channels means fewer elements). When none does,
+//     the 32-blocks-per-channel limit and the parser's 4095 counted elements per rank
+//     (kMscclMaxRankElements; every channel adds blocks, so fewer channels means fewer
+//     elements). When none does,
 //     ExportLimitError names the limit and the smallest value that would work.
 // The fused lowering (MscclExportOptions::fuse, pipeline schedules) carries a forward in one
 // `rcs` / `rrs` step and gives every chain of main children its own channel (see `fuse`).
@@ -58,7 +59,13 @@ MscclExportProfile ParseMscclExportProfile(const std::string& text);
 inline constexpr int kMscclMaxCount = 72;             // cnt < 72
 inline constexpr int kMscclMaxBlocksPerChannel = 32;  // per direction
 inline constexpr int kMscclMaxChannels = 32;          // MAXCHANNELS of the executor
-inline constexpr int kMscclMaxElements = 4096;        // MAX_NODES of the runtime's XML lexer
+// The runtime's XML parser (msccl_parser.cc, mscclXmlLoadSub / mscclAlgoXmlGpu) counts an
+// element only when a handler matches it: <algo>, every <gpu>, and the <tb> and <step> of the
+// loading rank's own <gpu> only. It fails when the count reaches MAX_NODES = 4096 at the top
+// of any loop iteration, closing tags included, so per rank r:
+// 1 + ngpus + tbs(r) + steps(r) <= 4095. The file as a whole has no element limit.
+inline constexpr int kMscclMaxRankElements = 4095;
+inline constexpr int kMscclMaxSubs = 1024;  // MAX_SUBS: counted children (gpus; tbs of a gpu)
 
 struct MscclStep {
   std::string type;  // "s", "r", "rrc", "cpy" (this exporter); the writer takes any
@@ -173,8 +180,9 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
 // steps per block and cnt within the profile's limits; blocks per GPU <= max_tbs and <= 32
 // senders / receivers per channel; channels < nchannels <= max_channels; dependencies on
 // existing steps with hasdep set; the graph of program order, dependencies and matched
-// send->receive is acyclic; offsets inside the declared buffers; at most 4096 elements in
-// the file (the lexer's MAX_NODES: algo, gpus, blocks and steps). Returns the violations
+// send->receive is acyclic; offsets inside the declared buffers; for every rank at most 4095
+// counted elements (algo, all gpus, that rank's blocks and steps: kMscclMaxRankElements), at
+// most 1024 gpus and 1024 blocks per gpu (MAX_SUBS). Returns the violations
 // (empty: ok). Not the independent replay checker: a self-check of the lowering.
 std::vector<std::string> CheckMscclProgramInvariants(const MscclProgram& p,
                                                      const MscclExportOptions& options);

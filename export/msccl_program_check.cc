@@ -148,11 +148,26 @@ std::vector<std::string> CheckMscclProgramInvariants(const MscclProgram& p,
     }
   }
   if (done != nodes) v.push_back("H6: the dependency graph has a cycle");
-  std::int64_t elements = 1 + static_cast<std::int64_t>(p.gpus.size()) + nodes;
-  for (const MscclGpu& G : p.gpus) elements += static_cast<std::int64_t>(G.blocks.size());
-  if (elements > kMscclMaxElements) {
-    v.push_back("lexer: " + std::to_string(elements) + " elements > " +
-                std::to_string(kMscclMaxElements) + " (MAX_NODES)");
+  // Parser limits per rank (see kMscclMaxRankElements): only the loading rank's blocks and
+  // steps are counted, next to <algo> and every <gpu>.
+  const std::int64_t ngpus = static_cast<std::int64_t>(p.gpus.size());
+  if (ngpus > kMscclMaxSubs) {
+    v.push_back("parser: " + std::to_string(ngpus) + " gpus > " + std::to_string(kMscclMaxSubs) +
+                " children of <algo> (MAX_SUBS)");
+  }
+  for (std::size_t r = 0; r < p.gpus.size(); ++r) {
+    const MscclGpu& G = p.gpus[r];
+    std::int64_t elements = 1 + ngpus + static_cast<std::int64_t>(G.blocks.size());
+    for (const MscclBlock& b : G.blocks) elements += static_cast<std::int64_t>(b.steps.size());
+    if (elements > kMscclMaxRankElements) {
+      v.push_back("parser: rank " + std::to_string(r) + " counts " + std::to_string(elements) +
+                  " elements > " + std::to_string(kMscclMaxRankElements) +
+                  " (MAX_NODES - 1 per loading rank)");
+    }
+    if (static_cast<std::int64_t>(G.blocks.size()) > kMscclMaxSubs) {
+      v.push_back("parser: rank " + std::to_string(r) + " has " + std::to_string(G.blocks.size()) +
+                  " blocks > " + std::to_string(kMscclMaxSubs) + " (MAX_SUBS)");
+    }
   }
   return v;
 }

@@ -71,17 +71,19 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
   lay.n = n;
   lay.K = ToInt64(lcm);
   lay.cK = lay.K * o.instances;
-  // Every chunk of every shard is sent at least once, at most 71 per transfer: refuse a file
-  // the runtime's lexer cannot hold before cutting the shards (K may be large).
+  // Every chunk of every shard is sent at least once, at most 71 per transfer, and every
+  // transfer is a <step> of its receiver: some rank holds at least the average share. The
+  // parser counts only the loading rank's steps (kMscclMaxRankElements): refuse a file no
+  // rank could load before cutting the shards (K may be large).
   const std::int64_t min_transfers =
       static_cast<std::int64_t>(n) * o.instances * ((lay.K + kMaxCnt - 1) / kMaxCnt);
-  if (min_transfers + n + 1 > kMscclMaxElements) {
-    throw ExportLimitError("elements per file", 0,
-                           "the file needs more than " + std::to_string(min_transfers + n + 1) +
-                               " XML elements (" + std::to_string(lay.K) +
-                               " chunks per shard), above the runtime "
-                               "lexer's " +
-                               std::to_string(kMscclMaxElements) + " (MAX_NODES)");
+  const std::int64_t min_rank_steps = (min_transfers + n - 1) / n;
+  if (min_rank_steps + n + 1 > kMscclMaxRankElements) {
+    throw ExportLimitError("elements per rank", 0,
+                           "some rank needs more than " + std::to_string(min_rank_steps + n + 1) +
+                               " counted XML elements (" + std::to_string(lay.K) +
+                               " chunks per shard), above the runtime parser's " +
+                               std::to_string(kMscclMaxRankElements) + " (MAX_NODES - 1)");
   }
   auto to_chunk = [&](const Rational& x) { return ToInt64(Numerator(x * lay.K)); };
 

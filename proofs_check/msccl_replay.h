@@ -20,7 +20,7 @@
 //              allreduce / broadcast for each of the in-place / out-of-place modes the file
 //              claims.
 // Complexity: stage 3 is O(M·B) for M one-chunk transfers and B thread blocks in all (vector
-// clocks), O(B^2) memory; the lexer caps a file at 4096 elements.
+// clocks), O(B^2) memory; the runtime caps each rank at 4095 counted elements (the lexer).
 #ifndef COLLSYNTH_PROOFS_CHECK_MSCCL_REPLAY_H_
 #define COLLSYNTH_PROOFS_CHECK_MSCCL_REPLAY_H_
 

@@ -1,6 +1,8 @@
 #include "proofs_check/msccl_xml_lexer.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <map>
 
 namespace collsynth {
 
@@ -49,6 +51,7 @@ class Lexer {
             Show(Peek()) + " (only whitespace and comments may follow)");
       return Fail();
     }
+    if (!CountPerRank()) return Fail();
     doc_.ok = true;
     return std::move(doc_);
   }
@@ -129,8 +132,9 @@ class Lexer {
   // After '<' of an opening tag. parent = -1 for the top-level element.
   bool Element(int parent) {
     Get();  // '<'
-    if (doc_.elements.size() >= static_cast<std::size_t>(kMscclMaxNodes)) {
-      Error("more than " + std::to_string(kMscclMaxNodes) + " elements in the file (MAX_NODES)");
+    if (doc_.elements.size() >= static_cast<std::size_t>(kMscclLexerElementGuard)) {
+      Error("more than " + std::to_string(kMscclLexerElementGuard) +
+            " elements (a resource guard of this checker, not a runtime rule)");
       return false;
     }
     const int index = static_cast<int>(doc_.elements.size());
@@ -244,6 +248,43 @@ class Lexer {
       }
       if (!Element(index)) return false;
     }
+  }
+
+  // MAX_NODES as the runtime applies it: a rank loading the file counts the top-level element,
+  // every <gpu> child of it, and the <tb> children and their <step> children of the <gpu>
+  // whose id is its rank only; the count must stay below kMscclMaxNodes (checked before every
+  // read, closing tags included). Checked for every id that a <gpu> carries.
+  bool CountPerRank() {
+    const MscclXmlElement& top = doc_.elements[0];
+    std::int64_t gpus = 0;
+    std::map<std::string, std::pair<std::int64_t, int>> own;  // id -> (tb + step, first line)
+    for (int gi : top.children) {
+      const MscclXmlElement& g = doc_.elements[gi];
+      if (g.name != "gpu") continue;
+      ++gpus;
+      const std::string* id = g.Find("id");
+      if (id == nullptr) continue;
+      auto [it, fresh] = own.try_emplace(*id, 0, g.line);
+      for (int ti : g.children) {
+        const MscclXmlElement& tb = doc_.elements[ti];
+        if (tb.name != "tb") continue;
+        ++it->second.first;
+        for (int si : tb.children) it->second.first += doc_.elements[si].name == "step" ? 1 : 0;
+      }
+    }
+    for (const auto& [id, counted] : own) {
+      const std::int64_t total = 1 + gpus + counted.first;
+      if (total >= kMscclMaxNodes) {
+        error_line_ = counted.second;
+        error_ = "line " + std::to_string(counted.second) + ": rank " + id + " counts " +
+                 std::to_string(total) + " elements (<" + top.name + ">, " + std::to_string(gpus) +
+                 " <gpu>, " + std::to_string(counted.first) +
+                 " <tb>/<step> of its own <gpu>), the runtime's parser allows at most " +
+                 std::to_string(kMscclMaxNodes - 1) + " (MAX_NODES)";
+        return false;
+      }
+    }
+    return true;
   }
 
   std::string_view text_;

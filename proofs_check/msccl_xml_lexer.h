@@ -14,7 +14,15 @@
 //     run on and fail), names and values are at most kMaxStrLen-1 = 254 characters;
 //   - the first kMaxAttrCount = 16 attributes of an element are kept, further ones are ignored
 //     with a note (as the runtime does): a required attribute after the 16th is missing;
-//   - at most kMaxSubs = 1024 children per element and kMaxNodes = 4096 elements per file;
+//   - at most kMaxSubs = 1024 children per element;
+//   - MAX_NODES = 4096 per loading rank, not per file: the runtime's parser (msccl_parser.cc,
+//     mscclXmlLoadSub / mscclAlgoXmlGpu) counts an element only when a handler matches it, and
+//     only the <gpu> whose id is the loading rank gets the <tb>/<step> handlers. For every
+//     <gpu> id r: 1 (top element) + number of <gpu> + <tb> and <step> under gpu r <= 4095 (the
+//     count is checked against 4096 before every read, closing tags included). The error
+//     names the rank and the line of its <gpu>;
+//   - a resource guard of this checker, not a runtime rule: at most kMscclLexerElementGuard
+//     elements in all (far above any file a runtime could load for a sane rank count);
 //   - closing tags '</NAME>' must match; the file holds one top-level element, followed only by
 //     whitespace and comments (conservative: the runtime stops reading there).
 // Duplicate attribute names keep the first value (note). Complexity O(|text|).
@@ -31,7 +39,8 @@ namespace collsynth {
 inline constexpr int kMscclMaxStrLen = 255;
 inline constexpr int kMscclMaxAttrCount = 16;
 inline constexpr int kMscclMaxSubs = 1024;
-inline constexpr int kMscclMaxNodes = 4096;
+inline constexpr int kMscclMaxNodes = 4096;              // per loading rank (see above)
+inline constexpr int kMscclLexerElementGuard = 1 << 22;  // checker resource guard only
 
 struct MscclXmlElement {
   std::string name;

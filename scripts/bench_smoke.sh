@@ -15,6 +15,7 @@ declare -A smoke_args=(
   [baselines_bench]="1"
   [bfb_bench]="--quick --no-base"
   [checker_bench]="6"
+  [export_bench]="--only gpu1 --collective both"
   [generators_bench]="--quick ."
   [pipeline_bench]="--only torus4"
   [polarstar_bench]="8"

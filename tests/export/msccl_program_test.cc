@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
@@ -472,33 +473,62 @@ PipelineSchedule StarAllgather(Topology* g, int n) {
   return s;
 }
 
-TEST(MscclLowering, FilesAboveTheLexersElementLimitAreRefused) {
+// Elements the runtime's parser counts when `rank` loads the file: <algo>, every <gpu>, and
+// the rank's own blocks and steps.
+std::int64_t CountedElements(const MscclProgram& p, int rank) {
+  std::int64_t e = 1 + static_cast<std::int64_t>(p.gpus.size()) +
+                   static_cast<std::int64_t>(p.gpus[rank].blocks.size());
+  for (const MscclBlock& b : p.gpus[rank].blocks) e += static_cast<std::int64_t>(b.steps.size());
+  return e;
+}
+
+TEST(MscclLowering, FilesAboveFourThousandElementsInTotalAreExported) {
   // Allgather on 46 GPUs around a switch, one star tree per root: 46·45 transfers are 4140
-  // steps (4186 with the 46 local copies of out-of-place), above the lexer's 4096 elements.
+  // steps (4186 with the 46 local copies of out-of-place), above 4096 elements in the file,
+  // but MAX_NODES is per loading rank (kMscclMaxRankElements): each rank counts far fewer.
   Topology g;
   PipelineSchedule s = StarAllgather(&g, 46);
   MscclExportOptions o;
   o.max_tbs = 1024;
-  try {
-    ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
-    ADD_FAILURE() << "no limit error";
-  } catch (const ExportLimitError& e) {
-    EXPECT_EQ(e.limit(), "elements per file");
-    EXPECT_NE(std::string(e.what()).find("8419 XML elements (4186 steps)"), std::string::npos)
-        << e.what();
+  MscclExportResult r = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
+  std::int64_t total = 1, most = 0;
+  for (int v = 0; v < 46; ++v) {
+    total += CountedElements(r.program, v) - 1 - 46 + 1;
+    most = std::max(most, CountedElements(r.program, v));
   }
-  // 100 GPUs: 9900 transfers are refused before the program is built.
-  Topology big;
-  PipelineSchedule b = StarAllgather(&big, 100);
-  try {
-    ExportPipelineToMscclProgram(big, b, DefaultRanks(big), o, "t");
-    ADD_FAILURE() << "no limit error";
-  } catch (const ExportLimitError& e) {
-    EXPECT_EQ(e.limit(), "elements per file");
-    EXPECT_NE(std::string(e.what()).find("more than 10001 XML elements (9900 transfers)"),
-              std::string::npos)
-        << e.what();
+  EXPECT_GT(total, 4096);
+  EXPECT_LE(most, kMscclMaxRankElements);
+}
+
+TEST(MscclLowering, ProgramCheckCountsElementsPerRank) {
+  // Two GPUs; rank 0 counts 1 + 2 + 63 blocks + 4029 steps = 4095, one step more is 4096.
+  MscclProgram p;
+  p.ngpus = 2;
+  p.nchunksperloop = 2;
+  p.gpus.resize(2);
+  for (int b = 0; b < 63; ++b) {
+    MscclBlock blk;
+    blk.chan = 0;
+    blk.steps.resize(b < 62 ? 64 : 61);
+    for (MscclStep& st : blk.steps) st.type = "nop";
+    p.gpus[0].blocks.push_back(blk);
   }
+  ASSERT_EQ(CountedElements(p, 0), 4095);
+  MscclExportOptions o;
+  o.max_tbs = 1024;
+  auto parser = [](const std::vector<std::string>& v) {
+    std::vector<std::string> out;
+    for (const std::string& x : v) {
+      if (x.rfind("parser:", 0) == 0) out.push_back(x);
+    }
+    return out;
+  };
+  EXPECT_EQ(parser(CheckMscclProgramInvariants(p, o)), std::vector<std::string>{});
+  p.gpus[0].blocks.back().steps.push_back(p.gpus[0].blocks.back().steps.back());
+  EXPECT_EQ(parser(CheckMscclProgramInvariants(p, o)),
+            std::vector<std::string>{
+                "parser: rank 0 counts 4096 elements > 4095 (MAX_NODES - 1 per loading rank)"});
 }
 
 }  // namespace
@@ -516,7 +546,7 @@ TEST(MscclLowering, HugeChunkCountsAreRefusedBeforeCuttingShards) {
     ExportPipelineToMscclProgram(g, ChainAndStar("allgather", 1, 999999), DefaultRanks(g), o, "t");
     ADD_FAILURE() << "no limit error";
   } catch (const ExportLimitError& e) {
-    EXPECT_EQ(e.limit(), "elements per file");
+    EXPECT_EQ(e.limit(), "elements per rank");
   }
   StepSchedule s = TwoStepAllgather();
   s.sends[0].chunk = {{Rational(0), Rational(1, 1000003)}, {Rational(1, 1000003), Rational(1, 2)}};
@@ -524,7 +554,7 @@ TEST(MscclLowering, HugeChunkCountsAreRefusedBeforeCuttingShards) {
     ExportStepsToMscclProgram(g, s, DefaultRanks(g), o, "t");
     ADD_FAILURE() << "no limit error";
   } catch (const ExportLimitError& e) {
-    EXPECT_EQ(e.limit(), "elements per file");
+    EXPECT_EQ(e.limit(), "elements per rank");
     EXPECT_NE(std::string(e.what()).find("2000006 chunks per shard"), std::string::npos)
         << e.what();
   }

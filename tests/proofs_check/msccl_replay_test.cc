@@ -248,15 +248,21 @@ TEST(MscclReplayTest, LexerLimitsRejectedAtStage0) {
   for (int i = 0; i < 1025; ++i) many += "  <gpu/>\n";
   ExpectRejectedAt(Replay(many + "</algo>\n"), ReplayStage::kLexical, ReplayViolationKind::kLexical,
                    "more than 1024 children (MAX_SUBS)");
+  // MAX_NODES per loading rank: gpu 4 counts 1 + 5 + 4 tbs + 4 x 1022 steps = 4098.
   std::string nodes = "<algo>\n";
   for (int g = 0; g < 5; ++g) {
-    nodes += "<gpu>\n";
-    for (int i = 0; i < 1000; ++i) nodes += "<tb/>\n";
+    nodes += "<gpu id=\"" + std::to_string(g) + "\">\n";
+    for (int t = 0; t < (g == 4 ? 4 : 0); ++t) {
+      nodes += "<tb>\n";
+      for (int i = 0; i < 1022; ++i) nodes += "<step/>\n";
+      nodes += "</tb>\n";
+    }
     nodes += "</gpu>\n";
   }
   ExpectRejectedAt(Replay(nodes + "</algo>\n"), ReplayStage::kLexical,
                    ReplayViolationKind::kLexical,
-                   "more than 4096 elements in the file (MAX_NODES)");
+                   "rank 4 counts 4098 elements (<algo>, 5 <gpu>, 4092 <tb>/<step> of its own "
+                   "<gpu>), the runtime's parser allows at most 4095 (MAX_NODES)");
   ExpectRejectedAt(Replay(""), ReplayStage::kLexical, ReplayViolationKind::kLexical,
                    "holds no element");
   ExpectRejectedAt(Replay("<algo>\n"), ReplayStage::kLexical, ReplayViolationKind::kLexical,
@@ -554,9 +560,10 @@ TEST(MscclReplayTest, OutOfPlaceWriteToInputRejected) {
   EXPECT_TRUE(Replay(ToXml(a)).ok) << Dump(Replay(ToXml(a)));
 }
 
-TEST(MscclReplayTest, SixtyGpuRingWithThousandsOfStepsIsFast) {
-  // 60 GPUs x 60 steps = 3600 steps (the lexer caps a file at 4096 elements).
-  const std::string xml = ToXml(RingAllgather(60, 1, true));
+TEST(MscclReplayTest, SixtyFourGpuRingAboveFourThousandElementsIsAcceptedAndFast) {
+  // 64 GPUs x 64 steps = 4225 elements in the file, 130 counted per rank: MAX_NODES is a
+  // limit per loading rank, so the runtime loads it.
+  const std::string xml = ToXml(RingAllgather(64, 1, true));
   const auto t0 = std::chrono::steady_clock::now();
   const ReplayResult r = Replay(xml);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
