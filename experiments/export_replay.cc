@@ -74,11 +74,10 @@ MscclProfile ReplayProfile(MscclExportProfile p) {
   return MscclProfile::kExecutor;
 }
 
-const char* const kColumns[] = {"profile",        "nchunksperloop", "channels",
-                                "blocks_per_gpu", "steps_per_block", "optimal_ratio",
-                                "achieved_ratio", "exact",          "replay_ok",
-                                "violations",     "limit",          "export_seconds",
-                                "replay_seconds"};
+const char* const kColumns[] = {
+    "profile",       "nchunksperloop", "channels",      "blocks_per_gpu", "steps_per_block",
+    "optimal_ratio", "achieved_ratio", "exact",         "replay_ok",      "violations",
+    "limit",         "export_seconds", "replay_seconds"};
 
 struct Limits {
   int max_tbs = 64;
@@ -212,12 +211,10 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   for (const auto& c : cases) {
     for (Collective coll : collectives) {
       for (MscclExportProfile prof : profiles) {
-        tasks.push_back({c.topology + " " + CollectiveName(coll) + " " +
-                             MscclExportProfileName(prof),
-                         [=] {
-                           return std::vector<ExperimentRow>{
-                               RunCase(c.topology, c.label, coll, prof, limits)};
-                         }});
+        tasks.push_back(
+            {c.topology + " " + CollectiveName(coll) + " " + MscclExportProfileName(prof), [=] {
+               return std::vector<ExperimentRow>{RunCase(c.topology, c.label, coll, prof, limits)};
+             }});
       }
     }
   }

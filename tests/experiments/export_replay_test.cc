@@ -34,10 +34,9 @@ std::vector<ExperimentRow> RunKind(const nlohmann::json& params) {
 }
 
 TEST(ExportReplayExperiment, TwoClusterAllgatherAchievesTheOptimumAndReplays) {
-  const std::vector<ExperimentRow> rows =
-      RunKind({{"topologies", {"twocluster(2,4,10,1)"}},
-           {"collectives", {"allgather", "broadcast"}},
-           {"profiles", {"executor", "legacy"}}});
+  const std::vector<ExperimentRow> rows = RunKind({{"topologies", {"twocluster(2,4,10,1)"}},
+                                                   {"collectives", {"allgather", "broadcast"}},
+                                                   {"profiles", {"executor", "legacy"}}});
   ASSERT_EQ(rows.size(), 4u);
   const ExperimentRow& ag = rows[0];
   EXPECT_EQ(ag.instance, "twocluster(2,4,10,1)");
@@ -64,9 +63,8 @@ TEST(ExportReplayExperiment, TwoClusterAllgatherAchievesTheOptimumAndReplays) {
 }
 
 TEST(ExportReplayExperiment, AnUnmeetableLimitIsARowNamingIt) {
-  const std::vector<ExperimentRow> rows = RunKind({{"topologies", {"twocluster(2,4,10,1)"}},
-                                               {"collectives", {"allgather"}},
-                                               {"max_tbs", 1}});
+  const std::vector<ExperimentRow> rows = RunKind(
+      {{"topologies", {"twocluster(2,4,10,1)"}}, {"collectives", {"allgather"}}, {"max_tbs", 1}});
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].verified, Verified::kNotApplicable);
   EXPECT_EQ(Extra(rows[0], "limit"), "--max-tbs >= 5");
@@ -78,8 +76,7 @@ TEST(ExportReplayExperiment, BadParametersAreInputErrors) {
   const ExperimentKindFn* kind = FindExperimentKind("export-replay");
   ASSERT_NE(kind, nullptr);
   ExperimentInput in;
-  in.params = {{"topologies", {"dgx1(1)"}}, {"collectives", {"allgather"}},
-               {"profiles", {"nccl"}}};
+  in.params = {{"topologies", {"dgx1(1)"}}, {"collectives", {"allgather"}}, {"profiles", {"nccl"}}};
   EXPECT_THROW((*kind)(in), InputError);
   in.params = {{"topologies", {"dgx1(1)"}}};
   EXPECT_THROW((*kind)(in), InputError);

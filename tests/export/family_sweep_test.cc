@@ -131,6 +131,11 @@ TEST(ExportFamilySweep, TwoCluster) { SweepFamily("twocluster(2,4,10,1)", "twocl
 TEST(ExportFamilySweep, Torus) { SweepFamily("torus(3,3)", "torus"); }
 TEST(ExportFamilySweep, Hypercube) { SweepFamily("hypercube(3)", "hypercube"); }
 TEST(ExportFamilySweep, FatTree4) { SweepFamily("fattree(4)", "fattree4"); }
+// The families above are symmetric, so their reduce-scatter loads are the same in both
+// directions of a link; on a one-way ring only the data direction has links.
+TEST(ExportFamilySweep, OneWayRingLoadsAreInTheDataDirection) {
+  SweepFamily("uniring(1,6)", "uniring");
+}
 
 }  // namespace
 }  // namespace collsynth::testing
