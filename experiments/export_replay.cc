@@ -1,0 +1,227 @@
+// Experiment kind "export-replay" (issue 16 point 4): for each topology (a `topo gen`
+// expression) × collective × MSCCL profile, build the optimal pipeline schedule (seed 004),
+// check it with the pipeline checker, lower it with the exporter (export/msccl_program.h),
+// write the XML text (export/msccl_xml.h) and replay that text with the independent checker
+// (proofs_check/msccl_replay.h). The experiment layer is the only place both are included;
+// they stay independent of each other.
+//
+// params:
+//   "topologies": ["twocluster(2,4,10,1)", ...]  or "cases": [{"topology": ..., "label": ...}]
+//   "collectives": ["allgather", "reduce-scatter", "allreduce", "broadcast"]
+//     (broadcast is exported root-specific, root = rank 0)
+//   "profiles": ["executor", "rccl", "legacy"]   (default ["executor"])
+//   "max_tbs": 64, "max_channels": 32, "max_chunks": 256   (the exporter's limits, as the CLI's)
+// Columns: the row's tb is the achieved ratio (exact, shard units per unit bandwidth) and
+// lower_bound the schedule's optimal ratio; extras nchunksperloop, channels, blocks_per_gpu
+// (max over GPUs), steps_per_block (max), optimal_ratio, achieved_ratio, exact (yes when the
+// integer chunks achieve the optimum), replay_ok, violations, limit (the runtime limit that
+// could not be met, with " >= N" the smallest value that would work when an option value
+// helps; such a row has empty export
+// columns and is not a failure), export_seconds and replay_seconds (time columns).
+// A file the replay rejects is a row with verified = no, so the run fails (an exporter bug).
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "experiments/experiment.h"
+#include "export/msccl_program.h"
+#include "export/msccl_xml.h"
+#include "graphs/expression.h"
+#include "graphs/input_error.h"
+#include "proofs_check/msccl_replay.h"
+#include "proofs_check/pipeline_checker.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
+
+namespace collsynth::experiments {
+namespace {
+
+using json = nlohmann::json;
+
+double Since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string Seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6f", s);
+  return buf;
+}
+
+std::vector<std::string> Strings(const json& p, const std::string& key) {
+  std::vector<std::string> out;
+  if (!p.contains(key)) return out;
+  if (!p[key].is_array()) throw InputError("", key, "must be an array of strings");
+  for (size_t i = 0; i < p[key].size(); ++i) {
+    if (!p[key][i].is_string()) {
+      throw InputError("", key + "[" + std::to_string(i) + "]", "must be a string");
+    }
+    out.push_back(p[key][i].get<std::string>());
+  }
+  return out;
+}
+
+MscclProfile ReplayProfile(MscclExportProfile p) {
+  switch (p) {
+    case MscclExportProfile::kRccl:
+      return MscclProfile::kRccl;
+    case MscclExportProfile::kLegacy:
+      return MscclProfile::kLegacy;
+    case MscclExportProfile::kExecutor:
+      break;
+  }
+  return MscclProfile::kExecutor;
+}
+
+const char* const kColumns[] = {
+    "profile",       "nchunksperloop", "channels",      "blocks_per_gpu", "steps_per_block",
+    "optimal_ratio", "achieved_ratio", "exact",         "replay_ok",      "violations",
+    "limit",         "export_seconds", "replay_seconds"};
+
+struct Limits {
+  int max_tbs = 64;
+  int max_channels = 32;
+  std::int64_t max_chunks = 256;
+};
+
+ExperimentRow RunCase(const std::string& expr, const std::string& label, Collective collective,
+                      MscclExportProfile profile, const Limits& limits) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Topology g = EvaluateTopologyExpression(expr);
+  ExperimentRow row;
+  row.instance = label.empty() ? expr : label;
+  row.algorithm = "pipeline";
+  row.collective = collective;
+  row.nodes = g.num_compute();
+  row.tb_unit = "(M/N)/b";
+  const std::vector<int> rank = DefaultRanks(g);
+  PipelineOptions popt;
+  popt.collective = collective;
+  for (int v = 0; v < g.num_nodes(); ++v) {
+    if (rank[v] == 0) popt.root = v;
+  }
+  if (collective != Collective::kBroadcast) popt.root = -1;
+  const PipelineBuildResult built = BuildPipelineSchedule(g, popt);
+  const PipelineCheckReport rep = CheckPipelineSchedule(g, built.schedule);
+  std::vector<std::pair<std::string, std::string>> cols;
+  for (const char* c : kColumns) cols.emplace_back(c, "");
+  auto set = [&](const std::string& name, const std::string& value) {
+    for (auto& [n, v] : cols) {
+      if (n == name) v = value;
+    }
+  };
+  set("profile", MscclExportProfileName(profile));
+  row.lower_bound = rep.ratio;
+  set("optimal_ratio", ToString(rep.ratio));
+  if (!rep.ok) {
+    row.verified = Verified::kNo;
+    row.extra = cols;
+    row.wall_seconds = Since(t0);
+    return row;
+  }
+  MscclExportOptions o;
+  o.profile = profile;
+  o.root_specific = collective == Collective::kBroadcast;
+  o.max_tbs = limits.max_tbs;
+  o.max_channels = limits.max_channels;
+  o.max_chunks = limits.max_chunks;
+  const auto te = std::chrono::steady_clock::now();
+  try {
+    const MscclExportResult r = ExportPipelineToMscclProgram(g, built.schedule, rank, o, expr);
+    const std::string xml = MscclXmlText(r.program, profile);
+    const double export_seconds = Since(te);
+    ReplayOptions ro;
+    ro.profile = ReplayProfile(profile);
+    ro.root = r.root_rank < 0 ? 0 : r.root_rank;
+    const auto tr = std::chrono::steady_clock::now();
+    const ReplayResult replay = ReplayMscclXml(xml, expr, ro);
+    const double replay_seconds = Since(tr);
+    row.tb = r.achieved_ratio;
+    row.verified = replay.ok ? Verified::kYes : Verified::kNo;
+    set("nchunksperloop", std::to_string(r.program.nchunksperloop));
+    set("channels", std::to_string(r.program.nchannels));
+    set("blocks_per_gpu", std::to_string(r.blocks_per_gpu));
+    set("steps_per_block", std::to_string(r.max_steps_per_block));
+    set("optimal_ratio", ToString(r.optimal_ratio));
+    set("achieved_ratio", ToString(r.achieved_ratio));
+    set("exact", r.achieved_ratio == r.optimal_ratio ? "yes" : "no");
+    set("replay_ok", replay.ok ? "yes" : "no");
+    set("violations", std::to_string(replay.violations_total));
+    set("export_seconds", Seconds(export_seconds));
+    set("replay_seconds", Seconds(replay_seconds));
+  } catch (const ExportLimitError& e) {
+    // The runtime's limits cannot be met: a result, not a failure of the experiment.
+    row.verified = Verified::kNotApplicable;
+    set("limit", e.needed() > 0 ? e.limit() + " >= " + std::to_string(e.needed()) : e.limit());
+    set("export_seconds", Seconds(Since(te)));
+  }
+  row.extra = cols;
+  row.wall_seconds = Since(t0);
+  return row;
+}
+
+std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
+  const json& p = in.params;
+  struct Case {
+    std::string topology, label;
+  };
+  std::vector<Case> cases;
+  if (p.contains("cases")) {
+    if (!p["cases"].is_array()) throw InputError("", "cases", "must be an array");
+    for (size_t i = 0; i < p["cases"].size(); ++i) {
+      const json& c = p["cases"][i];
+      if (!c.is_object() || !c.contains("topology") || !c["topology"].is_string()) {
+        throw InputError("", "cases[" + std::to_string(i) + "].topology",
+                         "missing (a topo gen expression is required)");
+      }
+      cases.push_back({c["topology"].get<std::string>(), c.value("label", std::string())});
+    }
+  }
+  for (const auto& t : Strings(p, "topologies")) cases.push_back({t, ""});
+  if (cases.empty()) throw InputError("", "cases", "no topologies given (cases or topologies)");
+  std::vector<Collective> collectives;
+  for (const auto& name : Strings(p, "collectives")) {
+    const std::optional<Collective> c = ParseCollective(name);
+    if (!c) throw InputError("", "collectives", "unknown collective '" + name + "'");
+    collectives.push_back(*c);
+  }
+  if (collectives.empty()) throw InputError("", "collectives", "no collectives given");
+  std::vector<MscclExportProfile> profiles;
+  for (const auto& name : Strings(p, "profiles")) {
+    try {
+      profiles.push_back(ParseMscclExportProfile(name));
+    } catch (const std::invalid_argument&) {
+      throw InputError("", "profiles", "'" + name + "' is not executor, rccl or legacy");
+    }
+  }
+  if (profiles.empty()) profiles.push_back(MscclExportProfile::kExecutor);
+  Limits limits;
+  auto positive = [&](const char* key, std::int64_t fallback) {
+    if (!p.contains(key)) return fallback;
+    if (!p[key].is_number_integer() || p[key].get<std::int64_t>() < 1) {
+      throw InputError("", key, "must be a positive integer");
+    }
+    return p[key].get<std::int64_t>();
+  };
+  limits.max_tbs = static_cast<int>(positive("max_tbs", limits.max_tbs));
+  limits.max_channels = static_cast<int>(positive("max_channels", limits.max_channels));
+  limits.max_chunks = positive("max_chunks", limits.max_chunks);
+  std::vector<ExperimentTask> tasks;
+  for (const auto& c : cases) {
+    for (Collective coll : collectives) {
+      for (MscclExportProfile prof : profiles) {
+        tasks.push_back(
+            {c.topology + " " + CollectiveName(coll) + " " + MscclExportProfileName(prof), [=] {
+               return std::vector<ExperimentRow>{RunCase(c.topology, c.label, coll, prof, limits)};
+             }});
+      }
+    }
+  }
+  return tasks;
+}
+
+const ExperimentKindRegistrar kRegistrar("export-replay", &MakeTasks);
+
+}  // namespace
+}  // namespace collsynth::experiments

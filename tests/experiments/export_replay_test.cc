@@ -1,0 +1,86 @@
+// The "export-replay" experiment kind (experiments/export_replay.cc, issue 16 point 4): each
+// row is a file the exporter lowered and the independent replay checker accepted, with the
+// exporter's exact ratios; a case beyond the runtime's limits is a row naming the limit.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "experiments/experiment.h"
+#include "graphs/input_error.h"
+
+namespace collsynth::experiments {
+namespace {
+
+std::string Extra(const ExperimentRow& row, const std::string& name) {
+  for (const auto& [key, value] : row.extra) {
+    if (key == name) return value;
+  }
+  return "<absent>";
+}
+
+std::vector<ExperimentRow> RunKind(const nlohmann::json& params) {
+  const ExperimentKindFn* kind = FindExperimentKind("export-replay");
+  EXPECT_NE(kind, nullptr);
+  if (kind == nullptr) return {};
+  ExperimentInput in;
+  in.params = params;
+  std::vector<ExperimentRow> rows;
+  for (const ExperimentTask& t : (*kind)(in)) {
+    for (ExperimentRow& r : t.run()) rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+TEST(ExportReplayExperiment, TwoClusterAllgatherAchievesTheOptimumAndReplays) {
+  const std::vector<ExperimentRow> rows = RunKind({{"topologies", {"twocluster(2,4,10,1)"}},
+                                                   {"collectives", {"allgather", "broadcast"}},
+                                                   {"profiles", {"executor", "legacy"}}});
+  ASSERT_EQ(rows.size(), 4u);
+  const ExperimentRow& ag = rows[0];
+  EXPECT_EQ(ag.instance, "twocluster(2,4,10,1)");
+  EXPECT_EQ(ag.collective, Collective::kAllgather);
+  EXPECT_EQ(ag.nodes, 8);
+  EXPECT_EQ(ag.verified, Verified::kYes);
+  EXPECT_EQ(Extra(ag, "profile"), "executor");
+  // Seed 004 Figure 1: ratio* = 1, met exactly with 8 chunks per loop.
+  EXPECT_EQ(Extra(ag, "optimal_ratio"), "1");
+  EXPECT_EQ(Extra(ag, "achieved_ratio"), "1");
+  EXPECT_EQ(*ag.tb, Rational(1));
+  EXPECT_EQ(Extra(ag, "nchunksperloop"), "8");
+  EXPECT_EQ(Extra(ag, "channels"), "6");
+  EXPECT_EQ(Extra(ag, "blocks_per_gpu"), "15");
+  EXPECT_EQ(Extra(ag, "steps_per_block"), "1");
+  EXPECT_EQ(Extra(ag, "exact"), "yes");
+  EXPECT_EQ(Extra(ag, "replay_ok"), "yes");
+  EXPECT_EQ(Extra(ag, "violations"), "0");
+  EXPECT_EQ(Extra(ag, "limit"), "");
+  EXPECT_EQ(Extra(rows[1], "profile"), "legacy");
+  EXPECT_EQ(Extra(rows[1], "replay_ok"), "yes");
+  EXPECT_EQ(rows[2].collective, Collective::kBroadcast);
+  EXPECT_EQ(Extra(rows[2], "replay_ok"), "yes");
+}
+
+TEST(ExportReplayExperiment, AnUnmeetableLimitIsARowNamingIt) {
+  const std::vector<ExperimentRow> rows = RunKind(
+      {{"topologies", {"twocluster(2,4,10,1)"}}, {"collectives", {"allgather"}}, {"max_tbs", 1}});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].verified, Verified::kNotApplicable);
+  EXPECT_EQ(Extra(rows[0], "limit"), "--max-tbs >= 5");
+  EXPECT_EQ(Extra(rows[0], "replay_ok"), "");
+  EXPECT_FALSE(rows[0].tb.has_value());
+}
+
+TEST(ExportReplayExperiment, BadParametersAreInputErrors) {
+  const ExperimentKindFn* kind = FindExperimentKind("export-replay");
+  ASSERT_NE(kind, nullptr);
+  ExperimentInput in;
+  in.params = {{"topologies", {"dgx1(1)"}}, {"collectives", {"allgather"}}, {"profiles", {"nccl"}}};
+  EXPECT_THROW((*kind)(in), InputError);
+  in.params = {{"topologies", {"dgx1(1)"}}};
+  EXPECT_THROW((*kind)(in), InputError);
+}
+
+}  // namespace
+}  // namespace collsynth::experiments
