@@ -7,7 +7,7 @@ set ylabel 'T_B / (M/N)'
 set key outside right top
 set grid
 set logscale y
-set xtics rotate by -40 ('two-cluster (Fig. 1)' 0, 'DGX-1 V100' 1, '2 x DGX-1 + switch' 2, '2 boxes x 8 GPUs' 3, '4 boxes x 8 GPUs' 4, 'fat-tree k=4' 5, 'dragonfly(2,2,1)' 6, '8 boxes x 8 GPUs' 7, '16 boxes x 8 GPUs, 8 rails' 8, 'fat-tree k=8' 9, 'dragonfly(4,2,2)' 10)
+set xtics rotate by -40 ('two-cluster (Fig. 1)' 0, 'DGX-1 V100' 1, '2 x DGX-1 + switch' 2, '2 boxes x 8 GPUs' 3, '4 boxes x 8 GPUs' 4, '8 boxes x 8 GPUs' 5, '16 boxes x 8 GPUs, 8 rails' 6, 'fat-tree k=4' 7, 'fat-tree k=8' 8, 'dragonfly(2,2,1)' 9, 'dragonfly(4,2,2)' 10)
 set xrange [-0.5:11-0.5]
 set style fill solid 0.6
 set boxwidth 0.2
