@@ -49,6 +49,7 @@ double Best(int reps, const std::function<std::string()>& f, std::string* text) 
   return best;
 }
 
+bool mismatch = false;       // a writer disagreed with its baseline: exit 1
 bool streamed_only = false;  // --streamed-only: no baseline (for profiling the writers)
 
 void Row(const char* format, const char* what, int reps,
@@ -64,6 +65,7 @@ void Row(const char* format, const char* what, int reps,
   const char* equal =
       same_bytes ? (a == b ? "identical" : "DIFFERENT")
                  : (ParseJsonText(a, "a") == ParseJsonText(b, "b") ? "same document" : "DIFFERENT");
+  if (std::strcmp(equal, "DIFFERENT") == 0) mismatch = true;
   std::printf("%-22s %-34s %8.1f MB  streamed %7.3f s  tree+dump %7.3f s  (%5.1fx)  %s\n", format,
               what, a.size() / 1e6, ts, td, td / ts, equal);
   std::fflush(stdout);
@@ -74,7 +76,7 @@ std::string CompactTreeDump(const CompactStepSchedule& c, const Topology& g) {
   nlohmann::ordered_json j;
   for (auto it = c.extra.begin(); it != c.extra.end(); ++it) j[it.key()] = it.value();
   j["format"] = "steps-compact";
-  j["collective"] = c.collective;
+  j["collective"] = CollectiveName(c.collective);
   if (c.root) j["root"] = g.node(*c.root).name;
   if (c.rs_steps) j["rs_steps"] = *c.rs_steps;
   if (c.claimed_tl) j["tl"] = *c.claimed_tl;
@@ -157,5 +159,5 @@ int main(int argc, char** argv) {
         "topology", what.c_str(), reps, [&] { return WriteTopologyJson(g); },
         [&] { return TopologyToJson(g).dump() + "\n"; }, false);
   }
-  return 0;
+  return mismatch ? 1 : 0;
 }
