@@ -26,6 +26,22 @@ using export_internal::Transfer;
 
 namespace {
 
+// One tree edge src -> dst carrying `cnt` chunks from global chunk `chunk`, ordered by
+// (instance, phase, level, tree); buffers and dependencies are the caller's.
+Transfer TreeEdge(int instance, int phase, std::int64_t level, int tree, std::int64_t chunk,
+                  int src, int dst, std::int64_t cnt) {
+  Transfer x;
+  x.instance = instance;
+  x.phase = phase;
+  x.level = level;
+  x.tree = tree;
+  x.chunk = chunk;
+  x.src = src;
+  x.dst = dst;
+  x.cnt = static_cast<int>(cnt);
+  return x;
+}
+
 struct TreeView {
   int root = -1;                           // rank
   std::vector<int> parent;                 // by rank
@@ -90,15 +106,7 @@ void LowerGatherTree(const Layout& lay, const TreeView& t, int phase, int tree_i
       }
     }
     for (int c : t.children[u]) {
-      Transfer x;
-      x.instance = instance;
-      x.phase = phase;
-      x.level = t.depth[c];
-      x.tree = tree_index;
-      x.chunk = g;
-      x.src = u;
-      x.dst = c;
-      x.cnt = static_cast<int>(b - a);
+      Transfer x = TreeEdge(instance, phase, t.depth[c], tree_index, g, u, c, b - a);
       if (u == t.root) {
         x.send = lay.RootSource(shard, g);
         x.send_dep = root_dep;
@@ -137,15 +145,7 @@ int LowerReduceTree(const Layout& lay, const TreeView& t, int phase, int tree_in
     BufRef acc = v == t.root ? lay.Final(shard, g) : BufRef{'s', g};
     int prev = -1;
     for (int c : kids) {
-      Transfer x;
-      x.instance = instance;
-      x.phase = phase;
-      x.level = t.height[c];
-      x.tree = tree_index;
-      x.chunk = g;
-      x.src = c;
-      x.dst = v;
-      x.cnt = static_cast<int>(b - a);
+      Transfer x = TreeEdge(instance, phase, t.height[c], tree_index, g, c, v, b - a);
       if (t.children[c].empty()) {
         x.send = lay.Contrib(g);
       } else {
