@@ -1,0 +1,236 @@
+// collsynth export chakra TOPOLOGY SCHEDULE --size BYTES -o PREFIX [--slices P]
+//   [--max-chunks K] [--fuse] [--json]
+// Chakra execution traces for ASTRA-sim's custom collectives (export/chakra_et.h;
+// docs/export.md "ASTRA-sim (Chakra ET)"): one file PREFIX.<rank>.et per rank. The schedule
+// is verified (exit 1 if invalid) and lowered to the MSCCL program `export msccl` would write
+// (with --max-tbs 1024); that program is self-checked and replayed by the independent checker
+// (proofs_check/msccl_replay.h) before it is turned into traces, and the traces are checked
+// (matched sends and receives, acyclic dependencies) before any file is written. Files go to
+// PREFIX.<rank>.et.partial first and are renamed together. Exit 0 ok, 1 a check failed or a
+// limit cannot be met, 2 bad input (also: broadcast, a size that is not a positive multiple of
+// nchunksperloop x slices).
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "cli/command_registry.h"
+#include "export/chakra_et.h"
+#include "export/msccl_program.h"
+#include "export/msccl_xml.h"
+#include "graphs/input_error.h"
+#include "graphs/topology_io.h"
+#include "proofs_check/msccl_replay.h"
+#include "proofs_check/verify.h"
+#include "schedules/compact_schedule.h"
+#include "schedules/pipeline_schedule.h"
+#include "schedules/step_schedule.h"
+
+namespace collsynth::cli {
+namespace {
+
+using nlohmann::json;
+
+struct ExportChakraArgs {
+  std::string topology, schedule, prefix;
+  std::int64_t size = 0;
+  int slices = 4;
+  std::int64_t max_chunks = 256;
+  bool fuse = false;
+  bool json = false;
+};
+
+// ASTRA-sim's system-JSON key for the collective (CollectiveImplLookup.cc).
+const char* SystemJsonKey(Collective c) {
+  switch (c) {
+    case Collective::kAllgather:
+      return "all-gather-implementation-custom";
+    case Collective::kReduceScatter:
+      return "reduce-scatter-implementation-custom";
+    default:
+      return "all-reduce-implementation-custom";
+  }
+}
+
+int RunExportChakra(const ExportChakraArgs& a) {
+  if (a.size <= 0) {
+    throw InputError("<args>", "--size",
+                     "must be a positive number of bytes (got " + std::to_string(a.size) + ")");
+  }
+  if (a.prefix.empty() || a.prefix == "-") {
+    throw InputError("<args>", "-o", "give a file prefix: the traces are PREFIX.<rank>.et");
+  }
+  Topology g = ReadTopologyFile(a.topology);
+  const std::string file = a.schedule == "-" ? "<stdin>" : a.schedule;
+  const std::string text = ReadTextFile(a.schedule);
+  VerifyResult verified = VerifyScheduleText(g, text, file);
+  if (!verified.ok) {
+    std::string first = verified.report["errors"].empty()
+                            ? std::string(ScheduleVerdictName(verified.verdict))
+                            : verified.report["errors"][0].get<std::string>();
+    PrintFailure(file + ": the schedule does not verify, nothing exported: " + first);
+    return kExitCheckFailed;
+  }
+  json doc = ParseJsonText(text, file);
+  const std::string format = doc.value("format", "");
+  auto refuse_broadcast = [&](Collective c) {
+    if (c == Collective::kBroadcast) {
+      throw InputError(file, "collective",
+                       "broadcast has no ASTRA-sim custom collective; export chakra takes "
+                       "allgather, reduce-scatter and allreduce");
+    }
+  };
+  MscclExportOptions o;
+  o.max_tbs = 1024;  // ASTRA-sim has no thread blocks; only the program's shape is used
+  o.max_chunks = a.max_chunks;
+  o.fuse = a.fuse;
+  const std::vector<int> rank = DefaultRanks(g);
+  MscclExportResult r;
+  try {
+    if (format == "pipeline") {
+      PipelineSchedule s = PipelineScheduleFromJson(doc, g, file);
+      refuse_broadcast(s.collective);
+      r = ExportPipelineToMscclProgram(g, s, rank, o, file);
+    } else if (format == "steps" || format == "steps-compact") {
+      StepSchedule s = format == "steps"
+                           ? StepScheduleFromJson(doc, g, file)
+                           : StepsFromCompact(CompactStepScheduleFromJson(doc, g, file));
+      refuse_broadcast(s.collective);
+      r = ExportStepsToMscclProgram(g, s, rank, o, file);
+    } else {
+      throw InputError(file, "format", "'" + format + "' is not pipeline, steps or steps-compact");
+    }
+  } catch (const ExportLimitError& e) {
+    PrintFailure("export chakra: limit " + e.limit() + ": " + e.what());
+    return kExitCheckFailed;
+  }
+  const MscclProgram& p = r.program;
+  const std::int64_t pieces = p.nchunksperloop * a.slices;
+  if (a.size % pieces != 0) {
+    const std::int64_t below = a.size / pieces * pieces;
+    throw InputError(
+        "<args>", "--size",
+        std::to_string(a.size) + " bytes is not a multiple of nchunksperloop x slices = " +
+            std::to_string(p.nchunksperloop) + " x " + std::to_string(a.slices) + " = " +
+            std::to_string(pieces) + " (every slice of a chunk is a whole number of bytes); " +
+            (below > 0 ? "use " + std::to_string(below) + " or " : "use ") +
+            std::to_string(below + pieces));
+  }
+  std::vector<std::string> violations = CheckMscclProgramInvariants(p, o);
+  if (!violations.empty()) {
+    PrintFailure("export chakra: the lowered program breaks " + violations[0] +
+                 "; nothing written");
+    return kExitCheckFailed;
+  }
+  // The program the traces come from must implement the collective: the independent replay.
+  ReplayOptions ro;
+  for (int depth : {0, 1}) {
+    ro.fifo_depth = depth;
+    ReplayResult replay =
+        ReplayMscclXml(MscclXmlText(p, MscclExportProfile::kExecutor), "<program>", ro);
+    if (!replay.ok) {
+      PrintFailure("export chakra: the replay checker did not accept the lowered program: " +
+                   (replay.violations.empty() ? std::string("no violation listed")
+                                              : replay.violations[0].message) +
+                   "; nothing written");
+      return kExitCheckFailed;
+    }
+  }
+  ChakraOptions co;
+  co.size_bytes = a.size;
+  co.slices = a.slices;
+  ChakraTraces t;
+  try {
+    t = LowerMscclProgramToChakra(p, co);
+  } catch (const ExportLimitError& e) {
+    PrintFailure("export chakra: limit " + e.limit() + ": " + e.what());
+    return kExitCheckFailed;
+  }
+  violations = CheckChakraTraces(t);
+  if (!violations.empty()) {
+    PrintFailure("export chakra: the traces break: " + violations[0] + "; nothing written");
+    return kExitCheckFailed;
+  }
+  std::vector<std::string> paths;
+  for (int v = 0; v < t.ngpus; ++v) {
+    paths.push_back(a.prefix + "." + std::to_string(v) + ".et");
+    WriteTextFile(paths.back() + ".partial", ChakraEtFileBytes(t, v));
+  }
+  for (const std::string& path : paths) std::filesystem::rename(path + ".partial", path);
+
+  std::int64_t nodes = 0, sends = 0;
+  std::size_t max_nodes = 0;
+  json sent_bytes = json::array();
+  for (const std::vector<ChakraNode>& rank_nodes : t.ranks) {
+    nodes += static_cast<std::int64_t>(rank_nodes.size());
+    max_nodes = std::max(max_nodes, rank_nodes.size());
+    std::int64_t bytes = 0;
+    for (const ChakraNode& x : rank_nodes) {
+      if (x.type != ChakraNodeType::kSend) continue;
+      ++sends;
+      bytes += x.comm_size;
+    }
+    sent_bytes.push_back(bytes);
+  }
+  const char* key = SystemJsonKey(t.collective);
+  if (a.json) {
+    json summary = {{"ok", true},
+                    {"prefix", a.prefix},
+                    {"files", paths.size()},
+                    {"system_json_key", key},
+                    {"collective", CollectiveName(t.collective)},
+                    {"ngpus", t.ngpus},
+                    {"size_bytes", t.size_bytes},
+                    {"slices", t.slices},
+                    {"nchunksperloop", p.nchunksperloop},
+                    {"chunk_slice_bytes", t.chunk_slice_bytes},
+                    {"nodes", nodes},
+                    {"max_nodes_per_rank", max_nodes},
+                    {"sends", sends},
+                    {"sent_bytes_per_rank", sent_bytes},
+                    {"exact_chunks", r.exact_chunks},
+                    {"optimal_ratio", ToString(r.optimal_ratio)},
+                    {"achieved_ratio", ToString(r.achieved_ratio)},
+                    {"replay", "accepted"}};
+    std::cout << summary.dump() << "\n";
+  } else {
+    std::cout << "wrote " << EscapeForMessage(paths.front()) << " .. "
+              << EscapeForMessage(paths.back()) << " (" << CollectiveName(t.collective) << ", "
+              << t.ngpus << " ranks, " << nodes << " nodes, " << t.slices
+              << " slices of nchunksperloop " << p.nchunksperloop << ", " << t.chunk_slice_bytes
+              << " bytes per chunk slice; program replay accepted)\n"
+              << "ratio: optimal " << ToString(r.optimal_ratio) << ", achieved "
+              << ToString(r.achieved_ratio)
+              << (r.exact_chunks ? " (exact chunks)" : " (chunks rounded to --max-chunks)") << "\n"
+              << "ASTRA-sim system JSON: \"" << key << "\": [\"" << EscapeForMessage(a.prefix)
+              << "\"] (the ET's comm_size, " << t.size_bytes
+              << " bytes in all, overrides the workload's size)\n";
+  }
+  return kExitOk;
+}
+
+CommandRegistrar reg_export_chakra(11, [](CLI::App& app) {
+  auto args = std::make_shared<ExportChakraArgs>();
+  auto* cmd = app.get_subcommand("export")->add_subcommand(
+      "chakra", "Chakra ET files (PREFIX.<rank>.et) for ASTRA-sim's custom collectives");
+  cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
+  cmd->add_option("schedule", args->schedule, "schedule JSON (pipeline, steps, steps-compact)")
+      ->required();
+  cmd->add_option("-o,--output", args->prefix, "file prefix: writes PREFIX.<rank>.et")->required();
+  cmd->add_option("--size", args->size,
+                  "bytes of the whole N-rank buffer (allgather output, reduce-scatter input, "
+                  "allreduce vector)")
+      ->required();
+  cmd->add_option("--slices", args->slices,
+                  "pipeline slices per chunk (MSCCL's chunk loop, explicit; default 4)")
+      ->check(CLI::Range(1, 65536));
+  cmd->add_option("--max-chunks", args->max_chunks, "bound on nchunksperloop (default 256)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  cmd->add_flag("--fuse", args->fuse,
+                "pipeline schedules: the fused lowering (rcs/rrs steps, see export msccl)");
+  cmd->add_flag("--json", args->json, "print one JSON summary object");
+  cmd->callback([args]() { RunCommand([&]() { return RunExportChakra(*args); }); });
+});
+
+}  // namespace
+}  // namespace collsynth::cli
