@@ -1,9 +1,9 @@
 // collsynth export chakra TOPOLOGY SCHEDULE --size BYTES -o PREFIX [--slices P]
-//   [--max-chunks K] [--fuse] [--json]
+//   [--max-chunks K] [--max-tbs N] [--max-channels C] [--fuse] [--json]
 // Chakra execution traces for ASTRA-sim's custom collectives (export/chakra_et.h;
 // docs/export.md "ASTRA-sim (Chakra ET)"): one file PREFIX.<rank>.et per rank. The schedule
 // is verified (exit 1 if invalid) and lowered to the MSCCL program `export msccl` would write
-// (with --max-tbs 1024); that program is self-checked and replayed by the independent checker
+// with the same options; that program is self-checked and replayed by the independent checker
 // (proofs_check/msccl_replay.h) before it is turned into traces, and the traces are checked
 // (matched sends and receives, acyclic dependencies) before any file is written. Files go to
 // PREFIX.<rank>.et.partial first and are renamed together. Exit 0 ok, 1 a check failed or a
@@ -36,6 +36,8 @@ struct ExportChakraArgs {
   std::int64_t size = 0;
   int slices = 4;
   std::int64_t max_chunks = 256;
+  int max_tbs = 64;
+  int max_channels = 32;
   bool fuse = false;
   bool json = false;
 };
@@ -81,8 +83,9 @@ int RunExportChakra(const ExportChakraArgs& a) {
     }
   };
   MscclExportOptions o;
-  o.max_tbs = 1024;  // ASTRA-sim has no thread blocks; only the program's shape is used
   o.max_chunks = a.max_chunks;
+  o.max_tbs = a.max_tbs;
+  o.max_channels = a.max_channels;
   o.fuse = a.fuse;
   const std::vector<int> rank = DefaultRanks(g);
   MscclExportResult r;
@@ -226,6 +229,11 @@ CommandRegistrar reg_export_chakra(11, [](CLI::App& app) {
       ->check(CLI::Range(1, 65536));
   cmd->add_option("--max-chunks", args->max_chunks, "bound on nchunksperloop (default 256)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  cmd->add_option("--max-tbs", args->max_tbs,
+                  "thread blocks per GPU of the program (default 64; blocks run concurrently)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--max-channels", args->max_channels, "channels of the program (default 32)")
+      ->check(CLI::Range(1, 32));
   cmd->add_flag("--fuse", args->fuse,
                 "pipeline schedules: the fused lowering (rcs/rrs steps, see export msccl)");
   cmd->add_flag("--json", args->json, "print one JSON summary object");

@@ -317,6 +317,7 @@ std::vector<std::string> CheckChakraTraces(const ChakraTraces& t) {
   std::map<std::tuple<int, int, std::int32_t>, std::int64_t> sends;
   for (int r = 0; r < n; ++r) {
     const std::vector<ChakraNode>& nodes = t.ranks[r];
+    if (nodes.empty()) bad("rank " + std::to_string(r) + " has no nodes");
     for (std::size_t id = 0; id < nodes.size(); ++id) {
       const ChakraNode& x = nodes[id];
       const std::string where = "rank " + std::to_string(r) + " node " + std::to_string(id);

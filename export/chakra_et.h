@@ -86,7 +86,8 @@ struct ChakraOptions {
 // 2^31 - 1.
 ChakraTraces LowerMscclProgramToChakra(const MscclProgram& p, const ChakraOptions& options);
 
-// The lowering's self-check on the in-memory traces: ids dense with every data_dep naming a
+// The lowering's self-check on the in-memory traces: every rank has a node (ASTRA-sim ends a
+// custom collective only when a node completes); ids dense with every data_dep naming a
 // smaller id of the same rank; SEND/RECV with comm_size > 0, peers in range, the own rank on
 // its side; every SEND matched by exactly one RECV with the same (src, dst, tag) and size and
 // no RECV left over; the graph of data_deps plus send -> matching receive acyclic over all

@@ -54,8 +54,7 @@ std::map<std::pair<int, int>, std::int64_t> ReplayedBytesPerPair(const std::stri
                                                                  std::int64_t size,
                                                                  const std::string& extra) {
   const std::string xml = TempPath("chakra-cli-program.xml");
-  std::vector<std::string> args = {"export", "msccl", topology,    schedule,
-                                   "-o",     xml,     "--max-tbs", "1024"};
+  std::vector<std::string> args = {"export", "msccl", topology, schedule, "-o", xml};
   if (!extra.empty()) args.push_back(extra);
   CliResult e = RunCli(args);
   EXPECT_EQ(e.exit_code, 0) << e.err;

@@ -344,6 +344,12 @@ TEST(ChakraEt, SelfCheckAndDecoderCatchBrokenTraces) {
   EXPECT_EQ(CheckEtSet(DecodeAll(bad)), "rank 2 receive rrc.tb0.s0.slice0.recv: no matching send");
 
   bad = good;
+  bad.ranks[1].clear();
+  v = CheckChakraTraces(bad);
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(v[0], "rank 1 has no nodes");
+
+  bad = good;
   bad.ranks[2][2].comm_size = 19;
   v = CheckChakraTraces(bad);
   ASSERT_EQ(v.size(), 1u);
