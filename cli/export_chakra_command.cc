@@ -9,6 +9,7 @@
 // PREFIX.<rank>.et.partial first and are renamed together. Exit 0 ok, 1 a check failed or a
 // limit cannot be met, 2 bad input (also: broadcast, a size that is not a positive multiple of
 // nchunksperloop x slices).
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
@@ -155,9 +156,15 @@ int RunExportChakra(const ExportChakraArgs& a) {
     return kExitCheckFailed;
   }
   std::vector<std::string> paths;
-  for (int v = 0; v < t.ngpus; ++v) {
-    paths.push_back(a.prefix + "." + std::to_string(v) + ".et");
-    WriteTextFile(paths.back() + ".partial", ChakraEtFileBytes(t, v));
+  try {
+    for (int v = 0; v < t.ngpus; ++v) {
+      paths.push_back(a.prefix + "." + std::to_string(v) + ".et");
+      WriteTextFile(paths.back() + ".partial", ChakraEtFileBytes(t, v));
+    }
+  } catch (...) {
+    std::error_code ec;
+    for (const std::string& path : paths) std::filesystem::remove(path + ".partial", ec);
+    throw;
   }
   for (const std::string& path : paths) std::filesystem::rename(path + ".partial", path);
 

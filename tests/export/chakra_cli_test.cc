@@ -157,6 +157,11 @@ TEST(ExportChakraCli, BadInputIsExit2AndNothingIsWritten) {
                        "takes allgather, reduce-scatter and allreduce\n");
   EXPECT_FALSE(std::filesystem::exists(prefix + ".0.et"));
   EXPECT_FALSE(std::filesystem::exists(prefix + ".0.et.partial"));
+  // An unwritable prefix is exit 2 naming the file.
+  const std::string nodir = TempPath("no-such-dir") + "/ag";
+  r = RunCli({"export", "chakra", kTwoCluster, ag, "--size", "1024", "-o", nodir});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "collsynth: " + nodir + ".0.et.partial: cannot open file for writing\n");
 }
 
 TEST(ExportChakraCli, InvalidScheduleIsExit1) {
