@@ -177,9 +177,9 @@ struct Item {
   int gpu = -1;
   std::vector<int> sends, recvs;  // transfer ids, key order
   bool copies = false;
-  int cost = 0;              // operations, an upper bound (nops and synchronisation counted)
-  int channel = -1;          // GPU-level memory channel entry, -1 for copies
-  std::set<int> rbufs;       // GPU-level remote buffers
+  int cost = 0;         // operations, an upper bound (nops and synchronisation counted)
+  int channel = -1;     // GPU-level memory channel entry, -1 for copies
+  std::set<int> rbufs;  // GPU-level remote buffers
   std::tuple<int, int, int, int> order;  // (peer, direction, instance, segment) for numbering
 };
 
@@ -421,9 +421,9 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
     throw ExportLimitError(
         "--max-tbs", worst,
         "rank " + std::to_string(worst_rank) + " needs " + std::to_string(worst) +
-            " thread blocks of at most " + std::to_string(kMscclppMaxOperations) +
-            " operations, " + std::to_string(kMscclppMaxChannelsPerBlock) +
-            " memory channels and " + std::to_string(kMscclppMaxRemoteBuffersPerBlock) +
+            " thread blocks of at most " + std::to_string(kMscclppMaxOperations) + " operations, " +
+            std::to_string(kMscclppMaxChannelsPerBlock) + " memory channels and " +
+            std::to_string(kMscclppMaxRemoteBuffersPerBlock) +
             " remote buffers; needs --max-tbs >= " + std::to_string(worst) +
             " (keep it at most the GPU's SM count: all blocks must be resident)");
   }
@@ -523,11 +523,11 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
           const char type = t.reduce ? 's' : t.recv_dst.buf;
           const std::int64_t index = t.reduce ? slot_of[id] : t.recv_dst.off;
           const int rb = local(&rbufs, rbuf_of[v].at({t.dst, type}));
-          em.Data(ojson{
-              {"name", "put"},
-              {"src_buff", ojson::array({LocalRef(t.send, t.cnt)})},
-              {"dst_buff", ojson::array({ojson{{"buffer_id", rb}, {"index", index}, {"size", t.cnt}}})},
-              {"channel_type", "memory"}});
+          em.Data(ojson{{"name", "put"},
+                        {"src_buff", ojson::array({LocalRef(t.send, t.cnt)})},
+                        {"dst_buff", ojson::array({ojson{
+                                         {"buffer_id", rb}, {"index", index}, {"size", t.cnt}}})},
+                        {"channel_type", "memory"}});
           const int ch = local(&chans, base[v].at(t.dst) + sg.slot);
           em.SyncOut(ojson{
               {"name", "signal"}, {"channel_ids", ojson::array({ch})}, {"channel_type", "memory"}});
@@ -561,8 +561,7 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
       }
       r.ops_per_block[v].push_back(static_cast<int>(ops.size()));
       r.max_ops_per_block = std::max(r.max_ops_per_block, static_cast<int>(ops.size()));
-      r.max_channels_per_block =
-          std::max(r.max_channels_per_block, static_cast<int>(chans.size()));
+      r.max_channels_per_block = std::max(r.max_channels_per_block, static_cast<int>(chans.size()));
       r.max_remote_buffers_per_block =
           std::max(r.max_remote_buffers_per_block, static_cast<int>(rbufs.size()));
       ojson tb;
@@ -661,9 +660,8 @@ std::string MscclppPlanText(const MscclppExportResult& r) { return r.plan.dump(2
 
 std::string MscclppFileName(const MscclppExportResult& r, const MscclppExportOptions& o) {
   char range[64];
-  const unsigned long long max =
-      o.max_bytes == 0 ? std::numeric_limits<unsigned long long>::max()
-                       : static_cast<unsigned long long>(o.max_bytes);
+  const unsigned long long max = o.max_bytes == 0 ? std::numeric_limits<unsigned long long>::max()
+                                                  : static_cast<unsigned long long>(o.max_bytes);
   std::snprintf(range, sizeof range, "%020lld-%020llu", static_cast<long long>(o.min_bytes), max);
   return MscclppCollName(r.collective) + "-n" + std::to_string(r.ngpus) + "-" + o.proto + "-" +
          (o.inplace ? "inplace" : "outofplace") + "-" + range + ".json";

@@ -177,9 +177,9 @@ std::string CheckStructure(const ojson& plan) {
         }
       }
     }
-    if (gpu.at("semaphores").size() != static_cast<std::size_t>(std::count_if(
-                                          releases.begin(), releases.end(),
-                                          [v](const auto& kv) { return kv.first.first == v; })))
+    if (gpu.at("semaphores").size() !=
+        static_cast<std::size_t>(std::count_if(
+            releases.begin(), releases.end(), [v](const auto& kv) { return kv.first.first == v; })))
       return "semaphore count";
   }
   for (const auto& [k, blocks] : signal_blocks)
@@ -213,10 +213,10 @@ TEST(MscclppPlan, TopLevelFieldsAsTheLoaderReadsThem) {
   const ojson& p = r.plan;
   std::vector<std::string> keys;
   for (auto it = p.begin(); it != p.end(); ++it) keys.push_back(it.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{
-                      "name", "collective", "protocol", "inplace", "reuse_resources", "gpus",
-                      "num_threads_per_block", "use_double_scratch_buffer", "buffer_alignment",
-                      "min_message_size", "max_message_size"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"name", "collective", "protocol", "inplace",
+                                            "reuse_resources", "gpus", "num_threads_per_block",
+                                            "use_double_scratch_buffer", "buffer_alignment",
+                                            "min_message_size", "max_message_size"}));
   EXPECT_EQ(p["name"], "collsynth-allgather");
   EXPECT_EQ(p["collective"], "allgather");
   EXPECT_EQ(p["protocol"], "Simple");
@@ -228,9 +228,9 @@ TEST(MscclppPlan, TopLevelFieldsAsTheLoaderReadsThem) {
   const ojson& g0 = p["gpus"][0];
   std::vector<std::string> gkeys;
   for (auto it = g0.begin(); it != g0.end(); ++it) gkeys.push_back(it.key());
-  EXPECT_EQ(gkeys, (std::vector<std::string>{"id", "input_chunks", "output_chunks",
-                                             "scratch_chunks", "threadblocks", "channels",
-                                             "remote_buffers", "semaphores"}));
+  EXPECT_EQ(gkeys,
+            (std::vector<std::string>{"id", "input_chunks", "output_chunks", "scratch_chunks",
+                                      "threadblocks", "channels", "remote_buffers", "semaphores"}));
   // K = 3 (chain 1/3, star 2/3): one chunk size for input (K) and output (N·K).
   EXPECT_EQ(g0["input_chunks"], 3);
   EXPECT_EQ(g0["output_chunks"], 9);
@@ -265,8 +265,8 @@ TEST(MscclppPlan, StructureHoldsForEveryCollectiveModeAndPieces) {
       MscclppExportOptions o;
       o.inplace = inplace;
       o.pieces = pieces;
-      for (const PipelineSchedule& s : {ChainAndStar("allgather", 1, 2),
-                                        ChainAndStar("reduce-scatter", 2, 1), Allreduce()}) {
+      for (const PipelineSchedule& s :
+           {ChainAndStar("allgather", 1, 2), ChainAndStar("reduce-scatter", 2, 1), Allreduce()}) {
         SCOPED_TRACE(std::string(CollectiveName(s.collective)) + (inplace ? " in-place" : "") +
                      " pieces " + std::to_string(pieces));
         MscclppExportResult r = ExportPipelineToMscclppPlan(g, s, DefaultRanks(g), o, "t");
@@ -330,7 +330,7 @@ TEST(MscclppPlan, InPlaceAllgatherReadsTheOutput) {
   EXPECT_EQ(r.ops_per_block[0], (std::vector<int>{11, 1, 3, 5}));
   EXPECT_EQ(r.plan["gpus"][1]["threadblocks"][0]["ops"][0]["src_buff"].dump(),
             R"([{"type":"o","index":4,"size":2}])");  // rank 1's star part of its shard
-  EXPECT_EQ(r.input_chunks, 3);  // never 0: the loader divides by it
+  EXPECT_EQ(r.input_chunks, 3);                       // never 0: the loader divides by it
 }
 
 // Reduce-scatter (chain 2/3 + star 1/3), rank 0: every reduction it receives gets its own
@@ -390,8 +390,7 @@ TEST(MscclppPlan, LongStreamsUseMoreChannelEntries) {
   // sender operations, greedily cut into 6 segments of at most 64; the other direction needs
   // fewer, so 6 entries per peer.
   EXPECT_EQ(r.channels_per_gpu, 12);
-  EXPECT_EQ(r.plan["gpus"][0]["channels"][0]["connected_to"].dump(),
-            "[1,1,1,1,1,1,2,2,2,2,2,2]");
+  EXPECT_EQ(r.plan["gpus"][0]["channels"][0]["connected_to"].dump(), "[1,1,1,1,1,1,2,2,2,2,2,2]");
 }
 
 TEST(MscclppPlan, TooFewBlocksNameTheCountThatWorks) {
@@ -420,12 +419,10 @@ TEST(MscclppPlan, BadOptionsAndUnsupportedInput) {
   const PipelineSchedule ag = ChainAndStar("allgather", 1, 2);
   MscclppExportOptions o;
   o.proto = "LL";
-  EXPECT_THROW(ExportPipelineToMscclppPlan(g, ag, DefaultRanks(g), o, "t"),
-               std::invalid_argument);
+  EXPECT_THROW(ExportPipelineToMscclppPlan(g, ag, DefaultRanks(g), o, "t"), std::invalid_argument);
   o = {};
   o.pieces = 0;
-  EXPECT_THROW(ExportPipelineToMscclppPlan(g, ag, DefaultRanks(g), o, "t"),
-               std::invalid_argument);
+  EXPECT_THROW(ExportPipelineToMscclppPlan(g, ag, DefaultRanks(g), o, "t"), std::invalid_argument);
   o = {};
   PipelineSchedule bc = ChainAndStar("broadcast", 3, 1);
   bc.root = 0;
