@@ -203,6 +203,19 @@ void SweepFamilyMscclpp(const std::string& expr, const std::string& tag) {
         }
       }
       EXPECT_EQ(puts, static_cast<std::int64_t>(routes["transfers"].size()));
+      // The replay of the written plan again (`collsynth replay` detects plans): the chunks it
+      // counts per GPU pair are the side file's.
+      CliResult replay = RunCli({"replay", out, "--json"});
+      ASSERT_EQ(replay.exit_code, 0) << replay.out << replay.err;
+      std::map<std::pair<int, int>, std::int64_t> sent, replayed;
+      for (const json& t : routes["transfers"]) {
+        sent[{t[0].get<int>(), t[1].get<int>()}] += t[4].get<std::int64_t>();
+      }
+      const json report = json::parse(replay.out);
+      for (const json& b : report["bytes_per_pair"]) {
+        replayed[{b["src"].get<int>(), b["dst"].get<int>()}] = b["chunks"].get<std::int64_t>();
+      }
+      EXPECT_EQ(sent, replayed);
     }
   }
 }
