@@ -33,8 +33,8 @@ bool NothingWritten(const std::string& out) {
   return !std::filesystem::exists(out) && !std::filesystem::exists(out + ".partial");
 }
 
-nlohmann::json Export(const std::string& topo, const std::string& schedule,
-                      const std::string& out, std::vector<std::string> extra = {}) {
+nlohmann::json Export(const std::string& topo, const std::string& schedule, const std::string& out,
+                      std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"export", "mscclpp", topo, schedule, "-o", out, "--json"};
   args.insert(args.end(), extra.begin(), extra.end());
   CliResult r = RunCli(args);
@@ -73,8 +73,9 @@ TEST(ExportMscclppCli, BadOptionsAndUnsupportedInputAreExit2) {
   const std::string bc = Schedule("broadcast");
   r = RunCli({"export", "mscclpp", kTwoCluster, bc, "-o", out});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err.rfind("collsynth: " + bc + ": collective: 'broadcast' cannot be exported to "
-                        "MSCCL++",
+  EXPECT_EQ(r.err.rfind("collsynth: " + bc +
+                            ": collective: 'broadcast' cannot be exported to "
+                            "MSCCL++",
                         0),
             0u)
       << r.err;
@@ -126,9 +127,9 @@ TEST(ExportMscclppCli, AWriterBugIsCaughtByTheReplayOfTheWrittenPlan) {
   CliResult r = RunCli({"export", "mscclpp", kTwoCluster, schedule, "-o", out});
   unsetenv("COLLSYNTH_FAULT_INJECT");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err.rfind(
-                "collsynth: export mscclpp: the replay checker did not accept " + out + ": ", 0),
-            0u)
+  EXPECT_EQ(
+      r.err.rfind("collsynth: export mscclpp: the replay checker did not accept " + out + ": ", 0),
+      0u)
       << r.err;
   EXPECT_NE(r.err.find("; nothing written\n"), std::string::npos) << r.err;
   EXPECT_TRUE(NothingWritten(out));
