@@ -214,5 +214,25 @@ TEST(ExportMscclppCli, RoundedChunksAndTheSideFile) {
   EXPECT_EQ(routes["transfers"].size(), j["transfers"].get<std::size_t>());
 }
 
+// Step schedules with reductions over several steps (baselines): in place, replay-accepted,
+// the achieved ratio the schedule's.
+TEST(ExportMscclppCli, BaselineStepSchedules) {
+  const std::string cube = TempPath("pp-hypercube3.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "hypercube(3)", "-o", cube}).exit_code, 0);
+  struct Case {
+    std::string baseline, topo, coll;
+  };
+  for (const Case& c : {Case{"biring", SourcePath("experiments/topologies/k22.json"), "allreduce"},
+                        Case{"recursive-halving", cube, "reduce-scatter"},
+                        Case{"recursive-doubling", cube, "allreduce"}}) {
+    SCOPED_TRACE(c.baseline + " " + c.coll);
+    const std::string s = TempPath("pp-baseline-" + c.baseline + ".json");
+    ASSERT_EQ(RunCli({"baseline", c.baseline, c.topo, "--collective", c.coll, "-o", s}).exit_code,
+              0);
+    nlohmann::json j = Export(c.topo, s, TempPath("pp-baseline.json"), {"--inplace"});
+    EXPECT_EQ(j["achieved_ratio"], j["optimal_ratio"]);
+  }
+}
+
 }  // namespace
 }  // namespace collsynth::testing
