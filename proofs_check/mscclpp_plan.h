@@ -22,19 +22,19 @@ using Kind = ReplayViolationKind;
 using msccl::Where;
 
 // The executor's limits (execution_common.hpp, executor.cc).
-inline constexpr int kMaxOperations = 64;        // per thread block, nops and pipeline inner ops
-inline constexpr int kMaxChannels = 16;          // memory (and port) channels per thread block
-inline constexpr int kMaxRemoteBuffers = 16;     // remote buffers per thread block and type
-inline constexpr int kMaxChannelsPerOp = 8;      // channel ids per operation
-inline constexpr int kMaxBuffersPerOp = 10;      // src_buff / dst_buff entries per operation
-inline constexpr int kMaxSyncers = 16;           // barrier ids
-inline constexpr int kMaxSemaphoresPerOp = 16;   // semaphore ids per operation
+inline constexpr int kMaxOperations = 64;       // per thread block, nops and pipeline inner ops
+inline constexpr int kMaxChannels = 16;         // memory (and port) channels per thread block
+inline constexpr int kMaxRemoteBuffers = 16;    // remote buffers per thread block and type
+inline constexpr int kMaxChannelsPerOp = 8;     // channel ids per operation
+inline constexpr int kMaxBuffersPerOp = 10;     // src_buff / dst_buff entries per operation
+inline constexpr int kMaxSyncers = 16;          // barrier ids
+inline constexpr int kMaxSemaphoresPerOp = 16;  // semaphore ids per operation
 // This checker's bounds on work (hostile plans; kLimit violations naming them).
 inline constexpr int kMaxGpus = 1024;
 inline constexpr int kMaxBlocksPerGpu = 1024;
-inline constexpr int kMaxBlocksTotal = 2048;             // vector clocks are O(blocks^2)
+inline constexpr int kMaxBlocksTotal = 2048;  // vector clocks are O(blocks^2)
 inline constexpr std::int64_t kMaxChunksPerBuffer = 1 << 16;
-inline constexpr std::int64_t kMaxCellsTotal = std::int64_t{1} << 22;
+inline constexpr std::int64_t kMaxCellsTotal = std::int64_t{1} << 20;
 inline constexpr std::int64_t kMaxCellAccesses = std::int64_t{1} << 24;
 
 enum class Coll { kAllgather, kReduceScatter, kAllreduce };
@@ -49,10 +49,10 @@ enum class OpType {
   kWait,
   kRelaxedSignal,
   kRelaxedWait,
-  kReduce,            // re
-  kReduceSend,        // res
-  kReadReduce,        // rre
-  kReadReduceSend,    // rres
+  kReduce,          // re
+  kReduceSend,      // res
+  kReadReduce,      // rre
+  kReadReduceSend,  // rres
   kSemAcquire,
   kSemRelease,
 };
