@@ -3,8 +3,8 @@
 // chunk geometry, limits per thread block), channel entries paired as the executor pairs them
 // with one signalling and one waiting block each and equal signal / wait counts, semaphores
 // released and acquired once each, nops where the kernel needs them, one scratch slot per
-// reduction, exact op counts on small cases, and the limit errors. The independent replay of
-// the plans (proofs_check/mscclpp_replay.h) is exercised by the CLI tests.
+// reduction, exact op counts on small cases, and the limit errors; every plan is also accepted
+// by the independent replay (proofs_check/mscclpp_replay.h, as the CLI runs it).
 #include "export/mscclpp_plan.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 
 #include "export/msccl_program.h"
 #include "graphs/input_error.h"
+#include "proofs_check/mscclpp_replay.h"
 
 namespace collsynth {
 namespace {
@@ -197,6 +198,13 @@ std::string CheckStructure(const ojson& plan) {
   return "";
 }
 
+// The independent replay's verdict: "" when accepted, else its first violation.
+std::string Replay(const MscclppExportResult& r) {
+  const ReplayResult rr = ReplayMscclppPlan(MscclppPlanText(r), "t", MscclppReplayOptions{});
+  if (rr.ok) return "";
+  return rr.violations.empty() ? "rejected" : rr.violations[0].message;
+}
+
 int TotalOps(const MscclppExportResult& r) {
   int total = 0;
   for (const auto& g : r.ops_per_block)
@@ -241,6 +249,7 @@ TEST(MscclppPlan, TopLevelFieldsAsTheLoaderReadsThem) {
   EXPECT_EQ(MscclppFileName(r, o),
             "allgather-n3-Simple-outofplace-00000000000000001024-18446744073709551615.json");
   EXPECT_EQ(CheckStructure(p), "");
+  EXPECT_EQ(Replay(r), "");
 }
 
 TEST(MscclppPlan, CollectiveSpellingAndBuffersPerCollective) {
@@ -271,12 +280,14 @@ TEST(MscclppPlan, StructureHoldsForEveryCollectiveModeAndPieces) {
                      " pieces " + std::to_string(pieces));
         MscclppExportResult r = ExportPipelineToMscclppPlan(g, s, DefaultRanks(g), o, "t");
         EXPECT_EQ(CheckStructure(r.plan), "");
+        EXPECT_EQ(Replay(r), "");
         EXPECT_EQ(r.plan["inplace"], inplace);
         EXPECT_LE(r.max_ops_per_block, 64);
       }
       for (const StepSchedule& s : {TwoStepAllgather()}) {
         MscclppExportResult r = ExportStepsToMscclppPlan(g, s, DefaultRanks(g), o, "t");
         EXPECT_EQ(CheckStructure(r.plan), "");
+        EXPECT_EQ(Replay(r), "");
       }
     }
   }
@@ -349,6 +360,7 @@ TEST(MscclppPlan, ReductionsGetOneScratchSlotEach) {
                          R"({"type":"s","index":13,"size":2}],"dst_buff":)"
                          R"([{"type":"o","index":0,"size":2}]})");
   EXPECT_EQ(CheckStructure(r.plan), "");
+  EXPECT_EQ(Replay(r), "");
 }
 
 // --pieces P: every transfer in P parts (a P times smaller chunk), parts ordered piece-major so
@@ -374,6 +386,7 @@ TEST(MscclppPlan, PiecesCutEveryTransfer) {
   EXPECT_EQ(ops[8]["src_buff"][0].dump(), R"({"type":"o","index":12,"size":1})");
   EXPECT_EQ(ops[11]["src_buff"][0]["index"], 1);
   EXPECT_EQ(CheckStructure(r.plan), "");
+  EXPECT_EQ(Replay(r), "");
 }
 
 // A stream longer than 64 operations is cut into segments on further channel entries of the
@@ -385,6 +398,7 @@ TEST(MscclppPlan, LongStreamsUseMoreChannelEntries) {
   MscclppExportResult r =
       ExportPipelineToMscclppPlan(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), o, "t");
   EXPECT_EQ(CheckStructure(r.plan), "");
+  EXPECT_EQ(Replay(r), "");
   EXPECT_LE(r.max_ops_per_block, 64);
   // 0 -> 1 (and 2 -> 0): 96 transfers, 32 with a dependency: 64·3 + 32·5 = 352 estimated
   // sender operations, greedily cut into 6 segments of at most 64; the other direction needs
@@ -408,6 +422,7 @@ TEST(MscclppPlan, TooFewBlocksNameTheCountThatWorks) {
     MscclppExportResult r = ExportPipelineToMscclppPlan(g, Allreduce(), DefaultRanks(g), o, "t");
     EXPECT_EQ(r.blocks_per_gpu, 5);
     EXPECT_EQ(CheckStructure(r.plan), "");
+    EXPECT_EQ(Replay(r), "");
   }
   o.max_tbs = 4;
   EXPECT_THROW(ExportPipelineToMscclppPlan(g, Allreduce(), DefaultRanks(g), o, "t"),
@@ -432,6 +447,48 @@ TEST(MscclppPlan, BadOptionsAndUnsupportedInput) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.item(), "collective");
   }
+}
+
+// A GPU that forwards one receive to 17 children in 17 other blocks releases 17 semaphores:
+// one sem_release of 16 ids (the kernel's MAX_DEVICE_SEMAPHORES per operation) and one of 1.
+TEST(MscclppPlan, ManyConsumersNeedSeveralReleaseOperations) {
+  constexpr int n = 19;
+  Topology g;
+  for (int v = 0; v < n; ++v) g.AddCompute("g" + std::to_string(v));
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b) g.AddDuplexLink(a, b, 1);
+  PipelineSchedule s;
+  s.collective = Collective::kAllgather;
+  s.k = 1;
+  for (int r = 0; r < n; ++r) {  // r -> r+1 -> everyone else
+    PipelineTree t;
+    t.root = r;
+    t.multiplicity = 1;
+    const int x = (r + 1) % n;
+    auto edge = [](int from, int to) {
+      PipelineTreeEdge e;
+      e.from = from;
+      e.to = to;
+      e.routes.push_back({{from, to}, BigInt(1)});
+      return e;
+    };
+    t.edges.push_back(edge(r, x));
+    for (int c = 0; c < n; ++c) {
+      if (c != r && c != x) t.edges.push_back(edge(x, c));
+    }
+    s.trees.push_back(t);
+  }
+  MscclppExportResult r = ExportPipelineToMscclppPlan(g, s, DefaultRanks(g), {}, "t");
+  std::vector<std::size_t> release_sizes;
+  for (const ojson& tb : r.plan["gpus"][1]["threadblocks"]) {
+    for (const ojson& op : tb["ops"]) {
+      if (op["name"] == "sem_release") release_sizes.push_back(op["semaphore_ids"].size());
+    }
+  }
+  EXPECT_EQ(release_sizes, (std::vector<std::size_t>{16, 1}));
+  EXPECT_EQ(r.semaphores_per_gpu, 17);
+  EXPECT_EQ(CheckStructure(r.plan), "");
+  EXPECT_EQ(Replay(r), "");
 }
 
 }  // namespace
