@@ -1,3 +1,10 @@
+// collsynth export mscclpp TOPOLOGY SCHEDULE -o PLAN.json [--proto Simple] [--inplace |
+//   --outofplace] [--min-bytes B] [--max-bytes B] [--max-tbs N] [--max-chunks K]
+//   [--instances I] [--pieces P] [--ranks FILE] [--name NAME] [--json]
+// Lowers the same schedules from the same transfers into an MSCCL++ execution plan
+// (export/mscclpp_plan.h); written to PLAN.partial, replayed from disk by the independent
+// plan checker (proofs_check/mscclpp_replay.h), renamed only when accepted; same exit codes.
+//
 // collsynth export msccl TOPOLOGY SCHEDULE -o OUT.xml [--profile executor|rccl|legacy]
 //   [--proto Simple|LL|LL128] [--inplace | --outofplace] [--min-bytes B] [--max-bytes B]
 //   [--max-tbs N] [--max-channels C] [--max-chunks K] [--instances I] [--root-specific]
@@ -9,6 +16,7 @@
 // physical routes OUT-without-.xml + ".routes.json". No file is written that the replay
 // did not accept. Exit 0 ok, 1 a check failed or the limits cannot be met (the message names
 // the limit and the smallest value that would work), 2 bad input.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,9 +27,11 @@
 #include "cli/command_registry.h"
 #include "export/msccl_program.h"
 #include "export/msccl_xml.h"
+#include "export/mscclpp_plan.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/msccl_replay.h"
+#include "proofs_check/mscclpp_replay.h"
 #include "proofs_check/verify.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"
@@ -93,23 +103,64 @@ std::vector<int> ReadRanks(const Topology& g, const std::string& path) {
   return rank;
 }
 
+// A schedule read, verified and ready to lower.
+struct VerifiedInput {
+  Topology g;
+  std::string file;  // the schedule's name in messages ("<stdin>" for -)
+  json doc;
+  std::string format;
+  std::vector<int> rank;  // node id -> rank
+};
+
+// Reads the topology and the schedule and verifies the schedule; false (after printing the
+// failure, exit 1) when it does not verify. Then reads the rank mapping (--ranks).
+bool ReadVerifiedInput(const std::string& topology, const std::string& schedule,
+                       const std::string& ranks, VerifiedInput* in) {
+  in->g = ReadTopologyFile(topology);
+  in->file = schedule == "-" ? "<stdin>" : schedule;
+  const std::string text = ReadTextFile(schedule);
+  VerifyResult verified = VerifyScheduleText(in->g, text, in->file);
+  if (!verified.ok) {
+    std::string first = verified.report["errors"].empty()
+                            ? std::string(ScheduleVerdictName(verified.verdict))
+                            : verified.report["errors"][0].get<std::string>();
+    PrintFailure(in->file + ": the schedule does not verify, nothing exported: " + first);
+    return false;
+  }
+  in->rank = ranks.empty() ? DefaultRanks(in->g) : ReadRanks(in->g, ranks);
+  in->doc = ParseJsonText(text, in->file);
+  in->format = in->doc.value("format", "");
+  return true;
+}
+
+// Calls `pipeline` or `steps` with the schedule in its format.
+template <typename R, typename P, typename S>
+R LowerByFormat(const VerifiedInput& in, P pipeline, S steps) {
+  if (in.format == "pipeline") return pipeline(PipelineScheduleFromJson(in.doc, in.g, in.file));
+  if (in.format == "steps") return steps(StepScheduleFromJson(in.doc, in.g, in.file));
+  if (in.format == "steps-compact") {
+    return steps(StepsFromCompact(CompactStepScheduleFromJson(in.doc, in.g, in.file)));
+  }
+  throw InputError(in.file, "format",
+                   "'" + in.format + "' is not pipeline, steps or steps-compact");
+}
+
 // Where the file goes: OUT, or OUT/<generated name> when OUT is a directory (or ends in '/').
-std::string OutputPath(const std::string& out, const MscclProgram& p, MscclExportProfile profile) {
+std::string OutputPath(const std::string& out, const std::string& generated_name) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!out.empty() && (out.back() == '/' || fs::is_directory(out, ec))) {
-    return (fs::path(out) / MscclFileName(p, profile)).string();
+    return (fs::path(out) / generated_name).string();
   }
   return out;
 }
 
-std::string RoutesPath(const std::string& xml_path) {
-  const std::string ext = ".xml";
-  if (xml_path.size() > ext.size() &&
-      xml_path.compare(xml_path.size() - ext.size(), ext.size(), ext) == 0) {
-    return xml_path.substr(0, xml_path.size() - ext.size()) + ".routes.json";
+// The side file next to `path`: its name without `ext` (".xml", ".json") + ".routes.json".
+std::string RoutesPath(const std::string& path, const std::string& ext) {
+  if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0) {
+    return path.substr(0, path.size() - ext.size()) + ".routes.json";
   }
-  return xml_path + ".routes.json";
+  return path + ".routes.json";
 }
 
 // The independent replay (proofs_check/msccl_replay.h) of the file at `path`, read back
@@ -230,34 +281,23 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       o.fuse = args->fuse;
       o.name = args->name;
 
-      Topology g = ReadTopologyFile(args->topology);
-      const std::string file = args->schedule == "-" ? "<stdin>" : args->schedule;
-      const std::string text = ReadTextFile(args->schedule);
-      VerifyResult verified = VerifyScheduleText(g, text, file);
-      if (!verified.ok) {
-        std::string first = verified.report["errors"].empty()
-                                ? std::string(ScheduleVerdictName(verified.verdict))
-                                : verified.report["errors"][0].get<std::string>();
-        PrintFailure(file + ": the schedule does not verify, nothing exported: " + first);
+      VerifiedInput in;
+      if (!ReadVerifiedInput(args->topology, args->schedule, args->ranks, &in)) {
         return kExitCheckFailed;
       }
-      std::vector<int> rank = args->ranks.empty() ? DefaultRanks(g) : ReadRanks(g, args->ranks);
-      json doc = ParseJsonText(text, file);
-      const std::string format = doc.value("format", "");
+      const Topology& g = in.g;
+      const std::string& file = in.file;
+      const std::string& format = in.format;
       MscclExportResult r;
       try {
-        if (format == "pipeline") {
-          r = ExportPipelineToMscclProgram(g, PipelineScheduleFromJson(doc, g, file), rank, o,
-                                           file);
-        } else if (format == "steps") {
-          r = ExportStepsToMscclProgram(g, StepScheduleFromJson(doc, g, file), rank, o, file);
-        } else if (format == "steps-compact") {
-          r = ExportStepsToMscclProgram(
-              g, StepsFromCompact(CompactStepScheduleFromJson(doc, g, file)), rank, o, file);
-        } else {
-          throw InputError(file, "format",
-                           "'" + format + "' is not pipeline, steps or steps-compact");
-        }
+        r = LowerByFormat<MscclExportResult>(
+            in,
+            [&](const PipelineSchedule& s) {
+              return ExportPipelineToMscclProgram(g, s, in.rank, o, file);
+            },
+            [&](const StepSchedule& s) {
+              return ExportStepsToMscclProgram(g, s, in.rank, o, file);
+            });
       } catch (const ExportLimitError& e) {
         PrintFailure("export msccl: limit " + e.limit() + ": " + e.what());
         return kExitCheckFailed;
@@ -268,7 +308,7 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
                      std::to_string(violations.size()) + " violations; nothing written)");
         return kExitCheckFailed;
       }
-      const std::string path = OutputPath(args->output, r.program, o.profile);
+      const std::string path = OutputPath(args->output, MscclFileName(r.program, o.profile));
       const std::string partial = path + ".partial";
       std::string xml = MscclXmlText(r.program, o.profile);
       MaybeCorrupt(xml);
@@ -283,7 +323,7 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
             "; nothing written");
         return kExitCheckFailed;
       }
-      const std::string routes = RoutesPath(path);
+      const std::string routes = RoutesPath(path, ".xml");
       WriteTextFile(routes + ".partial", r.routes.dump() + "\n");
       std::filesystem::rename(routes + ".partial", routes);
       std::filesystem::rename(partial, path);
@@ -330,6 +370,195 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
                   << " channels (NCCL_MIN_NCHANNELS); the runtime uses "
                   << "the file only when the element count" << (whole_buffer ? " times ngpus" : "")
                   << " is a multiple of " << r.program.nchunksperloop << "\n";
+      }
+      return kExitOk;
+    });
+  });
+});
+
+struct MscclppArgs {
+  std::string topology, schedule, output;
+  std::string proto = "Simple";
+  bool inplace = false;
+  bool outofplace = false;
+  std::int64_t min_bytes = 0;
+  std::int64_t max_bytes = 0;
+  int max_tbs = 64;
+  std::int64_t max_chunks = 256;
+  int instances = 1;
+  int pieces = 1;
+  std::string ranks;
+  std::string name;
+  bool json = false;
+};
+
+// Testing hook (docs/cli.md): COLLSYNTH_FAULT_INJECT=corrupt-output turns the plan's last
+// `signal` into a `nop` before it is written, so a wait is left without its signal.
+void MaybeCorruptPlan(std::string& text) {
+  const char* v = std::getenv("COLLSYNTH_FAULT_INJECT");
+  if (v == nullptr || std::strcmp(v, "corrupt-output") != 0) return;
+  const std::string from = "\"name\": \"signal\"";
+  const std::size_t at = text.rfind(from);
+  if (at != std::string::npos) text.replace(at, from.size(), "\"name\": \"nop\"");
+}
+
+CommandRegistrar reg_export_mscclpp(11, [](CLI::App& app) {
+  auto args = std::make_shared<MscclppArgs>();
+  auto* cmd = app.get_subcommand("export")->add_subcommand(
+      "mscclpp", "MSCCL++ execution plan of a pipeline or step schedule, replay-checked");
+  cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
+  cmd->add_option("schedule", args->schedule, "schedule JSON (pipeline, steps, steps-compact)")
+      ->required();
+  cmd->add_option("-o,--output", args->output,
+                  "plan file, or a directory (file named by collective, size range)")
+      ->required();
+  cmd->add_option("--proto", args->proto, "Simple (default; LL is not supported yet)");
+  auto* ip = cmd->add_flag("--inplace", args->inplace, "plan for in-place calls");
+  auto* oop =
+      cmd->add_flag("--outofplace", args->outofplace, "plan for out-of-place calls (default)");
+  ip->excludes(oop);
+  cmd->add_option("--min-bytes", args->min_bytes, "min_message_size (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-bytes", args->max_bytes, "max_message_size, 0 = no bound (default)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-tbs", args->max_tbs, "thread blocks per GPU (default 64)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--max-chunks", args->max_chunks,
+                  "bound on N x instances x chunks per shard, before --pieces (default 256)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  cmd->add_option("--instances", args->instances,
+                  "copies of the schedule on fresh chunks and channels (default 1)")
+      ->check(CLI::Range(1, 32));
+  cmd->add_option("--pieces", args->pieces,
+                  "cut every transfer into P parts so forwards pipeline (default 1)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--ranks", args->ranks,
+                  "JSON: compute node names in rank order, or {name: rank}");
+  cmd->add_option("--name", args->name, "plan name (default collsynth-<collective>)");
+  cmd->add_flag("--json", args->json, "print one JSON summary object");
+  cmd->callback([args]() {
+    RunCommand([&]() {
+      if (args->output == "-") {
+        throw InputError("<args>", "-o",
+                         "'-' (stdout) is not supported: the plan is replayed from the written "
+                         "file before it is kept; give a file or a directory");
+      }
+      MscclppExportOptions o;
+      o.proto = args->proto;
+      if (o.proto == "LL") {
+        throw InputError("<args>", "--proto",
+                         "LL is not supported for MSCCL++ plans yet; use Simple");
+      }
+      if (o.proto != "Simple") {
+        throw InputError("<args>", "--proto", "'" + o.proto + "' is not Simple");
+      }
+      o.inplace = args->inplace;
+      o.min_bytes = args->min_bytes;
+      o.max_bytes = args->max_bytes;
+      if (o.max_bytes != 0 && o.max_bytes < o.min_bytes) {
+        throw InputError("<args>", "--max-bytes", "below --min-bytes");
+      }
+      o.max_tbs = args->max_tbs;
+      o.max_chunks = args->max_chunks;
+      o.instances = args->instances;
+      o.pieces = args->pieces;
+      o.name = args->name;
+
+      VerifiedInput in;
+      if (!ReadVerifiedInput(args->topology, args->schedule, args->ranks, &in)) {
+        return kExitCheckFailed;
+      }
+      MscclppExportResult r;
+      try {
+        r = LowerByFormat<MscclppExportResult>(
+            in,
+            [&](const PipelineSchedule& s) {
+              return ExportPipelineToMscclppPlan(in.g, s, in.rank, o, in.file);
+            },
+            [&](const StepSchedule& s) {
+              return ExportStepsToMscclppPlan(in.g, s, in.rank, o, in.file);
+            });
+      } catch (const ExportLimitError& e) {
+        PrintFailure("export mscclpp: limit " + e.limit() + ": " + e.what());
+        return kExitCheckFailed;
+      }
+      const std::string path = OutputPath(args->output, MscclppFileName(r, o));
+      const std::string partial = path + ".partial";
+      std::string text = MscclppPlanText(r);
+      MaybeCorruptPlan(text);
+      WriteTextFile(partial, text);
+      text.clear();
+      const ReplayResult replay =
+          ReplayMscclppPlan(ReadTextFile(partial), path, MscclppReplayOptions{});
+      if (!replay.ok) {
+        std::remove(partial.c_str());
+        std::string first = "rejected without a violation listed";
+        if (!replay.violations.empty()) {
+          const ReplayViolation& v = replay.violations[0];
+          first = std::string(ReplayStageName(v.stage)) + " " + ReplayViolationKindName(v.kind) +
+                  ": " + v.message;
+        }
+        const std::int64_t more =
+            std::max<std::int64_t>(replay.violations_total,
+                                   static_cast<std::int64_t>(replay.violations.size())) -
+            1;
+        PrintFailure("export mscclpp: the replay checker did not accept " + path + ": " + first +
+                     (more > 0 ? " (and " + std::to_string(more) + " more)" : "") +
+                     "; nothing written");
+        return kExitCheckFailed;
+      }
+      const std::string routes = RoutesPath(path, ".json");
+      WriteTextFile(routes + ".partial", r.routes.dump() + "\n");
+      std::filesystem::rename(routes + ".partial", routes);
+      std::filesystem::rename(partial, path);
+
+      json summary = {{"ok", true},
+                      {"file", path},
+                      {"routes_file", routes},
+                      {"format", "mscclpp"},
+                      {"collective", CollectiveName(r.collective)},
+                      {"protocol", o.proto},
+                      {"ngpus", r.ngpus},
+                      {"input_chunks", r.input_chunks},
+                      {"output_chunks", r.output_chunks},
+                      {"max_scratch_chunks", r.max_scratch_chunks},
+                      {"chunks_per_shard", r.chunks_per_shard},
+                      {"exact_chunks", r.exact_chunks},
+                      {"lcm_chunks_per_shard", ToString(r.exact_chunks_per_shard)},
+                      {"instances", o.instances},
+                      {"pieces", o.pieces},
+                      {"transfers", r.transfers},
+                      {"blocks_per_gpu", r.blocks_per_gpu},
+                      {"max_ops_per_block", r.max_ops_per_block},
+                      {"ops_per_block", r.ops_per_block},
+                      {"channels_per_gpu", r.channels_per_gpu},
+                      {"max_channels_per_block", r.max_channels_per_block},
+                      {"max_remote_buffers_per_block", r.max_remote_buffers_per_block},
+                      {"semaphores_per_gpu", r.semaphores_per_gpu},
+                      {"optimal_ratio", ToString(r.optimal_ratio)},
+                      {"achieved_ratio", ToString(r.achieved_ratio)},
+                      {"inplace", o.inplace},
+                      {"min_bytes", o.min_bytes},
+                      {"max_bytes", o.max_bytes},
+                      {"replay", "accepted"}};
+      if (args->json) {
+        std::cout << summary.dump() << "\n";
+      } else {
+        const std::int64_t unit =
+            kMscclppBufferAlignment * std::max(r.input_chunks, r.output_chunks);
+        std::cout << "wrote " << EscapeForMessage(path) << " (" << CollectiveName(r.collective)
+                  << ", " << r.ngpus << " GPUs, " << r.input_chunks << " input / "
+                  << r.output_chunks << " output chunks, " << r.blocks_per_gpu
+                  << " blocks per GPU, at most " << r.max_ops_per_block
+                  << " operations per block; replay accepted)\n"
+                  << "ratio: optimal " << ToString(r.optimal_ratio) << ", achieved "
+                  << ToString(r.achieved_ratio)
+                  << (r.exact_chunks ? " (exact chunks)" : " (chunks rounded to --max-chunks)")
+                  << "\n"
+                  << "routes: " << EscapeForMessage(routes) << "\n"
+                  << "the executor runs it only for buffers whose larger size in bytes is a "
+                  << "multiple of " << unit << " (16-byte alignment times "
+                  << std::max(r.input_chunks, r.output_chunks) << " chunks)\n";
       }
       return kExitOk;
     });

@@ -1,19 +1,26 @@
 // collsynth replay FILE [--profile executor|rccl|legacy] [--fifo N] [--root R] [--json]
-// Replays an MSCCL XML file with the independent checker (proofs_check/msccl_replay.h).
-// Exit 0 accepted, 1 rejected (any stage, including text the runtime's lexer refuses),
-// 2 unreadable file (missing, a directory or device, larger than 256 MiB) or bad arguments.
+// Replays an MSCCL XML file with the independent checker (proofs_check/msccl_replay.h), or an
+// MSCCL++ JSON execution plan (proofs_check/mscclpp_replay.h): a file whose first byte other
+// than JSON whitespace is '{', or whose name ends in ".json", is a plan. The XML-only options
+// (--profile, --fifo, --root, --rounds) are ignored for a plan, with a note.
+// Exit 0 accepted, 1 rejected (any stage, including text the runtime's lexer or JSON parser
+// refuses), 2 unreadable file (missing, a directory or device, larger than 256 MiB) or bad
+// arguments.
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "cli/command_registry.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/msccl_replay.h"
+#include "proofs_check/mscclpp_replay.h"
 
 namespace collsynth::cli {
 namespace {
@@ -27,14 +34,22 @@ std::string ReadXmlFile(const std::string& path) {
     if (std::filesystem::is_regular_file(st)) {
       const std::uintmax_t size = std::filesystem::file_size(path, ec);
       if (!ec && size > kMaxXmlBytes) {
-        throw InputError(path, "", "file is larger than 256 MiB; no MSCCL XML is that large");
+        throw InputError(path, "",
+                         "file is larger than 256 MiB; no MSCCL XML or MSCCL++ plan is that large");
       }
     }
   }
   return ReadTextFile(path);  // missing, directory, device: InputError
 }
 
-nlohmann::json ToJson(const ReplayResult& r, const std::string& profile) {
+// An MSCCL++ plan: the name ends in ".json" or the text starts with '{' after JSON whitespace.
+bool IsMscclppPlan(const std::string& name, const std::string& text) {
+  if (name.size() >= 5 && name.compare(name.size() - 5, 5, ".json") == 0) return true;
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && text[first] == '{';
+}
+
+nlohmann::json ToJson(const ReplayResult& r, const std::string& profile, bool plan) {
   nlohmann::json violations = nlohmann::json::array();
   for (const ReplayViolation& v : r.violations) {
     nlohmann::json j = {{"stage", static_cast<int>(v.stage)},
@@ -58,6 +73,7 @@ nlohmann::json ToJson(const ReplayResult& r, const std::string& profile) {
     pairs.push_back({{"src", p.src}, {"dst", p.dst}, {"chunks", p.chunks}});
   }
   return {{"ok", r.ok},
+          {"format", plan ? "mscclpp-plan" : "msccl-xml"},
           {"coll", r.coll},
           {"ngpus", r.ngpus},
           {"nchunksperloop", r.nchunksperloop},
@@ -71,9 +87,20 @@ nlohmann::json ToJson(const ReplayResult& r, const std::string& profile) {
           {"bytes_per_pair", pairs}};
 }
 
-std::string Text(const ReplayResult& r) {
+std::string Text(const ReplayResult& r, bool plan) {
   std::string s;
   for (const std::string& n : r.notes) s += "note: " + EscapeForMessage(n) + "\n";
+  if (r.ok && plan) {
+    s += "accepted: MSCCL++ plan, " + r.coll + ", " + std::to_string(r.ngpus) + " gpus, " +
+         std::to_string(r.nchunksperloop) + " chunks per buffer, " + r.proto + ", checked";
+    for (const std::string& m : r.modes) s += " " + m;
+    s += "\nchunks moved per launch (src -> dst: chunks):";
+    for (const ReplayPairChunks& p : r.bytes_per_pair) {
+      s += " " + std::to_string(p.src) + "->" + std::to_string(p.dst) + ":" +
+           std::to_string(p.chunks);
+    }
+    return s + "\n";
+  }
   if (r.ok) {
     s += "accepted: " + r.coll + ", " + std::to_string(r.ngpus) + " gpus, " +
          std::to_string(r.nchunksperloop) + " chunks per loop, " + r.proto + ", checked";
@@ -113,25 +140,32 @@ CommandRegistrar reg_replay(0, [](CLI::App& app) {
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
-      "replay", "Prove that an MSCCL XML file loads in the runtime and implements its collective");
-  cmd->add_option("file", args->file, "MSCCL XML file ('-' = stdin)")->required();
-  cmd->add_option("--profile", args->profile, "runtime: executor (default), rccl, legacy")
-      ->check(CLI::IsMember({"executor", "rccl", "legacy"}));
-  cmd->add_option("--fifo", args->options.fifo_depth,
-                  "one-chunk transfers a connector holds (default: Simple 2, LL/LL128 8)")
-      ->check(CLI::Range(1, 1024));
-  cmd->add_option("--root", args->options.root, "broadcast: the root rank (default 0)")
-      ->check(CLI::Range(0, 1 << 20));
-  cmd->add_option("--rounds", args->options.iterations,
-                  "rounds of the chunk loop simulated (default 2)")
-      ->check(CLI::Range(1, 8));
+      "replay",
+      "Prove that an MSCCL XML file or an MSCCL++ JSON plan loads in the runtime and implements "
+      "its collective");
+  cmd->add_option("file", args->file,
+                  "MSCCL XML file or MSCCL++ plan (a .json name or text starting with '{'); "
+                  "'-' = stdin")
+      ->required();
+  CLI::Option* xml_options[] = {
+      cmd->add_option("--profile", args->profile, "XML runtime: executor (default), rccl, legacy")
+          ->check(CLI::IsMember({"executor", "rccl", "legacy"})),
+      cmd->add_option("--fifo", args->options.fifo_depth,
+                      "XML: one-chunk transfers a connector holds (default: Simple 2, LL/LL128 8)")
+          ->check(CLI::Range(1, 1024)),
+      cmd->add_option("--root", args->options.root, "XML broadcast: the root rank (default 0)")
+          ->check(CLI::Range(0, 1 << 20)),
+      cmd->add_option("--rounds", args->options.iterations,
+                      "XML: rounds of the chunk loop simulated (default 2)")
+          ->check(CLI::Range(1, 8))};
   cmd->add_option("--max-violations", args->options.max_violations,
                   "violations to list (default 50)")
       ->check(CLI::Range(1, 1000000));
   cmd->add_flag("--json", args->json,
                 "print one JSON object {ok, coll, ngpus, nchunksperloop, violations, "
                 "bytes_per_pair, ...}");
-  cmd->callback([args]() {
+  std::vector<CLI::Option*> xml_only(std::begin(xml_options), std::end(xml_options));
+  cmd->callback([args, xml_only]() {
     RunCommand([&]() {
       static const std::map<std::string, MscclProfile> kProfiles = {
           {"executor", MscclProfile::kExecutor},
@@ -140,14 +174,28 @@ CommandRegistrar reg_replay(0, [](CLI::App& app) {
       args->options.profile = kProfiles.at(args->profile);
       const std::string name = args->file == "-" ? "<stdin>" : args->file;
       const std::string text = ReadXmlFile(args->file);
-      const ReplayResult r = ReplayMscclXml(text, name, args->options);
+      const bool plan = IsMscclppPlan(args->file, text);
+      ReplayResult r;
+      if (plan) {
+        MscclppReplayOptions o;
+        o.max_violations = args->options.max_violations;
+        r = ReplayMscclppPlan(text, name, o);
+        for (const CLI::Option* opt : xml_only) {
+          if (opt->count() > 0) {
+            r.notes.push_back(opt->get_name() +
+                              " applies to MSCCL XML files only; ignored for an MSCCL++ plan");
+          }
+        }
+      } else {
+        r = ReplayMscclXml(text, name, args->options);
+      }
       if (args->json) {
         // Names quoted from the file may be invalid UTF-8: replaced, never an exception.
-        std::cout << ToJson(r, args->profile)
+        std::cout << ToJson(r, plan ? "mscclpp" : args->profile, plan)
                          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
                   << "\n";
       } else {
-        std::cout << Text(r);
+        std::cout << Text(r, plan);
       }
       return r.ok ? kExitOk : kExitCheckFailed;
     });

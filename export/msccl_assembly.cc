@@ -514,17 +514,18 @@ Rational AccountLoads(const Topology& g, const Lowering& L, std::int64_t chunks_
   return total;
 }
 
-nlohmann::json RoutesJson(const Topology& g, const Lowering& L, const MscclProgram& p,
-                          const std::vector<int>& rank_of_node, const MscclExportResult& r,
-                          nlohmann::json link_loads) {
+nlohmann::json RoutesJson(const Topology& g, const Lowering& L, Collective coll,
+                          std::int64_t nchunksperloop, std::int64_t chunks_per_shard,
+                          const std::vector<int>& rank_of_node, const Rational& optimal_ratio,
+                          const Rational& achieved_ratio, nlohmann::json link_loads) {
   nlohmann::json j;
   j["format"] = "msccl-routes";
-  j["collective"] = CollectiveName(p.collective);
-  j["ngpus"] = p.ngpus;
-  j["nchunksperloop"] = p.nchunksperloop;
-  j["chunks_per_shard"] = r.chunks_per_shard;
+  j["collective"] = CollectiveName(coll);
+  j["ngpus"] = L.ngpus;
+  j["nchunksperloop"] = nchunksperloop;
+  j["chunks_per_shard"] = chunks_per_shard;
   j["unit"] = "shard";
-  std::vector<std::string> ranks(p.ngpus);
+  std::vector<std::string> ranks(L.ngpus);
   for (int v = 0; v < g.num_nodes(); ++v) {
     if (rank_of_node[v] >= 0) ranks[rank_of_node[v]] = g.node(v).name;
   }
@@ -548,8 +549,8 @@ nlohmann::json RoutesJson(const Topology& g, const Lowering& L, const MscclProgr
   j["transfer_fields"] = {"src", "dst", "chan", "chunk", "cnt", "phase", "route"};
   j["transfers"] = transfers;
   j["link_loads"] = std::move(link_loads);
-  j["optimal_ratio"] = ToString(r.optimal_ratio);
-  j["achieved_ratio"] = ToString(r.achieved_ratio);
+  j["optimal_ratio"] = ToString(optimal_ratio);
+  j["achieved_ratio"] = ToString(achieved_ratio);
   return j;
 }
 
@@ -571,6 +572,37 @@ void CheckOptions(const MscclExportOptions& o) {
   if (o.max_bytes != 0 && o.max_bytes < o.min_bytes) {
     throw std::invalid_argument("--max-bytes is below --min-bytes");
   }
+}
+
+LowerOptions LowerOptionsOf(const MscclExportOptions& o) {
+  LowerOptions lo;
+  lo.inplace = o.inplace;
+  lo.fuse = o.fuse;
+  lo.root_specific = o.root_specific;
+  lo.instances = o.instances;
+  lo.max_chunks = o.max_chunks;
+  return lo;
+}
+
+MscclExportResult AssembleMsccl(const Topology& g, Collective coll,
+                                const std::vector<int>& rank_of_node, const MscclExportOptions& o,
+                                LoweredSchedule* ls) {
+  MscclExportResult result;
+  result.chunks_per_shard = ls->lay.K;
+  result.exact_chunks = ls->exact_chunks;
+  result.exact_chunks_per_shard = ls->exact_chunks_per_shard;
+  result.program = Assemble(ls->L, o, &result);
+  result.program.collective = coll;
+  result.program.name = o.name.empty() ? std::string("collsynth-") + CollectiveName(coll) : o.name;
+  SetBuffers(ls->lay, ls->L, &result.program);
+  result.optimal_ratio = ls->optimal_ratio;
+  result.root_rank = ls->root_rank;
+  nlohmann::json link_loads;
+  result.achieved_ratio = AccountLoads(g, ls->L, ls->lay.cK, ls->per_level, &link_loads);
+  result.routes =
+      RoutesJson(g, ls->L, coll, result.program.nchunksperloop, result.chunks_per_shard,
+                 rank_of_node, result.optimal_ratio, result.achieved_ratio, std::move(link_loads));
+  return result;
 }
 
 void SetBuffers(const Layout& lay, const Lowering& L, MscclProgram* p) {

@@ -1,11 +1,15 @@
-// Internal to export/: the transfer form every MSCCL lowering produces and the assembly of
-// transfers into an MscclProgram (channels, blocks, steps, dependencies), shared by the
-// pipeline and step lowerings (msccl_pipeline_lowering.cc, msccl_step_lowering.cc). Not a
-// public API: include only from export/*.cc. See msccl_program.h for the design.
+// Internal to export/: the transfer form every lowering produces (the intermediate form shared
+// by the MSCCL XML and the MSCCL++ plan targets), the lowerings of pipeline and step schedules
+// into it (LowerPipelineSchedule in msccl_pipeline_lowering.cc, LowerStepSchedule in
+// msccl_step_lowering.cc), and the assembly of transfers into an MscclProgram (channels,
+// blocks, steps, dependencies). The MSCCL++ plan is built from the same LoweredSchedule
+// (mscclpp_plan.cc). Not a public API: include only from export/*.cc. See msccl_program.h and
+// mscclpp_plan.h for the designs.
 #ifndef COLLSYNTH_EXPORT_MSCCL_LOWERING_H_
 #define COLLSYNTH_EXPORT_MSCCL_LOWERING_H_
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -44,6 +48,7 @@ struct Transfer {
   BufRef recv_src;  // rrc: the local operand; r: equal to recv_dst
   int recv_dep = -1;
   int route = -1;  // index into Lowering::routes
+  int piece = 0;   // MSCCL++ --pieces: which part of a cut transfer (not part of KeyOf)
   // Fused lowering (--fuse): the send of transfer fuse_next is carried by this transfer's
   // receive step (rcs for gathers, rrs for reductions); that transfer has send_fused set.
   int fuse_next = -1;
@@ -106,6 +111,42 @@ struct Layout {
   }
 };
 
+// Options every target's lowering takes (the target checks its own options first).
+struct LowerOptions {
+  bool inplace = false;
+  bool fuse = false;  // pipeline schedules: mark forwards for the fused MSCCL lowering
+  bool root_specific = false;
+  int instances = 1;
+  std::int64_t max_chunks = 256;
+  // Called once the chunk pieces are known and before any transfer is built, so a target can
+  // refuse a schedule too large for it without building it (a 1024-GPU schedule can be
+  // millions of transfers); it throws to refuse. Pipeline schedules: (fewest transfers some
+  // rank receives in all: the busiest rank's lower bound, that rank, transfers in all); step
+  // schedules: (a lower bound on the transfers the busiest rank receives, -1, chunks per shard).
+  std::function<void(std::int64_t rank_transfers, int rank, std::int64_t total)> precheck;
+};
+
+// A schedule lowered to transfers, with what every target reports next to its file.
+struct LoweredSchedule {
+  Lowering L;
+  Layout lay;
+  bool exact_chunks = true;
+  BigInt exact_chunks_per_shard;  // the lcm of the denominators
+  Rational optimal_ratio;         // the schedule's exact ratio (msccl_program.h)
+  int root_rank = -1;             // broadcast: the root's rank
+  bool per_level = false;         // loads are grouped per comm step (step schedules)
+};
+
+// The lowerings (msccl_program.h describes them). The schedule must be valid for g. Throw
+// ExportLimitError (--max-chunks), InputError(file, item, problem) for input no target takes
+// (broadcast without root_specific, step schedules through switches, ...).
+LoweredSchedule LowerPipelineSchedule(const Topology& g, const PipelineSchedule& s,
+                                      const std::vector<int>& rank_of_node, const LowerOptions& o,
+                                      const std::string& file);
+LoweredSchedule LowerStepSchedule(const Topology& g, const StepSchedule& s,
+                                  const std::vector<int>& rank_of_node, const LowerOptions& o,
+                                  const std::string& file);
+
 // Splits [0, size) at the given boundaries and into runs of at most kMaxCnt chunks; returns
 // the sorted cut points including 0 and size.
 std::vector<std::int64_t> Pieces(std::set<std::int64_t> bounds, std::int64_t size);
@@ -119,13 +160,24 @@ MscclProgram Assemble(Lowering& L, const MscclExportOptions& o, MscclExportResul
 Rational AccountLoads(const Topology& g, const Lowering& L, std::int64_t chunks_per_shard_all,
                       bool per_level, nlohmann::json* link_loads);
 
-// The side file (docs/export.md).
-nlohmann::json RoutesJson(const Topology& g, const Lowering& L, const MscclProgram& p,
-                          const std::vector<int>& rank_of_node, const MscclExportResult& r,
-                          nlohmann::json link_loads);
+// The side file (docs/export.md): ranks, routes, transfers (their `chan` field), link loads
+// and both ratios; nchunksperloop and chunks_per_shard in the target's chunk unit.
+nlohmann::json RoutesJson(const Topology& g, const Lowering& L, Collective coll,
+                          std::int64_t nchunksperloop, std::int64_t chunks_per_shard,
+                          const std::vector<int>& rank_of_node, const Rational& optimal_ratio,
+                          const Rational& achieved_ratio, nlohmann::json link_loads);
 
 // std::invalid_argument for option values outside their ranges.
 void CheckOptions(const MscclExportOptions& o);
+
+// The lowering options of an MSCCL export.
+LowerOptions LowerOptionsOf(const MscclExportOptions& o);
+
+// The MSCCL program of a lowered schedule: Assemble, buffers, name, ratios and the side file.
+// Throws ExportLimitError.
+MscclExportResult AssembleMsccl(const Topology& g, Collective coll,
+                                const std::vector<int>& rank_of_node, const MscclExportOptions& o,
+                                LoweredSchedule* ls);
 
 // i/o/s chunk counts and nchunksperloop of the collective's buffer layout.
 void SetBuffers(const Layout& lay, const Lowering& L, MscclProgram* p);

@@ -1,4 +1,5 @@
-// Lowering of pipeline schedules (trees) into MSCCL programs (msccl_program.h).
+// Lowering of pipeline schedules (trees) into transfers (msccl_lowering.h), and their export
+// to MSCCL programs (msccl_program.h).
 #include <algorithm>
 #include <set>
 #include <vector>
@@ -10,20 +11,7 @@
 
 namespace collsynth {
 
-using export_internal::AccountLoads;
-using export_internal::AddCopies;
-using export_internal::Assemble;
-using export_internal::BufRef;
-using export_internal::CheckOptions;
-using export_internal::kMaxCnt;
-using export_internal::Layout;
-using export_internal::Lowering;
-using export_internal::Pieces;
-using export_internal::RouteShare;
-using export_internal::RoutesJson;
-using export_internal::SetBuffers;
-using export_internal::Transfer;
-
+namespace export_internal {
 namespace {
 
 // One tree edge src -> dst carrying `cnt` chunks from global chunk `chunk`, ordered by
@@ -172,11 +160,9 @@ int LowerReduceTree(const Layout& lay, const TreeView& t, int phase, int tree_in
 
 }  // namespace
 
-MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const PipelineSchedule& s,
-                                               const std::vector<int>& rank_of_node,
-                                               const MscclExportOptions& o,
-                                               const std::string& file) {
-  CheckOptions(o);
+LoweredSchedule LowerPipelineSchedule(const Topology& g, const PipelineSchedule& s,
+                                      const std::vector<int>& rank_of_node, const LowerOptions& o,
+                                      const std::string& file) {
   const int n = g.num_compute();
   const Collective coll = s.collective;
   if (coll == Collective::kBroadcast && !o.root_specific) {
@@ -278,10 +264,8 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
     transfers += pieces * static_cast<std::int64_t>(phases.size()) * (n - 1) * o.instances;
     pieces_of[r] = pieces;
   }
-  // A tree spans every rank, so every rank other than the root ends one edge of it and
-  // holds at least one <step> per piece, phase and instance (fused or not). The parser counts
-  // only the loading rank's steps (kMscclMaxRankElements): refuse before building a program
-  // that no rank could load (a 1024-GPU schedule can be millions of transfers).
+  // A tree spans every rank, so every rank other than the root receives at least one
+  // transfer per piece, phase and instance: the target may refuse before anything is built.
   std::int64_t all_pieces = 0;
   for (int r = 0; r < n; ++r) all_pieces += pieces_of[r];
   int busiest = 0;
@@ -290,15 +274,7 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
   }
   const std::int64_t rank_steps =
       (all_pieces - pieces_of[busiest]) * static_cast<std::int64_t>(phases.size()) * o.instances;
-  if (rank_steps + n + 1 > kMscclMaxRankElements) {
-    throw ExportLimitError(
-        "elements per rank", 0,
-        "rank " + std::to_string(busiest) + " needs more than " +
-            std::to_string(rank_steps + n + 1) + " counted XML elements (" +
-            std::to_string(rank_steps) + " steps of " + std::to_string(transfers) +
-            " transfers), above the runtime parser's " + std::to_string(kMscclMaxRankElements) +
-            " (MAX_NODES - 1); fewer chunk pieces or fewer GPUs per file");
-  }
+  if (o.precheck) o.precheck(rank_steps, busiest, transfers);
   std::vector<std::vector<std::int64_t>> cuts_of(n);
   for (int r : roots) cuts_of[r] = Pieces(bounds_of[r], lay.K);
   for (int j = 0; j < o.instances; ++j) {
@@ -327,20 +303,43 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
   }
   AddCopies(lay, o.instances, roots, &L);
 
-  MscclExportResult result;
-  result.chunks_per_shard = lay.K;
-  result.exact_chunks = ch.exact;
-  result.exact_chunks_per_shard = ch.exact_chunks_per_shard;
-  result.program = Assemble(L, o, &result);
-  result.program.collective = coll;
-  result.program.name = o.name.empty() ? std::string("collsynth-") + CollectiveName(coll) : o.name;
-  SetBuffers(lay, L, &result.program);
-  result.optimal_ratio = s.ratio;
-  if (bcast) result.root_rank = rank_of_node[s.root ? *s.root : s.trees.at(0).root];
-  nlohmann::json link_loads;
-  result.achieved_ratio = AccountLoads(g, L, lay.cK, false, &link_loads);
-  result.routes = RoutesJson(g, L, result.program, rank_of_node, result, std::move(link_loads));
-  return result;
+  LoweredSchedule out;
+  out.L = std::move(L);
+  out.lay = lay;
+  out.exact_chunks = ch.exact;
+  out.exact_chunks_per_shard = ch.exact_chunks_per_shard;
+  out.optimal_ratio = s.ratio;
+  if (bcast) out.root_rank = rank_of_node[s.root ? *s.root : s.trees.at(0).root];
+  return out;
+}
+
+}  // namespace export_internal
+
+MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const PipelineSchedule& s,
+                                               const std::vector<int>& rank_of_node,
+                                               const MscclExportOptions& o,
+                                               const std::string& file) {
+  export_internal::CheckOptions(o);
+  const int n = g.num_compute();
+  export_internal::LowerOptions lo = export_internal::LowerOptionsOf(o);
+  // A tree spans every rank, so every rank other than the root ends one edge of it and
+  // holds at least one <step> per piece, phase and instance (fused or not). The parser counts
+  // only the loading rank's steps (kMscclMaxRankElements): refuse before building a program
+  // that no rank could load (a 1024-GPU schedule can be millions of transfers).
+  lo.precheck = [n](std::int64_t rank_steps, int busiest, std::int64_t transfers) {
+    if (rank_steps + n + 1 > kMscclMaxRankElements) {
+      throw ExportLimitError(
+          "elements per rank", 0,
+          "rank " + std::to_string(busiest) + " needs more than " +
+              std::to_string(rank_steps + n + 1) + " counted XML elements (" +
+              std::to_string(rank_steps) + " steps of " + std::to_string(transfers) +
+              " transfers), above the runtime parser's " + std::to_string(kMscclMaxRankElements) +
+              " (MAX_NODES - 1); fewer chunk pieces or fewer GPUs per file");
+    }
+  };
+  export_internal::LoweredSchedule ls =
+      export_internal::LowerPipelineSchedule(g, s, rank_of_node, lo, file);
+  return export_internal::AssembleMsccl(g, s.collective, rank_of_node, o, &ls);
 }
 
 }  // namespace collsynth

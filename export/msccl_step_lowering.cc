@@ -1,4 +1,5 @@
-// Lowering of step schedules ("steps", "steps-compact") into MSCCL programs (msccl_program.h).
+// Lowering of step schedules ("steps", "steps-compact") into transfers (msccl_lowering.h), and
+// their export to MSCCL programs (msccl_program.h).
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -13,24 +14,11 @@
 
 namespace collsynth {
 
-using export_internal::AccountLoads;
-using export_internal::AddCopies;
-using export_internal::Assemble;
-using export_internal::BufRef;
-using export_internal::CheckOptions;
-using export_internal::kMaxCnt;
-using export_internal::Layout;
-using export_internal::Lowering;
-using export_internal::Pieces;
-using export_internal::RouteShare;
-using export_internal::RoutesJson;
-using export_internal::SetBuffers;
-using export_internal::Transfer;
+namespace export_internal {
 
-MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedule& s,
-                                            const std::vector<int>& rank_of_node,
-                                            const MscclExportOptions& o, const std::string& file) {
-  CheckOptions(o);
+LoweredSchedule LowerStepSchedule(const Topology& g, const StepSchedule& s,
+                                  const std::vector<int>& rank_of_node, const LowerOptions& o,
+                                  const std::string& file) {
   const int n = g.num_compute();
   const Collective coll = s.collective;
   if (coll != Collective::kAllgather && coll != Collective::kReduceScatter &&
@@ -72,19 +60,12 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
   lay.K = ToInt64(lcm);
   lay.cK = lay.K * o.instances;
   // Every chunk of every shard is sent at least once, at most 71 per transfer, and every
-  // transfer is a <step> of its receiver: some rank holds at least the average share. The
-  // parser counts only the loading rank's steps (kMscclMaxRankElements): refuse a file no
-  // rank could load before cutting the shards (K may be large).
+  // transfer has a receiver: some rank receives at least the average share. The target may
+  // refuse before the shards are cut (K may be large).
   const std::int64_t min_transfers =
       static_cast<std::int64_t>(n) * o.instances * ((lay.K + kMaxCnt - 1) / kMaxCnt);
   const std::int64_t min_rank_steps = (min_transfers + n - 1) / n;
-  if (min_rank_steps + n + 1 > kMscclMaxRankElements) {
-    throw ExportLimitError("elements per rank", 0,
-                           "some rank needs more than " + std::to_string(min_rank_steps + n + 1) +
-                               " counted XML elements (" + std::to_string(lay.K) +
-                               " chunks per shard), above the runtime parser's " +
-                               std::to_string(kMscclMaxRankElements) + " (MAX_NODES - 1)");
-  }
+  if (o.precheck) o.precheck(min_rank_steps, -1, lay.K);
   auto to_chunk = [&](const Rational& x) { return ToInt64(Numerator(x * lay.K)); };
 
   // Elementary segments per shard (rank): every interval end, then runs of <= 71 chunks.
@@ -264,14 +245,12 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
   std::iota(roots.begin(), roots.end(), 0);
   AddCopies(lay, o.instances, roots, &L);
 
-  MscclExportResult result;
-  result.chunks_per_shard = lay.K;
-  result.exact_chunks = true;
-  result.exact_chunks_per_shard = lcm;
-  result.program = Assemble(L, o, &result);
-  result.program.collective = coll;
-  result.program.name = o.name.empty() ? std::string("collsynth-") + CollectiveName(coll) : o.name;
-  SetBuffers(lay, L, &result.program);
+  LoweredSchedule out;
+  out.L = std::move(L);
+  out.lay = lay;
+  out.exact_chunks = true;
+  out.exact_chunks_per_shard = lcm;
+  out.per_level = true;
   // T_B of the schedule as given: sum over steps of max over links of measure / bandwidth.
   std::map<int, std::map<std::pair<int, int>, Rational>> per_step;
   for (const StepSend& x : s.sends) {
@@ -279,7 +258,7 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
     for (const Interval& iv : x.chunk) m += iv.hi - iv.lo;
     per_step[x.step][{x.from, x.to}] += m;
   }
-  result.optimal_ratio = 0;
+  out.optimal_ratio = 0;
   for (const auto& [step, links] : per_step) {
     Rational worst = 0;
     for (const auto& [link, m] : links) {
@@ -287,12 +266,33 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
       if (!e) throw InputError(file, "sends", "a send uses a missing link");
       worst = std::max(worst, Rational(m / g.link(*e).bandwidth));
     }
-    result.optimal_ratio += worst;
+    out.optimal_ratio += worst;
   }
-  nlohmann::json link_loads;
-  result.achieved_ratio = AccountLoads(g, L, lay.cK, true, &link_loads);
-  result.routes = RoutesJson(g, L, result.program, rank_of_node, result, std::move(link_loads));
-  return result;
+  return out;
+}
+
+}  // namespace export_internal
+
+MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedule& s,
+                                            const std::vector<int>& rank_of_node,
+                                            const MscclExportOptions& o, const std::string& file) {
+  export_internal::CheckOptions(o);
+  const int n = g.num_compute();
+  export_internal::LowerOptions lo = export_internal::LowerOptionsOf(o);
+  // Every transfer is a <step> of its receiver. The parser counts only the loading rank's
+  // steps (kMscclMaxRankElements): refuse a file no rank could load before cutting the shards.
+  lo.precheck = [n](std::int64_t min_rank_steps, int, std::int64_t chunks_per_shard) {
+    if (min_rank_steps + n + 1 > kMscclMaxRankElements) {
+      throw ExportLimitError("elements per rank", 0,
+                             "some rank needs more than " + std::to_string(min_rank_steps + n + 1) +
+                                 " counted XML elements (" + std::to_string(chunks_per_shard) +
+                                 " chunks per shard), above the runtime parser's " +
+                                 std::to_string(kMscclMaxRankElements) + " (MAX_NODES - 1)");
+    }
+  };
+  export_internal::LoweredSchedule ls =
+      export_internal::LowerStepSchedule(g, s, rank_of_node, lo, file);
+  return export_internal::AssembleMsccl(g, s.collective, rank_of_node, o, &ls);
 }
 
 }  // namespace collsynth

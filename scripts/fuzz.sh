@@ -16,7 +16,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-30}"
 shift || true
-all_targets=(topology_json edge_list expression steps steps_compact pipeline experiment_definition msccl_xml)
+all_targets=(topology_json edge_list expression steps steps_compact pipeline experiment_definition msccl_xml mscclpp_plan)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=("${all_targets[@]}"); fi
 
@@ -34,6 +34,7 @@ dict_for() {
     edge_list) echo "$root/fuzz/edge_list.dict" ;;
     expression) echo "$root/fuzz/expression.dict" ;;
     msccl_xml) echo "$root/fuzz/msccl_xml.dict" ;;
+    mscclpp_plan) echo "$root/fuzz/mscclpp_plan.dict" ;;
     *) echo "$root/fuzz/json.dict" ;;
   esac
 }

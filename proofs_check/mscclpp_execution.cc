@@ -1,0 +1,652 @@
+#include "proofs_check/mscclpp_execution.h"
+
+#include <algorithm>
+#include <deque>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace collsynth::mscclpp_check {
+namespace {
+
+using Clock = std::vector<std::uint32_t>;
+using ClockPtr = std::shared_ptr<const Clock>;
+// A contribution set: sorted element ids q * input_chunks + c (rank q's input chunk c);
+// nullptr when nothing has written the cell.
+using Value = std::shared_ptr<const std::vector<std::uint32_t>>;
+
+// One data access: data operation `epoch` of block `block` (its op index `step`).
+struct Access {
+  int block = -1;
+  std::uint32_t epoch = 0;
+  int step = -1;
+};
+
+struct Cell {
+  int owner = 0;
+  Value value;
+  Access write;
+  std::vector<Access> reads;  // since the last write, at most one per block
+};
+
+enum class WaitKind { kNone, kSignal, kSemaphore, kBarrier };
+
+struct SimBlock {
+  int gpu = 0, tb = 0;
+  const Block* def = nullptr;
+  int pc = 0;
+  bool finished = false, queued = false;
+  std::uint32_t counter = 0;  // data operations issued so far (the epoch of the last)
+  Clock all;                  // what every thread of the block is known to have seen
+  std::vector<Clock> extra;   // sync thread t's knowledge beyond `all` (empty: none)
+  WaitKind wait = WaitKind::kNone;
+  int wait_on = -1;  // channel entry, semaphore or barrier id
+};
+
+struct Inbound {
+  std::deque<ClockPtr> signals;  // nullptr: a relaxed signal (no ordering)
+  int waiter = -1;
+};
+
+struct Semaphore {
+  long long value = 0;
+  long long initial_tokens = 0;  // taken before the released ones
+  std::deque<ClockPtr> tokens;
+  std::vector<int> waiters;
+};
+
+class Simulator {
+ public:
+  Simulator(const Plan& plan, const ChannelPairing& pairing, std::int64_t max_elements,
+            Reporter* rep)
+      : plan_(plan), pairing_(pairing), max_elements_(max_elements), rep_(rep) {
+    mode_ = plan.inplace ? "[inplace] " : "[outofplace] ";
+    const int n = plan.ngpus;
+    ki_ = plan.gpus[0].in_chunks;
+    ko_ = plan.gpus[0].out_chunks;
+    first_.assign(n + 1, 0);
+    base_.assign(n + 1, 0);
+    for (int g = 0; g < n; ++g) {
+      const Gpu& gpu = plan.gpus[g];
+      first_[g + 1] = first_[g] + static_cast<int>(gpu.tbs.size());
+      base_[g + 1] = base_[g] + gpu.in_chunks + gpu.out_chunks + gpu.s_chunks;
+    }
+    const int nb = first_[n];
+    blocks_.resize(nb);
+    inbound_.resize(n);
+    sems_.resize(n);
+    barriers_.resize(n);
+    cells_.resize(base_[n]);
+    for (int g = 0; g < n; ++g) {
+      const Gpu& gpu = plan.gpus[g];
+      for (int b = 0; b < static_cast<int>(gpu.tbs.size()); ++b) {
+        SimBlock& s = blocks_[first_[g] + b];
+        s.gpu = g;
+        s.tb = b;
+        s.def = &gpu.tbs[b];
+        s.all.assign(nb, 0);
+      }
+      inbound_[g].resize(gpu.memory_peer.size());
+      for (int v : gpu.sem_init) {
+        Semaphore sem;
+        sem.value = v;
+        sem.initial_tokens = std::max(v, 0);
+        sems_[g].push_back(std::move(sem));
+      }
+      for (std::size_t c = base_[g]; c < base_[g + 1]; ++c) cells_[c].owner = g;
+      for (int c = 0; c < gpu.in_chunks; ++c) {
+        cells_[Resolve(g, 'i', c)].value = std::make_shared<const std::vector<std::uint32_t>>(
+            std::vector<std::uint32_t>{static_cast<std::uint32_t>(g * ki_ + c)});
+      }
+    }
+  }
+
+  void Run() {
+    for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) Enqueue(b);
+    while (!ready_.empty() && !over_budget_) {
+      const int b = ready_.front();
+      ready_.pop_front();
+      blocks_[b].queued = false;
+      Advance(b);
+    }
+    if (over_budget_) {
+      rep_->Add(ReplayStage::kExecute, Kind::kLimit,
+                mode_ + "the contribution sets grew beyond " + std::to_string(max_elements_) +
+                    " elements in all (limit of this checker)");
+      return;
+    }
+    if (ReportDeadlock()) return;
+    CheckCompletion();
+    CheckPostcondition();
+  }
+
+ private:
+  // The cell of chunk `off` of buffer `type` of gpu g, after the in-place aliases of the
+  // runtime's callers (allreduce: input = output; allgather: input = output chunk
+  // g * input_chunks on; reducescatter: output = input chunk g * output_chunks on).
+  std::size_t Resolve(int g, char type, int off) const {
+    if (plan_.inplace) {
+      switch (plan_.coll) {
+        case Coll::kAllreduce:
+          if (type == 'i') type = 'o';
+          break;
+        case Coll::kAllgather:
+          if (type == 'i') type = 'o', off += g * ki_;
+          break;
+        case Coll::kReduceScatter:
+          if (type == 'o') type = 'i', off += g * ko_;
+          break;
+      }
+    }
+    const Gpu& gpu = plan_.gpus[g];
+    const std::size_t region = type == 'i' ? 0 : type == 'o' ? gpu.in_chunks
+                                                             : gpu.in_chunks + gpu.out_chunks;
+    return base_[g] + region + off;
+  }
+  bool IsInput(std::size_t cell) const {
+    return cell - base_[cells_[cell].owner] < static_cast<std::size_t>(ki_);
+  }
+  std::string CellName(std::size_t cell) const {
+    const int g = cells_[cell].owner;
+    std::size_t off = cell - base_[g];
+    char type = 'i';
+    if (off >= static_cast<std::size_t>(ki_)) {
+      off -= ki_;
+      type = 'o';
+      if (off >= static_cast<std::size_t>(ko_)) {
+        off -= ko_;
+        type = 's';
+      }
+    }
+    return "gpu " + std::to_string(g) + " " + type + "[" + std::to_string(off) + "]";
+  }
+  std::string Element(std::uint32_t e) const {
+    return "(rank " + std::to_string(e / ki_) + ", chunk " + std::to_string(e % ki_) + ")";
+  }
+  std::string At(const SimBlock& b, int step) const {
+    std::string w = Where(b.gpu, b.tb, step);
+    if (step >= 0 && step < static_cast<int>(b.def->ops.size())) {
+      w += std::string(" (") + OpName(b.def->ops[step].type) + ")";
+    }
+    return w;
+  }
+
+  void Report(Kind kind, const SimBlock& b, const std::string& what, int step = -2) {
+    const int s = step == -2 ? b.pc : step;
+    if (!reported_.insert({static_cast<int>(kind), b.gpu, b.tb, s}).second) return;
+    rep_->Add(ReplayStage::kExecute, kind, mode_ + At(b, s) + ": " + what, b.gpu, b.tb, s);
+  }
+
+  void Enqueue(int b) {
+    if (blocks_[b].queued || blocks_[b].finished) return;
+    blocks_[b].queued = true;
+    ready_.push_back(b);
+  }
+
+  static void Join(Clock* into, const Clock& other) {
+    for (std::size_t i = 0; i < other.size(); ++i) (*into)[i] = std::max((*into)[i], other[i]);
+  }
+
+  // __syncthreads: every thread learns what any thread of the block knew, and that all of
+  // the block's data operations so far are complete.
+  void Nop(int self) {
+    SimBlock& b = blocks_[self];
+    for (const Clock& e : b.extra) {
+      if (!e.empty()) Join(&b.all, e);
+    }
+    b.extra.clear();
+    b.all[self] = b.counter;
+  }
+  Clock& Extra(SimBlock& b, std::size_t t) {
+    if (b.extra.size() <= t) b.extra.resize(t + 1);
+    if (b.extra[t].empty()) b.extra[t].assign(b.all.size(), 0);
+    return b.extra[t];
+  }
+  // What sync thread t releases: the block-wide knowledge and its own acquisitions.
+  ClockPtr SyncClock(int self, std::size_t t) {
+    SimBlock& b = blocks_[self];
+    auto c = std::make_shared<Clock>(b.all);
+    if (t < b.extra.size() && !b.extra[t].empty()) Join(c.get(), b.extra[t]);
+    return c;
+  }
+
+  bool Ordered(int self, const Access& a) const {
+    const SimBlock& b = blocks_[self];
+    if (a.block == self) return a.epoch == b.counter || a.epoch <= b.all[self];
+    return b.all[a.block] >= a.epoch;
+  }
+  void Race(int self, const Access& other, const char* what, std::size_t cell) {
+    const SimBlock& ob = blocks_[other.block];
+    Report(Kind::kRace, blocks_[self],
+           std::string(what) + " of " + CellName(cell) + " is not ordered with the access by " +
+               At(ob, other.step) +
+               (other.block == self
+                    ? " (same thread block: only a nop orders its data operations)"
+                    : " (no nop / signal-wait / semaphore / barrier chain orders them)"));
+  }
+
+  Value Read(int self, int rank, char type, int off) {
+    SimBlock& b = blocks_[self];
+    const std::size_t index = Resolve(rank, type, off);
+    Cell& cell = cells_[index];
+    if (cell.write.block >= 0 && !Ordered(self, cell.write)) Race(self, cell.write, "read", index);
+    bool found = false;
+    for (Access& a : cell.reads) {
+      if (a.block == self) {
+        a.epoch = b.counter;
+        a.step = b.pc;
+        found = true;
+      }
+    }
+    if (!found) cell.reads.push_back({self, b.counter, b.pc});
+    if (!cell.value) {
+      Report(Kind::kUninitializedRead, b,
+             "reads " + CellName(index) + ", which nothing has written (missing data)");
+    }
+    return cell.value;
+  }
+
+  void Write(int self, int rank, char type, int off, Value v) {
+    SimBlock& b = blocks_[self];
+    const std::size_t index = Resolve(rank, type, off);
+    Cell& cell = cells_[index];
+    if (!plan_.inplace && IsInput(index)) {
+      Report(Kind::kInputWritten, b,
+             "writes " + CellName(index) + ", the input buffer of an out-of-place plan");
+    }
+    if (cell.write.block >= 0 && !Ordered(self, cell.write)) {
+      Race(self, cell.write, "write", index);
+    }
+    for (const Access& a : cell.reads) {
+      if (!Ordered(self, a)) {
+        Race(self, a, "write", index);
+        break;
+      }
+    }
+    cell.reads.clear();
+    cell.write = {self, b.counter, b.pc};
+    cell.value = std::move(v);
+  }
+
+  // a ⊎ c; an element in both is double counting.
+  Value Sum(int self, const Value& a, const Value& c) {
+    if (!a || !c) return nullptr;
+    elements_ += a->size() + c->size();
+    if (elements_ > static_cast<std::uint64_t>(max_elements_)) {
+      over_budget_ = true;
+      return nullptr;
+    }
+    std::vector<std::uint32_t> r;
+    r.reserve(a->size() + c->size());
+    std::vector<std::uint32_t> dup;
+    std::set_intersection(a->begin(), a->end(), c->begin(), c->end(), std::back_inserter(dup));
+    std::set_union(a->begin(), a->end(), c->begin(), c->end(), std::back_inserter(r));
+    if (!dup.empty()) {
+      Report(Kind::kDoubleCount, blocks_[self],
+             "reduces two values that both contain " + Element(dup[0]) + " (double counting)");
+    }
+    return std::make_shared<const std::vector<std::uint32_t>>(std::move(r));
+  }
+
+  void DataOp(int self, const Op& op) {
+    SimBlock& b = blocks_[self];
+    ++b.counter;  // this operation's epoch; ordered after the block's earlier ones only by nop
+    const int g = b.gpu;
+    const int size = op.src.empty() ? 0 : op.src[0].size;
+    for (int k = 0; k < size && !over_budget_; ++k) {
+      switch (op.type) {
+        case OpType::kCopy:
+          Write(self, g, op.dst[0].type, op.dst[0].index + k,
+                Read(self, g, op.src[0].type, op.src[0].index + k));
+          break;
+        case OpType::kPut:
+          // handlePut: every source is read from src_buff[0]'s buffer at src_buff[i]'s index.
+          for (std::size_t i = 0; i < op.dst.size(); ++i) {
+            Write(self, op.dst[i].rank, op.dst[i].type, op.dst[i].index + k,
+                  Read(self, g, op.src[0].type, op.src[i].index + k));
+          }
+          break;
+        case OpType::kGet:
+          // handleGet swaps the offsets: the local buffer is written at the remote index and
+          // the remote buffer read at the local index (equal in every plan the DSL writes).
+          for (std::size_t i = 0; i < op.src.size(); ++i) {
+            Write(self, g, op.dst[i].type, op.src[i].index + k,
+                  Read(self, op.src[i].rank, op.src[i].type, op.dst[i].index + k));
+          }
+          break;
+        case OpType::kReduce:
+        case OpType::kReduceSend:
+        case OpType::kReadReduce:
+        case OpType::kReadReduceSend: {
+          Value acc = Read(self, g, op.src[0].type, op.src[0].index + k);
+          for (std::size_t i = 1; i < op.src.size(); ++i) {
+            acc = Sum(self, acc,
+                      Read(self, op.src[i].rank, op.src[i].type, op.src[i].index + k));
+          }
+          for (std::size_t i = 0; i < op.dst.size(); ++i) {
+            Write(self, op.dst[i].rank, op.dst[i].type, op.dst[i].index + k, acc);
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  // Runs block `self` until it blocks or finishes.
+  void Advance(int self) {
+    SimBlock& b = blocks_[self];
+    if (b.wait == WaitKind::kBarrier) return;  // released by the last arrival
+    b.wait = WaitKind::kNone;
+    const int nops = static_cast<int>(b.def->ops.size());
+    while (!over_budget_) {
+      if (b.pc >= nops) {
+        b.finished = true;
+        return;
+      }
+      const Op& op = b.def->ops[b.pc];
+      const int g = b.gpu;
+      switch (op.type) {
+        case OpType::kNop:
+          Nop(self);
+          break;
+        case OpType::kBarrier: {
+          Nop(self);
+          if (op.barrier_blocks == 1) break;
+          std::vector<int>& arrived = barriers_[g][op.barrier_id];
+          arrived.push_back(self);
+          b.wait = WaitKind::kBarrier;
+          b.wait_on = op.barrier_id;
+          if (static_cast<int>(arrived.size()) < op.barrier_blocks) return;
+          Clock j = b.all;
+          for (int a : arrived) Join(&j, blocks_[a].all);
+          std::vector<int> release;
+          release.swap(arrived);
+          for (int a : release) {
+            SimBlock& ab = blocks_[a];
+            ab.all = j;
+            ab.extra.clear();
+            ab.wait = WaitKind::kNone;
+            ++ab.pc;
+            if (a != self) Enqueue(a);
+          }
+          continue;  // pc already advanced
+        }
+        case OpType::kSignal:
+        case OpType::kRelaxedSignal:
+          for (std::size_t t = 0; t < op.channels.size(); ++t) {
+            const auto [h, f] = pairing_.partner[g][op.channels[t]];
+            if (h < 0) continue;  // stage 2 rejects a used unpaired entry
+            Inbound& in = inbound_[h][f];
+            in.signals.push_back(op.type == OpType::kSignal ? SyncClock(self, t) : nullptr);
+            if (in.waiter >= 0) {
+              const int w = in.waiter;
+              in.waiter = -1;
+              Enqueue(w);
+            }
+          }
+          break;
+        case OpType::kWait:
+        case OpType::kRelaxedWait: {
+          for (int e : op.channels) {
+            if (std::count(op.channels.begin(), op.channels.end(), e) >
+                static_cast<long>(inbound_[g][e].signals.size())) {
+              inbound_[g][e].waiter = self;
+              b.wait = WaitKind::kSignal;
+              b.wait_on = e;
+              return;
+            }
+          }
+          for (std::size_t t = 0; t < op.channels.size(); ++t) {
+            Inbound& in = inbound_[g][op.channels[t]];
+            ClockPtr c = std::move(in.signals.front());
+            in.signals.pop_front();
+            if (c && op.type == OpType::kWait) Join(&Extra(b, t), *c);
+          }
+          break;
+        }
+        case OpType::kSemRelease:
+          for (std::size_t t = 0; t < op.sems.size(); ++t) {
+            Semaphore& s = sems_[g][op.sems[t]];
+            ++s.value;
+            s.tokens.push_back(SyncClock(self, t));
+            for (int w : s.waiters) Enqueue(w);
+            s.waiters.clear();
+          }
+          break;
+        case OpType::kSemAcquire: {
+          for (int id : op.sems) {
+            if (std::count(op.sems.begin(), op.sems.end(), id) > sems_[g][id].value) {
+              sems_[g][id].waiters.push_back(self);
+              b.wait = WaitKind::kSemaphore;
+              b.wait_on = id;
+              return;
+            }
+          }
+          for (std::size_t t = 0; t < op.sems.size(); ++t) {
+            Semaphore& s = sems_[g][op.sems[t]];
+            --s.value;
+            if (s.initial_tokens > 0) {
+              --s.initial_tokens;
+            } else if (!s.tokens.empty()) {
+              Join(&Extra(b, t), *s.tokens.front());
+              s.tokens.pop_front();
+            }
+          }
+          break;
+        }
+        default:
+          DataOp(self, op);
+          break;
+      }
+      ++b.pc;
+    }
+  }
+
+  // What an unfinished block waits for, as text, and the block it waits on (-1: none).
+  std::pair<std::string, int> WaitsFor(int self) const {
+    const SimBlock& b = blocks_[self];
+    const int g = b.gpu;
+    switch (b.wait) {
+      case WaitKind::kSignal: {
+        const auto [h, f] = pairing_.partner[g][b.wait_on];
+        const int s = h < 0 ? -1 : pairing_.signaler[h][f];
+        std::string t = "waits on memory channel entry " + std::to_string(b.wait_on) +
+                        " for a signal of gpu " + std::to_string(h);
+        if (s < 0) return {t + ", which no block of gpu " + std::to_string(h) + " sends", -1};
+        return {t + " tb " + std::to_string(s), first_[h] + s};
+      }
+      case WaitKind::kSemaphore: {
+        std::string t = "waits to acquire semaphore " + std::to_string(b.wait_on) + " of gpu " +
+                        std::to_string(g);
+        for (int x = first_[g]; x < first_[g + 1]; ++x) {
+          const SimBlock& o = blocks_[x];
+          if (o.finished || x == self) continue;
+          for (int p = o.pc; p < static_cast<int>(o.def->ops.size()); ++p) {
+            const Op& op = o.def->ops[p];
+            if (op.type == OpType::kSemRelease &&
+                std::count(op.sems.begin(), op.sems.end(), b.wait_on) > 0) {
+              return {t + " (released later by tb " + std::to_string(o.tb) + ")", x};
+            }
+          }
+        }
+        return {t + ", which no unfinished block releases", -1};
+      }
+      case WaitKind::kBarrier: {
+        const auto it = barriers_[g].find(b.wait_on);
+        const std::vector<int> none;
+        const std::vector<int>& arrived = it == barriers_[g].end() ? none : it->second;
+        const int need = b.def->ops[b.pc].barrier_blocks;
+        std::string t = "waits at barrier " + std::to_string(b.wait_on) + " (" +
+                        std::to_string(arrived.size()) + " of " + std::to_string(need) +
+                        " blocks arrived)";
+        for (int x = first_[g]; x < first_[g + 1]; ++x) {
+          if (!blocks_[x].finished &&
+              std::find(arrived.begin(), arrived.end(), x) == arrived.end()) {
+            return {t + ", for tb " + std::to_string(blocks_[x].tb), x};
+          }
+        }
+        return {t + "; no other block of gpu " + std::to_string(g) + " will arrive", -1};
+      }
+      case WaitKind::kNone:
+        break;
+    }
+    return {"is stuck", -1};
+  }
+
+  // Reports each wait-for cycle (or chain ending at a finished block); true if any block is
+  // unfinished.
+  bool ReportDeadlock() {
+    const int nb = static_cast<int>(blocks_.size());
+    std::vector<int> mark(nb, -1);
+    bool any = false;
+    int unfinished = 0;
+    for (const SimBlock& b : blocks_) unfinished += b.finished ? 0 : 1;
+    for (int start = 0; start < nb; ++start) {
+      if (blocks_[start].finished || mark[start] >= 0) continue;
+      any = true;
+      std::vector<int> path;
+      int cur = start;
+      while (cur >= 0 && !blocks_[cur].finished && mark[cur] < 0) {
+        mark[cur] = start;
+        path.push_back(cur);
+        cur = WaitsFor(cur).second;
+      }
+      if (cur >= 0 && !blocks_[cur].finished && mark[cur] != start) continue;  // known part
+      std::vector<int> chain;
+      const bool cycle = cur >= 0 && !blocks_[cur].finished;
+      if (cycle) {
+        chain.assign(std::find(path.begin(), path.end(), cur), path.end());
+      } else {
+        chain = path;
+      }
+      std::string text = cycle ? "deadlock: wait-for cycle: " : "deadlock: wait-for chain: ";
+      std::vector<ReplayStepRef> refs;
+      for (int x : chain) {
+        const SimBlock& b = blocks_[x];
+        text += At(b, b.pc) + " " + WaitsFor(x).first + " -> ";
+        refs.push_back({b.gpu, b.tb, b.pc, 0});
+      }
+      if (cycle) {
+        text += "back to " + Where(blocks_[cur].gpu, blocks_[cur].tb);
+      } else if (cur >= 0) {
+        text += Where(blocks_[cur].gpu, blocks_[cur].tb) + " has finished";
+      } else {
+        text += "nothing can release it";
+      }
+      text += " (" + std::to_string(unfinished) + " blocks unfinished)";
+      const SimBlock& head = blocks_[chain.front()];
+      rep_->Add(ReplayStage::kExecute, Kind::kDeadlock, mode_ + text, head.gpu, head.tb, head.pc,
+                std::move(refs));
+    }
+    return any;
+  }
+
+  // Accesses by other GPUs to a GPU's buffers must happen before that GPU's kernel ends (its
+  // caller may reuse the buffers then): ordered before the end of one of its blocks.
+  void CheckCompletion() {
+    const int n = plan_.ngpus;
+    std::vector<Clock> end(n, Clock(blocks_.size(), 0));
+    for (int x = 0; x < static_cast<int>(blocks_.size()); ++x) {
+      SimBlock& b = blocks_[x];
+      Nop(x);
+      Join(&end[b.gpu], b.all);
+    }
+    for (std::size_t c = 0; c < cells_.size(); ++c) {
+      const Cell& cell = cells_[c];
+      const int g = cell.owner;
+      auto check = [&](const Access& a, const char* what) {
+        if (a.block < 0 || blocks_[a.block].gpu == g || end[g][a.block] >= a.epoch) return;
+        Report(Kind::kRace, blocks_[a.block],
+               std::string(what) + " of " + CellName(c) +
+                   " is not ordered before the end of gpu " + std::to_string(g) +
+                   "'s kernel (no signal/wait after it tells gpu " + std::to_string(g) +
+                   " that it is done)",
+               a.step);
+      };
+      check(cell.write, "the write");
+      for (const Access& a : cell.reads) check(a, "the read");
+    }
+  }
+
+  void CheckPostcondition() {
+    const int n = plan_.ngpus;
+    for (int r = 0; r < n; ++r) {
+      for (int x = 0; x < ko_; ++x) {
+        std::vector<std::uint32_t> want;
+        switch (plan_.coll) {
+          case Coll::kAllgather:
+            want = {static_cast<std::uint32_t>(x)};
+            break;
+          case Coll::kReduceScatter:
+            for (int q = 0; q < n; ++q) want.push_back(q * ki_ + r * ko_ + x);
+            break;
+          case Coll::kAllreduce:
+            for (int q = 0; q < n; ++q) want.push_back(q * ki_ + x);
+            break;
+        }
+        const std::size_t index = Resolve(r, 'o', x);
+        const Cell& cell = cells_[index];
+        const std::string name = "output chunk " + std::to_string(x) + " of gpu " +
+                                 std::to_string(r) + " (" + CellName(index) + ")";
+        if (!cell.value) {
+          Post("missing chunk: " + name + " is never written", r);
+          continue;
+        }
+        if (*cell.value == want) continue;
+        std::vector<std::uint32_t> missing, extra;
+        std::set_difference(want.begin(), want.end(), cell.value->begin(), cell.value->end(),
+                            std::back_inserter(missing));
+        std::set_difference(cell.value->begin(), cell.value->end(), want.begin(), want.end(),
+                            std::back_inserter(extra));
+        std::string m = name + " ends";
+        if (!missing.empty()) {
+          m += " without " + Element(missing[0]) +
+               (missing.size() > 1 ? " and " + std::to_string(missing.size() - 1) + " more" : "");
+        }
+        if (!extra.empty()) {
+          m += std::string(missing.empty() ? "" : ",") + " with " + Element(extra[0]) +
+               (extra.size() > 1 ? " and " + std::to_string(extra.size() - 1) + " more" : "") +
+               " that does not belong there";
+        }
+        Post(m, r);
+      }
+    }
+  }
+  void Post(const std::string& m, int gpu) {
+    rep_->Add(ReplayStage::kExecute, Kind::kPostcondition, mode_ + m, gpu);
+  }
+
+  const Plan& plan_;
+  const ChannelPairing& pairing_;
+  std::int64_t max_elements_;
+  Reporter* rep_;
+  std::string mode_;
+  int ki_ = 0, ko_ = 0;
+  std::vector<int> first_;
+  std::vector<std::size_t> base_;
+  std::vector<SimBlock> blocks_;
+  std::vector<std::vector<Inbound>> inbound_;
+  std::vector<std::vector<Semaphore>> sems_;
+  std::vector<std::map<int, std::vector<int>>> barriers_;
+  std::vector<Cell> cells_;
+  std::deque<int> ready_;
+  std::set<std::tuple<int, int, int, int>> reported_;
+  std::uint64_t elements_ = 0;
+  bool over_budget_ = false;
+};
+
+}  // namespace
+
+void ExecutePlan(const Plan& plan, const ChannelPairing& pairing, std::int64_t max_set_elements,
+                 Reporter* rep) {
+  Simulator(plan, pairing, max_set_elements, rep).Run();
+}
+
+}  // namespace collsynth::mscclpp_check

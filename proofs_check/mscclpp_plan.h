@@ -1,0 +1,106 @@
+// Stage 1 of the MSCCL++ plan replay checker (proofs_check/mscclpp_replay.h): reads a parsed
+// JSON execution plan into a typed model, checking every field the C++ loader reads
+// (execution_plan.cc) with its type, the executor's limits (execution_common.hpp, executor.cc)
+// and this checker's own bounds on work. Internal to the checker; not a public interface.
+// Facts: shared/executors.md §4 and docs/export.md "Replay of MSCCL++ plans".
+// Complexity O(size of the document).
+#ifndef COLLSYNTH_PROOFS_CHECK_MSCCLPP_PLAN_H_
+#define COLLSYNTH_PROOFS_CHECK_MSCCLPP_PLAN_H_
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "proofs_check/msccl_model.h"
+#include "proofs_check/msccl_replay.h"
+
+namespace collsynth::mscclpp_check {
+
+using Reporter = msccl::Reporter;
+using Kind = ReplayViolationKind;
+using msccl::Where;
+
+// The executor's limits (execution_common.hpp, executor.cc).
+inline constexpr int kMaxOperations = 64;       // per thread block, nops and pipeline inner ops
+inline constexpr int kMaxChannels = 16;         // memory (and port) channels per thread block
+inline constexpr int kMaxRemoteBuffers = 16;    // remote buffers per thread block and type
+inline constexpr int kMaxChannelsPerOp = 8;     // channel ids per operation
+inline constexpr int kMaxBuffersPerOp = 10;     // src_buff / dst_buff entries per operation
+inline constexpr int kMaxSyncers = 16;          // barrier ids
+inline constexpr int kMaxSemaphoresPerOp = 16;  // semaphore ids per operation
+// This checker's bounds on work (hostile plans; kLimit violations naming them).
+inline constexpr int kMaxGpus = 1024;
+inline constexpr int kMaxBlocksPerGpu = 1024;
+inline constexpr int kMaxBlocksTotal = 2048;  // vector clocks are O(blocks^2)
+inline constexpr std::int64_t kMaxChunksPerBuffer = 1 << 16;
+inline constexpr std::int64_t kMaxCellsTotal = std::int64_t{1} << 20;
+inline constexpr std::int64_t kMaxCellAccesses = std::int64_t{1} << 24;
+
+enum class Coll { kAllgather, kReduceScatter, kAllreduce };
+
+enum class OpType {
+  kNop,
+  kBarrier,
+  kPut,
+  kGet,
+  kCopy,
+  kSignal,
+  kWait,
+  kRelaxedSignal,
+  kRelaxedWait,
+  kReduce,          // re
+  kReduceSend,      // res
+  kReadReduce,      // rre
+  kReadReduceSend,  // rres
+  kSemAcquire,
+  kSemRelease,
+};
+
+const char* OpName(OpType t);
+
+// A buffer reference resolved to its owner: chunks [index, index + size) of buffer `type`
+// ('i', 'o', 's') of rank `rank`; `remote` when it was written as {buffer_id, ...}.
+struct BufRef {
+  int rank = 0;
+  char type = 'i';
+  int index = 0;
+  int size = 0;
+  bool remote = false;
+};
+
+struct Op {
+  OpType type = OpType::kNop;
+  std::vector<BufRef> src, dst;
+  std::vector<int> channels;  // entries of the GPU's flattened memory channel list
+  std::vector<int> sems;      // indices into the GPU's semaphores
+  int barrier_id = -1, barrier_blocks = 0;
+};
+
+struct Block {
+  std::vector<Op> ops;
+};
+
+struct Gpu {
+  int in_chunks = 0, out_chunks = 0, s_chunks = 0;
+  std::vector<int> memory_peer;  // flattened memory channel entries: the peer of each
+  std::vector<int> port_peer;    // flattened port channel entries
+  std::vector<int> sem_init;
+  std::vector<Block> tbs;
+};
+
+struct Plan {
+  Coll coll = Coll::kAllgather;
+  std::string proto;
+  bool inplace = false;
+  int ngpus = 0;
+  std::vector<Gpu> gpus;
+};
+
+// Reads `doc` into *plan. Every violation goes to `rep` (stage 1); the plan is complete only
+// when none was reported. Fills result->coll, proto, ngpus, nchunksperloop, modes and notes.
+void ReadMscclppPlan(const nlohmann::json& doc, Reporter* rep, Plan* plan, ReplayResult* result);
+
+}  // namespace collsynth::mscclpp_check
+
+#endif  // COLLSYNTH_PROOFS_CHECK_MSCCLPP_PLAN_H_

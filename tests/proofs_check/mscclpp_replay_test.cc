@@ -1,0 +1,443 @@
+// The MSCCL++ plan replay checker (proofs_check/mscclpp_replay.h, issue 16 point 3): correct
+// hand-written plans are accepted, each corruption class is rejected at the expected stage
+// with the expected kind, and the real DSL plan shipped with MSCCL++ (tests/data/mscclpp/)
+// replays as analysed in tests/data/mscclpp/README.md.
+#include "proofs_check/mscclpp_replay.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "proofs_check/mscclpp_plan_fixtures.h"
+
+namespace collsynth {
+namespace {
+
+using testing::AllgatherPlan;
+using testing::AllreducePlan;
+using testing::DataOp;
+using testing::Local;
+using testing::PlanJson;
+using testing::PlanOp;
+using testing::ReduceScatterPlan;
+using testing::Remote;
+using testing::SyncOp;
+
+ReplayResult Replay(const PlanJson& plan) {
+  return ReplayMscclppPlan(plan.dump(), "test.json", MscclppReplayOptions());
+}
+
+std::string Dump(const ReplayResult& r) {
+  std::string s = r.ok ? "ok\n" : "rejected\n";
+  for (const ReplayViolation& v : r.violations) {
+    s += std::string(ReplayStageName(v.stage)) + "/" + ReplayViolationKindName(v.kind) + ": " +
+         v.message + "\n";
+  }
+  for (const std::string& n : r.notes) s += "note: " + n + "\n";
+  return s;
+}
+
+// The first violation is at `stage` with `kind`.
+void ExpectRejected(const ReplayResult& r, ReplayStage stage, ReplayViolationKind kind) {
+  ASSERT_FALSE(r.ok) << Dump(r);
+  ASSERT_FALSE(r.violations.empty());
+  EXPECT_EQ(r.violations[0].stage, stage) << Dump(r);
+  EXPECT_EQ(r.violations[0].kind, kind) << Dump(r);
+}
+
+#define EXPECT_REJECTED(r, stage, kind) ASSERT_NO_FATAL_FAILURE(ExpectRejected(r, stage, kind))
+
+PlanJson& Ops(PlanJson& plan, int gpu, int tb = 0) {
+  return plan["gpus"][gpu]["threadblocks"][tb]["ops"];
+}
+
+// Removes the first op named `name` at or after `from` from gpu's block 0; returns its index.
+int Erase(PlanJson& plan, int gpu, const std::string& name, int from = 0) {
+  PlanJson& ops = Ops(plan, gpu);
+  for (int k = from; k < static_cast<int>(ops.size()); ++k) {
+    if (ops[k]["name"] == name) {
+      ops.erase(ops.begin() + k);
+      return k;
+    }
+  }
+  ADD_FAILURE() << "no " << name;
+  return -1;
+}
+
+TEST(MscclppReplayTest, CorrectPlansAreAccepted) {
+  for (int n : {2, 3, 4}) {
+    for (bool inplace : {false, true}) {
+      for (const PlanJson& plan :
+           {AllgatherPlan(n, inplace), ReduceScatterPlan(n, inplace), AllreducePlan(n, inplace)}) {
+        const ReplayResult r = Replay(plan);
+        EXPECT_TRUE(r.ok) << plan["collective"] << " n=" << n << " inplace=" << inplace << "\n"
+                          << Dump(r);
+        EXPECT_EQ(r.ngpus, n);
+        EXPECT_EQ(r.proto, "Simple");
+        ASSERT_EQ(r.modes.size(), 1u);
+        EXPECT_EQ(r.modes[0], inplace ? "inplace" : "outofplace");
+      }
+    }
+  }
+}
+
+TEST(MscclppReplayTest, ResultFields) {
+  const ReplayResult r = Replay(AllreducePlan(3, false));
+  ASSERT_TRUE(r.ok) << Dump(r);
+  EXPECT_EQ(r.coll, "allreduce");
+  EXPECT_EQ(r.nchunksperloop, 3);
+  EXPECT_EQ(r.fifo_depth, 0);
+  EXPECT_EQ(r.violations_total, 0);
+  // Every ordered pair moves one chunk in each phase.
+  ASSERT_EQ(r.bytes_per_pair.size(), 6u);
+  EXPECT_EQ(r.bytes_per_pair[0].src, 0);
+  EXPECT_EQ(r.bytes_per_pair[0].dst, 1);
+  EXPECT_EQ(r.bytes_per_pair[0].chunks, 2);
+  EXPECT_EQ(Replay(AllgatherPlan(4, false)).nchunksperloop, 1);
+}
+
+TEST(MscclppReplayTest, NotJsonIsStageZero) {
+  const ReplayResult r = ReplayMscclppPlan("{\"name\": ", "x.json", MscclppReplayOptions());
+  EXPECT_REJECTED(r, ReplayStage::kLexical, ReplayViolationKind::kLexical);
+  EXPECT_EQ(ReplayMscclppPlan("", "x", {}).violations[0].stage, ReplayStage::kLexical);
+}
+
+TEST(MscclppReplayTest, MissingFieldIsSchema) {
+  PlanJson plan = AllgatherPlan(2, false);
+  plan.erase("protocol");
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kSchema, ReplayViolationKind::kMissingAttribute);
+  EXPECT_EQ(r.violations[0].message, "plan: missing \"protocol\"");
+  PlanJson no_chunks = AllgatherPlan(2, false);
+  no_chunks["gpus"][1].erase("scratch_chunks");
+  EXPECT_REJECTED(Replay(no_chunks), ReplayStage::kSchema, ReplayViolationKind::kMissingAttribute);
+  PlanJson bad_type = AllgatherPlan(2, false);
+  bad_type["inplace"] = 0;  // nlohmann throws converting a number to bool
+  EXPECT_REJECTED(Replay(bad_type), ReplayStage::kSchema, ReplayViolationKind::kBadValue);
+}
+
+TEST(MscclppReplayTest, WrongGpuIdIsStructure) {
+  PlanJson plan = AllgatherPlan(3, false);
+  plan["gpus"][1]["id"] = 2;
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kSchema, ReplayViolationKind::kStructure);
+  EXPECT_EQ(r.violations[0].gpu, 1);
+  PlanJson tb = AllgatherPlan(2, false);
+  tb["gpus"][0]["threadblocks"][0]["id"] = 1;
+  EXPECT_REJECTED(Replay(tb), ReplayStage::kSchema, ReplayViolationKind::kStructure);
+}
+
+TEST(MscclppReplayTest, SixtyFiveOperationsIsLimit) {
+  PlanJson plan = AllgatherPlan(2, false);
+  PlanJson& ops = Ops(plan, 1);
+  while (ops.size() < 64) ops.push_back(PlanOp("nop"));
+  EXPECT_TRUE(Replay(plan).ok) << Dump(Replay(plan));
+  ops.push_back(PlanOp("nop"));
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kSchema, ReplayViolationKind::kLimit);
+  EXPECT_EQ(r.violations[0].gpu, 1);
+  EXPECT_EQ(r.violations[0].tb, 0);
+  EXPECT_NE(r.violations[0].message.find("launches 65 operations"), std::string::npos)
+      << Dump(r);
+}
+
+TEST(MscclppReplayTest, SeventeenChannelsInABlockIsLimit) {
+  PlanJson plan = AllgatherPlan(2, false);
+  for (int g = 0; g < 2; ++g) {
+    std::vector<int> peers(17, 1 - g), ids;
+    for (int k = 0; k < 17; ++k) ids.push_back(k);
+    plan["gpus"][g]["channels"][0]["connected_to"] = peers;
+    plan["gpus"][g]["threadblocks"][0]["channels"][0]["channel_ids"] = ids;
+  }
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kSchema, ReplayViolationKind::kLimit);
+  EXPECT_NE(r.violations[0].message.find("has 17 memory channels"), std::string::npos) << Dump(r);
+  // Nine channels in one operation: the executor holds 8.
+  PlanJson wide = AllgatherPlan(2, false);
+  for (int g = 0; g < 2; ++g) {
+    wide["gpus"][g]["channels"][0]["connected_to"] = std::vector<int>(9, 1 - g);
+    wide["gpus"][g]["threadblocks"][0]["channels"][0]["channel_ids"] =
+        std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8};
+    Ops(wide, g)[4]["channel_ids"] = std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8};
+  }
+  EXPECT_REJECTED(Replay(wide), ReplayStage::kSchema, ReplayViolationKind::kLimit);
+}
+
+TEST(MscclppReplayTest, ChunkOutOfRangeIsBadValue) {
+  PlanJson plan = AllgatherPlan(2, false);
+  Ops(plan, 0)[2]["dst_buff"][0]["index"] = 2;  // the peer's output has 2 chunks
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kSchema, ReplayViolationKind::kBadValue);
+  EXPECT_NE(r.violations[0].message.find("chunks [2, 3) of o on gpu 1 are outside its 2 chunks"),
+            std::string::npos)
+      << Dump(r);
+  // The loader's chunk-size rule: allgather output must be ngpus times the input.
+  PlanJson geometry = AllgatherPlan(2, false);
+  geometry["gpus"][0]["output_chunks"] = 3;
+  EXPECT_REJECTED(Replay(geometry), ReplayStage::kSchema, ReplayViolationKind::kBadValue);
+}
+
+TEST(MscclppReplayTest, UnknownAndUnmodelledOperations) {
+  PlanJson plan = AllgatherPlan(2, false);
+  Ops(plan, 0)[1]["name"] = "fly";
+  EXPECT_REJECTED(Replay(plan), ReplayStage::kSchema, ReplayViolationKind::kBadValue);
+  for (const char* name : {"ppkt", "pipeline", "glres", "pws"}) {
+    PlanJson p = AllgatherPlan(2, false);
+    Ops(p, 0)[1]["name"] = name;
+    EXPECT_REJECTED(Replay(p), ReplayStage::kSchema, ReplayViolationKind::kUnsupported);
+  }
+  PlanJson tbg = AllgatherPlan(2, false);
+  Ops(tbg, 0)[0]["tbg_info"] = {{"tb_id", 0}, {"tbg_size", 2}};
+  EXPECT_REJECTED(Replay(tbg), ReplayStage::kSchema, ReplayViolationKind::kUnsupported);
+  PlanJson ll = AllgatherPlan(2, false);
+  ll["protocol"] = "LL";
+  EXPECT_REJECTED(Replay(ll), ReplayStage::kSchema, ReplayViolationKind::kUnsupported);
+  PlanJson coll = AllgatherPlan(2, false);
+  coll["collective"] = "alltoall";
+  EXPECT_REJECTED(Replay(coll), ReplayStage::kSchema, ReplayViolationKind::kUnsupported);
+}
+
+TEST(MscclppReplayTest, UnpairedChannelIsStageTwo) {
+  PlanJson plan = AllgatherPlan(2, false);
+  // gpu 0 lists two memory entries to gpu 1, gpu 1 one to gpu 0: entry 1 is unpaired.
+  plan["gpus"][0]["channels"][0]["connected_to"] = {1, 1};
+  plan["gpus"][0]["threadblocks"][0]["channels"][0]["channel_ids"] = {0, 1};
+  ASSERT_EQ(Ops(plan, 0)[4]["name"], "signal");
+  Ops(plan, 0)[4]["channel_ids"] = {1};  // signal on the unpaired entry
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kFifo, ReplayViolationKind::kFifoMismatch);
+  EXPECT_NE(r.violations[0].message.find("which is unpaired"), std::string::npos) << Dump(r);
+  // Listing the surplus entry without signalling or waiting on it is fine.
+  Ops(plan, 0)[4]["channel_ids"] = {0};
+  EXPECT_TRUE(Replay(plan).ok) << Dump(Replay(plan));
+}
+
+TEST(MscclppReplayTest, WaitWithoutSignalIsASureHang) {
+  PlanJson plan = AllgatherPlan(2, false);
+  Erase(plan, 1, "signal");
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kFifo, ReplayViolationKind::kFifoMismatch);
+  EXPECT_NE(r.violations[0].message.find("0 signals but 1 wait (a sure hang"), std::string::npos)
+      << Dump(r);
+  EXPECT_EQ(r.violations[0].gpu, 0);
+  // A signal nobody waits for is rejected too (it lets the next launch's wait pass early).
+  PlanJson extra = AllgatherPlan(2, false);
+  Erase(extra, 1, "wait");
+  EXPECT_REJECTED(Replay(extra), ReplayStage::kFifo, ReplayViolationKind::kFifoMismatch);
+}
+
+TEST(MscclppReplayTest, WaitBeforeSignalOnBothSidesDeadlocks) {
+  PlanJson plan = AllgatherPlan(2, false);
+  for (int g = 0; g < 2; ++g) {
+    PlanJson& ops = Ops(plan, g);
+    std::swap(ops[4], ops[5]);  // wait, then signal
+  }
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kDeadlock);
+  EXPECT_EQ(r.violations[0].cycle.size(), 2u) << Dump(r);
+  EXPECT_NE(r.violations[0].message.find("deadlock: wait-for cycle: gpu 0 tb 0 step 4 (wait)"),
+            std::string::npos)
+      << Dump(r);
+}
+
+TEST(MscclppReplayTest, MissingNopBetweenPutAndSignalIsARace) {
+  PlanJson plan = AllgatherPlan(2, false);
+  Erase(plan, 0, "nop", 2);  // put, signal: the signalling thread may run ahead of the copy
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_NE(r.violations[0].message.find("is not ordered before the end of gpu 1's kernel"),
+            std::string::npos)
+      << Dump(r);
+  // The same gap in the reduce phase: the peer reduces scratch the put may not have filled.
+  PlanJson rs = ReduceScatterPlan(2, false);
+  Erase(rs, 0, "nop");
+  const ReplayResult r2 = Replay(rs);
+  EXPECT_REJECTED(r2, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_EQ(r2.violations[0].gpu, 1) << Dump(r2);
+  EXPECT_NE(r2.violations[0].message.find("read of gpu 1 s[0] is not ordered with the access by "
+                                          "gpu 0 tb 0 step 0 (put)"),
+            std::string::npos)
+      << Dump(r2);
+}
+
+TEST(MscclppReplayTest, MissingNopAfterWaitIsARace) {
+  PlanJson plan = ReduceScatterPlan(2, false);
+  Erase(plan, 1, "nop", 3);  // wait, re: threads that did not wait reduce at once
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_EQ(r.violations[0].gpu, 1);
+  EXPECT_EQ(r.violations[0].step, 4);
+}
+
+TEST(MscclppReplayTest, DataOpsOfOneBlockNeedANop) {
+  PlanJson plan = AllgatherPlan(2, false);
+  // copy i[0] -> o[0], then without a nop put o[0] (instead of i[0]) to the peer.
+  Erase(plan, 0, "nop");
+  Ops(plan, 0)[1]["src_buff"][0] = Local("o", 0);
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_NE(r.violations[0].message.find("same thread block: only a nop orders"),
+            std::string::npos)
+      << Dump(r);
+}
+
+TEST(MscclppReplayTest, DoubleCountedReductionIsRejected) {
+  PlanJson plan = ReduceScatterPlan(2, false);
+  PlanJson& re = Ops(plan, 0)[5];
+  ASSERT_EQ(re["name"], "re");
+  re["src_buff"].push_back(Local("s", 1));
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kDoubleCount);
+  EXPECT_NE(r.violations[0].message.find("both contain (rank 1, chunk 0)"), std::string::npos)
+      << Dump(r);
+}
+
+TEST(MscclppReplayTest, MissingChunkIsPostcondition) {
+  PlanJson plan = AllgatherPlan(3, false);
+  Erase(plan, 2, "copy");
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kPostcondition);
+  EXPECT_EQ(r.violations[0].message,
+            "[outofplace] missing chunk: output chunk 2 of gpu 2 (gpu 2 o[2]) is never written");
+  // A reduction that leaves a rank out.
+  PlanJson ar = AllreducePlan(3, false);
+  Ops(ar, 1)[5]["src_buff"].erase(2);
+  const ReplayResult r2 = Replay(ar);
+  EXPECT_REJECTED(r2, ReplayStage::kExecute, ReplayViolationKind::kPostcondition);
+  EXPECT_NE(r2.violations[0].message.find("ends without (rank 2, chunk 1)"), std::string::npos)
+      << Dump(r2);
+}
+
+TEST(MscclppReplayTest, WriteToInputOutOfPlace) {
+  PlanJson plan = AllreducePlan(2, false);
+  Ops(plan, 0)[5]["dst_buff"][0] = Local("i", 0);  // re into the input
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kInputWritten);
+  // In place the same buffers alias and the plan is fine.
+  PlanJson inplace = AllreducePlan(2, true);
+  Ops(inplace, 0)[5]["dst_buff"][0] = Local("i", 0);
+  EXPECT_TRUE(Replay(inplace).ok) << Dump(Replay(inplace));
+}
+
+TEST(MscclppReplayTest, UninitialisedScratchRead) {
+  PlanJson plan = ReduceScatterPlan(2, false);
+  Ops(plan, 1)[5]["src_buff"][1] = Local("s", 1);  // its own, never written, scratch slot
+  EXPECT_REJECTED(Replay(plan), ReplayStage::kExecute, ReplayViolationKind::kUninitializedRead);
+}
+
+PlanJson SemOp(const char* name, int id) {
+  PlanJson op = PlanOp(name);
+  op["semaphore_ids"] = PlanJson::array({id});
+  return op;
+}
+PlanJson BarrierOp(int id, int blocks) {
+  PlanJson op = PlanOp("barrier");
+  op["barrier_id"] = id;
+  op["num_threadblocks"] = blocks;
+  return op;
+}
+
+TEST(MscclppReplayTest, SemaphoresAndBarriersOrderBlocks) {
+  // gpu 0 split in two blocks: tb 1 copies i[0] -> o[0] and releases a semaphore; tb 0
+  // acquires it before putting o[0] (not i[0]) to the peer.
+  PlanJson plan = AllgatherPlan(2, false);
+  PlanJson& gpu = plan["gpus"][0];
+  gpu["semaphores"] = PlanJson::array({PlanJson::object({{"init_value", 0}})});
+  PlanJson tb1 = PlanJson::object();
+  tb1["id"] = 1;
+  tb1["channels"] = PlanJson::array();
+  tb1["ops"] = PlanJson::array({DataOp("copy", {Local("i", 0)}, {Local("o", 0)}), PlanOp("nop"),
+                                SemOp("sem_release", 0)});
+  gpu["threadblocks"].push_back(tb1);
+  PlanJson& ops = Ops(plan, 0);
+  ops.erase(ops.begin(), ops.begin() + 2);  // copy, nop
+  ops[0]["src_buff"][0] = Local("o", 0);
+  ops.insert(ops.begin(), SemOp("sem_acquire", 0));
+  ops.insert(ops.begin() + 1, PlanOp("nop"));
+  const ReplayResult ok = Replay(plan);
+  EXPECT_TRUE(ok.ok) << Dump(ok);
+  // Without the nop after the acquire the put may read before the copy finished.
+  PlanJson racy = plan;
+  Ops(racy, 0).erase(1);
+  EXPECT_REJECTED(Replay(racy), ReplayStage::kExecute, ReplayViolationKind::kRace);
+  // The same order through a barrier over both blocks.
+  PlanJson barrier = plan;
+  Ops(barrier, 0)[0] = BarrierOp(0, 2);
+  barrier["gpus"][0]["threadblocks"][1]["ops"][2] = BarrierOp(0, 2);
+  EXPECT_TRUE(Replay(barrier).ok) << Dump(Replay(barrier));
+  // An acquire with no release deadlocks.
+  PlanJson stuck = plan;
+  stuck["gpus"][0]["threadblocks"][1]["ops"].erase(2);
+  EXPECT_REJECTED(Replay(stuck), ReplayStage::kExecute, ReplayViolationKind::kDeadlock);
+}
+
+TEST(MscclppReplayTest, RelaxedSignalsCarryNoOrdering) {
+  PlanJson plan = ReduceScatterPlan(2, false);
+  Ops(plan, 0)[2]["name"] = "rlxsignal";
+  EXPECT_REJECTED(Replay(plan), ReplayStage::kExecute, ReplayViolationKind::kRace);
+}
+
+std::string ReadData(const std::string& rel) {
+  std::ifstream f(std::string(COLLSYNTH_SOURCE_DIR) + "/" + rel);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// The MSCCL++ DSL's own 2-GPU in-place allreduce (tests/data/mscclpp/README.md).
+TEST(MscclppReplayTest, DslReducePlanIsAccepted) {
+  const std::string text = ReadData("tests/data/mscclpp/reduce.json");
+  ASSERT_FALSE(text.empty());
+  const ReplayResult r = ReplayMscclppPlan(text, "reduce.json", MscclppReplayOptions());
+  ASSERT_TRUE(r.ok) << Dump(r);
+  EXPECT_EQ(r.coll, "allreduce");
+  EXPECT_EQ(r.ngpus, 2);
+  EXPECT_EQ(r.nchunksperloop, 4);
+  EXPECT_EQ(r.modes, std::vector<std::string>{"inplace"});
+  ASSERT_EQ(r.bytes_per_pair.size(), 2u);
+  EXPECT_EQ(r.bytes_per_pair[0].chunks, 4);  // 0 -> 1: rres 1 + res 1 written, rre 2 read
+  EXPECT_EQ(r.bytes_per_pair[1].chunks, 4);  // 1 -> 0: rres 1 + get 1 read, put 2 written
+  // Run out of place the same operations write the input: rejected.
+  PlanJson plan = PlanJson::parse(text);
+  plan["inplace"] = false;
+  EXPECT_REJECTED(Replay(plan), ReplayStage::kExecute, ReplayViolationKind::kInputWritten);
+  // Without the nop between gpu 1's rre (writes i[2..3]) and its copy (reads them): a race.
+  PlanJson no_nop = PlanJson::parse(text);
+  PlanJson& ops = Ops(no_nop, 1);
+  ASSERT_EQ(ops[6]["name"], "rre");
+  ASSERT_EQ(ops[7]["name"], "nop");
+  ops.erase(7);
+  const ReplayResult r2 = Replay(no_nop);
+  EXPECT_REJECTED(r2, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_NE(r2.violations[0].message.find("same thread block"), std::string::npos) << Dump(r2);
+  // Without gpu 0's last wait (and gpu 1's last signal, to keep the counts equal), gpu 1's put
+  // into gpu 0's input is not known to gpu 0 when its kernel ends.
+  PlanJson no_wait = PlanJson::parse(text);
+  ASSERT_EQ(Ops(no_wait, 0)[13]["name"], "wait");
+  ASSERT_EQ(Ops(no_wait, 1)[12]["name"], "signal");
+  Ops(no_wait, 0).erase(13);
+  Ops(no_wait, 1).erase(12);
+  const ReplayResult r3 = Replay(no_wait);
+  EXPECT_REJECTED(r3, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_NE(r3.violations[0].message.find("not ordered before the end of gpu 0's kernel"),
+            std::string::npos)
+      << Dump(r3);
+}
+
+TEST(MscclppReplayTest, BadOptionsThrow) {
+  MscclppReplayOptions o;
+  o.max_violations = 0;
+  EXPECT_THROW(ReplayMscclppPlan("{}", "x", o), std::invalid_argument);
+}
+
+TEST(MscclppReplayTest, SetElementBudgetIsALimit) {
+  MscclppReplayOptions o;
+  o.max_set_elements = 3;
+  const ReplayResult r = ReplayMscclppPlan(AllreducePlan(4, false).dump(), "x", o);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kLimit);
+}
+
+}  // namespace
+}  // namespace collsynth
