@@ -150,9 +150,8 @@ ExperimentRow RowFromJson(const json& j, const std::string& file, const std::str
   r.algorithm = Text(j, "algorithm", file, p);
   if (!j.contains("collective")) throw InputError(file, p + "collective", "missing");
   if (!j["collective"].is_null()) {
-    const auto c = j["collective"].is_string()
-                       ? ParseCollective(j["collective"].get<std::string>())
-                       : std::nullopt;
+    const auto c = j["collective"].is_string() ? ParseCollective(j["collective"].get<std::string>())
+                                               : std::nullopt;
     if (!c) throw InputError(file, p + "collective", "not a collective name");
     r.collective = c;
   }
@@ -160,8 +159,8 @@ ExperimentRow RowFromJson(const json& j, const std::string& file, const std::str
     throw InputError(file, p + "nodes", "missing or not an integer");
   }
   r.nodes = j["nodes"].get<int64_t>();
-  for (auto [key, field] : {std::pair{"tl", &r.tl}, std::pair{"tb", &r.tb},
-                            std::pair{"lower_bound", &r.lower_bound}}) {
+  for (auto [key, field] :
+       {std::pair{"tl", &r.tl}, std::pair{"tb", &r.tb}, std::pair{"lower_bound", &r.lower_bound}}) {
     if (!j.contains(key)) throw InputError(file, p + key, "missing");
     if (j[key].is_null()) continue;
     if (!j[key].is_string()) throw InputError(file, p + key, "must be \"p/q\" or null");
@@ -346,9 +345,8 @@ MergedShards MergeShards(const ExperimentDefinition& def, const std::vector<std:
     if (doc["tasks"].size() != expected) {
       throw InputError(rows_path, "tasks",
                        std::to_string(doc["tasks"].size()) + " tasks, shard " +
-                           std::to_string(s.spec.index) + " of " + std::to_string(count) +
-                           " of " + std::to_string(tasks_total) + " tasks has " +
-                           std::to_string(expected));
+                           std::to_string(s.spec.index) + " of " + std::to_string(count) + " of " +
+                           std::to_string(tasks_total) + " tasks has " + std::to_string(expected));
     }
     for (size_t k = 0; k < doc["tasks"].size(); ++k) {
       const std::string item = "tasks[" + std::to_string(k) + "]";

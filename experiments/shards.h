@@ -58,8 +58,8 @@ std::string PrepareShardDir(const std::string& out, const ShardSpec& shard);
 
 // Writes rows.json, then meta.json, into the folder PrepareShardDir returned.
 void WriteShard(const std::string& shard_dir, const ExperimentDefinition& def,
-                const ShardSpec& shard, const RunResult& result,
-                const nlohmann::json& environment, unsigned jobs);
+                const ShardSpec& shard, const RunResult& result, const nlohmann::json& environment,
+                unsigned jobs);
 
 // The shard folders to merge from OUT: with count > 0, OUT/shard-I-of-count for every I
 // (existing or not, so a missing one is named by MergeShards); with count == 0, every

@@ -15,9 +15,9 @@ namespace fs = std::filesystem;
 
 // Characters allowed in values written to #SBATCH lines.
 bool SbatchSafe(const std::string& s) {
-  return !s.empty() &&
-         s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                             "._/+,=:@-") == std::string::npos;
+  return !s.empty() && s.find_first_not_of(
+                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                           "._/+,=:@-") == std::string::npos;
 }
 
 void RequireSafe(const std::string& value, const std::string& option) {
@@ -126,8 +126,8 @@ SlurmScripts MakeSlurmScripts(const SlurmSubmitSpec& spec) {
   const std::string n = std::to_string(spec.shards);
   const std::string c = std::to_string(spec.cpus_per_task);
   std::ostringstream a;
-  a << Header(spec, "collsynth-" + spec.name, s.log_dir + "/shard-%a.log")
-    << "#SBATCH --array=0-" << spec.shards - 1 << "\n"
+  a << Header(spec, "collsynth-" + spec.name, s.log_dir + "/shard-%a.log") << "#SBATCH --array=0-"
+    << spec.shards - 1 << "\n"
     << "#SBATCH --cpus-per-task=" << c << "\n"
     << "# Written by `collsynth experiment submit " << spec.name << " --slurm --shards " << n
     << "`: array task I runs shard I of " << n << ".\n"
@@ -216,8 +216,8 @@ std::vector<SlurmJobRecord> ParseSacctJobs(const std::string& text) {
 }
 
 bool IsFinalSlurmState(const std::string& s) {
-  for (const char* f : {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL",
-                        "OUT_OF_MEMORY", "PREEMPTED", "BOOT_FAIL", "DEADLINE"}) {
+  for (const char* f : {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY",
+                        "PREEMPTED", "BOOT_FAIL", "DEADLINE"}) {
     if (s == f) return true;
   }
   return false;
@@ -226,8 +226,8 @@ bool IsFinalSlurmState(const std::string& s) {
 QueueStatus SlurmQueueStatus(const std::vector<std::string>& job_ids, std::string* error) {
   std::string list;
   for (const auto& id : job_ids) list += (list.empty() ? "" : ",") + id;
-  const ProgramRun run = RunProgram({"squeue", "-h", "-j", list, "-o", "%i"}, "",
-                                    StderrMode::kCapture);
+  const ProgramRun run =
+      RunProgram({"squeue", "-h", "-j", list, "-o", "%i"}, "", StderrMode::kCapture);
   if (run.spawn_error != 0) {
     *error = "squeue: cannot be started (not on PATH?)";
     return QueueStatus::kError;
@@ -249,9 +249,9 @@ std::vector<SlurmJobRecord> SlurmJobRecords(const std::string& job_id) {
     auto records = ParseScontrolJobs(run.output);
     if (!records.empty()) return records;
   }
-  const ProgramRun acct = RunProgram(
-      {"sacct", "-n", "-P", "-X", "-j", job_id, "-o", "JobID,State,ExitCode"}, "",
-      StderrMode::kDiscard);
+  const ProgramRun acct =
+      RunProgram({"sacct", "-n", "-P", "-X", "-j", job_id, "-o", "JobID,State,ExitCode"}, "",
+                 StderrMode::kDiscard);
   if (acct.spawn_error == 0 && acct.exit_status == 0) return ParseSacctJobs(acct.output);
   return {};
 }

@@ -49,8 +49,8 @@ std::string CsvWithoutTimes(const std::string& path) {
   CsvTable t = ParseCsv(ReadTextFile(path), path);
   for (size_t c = 0; c < t.header.size(); ++c) {
     const std::string& h = t.header[c];
-    const bool time = h == "wall_seconds" ||
-                      (h.size() > 8 && h.compare(h.size() - 8, 8, "_seconds") == 0);
+    const bool time =
+        h == "wall_seconds" || (h.size() > 8 && h.compare(h.size() - 8, 8, "_seconds") == 0);
     if (!time) continue;
     for (auto& row : t.rows) row[c] = "";
   }
@@ -157,8 +157,7 @@ TEST(Shards, MissingShardIsExit2NamingIt) {
   fs::remove_all(out + "/shard-1-of-2");
   const auto r = RunCli({"experiment", "merge", def, "--out", out, "--no-plots"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find(out + "/shard-1-of-2: missing shard 1 of 2"), std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find(out + "/shard-1-of-2: missing shard 1 of 2"), std::string::npos) << r.err;
   // --shards N names a shard folder that is there but never finished (no meta.json).
   fs::create_directories(out + "/shard-1-of-2");
   const auto s = RunCli({"experiment", "merge", def, "--out", out, "--shards", "2"});
@@ -238,8 +237,8 @@ TEST(Shards, RerunningOneShardAndMergingAgainGivesTheSameCsv) {
 TEST(Shards, BadShardSpecsAreExit2) {
   const std::string def = WriteTempFile("shard-compare.json", kDefinition);
   for (const char* spec : {"3/3", "1", "a/2", "0/0", "-1/2", "1/2/3"}) {
-    const auto r = RunCli({"experiment", "run", def, "--out", TempPath("bad-spec"), "--shard",
-                           spec});
+    const auto r =
+        RunCli({"experiment", "run", def, "--out", TempPath("bad-spec"), "--shard", spec});
     EXPECT_EQ(r.exit_code, 2) << spec;
     EXPECT_NE(r.err.find("--shard"), std::string::npos) << r.err;
   }
@@ -393,8 +392,8 @@ TEST(Slurm, SubmitWithoutSlurmIsAClearExit2) {
   const char* old = std::getenv("PATH");
   const std::string saved = old ? old : "";
   setenv("PATH", empty.c_str(), 1);
-  const auto r = RunCli({"experiment", "submit", def, "--slurm", "--shards", "2", "--out",
-                         TempPath("no-sbatch")});
+  const auto r = RunCli(
+      {"experiment", "submit", def, "--slurm", "--shards", "2", "--out", TempPath("no-sbatch")});
   setenv("PATH", saved.c_str(), 1);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("collsynth: sbatch: not found on PATH"), std::string::npos) << r.err;
