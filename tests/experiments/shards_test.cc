@@ -14,6 +14,8 @@
 #include <set>
 
 #include "experiments/csv_table.h"
+#include "experiments/definition.h"
+#include "experiments/experiment.h"
 #include "experiments/slurm.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
@@ -397,6 +399,82 @@ TEST(Slurm, SubmitWithoutSlurmIsAClearExit2) {
   setenv("PATH", saved.c_str(), 1);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("collsynth: sbatch: not found on PATH"), std::string::npos) << r.err;
+}
+
+// Issue 18 §4: the cluster-sized definitions are submitted as they are (--dry-run) and run in
+// a small form (the same definition with its params scaled down), in shards merged back.
+TEST(ClusterSized, DefinitionsHaveTheirTaskCountsAndSubmitDryRun) {
+  const std::vector<std::pair<std::string, size_t>> defs = {{"finder-table-20k", 80},
+                                                            {"theorem-sweeps-10x", 230}};
+  for (const auto& [name, tasks] : defs) {
+    const auto def = LoadExperimentDefinition(SourcePath("experiments/" + name + ".json"));
+    ExperimentInput input;
+    input.params = def.params;
+    input.seeds = def.seeds;
+    EXPECT_EQ((*FindExperimentKind(def.kind))(input).size(), tasks) << name;
+    EXPECT_EQ(def.raw.dump().find("CORE_HOURS"), std::string::npos) << name;  // estimate filled
+    const auto r = RunCli({"experiment", "submit", name, "--dir", SourcePath("experiments"),
+                           "--slurm", "--shards", "16", "--out", TempPath(name), "--dry-run"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("#SBATCH --array=0-15\n"), std::string::npos) << r.out;
+  }
+}
+
+// The shipped definition `name` with `params` replacing its params, in a folder of its own.
+std::string SmallForm(const std::string& name, const nlohmann::json& params) {
+  auto doc = ParseJsonText(ReadTextFile(SourcePath("experiments/" + name + ".json")), name);
+  doc["params"] = params;
+  fs::create_directories(TempPath("small-" + name));
+  return WriteTempFile("small-" + name + "/" + name + ".json", doc.dump(2));
+}
+
+TEST(ClusterSized, SmallFormsRunInShardsAndMergeToTheSingleRun) {
+  const std::string finder = SmallForm("finder-table-20k", {{"degrees", {2, 4, 8, 16}},
+                                                            {"n_min", 5},
+                                                            {"n_max", 60},
+                                                            {"n_chunk", 20},
+                                                            {"sizes_bytes", {1048576}}});
+  ExpectShardedEqualsSingle({finder}, 3, "finder-small");
+  const std::string sweeps =
+      SmallForm("theorem-sweeps-10x",
+                {{"sweeps", {"s000-thm22", "s004-thm1"}}, {"range_scale", 2}, {"chunks", 3}});
+  ExpectShardedEqualsSingle({sweeps}, 2, "sweeps-small");
+  // range_scale 2 doubles s000-thm22's default range 7..60 and chunks 3 cuts it in three.
+  const CsvTable t = ParseCsv(ReadTextFile(TempPath("sweeps-small-single") + "/results.csv"), "t");
+  const int range = t.Column("range"), inst = t.Column("instance");
+  ASSERT_GE(range, 0);
+  std::vector<std::string> thm22;
+  for (const auto& row : t.rows) {
+    if (row[static_cast<size_t>(inst)] == "s000-thm22") {
+      thm22.push_back(row[static_cast<size_t>(range)]);
+    }
+  }
+  EXPECT_EQ(thm22, (std::vector<std::string>{"7..42", "43..78", "79..114"}));
+}
+
+// Beyond its default range a sweep can outgrow a generator (johnson(51,3) has more than
+// 20000 nodes): the chunk is a row saying so, not a failed run; a malformed "ranges" entry
+// is exit 2 naming it.
+TEST(ClusterSized, SweepChunkBeyondAGeneratorLimitIsARowNotAFailure) {
+  const std::string def = SmallForm(
+      "theorem-sweeps-10x",
+      {{"sweeps", {"s000-thm18"}}, {"ranges", {{"s000-thm18", "51..52"}}}, {"chunks", 2}});
+  const std::string out = TempPath("sweep-limit");
+  const auto r = RunCli({"experiment", "run", def, "--out", out, "--no-plots"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const CsvTable t = ParseCsv(ReadTextFile(out + "/results.csv"), "t");
+  ASSERT_EQ(t.rows.size(), 2u);
+  const int holds = t.Column("holds"), limit = t.Column("limit"), range = t.Column("range");
+  ASSERT_GE(limit, 0);
+  EXPECT_EQ(t.rows[0][static_cast<size_t>(range)], "51..51");
+  EXPECT_EQ(t.rows[0][static_cast<size_t>(holds)], "n/a");
+  EXPECT_NE(t.rows[0][static_cast<size_t>(limit)].find("johnson(51,3) has more than 20000 nodes"),
+            std::string::npos);
+  const std::string bad = SmallForm(
+      "theorem-sweeps-10x", {{"sweeps", {"s000-thm18"}}, {"ranges", {{"s000-thm18", "9..12x"}}}});
+  const auto b = RunCli({"experiment", "run", bad, "--out", TempPath("sweep-bad"), "--no-plots"});
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_NE(b.err.find("params.ranges.s000-thm18"), std::string::npos) << b.err;
 }
 
 }  // namespace
