@@ -401,6 +401,101 @@ TEST(Slurm, SubmitWithoutSlurmIsAClearExit2) {
   EXPECT_NE(r.err.find("collsynth: sbatch: not found on PATH"), std::string::npos) << r.err;
 }
 
+// Runs `experiment submit` with PATH = a folder holding fake Slurm tools (shell scripts).
+::collsynth::testing::CliResult SubmitWithFakeSlurm(const std::string& bin_dir,
+                                                    const std::vector<std::string>& args) {
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  setenv("PATH", bin_dir.c_str(), 1);
+  const auto r = RunCli(args);
+  setenv("PATH", saved.c_str(), 1);
+  return r;
+}
+
+void WriteTool(const std::string& path, const std::string& body) {
+  std::ofstream(path) << "#!/bin/sh\n" << body;
+  fs::permissions(path, fs::perms::owner_all);
+}
+
+TEST(Slurm, RefusedSubmissionIsExit2WithSbatchsMessageAndNoOrphanArray) {
+  const std::string def = WriteDef("refused", kDefinition);
+  // sbatch refuses everything.
+  const std::string refuse = TempPath("fake-refuse");
+  fs::create_directories(refuse);
+  WriteTool(refuse + "/sbatch",
+            "echo 'sbatch: error: Batch job submission failed: Invalid partition name "
+            "specified' >&2\nexit 1\n");
+  const auto r =
+      SubmitWithFakeSlurm(refuse, {"experiment", "submit", def, "--slurm", "--shards", "2", "--out",
+                                   TempPath("refused-out"), "--partition", "nosuch"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("collsynth: sbatch: " + TempPath("refused-out") +
+                       "/slurm/array.sbatch: submission refused (exit 1): sbatch: error: Batch "
+                       "job submission failed: Invalid partition name specified"),
+            std::string::npos)
+      << r.err;
+  // sbatch accepts the array (job 4242) and refuses the merge: the array is cancelled.
+  const std::string half = TempPath("fake-half");
+  fs::create_directories(half);
+  WriteTool(half + "/sbatch",
+            "for a in \"$@\"; do case \"$a\" in --dependency=*) echo 'sbatch: error: "
+            "dependency refused' >&2; exit 1;; esac; done\necho '4242;cluster'\n");
+  WriteTool(half + "/scancel", "echo \"$@\" > " + half + "/scancel.args\n");
+  const auto h = SubmitWithFakeSlurm(
+      half, {"experiment", "submit", def, "--slurm", "--shards", "2", "--out", TempPath("half")});
+  EXPECT_EQ(h.exit_code, 2);
+  EXPECT_NE(h.err.find("merge.sbatch: submission refused (exit 1): sbatch: error: dependency "
+                       "refused; array job 4242 cancelled"),
+            std::string::npos)
+      << h.err;
+  EXPECT_EQ(ReadTextFile(half + "/scancel.args"), "4242\n");
+}
+
+// submit --wait against fake tools: the array (11) has a failed task 1, so the merge (12) was
+// cancelled: exit 1 naming the task and its log; then a completed merge: exit 0.
+TEST(Slurm, WaitReportsFailedTasksWithTheirLogs) {
+  const std::string def = WriteDef("wait", kDefinition);
+  const std::string bin = TempPath("fake-wait");
+  fs::create_directories(bin);
+  const std::string state = bin + "/merge_state";
+  WriteTool(bin + "/sbatch",
+            "for a in \"$@\"; do case \"$a\" in --dependency=afterok:11) echo 12; exit 0;; "
+            "esac; done\necho 11\n");
+  WriteTool(bin + "/squeue", "exit 0\n");  // nothing queued any more
+  WriteTool(bin + "/scontrol",
+            "case \"$4\" in\n"
+            "11) echo 'JobId=13 ArrayJobId=11 ArrayTaskId=0 JobState=COMPLETED Reason=None "
+            "ExitCode=0:0'\n"
+            "    echo 'JobId=11 ArrayJobId=11 ArrayTaskId=1 JobState=FAILED Reason=NonZeroExitCode "
+            "ExitCode=2:0' ;;\n"
+            "12) read st < " +
+                state +  // a builtin: PATH holds only the fake tools
+                "; echo \"JobId=12 JobName=m JobState=$st Reason=DependencyNeverSatisfied "
+                "ExitCode=0:0\" ;;\n"
+                "esac\n");
+  std::ofstream(state) << "CANCELLED\n";
+  const std::string out = TempPath("wait-out");
+  const auto r = SubmitWithFakeSlurm(
+      bin, {"experiment", "submit", def, "--slurm", "--shards", "2", "--out", out, "--wait"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("array job 11 (2 shards), merge job 12 (afterok:11)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.err.find("collsynth: task 1 of array job 11 ended FAILED (exit 2:0): log " + out +
+                       "/slurm/shard-1.log\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("task 0 "), std::string::npos) << r.err;  // completed tasks: silent
+  EXPECT_NE(r.err.find("merge job 12 ended CANCELLED (DependencyNeverSatisfied)"),
+            std::string::npos)
+      << r.err;
+  std::ofstream(state) << "COMPLETED\n";
+  const auto ok = SubmitWithFakeSlurm(
+      bin, {"experiment", "submit", def, "--slurm", "--shards", "2", "--out", out, "--wait"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("done: 2 shards merged into " + out + "/results.csv"), std::string::npos)
+      << ok.out;
+}
+
 // Issue 18 §4: the cluster-sized definitions are submitted as they are (--dry-run) and run in
 // a small form (the same definition with its params scaled down), in shards merged back.
 TEST(ClusterSized, DefinitionsHaveTheirTaskCountsAndSubmitDryRun) {
