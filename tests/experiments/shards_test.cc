@@ -219,6 +219,40 @@ TEST(Shards, ForeignShardsAreExit2NamingThem) {
       << c.err;
 }
 
+TEST(Shards, TamperedRowsAreExit2NamingTheItem) {
+  const std::string def = WriteDef("tampered", kDefinition);
+  const std::string out = TwoShards("tampered-out", def);
+  const std::string rows_path = out + "/shard-1-of-2/rows.json";
+  const auto good = ParseJsonText(ReadTextFile(rows_path), rows_path);
+  // A task of the other shard.
+  auto wrong = good;
+  wrong["tasks"][0]["task"] = 0;
+  std::ofstream(rows_path) << wrong.dump();
+  const auto r = RunCli({"experiment", "merge", def, "--out", out, "--no-plots"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(rows_path + ": tasks[0].task: task 0 does not belong to shard 1 of 2"),
+            std::string::npos)
+      << r.err;
+  // A task missing.
+  auto fewer = good;
+  fewer["tasks"].erase(1);
+  std::ofstream(rows_path) << fewer.dump();
+  const auto f = RunCli({"experiment", "merge", def, "--out", out, "--no-plots"});
+  EXPECT_EQ(f.exit_code, 2);
+  EXPECT_NE(f.err.find(rows_path + ": tasks: 1 tasks, shard 1 of 2 of 5 tasks has 2"),
+            std::string::npos)
+      << f.err;
+  // A malformed row.
+  auto bad = good;
+  bad["tasks"][1]["rows"][0]["nodes"] = "nine";
+  std::ofstream(rows_path) << bad.dump();
+  const auto b = RunCli({"experiment", "merge", def, "--out", out, "--no-plots"});
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_NE(b.err.find(rows_path + ": tasks[1].rows[0].nodes: missing or not an integer"),
+            std::string::npos)
+      << b.err;
+}
+
 TEST(Shards, RerunningOneShardAndMergingAgainGivesTheSameCsv) {
   const std::string def = WriteTempFile("shard-compare.json", kDefinition);
   const std::string out = TwoShards("rerun", def);
