@@ -113,6 +113,12 @@ TEST(Shards, MergedCsvIsTheSingleRunsForQuickStart) {
   ExpectShardedEqualsSingle({"quick-start", "--dir", SourcePath("experiments")}, 3, "qs");
 }
 
+TEST(Shards, MergedCsvIsTheSingleRunsForTable5) {
+  // Another shipped quick experiment, of another kind (finder-frontier: built and checked
+  // schedules), 8 tasks in 3 shards.
+  ExpectShardedEqualsSingle({"table5-best-d4", "--dir", SourcePath("experiments")}, 3, "t5");
+}
+
 TEST(Shards, MergedCsvIsTheSingleRunsForAnotherDefinitionAndShardCounts) {
   const std::string def = WriteTempFile("shard-compare.json", kDefinition);
   ExpectShardedEqualsSingle({def}, 2, "cmp2");
