@@ -4,11 +4,20 @@
 //                       per frontier entry; entries up to verify_max_nodes are built
 //                       (solvers/finder/finder_schedule.h) and checked by the step checker, which
 //                       must reproduce the predicted T_L and T_B exactly (else Verified::kNo).
-//   finder-best-per-n   params {"degree", "n_min", "n_max", "sizes_bytes", "alpha_us",
-//                       "bandwidth_gbps"}: the best frontier entry per (N, M) (formula rows).
+//   finder-best-per-n   params {"degree" | "degrees": [d...], "n_min", "n_max", "sizes_bytes",
+//                       "alpha_us", "bandwidth_gbps", "n_chunk"}: the best frontier entry per
+//                       (d, N, M) (formula rows); one task per degree and block of n_chunk
+//                       consecutive N (default 0: all N in one task per degree).
 //   genkautz-ratio      params {"degrees", "n_max"}: T_B(Π_{d,N}) / T_B* from the table.
-//   theorem-sweeps      params {"sweeps": [names] (empty = all)}: one row per sweep.
+//   theorem-sweeps      params {"sweeps": [names] (empty = all), "ranges": {name: "LO..HI"},
+//                       "range_scale": K (default 1), "chunks": C (default 1)}: one row per
+//                       sweep and chunk; K times the range (default or "ranges"), cut into C
+//                       consecutive sub-ranges (one task each). Beyond a sweep's default
+//                       range, a chunk whose instances outgrow a generator's limits
+//                       (InputError) is a row with holds = n/a and the message in `limit`.
+#include <algorithm>
 #include <chrono>
+#include <map>
 
 #include "experiments/experiment.h"
 #include "experiments/sweeps/sweep.h"
@@ -101,34 +110,61 @@ std::vector<ExperimentTask> FrontierTasks(const ExperimentInput& in) {
 
 std::vector<ExperimentTask> BestPerNTasks(const ExperimentInput& in) {
   const json& p = in.params;
-  int d = static_cast<int>(Int(p, "degree", 4));
+  std::vector<int> degrees;
+  if (p.contains("degrees")) {
+    if (!p["degrees"].is_array() || p["degrees"].empty())
+      throw InputError("", "params.degrees", "must be a non-empty array of integers");
+    for (const auto& d : p["degrees"]) {
+      if (!d.is_number_integer())
+        throw InputError("", "params.degrees", "must be a non-empty array of integers");
+      degrees.push_back(d.get<int>());
+    }
+  } else {
+    degrees.push_back(static_cast<int>(Int(p, "degree", 4)));
+  }
   std::int64_t lo = Int(p, "n_min", 5), hi = Int(p, "n_max", 2000);
+  const std::int64_t chunk = Int(p, "n_chunk", 0);
+  if (chunk < 0) throw InputError("", "params.n_chunk", "must be >= 0 (0: one task per degree)");
   std::vector<std::int64_t> sizes;
   for (const auto& s : p.value("sizes_bytes", json::array({1 << 20})))
     sizes.push_back(s.get<std::int64_t>());
   FinderWorkload base;
   base.alpha = Rational(Int(p, "alpha_us", 10), 1000000);
   base.bandwidth_bps = Rational(Int(p, "bandwidth_gbps", 100)) * 1000000000;
-  // One task: the engine's memo is shared across N (that is what makes it fast).
-  return {{"finder best per N", [d, lo, hi, sizes, base]() {
-             TopologyFinder f;
-             std::vector<ExperimentRow> rows;
-             for (std::int64_t n = lo; n <= hi; ++n) {
-               auto t0 = std::chrono::steady_clock::now();
-               FinderResult res = f.Find(n, d);
-               if (res.frontier.empty()) continue;
-               for (std::int64_t m : sizes) {
-                 FinderWorkload w = base;
-                 w.size_bytes = Rational(m);
-                 ExperimentRow r = FrontierRow(BestForWorkload(res, w), w);
-                 r.algorithm = "finder-best";
-                 r.extra.insert(r.extra.begin(), {"size_bytes", std::to_string(m)});
-                 r.wall_seconds = Since(t0);
-                 rows.push_back(std::move(r));
-               }
-             }
-             return rows;
-           }}};
+  // One task per degree and block of n_chunk consecutive N (all N when n_chunk = 0): within
+  // a task the engine's memo is shared across N (that is what makes it fast); blocks are
+  // independent, for sharding (experiments/shards.h).
+  std::vector<ExperimentTask> tasks;
+  for (int d : degrees) {
+    const std::int64_t step = chunk > 0 ? chunk : std::max<std::int64_t>(1, hi - lo + 1);
+    for (std::int64_t a = lo; a <= hi; a += step) {
+      const std::int64_t b = std::min(hi, a + step - 1);
+      std::string label = "finder best per N";
+      if (degrees.size() > 1 || chunk > 0) {
+        label += " d=" + std::to_string(d) + " N=" + std::to_string(a) + ".." + std::to_string(b);
+      }
+      tasks.push_back({label, [d, a, b, sizes, base]() {
+                         TopologyFinder f;
+                         std::vector<ExperimentRow> rows;
+                         for (std::int64_t n = a; n <= b; ++n) {
+                           auto t0 = std::chrono::steady_clock::now();
+                           FinderResult res = f.Find(n, d);
+                           if (res.frontier.empty()) continue;
+                           for (std::int64_t m : sizes) {
+                             FinderWorkload w = base;
+                             w.size_bytes = Rational(m);
+                             ExperimentRow r = FrontierRow(BestForWorkload(res, w), w);
+                             r.algorithm = "finder-best";
+                             r.extra.insert(r.extra.begin(), {"size_bytes", std::to_string(m)});
+                             r.wall_seconds = Since(t0);
+                             rows.push_back(std::move(r));
+                           }
+                         }
+                         return rows;
+                       }});
+    }
+  }
+  return tasks;
 }
 
 std::vector<ExperimentTask> GenKautzTasks(const ExperimentInput& in) {
@@ -175,29 +211,79 @@ std::vector<ExperimentTask> SweepTasks(const ExperimentInput& in) {
   if (names.empty()) {
     for (const auto& s : sweeps::AllSweeps()) names.push_back(s.name);
   }
+  const std::int64_t scale = Int(in.params, "range_scale", 1);
+  const std::int64_t chunks = Int(in.params, "chunks", 1);
+  if (scale < 1 || scale > 1000) throw InputError("", "params.range_scale", "must be 1..1000");
+  if (chunks < 1 || chunks > 100000) throw InputError("", "params.chunks", "must be 1..100000");
+  // "ranges": {"sweep": "LO..HI"} replaces a sweep's default range (before range_scale).
+  std::map<std::string, sweeps::SweepRange> base;
+  if (in.params.contains("ranges")) {
+    const json& rs = in.params["ranges"];
+    if (!rs.is_object()) throw InputError("", "params.ranges", "must be an object");
+    for (const auto& [k, v] : rs.items()) {
+      const sweeps::SweepSpec* spec = sweeps::FindSweep(k);
+      if (!spec) throw InputError("", "params.ranges." + k, "unknown sweep");
+      if (!v.is_string()) throw InputError("", "params.ranges." + k, "must be \"LO..HI\"");
+      try {
+        base[k] = sweeps::ParseSweepRange(v.get<std::string>(), spec->default_range);
+      } catch (const InputError& e) {
+        throw InputError("", "params.ranges." + k, e.problem());
+      }
+    }
+  }
   std::vector<ExperimentTask> tasks;
   for (const auto& name : names) {
     const sweeps::SweepSpec* spec = sweeps::FindSweep(name);
     if (!spec) throw InputError("", "params.sweeps", "unknown sweep '" + name + "'");
-    tasks.push_back({name, [spec]() {
-                       auto t0 = std::chrono::steady_clock::now();
-                       sweeps::SweepReport rep = spec->run(spec->default_range);
-                       ExperimentRow r;
-                       r.instance = spec->name;
-                       r.algorithm = "sweep";
-                       r.wall_seconds = Since(t0);
-                       std::string first = rep.ok() ? ""
-                                                    : rep.counterexamples[0].instance + ": " +
-                                                          rep.counterexamples[0].detail;
-                       r.extra = {{"source", spec->source},
-                                  {"range", std::to_string(spec->default_range.lo) + ".." +
-                                                std::to_string(spec->default_range.hi)},
-                                  {"instances", std::to_string(rep.instances)},
-                                  {"counterexamples", std::to_string(rep.counterexamples.size())},
-                                  {"holds", rep.ok() ? "yes" : "no"},
-                                  {"first_counterexample", first}};
-                       return std::vector<ExperimentRow>{r};
-                     }});
+    const sweeps::SweepRange from = base.count(name) ? base[name] : spec->default_range;
+    // range_scale K: lo..lo + K·(hi - lo + 1) - 1, K times as many range values; chunks C:
+    // C consecutive sub-ranges of (nearly) equal length, one task each (empty ones dropped).
+    const sweeps::SweepRange whole{from.lo, from.lo + scale * (from.hi - from.lo + 1) - 1};
+    const bool beyond_defaults = whole.hi > spec->default_range.hi;
+    const std::int64_t length = whole.hi - whole.lo + 1;
+    for (std::int64_t j = 0; j < chunks; ++j) {
+      const sweeps::SweepRange range{whole.lo + j * length / chunks,
+                                     whole.lo + (j + 1) * length / chunks - 1};
+      if (range.hi < range.lo) continue;
+      const std::string label =
+          chunks == 1 && scale == 1 && !base.count(name)
+              ? name
+              : name + " " + std::to_string(range.lo) + ".." + std::to_string(range.hi);
+      tasks.push_back({label, [spec, range, beyond_defaults]() {
+                         auto t0 = std::chrono::steady_clock::now();
+                         ExperimentRow r;
+                         r.instance = spec->name;
+                         r.algorithm = "sweep";
+                         const std::string range_text =
+                             std::to_string(range.lo) + ".." + std::to_string(range.hi);
+                         sweeps::SweepReport rep;
+                         try {
+                           rep = spec->run(range);
+                         } catch (const InputError& e) {
+                           // Beyond the default ranges a family can outgrow what its
+                           // generator accepts (e.g. johnson(51,3) > 20000 nodes): the
+                           // chunk's row says so instead of failing the whole run.
+                           if (!beyond_defaults) throw;
+                           r.wall_seconds = Since(t0);
+                           r.extra = {{"source", spec->source}, {"range", range_text},
+                                      {"instances", ""},        {"counterexamples", ""},
+                                      {"holds", "n/a"},         {"first_counterexample", ""},
+                                      {"limit", e.what()}};
+                           return std::vector<ExperimentRow>{r};
+                         }
+                         r.wall_seconds = Since(t0);
+                         std::string first = rep.ok() ? ""
+                                                      : rep.counterexamples[0].instance + ": " +
+                                                            rep.counterexamples[0].detail;
+                         r.extra = {{"source", spec->source},
+                                    {"range", range_text},
+                                    {"instances", std::to_string(rep.instances)},
+                                    {"counterexamples", std::to_string(rep.counterexamples.size())},
+                                    {"holds", rep.ok() ? "yes" : "no"},
+                                    {"first_counterexample", first}};
+                         return std::vector<ExperimentRow>{r};
+                       }});
+    }
   }
   return tasks;
 }

@@ -2,14 +2,10 @@
 
 #include <coin/CbcConfig.h>
 #include <coin/ClpConfig.h>
-#include <fcntl.h>
 #include <gmp.h>
 #include <lemon/config.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <boost/version.hpp>
 #include <cerrno>
@@ -21,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "experiments/program_run.h"
 #include "graphs/input_error.h"
 #include "graphs/rational.h"
 
@@ -28,67 +25,6 @@ namespace collsynth::experiments {
 namespace {
 
 using nlohmann::json;
-
-extern "C" char** environ;
-
-// Outcome of one program run without a shell.
-struct ProgramRun {
-  int spawn_error = 0;   // errno of posix_spawnp (ENOENT: no such program on PATH), 0 if started
-  int exit_status = -1;  // exit code, or -1 when killed by a signal
-  std::string output;    // stdout (and stderr when merge_stderr), at most kMaxOutput bytes
-};
-
-constexpr std::size_t kMaxOutput = 16384;
-
-// Runs argv[0] (found on PATH) with the argument vector as given, in folder `cwd` (empty:
-// the current one), stdin from /dev/null, and collects its output. No shell is involved, so
-// no character in any argument or path has a meaning.
-ProgramRun RunProgram(const std::vector<std::string>& argv, const std::string& cwd,
-                      bool merge_stderr) {
-  ProgramRun run;
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
-    run.spawn_error = errno;
-    return run;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  if (merge_stderr) {
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  } else {
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  }
-  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  std::vector<char*> args;
-  std::vector<std::string> copy = argv;
-  for (auto& a : copy) args.push_back(a.data());
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  run.spawn_error = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  if (run.spawn_error != 0) {
-    close(fds[0]);
-    return run;
-  }
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    const std::size_t room = kMaxOutput - std::min(kMaxOutput, run.output.size());
-    run.output.append(buf, std::min(room, static_cast<std::size_t>(n)));
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return run;
-  }
-  run.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
 
 std::string CpuModel() {
   std::ifstream in("/proc/cpuinfo");
@@ -144,7 +80,7 @@ json EnvironmentJson(const std::string& source_root) {
   // git without a shell; "" when git is missing or fails.
   auto git = [&](std::vector<std::string> args) {
     args.insert(args.begin(), {"git", "-C", source_root});
-    ProgramRun r = RunProgram(args, "", false);
+    ProgramRun r = RunProgram(args, "", StderrMode::kDiscard);
     return r.spawn_error == 0 && r.exit_status == 0 ? r.output : std::string();
   };
   std::string commit = git({"rev-parse", "HEAD"});
@@ -418,7 +354,7 @@ std::vector<PlotRender> RenderPlots(const std::vector<std::string>& scripts) {
     out.push_back(r);
   }
   if (scripts.empty()) return out;
-  const ProgramRun probe = RunProgram({"gnuplot", "--version"}, "", true);
+  const ProgramRun probe = RunProgram({"gnuplot", "--version"}, "", StderrMode::kMerge);
   if (probe.spawn_error == ENOENT) {
     for (auto& r : out) {
       r.outcome = PlotOutcome::kGnuplotMissing;
@@ -432,7 +368,8 @@ std::vector<PlotRender> RenderPlots(const std::vector<std::string>& scripts) {
     fs::remove(r.png, ec);  // a PNG left afterwards is this run's (a directory stays: failure)
     const std::string folder = p.parent_path().empty() ? "." : p.parent_path().string();
     // "./NAME.gp": a script name starting with '-' is not taken for an option.
-    const ProgramRun run = RunProgram({"gnuplot", "./" + p.filename().string()}, folder, true);
+    const ProgramRun run =
+        RunProgram({"gnuplot", "./" + p.filename().string()}, folder, StderrMode::kMerge);
     r.diagnostics = run.output;
     if (run.spawn_error != 0) {
       r.diagnostics +=

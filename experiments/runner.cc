@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <stdexcept>
 
 #include "graphs/input_error.h"
 #include "graphs/thread_pool.h"
@@ -25,22 +26,33 @@ RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& optio
     throw InputError(def.path, "params" + (e.item().empty() ? "" : "." + e.item()), e.problem());
   }
 
+  if (options.shard_count == 0 || options.shard_index >= options.shard_count) {
+    throw std::invalid_argument("RunExperiment: shard index " +
+                                std::to_string(options.shard_index) + " not below shard count " +
+                                std::to_string(options.shard_count));
+  }
+  std::vector<size_t> selected;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    if (i % options.shard_count == options.shard_index) selected.push_back(i);
+  }
+
   const auto start = std::chrono::steady_clock::now();
-  std::vector<std::vector<ExperimentRow>> results(tasks.size());
+  std::vector<std::vector<ExperimentRow>> results(selected.size());
   std::mutex progress_mutex;
   size_t done = 0;
   // One task per index on `jobs` workers of the shared pool; a task's own parallel work
   // (e.g. a BFB plan) gets the task's share of the thread budget (graphs/thread_pool.h), so
   // jobs x inner threads never oversubscribe the cores. The pool rethrows the exception of
   // the lowest failing task index once every worker has stopped.
-  ParallelFor(tasks.size(), std::max(1u, options.jobs), [&](size_t i) {
-    results[i] = tasks[i].run();
+  ParallelFor(selected.size(), std::max(1u, options.jobs), [&](size_t k) {
+    const size_t i = selected[k];
+    results[k] = tasks[i].run();
     if (!options.progress) return;
     std::lock_guard<std::mutex> lock(progress_mutex);
     ++done;
     RunProgress p;
     p.done = done;
-    p.total = tasks.size();
+    p.total = selected.size();
     p.elapsed_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     p.last_label = tasks[i].label;
@@ -49,10 +61,12 @@ RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& optio
 
   RunResult out;
   out.tasks = tasks.size();
+  out.ran_tasks = selected;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::string unverified;
-  for (auto& rs : results) {
-    for (auto& r : rs) {
+  for (size_t k = 0; k < results.size(); ++k) {
+    for (auto& r : results[k]) {
+      out.row_task.push_back(selected[k]);
       if (r.verified == Verified::kNo) {
         unverified += "\n  " + r.instance + " / " + r.algorithm +
                       (r.collective ? std::string(" / ") + CollectiveName(*r.collective) : "");

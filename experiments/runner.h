@@ -6,6 +6,10 @@
 // the task's share of the thread budget: with jobs >= cores it runs inline, so jobs x inner
 // threads never oversubscribe the machine.
 //
+// Sharding (experiments/shards.h): with shard_count = N > 1 only the tasks whose index i has
+// i mod N == shard_index run; the result lists which tasks ran and which task each row came
+// from, so the rows of N shards merge into exactly the single run's rows.
+//
 // Errors: InputError from the kind (bad params) propagates; an exception in a task stops the
 // handing out of further tasks and is rethrown after all workers stop, for the lowest failing
 // task index (deterministic); unverified rows raise UnverifiedRowError listing them.
@@ -37,11 +41,17 @@ struct RunOptions {
   unsigned jobs = 1;
   // Called (serialized, from worker threads) after each task.
   std::function<void(const RunProgress&)> progress;
+  // Run only the tasks i with i % shard_count == shard_index (0 <= shard_index < shard_count;
+  // otherwise std::invalid_argument).
+  size_t shard_index = 0;
+  size_t shard_count = 1;
 };
 
 struct RunResult {
   std::vector<ExperimentRow> rows;
-  size_t tasks = 0;
+  size_t tasks = 0;               // tasks of the whole definition (all shards)
+  std::vector<size_t> ran_tasks;  // indices of the tasks this run executed, ascending
+  std::vector<size_t> row_task;   // row_task[k]: the task index rows[k] came from
   double seconds = 0;
 };
 

@@ -4,6 +4,7 @@ temporary folder and compare every CSV with the committed one in notebooks_data/
 column, ignoring the columns that measure the machine (wall/generation/LP/MILP seconds).
 
   scripts/compare_experiments.py [--binary build/collsynth] [--jobs 2] [NAME ...]
+  scripts/compare_experiments.py --compare-dirs OLD NEW
 
 Without names it runs the quick experiments (all but the long ones listed in LONG; name them
 to include them). Exit 0 when every compared CSV matches, 1 otherwise (the differing cells are
@@ -45,7 +46,7 @@ def compare(name, committed, fresh):
         shown = 0
         for i, (a, b) in enumerate(zip(r1, r2)):
             for col, x, y in zip(h1, a, b):
-                if col in TIME_COLUMNS or x == y:
+                if col in TIME_COLUMNS or col.endswith("_seconds") or x == y:
                     continue
                 ok = False
                 if shown < 10:
@@ -61,8 +62,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", default=os.path.join(root, "build", "collsynth"))
     ap.add_argument("--jobs", default="2")
+    ap.add_argument("--compare-dirs", nargs=2, metavar=("OLD", "NEW"),
+                    help="compare the CSVs of two output folders (e.g. a merged sharded run "
+                         "and a one-box run); runs nothing")
     ap.add_argument("names", nargs="*")
     a = ap.parse_args()
+    if a.compare_dirs:
+        old, new = a.compare_dirs
+        same = compare(os.path.basename(os.path.normpath(new)), old, new)
+        print(f"{old} vs {new}: {'identical' if same else 'DIFFERS'} (time columns ignored)")
+        return 0 if same else 1
     data = os.path.join(root, "notebooks_data")
     names = a.names or sorted(d for d in os.listdir(data)
                               if os.path.isdir(os.path.join(data, d)) and d not in LONG)

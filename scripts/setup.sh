@@ -15,6 +15,8 @@ PACKAGES=(
   clang libclang-rt-14-dev libfuzzer-14-dev llvm
   # the house-style check (scripts/check_format.sh)
   clang-format
+  # `experiment submit --slurm` and its test on a one-node local cluster (scripts/slurm_local.sh)
+  slurmctld slurmd slurm-client munge
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
