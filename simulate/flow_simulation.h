@@ -1,0 +1,99 @@
+// FlowSimulation: a discrete-event simulation of data transfers over a topology's links, exact
+// in rational seconds (issue 17 §1; the model is docs/simulate.md).
+//
+// A transfer moves `bytes` over one link, or (cut-through) over a path of links. It is issued
+// when its last predecessor is done; it has arrived when its last byte is through, and it is
+// done after a reduction delay γ·bytes at the receiver when it is marked `reduce`. A transfer
+// without links is a barrier: done the moment it is issued.
+// Links: first come, first served at full rate. A transfer enters link e's queue α_e after it
+// was issued (after its head started on the previous link of its path, cut-through); when the
+// link is free it takes it for bytes/b_e, and, cut-through, not less than until its last byte
+// has come through the previous link (+ α_e). So a lone transfer takes Σα + bytes/min b, and
+// k transfers that reach a link together leave it after Σ bytes/b_e. Times are sums and maxima
+// of α and bytes/b, so their denominators stay those of the inputs (proportional sharing made
+// them grow without bound: docs/simulate.md "Why first come, first served").
+// Cost: O(log events) heap work and O(1) rational operations per event, ~4 events per
+// (transfer, link). Memory O(transfers + dependencies). Never prints.
+#ifndef COLLSYNTH_SIMULATE_FLOW_SIMULATION_H_
+#define COLLSYNTH_SIMULATE_FLOW_SIMULATION_H_
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "graphs/rational.h"
+#include "graphs/topology.h"
+
+namespace collsynth {
+
+// What a transfer stands for, for reports (the builders fill it; -1 = not applicable).
+struct TransferLabel {
+  int phase = 0;   // allreduce: 0 reduce-scatter, 1 allgather
+  int group = -1;  // step schedules: the comm step; pipelines: the tree index in its phase
+  int item = -1;   // step schedules: the send index; pipelines: the edge index in its tree
+  int route = -1;  // pipelines: the route index in its edge
+  int chunk = -1;  // pipelines: the chunk, 0..P-1
+  int hop = -1;    // pipelines, store-and-forward: the link's index on the route
+};
+
+struct FlowSimulationResult {
+  Rational completion;           // the last done time (0 without transfers)
+  std::vector<Rational> issued;  // per transfer
+  std::vector<Rational> arrived;
+  std::vector<int> gate;  // the predecessor whose end issued the transfer, -1 for none
+  std::vector<Rational> link_bytes;  // per topology link
+  std::vector<Rational> link_busy;   // seconds the link was taken by a transfer
+  std::int64_t events = 0;
+  // Transfers (barriers left out) ending with the one done last, each the cause of the next:
+  // the predecessor that issued it, or, when it had to wait for a link, the transfer served
+  // before it there. What decided the completion time.
+  std::vector<int> critical_path;
+};
+
+class FlowSimulation {
+ public:
+  // link_rate[e] > 0 bytes/s and link_latency[e] >= 0 seconds for every link of g (the caller
+  // has applied units and defaults); gamma >= 0 seconds per byte. g must outlive this object.
+  FlowSimulation(const Topology& g, std::vector<Rational> link_rate,
+                 std::vector<Rational> link_latency, Rational gamma);
+
+  // Adds a transfer of `bytes` (> 0; ignored for a barrier, links empty) over `links` (link ids;
+  // several = cut-through along them). Returns its id (dense, from 0).
+  int AddTransfer(const std::vector<int>& links, const Rational& bytes, bool reduce,
+                  const TransferLabel& label);
+  int AddBarrier(const TransferLabel& label = {}) { return AddTransfer({}, Rational(0), false, label); }
+  // `after` is issued only once `before` is done.
+  void AddDependency(int before, int after) { deps_.emplace_back(before, after); }
+
+  int num_transfers() const { return static_cast<int>(bytes_.size()); }
+  std::size_t num_dependencies() const { return deps_.size(); }
+  bool IsBarrier(int t) const { return link_begin_[t] == link_begin_[t + 1]; }
+  std::vector<int> Links(int t) const;
+  const Rational& Bytes(int t) const { return bytes_[t]; }
+  const TransferLabel& Label(int t) const { return labels_[t]; }
+  // The sum of the α of t's links.
+  Rational Latency(int t) const;
+  // Arrival plus the reduction delay (γ·bytes when t is marked reduce).
+  Rational DoneTime(const FlowSimulationResult& r, int t) const;
+  const Rational& link_rate(int e) const { return link_rate_[e]; }
+  const Topology& topology() const { return g_; }
+
+  // Runs the simulation. Throws std::logic_error when some transfer is never issued (a
+  // dependency cycle: a builder's bug).
+  FlowSimulationResult Run() const;
+
+ private:
+  const Topology& g_;
+  std::vector<Rational> link_rate_, link_latency_;
+  Rational gamma_;
+  std::vector<std::int64_t> link_begin_{0};
+  std::vector<int> link_ids_;
+  std::vector<Rational> bytes_;
+  std::vector<bool> reduce_;
+  std::vector<TransferLabel> labels_;
+  std::vector<std::pair<int, int>> deps_;
+};
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_SIMULATE_FLOW_SIMULATION_H_
