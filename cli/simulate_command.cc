@@ -43,9 +43,9 @@ SimulationModel ParseModel(const SimulateArgs& a) {
   m.bytes_per_unit = ParseBandwidthUnit("--bandwidth-unit", a.bandwidth_unit);
   const Rational p = ParseQuantity("--chunks", a.chunks, {{"", 1}}, "", false);
   if (Denominator(p) != 1 || p > Rational(kMaxSimulatedTransfers)) {
-    throw InputError("<args>", "--chunks",
-                     "'" + a.chunks + "' must be an integer in 1.." +
-                         std::to_string(kMaxSimulatedTransfers));
+    throw InputError(
+        "<args>", "--chunks",
+        "'" + a.chunks + "' must be an integer in 1.." + std::to_string(kMaxSimulatedTransfers));
   }
   m.chunks = ToInt64(Numerator(p));
   auto sw = ParseSwitchModel(a.switch_model);
@@ -85,8 +85,7 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
                   "MB/s, TB/s, KiB/s, MiB/s, GiB/s, bps..Tbps, or bytes/s)");
   cmd->add_option("--switch-model", args->switch_model,
                   "pipeline routes through switches: store-and-forward (default) or cut-through");
-  auto* mode =
-      cmd->add_option("--mode", args->mode, "step schedules: sync (default) or async");
+  auto* mode = cmd->add_option("--mode", args->mode, "step schedules: sync (default) or async");
   cmd->add_option("--timeline", args->timeline, "write the per-transfer CSV (Gantt chart) here");
   cmd->add_flag("--json", args->json, "print one JSON object");
   cmd->callback([args, chunks, mode]() {
@@ -110,8 +109,8 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
       const std::string format = doc.value("format", "");
       const bool pipeline = format == "pipeline";
       if (pipeline && mode->count() > 0) {
-        throw InputError("<args>", "--mode", "applies to step schedules only, " + file +
-                                                 " is a pipeline schedule");
+        throw InputError("<args>", "--mode",
+                         "applies to step schedules only, " + file + " is a pipeline schedule");
       }
       if (!pipeline && chunks->count() > 0) {
         throw InputError("<args>", "--chunks",

@@ -42,12 +42,14 @@ int FlowSimulation::AddTransfer(const std::vector<int>& links, const Rational& b
 }
 
 std::vector<int> FlowSimulation::Links(int t) const {
-  return std::vector<int>(link_ids_.begin() + link_begin_[t], link_ids_.begin() + link_begin_[t + 1]);
+  return std::vector<int>(link_ids_.begin() + link_begin_[t],
+                          link_ids_.begin() + link_begin_[t + 1]);
 }
 
 Rational FlowSimulation::Latency(int t) const {
   Rational sum = 0;
-  for (std::int64_t i = link_begin_[t]; i < link_begin_[t + 1]; ++i) sum += link_latency_[link_ids_[i]];
+  for (std::int64_t i = link_begin_[t]; i < link_begin_[t + 1]; ++i)
+    sum += link_latency_[link_ids_[i]];
   return sum;
 }
 
@@ -107,7 +109,8 @@ FlowSimulationResult FlowSimulation::Run() const {
   std::vector<std::int64_t> succ_begin(n + 1, 0);
   std::vector<int> pending(n, 0);
   for (const auto& [a, b] : deps_) {
-    if (a < 0 || a >= n || b < 0 || b >= n) throw std::logic_error("FlowSimulation: bad dependency");
+    if (a < 0 || a >= n || b < 0 || b >= n)
+      throw std::logic_error("FlowSimulation: bad dependency");
     ++succ_begin[a + 1];
     ++pending[b];
   }

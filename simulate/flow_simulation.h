@@ -40,7 +40,7 @@ struct FlowSimulationResult {
   Rational completion;           // the last done time (0 without transfers)
   std::vector<Rational> issued;  // per transfer
   std::vector<Rational> arrived;
-  std::vector<int> gate;  // the predecessor whose end issued the transfer, -1 for none
+  std::vector<int> gate;             // the predecessor whose end issued the transfer, -1 for none
   std::vector<Rational> link_bytes;  // per topology link
   std::vector<Rational> link_busy;   // seconds the link was taken by a transfer
   std::int64_t events = 0;
@@ -61,7 +61,9 @@ class FlowSimulation {
   // several = cut-through along them). Returns its id (dense, from 0).
   int AddTransfer(const std::vector<int>& links, const Rational& bytes, bool reduce,
                   const TransferLabel& label);
-  int AddBarrier(const TransferLabel& label = {}) { return AddTransfer({}, Rational(0), false, label); }
+  int AddBarrier(const TransferLabel& label = {}) {
+    return AddTransfer({}, Rational(0), false, label);
+  }
   // `after` is issued only once `before` is done.
   void AddDependency(int before, int after) { deps_.emplace_back(before, after); }
 

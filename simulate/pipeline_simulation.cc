@@ -8,8 +8,9 @@ namespace collsynth {
 namespace {
 
 std::uint64_t SatAdd(std::uint64_t a, std::uint64_t b) {
-  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max()
-                                                           : a + b;
+  return a > std::numeric_limits<std::uint64_t>::max() - b
+             ? std::numeric_limits<std::uint64_t>::max()
+             : a + b;
 }
 
 std::uint64_t SatMul(std::uint64_t a, std::uint64_t b) {
@@ -84,7 +85,7 @@ FlowSimulation BuildPipelineSimulation(const PipelineSchedule& s, const Topology
       const int num_edges = static_cast<int>(tree.edges.size());
       // Per edge and route: the first transfer id and the hops (transfers per chunk).
       std::vector<std::vector<std::pair<int, int>>> ids(num_edges);
-      std::unordered_map<int, int> parent_edge;           // child -> edge index
+      std::unordered_map<int, int> parent_edge;            // child -> edge index
       std::unordered_map<int, std::vector<int>> children;  // parent -> edge indices
       for (int ei = 0; ei < num_edges; ++ei) {
         const PipelineTreeEdge& edge = tree.edges[ei];
@@ -108,8 +109,8 @@ FlowSimulation BuildPipelineSimulation(const PipelineSchedule& s, const Topology
               const std::vector<int> on = cut_through ? links : std::vector<int>{links[h]};
               const int id = sim.AddTransfer(on, bytes, upward && h == hops - 1, label);
               if (first < 0) first = id;
-              if (h > 0) sim.AddDependency(id - 1, id);              // the previous link
-              if (j > 0) sim.AddDependency(id - hops, id);           // the previous chunk
+              if (h > 0) sim.AddDependency(id - 1, id);     // the previous link
+              if (j > 0) sim.AddDependency(id - hops, id);  // the previous chunk
             }
           }
           ids[ei].emplace_back(first, hops);

@@ -51,9 +51,9 @@ std::vector<Rational> LinkLatencies(const Topology& g, const SimulationModel& m)
 Rational ParseQuantity(const std::string& option, const std::string& text, const UnitTable& units,
                        const std::string& bare, bool allow_zero) {
   std::size_t end = 0;
-  while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) ||
-                               text[end] == '.' || text[end] == '/' || text[end] == '-' ||
-                               text[end] == '+')) {
+  while (end < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
+          text[end] == '/' || text[end] == '-' || text[end] == '+')) {
     ++end;
   }
   const std::string num = text.substr(0, end);
@@ -74,13 +74,13 @@ Rational ParseQuantity(const std::string& option, const std::string& text, const
   }
   std::string list;
   for (const auto& u : units) list += (list.empty() ? "" : ", ") + u.first;
-  throw InputError("<args>", option, "unknown unit '" + unit + "' in '" + text + "' (" + list + ")");
+  throw InputError("<args>", option,
+                   "unknown unit '" + unit + "' in '" + text + "' (" + list + ")");
 }
 
 const UnitTable& SizeUnits() {
-  static const UnitTable t = {{"B", 1},          {"KB", 1024},      {"MB", 1 << 20},
-                              {"GB", 1 << 30},   {"KiB", 1024},     {"MiB", 1 << 20},
-                              {"GiB", 1 << 30}};
+  static const UnitTable t = {{"B", 1},      {"KB", 1024},     {"MB", 1 << 20}, {"GB", 1 << 30},
+                              {"KiB", 1024}, {"MiB", 1 << 20}, {"GiB", 1 << 30}};
   return t;
 }
 
@@ -119,9 +119,8 @@ const UnitTable& BandwidthUnits() {
 }
 
 Rational ParseBandwidthUnit(const std::string& option, const std::string& text) {
-  const bool unit_only =
-      !text.empty() && !std::isdigit(static_cast<unsigned char>(text[0])) && text[0] != '.' &&
-      text[0] != '-' && text[0] != '+' && text[0] != '/';
+  const bool unit_only = !text.empty() && !std::isdigit(static_cast<unsigned char>(text[0])) &&
+                         text[0] != '.' && text[0] != '-' && text[0] != '+' && text[0] != '/';
   return ParseQuantity(option, unit_only ? "1" + text : text, BandwidthUnits(), "B/s", false);
 }
 

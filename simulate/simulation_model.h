@@ -32,10 +32,10 @@ std::optional<SwitchModel> ParseSwitchModel(const std::string& text);
 std::optional<StepMode> ParseStepMode(const std::string& text);
 
 struct SimulationModel {
-  Rational size;                                 // M, bytes (> 0); see ShardBytes
+  Rational size;                                   // M, bytes (> 0); see ShardBytes
   Rational bytes_per_unit = Rational(1000000000);  // bytes/s per unit of topology bandwidth
-  Rational default_alpha = 0;                    // seconds, links without a `latency`
-  Rational gamma = 0;                            // seconds per byte reduced at a compute node
+  Rational default_alpha = 0;                      // seconds, links without a `latency`
+  Rational gamma = 0;                              // seconds per byte reduced at a compute node
   SwitchModel switch_model = SwitchModel::kStoreAndForward;
   StepMode step_mode = StepMode::kSync;
   std::int64_t chunks = 1;  // P, pipeline schedules

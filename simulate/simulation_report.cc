@@ -112,8 +112,8 @@ std::string SimulationReportText(const json& report) {
       << (model.contains("mode") ? model["mode"].get<std::string>() + " steps"
                                  : "P = " + std::to_string(model["chunks"].get<std::int64_t>()) +
                                        " chunks, " + model["switch_model"].get<std::string>())
-      << ") on " << report["topology"].get<std::string>() << ": M = "
-      << model["size_bytes"].get<std::string>() << " bytes, shard "
+      << ") on " << report["topology"].get<std::string>()
+      << ": M = " << model["size_bytes"].get<std::string>() << " bytes, shard "
       << model["shard_bytes"].get<std::string>() << " bytes\n";
   out << "completion time: " << report["completion_time"].get<std::string>() << " s ("
       << report["completion_seconds"].get<std::string>() << " s)\n";
@@ -127,8 +127,8 @@ std::string SimulationReportText(const json& report) {
   out << "links used: " << links.size() << ", idle: " << report["idle_links"] << "; busiest:\n";
   for (std::size_t i = 0; i < links.size() && i < 10; ++i) {
     const json& l = *links[i];
-    out << "  " << l["from"].get<std::string>() << " -> " << l["to"].get<std::string>()
-        << ": busy " << l["busy_fraction_decimal"].get<std::string>() << " of the time, "
+    out << "  " << l["from"].get<std::string>() << " -> " << l["to"].get<std::string>() << ": busy "
+        << l["busy_fraction_decimal"].get<std::string>() << " of the time, "
         << l["bytes"].get<std::string>() << " bytes\n";
   }
   const json& path = report["critical_path"];

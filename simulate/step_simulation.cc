@@ -52,9 +52,9 @@ FlowSimulation BuildStepSimulation(const StepSchedule& s, const Topology& g,
     for (const Interval& in : merged[i]) measure += in.hi - in.lo;
     const std::optional<int> e = g.FindLink(send.from, send.to);
     if (!e) throw std::logic_error("BuildStepSimulation: a send over a missing link");
-    const bool rs_phase = s.collective == Collective::kReduceScatter ||
-                          (s.collective == Collective::kAllreduce && s.rs_steps &&
-                           send.step <= *s.rs_steps);
+    const bool rs_phase =
+        s.collective == Collective::kReduceScatter ||
+        (s.collective == Collective::kAllreduce && s.rs_steps && send.step <= *s.rs_steps);
     TransferLabel label;
     label.phase = s.collective == Collective::kAllreduce && !rs_phase ? 1 : 0;
     label.group = send.step;

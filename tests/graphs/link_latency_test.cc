@@ -60,11 +60,9 @@ TEST(LinkLatencyTest, MergedLinksMustAgree) {
 
 TEST(LinkLatencyTest, MalformedLatenciesAreInputErrors) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"-1", "non-negative"},
-      {"\"-1/2\"", "non-negative"},
+      {"-1", "non-negative"}, {"\"-1/2\"", "non-negative"},
       {"1.5e-6", ""},  // floats are not exact
-      {"\"fast\"", ""},
-      {"true", ""},
+      {"\"fast\"", ""},       {"true", ""},
   };
   for (const auto& [value, problem] : cases) {
     try {

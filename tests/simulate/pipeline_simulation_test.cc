@@ -154,8 +154,8 @@ struct Case {
 };
 
 std::vector<Case> Topologies() {
-  return {{"two_cluster", ReadTopologyFile(testing::SourcePath(
-                              "experiments/topologies/two_cluster.json"))},
+  return {{"two_cluster",
+           ReadTopologyFile(testing::SourcePath("experiments/topologies/two_cluster.json"))},
           {"hypercube(3)", Hypercube(3)},
           {"torus(3,3)", Torus({3, 3})},
           {"kautz(2,2)", Kautz(2, 2)}};
