@@ -124,7 +124,8 @@ bool TorusBfb(int side) {
     t_run = Seconds([&] { r = sim.Run(); });
   });
   t_build -= t_run;
-  const Rational expected = check.tl * m.default_alpha + check.tb * m.size / (g.num_compute() * kGB);
+  const Rational expected =
+      check.tl * m.default_alpha + check.tb * m.size / (g.num_compute() * kGB);
   const bool ok = check.ok && r.completion == expected;
   std::printf(
       "torus %dx%d BFB allgather sync, M = 1 GiB, alpha = 1 us: schedule %.3f s, build %.3f s, "

@@ -12,12 +12,14 @@
 // k transfers that reach a link together leave it after Σ bytes/b_e. Times are sums and maxima
 // of α and bytes/b, so their denominators stay those of the inputs (proportional sharing made
 // them grow without bound: docs/simulate.md "Why first come, first served").
-// Cost: O(log events) heap work and O(1) rational operations per event, ~4 events per
-// (transfer, link). Memory O(transfers + dependencies). Never prints.
+// Cost: O(log events) heap work per event, ~3 events per (transfer, link), in int64 ticks when
+// the inputs' least common denominator allows (else O(1) rational operations per event).
+// Memory O(transfers + dependencies). Never prints.
 #ifndef COLLSYNTH_SIMULATE_FLOW_SIMULATION_H_
 #define COLLSYNTH_SIMULATE_FLOW_SIMULATION_H_
 
 #include <cstdint>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -37,10 +39,8 @@ struct TransferLabel {
 };
 
 struct FlowSimulationResult {
-  Rational completion;           // the last done time (0 without transfers)
-  std::vector<Rational> issued;  // per transfer
-  std::vector<Rational> arrived;
-  std::vector<int> gate;             // the predecessor whose end issued the transfer, -1 for none
+  Rational completion;    // the last done time (0 without transfers)
+  std::vector<int> gate;  // per transfer: the predecessor whose end issued it, -1 for none
   std::vector<Rational> link_bytes;  // per topology link
   std::vector<Rational> link_busy;   // seconds the link was taken by a transfer
   std::int64_t events = 0;
@@ -48,6 +48,23 @@ struct FlowSimulationResult {
   // the predecessor that issued it, or, when it had to wait for a link, the transfer served
   // before it there. What decided the completion time.
   std::vector<int> critical_path;
+  // How the times were computed: in integer ticks of `tick` seconds (every input duration was
+  // a multiple of one tick that keeps all times within int64), or in Rationals.
+  bool integer_ticks = false;
+  Rational tick;
+
+  Rational Issued(int t) const { return Time(issued_ticks, issued, t); }
+  Rational Arrived(int t) const { return Time(arrived_ticks, arrived, t); }
+
+  // Per transfer, in one of the two representations (the other is empty).
+  std::vector<std::int64_t> issued_ticks, arrived_ticks;
+  std::vector<Rational> issued, arrived;
+
+ private:
+  Rational Time(const std::vector<std::int64_t>& ticks, const std::vector<Rational>& exact,
+                int t) const {
+    return integer_ticks ? Rational(ticks[t]) * tick : exact[t];
+  }
 };
 
 class FlowSimulation {
@@ -67,11 +84,11 @@ class FlowSimulation {
   // `after` is issued only once `before` is done.
   void AddDependency(int before, int after) { deps_.emplace_back(before, after); }
 
-  int num_transfers() const { return static_cast<int>(bytes_.size()); }
+  int num_transfers() const { return static_cast<int>(amount_.size()); }
   std::size_t num_dependencies() const { return deps_.size(); }
   bool IsBarrier(int t) const { return link_begin_[t] == link_begin_[t + 1]; }
   std::vector<int> Links(int t) const;
-  const Rational& Bytes(int t) const { return bytes_[t]; }
+  const Rational& Bytes(int t) const { return amounts_[amount_[t]]; }
   const TransferLabel& Label(int t) const { return labels_[t]; }
   // The sum of the α of t's links.
   Rational Latency(int t) const;
@@ -81,16 +98,23 @@ class FlowSimulation {
   const Topology& topology() const { return g_; }
 
   // Runs the simulation. Throws std::logic_error when some transfer is never issued (a
-  // dependency cycle: a builder's bug).
+  // dependency cycle: a builder's bug). Times are computed in integer ticks when the least
+  // common denominator of every latency, bytes/rate and γ·bytes fits (and no time overflows
+  // int64), else in Rationals; both are exact and give the same result.
   FlowSimulationResult Run() const;
+  // The same, always in Rationals (tests compare the two).
+  FlowSimulationResult RunRational() const;
 
  private:
+  friend struct FlowSimulationCore;
   const Topology& g_;
   std::vector<Rational> link_rate_, link_latency_;
   Rational gamma_;
   std::vector<std::int64_t> link_begin_{0};
   std::vector<int> link_ids_;
-  std::vector<Rational> bytes_;
+  std::vector<int> amount_;        // per transfer: index into amounts_ (bytes)
+  std::vector<Rational> amounts_;  // distinct byte counts
+  std::map<Rational, int> amount_index_;
   std::vector<bool> reduce_;
   std::vector<TransferLabel> labels_;
   std::vector<std::pair<int, int>> deps_;

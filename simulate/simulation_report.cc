@@ -80,11 +80,11 @@ json SimulationReportJson(const FlowSimulation& sim, const FlowSimulationResult&
   json path = json::array();
   for (int t : r.critical_path) {
     const TransferLabel& l = sim.Label(t);
-    const Rational flow_start = r.issued[t] + sim.Latency(t);
+    const Rational flow_start = r.Issued(t) + sim.Latency(t);
     json o = {{"link", LinksName(sim, t)},
-              {"issued", ToString(r.issued[t])},
+              {"issued", ToString(r.Issued(t))},
               {"flow_start", ToString(flow_start)},
-              {"arrived", ToString(r.arrived[t])},
+              {"arrived", ToString(r.Arrived(t))},
               {"done", ToString(sim.DoneTime(r, t))},
               {"bytes", ToString(sim.Bytes(t))},
               {"phase", l.phase}};
@@ -166,17 +166,17 @@ void WriteTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r, 
   for (int t = 0; t < sim.num_transfers(); ++t) {
     if (sim.IsBarrier(t)) continue;
     const TransferLabel& l = sim.Label(t);
-    const Rational flow_start = r.issued[t] + sim.Latency(t);
+    const Rational flow_start = r.Issued(t) + sim.Latency(t);
     const Rational done = sim.DoneTime(r, t);
     for (int e : sim.Links(t)) {
       out << t << ',' << l.phase << ',' << (steps ? field(l.group) : "") << ','
           << (steps ? "" : field(l.group)) << ',' << (steps ? "" : field(l.item)) << ','
           << field(l.route) << ',' << field(l.chunk) << ',' << field(l.hop) << ','
           << csv(g.node(g.link(e).from).name) << ',' << csv(g.node(g.link(e).to).name) << ','
-          << DecimalString(sim.Bytes(t)) << ',' << DecimalString(r.issued[t]) << ','
-          << DecimalString(flow_start) << ',' << DecimalString(r.arrived[t]) << ','
-          << DecimalString(done) << ',' << ToString(r.issued[t]) << ',' << ToString(flow_start)
-          << ',' << ToString(r.arrived[t]) << ',' << ToString(done) << '\n';
+          << DecimalString(sim.Bytes(t)) << ',' << DecimalString(r.Issued(t)) << ','
+          << DecimalString(flow_start) << ',' << DecimalString(r.Arrived(t)) << ','
+          << DecimalString(done) << ',' << ToString(r.Issued(t)) << ',' << ToString(flow_start)
+          << ',' << ToString(r.Arrived(t)) << ',' << ToString(done) << '\n';
     }
   }
 }

@@ -30,8 +30,8 @@ TEST(FlowSimulationTest, ALinkServesFirstComeFirstServedAtFullRate) {
   const int a = sim.AddTransfer({0}, 6, false, {});
   const int b = sim.AddTransfer({0}, 2, false, {});
   FlowSimulationResult r = sim.Run();
-  EXPECT_EQ(r.arrived[a], 3);
-  EXPECT_EQ(r.arrived[b], 4);  // together they take (6 + 2) / 2
+  EXPECT_EQ(r.Arrived(a), 3);
+  EXPECT_EQ(r.Arrived(b), 4);  // together they take (6 + 2) / 2
   EXPECT_EQ(r.completion, 4);
   EXPECT_EQ(r.link_bytes[0], 8);
   EXPECT_EQ(r.link_busy[0], 4);
@@ -49,10 +49,10 @@ TEST(FlowSimulationTest, ALateTransferWaitsForTheLink) {
   const int t1 = sim.AddTransfer({0}, 4, false, {});
   sim.AddDependency(gate, t1);
   FlowSimulationResult r = sim.Run();
-  EXPECT_EQ(r.arrived[gate], 1);
-  EXPECT_EQ(r.issued[t1], 1);
-  EXPECT_EQ(r.arrived[t0], 2);
-  EXPECT_EQ(r.arrived[t1], 4);
+  EXPECT_EQ(r.Arrived(gate), 1);
+  EXPECT_EQ(r.Issued(t1), 1);
+  EXPECT_EQ(r.Arrived(t0), 2);
+  EXPECT_EQ(r.Arrived(t1), 4);
   EXPECT_EQ(r.link_busy[0], 4);
   EXPECT_EQ(r.link_busy[1], 1);
   EXPECT_EQ(r.gate[t1], gate);
@@ -68,8 +68,8 @@ TEST(FlowSimulationTest, CutThroughHoldsALinkUntilItsLastByteCameThrough) {
   const int m = sim.AddTransfer({2, 3}, 2, false, {});
   const int t = sim.AddTransfer({3}, 2, false, {});
   FlowSimulationResult r = sim.Run();
-  EXPECT_EQ(r.arrived[t], Rational(1, 2));
-  EXPECT_EQ(r.arrived[m], 2);
+  EXPECT_EQ(r.Arrived(t), Rational(1, 2));
+  EXPECT_EQ(r.Arrived(m), 2);
   EXPECT_EQ(r.link_bytes[3], 4);
   EXPECT_EQ(r.link_busy[3], 2);
   EXPECT_EQ(r.link_busy[2], 2);
@@ -82,7 +82,7 @@ TEST(FlowSimulationTest, ALoneCutThroughTransferTakesTheLatenciesPlusItsBottlene
   const int m = sim.AddTransfer({2, 3}, 1, false, {});
   EXPECT_EQ(sim.Latency(m), Rational(1, 2));
   FlowSimulationResult r = sim.Run();
-  EXPECT_EQ(r.arrived[m], 1);  // 1/3 + 1/6 + 1 byte at min(2, 4)
+  EXPECT_EQ(r.Arrived(m), 1);  // 1/3 + 1/6 + 1 byte at min(2, 4)
   EXPECT_EQ(r.link_busy[2], Rational(1, 2));
 }
 
@@ -93,9 +93,9 @@ TEST(FlowSimulationTest, ReductionDelaysDoneByGammaPerByte) {
   const int u = sim.AddTransfer({1}, 1, false, {});
   sim.AddDependency(t, u);
   FlowSimulationResult r = sim.Run();
-  EXPECT_EQ(r.arrived[t], 2);
+  EXPECT_EQ(r.Arrived(t), 2);
   EXPECT_EQ(sim.DoneTime(r, t), 4);
-  EXPECT_EQ(r.issued[u], 4);
+  EXPECT_EQ(r.Issued(u), 4);
   EXPECT_EQ(r.completion, 5);
 }
 
@@ -108,7 +108,7 @@ TEST(FlowSimulationTest, BarriersTakeNoTime) {
   sim.AddDependency(a, b);
   sim.AddDependency(b, c);
   FlowSimulationResult r = sim.Run();
-  EXPECT_EQ(r.issued[c], 2);
+  EXPECT_EQ(r.Issued(c), 2);
   EXPECT_EQ(r.completion, 4);
   EXPECT_EQ(r.critical_path, (std::vector<int>{a, c}));
 }
@@ -121,6 +121,45 @@ TEST(FlowSimulationTest, ACycleIsABuilderBug) {
   sim.AddDependency(a, b);
   sim.AddDependency(b, a);
   EXPECT_THROW(sim.Run(), std::logic_error);
+}
+
+}  // namespace
+}  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// Integer ticks and Rationals give the same times; a tick that does not fit int64 falls back to
+// Rationals.
+TEST(FlowSimulationTest, TicksAndRationalsAgree) {
+  Topology g = FourLinks();
+  std::vector<Rational> lat = {Rational(1, 7), 0, Rational(2, 9), Rational(1, 11)};
+  FlowSimulation sim(g, Rates({3, 5, 2, 7}), lat, Rational(1, 13));
+  std::vector<int> ids;
+  for (int i = 0; i < 12; ++i) {
+    const std::vector<int> links = i % 3 == 0 ? std::vector<int>{2, 3} : std::vector<int>{i % 2};
+    ids.push_back(sim.AddTransfer(links, Rational(i + 1, 3), i % 4 == 1, {}));
+    if (i >= 2) sim.AddDependency(ids[i - 2], ids[i]);
+  }
+  FlowSimulationResult ticks = sim.Run(), exact = sim.RunRational();
+  EXPECT_TRUE(ticks.integer_ticks);
+  EXPECT_FALSE(exact.integer_ticks);
+  EXPECT_EQ(ticks.completion, exact.completion);
+  for (int t : ids) {
+    EXPECT_EQ(ticks.Issued(t), exact.Issued(t));
+    EXPECT_EQ(ticks.Arrived(t), exact.Arrived(t));
+  }
+  EXPECT_EQ(ticks.link_busy, exact.link_busy);
+  EXPECT_EQ(ticks.link_bytes, exact.link_bytes);
+  EXPECT_EQ(ticks.critical_path, exact.critical_path);
+
+  // Latency 1/p with p a prime above 2^62: no int64 tick.
+  std::vector<Rational> huge = {Rational(BigInt(1), BigInt("4611686018427388039")), 0, 0, 0};
+  FlowSimulation big(g, Rates({1, 1, 1, 1}), huge, 0);
+  const int a = big.AddTransfer({0}, 1, false, {});
+  FlowSimulationResult r = big.Run();
+  EXPECT_FALSE(r.integer_ticks);
+  EXPECT_EQ(r.Arrived(a), 1 + huge[0]);
 }
 
 }  // namespace

@@ -110,8 +110,8 @@ TEST(SimulateCliTest, PipelineWithChunksAndTimeline) {
   while (std::getline(in, line)) ++rows;
   EXPECT_EQ(rows, r["transfers"].get<int>());  // store-and-forward: one link per transfer
   // Cut-through: fewer transfers, one row per (transfer, link).
-  json ct = SimulateJson({kTwoCluster, sched, "--size", "1GB", "--chunks", "4",
-                          "--switch-model", "cut-through"});
+  json ct = SimulateJson(
+      {kTwoCluster, sched, "--size", "1GB", "--chunks", "4", "--switch-model", "cut-through"});
   EXPECT_LT(ct["transfers"].get<int>(), r["transfers"].get<int>());
 }
 
@@ -121,11 +121,13 @@ TEST(SimulateCliTest, BadInputIsExitTwoWithOneLine) {
       {{"--size", "-5"}, "collsynth: <args>: --size: '-5' must be positive"},
       {{"--size", "0"}, "collsynth: <args>: --size: '0' must be positive"},
       {{"--size", "12XB"}, "collsynth: <args>: --size: unknown unit 'XB'"},
-      {{"--size", "1", "--alpha", "-1us"}, "collsynth: <args>: --alpha: '-1us' must be non-negative"},
+      {{"--size", "1", "--alpha", "-1us"},
+       "collsynth: <args>: --alpha: '-1us' must be non-negative"},
       {{"--size", "1", "--gamma", "x"}, "collsynth: <args>: --gamma: 'x': "},
       {{"--size", "1", "--bandwidth-unit", "furlongs/s"},
        "collsynth: <args>: --bandwidth-unit: unknown unit 'furlongs/s'"},
-      {{"--size", "1", "--mode", "later"}, "collsynth: <args>: --mode: 'later' is not sync or async"},
+      {{"--size", "1", "--mode", "later"},
+       "collsynth: <args>: --mode: 'later' is not sync or async"},
       {{"--size", "1", "--switch-model", "wormhole"},
        "collsynth: <args>: --switch-model: 'wormhole' is not store-and-forward or cut-through"},
       {{"--size", "1", "--chunks", "0"}, "collsynth: <args>: --chunks: '0' must be positive"},
@@ -153,8 +155,7 @@ TEST(SimulateCliTest, BadLatencyFieldIsExitTwoNamingTheLink) {
       "latency": )" + value + "}]}");
     testing::CliResult r = RunCli({"simulate", topo, sched, "--size", "2"});
     EXPECT_EQ(r.exit_code, 2) << value << ": " << r.err;
-    EXPECT_EQ(r.err.rfind("collsynth: " + topo + ": links[0] (a -> b) latency: ", 0), 0u)
-        << r.err;
+    EXPECT_EQ(r.err.rfind("collsynth: " + topo + ": links[0] (a -> b) latency: ", 0), 0u) << r.err;
   }
 }
 
