@@ -111,13 +111,16 @@ struct FlowSimulationCore {
   template <typename T, typename Duration, typename Latency, typename Reduction>
   static void Run(const FlowSimulation& sim, const Duration& duration, const Latency& latency,
                   const Reduction& reduction, std::vector<T>* issued, std::vector<T>* arrived,
-                  std::vector<T>* busy, T* completion, FlowSimulationResult* r) {
+                  std::vector<T>* slot_start, std::vector<T>* slot_end, std::vector<T>* busy,
+                  T* completion, FlowSimulationResult* r) {
     const int n = sim.num_transfers();
     const auto& link_begin = sim.link_begin_;
     const auto& link_ids = sim.link_ids_;
     issued->assign(n, T(0));
     arrived->assign(n, T(0));
     busy->assign(sim.g_.num_links(), T(0));
+    slot_start->assign(link_ids.size(), T(0));
+    slot_end->assign(link_ids.size(), T(0));
     r->gate.assign(n, -1);
     r->events = 0;
     std::vector<int> cause(n, -1);  // what delayed the transfer last: its gate or a link's queue
@@ -181,6 +184,8 @@ struct FlowSimulationCore {
         if (upstream > end) end = std::move(upstream);
       }
       (*busy)[e] = Add((*busy)[e], end - now);
+      (*slot_start)[first + stage] = now;
+      (*slot_end)[first + stage] = end;
       push(end, EventKind::kLinkFree, e, 0);
       if (stage + 1 < stages_total) {
         stage_end[t] = end;
@@ -285,7 +290,7 @@ FlowSimulationResult FlowSimulation::RunRational() const {
   auto latency = [&](int e) { return link_latency_[e]; };
   auto reduction = [&](int t) { return gamma_ * Bytes(t); };
   FlowSimulationCore::Run<Rational>(*this, duration, latency, reduction, &r.issued, &r.arrived,
-                                    &r.link_busy, &r.completion, &r);
+                                    &r.start, &r.end, &r.link_busy, &r.completion, &r);
   r.link_bytes = LinkBytes(g_, link_begin_, link_ids_, amount_, amounts_);
   r.integer_ticks = false;
   return r;
@@ -361,7 +366,7 @@ FlowSimulationResult FlowSimulation::Run() const {
     FlowSimulationCore::Run<std::int64_t>(
         *this, [&](std::int64_t slot) { return duration_ticks[slot]; },
         [&](int e) { return latency_ticks[e]; }, [&](int t) { return reduction_ticks[amount_[t]]; },
-        &r.issued_ticks, &r.arrived_ticks, &busy, &completion, &r);
+        &r.issued_ticks, &r.arrived_ticks, &r.start_ticks, &r.end_ticks, &busy, &completion, &r);
   } catch (const TickOverflow&) {
     return RunRational();
   }

@@ -55,14 +55,19 @@ struct FlowSimulationResult {
 
   Rational Issued(int t) const { return Time(issued_ticks, issued, t); }
   Rational Arrived(int t) const { return Time(arrived_ticks, arrived, t); }
+  // When the transfer using link slot `slot` (FlowSimulation::FirstSlot) took that link, and
+  // when it released it.
+  Rational SlotStart(std::int64_t slot) const { return Time(start_ticks, start, slot); }
+  Rational SlotEnd(std::int64_t slot) const { return Time(end_ticks, end, slot); }
 
-  // Per transfer, in one of the two representations (the other is empty).
-  std::vector<std::int64_t> issued_ticks, arrived_ticks;
-  std::vector<Rational> issued, arrived;
+  // Per transfer (issued, arrived) and per link slot (start, end), in one of the two
+  // representations (the other is empty).
+  std::vector<std::int64_t> issued_ticks, arrived_ticks, start_ticks, end_ticks;
+  std::vector<Rational> issued, arrived, start, end;
 
  private:
   Rational Time(const std::vector<std::int64_t>& ticks, const std::vector<Rational>& exact,
-                int t) const {
+                std::int64_t t) const {
     return integer_ticks ? Rational(ticks[t]) * tick : exact[t];
   }
 };
@@ -88,6 +93,8 @@ class FlowSimulation {
   std::size_t num_dependencies() const { return deps_.size(); }
   bool IsBarrier(int t) const { return link_begin_[t] == link_begin_[t + 1]; }
   std::vector<int> Links(int t) const;
+  // Transfer t's links are slots FirstSlot(t) .. FirstSlot(t) + Links(t).size() - 1, in order.
+  std::int64_t FirstSlot(int t) const { return link_begin_[t]; }
   const Rational& Bytes(int t) const { return amounts_[amount_[t]]; }
   const TransferLabel& Label(int t) const { return labels_[t]; }
   // The sum of the α of t's links.

@@ -80,10 +80,9 @@ json SimulationReportJson(const FlowSimulation& sim, const FlowSimulationResult&
   json path = json::array();
   for (int t : r.critical_path) {
     const TransferLabel& l = sim.Label(t);
-    const Rational flow_start = r.Issued(t) + sim.Latency(t);
     json o = {{"link", LinksName(sim, t)},
               {"issued", ToString(r.Issued(t))},
-              {"flow_start", ToString(flow_start)},
+              {"start", ToString(r.SlotStart(sim.FirstSlot(t)))},
               {"arrived", ToString(r.Arrived(t))},
               {"done", ToString(sim.DoneTime(r, t))},
               {"bytes", ToString(sim.Bytes(t))},
@@ -153,8 +152,8 @@ std::string SimulationReportText(const json& report) {
 void WriteTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r, bool steps,
                       std::ostream& out) {
   const Topology& g = sim.topology();
-  out << "transfer,phase,step,tree,edge,route,chunk,hop,from,to,bytes,issued,flow_start,arrived,"
-         "done,issued_exact,flow_start_exact,arrived_exact,done_exact\n";
+  out << "transfer,phase,step,tree,edge,route,chunk,hop,from,to,bytes,issued,start,end,arrived,"
+         "done,issued_exact,start_exact,end_exact,arrived_exact,done_exact\n";
   auto field = [](int v) { return v < 0 ? std::string() : std::to_string(v); };
   // Node names are quoted as CSV requires when they hold a comma, quote or line break.
   auto csv = [](const std::string& s) {
@@ -166,17 +165,19 @@ void WriteTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r, 
   for (int t = 0; t < sim.num_transfers(); ++t) {
     if (sim.IsBarrier(t)) continue;
     const TransferLabel& l = sim.Label(t);
-    const Rational flow_start = r.Issued(t) + sim.Latency(t);
-    const Rational done = sim.DoneTime(r, t);
+    const Rational issued = r.Issued(t), arrived = r.Arrived(t), done = sim.DoneTime(r, t);
+    std::int64_t slot = sim.FirstSlot(t);
     for (int e : sim.Links(t)) {
+      const Rational start = r.SlotStart(slot), end = r.SlotEnd(slot);
+      ++slot;
       out << t << ',' << l.phase << ',' << (steps ? field(l.group) : "") << ','
           << (steps ? "" : field(l.group)) << ',' << (steps ? "" : field(l.item)) << ','
           << field(l.route) << ',' << field(l.chunk) << ',' << field(l.hop) << ','
           << csv(g.node(g.link(e).from).name) << ',' << csv(g.node(g.link(e).to).name) << ','
-          << DecimalString(sim.Bytes(t)) << ',' << DecimalString(r.Issued(t)) << ','
-          << DecimalString(flow_start) << ',' << DecimalString(r.Arrived(t)) << ','
-          << DecimalString(done) << ',' << ToString(r.Issued(t)) << ',' << ToString(flow_start)
-          << ',' << ToString(r.Arrived(t)) << ',' << ToString(done) << '\n';
+          << DecimalString(sim.Bytes(t)) << ',' << DecimalString(issued) << ','
+          << DecimalString(start) << ',' << DecimalString(end) << ',' << DecimalString(arrived)
+          << ',' << DecimalString(done) << ',' << ToString(issued) << ',' << ToString(start) << ','
+          << ToString(end) << ',' << ToString(arrived) << ',' << ToString(done) << '\n';
     }
   }
 }

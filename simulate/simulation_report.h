@@ -23,8 +23,8 @@ std::string DecimalString(const Rational& seconds);
 // topology, model {size_bytes, shard_bytes, bytes_per_unit, alpha, gamma, switch_model, mode |
 // chunks}, completion_time ("p/q" s), completion_seconds (decimal string), transfers, events,
 // links [{from, to, bytes, busy, busy_fraction, busy_fraction_decimal}] (links that carried
-// bytes, by id), idle_links, critical_path [{link, issued, flow_start, arrived, done, bytes,
-// phase, step | tree, edge, route, chunk, hop}].
+// bytes, by id), idle_links, critical_path [{link, issued, start (took its first link), arrived,
+// done, bytes, phase, step, send | tree, edge, route, chunk, hop}].
 nlohmann::json SimulationReportJson(const FlowSimulation& sim, const FlowSimulationResult& r,
                                     const SimulationModel& m, const std::string& format,
                                     Collective collective);
@@ -32,10 +32,10 @@ nlohmann::json SimulationReportJson(const FlowSimulation& sim, const FlowSimulat
 // last five transfers when longer than ten).
 std::string SimulationReportText(const nlohmann::json& report);
 
-// CSV header: transfer,phase,step,tree,edge,route,chunk,hop,from,to,bytes,issued,flow_start,
-// arrived,done,issued_exact,flow_start_exact,arrived_exact,done_exact — one row per (transfer,
-// link) for every transfer but barriers (a cut-through transfer has a row for each of its links,
-// with the same times); seconds as decimals, then exact "p/q".
+// CSV header: transfer,phase,step,tree,edge,route,chunk,hop,from,to,bytes,issued,start,end,
+// arrived,done,issued_exact,start_exact,end_exact,arrived_exact,done_exact — one row per
+// (transfer, link) for every transfer but barriers; start/end: when the transfer took and
+// released that link (the Gantt bar); seconds as decimals, then exact "p/q".
 void WriteTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r, bool steps,
                       std::ostream& out);
 

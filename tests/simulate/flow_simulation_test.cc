@@ -70,6 +70,9 @@ TEST(FlowSimulationTest, CutThroughHoldsALinkUntilItsLastByteCameThrough) {
   FlowSimulationResult r = sim.Run();
   EXPECT_EQ(r.Arrived(t), Rational(1, 2));
   EXPECT_EQ(r.Arrived(m), 2);
+  EXPECT_EQ(r.SlotStart(sim.FirstSlot(m) + 1), Rational(1, 2));  // m waited for t on s->b
+  EXPECT_EQ(r.SlotEnd(sim.FirstSlot(m) + 1), 2);
+  EXPECT_EQ(r.SlotEnd(sim.FirstSlot(m)), 2);
   EXPECT_EQ(r.link_bytes[3], 4);
   EXPECT_EQ(r.link_busy[3], 2);
   EXPECT_EQ(r.link_busy[2], 2);
@@ -152,6 +155,10 @@ TEST(FlowSimulationTest, TicksAndRationalsAgree) {
   EXPECT_EQ(ticks.link_busy, exact.link_busy);
   EXPECT_EQ(ticks.link_bytes, exact.link_bytes);
   EXPECT_EQ(ticks.critical_path, exact.critical_path);
+  for (std::int64_t slot = 0; slot < sim.FirstSlot(ids.back()) + 2; ++slot) {
+    EXPECT_EQ(ticks.SlotStart(slot), exact.SlotStart(slot));
+    EXPECT_EQ(ticks.SlotEnd(slot), exact.SlotEnd(slot));
+  }
 
   // Latency 1/p with p a prime above 2^62: no int64 tick.
   std::vector<Rational> huge = {Rational(BigInt(1), BigInt("4611686018427388039")), 0, 0, 0};

@@ -67,6 +67,16 @@ TEST(SimulateCliTest, RingAllgatherTextAndJson) {
   EXPECT_EQ(r["links"][0]["bytes"], "7000");
   EXPECT_EQ(r["links"][0]["busy_fraction"], "1/2");
   EXPECT_EQ(r["critical_path"].size(), 7u);
+  // The timeline: send 0 (step 1, 0 -> 1) takes its link at 1 us and leaves it at 2 us.
+  const std::string csv = TempPath("ring_timeline.csv");
+  SimulateJson({kRing, RingSchedule(), "--size", "8000", "--alpha", "1us", "--timeline", csv});
+  std::ifstream in(csv);
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  EXPECT_EQ(row,
+            "0,0,1,,,,,,0,1,1000,0,1e-06,2e-06,2e-06,2e-06,0,1/1000000,1/500000,1/500000,"
+            "1/500000");
   testing::CliResult text =
       RunCli({"simulate", kRing, RingSchedule(), "--size", "8000", "--alpha", "1us"});
   EXPECT_EQ(text.exit_code, 0);
@@ -91,7 +101,7 @@ TEST(SimulateCliTest, LinkLatenciesFromTheTopologyOverrideAlpha) {
   EXPECT_EQ(r["completion_time"], "4");
   ASSERT_EQ(r["critical_path"].size(), 1u);
   EXPECT_EQ(r["critical_path"][0]["link"], "a -> b");
-  EXPECT_EQ(r["critical_path"][0]["flow_start"], "3");
+  EXPECT_EQ(r["critical_path"][0]["start"], "3");
 }
 
 TEST(SimulateCliTest, PipelineWithChunksAndTimeline) {
@@ -109,6 +119,11 @@ TEST(SimulateCliTest, PipelineWithChunksAndTimeline) {
   int rows = 0;
   while (std::getline(in, line)) ++rows;
   EXPECT_EQ(rows, r["transfers"].get<int>());  // store-and-forward: one link per transfer
+  // Too many chunks: refused before building.
+  testing::CliResult big =
+      RunCli({"simulate", kTwoCluster, sched, "--size", "1GB", "--chunks", "16000000"});
+  EXPECT_EQ(big.exit_code, 2) << big.err;
+  EXPECT_NE(big.err.find("above the simulator's limit"), std::string::npos) << big.err;
   // Cut-through: fewer transfers, one row per (transfer, link).
   json ct = SimulateJson(
       {kTwoCluster, sched, "--size", "1GB", "--chunks", "4", "--switch-model", "cut-through"});
