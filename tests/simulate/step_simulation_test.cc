@@ -75,6 +75,23 @@ TEST(StepSimulationTest, RingAllgatherIsItsClosedFormExactly) {
   }
 }
 
+TEST(StepSimulationTest, AsyncSendsStartWhenTheirDataHasArrived) {
+  // Ring 0 -> 1 -> 2 -> 0, 1 byte/s, shards of 1 byte; link 2 -> 0 has latency 3 s.
+  // Sync: step 1 ends at 3 + 1 = 4 (the slow link), step 2 at 8.
+  // Async: 1 -> 2 forwards shard 0 at 1..2, 0 -> 1 forwards shard 2 at 4..5, and 2 -> 0's
+  // forward of shard 1 (issued at 1) reaches its link at 4, after the first send left it: 4..5.
+  Topology g = UniRing(1, 3);
+  std::vector<int> order = {0, 1, 2};
+  StepSchedule s = UniRingAllgather(order);
+  SimulationModel m = Model(Rational(3), Rational(0));
+  m.bytes_per_unit = 1;
+  m.link_latency.assign(g.num_links(), std::nullopt);
+  m.link_latency[*g.FindLink(2, 0)] = Rational(3);
+  EXPECT_EQ(Simulate(s, g, m), 8);
+  m.step_mode = StepMode::kAsync;
+  EXPECT_EQ(Simulate(s, g, m), 5);
+}
+
 TEST(StepSimulationTest, BfbScheduleIsTlAlphaPlusTbTimesShardOverBandwidth) {
   const std::vector<std::pair<const char*, Topology>> cases = {
       {"hypercube(3)", Hypercube(3)}, {"torus(3,4)", Torus({3, 4})}, {"kautz(2,2)", Kautz(2, 2)}};
