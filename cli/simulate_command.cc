@@ -16,6 +16,7 @@
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
+#include "simulate/chunk_choice.h"
 #include "simulate/flow_simulation.h"
 #include "simulate/pipeline_simulation.h"
 #include "simulate/simulation_model.h"
@@ -31,7 +32,7 @@ struct SimulateArgs {
   std::string topology, schedule;
   std::string size, chunks = "1", alpha = "0", gamma = "0", bandwidth_unit = "GB/s";
   std::string switch_model = "store-and-forward", mode = "sync";
-  std::string timeline;
+  std::string timeline, chunks_sweep;
   bool json = false;
 };
 
@@ -41,13 +42,7 @@ SimulationModel ParseModel(const SimulateArgs& a) {
   m.default_alpha = ParseQuantity("--alpha", a.alpha, TimeUnits(), "s", true);
   m.gamma = ParseQuantity("--gamma", a.gamma, TimePerByteUnits(), "s/B", true);
   m.bytes_per_unit = ParseBandwidthUnit("--bandwidth-unit", a.bandwidth_unit);
-  const Rational p = ParseQuantity("--chunks", a.chunks, {{"", 1}}, "", false);
-  if (Denominator(p) != 1 || p > Rational(kMaxSimulatedTransfers)) {
-    throw InputError(
-        "<args>", "--chunks",
-        "'" + a.chunks + "' must be an integer in 1.." + std::to_string(kMaxSimulatedTransfers));
-  }
-  m.chunks = ToInt64(Numerator(p));
+  m.chunks = ParseChunkCount("--chunks", a.chunks, kMaxSimulatedTransfers);
   auto sw = ParseSwitchModel(a.switch_model);
   if (!sw) {
     throw InputError("<args>", "--switch-model",
@@ -86,6 +81,9 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
   cmd->add_option("--switch-model", args->switch_model,
                   "pipeline routes through switches: store-and-forward (default) or cut-through");
   auto* mode = cmd->add_option("--mode", args->mode, "step schedules: sync (default) or async");
+  cmd->add_option("--chunks-sweep", args->chunks_sweep,
+                  "pipeline schedules: simulate each P of the list (e.g. 1,2,4,8), report the "
+                  "times and simulate the fastest");
   cmd->add_option("--timeline", args->timeline, "write the per-transfer CSV (Gantt chart) here");
   cmd->add_flag("--json", args->json, "print one JSON object");
   cmd->callback([args, chunks, mode]() {
@@ -112,24 +110,52 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
         throw InputError("<args>", "--mode",
                          "applies to step schedules only, " + file + " is a pipeline schedule");
       }
+      if (!args->chunks_sweep.empty() && (!pipeline || chunks->count() > 0)) {
+        throw InputError("<args>", "--chunks-sweep",
+                         pipeline ? std::string("replaces --chunks, give one of them")
+                                  : "applies to pipeline schedules only, " + file + " is a " +
+                                        format + " schedule");
+      }
       if (!pipeline && chunks->count() > 0) {
         throw InputError("<args>", "--chunks",
                          "applies to pipeline schedules only, " + file + " is a " + format +
                              " schedule (its chunks are in the file)");
       }
       std::unique_ptr<FlowSimulation> sim;
+      json sweep = json::array();
       Collective collective;
       if (pipeline) {
         PipelineSchedule s = PipelineScheduleFromJson(doc, g, file, &trees);
         doc = json();
         trees.clear();
+        collective = s.collective;
+        if (!args->chunks_sweep.empty()) {
+          const std::vector<std::int64_t> list =
+              ParseChunkList("--chunks-sweep", args->chunks_sweep, kMaxSimulatedTransfers);
+          for (std::int64_t p : list) {
+            SimulationModel mp = model;
+            mp.chunks = p;
+            if (PipelineTransferCount(s, mp) > kMaxSimulatedTransfers) {
+              throw InputError("<args>", "--chunks-sweep",
+                               "P = " + std::to_string(p) + " gives more than " +
+                                   std::to_string(kMaxSimulatedTransfers) +
+                                   " transfers (routes x P x hops), above the simulator's limit");
+            }
+          }
+          ChunkChoice choice = ChooseChunkCount(s, g, model, list);
+          model.chunks = choice.best;
+          for (const auto& [p, t] : choice.times) {
+            sweep.push_back({{"chunks", p},
+                             {"completion_time", ToString(t)},
+                             {"completion_seconds", DecimalString(t)}});
+          }
+        }
         if (PipelineTransferCount(s, model) > kMaxSimulatedTransfers) {
           throw InputError("<args>", "--chunks",
                            "P = " + std::to_string(model.chunks) + " gives more than " +
                                std::to_string(kMaxSimulatedTransfers) +
                                " transfers (routes x P x hops), above the simulator's limit");
         }
-        collective = s.collective;
         sim = std::make_unique<FlowSimulation>(BuildPipelineSimulation(s, g, model));
       } else {
         StepSchedule s = format == "steps-compact"
@@ -148,9 +174,21 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
         if (!out) throw InputError(args->timeline, "timeline", "write failed");
       }
       json report = SimulationReportJson(*sim, result, model, format, collective);
+      if (!sweep.empty()) {
+        report["chunk_sweep"] = sweep;
+        report["best_chunks"] = model.chunks;
+      }
       if (args->json) {
         std::cout << report.dump() << "\n";
       } else {
+        if (!sweep.empty()) {
+          std::cout << "chunk sweep (simulated time per P):\n";
+          for (const json& row : sweep) {
+            std::cout << "  P = " << row["chunks"] << ": "
+                      << row["completion_seconds"].get<std::string>() << " s\n";
+          }
+          std::cout << "best P = " << model.chunks << "; its simulation:\n";
+        }
         std::cout << SimulationReportText(report);
       }
       return kExitOk;

@@ -118,6 +118,22 @@ const UnitTable& BandwidthUnits() {
   return t;
 }
 
+std::int64_t ParseChunkCount(const std::string& option, const std::string& text,
+                             std::int64_t max_chunks) {
+  const std::string range = "must be an integer in 1.." + std::to_string(max_chunks);
+  Rational p;
+  try {
+    p = ParseRational(text);
+  } catch (const std::invalid_argument&) {
+    throw InputError("<args>", option, "'" + text + "' " + range);
+  }
+  if (p <= 0) throw InputError("<args>", option, "'" + text + "' must be positive");
+  if (Denominator(p) != 1 || p > Rational(max_chunks)) {
+    throw InputError("<args>", option, "'" + text + "' " + range);
+  }
+  return Numerator(p).convert_to<std::int64_t>();
+}
+
 Rational ParseBandwidthUnit(const std::string& option, const std::string& text) {
   const bool unit_only = !text.empty() && !std::isdigit(static_cast<unsigned char>(text[0])) &&
                          text[0] != '.' && text[0] != '-' && text[0] != '+' && text[0] != '/';

@@ -69,6 +69,10 @@ const UnitTable& TimePerByteUnits();
 // (decimal, 10^3k: network convention), KiB/s, MiB/s, GiB/s (binary), bps, Kbps, Mbps, Gbps,
 // Tbps (bits, decimal), or a bare positive number of bytes/s.
 const UnitTable& BandwidthUnits();
+// A chunk count P: an integer in 1..max_chunks; InputError("<args>", option, ...) otherwise
+// ("'0' must be positive", "'3/2' must be an integer in 1..MAX").
+std::int64_t ParseChunkCount(const std::string& option, const std::string& text,
+                             std::int64_t max_chunks);
 // --bandwidth-unit: a quantity of BandwidthUnits; a unit alone ("GB/s") means one of it.
 Rational ParseBandwidthUnit(const std::string& option, const std::string& text);
 

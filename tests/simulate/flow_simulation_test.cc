@@ -155,7 +155,10 @@ TEST(FlowSimulationTest, TicksAndRationalsAgree) {
   EXPECT_EQ(ticks.link_busy, exact.link_busy);
   EXPECT_EQ(ticks.link_bytes, exact.link_bytes);
   EXPECT_EQ(ticks.critical_path, exact.critical_path);
-  for (std::int64_t slot = 0; slot < sim.FirstSlot(ids.back()) + 2; ++slot) {
+  const std::int64_t slots =
+      sim.FirstSlot(ids.back()) + static_cast<std::int64_t>(sim.Links(ids.back()).size());
+  EXPECT_EQ(static_cast<std::size_t>(slots), ticks.start_ticks.size());
+  for (std::int64_t slot = 0; slot < slots; ++slot) {
     EXPECT_EQ(ticks.SlotStart(slot), exact.SlotStart(slot));
     EXPECT_EQ(ticks.SlotEnd(slot), exact.SlotEnd(slot));
   }

@@ -119,6 +119,21 @@ TEST(SimulateCliTest, PipelineWithChunksAndTimeline) {
   int rows = 0;
   while (std::getline(in, line)) ++rows;
   EXPECT_EQ(rows, r["transfers"].get<int>());  // store-and-forward: one link per transfer
+  // --chunks-sweep: every P simulated, the best one reported in full.
+  json sweep = SimulateJson(
+      {kTwoCluster, sched, "--size", "1MB", "--alpha", "5us", "--chunks-sweep", "1,2,4,8,16"});
+  ASSERT_EQ(sweep["chunk_sweep"].size(), 5u);
+  Rational best_time = ParseRational(sweep["completion_time"].get<std::string>());
+  for (const json& row : sweep["chunk_sweep"]) {
+    const Rational t = ParseRational(row["completion_time"].get<std::string>());
+    EXPECT_GE(t, best_time);
+    if (row["chunks"] == sweep["best_chunks"]) EXPECT_EQ(t, best_time);
+  }
+  EXPECT_EQ(sweep["model"]["chunks"], sweep["best_chunks"]);
+  EXPECT_EQ(RunCli({"simulate", kTwoCluster, sched, "--size", "1MB", "--chunks", "2",
+                    "--chunks-sweep", "1,2"})
+                .exit_code,
+            2);
   // Too many chunks: refused before building.
   testing::CliResult big =
       RunCli({"simulate", kTwoCluster, sched, "--size", "1GB", "--chunks", "16000000"});
@@ -148,6 +163,10 @@ TEST(SimulateCliTest, BadInputIsExitTwoWithOneLine) {
       {{"--size", "1", "--chunks", "0"}, "collsynth: <args>: --chunks: '0' must be positive"},
       {{"--size", "1", "--chunks", "3/2"}, "collsynth: <args>: --chunks: '3/2' must be an integer"},
       {{"--size", "1", "--chunks", "2"}, "collsynth: <args>: --chunks: applies to pipeline"},
+      {{"--size", "1", "--chunks", "4x"},
+       "collsynth: <args>: --chunks: '4x' must be an integer in 1..16777216"},
+      {{"--size", "1", "--chunks-sweep", "1,2"},
+       "collsynth: <args>: --chunks-sweep: applies to pipeline schedules only"},
   };
   for (const auto& [extra, message] : cases) {
     std::vector<std::string> args = {"simulate", kRing, ring};
