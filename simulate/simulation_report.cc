@@ -143,7 +143,7 @@ std::string SimulationReportText(const json& report) {
       out << "(phase " << p["phase"] << ", tree " << p["tree"] << ", edge " << p["edge"]
           << ", route " << p["route"] << ", chunk " << p["chunk"] << ")";
     }
-    out << ": " << DecimalString(ParseRational(p["issued"].get<std::string>())) << " .. "
+    out << ": " << DecimalString(ParseRational(p["start"].get<std::string>())) << " .. "
         << DecimalString(ParseRational(p["done"].get<std::string>())) << " s\n";
   }
   return out.str();

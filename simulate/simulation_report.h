@@ -29,7 +29,7 @@ nlohmann::json SimulationReportJson(const FlowSimulation& sim, const FlowSimulat
                                     const SimulationModel& m, const std::string& format,
                                     Collective collective);
 // Several lines: the completion time, the ten busiest links, the critical path (its first and
-// last five transfers when longer than ten).
+// last five transfers when longer than ten; each from when it took its first link to done).
 std::string SimulationReportText(const nlohmann::json& report);
 
 // CSV header: transfer,phase,step,tree,edge,route,chunk,hop,from,to,bytes,issued,start,end,
