@@ -87,7 +87,12 @@ FlowSimulation BuildStepSimulation(const StepSchedule& s, const Topology& g,
       std::stable_sort(list.begin(), list.end(),
                        [&](int a, int b) { return s.sends[a].step < s.sends[b].step; });
     }
+    // In an allgather or broadcast the owner holds its shard from the start: what comes back to
+    // it (a duplicate) is not waited for.
+    const bool owner_holds =
+        s.collective == Collective::kAllgather || s.collective == Collective::kBroadcast;
     for (int i = 0; i < n; ++i) {
+      if (owner_holds && s.sends[i].from == s.sends[i].source) continue;
       auto it = into.find(key(s.sends[i].from, s.sends[i].source));
       if (it == into.end()) continue;
       for (int d : it->second) {

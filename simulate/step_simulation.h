@@ -6,7 +6,8 @@
 // send of the previous used step is done; an unused step number costs nothing). Async: a send
 // from u of shard v is issued when every send into u of shard v with an earlier step and an
 // overlapping chunk is done (for a schedule without duplicate deliveries: when its data has
-// arrived, reduced in reduce-scatter phases).
+// arrived, reduced in reduce-scatter phases); in an allgather or broadcast the owner's sends of
+// its own shard wait for nothing.
 // Precondition: the schedule passed the step checker on g (every send's link exists).
 // Cost O(sends · log) to build, plus, async, the overlap tests of each send against the sends
 // into its sender of the same shard. Never prints.

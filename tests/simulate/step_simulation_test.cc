@@ -92,6 +92,31 @@ TEST(StepSimulationTest, AsyncSendsStartWhenTheirDataHasArrived) {
   EXPECT_EQ(Simulate(s, g, m), 5);
 }
 
+TEST(StepSimulationTest, AsyncOwnerDoesNotWaitForItsShardComingBack) {
+  // a, b, c fully connected, 1 byte/s, shards of 1 byte. Step 1: a->b [a], b->c [b], c->a [c];
+  // step 2: b->a [a] (a duplicate back to its owner), b->a [b], c->b [c]; step 3: a->c [a].
+  // a->c [a] needs nothing: it runs at 0..1; b->a carries [b] at 0..1 and [a] at 1..2.
+  Topology g("k3");
+  for (const char* v : {"a", "b", "c"}) g.AddCompute(v);
+  g.AddDuplexLink(0, 1, 1);
+  g.AddDuplexLink(1, 2, 1);
+  g.AddDuplexLink(2, 0, 1);
+  StepSchedule s;
+  auto send = [&](int src, int from, int to, int step) {
+    s.sends.push_back(StepSend{src, {Interval{0, 1}}, from, to, step});
+  };
+  send(0, 0, 1, 1), send(1, 1, 2, 1), send(2, 2, 0, 1);
+  send(0, 1, 0, 2), send(1, 1, 0, 2), send(2, 2, 1, 2);
+  send(0, 0, 2, 3);
+  ASSERT_TRUE(CheckStepSchedule(g, s).ok);
+  SimulationModel m = Model(Rational(3), Rational(0), StepMode::kAsync);
+  m.bytes_per_unit = 1;
+  FlowSimulation sim = BuildStepSimulation(s, g, m);
+  FlowSimulationResult r = sim.Run();
+  EXPECT_EQ(r.Issued(6), 0);
+  EXPECT_EQ(r.completion, 2);
+}
+
 TEST(StepSimulationTest, BfbScheduleIsTlAlphaPlusTbTimesShardOverBandwidth) {
   const std::vector<std::pair<const char*, Topology>> cases = {
       {"hypercube(3)", Hypercube(3)}, {"torus(3,4)", Torus({3, 4})}, {"kautz(2,2)", Kautz(2, 2)}};
