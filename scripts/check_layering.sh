@@ -2,7 +2,8 @@
 # Layering check (docs/architecture.md): every project #include points down the stack
 #   graphs <- theory, schedules <- proofs_check <- solvers/backends <- solvers/pipeline
 #   <- solvers/bfb <- {solvers/baselines, solvers/finder} <- experiments <- cli
-#   and graphs <- theory, schedules <- export <- {experiments, cli} (export never includes proofs_check or
+#   and graphs <- theory, schedules <- export <- {experiments, cli}
+#   and graphs <- theory, schedules <- simulate <- cli (the simulator reads checked schedules only) (export never includes proofs_check or
 #   solvers: the replay checker must stay independent of the exporter it checks)
 # and checkers never include a producer header. Prints each offending include and exits 1.
 set -uo pipefail
@@ -16,6 +17,7 @@ declare -A allowed=(
   [schedules]="graphs"
   [proofs_check]="graphs theory schedules"
   [export]="graphs theory schedules"
+  [simulate]="graphs theory schedules"
   [solvers/backends]="graphs"
   [solvers/pipeline]="graphs schedules proofs_check solvers/backends"
   [solvers/bfb]="graphs theory schedules proofs_check solvers/backends solvers/pipeline"

@@ -1,0 +1,200 @@
+// collsynth simulate TOPOLOGY SCHEDULE --size BYTES [--chunks P] [--alpha SECONDS]
+//   [--gamma SECONDS_PER_BYTE] [--bandwidth-unit UNIT] [--switch-model store-and-forward|
+//   cut-through] [--mode sync|async] [--timeline FILE.csv] [--json]
+// Discrete-event simulation of a checked schedule in exact rational time (issue 17 §1;
+// simulate/, docs/simulate.md). The schedule is verified first (exit 1 when the checker
+// rejects it); bad input is exit 2.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/command_registry.h"
+#include "graphs/input_error.h"
+#include "graphs/link_latency.h"
+#include "graphs/topology_io.h"
+#include "proofs_check/verify.h"
+#include "schedules/compact_schedule.h"
+#include "schedules/pipeline_schedule.h"
+#include "schedules/step_schedule.h"
+#include "simulate/chunk_choice.h"
+#include "simulate/flow_simulation.h"
+#include "simulate/pipeline_simulation.h"
+#include "simulate/simulation_model.h"
+#include "simulate/simulation_report.h"
+#include "simulate/step_simulation.h"
+
+namespace collsynth::cli {
+namespace {
+
+using nlohmann::json;
+
+struct SimulateArgs {
+  std::string topology, schedule;
+  std::string size, chunks = "1", alpha = "0", gamma = "0", bandwidth_unit = "GB/s";
+  std::string switch_model = "store-and-forward", mode = "sync";
+  std::string timeline, chunks_sweep;
+  bool json = false;
+};
+
+SimulationModel ParseModel(const SimulateArgs& a) {
+  SimulationModel m;
+  m.size = ParseQuantity("--size", a.size, SizeUnits(), "B", false);
+  m.default_alpha = ParseQuantity("--alpha", a.alpha, TimeUnits(), "s", true);
+  m.gamma = ParseQuantity("--gamma", a.gamma, TimePerByteUnits(), "s/B", true);
+  m.bytes_per_unit = ParseBandwidthUnit("--bandwidth-unit", a.bandwidth_unit);
+  m.chunks = ParseChunkCount("--chunks", a.chunks, kMaxSimulatedTransfers);
+  auto sw = ParseSwitchModel(a.switch_model);
+  if (!sw) {
+    throw InputError("<args>", "--switch-model",
+                     "'" + a.switch_model + "' is not store-and-forward or cut-through");
+  }
+  m.switch_model = *sw;
+  auto mode = ParseStepMode(a.mode);
+  if (!mode) throw InputError("<args>", "--mode", "'" + a.mode + "' is not sync or async");
+  m.step_mode = *mode;
+  return m;
+}
+
+CommandRegistrar reg_simulate(0, [](CLI::App& app) {
+  auto args = std::make_shared<SimulateArgs>();
+  auto* cmd = app.add_subcommand(
+      "simulate",
+      "Discrete-event simulation of a schedule in exact time (alpha-beta-gamma model, "
+      "docs/simulate.md)");
+  cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
+  cmd->add_option("schedule", args->schedule, "schedule JSON file ('-' = stdin)")->required();
+  cmd->add_option("--size", args->size,
+                  "message size M in bytes (B, KB = 2^10 B, MB = 2^20 B, GB = 2^30 B; "
+                  "allgather: the output, shard = M/N)")
+      ->required();
+  auto* chunks = cmd->add_option("--chunks", args->chunks,
+                                 "pipeline schedules: chunks P per tree share (default 1)");
+  cmd->add_option("--alpha", args->alpha,
+                  "latency of links without a 'latency' field (s, ms, us, ns; bare = s; "
+                  "default 0)");
+  cmd->add_option("--gamma", args->gamma,
+                  "reduction cost per byte at a compute node (s/B, ms/B, us/B, ns/B, ps/B; "
+                  "default 0)");
+  cmd->add_option("--bandwidth-unit", args->bandwidth_unit,
+                  "what one unit of topology bandwidth is (default GB/s = 10^9 B/s; B/s, KB/s, "
+                  "MB/s, TB/s, KiB/s, MiB/s, GiB/s, bps..Tbps, or bytes/s)");
+  cmd->add_option("--switch-model", args->switch_model,
+                  "pipeline routes through switches: store-and-forward (default) or cut-through");
+  auto* mode = cmd->add_option("--mode", args->mode, "step schedules: sync (default) or async");
+  cmd->add_option("--chunks-sweep", args->chunks_sweep,
+                  "pipeline schedules: simulate each P of the list (e.g. 1,2,4,8), report the "
+                  "times and simulate the fastest");
+  cmd->add_option("--timeline", args->timeline, "write the per-transfer CSV (Gantt chart) here");
+  cmd->add_flag("--json", args->json, "print one JSON object");
+  cmd->callback([args, chunks, mode]() {
+    RunCommand([&]() {
+      SimulationModel model = ParseModel(*args);
+      TopologyWithLatencies read = ReadTopologyWithLatencies(args->topology);
+      const Topology& g = read.topology;
+      model.link_latency = std::move(read.latency);
+      const std::string file = args->schedule == "-" ? "<stdin>" : args->schedule;
+      const std::string text = ReadTextFile(args->schedule);
+      VerifyResult verified = VerifyScheduleText(g, text, file);
+      if (!verified.ok) {
+        std::string first = verified.report["errors"].empty()
+                                ? std::string(ScheduleVerdictName(verified.verdict))
+                                : verified.report["errors"][0].get<std::string>();
+        PrintFailure(file + ": the schedule does not verify, nothing simulated: " + first);
+        return kExitCheckFailed;
+      }
+      StreamedPipelineTrees trees;
+      json doc = ParseJsonText(text, file, PipelineTreeStreamHook(g, file, &trees));
+      const std::string format = doc.value("format", "");
+      const bool pipeline = format == "pipeline";
+      if (pipeline && mode->count() > 0) {
+        throw InputError("<args>", "--mode",
+                         "applies to step schedules only, " + file + " is a pipeline schedule");
+      }
+      if (!args->chunks_sweep.empty() && (!pipeline || chunks->count() > 0)) {
+        throw InputError("<args>", "--chunks-sweep",
+                         pipeline ? std::string("replaces --chunks, give one of them")
+                                  : "applies to pipeline schedules only, " + file + " is a " +
+                                        format + " schedule");
+      }
+      if (!pipeline && chunks->count() > 0) {
+        throw InputError("<args>", "--chunks",
+                         "applies to pipeline schedules only, " + file + " is a " + format +
+                             " schedule (its chunks are in the file)");
+      }
+      std::unique_ptr<FlowSimulation> sim;
+      json sweep = json::array();
+      Collective collective;
+      if (pipeline) {
+        PipelineSchedule s = PipelineScheduleFromJson(doc, g, file, &trees);
+        doc = json();
+        trees.clear();
+        collective = s.collective;
+        if (!args->chunks_sweep.empty()) {
+          const std::vector<std::int64_t> list =
+              ParseChunkList("--chunks-sweep", args->chunks_sweep, kMaxSimulatedTransfers);
+          for (std::int64_t p : list) {
+            SimulationModel mp = model;
+            mp.chunks = p;
+            if (PipelineTransferCount(s, mp) > kMaxSimulatedTransfers) {
+              throw InputError("<args>", "--chunks-sweep",
+                               "P = " + std::to_string(p) + " gives more than " +
+                                   std::to_string(kMaxSimulatedTransfers) +
+                                   " transfers (routes x P x hops), above the simulator's limit");
+            }
+          }
+          ChunkChoice choice = ChooseChunkCount(s, g, model, list);
+          model.chunks = choice.best;
+          for (const auto& [p, t] : choice.times) {
+            sweep.push_back({{"chunks", p},
+                             {"completion_time", ToString(t)},
+                             {"completion_seconds", DecimalString(t)}});
+          }
+        }
+        if (PipelineTransferCount(s, model) > kMaxSimulatedTransfers) {
+          throw InputError("<args>", "--chunks",
+                           "P = " + std::to_string(model.chunks) + " gives more than " +
+                               std::to_string(kMaxSimulatedTransfers) +
+                               " transfers (routes x P x hops), above the simulator's limit");
+        }
+        sim = std::make_unique<FlowSimulation>(BuildPipelineSimulation(s, g, model));
+      } else {
+        StepSchedule s = format == "steps-compact"
+                             ? StepsFromCompact(CompactStepScheduleFromJson(doc, g, file))
+                             : StepScheduleFromJson(doc, g, file);
+        doc = json();
+        collective = s.collective;
+        sim = std::make_unique<FlowSimulation>(BuildStepSimulation(s, g, model));
+      }
+      const FlowSimulationResult result = sim->Run();
+      if (!args->timeline.empty()) {
+        std::ofstream out(args->timeline);
+        if (!out) throw InputError(args->timeline, "timeline", "cannot be written");
+        WriteTimelineCsv(*sim, result, !pipeline, out);
+        out.close();
+        if (!out) throw InputError(args->timeline, "timeline", "write failed");
+      }
+      json report = SimulationReportJson(*sim, result, model, format, collective);
+      if (!sweep.empty()) {
+        report["chunk_sweep"] = sweep;
+        report["best_chunks"] = model.chunks;
+      }
+      if (args->json) {
+        std::cout << report.dump() << "\n";
+      } else {
+        if (!sweep.empty()) {
+          std::cout << "chunk sweep (simulated time per P):\n";
+          for (const json& row : sweep) {
+            std::cout << "  P = " << row["chunks"] << ": "
+                      << row["completion_seconds"].get<std::string>() << " s\n";
+          }
+          std::cout << "best P = " << model.chunks << "; its simulation:\n";
+        }
+        std::cout << SimulationReportText(report);
+      }
+      return kExitOk;
+    });
+  });
+});
+
+}  // namespace
+}  // namespace collsynth::cli

@@ -1,0 +1,40 @@
+#include "simulate/chunk_choice.h"
+
+#include <stdexcept>
+
+#include "simulate/flow_simulation.h"
+#include "simulate/pipeline_simulation.h"
+
+namespace collsynth {
+
+ChunkChoice ChooseChunkCount(const PipelineSchedule& s, const Topology& g, SimulationModel m,
+                             const std::vector<std::int64_t>& candidates) {
+  if (candidates.empty()) throw std::invalid_argument("ChooseChunkCount: no candidates");
+  ChunkChoice c;
+  for (std::int64_t p : candidates) {
+    if (p < 1) throw std::invalid_argument("ChooseChunkCount: P must be positive");
+    m.chunks = p;
+    Rational t = BuildPipelineSimulation(s, g, m).Run().completion;
+    if (c.times.empty() || t < c.best_time || (t == c.best_time && p < c.best)) {
+      c.best = p;
+      c.best_time = t;
+    }
+    c.times.emplace_back(p, std::move(t));
+  }
+  return c;
+}
+
+std::vector<std::int64_t> ParseChunkList(const std::string& option, const std::string& text,
+                                         std::int64_t max_chunks) {
+  std::vector<std::int64_t> out;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', begin);
+    out.push_back(ParseChunkCount(option, text.substr(begin, comma - begin), max_chunks));
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace collsynth

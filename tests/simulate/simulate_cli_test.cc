@@ -1,0 +1,207 @@
+// `collsynth simulate` end to end (issue 17 §1-2): the BFB closed form from the bfb command's
+// own T_L and T_B, ring and pipeline runs, per-link latencies from the topology file, the
+// timeline CSV, units, and every bad input as exit 2 with one line naming it (exit 1 for a
+// schedule the checker rejects).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "graphs/rational.h"
+#include "test_util.h"
+
+namespace collsynth {
+namespace {
+
+using nlohmann::json;
+using testing::RunCli;
+using testing::SourcePath;
+using testing::TempPath;
+using testing::WriteTempFile;
+
+const std::string kRing = SourcePath("experiments/topologies/ring8.txt");
+const std::string kK22 = SourcePath("experiments/topologies/k22.json");
+const std::string kTwoCluster = SourcePath("experiments/topologies/two_cluster.json");
+
+std::string RingSchedule() {
+  static const std::string path = [] {
+    std::string p = TempPath("ring8_uniring.json");
+    testing::CliResult r = RunCli({"baseline", "uniring", kRing, "-o", p});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return p;
+  }();
+  return path;
+}
+
+json SimulateJson(const std::vector<std::string>& args) {
+  std::vector<std::string> all = {"simulate"};
+  all.insert(all.end(), args.begin(), args.end());
+  all.push_back("--json");
+  testing::CliResult r = RunCli(all);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return json::parse(r.out);
+}
+
+TEST(SimulateCliTest, BfbScheduleIsTlAlphaPlusTbShardOverBandwidth) {
+  const std::string out = TempPath("k22_bfb.json");
+  testing::CliResult b = RunCli({"bfb", kK22, "-o", out, "--json"});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  json bfb = json::parse(b.out);
+  const Rational tl(bfb["tl"].get<int>()), tb = ParseRational(bfb["tb"].get<std::string>());
+  json r = SimulateJson({kK22, out, "--size", "1MB", "--alpha", "2us"});
+  const Rational expected =
+      tl * Rational(2, 1000000) + tb * Rational(1 << 20) / (4 * Rational(1000000000));
+  EXPECT_EQ(r["completion_time"], ToString(expected));
+  EXPECT_EQ(r["model"]["mode"], "sync");
+  EXPECT_EQ(r["model"]["shard_bytes"], "262144");
+}
+
+TEST(SimulateCliTest, RingAllgatherTextAndJson) {
+  // 8 nodes, unit bandwidth read as 1 GB/s: 7 steps of 1 us + 1000 B / 1 GB/s.
+  json r = SimulateJson({kRing, RingSchedule(), "--size", "8000", "--alpha", "1us"});
+  EXPECT_EQ(r["completion_time"], "7/500000");
+  EXPECT_EQ(r["completion_seconds"], "1.4e-05");
+  EXPECT_EQ(r["transfers"], 56);
+  ASSERT_EQ(r["links"].size(), 8u);
+  EXPECT_EQ(r["links"][0]["bytes"], "7000");
+  EXPECT_EQ(r["links"][0]["busy_fraction"], "1/2");
+  EXPECT_EQ(r["critical_path"].size(), 7u);
+  // The timeline: send 0 (step 1, 0 -> 1) takes its link at 1 us and leaves it at 2 us.
+  const std::string csv = TempPath("ring_timeline.csv");
+  SimulateJson({kRing, RingSchedule(), "--size", "8000", "--alpha", "1us", "--timeline", csv});
+  std::ifstream in(csv);
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  EXPECT_EQ(row,
+            "0,0,1,,,,,,0,1,1000,0,1e-06,2e-06,2e-06,2e-06,0,1/1000000,1/500000,1/500000,"
+            "1/500000");
+  testing::CliResult text =
+      RunCli({"simulate", kRing, RingSchedule(), "--size", "8000", "--alpha", "1us"});
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.out.find("completion time: 7/500000 s (1.4e-05 s)"), std::string::npos)
+      << text.out;
+  // The bandwidth unit: MB/s makes the data term 1000 times longer.
+  r = SimulateJson({kRing, RingSchedule(), "--size", "8000", "--bandwidth-unit", "MB/s"});
+  EXPECT_EQ(r["completion_time"], "7/1000");
+}
+
+TEST(SimulateCliTest, LinkLatenciesFromTheTopologyOverrideAlpha) {
+  // Two nodes, a -> b with latency 3 s and b -> a without (gets --alpha 1 s); bandwidth 1 with
+  // --bandwidth-unit 1 (byte/s). Allgather of M = 2 bytes: one step, both sends 1 byte.
+  const std::string topo = WriteTempFile("lat2.json", R"({"nodes": [{"name": "a"}, {"name": "b"}],
+    "links": [{"from": "a", "to": "b", "bandwidth": 1, "latency": 3},
+              {"from": "b", "to": "a", "bandwidth": 1}]})");
+  const std::string sched = WriteTempFile("lat2_s.json", R"({"format": "steps",
+    "collective": "allgather", "sends": [
+      {"source": "a", "chunk": [["0", "1"]], "from": "a", "to": "b", "step": 1},
+      {"source": "b", "chunk": [["0", "1"]], "from": "b", "to": "a", "step": 1}]})");
+  json r = SimulateJson({topo, sched, "--size", "2", "--alpha", "1", "--bandwidth-unit", "1"});
+  EXPECT_EQ(r["completion_time"], "4");
+  ASSERT_EQ(r["critical_path"].size(), 1u);
+  EXPECT_EQ(r["critical_path"][0]["link"], "a -> b");
+  EXPECT_EQ(r["critical_path"][0]["start"], "3");
+}
+
+TEST(SimulateCliTest, PipelineWithChunksAndTimeline) {
+  const std::string sched = TempPath("tc_pipeline.json");
+  ASSERT_EQ(RunCli({"pipeline", kTwoCluster, "-o", sched}).exit_code, 0);
+  const std::string csv = TempPath("tc_timeline.csv");
+  json r = SimulateJson({kTwoCluster, sched, "--size", "1GB", "--chunks", "4", "--timeline", csv});
+  EXPECT_EQ(r["model"]["chunks"], 4);
+  EXPECT_EQ(r["model"]["switch_model"], "store-and-forward");
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("transfer,phase,step,tree,edge,route,chunk,hop,from,to,bytes,", 0), 0u)
+      << header;
+  int rows = 0;
+  while (std::getline(in, line)) ++rows;
+  EXPECT_EQ(rows, r["transfers"].get<int>());  // store-and-forward: one link per transfer
+  // --chunks-sweep: every P simulated, the best one reported in full.
+  json sweep = SimulateJson(
+      {kTwoCluster, sched, "--size", "1MB", "--alpha", "5us", "--chunks-sweep", "1,2,4,8,16"});
+  ASSERT_EQ(sweep["chunk_sweep"].size(), 5u);
+  Rational best_time = ParseRational(sweep["completion_time"].get<std::string>());
+  for (const json& row : sweep["chunk_sweep"]) {
+    const Rational t = ParseRational(row["completion_time"].get<std::string>());
+    EXPECT_GE(t, best_time);
+    if (row["chunks"] == sweep["best_chunks"]) EXPECT_EQ(t, best_time);
+  }
+  EXPECT_EQ(sweep["model"]["chunks"], sweep["best_chunks"]);
+  EXPECT_EQ(RunCli({"simulate", kTwoCluster, sched, "--size", "1MB", "--chunks", "2",
+                    "--chunks-sweep", "1,2"})
+                .exit_code,
+            2);
+  // Too many chunks: refused before building.
+  testing::CliResult big =
+      RunCli({"simulate", kTwoCluster, sched, "--size", "1GB", "--chunks", "16000000"});
+  EXPECT_EQ(big.exit_code, 2) << big.err;
+  EXPECT_NE(big.err.find("above the simulator's limit"), std::string::npos) << big.err;
+  // Cut-through: fewer transfers, one row per (transfer, link).
+  json ct = SimulateJson(
+      {kTwoCluster, sched, "--size", "1GB", "--chunks", "4", "--switch-model", "cut-through"});
+  EXPECT_LT(ct["transfers"].get<int>(), r["transfers"].get<int>());
+}
+
+TEST(SimulateCliTest, BadInputIsExitTwoWithOneLine) {
+  const std::string ring = RingSchedule();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--size", "-5"}, "collsynth: <args>: --size: '-5' must be positive"},
+      {{"--size", "0"}, "collsynth: <args>: --size: '0' must be positive"},
+      {{"--size", "12XB"}, "collsynth: <args>: --size: unknown unit 'XB'"},
+      {{"--size", "1", "--alpha", "-1us"},
+       "collsynth: <args>: --alpha: '-1us' must be non-negative"},
+      {{"--size", "1", "--gamma", "x"}, "collsynth: <args>: --gamma: 'x': "},
+      {{"--size", "1", "--bandwidth-unit", "furlongs/s"},
+       "collsynth: <args>: --bandwidth-unit: unknown unit 'furlongs/s'"},
+      {{"--size", "1", "--mode", "later"},
+       "collsynth: <args>: --mode: 'later' is not sync or async"},
+      {{"--size", "1", "--switch-model", "wormhole"},
+       "collsynth: <args>: --switch-model: 'wormhole' is not store-and-forward or cut-through"},
+      {{"--size", "1", "--chunks", "0"}, "collsynth: <args>: --chunks: '0' must be positive"},
+      {{"--size", "1", "--chunks", "3/2"}, "collsynth: <args>: --chunks: '3/2' must be an integer"},
+      {{"--size", "1", "--chunks", "2"}, "collsynth: <args>: --chunks: applies to pipeline"},
+      {{"--size", "1", "--chunks", "4x"},
+       "collsynth: <args>: --chunks: '4x' must be an integer in 1..16777216"},
+      {{"--size", "1", "--chunks-sweep", "1,2"},
+       "collsynth: <args>: --chunks-sweep: applies to pipeline schedules only"},
+  };
+  for (const auto& [extra, message] : cases) {
+    std::vector<std::string> args = {"simulate", kRing, ring};
+    args.insert(args.end(), extra.begin(), extra.end());
+    testing::CliResult r = RunCli(args);
+    EXPECT_EQ(r.exit_code, 2) << extra[1] << ": " << r.err;
+    EXPECT_EQ(r.err.rfind(message, 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST(SimulateCliTest, BadLatencyFieldIsExitTwoNamingTheLink) {
+  const std::string sched = WriteTempFile("two_s.json", R"({"format": "steps",
+    "collective": "allgather", "sends": [
+      {"source": "a", "chunk": [["0", "1"]], "from": "a", "to": "b", "step": 1},
+      {"source": "b", "chunk": [["0", "1"]], "from": "b", "to": "a", "step": 1}]})");
+  for (const std::string& value : {"-1", "1e-6", "\"soon\""}) {
+    const std::string topo = WriteTempFile("badlat.json", R"({"nodes": [{"name": "a"},
+      {"name": "b"}], "links": [{"from": "a", "to": "b", "bandwidth": 1, "duplex": true,
+      "latency": )" + value + "}]}");
+    testing::CliResult r = RunCli({"simulate", topo, sched, "--size", "2"});
+    EXPECT_EQ(r.exit_code, 2) << value << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("collsynth: " + topo + ": links[0] (a -> b) latency: ", 0), 0u) << r.err;
+  }
+}
+
+TEST(SimulateCliTest, AScheduleTheCheckerRejectsIsExitOne) {
+  const std::string sched = WriteTempFile("half.json", R"({"format": "steps",
+    "collective": "allgather", "sends": [
+      {"source": "0", "chunk": [["0", "1"]], "from": "0", "to": "1", "step": 1}]})");
+  testing::CliResult r = RunCli({"simulate", kRing, sched, "--size", "8"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("the schedule does not verify, nothing simulated"), std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace collsynth
