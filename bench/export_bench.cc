@@ -10,7 +10,9 @@
 // Options are the exporter's defaults except --max-chunks, raised to N where N > 256 (one
 // chunk per shard is the least a file can have).
 //   build/bench/export_bench [--only NAME] [--collective allgather|allreduce|both] [--no-replay]
-//   [--max-tbs N]
+//   [--max-tbs N] [--inplace]
+//   (--inplace exports in-place files: for allreduce the case whose conflicting accesses are
+//   ordered only through other GPUs, the replay's exact search)
 //   (cases: gpu1 .. gpu8 (boxes x 8 GPUs, NIC switch per GPU, 2 leaves: gpu8 = 64 GPUs, 138
 //   nodes), fattree4 .. fattree16 (k³/4 hosts: fattree16 = 1,024); default: gpu8 and
 //   fattree4, 8, 10, allgather and allreduce on gpu8, allgather on the fat-trees; fattree12
@@ -68,7 +70,8 @@ Topology GpuCluster(int boxes) {
 bool no_replay = false;  // --no-replay: lowering and writing only (the replay's memory is
                          // O(B^2) for B blocks in the file: ~20 GB at 432 GPUs)
 
-int max_tbs = 64;  // --max-tbs: the exporter's default unless given
+int max_tbs = 64;      // --max-tbs: the exporter's default unless given
+bool inplace = false;  // --inplace
 
 bool Run(const std::string& name, const Topology& g, Collective coll) {
   PipelineOptions po;
@@ -80,6 +83,7 @@ bool Run(const std::string& name, const Topology& g, Collective coll) {
   MscclExportOptions o;  // defaults, but at least one chunk per shard (--max-chunks >= N)
   o.max_chunks = std::max<std::int64_t>(o.max_chunks, g.num_compute());
   o.max_tbs = max_tbs;
+  o.inplace = inplace;
   MscclExportResult r;
   double t_lower = 0;
   try {
@@ -123,6 +127,8 @@ int main(int argc, char** argv) {
       only = argv[++i];
     } else if (!std::strcmp(argv[i], "--max-tbs") && i + 1 < argc) {
       max_tbs = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--inplace")) {
+      inplace = true;
     } else if (!std::strcmp(argv[i], "--no-replay")) {
       no_replay = true;
     } else if (!std::strcmp(argv[i], "--collective") && i + 1 < argc) {
@@ -130,7 +136,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: export_bench [--only NAME] [--collective allgather|allreduce|both] "
-                   "[--no-replay] [--max-tbs N]\n");
+                   "[--no-replay] [--max-tbs N] [--inplace]\n");
       return 2;
     }
   }
