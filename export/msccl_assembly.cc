@@ -60,6 +60,7 @@ std::vector<std::int64_t> Pieces(std::set<std::int64_t> bounds, std::int64_t siz
 
 struct ChannelPlan {
   int channels = 1;     // per instance
+  int pack = 1;         // PairChannels
   int blocks = 0;       // max over GPUs
   int steps = 0;        // max over blocks
   int per_channel = 0;  // max over (GPU, channel, direction) of blocks
@@ -69,29 +70,38 @@ struct ChannelPlan {
   int element_rank = 0;
 };
 
-// Channel of the ordinal-th transfer of the pair (src, dst) when an instance has c channels:
-// the pair's offset (src + dst) mod c spreads pairs with few transfers over the channels on
-// both ends, so no GPU crowds more than 32 blocks of one direction onto a channel.
-int ChannelOf(int instance, int src, int dst, int ordinal, int c) {
-  return instance * c + (ordinal + src + dst) % c;
+// Channels a pair with m transfers uses when an instance has c channels and every block of
+// the pair is to carry at least `pack` transfers where it can: min(c, ceil(m / pack)). With
+// pack = 1 that is min(c, m), one transfer per block as long as channels last (the most
+// parallel plan); a larger pack trades channels of busy pairs for fewer blocks per GPU
+// (every pair still needs ceil(m / steps limit) blocks per side).
+int PairChannels(int m, int c, int pack) { return std::min(c, (m + pack - 1) / pack); }
+
+// Channel of the ordinal-th transfer of the pair (src, dst) when an instance has c channels
+// and the pair uses `used` of them (PairChannels): round robin over the pair's channels, from
+// the pair's offset (src + dst) mod c, which spreads pairs with few transfers over the
+// channels on both ends, so no GPU crowds more than 32 blocks of one direction onto a
+// channel. Each connector carries a subsequence of the pair's transfers in key order.
+int ChannelOf(int instance, int src, int dst, int ordinal, int c, int used) {
+  return instance * c + (ordinal % used + src + dst) % c;
 }
 
 // steps_per_gpu: the steps of each GPU (one per transfer it sends or receives plus its
 // copies), whatever C is.
 ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pair_count,
                              const std::vector<int>& copies_per_gpu, int ngpus, int instances,
-                             int c, const std::vector<std::int64_t>& steps_per_gpu) {
+                             int c, int pack, const std::vector<std::int64_t>& steps_per_gpu) {
   std::vector<int> blocks(ngpus, 0);
   std::vector<int> per(static_cast<std::size_t>(ngpus) * instances * c * 2, 0);
   int steps = 0, per_channel = 0;
   for (const auto& [key, m] : pair_count) {
     const auto [inst, src, dst] = key;
-    const int used = std::min(c, m);
+    const int used = PairChannels(m, c, pack);
     blocks[src] += used;
     blocks[dst] += used;
-    steps = std::max(steps, (m + c - 1) / c);
+    steps = std::max(steps, (m + used - 1) / used);
     for (int q = 0; q < used; ++q) {
-      const std::size_t ch = static_cast<std::size_t>(ChannelOf(inst, src, dst, q, c));
+      const std::size_t ch = static_cast<std::size_t>(ChannelOf(inst, src, dst, q, c, used));
       per_channel =
           std::max(per_channel, ++per[(static_cast<std::size_t>(src) * instances * c + ch) * 2]);
       per_channel = std::max(per_channel,
@@ -106,6 +116,7 @@ ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pai
   }
   ChannelPlan plan;
   plan.channels = c;
+  plan.pack = pack;
   plan.blocks = ngpus > 0 ? *std::max_element(blocks.begin(), blocks.end()) : 0;
   plan.steps = steps;
   plan.per_channel = per_channel;
@@ -282,19 +293,32 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
   ChannelPlan chosen;
   bool found = false;
   for (int c : candidates) {
-    ChannelPlan p = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, steps_per_gpu);
+    ChannelPlan p = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, 1, steps_per_gpu);
     if (fits(p) && p.blocks <= o.max_tbs) {
       chosen = p;
       found = true;
       break;
     }
   }
+  // When no channel count fits --max-tbs with one transfer per block: pack the transfers of
+  // busy pairs onto fewer channels, the least packing that fits (all channels allowed, so
+  // pairs with few transfers keep their spread). E.g. fattree(16) allgather: 161 blocks per
+  // GPU unpacked, 36 at full packing (each pair carries up to 1,023 transfers).
+  for (int pack = 2; !found && pack <= max_steps; ++pack) {
+    ChannelPlan p =
+        EvaluateChannels(pair_count, copies_per_gpu, n, instances, c_opt, pack, steps_per_gpu);
+    if (fits(p) && p.blocks <= o.max_tbs) {
+      chosen = p;
+      found = true;
+    }
+  }
   if (!found) {
-    // The fewest channels meeting the step and per-channel limits (MAXCHANNELS at most).
+    // The fewest channels meeting the step and per-channel limits (MAXCHANNELS at most), at
+    // full packing (the fewest blocks).
     int c_fit = -1;
     ChannelPlan at;
     for (int c = 1; c * instances <= kMscclMaxChannels; ++c) {
-      at = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, steps_per_gpu);
+      at = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, max_steps, steps_per_gpu);
       if (fits(at)) {
         c_fit = c;
         break;
@@ -302,7 +326,7 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
     }
     if (c_fit < 0) {
       ChannelPlan one =
-          EvaluateChannels(pair_count, copies_per_gpu, n, instances, 1, steps_per_gpu);
+          EvaluateChannels(pair_count, copies_per_gpu, n, instances, 1, max_steps, steps_per_gpu);
       if (one.elements > kMscclMaxRankElements) {
         throw ExportLimitError(
             "elements per rank", 0,
@@ -348,13 +372,16 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
                                std::to_string(c_fit * instances) +
                                " channels, the fewest that keep every block within " +
                                std::to_string(max_steps) +
-                               " steps); needs --max-tbs >= " + std::to_string(at.blocks));
+                               " steps, each pair packed onto as few channels as that allows); "
+                               "needs --max-tbs >= " +
+                               std::to_string(at.blocks));
   }
   const int C = chosen.channels;
   result->channels_per_instance = C;
   for (int id : order) {
     Transfer& t = L.transfers[id];
-    t.chan = ChannelOf(t.instance, t.src, t.dst, ordinal[id], C);
+    const int used = PairChannels(pair_count.at({t.instance, t.src, t.dst}), C, chosen.pack);
+    t.chan = ChannelOf(t.instance, t.src, t.dst, ordinal[id], C, used);
   }
 }
 

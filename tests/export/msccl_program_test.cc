@@ -248,6 +248,74 @@ TEST(MscclLowering, LimitErrorsNameTheSmallestValueThatWorks) {
   }
 }
 
+// Allgather on Full3 with one-chunk trees: per root r, `heavy` chains r -> r+1 -> r+2 and
+// `light` stars r -> r+1, r -> r+2 (all multiplicity 1), so the pair (r, r+1) carries
+// 2 heavy + light transfers and the pair (r, r+2) only `light`.
+PipelineSchedule HeavyChainsLightStars(int heavy, int light) {
+  PipelineSchedule s;
+  s.collective = Collective::kAllgather;
+  s.k = heavy + light;
+  auto edge = [](int from, int to) {
+    PipelineTreeEdge e;
+    e.from = from;
+    e.to = to;
+    e.routes.push_back({{from, to}, BigInt(1)});
+    return e;
+  };
+  for (int r = 0; r < 3; ++r) {
+    const int x = (r + 1) % 3, y = (r + 2) % 3;
+    for (int j = 0; j < heavy + light; ++j) {
+      PipelineTree t;
+      t.root = r;
+      t.multiplicity = 1;
+      t.edges = j < heavy ? std::vector<PipelineTreeEdge>{edge(r, x), edge(x, y)}
+                          : std::vector<PipelineTreeEdge>{edge(r, x), edge(r, y)};
+      s.trees.push_back(t);
+    }
+  }
+  s.ratio = Rational(2 * heavy + light, heavy + light);
+  return s;
+}
+
+TEST(MscclLowering, BusyPairsArePackedOntoFewerChannelsToMeetMaxTbs) {
+  // Pair (r, r+1) carries 610 one-chunk transfers: at 64 steps per block it needs 10
+  // channels. One transfer per block (unpacked) puts the 10 transfers of pair (r, r+2) on 10
+  // blocks as well: 4 x 10 + 1 = 41 blocks per GPU. Packed, that pair takes one block per
+  // side: 10 + 1 sending, 10 + 1 receiving, 1 copy block = 23.
+  Topology g = Full3();
+  PipelineSchedule s = HeavyChainsLightStars(300, 10);
+  MscclExportOptions o;
+  o.max_chunks = 930;  // 310 chunks per shard: every tree one chunk
+  MscclExportResult wide = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  // Unpacked (the default whenever it fits): 21 channels, 2 x (21 + 10) + 1 = 63 blocks.
+  EXPECT_EQ(wide.channels_per_instance, 21);
+  EXPECT_EQ(wide.blocks_per_gpu, 63);
+  EXPECT_EQ(wide.max_steps_per_block, 30);  // ceil(610 / 21)
+  o.max_tbs = 20;
+  try {
+    ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "--max-tbs");
+    EXPECT_EQ(e.needed(), 23);
+  }
+  o.max_tbs = 23;
+  MscclExportResult r = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  EXPECT_EQ(r.blocks_per_gpu, 23);
+  EXPECT_LE(r.max_steps_per_block, 64);
+  EXPECT_EQ(r.achieved_ratio, r.optimal_ratio);
+  EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
+  ExpectOneBlockPerConnector(r.program);
+  EXPECT_EQ(RunBoth(r.program, "allgather", false), "");
+  // Between full packing and none: the least packing that fits 30 blocks.
+  o.max_tbs = 30;
+  MscclExportResult mid = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  EXPECT_LE(mid.blocks_per_gpu, 30);
+  EXPECT_GT(mid.blocks_per_gpu, 23);
+  EXPECT_EQ(CheckMscclProgramInvariants(mid.program, o), std::vector<std::string>{});
+  EXPECT_EQ(RunBoth(mid.program, "allgather", false), "");
+}
+
 TEST(MscclLowering, LargeTreesAreCutIntoStepsOfAtMost71Chunks) {
   // Ring of 3 (unidirectional): per root two copies of the path tree with multiplicities 1
   // and 199, so K = 200 and the shard is cut at 1 and every 71 chunks.
