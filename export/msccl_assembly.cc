@@ -509,13 +509,24 @@ MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const Mscc
 // for step schedules); the achieved ratio is the sum over groups of max_e load_e / b_e.
 Rational AccountLoads(const Topology& g, const Lowering& L, std::int64_t chunks_per_shard_all,
                       bool per_level, nlohmann::json* link_loads) {
-  std::map<std::pair<int, std::int64_t>, std::map<std::pair<int, int>, Rational>> loads;
+  // Per link: whole-route chunks counted as an integer (share 1, the common case: no rational
+  // arithmetic per hop), other shares as a rational number of chunks. Exact.
+  struct Load {
+    std::int64_t chunks = 0;
+    Rational partial = 0;
+  };
+  std::map<std::pair<int, std::int64_t>, std::map<std::pair<int, int>, Load>> loads;
   for (const Transfer& t : L.transfers) {
-    Rational fraction(t.cnt, chunks_per_shard_all);
     auto& group = loads[{t.phase, per_level ? t.level : 0}];
     for (const RouteShare& r : L.routes.at(t.route)) {
+      const bool whole = r.share == 1;
       for (std::size_t i = 0; i + 1 < r.path.size(); ++i) {
-        group[{r.path[i], r.path[i + 1]}] += fraction * r.share;
+        Load& l = group[{r.path[i], r.path[i + 1]}];
+        if (whole) {
+          l.chunks += t.cnt;
+        } else {
+          l.partial += t.cnt * r.share;
+        }
       }
     }
   }
@@ -523,7 +534,8 @@ Rational AccountLoads(const Topology& g, const Lowering& L, std::int64_t chunks_
   *link_loads = nlohmann::json::array();
   for (const auto& [gkey, group] : loads) {
     Rational worst = 0;
-    for (const auto& [link, load] : group) {
+    for (const auto& [link, sum] : group) {
+      const Rational load = (sum.chunks + sum.partial) / chunks_per_shard_all;
       auto e = g.FindLink(link.first, link.second);
       if (!e) throw std::logic_error("export: a route uses a missing link");
       const Rational& b = g.link(*e).bandwidth;
@@ -556,24 +568,48 @@ nlohmann::json RoutesJson(const Topology& g, const Lowering& L, const MscclProgr
     if (rank_of_node[v] >= 0) ranks[rank_of_node[v]] = g.node(v).name;
   }
   j["ranks"] = ranks;
+  // Built in place and moved (a million routes and transfers at 1,024 GPUs: copies of the
+  // arrays and initializer-list temporaries were most of the lowering's time).
+  std::vector<nlohmann::json> name_of(g.num_nodes());
+  for (int v = 0; v < g.num_nodes(); ++v) name_of[v] = g.node(v).name;
+  const nlohmann::json one = "1";
   nlohmann::json routes = nlohmann::json::array();
+  auto& route_array = routes.get_ref<nlohmann::json::array_t&>();
+  route_array.reserve(L.routes.size());
   for (const auto& list : L.routes) {
     nlohmann::json rl = nlohmann::json::array();
     for (const RouteShare& rs : list) {
-      std::vector<std::string> names;
-      for (int v : rs.path) names.push_back(g.node(v).name);
-      rl.push_back({{"path", names}, {"share", ToString(rs.share)}});
+      nlohmann::json names = nlohmann::json::array();
+      auto& name_array = names.get_ref<nlohmann::json::array_t&>();
+      name_array.reserve(rs.path.size());
+      for (int v : rs.path) name_array.push_back(name_of[v]);
+      nlohmann::json entry = nlohmann::json::object();
+      entry["path"] = std::move(names);
+      entry["share"] = rs.share == 1 ? one : nlohmann::json(ToString(rs.share));
+      rl.push_back(std::move(entry));
     }
-    routes.push_back(rl);
+    route_array.push_back(std::move(rl));
   }
-  j["routes"] = routes;
+  j["routes"] = std::move(routes);
   // [src rank, dst rank, chan, first global chunk, cnt, phase, route index]
   nlohmann::json transfers = nlohmann::json::array();
+  auto& transfer_array = transfers.get_ref<nlohmann::json::array_t&>();
+  transfer_array.reserve(L.transfers.size());
   for (const Transfer& t : L.transfers) {
-    transfers.push_back({t.src, t.dst, t.chan, t.chunk, t.cnt, t.phase, t.route});
+    nlohmann::json row = nlohmann::json::array();
+    auto& a = row.get_ref<nlohmann::json::array_t&>();
+    a.reserve(7);
+    a.emplace_back(t.src);
+    a.emplace_back(t.dst);
+    a.emplace_back(t.chan);
+    a.emplace_back(t.chunk);
+    a.emplace_back(t.cnt);
+    a.emplace_back(t.phase);
+    a.emplace_back(t.route);
+    transfer_array.push_back(std::move(row));
   }
   j["transfer_fields"] = {"src", "dst", "chan", "chunk", "cnt", "phase", "route"};
-  j["transfers"] = transfers;
+  j["transfers"] = std::move(transfers);
   j["link_loads"] = std::move(link_loads);
   j["optimal_ratio"] = ToString(r.optimal_ratio);
   j["achieved_ratio"] = ToString(r.achieved_ratio);
