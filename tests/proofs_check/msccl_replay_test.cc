@@ -613,6 +613,51 @@ TEST(MscclReplayTest, WritesReachedFromOneRootOnDisjointPathsRace) {
   EXPECT_EQ(r.violations_total, 1) << Dump(r);
 }
 
+TEST(MscclReplayTest, OrderingRelayedByANopIsNotARace) {
+  // Broadcast 0 -> 1 -> 2 -> 1 (gpu 2 echoes into gpu 1's scratch). On gpu 1, tb 3 overwrites
+  // o[0] from the echo; its order after tb 0's write passes through gpu 2 and then through a
+  // nop of tb 2 that only waits for tb 1's receive and publishes. The nop's satisfied
+  // dependency must count as an event of tb 2, or the relayed knowledge is lost.
+  XAlgo a;
+  a.coll = "broadcast";
+  a.ngpus = 3;
+  a.nchunksperloop = 1;
+  for (int r = 0; r < 3; ++r) {
+    testing::XGpu g;
+    g.id = r;
+    g.i_chunks = g.o_chunks = 1;
+    g.s_chunks = r == 1 ? 1 : 0;
+    a.gpus.push_back(g);
+  }
+  auto tb = [](int id, int send, int recv, std::vector<XStep> steps) {
+    testing::XTb t;
+    t.id = id;
+    t.send = send;
+    t.recv = recv;
+    t.steps = std::move(steps);
+    return t;
+  };
+  auto with = [](XStep st, int depid, int deps, int hasdep) {
+    st.depid = depid;
+    st.deps = deps;
+    st.hasdep = hasdep;
+    return st;
+  };
+  a.gpus[0].tbs = {tb(0, -1, -1, {with(St("cpy", "i", 0, "o", 0), -1, -1, 1)}),
+                   tb(1, 1, -1, {with(St("s", "o", 0, "o", 0), 0, 0, 0)})};
+  a.gpus[1].tbs = {tb(0, 2, 0, {St("rcs", "o", 0, "o", 0)}),
+                   tb(1, -1, 2, {with(St("r", "s", 0, "s", 0), -1, -1, 1)}),
+                   tb(2, -1, -1, {with(Nop(), 1, 0, 1)}),
+                   tb(3, -1, -1, {with(St("cpy", "s", 0, "o", 0), 2, 0, 0)})};
+  a.gpus[2].tbs = {tb(0, 1, 1, {St("rcs", "o", 0, "o", 0)})};
+  const ReplayResult r = Replay(ToXml(a));
+  EXPECT_TRUE(r.ok) << Dump(r);
+  // Without the nop's dependency tb 3 no longer waits for the echo: a race on gpu 1.
+  a.gpus[1].tbs[2].steps[0].depid = a.gpus[1].tbs[2].steps[0].deps = -1;
+  const ReplayResult bad = Replay(ToXml(a));
+  EXPECT_TRUE(Has(bad, ReplayStage::kExecute, ReplayViolationKind::kRace, "gpu 1 ")) << Dump(bad);
+}
+
 TEST(MscclReplayTest, SixteenThousandBlocksReplayFastInLittleMemory) {
   // 128 GPUs x 127 blocks = 16,256 blocks. Clocks over all blocks (the checker before issue
   // 16 §4) need 16,256^2 entries (> 1 GB) and several seconds; clocks over the 127 blocks of
