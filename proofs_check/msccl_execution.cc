@@ -95,8 +95,8 @@ struct Cell {
 class Simulator {
  public:
   Simulator(const Algo& algo, const std::vector<Connector>& conns, const ReplayOptions& o,
-            bool inplace, int depth, Reporter* rep)
-      : algo_(algo), o_(o), inplace_(inplace), depth_(depth), rep_(rep) {
+            bool inplace, int depth, Reporter* rep, OrderingMethod method)
+      : algo_(algo), o_(o), inplace_(inplace), depth_(depth), rep_(rep), method_(method) {
     mode_ = inplace ? "inplace" : "outofplace";
     std::vector<int> first(algo.ngpus + 1, 0);
     for (int g = 0; g < algo.ngpus; ++g) {
@@ -238,7 +238,11 @@ class Simulator {
   // dropped, so the answer cannot change the result), the exact global query.
   bool Ordered(int self, const Access& other) {
     SimBlock& b = blocks_[self];
-    if (other.block == self || b.clock[blocks_[other.block].tb] >= other.epoch) return true;
+    if (other.block == self) return true;
+    if (method_ == OrderingMethod::kGpuClocksThenSearch &&
+        b.clock[blocks_[other.block].tb] >= other.epoch) {
+      return true;
+    }
     if (reported_.count({static_cast<int>(Kind::kRace), b.gpu, b.tb, b.step}) > 0) return true;
     return GloballyOrdered(self, other);
   }
@@ -681,6 +685,7 @@ class Simulator {
   bool inplace_;
   int depth_;
   Reporter* rep_;
+  OrderingMethod method_;
   std::string mode_;
   std::vector<int> first_block_;
   std::vector<SimBlock> blocks_;
@@ -775,8 +780,9 @@ void CheckFifoMatching(const Algo& algo, const std::vector<Connector>& conns, Re
 }
 
 void ExecuteSymbolically(const Algo& algo, const std::vector<Connector>& connectors,
-                         const ReplayOptions& options, bool inplace, int depth, Reporter* rep) {
-  Simulator(algo, connectors, options, inplace, depth, rep).Run();
+                         const ReplayOptions& options, bool inplace, int depth, Reporter* rep,
+                         OrderingMethod method) {
+  Simulator(algo, connectors, options, inplace, depth, rep, method).Run();
 }
 
 }  // namespace collsynth::msccl

@@ -40,10 +40,16 @@ std::vector<Connector> BuildConnectors(const Algo& algo);
 // Stage 2: reports every connector whose sender and receiver cnt sequences differ.
 void CheckFifoMatching(const Algo& algo, const std::vector<Connector>& connectors, Reporter* rep);
 
+// How stage 3 decides whether two accesses are ordered. Both are exact and give the same
+// violations; kSearchOnly skips the per-GPU clocks (every pair of accesses by two blocks goes
+// to the event-graph search) and exists for the differential test of the two.
+enum class OrderingMethod { kGpuClocksThenSearch, kSearchOnly };
+
 // Stage 3 for one mode (in place or out of place) with `depth` one-chunk transfers per
 // connector. Requires stages 1 and 2 without violations.
 void ExecuteSymbolically(const Algo& algo, const std::vector<Connector>& connectors,
-                         const ReplayOptions& options, bool inplace, int depth, Reporter* rep);
+                         const ReplayOptions& options, bool inplace, int depth, Reporter* rep,
+                         OrderingMethod method = OrderingMethod::kGpuClocksThenSearch);
 
 }  // namespace collsynth::msccl
 
