@@ -25,10 +25,14 @@ namespace {
 using testing::XAlgo;
 
 std::vector<XAlgo> Fixtures() {
-  return {testing::RingAllgather(4, 1, false),   testing::RingAllgather(3, 2, true),
-          testing::Allreduce2(),                 testing::RingAllreduce(4),
-          testing::ScratchReduceScatter3(),      testing::ChainBroadcast(4, 2),
-          testing::StarReduceScatter3(),         testing::DirectAllgather(4),
+  return {testing::RingAllgather(4, 1, false),
+          testing::RingAllgather(3, 2, true),
+          testing::Allreduce2(),
+          testing::RingAllreduce(4),
+          testing::ScratchReduceScatter3(),
+          testing::ChainBroadcast(4, 2),
+          testing::StarReduceScatter3(),
+          testing::DirectAllgather(4),
           testing::RingReduceScatter(4)};
 }
 
