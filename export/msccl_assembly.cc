@@ -385,6 +385,40 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
   }
 }
 
+// Cross-phase hazards on one GPU (in-place allreduce): a chunk's own contribution is read
+// in the reduce-scatter phase (a leaf's send, or the first rrc's local operand) and
+// overwritten in the allgather phase by the receive of another block. The two are ordered
+// only through other GPUs (up to the root and back), which costs the replay checker a
+// search of the event graph per pair (docs/performance.md). A receive without a dependency
+// that writes a cell last accessed in an earlier phase by another block of its GPU is made to
+// wait for that access's flag: always satisfied by then at run time (the allgather of a
+// chunk starts after its reduction), so the file runs as fast, and the order is local. The
+// dependency points to a smaller key, so the no-deadlock argument is unchanged. Pieces of the
+// two phases are cut at the same boundaries, so cells are matched by their first chunk; a
+// receive that already has a dependency keeps it. O(T log T) for T transfers.
+void FenceAcrossPhases(const Lowering& L, const std::vector<int>& order, MscclProgram* p) {
+  struct Access {
+    int phase, tb, step;
+  };
+  std::vector<std::map<std::pair<char, std::int64_t>, Access>> last(L.ngpus);
+  for (int id : order) {
+    const Transfer& t = L.transfers[id];
+    auto& at_dst = last[t.dst];
+    auto it = at_dst.find({t.recv_dst.buf, t.recv_dst.off});
+    if (it != at_dst.end() && it->second.phase < t.phase && it->second.tb != t.recv_tb) {
+      MscclStep& s = p->gpus[t.dst].blocks[t.recv_tb].steps[t.recv_step];
+      if (s.depid < 0) {
+        s.depid = it->second.tb;
+        s.deps = it->second.step;
+        p->gpus[t.dst].blocks[it->second.tb].steps[it->second.step].hasdep = true;
+      }
+    }
+    if (!t.send_fused) last[t.src][{t.send.buf, t.send.off}] = {t.phase, t.send_tb, t.send_step};
+    at_dst[{t.recv_src.buf, t.recv_src.off}] = {t.phase, t.recv_tb, t.recv_step};
+    at_dst[{t.recv_dst.buf, t.recv_dst.off}] = {t.phase, t.recv_tb, t.recv_step};
+  }
+}
+
 // Blocks and steps from transfers with channels; checks the limits the channel choice does
 // not guarantee (the fused lowering's).
 MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const MscclExportOptions& o,
@@ -484,6 +518,7 @@ MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const Mscc
     if (t.send_dep >= 0) link_dep(t.src, t.send_tb, t.send_step, L.transfers[t.send_dep]);
     if (t.recv_dep >= 0) link_dep(t.dst, t.recv_tb, t.recv_step, L.transfers[t.recv_dep]);
   }
+  if (!o.fuse) FenceAcrossPhases(L, order, &p);
   p.nchannels = nchannels;
   p.proto = o.proto;
   p.inplace = o.inplace;

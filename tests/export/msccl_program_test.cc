@@ -142,6 +142,48 @@ TEST(MscclLowering, EveryCollectiveInAndOutOfPlace) {
   }
 }
 
+TEST(MscclLowering, InPlaceAllreduceOverwritesWaitLocallyForTheReduceScatterRead) {
+  // In place, a GPU's contribution o[x] is read in the reduce-scatter phase (a send, or the
+  // first rrc) and overwritten by an allgather receive of another block. The receive waits
+  // for the read's flag, so the replay orders the pair on the GPU itself (no search through
+  // the root); the file is otherwise the same and still correct.
+  Topology g = Full3();
+  PipelineSchedule ar;
+  ar.collective = Collective::kAllreduce;
+  ar.phases = {ChainAndStar("reduce-scatter", 1, 1), ChainAndStar("allgather", 1, 2)};
+  MscclExportOptions o;
+  o.inplace = true;
+  MscclExportResult r = ExportPipelineToMscclProgram(g, ar, DefaultRanks(g), o, "t");
+  EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
+  EXPECT_EQ(RunBoth(r.program, "allreduce", true, 1), "");
+  int fenced = 0;
+  for (const MscclGpu& gpu : r.program.gpus) {
+    for (const MscclBlock& b : gpu.blocks) {
+      for (const MscclStep& st : b.steps) {
+        if (st.type != "r") continue;
+        ASSERT_GE(st.depid, 0) << "an allgather receive into o[" << st.dstoff << "] without one";
+        const MscclStep& read = gpu.blocks[st.depid].steps[st.deps];
+        EXPECT_TRUE(read.type == "s" || read.type == "rrc") << read.type;
+        EXPECT_EQ(read.srcbuf, 'o');
+        EXPECT_EQ(read.srcoff, st.dstoff);
+        EXPECT_TRUE(read.hasdep);
+        ++fenced;
+      }
+    }
+  }
+  EXPECT_GT(fenced, 0);
+  // Out of place the contribution is in i: nothing to order, no dependency added.
+  o.inplace = false;
+  MscclExportResult out = ExportPipelineToMscclProgram(g, ar, DefaultRanks(g), o, "t");
+  for (const MscclGpu& gpu : out.program.gpus) {
+    for (const MscclBlock& b : gpu.blocks) {
+      for (const MscclStep& st : b.steps) {
+        if (st.type == "r") EXPECT_EQ(st.depid, -1);
+      }
+    }
+  }
+}
+
 // Fused lowering: forwards are one rcs / rrs step; every collective and mode still reaches
 // its postcondition, with fewer steps than the split lowering.
 TEST(MscclLowering, FusedChainsEveryCollective) {
