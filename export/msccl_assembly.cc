@@ -397,6 +397,9 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
 // two phases are cut at the same boundaries, so cells are matched by their first chunk; a
 // receive that already has a dependency keeps it. O(T log T) for T transfers.
 void FenceAcrossPhases(const Lowering& L, const std::vector<int>& order, MscclProgram* p) {
+  const bool phases = std::any_of(L.transfers.begin(), L.transfers.end(),
+                                  [](const Transfer& t) { return t.phase > 0; });
+  if (!phases) return;  // one phase: nothing to fence (allgather, reduce-scatter, broadcast)
   struct Access {
     int phase, tb, step;
   };
