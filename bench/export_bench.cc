@@ -1,20 +1,24 @@
 // MSCCL export benchmark (issue 16 §4): for each case, the optimal pipeline schedule is built
 // (not timed against the target), then timed separately: lowering to the MSCCL program
 // (ExportPipelineToMscclProgram, with the exporter's own invariant check), writing the XML
-// text (MscclXmlText) and the independent replay (ReplayMscclXml, default options: stages
-// 0-3, two loop iterations, in-place/out-of-place as the file claims). Targets: the 64-GPU,
-// 138-node cluster in under 2 s (export + replay), a 1,024-GPU fat-tree allgather in under a
-// minute. When the exporter refuses a case (ExportLimitError), the limit and message are
-// printed instead of the times; that is a result, not a failure of the benchmark. A file the
-// replay rejects is a failure (exit 1).
+// text (MscclXmlText) and the independent replay (ReplayMscclXml: stages 0-3, two loop
+// iterations, in-place/out-of-place as the file claims), run twice as `collsynth export msccl`
+// runs it: at the kernel's connector depth and at depth 1. "export+replay" is lower + write +
+// both replays. Targets: the 64-GPU, 138-node cluster in under 2 s, a 1,024-GPU fat-tree
+// allgather (fattree16) in under a minute. After each case the process's peak resident memory
+// so far (VmHWM of /proc/self/status, Linux) is printed. When the exporter refuses a case
+// (ExportLimitError), the limit and message are printed instead of the times; that is a
+// result, not a failure of the benchmark. A file the replay rejects is a failure (exit 1).
 // Options are the exporter's defaults except --max-chunks, raised to N where N > 256 (one
 // chunk per shard is the least a file can have).
 //   build/bench/export_bench [--only NAME] [--collective allgather|allreduce|both] [--no-replay]
-//   [--max-tbs N]
+//   [--max-tbs N] [--inplace]
+//   (--inplace exports in-place files: for allreduce the case whose conflicting accesses are
+//   ordered only through other GPUs, the replay's exact search)
 //   (cases: gpu1 .. gpu8 (boxes x 8 GPUs, NIC switch per GPU, 2 leaves: gpu8 = 64 GPUs, 138
 //   nodes), fattree4 .. fattree16 (k³/4 hosts: fattree16 = 1,024); default: gpu8 and
-//   fattree4, 8, 10, allgather and allreduce on gpu8, allgather on the fat-trees; fattree12
-//   and fattree16 only with --only: see docs/performance.md for their time and memory)
+//   fattree4, 8, 10, 12, 16, allgather and allreduce on gpu8, allgather on the fat-trees;
+//   about 2 minutes and 5 GB peak in all, see docs/performance.md)
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -64,11 +68,29 @@ Topology GpuCluster(int boxes) {
   return g;
 }
 
-// Returns false when the replay rejected the file.
-bool no_replay = false;  // --no-replay: lowering and writing only (the replay's memory is
-                         // O(B^2) for B blocks in the file: ~20 GB at 432 GPUs)
+// VmHWM of /proc/self/status (the peak resident set so far), or "?" where it is not there.
+std::string PeakMemory() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return "?";
+  char line[256];
+  std::string out = "?";
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    long long kb = 0;
+    if (std::sscanf(line, "VmHWM: %lld kB", &kb) == 1) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.2f GB", kb / 1048576.0);
+      out = buf;
+    }
+  }
+  std::fclose(f);
+  return out;
+}
 
-int max_tbs = 64;  // --max-tbs: the exporter's default unless given
+// Returns false when the replay rejected the file.
+bool no_replay = false;  // --no-replay: lowering and writing only
+
+int max_tbs = 64;      // --max-tbs: the exporter's default unless given
+bool inplace = false;  // --inplace
 
 bool Run(const std::string& name, const Topology& g, Collective coll) {
   PipelineOptions po;
@@ -80,6 +102,7 @@ bool Run(const std::string& name, const Topology& g, Collective coll) {
   MscclExportOptions o;  // defaults, but at least one chunk per shard (--max-chunks >= N)
   o.max_chunks = std::max<std::int64_t>(o.max_chunks, g.num_compute());
   o.max_tbs = max_tbs;
+  o.inplace = inplace;
   MscclExportResult r;
   double t_lower = 0;
   try {
@@ -100,18 +123,22 @@ bool Run(const std::string& name, const Topology& g, Collective coll) {
         r.max_steps_per_block, xml.size() / 1e6, t_lower, t_write);
     return true;
   }
-  ReplayResult rep;
+  ReplayResult rep, rep1;
   const double t_replay = Time([&] { rep = ReplayMscclXml(xml, name, ReplayOptions{}); });
+  ReplayOptions depth1;
+  depth1.fifo_depth = 1;
+  const double t_replay1 = Time([&] { rep1 = ReplayMscclXml(xml, name, depth1); });
   std::printf(
       "  K=%lld channels=%d blocks/GPU=%d steps/block=%d  %.2f MB  lower %.3f s  write %.3f s  "
-      "replay %.3f s  export+replay %.3f s  %s\n",
+      "replay %.3f s (depth 1: %.3f s)  export+replay %.3f s  %s  peak %s\n",
       static_cast<long long>(r.program.nchunksperloop), r.program.nchannels, r.blocks_per_gpu,
-      r.max_steps_per_block, xml.size() / 1e6, t_lower, t_write, t_replay,
-      t_lower + t_write + t_replay, rep.ok ? "replay ok" : "REPLAY REJECTED");
-  if (!rep.ok && !rep.violations.empty()) {
-    std::printf("  %s\n", rep.violations[0].message.c_str());
+      r.max_steps_per_block, xml.size() / 1e6, t_lower, t_write, t_replay, t_replay1,
+      t_lower + t_write + t_replay + t_replay1, rep.ok && rep1.ok ? "replay ok" : "REPLAY REJECTED",
+      PeakMemory().c_str());
+  for (const ReplayResult* x : {&rep, &rep1}) {
+    if (!x->ok && !x->violations.empty()) std::printf("  %s\n", x->violations[0].message.c_str());
   }
-  return rep.ok;
+  return rep.ok && rep1.ok;
 }
 
 }  // namespace
@@ -123,6 +150,8 @@ int main(int argc, char** argv) {
       only = argv[++i];
     } else if (!std::strcmp(argv[i], "--max-tbs") && i + 1 < argc) {
       max_tbs = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--inplace")) {
+      inplace = true;
     } else if (!std::strcmp(argv[i], "--no-replay")) {
       no_replay = true;
     } else if (!std::strcmp(argv[i], "--collective") && i + 1 < argc) {
@@ -130,13 +159,13 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: export_bench [--only NAME] [--collective allgather|allreduce|both] "
-                   "[--no-replay] [--max-tbs N]\n");
+                   "[--no-replay] [--max-tbs N] [--inplace]\n");
       return 2;
     }
   }
   std::vector<std::string> names;
   if (only.empty()) {
-    names = {"gpu8", "fattree4", "fattree8", "fattree10"};
+    names = {"gpu8", "fattree4", "fattree8", "fattree10", "fattree12", "fattree16"};
   } else {
     names = {only};
   }

@@ -60,6 +60,7 @@ std::vector<std::int64_t> Pieces(std::set<std::int64_t> bounds, std::int64_t siz
 
 struct ChannelPlan {
   int channels = 1;     // per instance
+  int pack = 1;         // PairChannels
   int blocks = 0;       // max over GPUs
   int steps = 0;        // max over blocks
   int per_channel = 0;  // max over (GPU, channel, direction) of blocks
@@ -69,29 +70,38 @@ struct ChannelPlan {
   int element_rank = 0;
 };
 
-// Channel of the ordinal-th transfer of the pair (src, dst) when an instance has c channels:
-// the pair's offset (src + dst) mod c spreads pairs with few transfers over the channels on
-// both ends, so no GPU crowds more than 32 blocks of one direction onto a channel.
-int ChannelOf(int instance, int src, int dst, int ordinal, int c) {
-  return instance * c + (ordinal + src + dst) % c;
+// Channels a pair with m transfers uses when an instance has c channels and every block of
+// the pair is to carry at least `pack` transfers where it can: min(c, ceil(m / pack)). With
+// pack = 1 that is min(c, m), one transfer per block as long as channels last (the most
+// parallel plan); a larger pack trades channels of busy pairs for fewer blocks per GPU
+// (every pair still needs ceil(m / steps limit) blocks per side).
+int PairChannels(int m, int c, int pack) { return std::min(c, (m + pack - 1) / pack); }
+
+// Channel of the ordinal-th transfer of the pair (src, dst) when an instance has c channels
+// and the pair uses `used` of them (PairChannels): round robin over the pair's channels, from
+// the pair's offset (src + dst) mod c, which spreads pairs with few transfers over the
+// channels on both ends, so no GPU crowds more than 32 blocks of one direction onto a
+// channel. Each connector carries a subsequence of the pair's transfers in key order.
+int ChannelOf(int instance, int src, int dst, int ordinal, int c, int used) {
+  return instance * c + (ordinal % used + src + dst) % c;
 }
 
 // steps_per_gpu: the steps of each GPU (one per transfer it sends or receives plus its
 // copies), whatever C is.
 ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pair_count,
                              const std::vector<int>& copies_per_gpu, int ngpus, int instances,
-                             int c, const std::vector<std::int64_t>& steps_per_gpu) {
+                             int c, int pack, const std::vector<std::int64_t>& steps_per_gpu) {
   std::vector<int> blocks(ngpus, 0);
   std::vector<int> per(static_cast<std::size_t>(ngpus) * instances * c * 2, 0);
   int steps = 0, per_channel = 0;
   for (const auto& [key, m] : pair_count) {
     const auto [inst, src, dst] = key;
-    const int used = std::min(c, m);
+    const int used = PairChannels(m, c, pack);
     blocks[src] += used;
     blocks[dst] += used;
-    steps = std::max(steps, (m + c - 1) / c);
+    steps = std::max(steps, (m + used - 1) / used);
     for (int q = 0; q < used; ++q) {
-      const std::size_t ch = static_cast<std::size_t>(ChannelOf(inst, src, dst, q, c));
+      const std::size_t ch = static_cast<std::size_t>(ChannelOf(inst, src, dst, q, c, used));
       per_channel =
           std::max(per_channel, ++per[(static_cast<std::size_t>(src) * instances * c + ch) * 2]);
       per_channel = std::max(per_channel,
@@ -106,6 +116,7 @@ ChannelPlan EvaluateChannels(const std::map<std::tuple<int, int, int>, int>& pai
   }
   ChannelPlan plan;
   plan.channels = c;
+  plan.pack = pack;
   plan.blocks = ngpus > 0 ? *std::max_element(blocks.begin(), blocks.end()) : 0;
   plan.steps = steps;
   plan.per_channel = per_channel;
@@ -282,19 +293,32 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
   ChannelPlan chosen;
   bool found = false;
   for (int c : candidates) {
-    ChannelPlan p = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, steps_per_gpu);
+    ChannelPlan p = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, 1, steps_per_gpu);
     if (fits(p) && p.blocks <= o.max_tbs) {
       chosen = p;
       found = true;
       break;
     }
   }
+  // When no channel count fits --max-tbs with one transfer per block: pack the transfers of
+  // busy pairs onto fewer channels, the least packing that fits (all channels allowed, so
+  // pairs with few transfers keep their spread). E.g. fattree(16) allgather: 161 blocks per
+  // GPU unpacked, 36 at full packing (each pair carries up to 1,023 transfers).
+  for (int pack = 2; !found && pack <= max_steps; ++pack) {
+    ChannelPlan p =
+        EvaluateChannels(pair_count, copies_per_gpu, n, instances, c_opt, pack, steps_per_gpu);
+    if (fits(p) && p.blocks <= o.max_tbs) {
+      chosen = p;
+      found = true;
+    }
+  }
   if (!found) {
-    // The fewest channels meeting the step and per-channel limits (MAXCHANNELS at most).
+    // The fewest channels meeting the step and per-channel limits (MAXCHANNELS at most), at
+    // full packing (the fewest blocks).
     int c_fit = -1;
     ChannelPlan at;
     for (int c = 1; c * instances <= kMscclMaxChannels; ++c) {
-      at = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, steps_per_gpu);
+      at = EvaluateChannels(pair_count, copies_per_gpu, n, instances, c, max_steps, steps_per_gpu);
       if (fits(at)) {
         c_fit = c;
         break;
@@ -302,7 +326,7 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
     }
     if (c_fit < 0) {
       ChannelPlan one =
-          EvaluateChannels(pair_count, copies_per_gpu, n, instances, 1, steps_per_gpu);
+          EvaluateChannels(pair_count, copies_per_gpu, n, instances, 1, max_steps, steps_per_gpu);
       if (one.elements > kMscclMaxRankElements) {
         throw ExportLimitError(
             "elements per rank", 0,
@@ -348,13 +372,53 @@ void AssignSplitChannels(Lowering& L, const std::vector<int>& order, const Msccl
                                std::to_string(c_fit * instances) +
                                " channels, the fewest that keep every block within " +
                                std::to_string(max_steps) +
-                               " steps); needs --max-tbs >= " + std::to_string(at.blocks));
+                               " steps, each pair packed onto as few channels as that allows); "
+                               "needs --max-tbs >= " +
+                               std::to_string(at.blocks));
   }
   const int C = chosen.channels;
   result->channels_per_instance = C;
   for (int id : order) {
     Transfer& t = L.transfers[id];
-    t.chan = ChannelOf(t.instance, t.src, t.dst, ordinal[id], C);
+    const int used = PairChannels(pair_count.at({t.instance, t.src, t.dst}), C, chosen.pack);
+    t.chan = ChannelOf(t.instance, t.src, t.dst, ordinal[id], C, used);
+  }
+}
+
+// Cross-phase hazards on one GPU (in-place allreduce): a chunk's own contribution is read
+// in the reduce-scatter phase (a leaf's send, or the first rrc's local operand) and
+// overwritten in the allgather phase by the receive of another block. The two are ordered
+// only through other GPUs (up to the root and back), which costs the replay checker a
+// search of the event graph per pair (docs/performance.md). A receive without a dependency
+// that writes a cell last accessed in an earlier phase by another block of its GPU is made to
+// wait for that access's flag: always satisfied by then at run time (the allgather of a
+// chunk starts after its reduction), so the file runs as fast, and the order is local. The
+// dependency points to a smaller key, so the no-deadlock argument is unchanged. Pieces of the
+// two phases are cut at the same boundaries, so cells are matched by their first chunk; a
+// receive that already has a dependency keeps it. O(T log T) for T transfers.
+void FenceAcrossPhases(const Lowering& L, const std::vector<int>& order, MscclProgram* p) {
+  const bool phases = std::any_of(L.transfers.begin(), L.transfers.end(),
+                                  [](const Transfer& t) { return t.phase > 0; });
+  if (!phases) return;  // one phase: nothing to fence (allgather, reduce-scatter, broadcast)
+  struct Access {
+    int phase, tb, step;
+  };
+  std::vector<std::map<std::pair<char, std::int64_t>, Access>> last(L.ngpus);
+  for (int id : order) {
+    const Transfer& t = L.transfers[id];
+    auto& at_dst = last[t.dst];
+    auto it = at_dst.find({t.recv_dst.buf, t.recv_dst.off});
+    if (it != at_dst.end() && it->second.phase < t.phase && it->second.tb != t.recv_tb) {
+      MscclStep& s = p->gpus[t.dst].blocks[t.recv_tb].steps[t.recv_step];
+      if (s.depid < 0) {
+        s.depid = it->second.tb;
+        s.deps = it->second.step;
+        p->gpus[t.dst].blocks[it->second.tb].steps[it->second.step].hasdep = true;
+      }
+    }
+    if (!t.send_fused) last[t.src][{t.send.buf, t.send.off}] = {t.phase, t.send_tb, t.send_step};
+    at_dst[{t.recv_src.buf, t.recv_src.off}] = {t.phase, t.recv_tb, t.recv_step};
+    at_dst[{t.recv_dst.buf, t.recv_dst.off}] = {t.phase, t.recv_tb, t.recv_step};
   }
 }
 
@@ -457,6 +521,7 @@ MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const Mscc
     if (t.send_dep >= 0) link_dep(t.src, t.send_tb, t.send_step, L.transfers[t.send_dep]);
     if (t.recv_dep >= 0) link_dep(t.dst, t.recv_tb, t.recv_step, L.transfers[t.recv_dep]);
   }
+  if (!o.fuse) FenceAcrossPhases(L, order, &p);
   p.nchannels = nchannels;
   p.proto = o.proto;
   p.inplace = o.inplace;
@@ -482,13 +547,24 @@ MscclProgram BuildProgram(Lowering& L, const std::vector<int>& order, const Mscc
 // for step schedules); the achieved ratio is the sum over groups of max_e load_e / b_e.
 Rational AccountLoads(const Topology& g, const Lowering& L, std::int64_t chunks_per_shard_all,
                       bool per_level, nlohmann::json* link_loads) {
-  std::map<std::pair<int, std::int64_t>, std::map<std::pair<int, int>, Rational>> loads;
+  // Per link: whole-route chunks counted as an integer (share 1, the common case: no rational
+  // arithmetic per hop), other shares as a rational number of chunks. Exact.
+  struct Load {
+    std::int64_t chunks = 0;
+    Rational partial = 0;
+  };
+  std::map<std::pair<int, std::int64_t>, std::map<std::pair<int, int>, Load>> loads;
   for (const Transfer& t : L.transfers) {
-    Rational fraction(t.cnt, chunks_per_shard_all);
     auto& group = loads[{t.phase, per_level ? t.level : 0}];
     for (const RouteShare& r : L.routes.at(t.route)) {
+      const bool whole = r.share == 1;
       for (std::size_t i = 0; i + 1 < r.path.size(); ++i) {
-        group[{r.path[i], r.path[i + 1]}] += fraction * r.share;
+        Load& l = group[{r.path[i], r.path[i + 1]}];
+        if (whole) {
+          l.chunks += t.cnt;
+        } else {
+          l.partial += t.cnt * r.share;
+        }
       }
     }
   }
@@ -496,7 +572,8 @@ Rational AccountLoads(const Topology& g, const Lowering& L, std::int64_t chunks_
   *link_loads = nlohmann::json::array();
   for (const auto& [gkey, group] : loads) {
     Rational worst = 0;
-    for (const auto& [link, load] : group) {
+    for (const auto& [link, sum] : group) {
+      const Rational load = (sum.chunks + sum.partial) / chunks_per_shard_all;
       auto e = g.FindLink(link.first, link.second);
       if (!e) throw std::logic_error("export: a route uses a missing link");
       const Rational& b = g.link(*e).bandwidth;
@@ -530,24 +607,48 @@ nlohmann::json RoutesJson(const Topology& g, const Lowering& L, Collective coll,
     if (rank_of_node[v] >= 0) ranks[rank_of_node[v]] = g.node(v).name;
   }
   j["ranks"] = ranks;
+  // Built in place and moved (a million routes and transfers at 1,024 GPUs: copies of the
+  // arrays and initializer-list temporaries were most of the lowering's time).
+  std::vector<nlohmann::json> name_of(g.num_nodes());
+  for (int v = 0; v < g.num_nodes(); ++v) name_of[v] = g.node(v).name;
+  const nlohmann::json one = "1";
   nlohmann::json routes = nlohmann::json::array();
+  auto& route_array = routes.get_ref<nlohmann::json::array_t&>();
+  route_array.reserve(L.routes.size());
   for (const auto& list : L.routes) {
     nlohmann::json rl = nlohmann::json::array();
     for (const RouteShare& rs : list) {
-      std::vector<std::string> names;
-      for (int v : rs.path) names.push_back(g.node(v).name);
-      rl.push_back({{"path", names}, {"share", ToString(rs.share)}});
+      nlohmann::json names = nlohmann::json::array();
+      auto& name_array = names.get_ref<nlohmann::json::array_t&>();
+      name_array.reserve(rs.path.size());
+      for (int v : rs.path) name_array.push_back(name_of[v]);
+      nlohmann::json entry = nlohmann::json::object();
+      entry["path"] = std::move(names);
+      entry["share"] = rs.share == 1 ? one : nlohmann::json(ToString(rs.share));
+      rl.push_back(std::move(entry));
     }
-    routes.push_back(rl);
+    route_array.push_back(std::move(rl));
   }
-  j["routes"] = routes;
+  j["routes"] = std::move(routes);
   // [src rank, dst rank, chan, first global chunk, cnt, phase, route index]
   nlohmann::json transfers = nlohmann::json::array();
+  auto& transfer_array = transfers.get_ref<nlohmann::json::array_t&>();
+  transfer_array.reserve(L.transfers.size());
   for (const Transfer& t : L.transfers) {
-    transfers.push_back({t.src, t.dst, t.chan, t.chunk, t.cnt, t.phase, t.route});
+    nlohmann::json row = nlohmann::json::array();
+    auto& a = row.get_ref<nlohmann::json::array_t&>();
+    a.reserve(7);
+    a.emplace_back(t.src);
+    a.emplace_back(t.dst);
+    a.emplace_back(t.chan);
+    a.emplace_back(t.chunk);
+    a.emplace_back(t.cnt);
+    a.emplace_back(t.phase);
+    a.emplace_back(t.route);
+    transfer_array.push_back(std::move(row));
   }
   j["transfer_fields"] = {"src", "dst", "chan", "chunk", "cnt", "phase", "route"};
-  j["transfers"] = transfers;
+  j["transfers"] = std::move(transfers);
   j["link_loads"] = std::move(link_loads);
   j["optimal_ratio"] = ToString(optimal_ratio);
   j["achieved_ratio"] = ToString(achieved_ratio);

@@ -19,10 +19,15 @@
 //     transfer, whatever the protocol.
 //   * reductions into one chunk are serialised by dependency chains (`rrc` after `rrc`);
 //     partial sums live in scratch (`s`), so out-of-place programs never write `i`.
-//   * channels: the j-th transfer of a (src, dst) pair goes on channel (j + src + dst) mod C;
-//     C is the largest value meeting --max-channels, --max-tbs, the steps-per-block limit,
-//     the 32-blocks-per-channel limit and the parser's 4095 counted elements per rank
-//     (kMscclMaxRankElements; every channel adds blocks, so fewer channels means fewer
+//   * a receive that overwrites a cell read in an earlier phase by another block of its GPU
+//     (in-place allreduce: the contribution) waits for that read, so the pair is ordered on
+//     the GPU (docs/export.md).
+//   * channels: the j-th transfer of a (src, dst) pair goes on channel (j + src + dst) mod C
+//     (when no C meets --max-tbs that way, a pair with m transfers is packed onto
+//     min(C, ceil(m / p)) channels, (j mod that + src + dst) mod C, for the least p <= the
+//     steps limit that fits); C is the largest value meeting --max-channels, --max-tbs, the
+//     steps-per-block limit, the 32-blocks-per-channel limit and the parser's 4095 counted elements
+//     per rank (kMscclMaxRankElements; every channel adds blocks, so fewer channels means fewer
 //     elements). When none does,
 //     ExportLimitError names the limit and the smallest value that would work.
 // The fused lowering (MscclExportOptions::fuse, pipeline schedules) carries a forward in one

@@ -65,21 +65,21 @@ std::vector<std::string> CheckMscclProgramInvariants(const MscclProgram& p,
       }
       for (std::size_t si = 0; si < b.steps.size(); ++si) {
         const MscclStep& s = b.steps[si];
-        const std::string st = bt + " step " + std::to_string(si);
+        auto st = [&] { return bt + " step " + std::to_string(si); };  // only for a message
         const int id = base[gi][bi] + static_cast<int>(si);
         if (si > 0) succ[id - 1].push_back(id);
         if (s.cnt < 1 || s.cnt >= kMscclMaxCount)
-          v.push_back(st + ": cnt " + std::to_string(s.cnt) + " outside 1..71");
+          v.push_back(st() + ": cnt " + std::to_string(s.cnt) + " outside 1..71");
         const bool sends = s.type == "s" || s.type == "rcs" || s.type == "rrs" || s.type == "rrcs";
         const bool recvs = s.type == "r" || s.type == "rcs" || s.type == "rrs" || s.type == "rrc" ||
                            s.type == "rrcs";
         if (sends) {
-          if (b.send < 0) v.push_back(st + ": sends without a send peer");
+          if (b.send < 0) v.push_back(st() + ": sends without a send peer");
           sent[{gpu, b.send, b.chan}].push_back(s.cnt);
           send_nodes[{gpu, b.send, b.chan}].push_back(id);
         }
         if (recvs) {
-          if (b.recv < 0) v.push_back(st + ": receives without a recv peer");
+          if (b.recv < 0) v.push_back(st() + ": receives without a recv peer");
           received[{b.recv, gpu, b.chan}].push_back(s.cnt);
           recv_nodes[{b.recv, gpu, b.chan}].push_back(id);
         }
@@ -90,18 +90,18 @@ std::vector<std::string> CheckMscclProgramInvariants(const MscclProgram& p,
                               : buf == 's' ? G.s_chunks
                                            : -1;
           if (size < 0 || off < 0 || off + s.cnt > size) {
-            v.push_back(st + ": offset " + std::string(1, buf) + "[" + std::to_string(off) + "+" +
+            v.push_back(st() + ": offset " + std::string(1, buf) + "[" + std::to_string(off) + "+" +
                         std::to_string(s.cnt) + "] outside the buffer");
           }
         }
-        if ((s.depid < 0) != (s.deps < 0)) v.push_back(st + ": depid/deps half set");
+        if ((s.depid < 0) != (s.deps < 0)) v.push_back(st() + ": depid/deps half set");
         if (s.depid >= 0) {
           if (s.depid >= static_cast<int>(G.blocks.size()) ||
               s.deps >= static_cast<int>(G.blocks[s.depid].steps.size())) {
-            v.push_back("H6: " + st + " depends on a missing step");
+            v.push_back("H6: " + st() + " depends on a missing step");
           } else {
             if (!G.blocks[s.depid].steps[s.deps].hasdep)
-              v.push_back("H6: " + st + " depends on a step without hasdep");
+              v.push_back("H6: " + st() + " depends on a step without hasdep");
             succ[base[gi][s.depid] + s.deps].push_back(id);
           }
         }

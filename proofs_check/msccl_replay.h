@@ -19,8 +19,12 @@
 //              out-of-place run, and the postcondition of allgather / reducescatter /
 //              allreduce / broadcast for each of the in-place / out-of-place modes the file
 //              claims.
-// Complexity: stage 3 is O(M·B) for M one-chunk transfers and B thread blocks in all (vector
-// clocks), O(B^2) memory; the runtime caps each rank at 4095 counted elements (the lexer).
+// Complexity: stage 3 keeps vector clocks over the blocks of one GPU (B_g entries) and
+// decides pairs they do not order by an exact search of the event graph
+// (msccl_execution.h): O(E·B_g) time for E events when the per-GPU clocks suffice, plus a
+// search over the events between the two accesses per pair they do not order;
+// O(B·B_g + E) memory for B blocks in all. The runtime caps each rank at 4095 counted
+// elements (the lexer).
 #ifndef COLLSYNTH_PROOFS_CHECK_MSCCL_REPLAY_H_
 #define COLLSYNTH_PROOFS_CHECK_MSCCL_REPLAY_H_
 

@@ -10,8 +10,10 @@ namespace collsynth::msccl {
 namespace {
 
 // Limits of this checker (not of the runtime): cells simulated per round, half for the input
-// and output buffers (ngpus * 2 * nchunksperloop), half for scratch (ngpus * s_chunks).
-constexpr std::int64_t kMaxCellsPerRound = std::int64_t{1} << 21;
+// and output buffers (ngpus * 2 * nchunksperloop), half for scratch (ngpus * s_chunks). 2^22:
+// a 1,024-GPU allgather with one chunk per rank (nchunksperloop 1,024) is the largest file
+// the exporter writes (docs/export.md); at most ~4M cells of ~80 bytes per round.
+constexpr std::int64_t kMaxCellsPerRound = std::int64_t{1} << 22;
 constexpr int kMaxGpus = 4096;
 constexpr int kMaxCount = 72;                 // MSCCL_MAX_COUNT (cnt < 72)
 constexpr int kMaxBlocksPerChannelSide = 32;  // MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL
@@ -75,6 +77,9 @@ class SchemaReader {
         Bad(Kind::kStructure, "gpu " + std::to_string(g) + " is missing");
     }
     if (rep_->total() > 0) return;
+    // Grouped by GPU, each GPU's in document order (CheckGpu reads its own range).
+    std::stable_sort(pending_declared_.begin(), pending_declared_.end(),
+                     [](const Pending& a, const Pending& b) { return a.gpu < b.gpu; });
     for (int g = 0; g < algo_->ngpus; ++g) CheckGpu(g);
   }
 
@@ -549,17 +554,17 @@ class SchemaReader {
       const int n = static_cast<int>(b.steps.size());
       for (int i = 0; i < n; ++i) {
         const Step& st = b.steps[i];
-        const std::string w = Where(gid, b.id, i);
+        auto w = [&] { return Where(gid, b.id, i); };  // built only for a report
         if (st.depid >= 0) {
           if (st.depid >= static_cast<int>(g.tbs.size())) {
             Bad(Kind::kDependency,
-                w + ": depends on tb " + std::to_string(st.depid) +
+                w() + ": depends on tb " + std::to_string(st.depid) +
                     ", which does not exist on gpu " + std::to_string(gid) +
                     " (the runtime loads it and hangs)",
                 gid, b.id, i);
           } else if (st.deps >= static_cast<int>(g.tbs[st.depid].steps.size())) {
             Bad(Kind::kDependency,
-                w + ": depends on step " + std::to_string(st.deps) + " of tb " +
+                w() + ": depends on step " + std::to_string(st.deps) + " of tb " +
                     std::to_string(st.depid) + ", which has " +
                     std::to_string(g.tbs[st.depid].steps.size()) + " steps",
                 gid, b.id, i);
@@ -573,25 +578,27 @@ class SchemaReader {
             }
             if (later < 0) {
               Bad(Kind::kDependency,
-                  w + ": depends on tb " + std::to_string(st.depid) + " step " +
+                  w() + ": depends on tb " + std::to_string(st.depid) + " step " +
                       std::to_string(st.deps) +
                       ", which has hasdep=0 and no later step of that block has hasdep=1 "
                       "(no flag is published: the waiter spins forever)",
                   gid, b.id, i);
             } else {
-              result_->notes.push_back(w + ": depends on tb " + std::to_string(st.depid) +
+              result_->notes.push_back(w() + ": depends on tb " + std::to_string(st.depid) +
                                        " step " + std::to_string(st.deps) +
                                        ", which has hasdep=0; it is released only when step " +
                                        std::to_string(later) + " publishes");
             }
           } else if (st.depid == b.id && st.deps >= i) {
-            Bad(Kind::kDependency, w + ": depends on a later step of its own block", gid, b.id, i);
+            Bad(Kind::kDependency, w() + ": depends on a later step of its own block", gid, b.id,
+                i);
           }
         }
         if (st.type == StepType::kNop && st.depid >= 0 && i + 1 < n &&
             b.steps[i + 1].type != StepType::kNop && b.steps[i + 1].depid < 0) {
           Bad(Kind::kDependency,
-              w + ": a nop dependency chain must end in a step with its own "
+              w() +
+                  ": a nop dependency chain must end in a step with its own "
                   "dependency (the runtime rejects it)",
               gid, b.id, i + 1);
         }
@@ -633,8 +640,10 @@ class SchemaReader {
         i = end + 1;
       }
     }
-    for (const Pending& p : pending_declared_) {
-      if (p.gpu != gid) continue;
+    auto first = std::lower_bound(pending_declared_.begin(), pending_declared_.end(), gid,
+                                  [](const Pending& p, int g) { return p.gpu < g; });
+    for (auto it = first; it != pending_declared_.end() && it->gpu == gid; ++it) {
+      const Pending& p = *it;
       const int declared = p.buf == 'i' ? g.i_chunks : p.buf == 'o' ? g.o_chunks : g.s_chunks;
       if (p.off < -1 || p.off >= declared) {
         Bad(Kind::kBadValue,

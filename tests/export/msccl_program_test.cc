@@ -142,6 +142,48 @@ TEST(MscclLowering, EveryCollectiveInAndOutOfPlace) {
   }
 }
 
+TEST(MscclLowering, InPlaceAllreduceOverwritesWaitLocallyForTheReduceScatterRead) {
+  // In place, a GPU's contribution o[x] is read in the reduce-scatter phase (a send, or the
+  // first rrc) and overwritten by an allgather receive of another block. The receive waits
+  // for the read's flag, so the replay orders the pair on the GPU itself (no search through
+  // the root); the file is otherwise the same and still correct.
+  Topology g = Full3();
+  PipelineSchedule ar;
+  ar.collective = Collective::kAllreduce;
+  ar.phases = {ChainAndStar("reduce-scatter", 1, 1), ChainAndStar("allgather", 1, 2)};
+  MscclExportOptions o;
+  o.inplace = true;
+  MscclExportResult r = ExportPipelineToMscclProgram(g, ar, DefaultRanks(g), o, "t");
+  EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
+  EXPECT_EQ(RunBoth(r.program, "allreduce", true, 1), "");
+  int fenced = 0;
+  for (const MscclGpu& gpu : r.program.gpus) {
+    for (const MscclBlock& b : gpu.blocks) {
+      for (const MscclStep& st : b.steps) {
+        if (st.type != "r") continue;
+        ASSERT_GE(st.depid, 0) << "an allgather receive into o[" << st.dstoff << "] without one";
+        const MscclStep& read = gpu.blocks[st.depid].steps[st.deps];
+        EXPECT_TRUE(read.type == "s" || read.type == "rrc") << read.type;
+        EXPECT_EQ(read.srcbuf, 'o');
+        EXPECT_EQ(read.srcoff, st.dstoff);
+        EXPECT_TRUE(read.hasdep);
+        ++fenced;
+      }
+    }
+  }
+  EXPECT_GT(fenced, 0);
+  // Out of place the contribution is in i: nothing to order, no dependency added.
+  o.inplace = false;
+  MscclExportResult out = ExportPipelineToMscclProgram(g, ar, DefaultRanks(g), o, "t");
+  for (const MscclGpu& gpu : out.program.gpus) {
+    for (const MscclBlock& b : gpu.blocks) {
+      for (const MscclStep& st : b.steps) {
+        if (st.type == "r") EXPECT_EQ(st.depid, -1);
+      }
+    }
+  }
+}
+
 // Fused lowering: forwards are one rcs / rrs step; every collective and mode still reaches
 // its postcondition, with fewer steps than the split lowering.
 TEST(MscclLowering, FusedChainsEveryCollective) {
@@ -246,6 +288,74 @@ TEST(MscclLowering, LimitErrorsNameTheSmallestValueThatWorks) {
     EXPECT_EQ(e.limit(), "--max-chunks");
     EXPECT_EQ(e.needed(), 3);
   }
+}
+
+// Allgather on Full3 with one-chunk trees: per root r, `heavy` chains r -> r+1 -> r+2 and
+// `light` stars r -> r+1, r -> r+2 (all multiplicity 1), so the pair (r, r+1) carries
+// 2 heavy + light transfers and the pair (r, r+2) only `light`.
+PipelineSchedule HeavyChainsLightStars(int heavy, int light) {
+  PipelineSchedule s;
+  s.collective = Collective::kAllgather;
+  s.k = heavy + light;
+  auto edge = [](int from, int to) {
+    PipelineTreeEdge e;
+    e.from = from;
+    e.to = to;
+    e.routes.push_back({{from, to}, BigInt(1)});
+    return e;
+  };
+  for (int r = 0; r < 3; ++r) {
+    const int x = (r + 1) % 3, y = (r + 2) % 3;
+    for (int j = 0; j < heavy + light; ++j) {
+      PipelineTree t;
+      t.root = r;
+      t.multiplicity = 1;
+      t.edges = j < heavy ? std::vector<PipelineTreeEdge>{edge(r, x), edge(x, y)}
+                          : std::vector<PipelineTreeEdge>{edge(r, x), edge(r, y)};
+      s.trees.push_back(t);
+    }
+  }
+  s.ratio = Rational(2 * heavy + light, heavy + light);
+  return s;
+}
+
+TEST(MscclLowering, BusyPairsArePackedOntoFewerChannelsToMeetMaxTbs) {
+  // Pair (r, r+1) carries 610 one-chunk transfers: at 64 steps per block it needs 10
+  // channels. One transfer per block (unpacked) puts the 10 transfers of pair (r, r+2) on 10
+  // blocks as well: 4 x 10 + 1 = 41 blocks per GPU. Packed, that pair takes one block per
+  // side: 10 + 1 sending, 10 + 1 receiving, 1 copy block = 23.
+  Topology g = Full3();
+  PipelineSchedule s = HeavyChainsLightStars(300, 10);
+  MscclExportOptions o;
+  o.max_chunks = 930;  // 310 chunks per shard: every tree one chunk
+  MscclExportResult wide = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  // Unpacked (the default whenever it fits): 21 channels, 2 x (21 + 10) + 1 = 63 blocks.
+  EXPECT_EQ(wide.channels_per_instance, 21);
+  EXPECT_EQ(wide.blocks_per_gpu, 63);
+  EXPECT_EQ(wide.max_steps_per_block, 30);  // ceil(610 / 21)
+  o.max_tbs = 20;
+  try {
+    ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+    ADD_FAILURE() << "no limit error";
+  } catch (const ExportLimitError& e) {
+    EXPECT_EQ(e.limit(), "--max-tbs");
+    EXPECT_EQ(e.needed(), 23);
+  }
+  o.max_tbs = 23;
+  MscclExportResult r = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  EXPECT_EQ(r.blocks_per_gpu, 23);
+  EXPECT_LE(r.max_steps_per_block, 64);
+  EXPECT_EQ(r.achieved_ratio, r.optimal_ratio);
+  EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
+  ExpectOneBlockPerConnector(r.program);
+  EXPECT_EQ(RunBoth(r.program, "allgather", false), "");
+  // Between full packing and none: the least packing that fits 30 blocks.
+  o.max_tbs = 30;
+  MscclExportResult mid = ExportPipelineToMscclProgram(g, s, DefaultRanks(g), o, "t");
+  EXPECT_LE(mid.blocks_per_gpu, 30);
+  EXPECT_GT(mid.blocks_per_gpu, 23);
+  EXPECT_EQ(CheckMscclProgramInvariants(mid.program, o), std::vector<std::string>{});
+  EXPECT_EQ(RunBoth(mid.program, "allgather", false), "");
 }
 
 TEST(MscclLowering, LargeTreesAreCutIntoStepsOfAtMost71Chunks) {
