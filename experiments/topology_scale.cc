@@ -37,7 +37,8 @@ std::int64_t Int(const json& p, const std::string& key, std::int64_t def) {
 }
 
 std::string Str(const json& p, const std::string& key, const std::string& item) {
-  if (!p.contains(key) || !p[key].is_string()) throw InputError("", item + "." + key, "must be a string");
+  if (!p.contains(key) || !p[key].is_string())
+    throw InputError("", item + "." + key, "must be a string");
   return p[key].get<std::string>();
 }
 
@@ -97,60 +98,61 @@ std::vector<ExperimentTask> ScaleTasks(const ExperimentInput& in) {
   for (Diameter3Family fam : families) {
     const std::string name = Diameter3FamilyName(fam);
     const std::string want = paper.count(name) ? paper[name] : "";
-    tasks.push_back({name + " radix " + std::to_string(lo) + ".." + std::to_string(hi),
-                     [fam, name, lo, hi, want]() {
-                       std::vector<ExperimentRow> rows;
-                       std::vector<Rational> ratios;
-                       auto t0 = std::chrono::steady_clock::now();
-                       for (std::int64_t k = lo; k <= hi; ++k) {
-                         auto t1 = std::chrono::steady_clock::now();
-                         auto d = LargestDiameter3Design(fam, k);
-                         if (!d) continue;
-                         auto ps = LargestDiameter3Design(Diameter3Family::kPolarStar, k);
-                         const BigInt moore = MooreBoundDiameter3(k);
-                         const Rational eff = Rational(d->routers) / Rational(moore);
-                         ExperimentRow r;
-                         r.instance = d->expression;
-                         r.algorithm = name;
-                         r.nodes = ToInt64(d->routers);
-                         r.extra = {{"radix", std::to_string(k)},
-                                    {"routers", ToString(d->routers)},
-                                    {"moore_bound", ToString(moore)},
-                                    {"moore_efficiency", ToString(eff)},
-                                    {"moore_efficiency_decimal", Decimal6(eff)}};
-                         if (ps) {
-                           const Rational ratio = Rational(ps->routers) / Rational(d->routers);
-                           ratios.push_back(ratio);
-                           r.extra.push_back({"polarstar", ps->expression});
-                           r.extra.push_back({"polarstar_routers", ToString(ps->routers)});
-                           r.extra.push_back({"ratio", ToString(ratio)});
-                           r.extra.push_back({"ratio_decimal", Decimal6(ratio)});
-                         }
-                         r.wall_seconds = Since(t1);
-                         rows.push_back(std::move(r));
-                       }
-                       ExperimentRow g;
-                       g.instance = "geomean[" + std::to_string(lo) + "," + std::to_string(hi) + "]";
-                       g.algorithm = name;
-                       g.extra = {{"radixes", std::to_string(ratios.size())}};
-                       if (!ratios.empty()) {
-                         const std::string gm = GeometricMeanFloor(ratios, 3);
-                         g.extra.push_back({"geomean_ratio_floor", gm});
-                         if (!want.empty()) {
-                           // Round the exact mean half up to the paper's decimals, from
-                           // floor(1000·x) (floor(floor(y)/10) = floor(y/10)).
-                           auto [paper_digits, decimals] = ParsePaperValue(want, "paper");
-                           BigInt m(gm.substr(0, gm.find('.')) + gm.substr(gm.find('.') + 1));
-                           for (int i = decimals; i < 2; ++i) m /= 10;  // floor(10^(d+1)·x)
-                           const BigInt rounded = (m + 5) / 10;
-                           g.extra.push_back({"paper_ratio", want});
-                           g.extra.push_back({"matches_paper", rounded == paper_digits ? "yes" : "no"});
-                         }
-                       }
-                       g.wall_seconds = Since(t0);
-                       rows.push_back(std::move(g));
-                       return rows;
-                     }});
+    tasks.push_back(
+        {name + " radix " + std::to_string(lo) + ".." + std::to_string(hi),
+         [fam, name, lo, hi, want]() {
+           std::vector<ExperimentRow> rows;
+           std::vector<Rational> ratios;
+           auto t0 = std::chrono::steady_clock::now();
+           for (std::int64_t k = lo; k <= hi; ++k) {
+             auto t1 = std::chrono::steady_clock::now();
+             auto d = LargestDiameter3Design(fam, k);
+             if (!d) continue;
+             auto ps = LargestDiameter3Design(Diameter3Family::kPolarStar, k);
+             const BigInt moore = MooreBoundDiameter3(k);
+             const Rational eff = Rational(d->routers) / Rational(moore);
+             ExperimentRow r;
+             r.instance = d->expression;
+             r.algorithm = name;
+             r.nodes = ToInt64(d->routers);
+             r.extra = {{"radix", std::to_string(k)},
+                        {"routers", ToString(d->routers)},
+                        {"moore_bound", ToString(moore)},
+                        {"moore_efficiency", ToString(eff)},
+                        {"moore_efficiency_decimal", Decimal6(eff)}};
+             if (ps) {
+               const Rational ratio = Rational(ps->routers) / Rational(d->routers);
+               ratios.push_back(ratio);
+               r.extra.push_back({"polarstar", ps->expression});
+               r.extra.push_back({"polarstar_routers", ToString(ps->routers)});
+               r.extra.push_back({"ratio", ToString(ratio)});
+               r.extra.push_back({"ratio_decimal", Decimal6(ratio)});
+             }
+             r.wall_seconds = Since(t1);
+             rows.push_back(std::move(r));
+           }
+           ExperimentRow g;
+           g.instance = "geomean[" + std::to_string(lo) + "," + std::to_string(hi) + "]";
+           g.algorithm = name;
+           g.extra = {{"radixes", std::to_string(ratios.size())}};
+           if (!ratios.empty()) {
+             const std::string gm = GeometricMeanFloor(ratios, 3);
+             g.extra.push_back({"geomean_ratio_floor", gm});
+             if (!want.empty()) {
+               // Round the exact mean half up to the paper's decimals, from
+               // floor(1000·x) (floor(floor(y)/10) = floor(y/10)).
+               auto [paper_digits, decimals] = ParsePaperValue(want, "paper");
+               BigInt m(gm.substr(0, gm.find('.')) + gm.substr(gm.find('.') + 1));
+               for (int i = decimals; i < 2; ++i) m /= 10;  // floor(10^(d+1)·x)
+               const BigInt rounded = (m + 5) / 10;
+               g.extra.push_back({"paper_ratio", want});
+               g.extra.push_back({"matches_paper", rounded == paper_digits ? "yes" : "no"});
+             }
+           }
+           g.wall_seconds = Since(t0);
+           rows.push_back(std::move(g));
+           return rows;
+         }});
   }
   return tasks;
 }
@@ -226,41 +228,44 @@ std::vector<ExperimentTask> TableTasks(const ExperimentInput& in) {
     const std::string topo = Str(row, "topology", item);
     const std::int64_t per_router = Int(row, "endpoints_per_router", 0);
     const json paper = row.contains("paper") ? row["paper"] : json::object();
-    tasks.push_back({label + " " + topo, [label, topo, per_router, paper]() {
-                       auto t0 = std::chrono::steady_clock::now();
-                       const Topology g = EvaluateTopologyExpression(topo);
-                       const Measured m = Measure(g, per_router);
-                       ExperimentRow r;
-                       r.instance = topo;
-                       r.algorithm = label;
-                       r.nodes = m.routers;
-                       r.extra = {{"routers", std::to_string(m.routers)},
-                                  {"radix", std::to_string(m.radix)},
-                                  {"endpoints", std::to_string(m.endpoints)},
-                                  {"diameter", m.diameter < 0 ? "disconnected" : std::to_string(m.diameter)}};
-                       std::string differs;
-                       for (const char* key : {"routers", "radix", "endpoints"}) {
-                         const std::string ours = key == std::string("routers")   ? std::to_string(m.routers)
-                                                  : key == std::string("radix") ? std::to_string(m.radix)
-                                                                                : std::to_string(m.endpoints);
-                         std::string theirs;
-                         if (paper.contains(key)) theirs = paper[key].is_string() ? paper[key].get<std::string>() : paper[key].dump();
-                         r.extra.push_back({std::string("paper_") + key, theirs});
-                         if (!theirs.empty() && theirs != ours)
-                           differs += (differs.empty() ? "" : "; ") + std::string(key) + " " + ours + " vs " + theirs;
-                       }
-                       // The family's closed-form size (computed before building) against
-                       // the built instance.
-                       const auto size = EstimateTopologyExpressionSize(topo);
-                       const std::string closed = size ? ToString(size->nodes) : "";
-                       r.extra.push_back({"nodes_built", std::to_string(g.num_nodes())});
-                       r.extra.push_back({"nodes_closed_form", closed});
-                       if (!closed.empty() && closed != std::to_string(g.num_nodes()))
-                         differs += (differs.empty() ? "" : "; ") + std::string("closed form ") + closed;
-                       r.extra.push_back({"matches_paper", differs.empty() ? "yes" : "no: " + differs});
-                       r.wall_seconds = Since(t0);
-                       return std::vector<ExperimentRow>{r};
-                     }});
+    tasks.push_back(
+        {label + " " + topo, [label, topo, per_router, paper]() {
+           auto t0 = std::chrono::steady_clock::now();
+           const Topology g = EvaluateTopologyExpression(topo);
+           const Measured m = Measure(g, per_router);
+           ExperimentRow r;
+           r.instance = topo;
+           r.algorithm = label;
+           r.nodes = m.routers;
+           r.extra = {{"routers", std::to_string(m.routers)},
+                      {"radix", std::to_string(m.radix)},
+                      {"endpoints", std::to_string(m.endpoints)},
+                      {"diameter", m.diameter < 0 ? "disconnected" : std::to_string(m.diameter)}};
+           std::string differs;
+           for (const char* key : {"routers", "radix", "endpoints"}) {
+             const std::string ours = key == std::string("routers") ? std::to_string(m.routers)
+                                      : key == std::string("radix") ? std::to_string(m.radix)
+                                                                    : std::to_string(m.endpoints);
+             std::string theirs;
+             if (paper.contains(key))
+               theirs = paper[key].is_string() ? paper[key].get<std::string>() : paper[key].dump();
+             r.extra.push_back({std::string("paper_") + key, theirs});
+             if (!theirs.empty() && theirs != ours)
+               differs +=
+                   (differs.empty() ? "" : "; ") + std::string(key) + " " + ours + " vs " + theirs;
+           }
+           // The family's closed-form size (computed before building) against
+           // the built instance.
+           const auto size = EstimateTopologyExpressionSize(topo);
+           const std::string closed = size ? ToString(size->nodes) : "";
+           r.extra.push_back({"nodes_built", std::to_string(g.num_nodes())});
+           r.extra.push_back({"nodes_closed_form", closed});
+           if (!closed.empty() && closed != std::to_string(g.num_nodes()))
+             differs += (differs.empty() ? "" : "; ") + std::string("closed form ") + closed;
+           r.extra.push_back({"matches_paper", differs.empty() ? "yes" : "no: " + differs});
+           r.wall_seconds = Since(t0);
+           return std::vector<ExperimentRow>{r};
+         }});
   }
   return tasks;
 }

@@ -75,8 +75,9 @@ std::optional<ScaleDesign> Spectralfly(std::int64_t radix) {
     }
     candidates.emplace_back(n, q);
   }
-  std::sort(candidates.begin(), candidates.end(),
-            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
   for (const auto& [n, q] : candidates) {
     if (LpsDiameterAtMost(p, q, 3)) {
       return ScaleDesign{Diameter3Family::kSpectralfly, radix,
@@ -115,10 +116,10 @@ std::optional<ScaleDesign> LargestDiameter3Design(Diameter3Family family, std::i
     case Diameter3Family::kPolarStar: {
       auto c = LargestPolarStar(radix);
       if (!c) return std::nullopt;
-      return ScaleDesign{family, radix,
-                         "polarstar(" + S(c->q) + "," + S(c->d_prime) + "," +
-                             SupernodeKindName(c->kind) + ")",
-                         c->order};
+      return ScaleDesign{
+          family, radix,
+          "polarstar(" + S(c->q) + "," + S(c->d_prime) + "," + SupernodeKindName(c->kind) + ")",
+          c->order};
     }
     case Diameter3Family::kBundlefly:
       return Bundlefly(radix);

@@ -19,9 +19,10 @@ std::string S(std::int64_t v) { return std::to_string(v); }
 void CheckSupernode(std::int64_t d_prime) {
   if (d_prime < 2 || d_prime % 2 != 0 || d_prime > kMaxFieldOrder ||
       !IsPrimePower(2 * d_prime + 1)) {
-    throw std::invalid_argument("bundlefly: the Paley supernode needs d' even, d' >= 2 and 2d'+1 "
-                                "a prime power; got d' = " +
-                                S(d_prime));
+    throw std::invalid_argument(
+        "bundlefly: the Paley supernode needs d' even, d' >= 2 and 2d'+1 "
+        "a prime power; got d' = " +
+        S(d_prime));
   }
 }
 

@@ -52,8 +52,8 @@ Topology HyperX(const std::vector<std::int64_t>& sides) {
   Topology g(Name(sides));
   std::vector<int> stride(static_cast<std::size_t>(dims), 1);
   for (int i = dims - 2; i >= 0; --i)
-    stride[static_cast<std::size_t>(i)] =
-        stride[static_cast<std::size_t>(i + 1)] * static_cast<int>(sides[static_cast<std::size_t>(i + 1)]);
+    stride[static_cast<std::size_t>(i)] = stride[static_cast<std::size_t>(i + 1)] *
+                                          static_cast<int>(sides[static_cast<std::size_t>(i + 1)]);
   for (int v = 0; v < n; ++v) {
     std::string name = "h";
     for (int i = 0; i < dims; ++i) {
@@ -68,7 +68,8 @@ Topology HyperX(const std::vector<std::int64_t>& sides) {
       const int st = stride[static_cast<std::size_t>(i)];
       const int s = static_cast<int>(sides[static_cast<std::size_t>(i)]);
       const int digit = (v / st) % s;
-      for (int other = digit + 1; other < s; ++other) g.AddDuplexLink(v, v + (other - digit) * st, one);
+      for (int other = digit + 1; other < s; ++other)
+        g.AddDuplexLink(v, v + (other - digit) * st, one);
     }
   }
   return g;

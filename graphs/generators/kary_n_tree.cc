@@ -15,7 +15,8 @@ void Validate(std::int64_t k, std::int64_t n) {
   if (k < 2 || k > kMaxGeneratedNodes)
     throw std::invalid_argument("karyntree: k = " + S(k) + " must be in [2, " +
                                 S(kMaxGeneratedNodes) + "]");
-  if (n < 1 || n > 20) throw std::invalid_argument("karyntree: n = " + S(n) + " must be in [1, 20]");
+  if (n < 1 || n > 20)
+    throw std::invalid_argument("karyntree: n = " + S(n) + " must be in [1, 20]");
 }
 
 BigInt Pow(std::int64_t k, std::int64_t e) {
@@ -32,7 +33,8 @@ std::string Digits(std::int64_t x, std::int64_t k, std::int64_t len) {
     x /= k;
   }
   std::string s;
-  for (std::int64_t i = 0; i < len; ++i) s += (i && k > 10 ? "." : "") + S(d[static_cast<std::size_t>(i)]);
+  for (std::int64_t i = 0; i < len; ++i)
+    s += (i && k > 10 ? "." : "") + S(d[static_cast<std::size_t>(i)]);
   return s;
 }
 
@@ -56,9 +58,12 @@ Topology KaryNTree(std::int64_t k, std::int64_t n) {
   const std::int64_t per_level = ToInt64(Pow(k, n - 1));
   Topology g(name);
   for (std::int64_t l = 0; l < n; ++l) {
-    for (std::int64_t w = 0; w < per_level; ++w) g.AddSwitch("s" + S(l) + (n > 1 ? "_" + Digits(w, k, n - 1) : ""));
+    for (std::int64_t w = 0; w < per_level; ++w)
+      g.AddSwitch("s" + S(l) + (n > 1 ? "_" + Digits(w, k, n - 1) : ""));
   }
-  auto sw = [per_level](std::int64_t l, std::int64_t w) { return static_cast<int>(l * per_level + w); };
+  auto sw = [per_level](std::int64_t l, std::int64_t w) {
+    return static_cast<int>(l * per_level + w);
+  };
   const Rational one(1);
   // Digit l of a word of n−1 digits (most significant first) has weight k^(n−2−l).
   for (std::int64_t l = 0; l + 1 < n; ++l) {

@@ -88,7 +88,8 @@ std::vector<Family> Seed003ComparisonFamilies() {
                "Spectralfly: LPS Ramanujan graph X^{p,q} on PSL(2,q) or PGL(2,q), degree p+1",
                [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 2, "spectralfly(p,q)");
-                 return Spectralfly(IntArg(a, 0, "p", 3, kMaxParam), IntArg(a, 1, "q", 3, kMaxParam));
+                 return Spectralfly(IntArg(a, 0, "p", 3, kMaxParam),
+                                    IntArg(a, 1, "q", 3, kMaxParam));
                },
                [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 2, "spectralfly(p,q)");
@@ -96,24 +97,25 @@ std::vector<Family> Seed003ComparisonFamilies() {
                  const BigInt n = SpectralflyOrder(p, IntArg(a, 1, "q", 3, kMaxParam));
                  return RegularSize(n, p + 1, n * (p + 1), true);
                }});
-  f.push_back({"megafly", "megafly(rho,a,p)", "seed 003 refs. [23, 57] (Megafly / Dragonfly+), Table 3",
-               "Megafly: (a/2)ρ+1 groups of K_{a/2,a/2} leaf/spine routers, p endpoints per leaf, "
-               "one global link per group pair",
-               [](const std::vector<GenArg>& a) {
-                 RequireArgCount(a, 3, "megafly(rho,a,p)");
-                 return Megafly(IntArg(a, 0, "rho", 1, kMaxParam), IntArg(a, 1, "a", 2, kMaxParam),
-                                IntArg(a, 2, "p", 1, kMaxParam));
-               },
-               [](const std::vector<GenArg>& a) {
-                 RequireArgCount(a, 3, "megafly(rho,a,p)");
-                 const std::int64_t rho = IntArg(a, 0, "rho", 1, kMaxParam);
-                 const std::int64_t aa = IntArg(a, 1, "a", 2, kMaxParam);
-                 const std::int64_t p = IntArg(a, 2, "p", 1, kMaxParam);
-                 const BigInt g = MegaflyGroups(rho, aa, p);
-                 const BigInt links = g * 2 * ((aa / 2) * p + (aa / 2) * (aa / 2)) + g * (aa / 2) * rho;
-                 return SwitchSize(MegaflyRouters(rho, aa, p), MegaflyEndpoints(rho, aa, p), links,
-                                   std::max(aa / 2 + p, aa / 2 + rho));
-               }});
+  f.push_back(
+      {"megafly", "megafly(rho,a,p)", "seed 003 refs. [23, 57] (Megafly / Dragonfly+), Table 3",
+       "Megafly: (a/2)ρ+1 groups of K_{a/2,a/2} leaf/spine routers, p endpoints per leaf, "
+       "one global link per group pair",
+       [](const std::vector<GenArg>& a) {
+         RequireArgCount(a, 3, "megafly(rho,a,p)");
+         return Megafly(IntArg(a, 0, "rho", 1, kMaxParam), IntArg(a, 1, "a", 2, kMaxParam),
+                        IntArg(a, 2, "p", 1, kMaxParam));
+       },
+       [](const std::vector<GenArg>& a) {
+         RequireArgCount(a, 3, "megafly(rho,a,p)");
+         const std::int64_t rho = IntArg(a, 0, "rho", 1, kMaxParam);
+         const std::int64_t aa = IntArg(a, 1, "a", 2, kMaxParam);
+         const std::int64_t p = IntArg(a, 2, "p", 1, kMaxParam);
+         const BigInt g = MegaflyGroups(rho, aa, p);
+         const BigInt links = g * 2 * ((aa / 2) * p + (aa / 2) * (aa / 2)) + g * (aa / 2) * rho;
+         return SwitchSize(MegaflyRouters(rho, aa, p), MegaflyEndpoints(rho, aa, p), links,
+                           std::max(aa / 2 + p, aa / 2 + rho));
+       }});
   f.push_back({"karyntree", "karyntree(k,n)", "seed 003 §9.1, Table 3 (BookSim fat-tree)",
                "k-ary n-tree: n levels of k^(n−1) switches of radix 2k, k^n endpoints",
                [](const std::vector<GenArg>& a) {

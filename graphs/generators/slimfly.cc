@@ -62,7 +62,7 @@ std::vector<std::vector<int>> MmsGraph(std::int64_t q64) {
   std::vector<std::vector<int>> adj(static_cast<std::size_t>(2 * qq));
   for (int a = 0; a < q; ++a) {
     for (int b = 0; b < q; ++b) {
-      auto& zero = adj[static_cast<std::size_t>(a * q + b)];  // (0, x=a, y=b)
+      auto& zero = adj[static_cast<std::size_t>(a * q + b)];      // (0, x=a, y=b)
       auto& one = adj[static_cast<std::size_t>(qq + a * q + b)];  // (1, m=a, c=b)
       for (int s : x_set) zero.push_back(a * q + field.Add(b, s));
       for (int s : xp_set) one.push_back(qq + a * q + field.Add(b, s));

@@ -51,11 +51,12 @@ Mat Normalize(Mat m, int q) {
 
 Mat Mul(const Mat& a, const Mat& b, int q) {
   auto m = [q](std::int64_t x) { return static_cast<int>(x % q); };
-  return Normalize({m(static_cast<std::int64_t>(a[0]) * b[0] + static_cast<std::int64_t>(a[1]) * b[2]),
-                    m(static_cast<std::int64_t>(a[0]) * b[1] + static_cast<std::int64_t>(a[1]) * b[3]),
-                    m(static_cast<std::int64_t>(a[2]) * b[0] + static_cast<std::int64_t>(a[3]) * b[2]),
-                    m(static_cast<std::int64_t>(a[2]) * b[1] + static_cast<std::int64_t>(a[3]) * b[3])},
-                   q);
+  return Normalize(
+      {m(static_cast<std::int64_t>(a[0]) * b[0] + static_cast<std::int64_t>(a[1]) * b[2]),
+       m(static_cast<std::int64_t>(a[0]) * b[1] + static_cast<std::int64_t>(a[1]) * b[3]),
+       m(static_cast<std::int64_t>(a[2]) * b[0] + static_cast<std::int64_t>(a[3]) * b[2]),
+       m(static_cast<std::int64_t>(a[2]) * b[1] + static_cast<std::int64_t>(a[3]) * b[3])},
+      q);
 }
 
 std::int64_t Key(const Mat& m, std::int64_t q) {

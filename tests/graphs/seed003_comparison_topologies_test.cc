@@ -42,7 +42,8 @@ int Diameter(const Topology& g) {
 
 TEST(SlimFlyTest, MmsGraphsHaveTheirClosedFormsAndDiameterTwo) {
   // q = 4w + δ: 3 (δ=−1), 4 (0), 5 (1, Hoffman–Singleton), 7, 8, 9, 11, 13.
-  const std::map<int, int> degree = {{3, 5}, {4, 6}, {5, 7}, {7, 11}, {8, 12}, {9, 13}, {11, 17}, {13, 19}};
+  const std::map<int, int> degree = {{3, 5},  {4, 6},  {5, 7},   {7, 11},
+                                     {8, 12}, {9, 13}, {11, 17}, {13, 19}};
   for (auto [q, d] : degree) {
     Topology g = SlimFly(q);
     EXPECT_EQ(g.num_nodes(), 2 * q * q) << q;
@@ -107,7 +108,8 @@ TEST(SpectralflyTest, LpsGraphsAreCayleyGraphsOfPslOrPgl) {
   // unit test, so (5/11) = 1: PSL(2,11), 660 nodes; (3/13) = 1: PSL(2,13), 1092 nodes.
   EXPECT_EQ(LegendreSymbol(3, 5), -1);
   EXPECT_EQ(LegendreSymbol(5, 11), 1);
-  for (auto [p, q, n] : {std::tuple<int, int, int>{3, 5, 120}, {5, 11, 660}, {3, 13, 1092}, {5, 7, 336}}) {
+  for (auto [p, q, n] :
+       {std::tuple<int, int, int>{3, 5, 120}, {5, 11, 660}, {3, 13, 1092}, {5, 7, 336}}) {
     Topology g = Spectralfly(p, q);
     EXPECT_EQ(g.num_nodes(), n) << p << "," << q;
     EXPECT_EQ(SpectralflyOrder(p, q), n);
@@ -146,7 +148,8 @@ TEST(MegaflyTest, GroupsAreBipartiteWithOneGlobalLinkPerGroupPair) {
   std::map<std::pair<std::string, std::string>, int> global;  // group pair -> links
   for (const Link& l : g.links()) {
     const std::string a = g.node(l.from).name, b = g.node(l.to).name;
-    const std::string ga = a.substr(0, a.find_first_of("ls")), gb = b.substr(0, b.find_first_of("ls"));
+    const std::string ga = a.substr(0, a.find_first_of("ls")),
+                      gb = b.substr(0, b.find_first_of("ls"));
     if (ga != gb) ++global[{ga, gb}];
   }
   EXPECT_EQ(global.size(), 20u);  // 5·4 ordered group pairs

@@ -69,16 +69,17 @@ TEST(Diameter3ScaleTest, SpectralflyIsTheLargestDiameterThreeLpsGraph) {
   ASSERT_TRUE(sf.has_value());
   EXPECT_EQ(sf->expression, "spectralfly(23,13)");
   EXPECT_EQ(sf->routers, 1092);
-  EXPECT_FALSE(LargestDiameter3Design(Diameter3Family::kSpectralfly, 9).has_value());  // 8 not prime
+  EXPECT_FALSE(
+      LargestDiameter3Design(Diameter3Family::kSpectralfly, 9).has_value());  // 8 not prime
 }
 
 // Abstract / §7.2: 1.3× over Bundlefly, 1.9× over Dragonfly, 6.7× over 3-D HyperX, as the
 // geometric mean over the radixes in [8, 128] where the competitor exists.
 TEST(Diameter3ScaleTest, PaperGeometricMeansOverRadix8To128) {
-  for (auto [fam, expected, count] :
-       {std::tuple<Diameter3Family, const char*, std::size_t>{Diameter3Family::kBundlefly, "1.311", 109},
-        {Diameter3Family::kDragonfly, "1.905", 121},
-        {Diameter3Family::kHyperX3, "6.726", 121}}) {
+  for (auto [fam, expected, count] : {std::tuple<Diameter3Family, const char*, std::size_t>{
+                                          Diameter3Family::kBundlefly, "1.311", 109},
+                                      {Diameter3Family::kDragonfly, "1.905", 121},
+                                      {Diameter3Family::kHyperX3, "6.726", 121}}) {
     std::vector<Rational> ratios;
     for (std::int64_t k = 8; k <= 128; ++k) {
       auto d = LargestDiameter3Design(fam, k);
