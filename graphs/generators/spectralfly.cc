@@ -1,6 +1,7 @@
 #include "graphs/generators/spectralfly.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -105,11 +106,18 @@ std::vector<Mat> LpsGenerators(std::int64_t p, std::int64_t q64) {
   std::vector<Mat> gens;
   std::int64_t r = 0;
   while ((r + 1) * (r + 1) <= p) ++r;
+  // O(r³) with r = floor(sqrt(p)): d is determined up to sign by a, b, c (d = −s before +s).
   for (std::int64_t a = 0; a <= r; ++a) {
     for (std::int64_t b = -r; b <= r; ++b) {
       for (std::int64_t c = -r; c <= r; ++c) {
-        for (std::int64_t d = -r; d <= r; ++d) {
-          if (a * a + b * b + c * c + d * d != p) continue;
+        const std::int64_t rem = p - a * a - b * b - c * c;
+        if (rem < 0) continue;
+        // Integer square root: the double is a hint, corrected exactly.
+        auto s = static_cast<std::int64_t>(std::sqrt(static_cast<double>(rem)));
+        while (s * s > rem) --s;
+        while ((s + 1) * (s + 1) <= rem) ++s;
+        if (s * s != rem) continue;
+        for (std::int64_t d : {-s, s}) {
           bool keep;
           if (p % 4 == 1) {
             keep = a % 2 == 1;
@@ -117,10 +125,12 @@ std::vector<Mat> LpsGenerators(std::int64_t p, std::int64_t q64) {
             const std::int64_t first = b != 0 ? b : (c != 0 ? c : d);
             keep = a % 2 == 0 && (a > 0 || first > 0);
           }
-          if (!keep) continue;
-          gens.push_back(Normalize({Mod(a + b * x + d * y, q), Mod(-b * y + c + d * x, q),
-                                    Mod(-b * y - c + d * x, q), Mod(a - b * x - d * y, q)},
-                                   q));
+          if (keep) {
+            gens.push_back(Normalize({Mod(a + b * x + d * y, q), Mod(-b * y + c + d * x, q),
+                                      Mod(-b * y - c + d * x, q), Mod(a - b * x - d * y, q)},
+                                     q));
+          }
+          if (s == 0) break;  // d = 0 once
         }
       }
     }
