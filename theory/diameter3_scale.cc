@@ -101,13 +101,16 @@ std::string Diameter3FamilyName(Diameter3Family family) {
       return "hyperx3";
     case Diameter3Family::kSpectralfly:
       return "spectralfly";
+    case Diameter3Family::kKautzBidirectional:
+      return "kautz-bidir";
   }
   return "?";
 }
 
 std::vector<Diameter3Family> AllDiameter3Families() {
-  return {Diameter3Family::kPolarStar, Diameter3Family::kBundlefly, Diameter3Family::kDragonfly,
-          Diameter3Family::kHyperX3, Diameter3Family::kSpectralfly};
+  return {Diameter3Family::kPolarStar,   Diameter3Family::kBundlefly,
+          Diameter3Family::kDragonfly,   Diameter3Family::kHyperX3,
+          Diameter3Family::kSpectralfly, Diameter3Family::kKautzBidirectional};
 }
 
 std::optional<ScaleDesign> LargestDiameter3Design(Diameter3Family family, std::int64_t radix) {
@@ -129,6 +132,11 @@ std::optional<ScaleDesign> LargestDiameter3Design(Diameter3Family family, std::i
       return HyperX3(radix);
     case Diameter3Family::kSpectralfly:
       return Spectralfly(radix);
+    case Diameter3Family::kKautzBidirectional: {
+      if (radix < 4 || radix % 2 != 0) return std::nullopt;
+      const std::int64_t d = radix / 2;
+      return ScaleDesign{family, radix, "bidir(kautz(" + S(d) + ",2))", BigInt(d) * d * (d + 1)};
+    }
   }
   return std::nullopt;
 }

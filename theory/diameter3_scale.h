@@ -12,6 +12,9 @@
 //               is simple with diameter <= 3 (BFS, LpsDiameterAtMost); order q(q²−1)/2 or
 //               q(q²−1) (graphs/generators/spectralfly.h). Only orders up to the diameter-3
 //               Moore bound are tried, largest first; the first that passes wins.
+//   Kautz, bidirectional (Fig. 1, §1.2): K(d, 2) with every arc used both ways, d = K/2 (K
+//               even): d²(d+1) routers, `bidir(kautz(d,2))`, diameter 3; its share of the
+//               Moore bound tends to 1/8, "2.4×" below PolarStar's 8/27 (64/27).
 // The paper's ratios ("1.3× over Bundlefly, 1.9× over Dragonfly, 6.7× over 3-D HyperX, 12.8×
 // over Spectralfly", radix in [8, 128]) are reproduced by: at every radix K in [lo, hi] where
 // the competitor has a design of radix exactly K, ratio(K) = PolarStar(K) / competitor(K);
@@ -31,9 +34,16 @@
 
 namespace collsynth {
 
-enum class Diameter3Family { kPolarStar, kBundlefly, kDragonfly, kHyperX3, kSpectralfly };
+enum class Diameter3Family {
+  kPolarStar,
+  kBundlefly,
+  kDragonfly,
+  kHyperX3,
+  kSpectralfly,
+  kKautzBidirectional
+};
 
-// "polarstar", "bundlefly", "dragonfly", "hyperx3", "spectralfly".
+// "polarstar", "bundlefly", "dragonfly", "hyperx3", "spectralfly", "kautz-bidir".
 std::string Diameter3FamilyName(Diameter3Family family);
 // Every family, in the order above.
 std::vector<Diameter3Family> AllDiameter3Families();

@@ -91,6 +91,27 @@ TEST(Diameter3ScaleTest, PaperGeometricMeansOverRadix8To128) {
   }
 }
 
+// §1.2: bidirectional Kautz K(d,2) (radix 2d) has d²(d+1) routers and diameter 3; its Moore
+// share d²(d+1) / Moore(2d) tends to 1/8 from above ("< 13%"), and (8/27) / (1/8) = 64/27 ≈ 2.37
+// ("2.4×").
+TEST(Diameter3ScaleTest, BidirectionalKautzClosedFormAndAsymptoticShare) {
+  for (std::int64_t k : {4, 6, 8}) {
+    auto d = LargestDiameter3Design(Diameter3Family::kKautzBidirectional, k);
+    ASSERT_TRUE(d.has_value());
+    Topology g = EvaluateTopologyExpression(d->expression);
+    EXPECT_EQ(BigInt(g.num_nodes()), d->routers) << d->expression;
+    for (int v = 0; v < g.num_nodes(); ++v) EXPECT_EQ(g.OutDegree(v), k) << d->expression;
+    EXPECT_EQ(ComputeDistanceStats(g, 1).diameter, 3) << d->expression;
+  }
+  EXPECT_FALSE(LargestDiameter3Design(Diameter3Family::kKautzBidirectional, 9).has_value());
+  auto big = LargestDiameter3Design(Diameter3Family::kKautzBidirectional, 2000);
+  const Rational share = Rational(big->routers) / Rational(MooreBoundDiameter3(2000));
+  EXPECT_GT(share, Rational(1, 8));     // from above
+  EXPECT_LT(share, Rational(13, 100));  // "< 13%"
+  EXPECT_LT(share, Rational(1, 8) + Rational(1, 1000));
+  EXPECT_EQ(GeometricMeanFloor({Rational(64, 27)}, 1), "2.3");  // 2.370..., printed as 2.4
+}
+
 TEST(Diameter3ScaleTest, GeometricMeanFloorIsExact) {
   EXPECT_EQ(GeometricMeanFloor({Rational(2), Rational(8)}, 3), "4.000");
   EXPECT_EQ(GeometricMeanFloor({Rational(1, 2), Rational(1)}, 3), "0.707");  // sqrt(1/2)
