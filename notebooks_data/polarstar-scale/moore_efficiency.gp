@@ -9,4 +9,5 @@ set grid
 plot 'moore_efficiency.dat' index 0 using 1:2 with linespoints title 'polarstar', \
      'moore_efficiency.dat' index 1 using 1:2 with linespoints title 'bundlefly', \
      'moore_efficiency.dat' index 2 using 1:2 with linespoints title 'dragonfly', \
-     'moore_efficiency.dat' index 3 using 1:2 with linespoints title 'hyperx3'
+     'moore_efficiency.dat' index 3 using 1:2 with linespoints title 'hyperx3', \
+     'moore_efficiency.dat' index 4 using 1:2 with linespoints title 'kautz-bidir'

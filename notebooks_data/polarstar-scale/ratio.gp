@@ -9,4 +9,5 @@ set grid
 plot 'ratio.dat' index 0 using 1:2 with points title 'polarstar', \
      'ratio.dat' index 1 using 1:2 with points title 'bundlefly', \
      'ratio.dat' index 2 using 1:2 with points title 'dragonfly', \
-     'ratio.dat' index 3 using 1:2 with points title 'hyperx3'
+     'ratio.dat' index 3 using 1:2 with points title 'hyperx3', \
+     'ratio.dat' index 4 using 1:2 with points title 'kautz-bidir'

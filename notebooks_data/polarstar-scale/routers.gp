@@ -10,4 +10,5 @@ set logscale y
 plot 'routers.dat' index 0 using 1:2 with linespoints title 'polarstar', \
      'routers.dat' index 1 using 1:2 with linespoints title 'bundlefly', \
      'routers.dat' index 2 using 1:2 with linespoints title 'dragonfly', \
-     'routers.dat' index 3 using 1:2 with linespoints title 'hyperx3'
+     'routers.dat' index 3 using 1:2 with linespoints title 'hyperx3', \
+     'routers.dat' index 4 using 1:2 with linespoints title 'kautz-bidir'
