@@ -12,6 +12,7 @@ const std::vector<Family>& AllFamilies() {
     std::vector<Family> f = Seed000Families();
     for (Family& x : ExpansionFamilies()) f.push_back(std::move(x));
     for (Family& x : OtherFamilies()) f.push_back(std::move(x));
+    for (Family& x : Seed003ComparisonFamilies()) f.push_back(std::move(x));
     std::sort(f.begin(), f.end(), [](const Family& a, const Family& b) { return a.name < b.name; });
     for (std::size_t i = 1; i < f.size(); ++i) {
       if (f[i].name == f[i - 1].name) {

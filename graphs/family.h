@@ -75,6 +75,7 @@ std::vector<Family> Seed000Families();    // graphs/generators/seed000_families.
 std::vector<Family> ExpansionFamilies();  // graphs/expansions_families.cc: line, degree, ...
 std::vector<Family> OtherFamilies();      // graphs/generators/other_families.cc: PolarStar,
                                           // TopoOpt, switch topologies, DGX-1
+std::vector<Family> Seed003ComparisonFamilies();  // graphs/generators/seed003_families.cc
 
 }  // namespace collsynth
 

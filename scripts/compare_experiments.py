@@ -15,7 +15,7 @@ import argparse, csv, os, subprocess, sys, tempfile
 
 TIME_COLUMNS = {"wall_seconds", "generation_seconds", "lp_seconds", "milp_seconds",
                 "export_seconds", "replay_seconds"}
-LONG = {"figure7-large-n", "ilp-vs-polynomial", "table6-generation-time"}
+LONG = {"figure7-large-n", "ilp-vs-polynomial", "table6-generation-time", "polarstar-scale-spectralfly"}
 
 
 def read(path):
