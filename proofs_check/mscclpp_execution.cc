@@ -67,14 +67,17 @@ class Simulator {
       : plan_(plan), pairing_(pairing), max_elements_(max_elements), rep_(rep) {
     mode_ = plan.inplace ? "[inplace] " : "[outofplace] ";
     const int n = plan.ngpus;
-    ki_ = plan.gpus[0].in_chunks;
-    ko_ = plan.gpus[0].out_chunks;
+    parts_ = plan.slices;
+    ki_ = plan.gpus[0].in_chunks * parts_;
+    ko_ = plan.gpus[0].out_chunks * parts_;
     first_.assign(n + 1, 0);
     base_.assign(n + 1, 0);
     for (int g = 0; g < n; ++g) {
       const Gpu& gpu = plan.gpus[g];
       first_[g + 1] = first_[g] + static_cast<int>(gpu.tbs.size());
-      base_[g + 1] = base_[g] + gpu.in_chunks + gpu.out_chunks + gpu.s_chunks;
+      base_[g + 1] =
+          base_[g] +
+          static_cast<std::size_t>(gpu.in_chunks + gpu.out_chunks + gpu.s_chunks) * parts_;
     }
     const int nb = first_[n];
     blocks_.resize(nb);
@@ -99,7 +102,7 @@ class Simulator {
         sems_[g].push_back(std::move(sem));
       }
       for (std::size_t c = base_[g]; c < base_[g + 1]; ++c) cells_[c].owner = g;
-      for (int c = 0; c < gpu.in_chunks; ++c) {
+      for (int c = 0; c < ki_; ++c) {
         cells_[Resolve(g, 'i', c)].value = std::make_shared<const std::vector<std::uint32_t>>(
             std::vector<std::uint32_t>{static_cast<std::uint32_t>(g * ki_ + c)});
       }
@@ -143,9 +146,7 @@ class Simulator {
           break;
       }
     }
-    const Gpu& gpu = plan_.gpus[g];
-    const std::size_t region = type == 'i' ? 0 : type == 'o' ? gpu.in_chunks
-                                                             : gpu.in_chunks + gpu.out_chunks;
+    const std::size_t region = type == 'i' ? 0 : type == 'o' ? ki_ : ki_ + ko_;
     return base_[g] + region + off;
   }
   bool IsInput(std::size_t cell) const {
@@ -163,10 +164,16 @@ class Simulator {
         type = 's';
       }
     }
-    return "gpu " + std::to_string(g) + " " + type + "[" + std::to_string(off) + "]";
+    return "gpu " + std::to_string(g) + " " + type + "[" + Chunk(off) + "]";
+  }
+  // Chunk `off` (in parts), with its part when chunks are cut into parts.
+  std::string Chunk(std::size_t off) const {
+    if (parts_ == 1) return std::to_string(off);
+    return std::to_string(off / parts_) + " part " + std::to_string(off % parts_) + "/" +
+           std::to_string(parts_);
   }
   std::string Element(std::uint32_t e) const {
-    return "(rank " + std::to_string(e / ki_) + ", chunk " + std::to_string(e % ki_) + ")";
+    return "(rank " + std::to_string(e / ki_) + ", chunk " + Chunk(e % ki_) + ")";
   }
   std::string At(const SimBlock& b, int step) const {
     std::string w = Where(b.gpu, b.tb, step);
@@ -297,39 +304,42 @@ class Simulator {
     SimBlock& b = blocks_[self];
     ++b.counter;  // this operation's epoch; ordered after the block's earlier ones only by nop
     const int g = b.gpu;
-    const int size = op.src.empty() ? 0 : op.src[0].size;
-    for (int k = 0; k < size && !over_budget_; ++k) {
+    // The operation's share of every operand's range, in chunk parts: part `part` of `parts`
+    // equal pieces (tbg_info), all of it without a group.
+    const int len = (op.src.empty() ? 0 : op.src[0].size) * parts_ / op.parts;
+    const int lo = op.part * len;
+    auto at = [&](const BufRef& r, int k) { return r.index * parts_ + lo + k; };
+    for (int k = 0; k < len && !over_budget_; ++k) {
       switch (op.type) {
         case OpType::kCopy:
-          Write(self, g, op.dst[0].type, op.dst[0].index + k,
-                Read(self, g, op.src[0].type, op.src[0].index + k));
+          Write(self, g, op.dst[0].type, at(op.dst[0], k),
+                Read(self, g, op.src[0].type, at(op.src[0], k)));
           break;
         case OpType::kPut:
           // handlePut: every source is read from src_buff[0]'s buffer at src_buff[i]'s index.
           for (std::size_t i = 0; i < op.dst.size(); ++i) {
-            Write(self, op.dst[i].rank, op.dst[i].type, op.dst[i].index + k,
-                  Read(self, g, op.src[0].type, op.src[i].index + k));
+            Write(self, op.dst[i].rank, op.dst[i].type, at(op.dst[i], k),
+                  Read(self, g, op.src[0].type, at(op.src[i], k)));
           }
           break;
         case OpType::kGet:
           // handleGet swaps the offsets: the local buffer is written at the remote index and
           // the remote buffer read at the local index (equal in every plan the DSL writes).
           for (std::size_t i = 0; i < op.src.size(); ++i) {
-            Write(self, g, op.dst[i].type, op.src[i].index + k,
-                  Read(self, op.src[i].rank, op.src[i].type, op.dst[i].index + k));
+            Write(self, g, op.dst[i].type, at(op.src[i], k),
+                  Read(self, op.src[i].rank, op.src[i].type, at(op.dst[i], k)));
           }
           break;
         case OpType::kReduce:
         case OpType::kReduceSend:
         case OpType::kReadReduce:
         case OpType::kReadReduceSend: {
-          Value acc = Read(self, g, op.src[0].type, op.src[0].index + k);
+          Value acc = Read(self, g, op.src[0].type, at(op.src[0], k));
           for (std::size_t i = 1; i < op.src.size(); ++i) {
-            acc = Sum(self, acc,
-                      Read(self, op.src[i].rank, op.src[i].type, op.src[i].index + k));
+            acc = Sum(self, acc, Read(self, op.src[i].rank, op.src[i].type, at(op.src[i], k)));
           }
           for (std::size_t i = 0; i < op.dst.size(); ++i) {
-            Write(self, op.dst[i].rank, op.dst[i].type, op.dst[i].index + k, acc);
+            Write(self, op.dst[i].rank, op.dst[i].type, at(op.dst[i], k), acc);
           }
           break;
         }
@@ -564,10 +574,9 @@ class Simulator {
       auto check = [&](const Access& a, const char* what) {
         if (a.block < 0 || blocks_[a.block].gpu == g || end[g][a.block] >= a.epoch) return;
         Report(Kind::kRace, blocks_[a.block],
-               std::string(what) + " of " + CellName(c) +
-                   " is not ordered before the end of gpu " + std::to_string(g) +
-                   "'s kernel (no signal/wait after it tells gpu " + std::to_string(g) +
-                   " that it is done)",
+               std::string(what) + " of " + CellName(c) + " is not ordered before the end of gpu " +
+                   std::to_string(g) + "'s kernel (no signal/wait after it tells gpu " +
+                   std::to_string(g) + " that it is done)",
                a.step);
       };
       check(cell.write, "the write");
@@ -593,8 +602,8 @@ class Simulator {
         }
         const std::size_t index = Resolve(r, 'o', x);
         const Cell& cell = cells_[index];
-        const std::string name = "output chunk " + std::to_string(x) + " of gpu " +
-                                 std::to_string(r) + " (" + CellName(index) + ")";
+        const std::string name = "output chunk " + Chunk(x) + " of gpu " + std::to_string(r) +
+                                 " (" + CellName(index) + ")";
         if (!cell.value) {
           Post("missing chunk: " + name + " is never written", r);
           continue;
@@ -628,7 +637,8 @@ class Simulator {
   std::int64_t max_elements_;
   Reporter* rep_;
   std::string mode_;
-  int ki_ = 0, ko_ = 0;
+  int parts_ = 1;        // parts per chunk (Plan::slices); cells are chunk parts
+  int ki_ = 0, ko_ = 0;  // input and output chunk parts per rank
   std::vector<int> first_;
   std::vector<std::size_t> base_;
   std::vector<SimBlock> blocks_;

@@ -92,9 +92,8 @@ ChannelPairing PairChannels(const Plan& plan, Reporter* rep) {
       const Use& to = use[h][f];
       if (from.signals == to.waits) continue;
       std::string m = "channel " + Entry(g, e) + " -> " + Entry(h, f) + ": " +
-                      std::to_string(from.signals) + " signal" +
-                      (from.signals == 1 ? "" : "s") + " but " + std::to_string(to.waits) +
-                      " wait" + (to.waits == 1 ? "" : "s");
+                      std::to_string(from.signals) + " signal" + (from.signals == 1 ? "" : "s") +
+                      " but " + std::to_string(to.waits) + " wait" + (to.waits == 1 ? "" : "s");
       if (to.waits > from.signals) {
         m += " (a sure hang: wait " + std::to_string(from.signals) + " of " + Where(h, to.wait_tb) +
              " never returns)";

@@ -139,8 +139,7 @@ TEST(MscclppReplayTest, SixtyFiveOperationsIsLimit) {
   EXPECT_REJECTED(r, ReplayStage::kSchema, ReplayViolationKind::kLimit);
   EXPECT_EQ(r.violations[0].gpu, 1);
   EXPECT_EQ(r.violations[0].tb, 0);
-  EXPECT_NE(r.violations[0].message.find("launches 65 operations"), std::string::npos)
-      << Dump(r);
+  EXPECT_NE(r.violations[0].message.find("launches 65 operations"), std::string::npos) << Dump(r);
 }
 
 TEST(MscclppReplayTest, SeventeenChannelsInABlockIsLimit) {
@@ -189,8 +188,8 @@ TEST(MscclppReplayTest, UnknownAndUnmodelledOperations) {
     EXPECT_REJECTED(Replay(p), ReplayStage::kSchema, ReplayViolationKind::kUnsupported);
   }
   PlanJson tbg = AllgatherPlan(2, false);
-  Ops(tbg, 0)[0]["tbg_info"] = {{"tb_id", 0}, {"tbg_size", 2}};
-  EXPECT_REJECTED(Replay(tbg), ReplayStage::kSchema, ReplayViolationKind::kUnsupported);
+  Ops(tbg, 0)[0]["tbg_info"] = {{"tb_id", 2}, {"tbg_size", 2}};
+  EXPECT_REJECTED(Replay(tbg), ReplayStage::kSchema, ReplayViolationKind::kBadValue);
   PlanJson ll = AllgatherPlan(2, false);
   ll["protocol"] = "LL";
   EXPECT_REJECTED(Replay(ll), ReplayStage::kSchema, ReplayViolationKind::kUnsupported);
@@ -278,8 +277,7 @@ TEST(MscclppReplayTest, DataOpsOfOneBlockNeedANop) {
   Ops(plan, 0)[1]["src_buff"][0] = Local("o", 0);
   const ReplayResult r = Replay(plan);
   EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kRace);
-  EXPECT_NE(r.violations[0].message.find("same thread block: only a nop orders"),
-            std::string::npos)
+  EXPECT_NE(r.violations[0].message.find("same thread block: only a nop orders"), std::string::npos)
       << Dump(r);
 }
 
@@ -348,8 +346,8 @@ TEST(MscclppReplayTest, SemaphoresAndBarriersOrderBlocks) {
   PlanJson tb1 = PlanJson::object();
   tb1["id"] = 1;
   tb1["channels"] = PlanJson::array();
-  tb1["ops"] = PlanJson::array({DataOp("copy", {Local("i", 0)}, {Local("o", 0)}), PlanOp("nop"),
-                                SemOp("sem_release", 0)});
+  tb1["ops"] = PlanJson::array(
+      {DataOp("copy", {Local("i", 0)}, {Local("o", 0)}), PlanOp("nop"), SemOp("sem_release", 0)});
   gpu["threadblocks"].push_back(tb1);
   PlanJson& ops = Ops(plan, 0);
   ops.erase(ops.begin(), ops.begin() + 2);  // copy, nop
@@ -424,6 +422,74 @@ TEST(MscclppReplayTest, DslReducePlanIsAccepted) {
   EXPECT_NE(r3.violations[0].message.find("not ordered before the end of gpu 0's kernel"),
             std::string::npos)
       << Dump(r3);
+}
+
+// Splits every gpu's one block into `parts` blocks that each do part b of every data
+// operation (tbg_info) and synchronise on their own copy of the channel entries.
+PlanJson Grouped(PlanJson plan, int parts) {
+  const int n = plan["gpus"].size();
+  for (PlanJson& gpu : plan["gpus"]) {
+    const PlanJson list = gpu["channels"][0];
+    const PlanJson block = gpu["threadblocks"][0];
+    gpu["channels"] = PlanJson::array();
+    gpu["threadblocks"] = PlanJson::array();
+    for (int b = 0; b < parts; ++b) {
+      gpu["channels"].push_back(list);
+      PlanJson tb = block;
+      tb["id"] = b;
+      std::vector<int> ids;
+      for (int k = 0; k + 1 < n; ++k) ids.push_back(b * (n - 1) + k);
+      tb["channels"][0]["channel_ids"] = ids;
+      for (PlanJson& op : tb["ops"]) {
+        if (op.contains("src_buff")) op["tbg_info"] = {{"tb_id", b}, {"tbg_size", parts}};
+      }
+      gpu["threadblocks"].push_back(tb);
+    }
+  }
+  return plan;
+}
+
+TEST(MscclppReplayTest, ThreadBlockGroupsSplitChunks) {
+  for (const PlanJson& plan :
+       {Grouped(AllgatherPlan(3, false), 2), Grouped(ReduceScatterPlan(2, true), 2),
+        Grouped(AllreducePlan(3, false), 3), Grouped(AllreducePlan(2, true), 4)}) {
+    const ReplayResult r = Replay(plan);
+    EXPECT_TRUE(r.ok) << plan["collective"] << "\n" << Dump(r);
+  }
+  // gpu 1's blocks reduce each other's part: block 0 reads the part block 1 of gpu 0 put,
+  // but it only waited for block 0 of gpu 0.
+  PlanJson swapped = Grouped(ReduceScatterPlan(2, false), 2);
+  for (int b = 0; b < 2; ++b) {
+    PlanJson& re = swapped["gpus"][1]["threadblocks"][b]["ops"][5];
+    ASSERT_EQ(re["name"], "re");
+    re["tbg_info"]["tb_id"] = 1 - b;
+  }
+  const ReplayResult r = Replay(swapped);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_NE(r.violations[0].message.find("read of gpu 1 s[0 part 1/2] is not ordered with the "
+                                         "access by gpu 0 tb 1 step 0 (put)"),
+            std::string::npos)
+      << Dump(r);
+}
+
+// The DSL's thread-block-group version of reduce.json has cross-block races: a group member
+// reads and writes chunk parts that the peer's *other* member copied, with no signal from it.
+// tb g of a group takes part g of each operation's whole range (calcOffset over the range in
+// execution_plan.cc), so a 2-chunk copy splits by chunk while a 1-chunk rres splits the chunk.
+TEST(MscclppReplayTest, DslReduceTbgPlanHasCrossBlockRaces) {
+  const std::string text = ReadData("tests/data/mscclpp/reduce_tbg.json");
+  ASSERT_FALSE(text.empty());
+  const ReplayResult r = ReplayMscclppPlan(text, "reduce_tbg.json", MscclppReplayOptions());
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  ASSERT_EQ(r.violations_total, 3) << Dump(r);
+  EXPECT_EQ(r.violations[0].message,
+            "[inplace] gpu 0 tb 0 step 7 (get): read of gpu 1 s[1 part 0/2] is not ordered with "
+            "the access by gpu 1 tb 1 step 0 (copy) (no nop / signal-wait / semaphore / barrier "
+            "chain orders them)");
+  EXPECT_EQ(r.violations[2].message,
+            "[inplace] gpu 0 tb 1 step 6 (rres): read of gpu 1 s[0 part 1/2] is not ordered with "
+            "the access by gpu 1 tb 0 step 0 (copy) (no nop / signal-wait / semaphore / barrier "
+            "chain orders them)");
 }
 
 TEST(MscclppReplayTest, BadOptionsThrow) {
