@@ -93,8 +93,8 @@ TEST(ReplayMscclppCliTest, XmlOnlyOptionsAreNotedAndIgnored) {
 }
 
 TEST(ReplayMscclppCliTest, DslPlanFromMscclpp) {
-  auto r = RunCli(
-      {"replay", std::string(COLLSYNTH_SOURCE_DIR) + "/tests/data/mscclpp/reduce.json"});
+  auto r =
+      RunCli({"replay", std::string(COLLSYNTH_SOURCE_DIR) + "/tests/data/mscclpp/reduce.json"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out,
             "accepted: MSCCL++ plan, allreduce, 2 gpus, 4 chunks per buffer, Simple, checked "
