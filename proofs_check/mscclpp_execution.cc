@@ -27,11 +27,18 @@ struct Access {
   int step = -1;
 };
 
+// A block's latest read and write of a cell in the whole run (epoch 0: none).
+struct Touch {
+  int block = -1;
+  Access read, write;
+};
+
 struct Cell {
   int owner = 0;
   Value value;
   Access write;
-  std::vector<Access> reads;  // since the last write, at most one per block
+  std::vector<Access> reads;   // since the last write, at most one per block
+  std::vector<Touch> touches;  // every block that accessed the cell, its latest accesses
 };
 
 enum class WaitKind { kNone, kSignal, kSemaphore, kBarrier };
@@ -237,6 +244,14 @@ class Simulator {
                     : " (no nop / signal-wait / semaphore / barrier chain orders them)"));
   }
 
+  static Touch& TouchOf(Cell* cell, int block) {
+    for (Touch& t : cell->touches) {
+      if (t.block == block) return t;
+    }
+    cell->touches.push_back({block, {}, {}});
+    return cell->touches.back();
+  }
+
   Value Read(int self, int rank, char type, int off) {
     SimBlock& b = blocks_[self];
     const std::size_t index = Resolve(rank, type, off);
@@ -251,6 +266,7 @@ class Simulator {
       }
     }
     if (!found) cell.reads.push_back({self, b.counter, b.pc});
+    TouchOf(&cell, self).read = {self, b.counter, b.pc};
     if (!cell.value) {
       Report(Kind::kUninitializedRead, b,
              "reads " + CellName(index) + ", which nothing has written (missing data)");
@@ -277,6 +293,7 @@ class Simulator {
     }
     cell.reads.clear();
     cell.write = {self, b.counter, b.pc};
+    TouchOf(&cell, self).write = cell.write;
     cell.value = std::move(v);
   }
 
@@ -558,8 +575,12 @@ class Simulator {
     return any;
   }
 
-  // Accesses by other GPUs to a GPU's buffers must happen before that GPU's kernel ends (its
-  // caller may reuse the buffers then): ordered before the end of one of its blocks.
+  // Kernel ends. (1) An access by another GPU to a GPU's buffers must happen before that GPU's
+  // kernel ends: its caller may read the output or reuse the buffers then. (2) Of two
+  // conflicting accesses to one cell by blocks of GPUs x != y (one a write), each must happen
+  // before the end of the other GPU's kernel: the next launch repeats them, and y's next
+  // launch starts after y's kernel ends (stream order), so this is what orders x's access of
+  // this launch before y's of the next.
   void CheckCompletion() {
     const int n = plan_.ngpus;
     std::vector<Clock> end(n, Clock(blocks_.size(), 0));
@@ -568,19 +589,47 @@ class Simulator {
       Nop(x);
       Join(&end[b.gpu], b.all);
     }
+    std::vector<int> writers(n), accessors(n);  // per GPU, for the current cell
     for (std::size_t c = 0; c < cells_.size(); ++c) {
       const Cell& cell = cells_[c];
-      const int g = cell.owner;
-      auto check = [&](const Access& a, const char* what) {
-        if (a.block < 0 || blocks_[a.block].gpu == g || end[g][a.block] >= a.epoch) return;
+      if (cell.touches.empty()) continue;
+      const int owner = cell.owner;
+      for (const Touch& t : cell.touches) {
+        const int y = blocks_[t.block].gpu;
+        writers[y] = 0;
+        accessors[y] = 0;
+      }
+      writers[owner] = accessors[owner] = 0;
+      for (const Touch& t : cell.touches) {
+        const int y = blocks_[t.block].gpu;
+        accessors[y] = 1;
+        if (t.write.block >= 0) writers[y] = 1;
+      }
+      auto check = [&](const Access& a, int y, const char* what, const char* why) {
+        if (a.block < 0 || end[y][a.block] >= a.epoch) return;
         Report(Kind::kRace, blocks_[a.block],
                std::string(what) + " of " + CellName(c) + " is not ordered before the end of gpu " +
-                   std::to_string(g) + "'s kernel (no signal/wait after it tells gpu " +
-                   std::to_string(g) + " that it is done)",
+                   std::to_string(y) + "'s kernel (" + why + ")",
                a.step);
       };
-      check(cell.write, "the write");
-      for (const Access& a : cell.reads) check(a, "the read");
+      for (const Touch& t : cell.touches) {
+        const int x = blocks_[t.block].gpu;
+        if (x != owner) {
+          const char* why = "no signal/wait after it tells the owner that it is done";
+          check(t.write, owner, "the write", why);
+          check(t.read, owner, "the read", why);
+        }
+        for (const Touch& u : cell.touches) {
+          const int y = blocks_[u.block].gpu;
+          if (y == x || y == owner || accessors[y] == 2) continue;
+          accessors[y] = 2;  // checked for t (reset below)
+          const char* why =
+              "that gpu accesses the cell too, and its next launch would race with this access";
+          check(t.write, y, "the write", why);
+          if (writers[y]) check(t.read, y, "the read", why);
+        }
+        for (const Touch& u : cell.touches) accessors[blocks_[u.block].gpu] = 1;
+      }
     }
   }
 

@@ -123,9 +123,15 @@ inline PlanJson ReducePhase(int n, int g, PlanJson result) {
   return ops;
 }
 
+// Reduce-scatter: the reduce phase into o[0], then nop, signal, wait, nop: the closing round
+// tells every peer that its puts into this gpu's scratch have been consumed, so its next
+// launch may put again (without it the checker reports the next launch's race).
 inline PlanJson ReduceScatterPlan(int n, bool inplace) {
   return PlanSkeleton("reducescatter", n, n, 1, n, inplace, "s", [&](int g) {
     PlanJson ops = ReducePhase(n, g, Local("o", 0));
+    ops.push_back(PlanOp("nop"));
+    ops.push_back(SyncOp("signal", AllPeers(n)));
+    ops.push_back(SyncOp("wait", AllPeers(n)));
     ops.push_back(PlanOp("nop"));
     return ops;
   });

@@ -371,6 +371,22 @@ TEST(MscclppReplayTest, SemaphoresAndBarriersOrderBlocks) {
   EXPECT_REJECTED(Replay(stuck), ReplayStage::kExecute, ReplayViolationKind::kDeadlock);
 }
 
+// A reduce-scatter without its closing signal/wait round: gpu 0 reduces its scratch, into
+// which gpu 1 put, but gpu 1 never learns that it did; gpu 1's next launch puts again.
+TEST(MscclppReplayTest, NextLaunchRaceWithoutClosingRound) {
+  PlanJson plan = ReduceScatterPlan(2, false);
+  for (int g = 0; g < 2; ++g) {
+    PlanJson& ops = Ops(plan, g);
+    ops.erase(ops.end() - 3, ops.end() - 1);  // the closing signal and wait
+  }
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_EQ(r.violations[0].message,
+            "[outofplace] gpu 0 tb 0 step 5 (re): the read of gpu 0 s[1] is not ordered before "
+            "the end of gpu 1's kernel (that gpu accesses the cell too, and its next launch "
+            "would race with this access)");
+}
+
 TEST(MscclppReplayTest, RelaxedSignalsCarryNoOrdering) {
   PlanJson plan = ReduceScatterPlan(2, false);
   Ops(plan, 0)[2]["name"] = "rlxsignal";
