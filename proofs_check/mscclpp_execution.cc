@@ -52,7 +52,12 @@ struct SimBlock {
   Clock all;                  // what every thread of the block is known to have seen
   std::vector<Clock> extra;   // sync thread t's knowledge beyond `all` (empty: none)
   WaitKind wait = WaitKind::kNone;
-  int wait_on = -1;  // channel entry, semaphore or barrier id
+  int wait_on = -1;   // channel entry, semaphore or barrier id
+  int wait_type = 0;  // kSignal: 0 memory, 1 port entry
+  // The proxy of port channel entry `entry` of gpu `gpu` (an actor that runs no operations:
+  // it performs the puts handed to it, in order, and forwards signals after them); tb and pc
+  // name the block and operation that handed it the current work.
+  int entry = -1;
 };
 
 struct Inbound {
@@ -86,9 +91,15 @@ class Simulator {
           base_[g] +
           static_cast<std::size_t>(gpu.in_chunks + gpu.out_chunks + gpu.s_chunks) * parts_;
     }
-    const int nb = first_[n];
+    const int real = first_[n];
+    proxy_first_.assign(n + 1, real);
+    for (int g = 0; g < n; ++g) {
+      proxy_first_[g + 1] = proxy_first_[g] + static_cast<int>(plan.gpus[g].port_peer.size());
+    }
+    const int nb = proxy_first_[n];  // blocks, then one proxy per port channel entry
+    real_blocks_ = real;
     blocks_.resize(nb);
-    inbound_.resize(n);
+    for (int type = 0; type < 2; ++type) inbound_[type].resize(n);
     sems_.resize(n);
     barriers_.resize(n);
     cells_.resize(base_[n]);
@@ -101,7 +112,15 @@ class Simulator {
         s.def = &gpu.tbs[b];
         s.all.assign(nb, 0);
       }
-      inbound_[g].resize(gpu.memory_peer.size());
+      inbound_[0][g].resize(gpu.memory_peer.size());
+      inbound_[1][g].resize(gpu.port_peer.size());
+      for (int e = 0; e < static_cast<int>(gpu.port_peer.size()); ++e) {
+        SimBlock& s = blocks_[proxy_first_[g] + e];
+        s.gpu = g;
+        s.entry = e;
+        s.finished = true;  // never scheduled
+        s.all.assign(nb, 0);
+      }
       for (int v : gpu.sem_init) {
         Semaphore sem;
         sem.value = v;
@@ -184,9 +203,10 @@ class Simulator {
   }
   std::string At(const SimBlock& b, int step) const {
     std::string w = Where(b.gpu, b.tb, step);
-    if (step >= 0 && step < static_cast<int>(b.def->ops.size())) {
+    if (b.def != nullptr && step >= 0 && step < static_cast<int>(b.def->ops.size())) {
       w += std::string(" (") + OpName(b.def->ops[step].type) + ")";
     }
+    if (b.entry >= 0) w += " through the proxy of port channel entry " + std::to_string(b.entry);
     return w;
   }
 
@@ -366,6 +386,68 @@ class Simulator {
     }
   }
 
+  // Delivers a signal (clock c; nullptr: relaxed) on gpu g's entry e of the type to the
+  // paired entry and wakes its waiter.
+  void Signal(int g, bool port, int e, ClockPtr c) {
+    const int type = port ? 1 : 0;
+    const auto [h, f] = pairing_.partner[type][g][e];
+    if (h < 0) return;  // stage 2 rejects a used unpaired entry
+    Inbound& in = inbound_[type][h][f];
+    in.signals.push_back(std::move(c));
+    if (in.waiter >= 0) {
+      const int w = in.waiter;
+      in.waiter = -1;
+      Enqueue(w);
+    }
+  }
+
+  // Sync thread t of block `self` hands work to the proxy of its gpu's port entry e: the
+  // proxy then knows what the thread knows. Returns the proxy's actor index.
+  int ToProxy(int self, int e, std::size_t t) {
+    SimBlock& b = blocks_[self];
+    const int p = proxy_first_[b.gpu] + e;
+    SimBlock& px = blocks_[p];
+    Join(&px.all, *SyncClock(self, t));
+    px.tb = b.tb;
+    px.pc = b.pc;
+    px.def = b.def;
+    return p;
+  }
+  // A signal through the proxy: sent after every put handed to it before.
+  ClockPtr ProxySignal(int self, int e, std::size_t t) {
+    const int p = ToProxy(self, e, t);
+    return std::make_shared<Clock>(blocks_[p].all);
+  }
+
+  // Port channel put / pws / pwsf / flush (handlePut, handleFlush): thread i hands dst_buff[i]
+  // (read from src_buff[i]) to the proxy of channel_ids[i], which copies it in its own time
+  // (accesses by the proxy actor, ordered after the earlier work of that proxy); pws also
+  // signals after it, pwsf also waits for it (flush); flush makes thread i wait until the
+  // proxy of channel_ids[i] is done, for i < the number of dst_buff entries.
+  void PortOp(int self, const Op& op) {
+    SimBlock& b = blocks_[self];
+    for (std::size_t i = 0; i < op.dst.size() && !over_budget_; ++i) {
+      const int p = ToProxy(self, op.channels[i], i);
+      SimBlock& px = blocks_[p];
+      if (op.type != OpType::kFlush) {
+        ++px.counter;
+        const int len = op.src[i].size * parts_ / op.parts;
+        const int lo = op.part * len;
+        for (int k = 0; k < len && !over_budget_; ++k) {
+          Write(p, op.dst[i].rank, op.dst[i].type, op.dst[i].index * parts_ + lo + k,
+                Read(p, b.gpu, op.src[i].type, op.src[i].index * parts_ + lo + k));
+        }
+        px.all[p] = px.counter;  // the proxy's copies complete in order
+      }
+      if (op.type == OpType::kPutWithSignal || op.type == OpType::kPutWithSignalAndFlush) {
+        Signal(b.gpu, true, op.channels[i], std::make_shared<Clock>(px.all));
+      }
+      if (op.type == OpType::kPutWithSignalAndFlush || op.type == OpType::kFlush) {
+        Join(&Extra(b, i), px.all);
+      }
+    }
+  }
+
   // Runs block `self` until it blocks or finishes.
   void Advance(int self) {
     SimBlock& b = blocks_[self];
@@ -408,30 +490,34 @@ class Simulator {
         case OpType::kSignal:
         case OpType::kRelaxedSignal:
           for (std::size_t t = 0; t < op.channels.size(); ++t) {
-            const auto [h, f] = pairing_.partner[g][op.channels[t]];
-            if (h < 0) continue;  // stage 2 rejects a used unpaired entry
-            Inbound& in = inbound_[h][f];
-            in.signals.push_back(op.type == OpType::kSignal ? SyncClock(self, t) : nullptr);
-            if (in.waiter >= 0) {
-              const int w = in.waiter;
-              in.waiter = -1;
-              Enqueue(w);
+            ClockPtr c = nullptr;
+            if (op.type == OpType::kSignal) {
+              // A port signal is forwarded by the channel's proxy after the puts handed to it.
+              c = op.port ? ProxySignal(self, op.channels[t], t) : SyncClock(self, t);
             }
+            Signal(g, op.port, op.channels[t], std::move(c));
           }
+          break;
+        case OpType::kPutWithSignal:
+        case OpType::kPutWithSignalAndFlush:
+        case OpType::kFlush:
+          PortOp(self, op);
           break;
         case OpType::kWait:
         case OpType::kRelaxedWait: {
+          std::vector<std::vector<Inbound>>& inbound = inbound_[op.port ? 1 : 0];
           for (int e : op.channels) {
             if (std::count(op.channels.begin(), op.channels.end(), e) >
-                static_cast<long>(inbound_[g][e].signals.size())) {
-              inbound_[g][e].waiter = self;
+                static_cast<long>(inbound[g][e].signals.size())) {
+              inbound[g][e].waiter = self;
               b.wait = WaitKind::kSignal;
               b.wait_on = e;
+              b.wait_type = op.port ? 1 : 0;
               return;
             }
           }
           for (std::size_t t = 0; t < op.channels.size(); ++t) {
-            Inbound& in = inbound_[g][op.channels[t]];
+            Inbound& in = inbound[g][op.channels[t]];
             ClockPtr c = std::move(in.signals.front());
             in.signals.pop_front();
             if (c && op.type == OpType::kWait) Join(&Extra(b, t), *c);
@@ -469,7 +555,11 @@ class Simulator {
           break;
         }
         default:
-          DataOp(self, op);
+          if (op.port && op.type == OpType::kPut) {
+            PortOp(self, op);
+          } else {
+            DataOp(self, op);
+          }
           break;
       }
       ++b.pc;
@@ -482,10 +572,11 @@ class Simulator {
     const int g = b.gpu;
     switch (b.wait) {
       case WaitKind::kSignal: {
-        const auto [h, f] = pairing_.partner[g][b.wait_on];
-        const int s = h < 0 ? -1 : pairing_.signaler[h][f];
-        std::string t = "waits on memory channel entry " + std::to_string(b.wait_on) +
-                        " for a signal of gpu " + std::to_string(h);
+        const auto [h, f] = pairing_.partner[b.wait_type][g][b.wait_on];
+        const int s = h < 0 ? -1 : pairing_.signaler[b.wait_type][h][f];
+        std::string t = std::string("waits on ") + (b.wait_type == 1 ? "port" : "memory") +
+                        " channel entry " + std::to_string(b.wait_on) + " for a signal of gpu " +
+                        std::to_string(h);
         if (s < 0) return {t + ", which no block of gpu " + std::to_string(h) + " sends", -1};
         return {t + " tb " + std::to_string(s), first_[h] + s};
       }
@@ -584,8 +675,8 @@ class Simulator {
   void CheckCompletion() {
     const int n = plan_.ngpus;
     std::vector<Clock> end(n, Clock(blocks_.size(), 0));
-    for (int x = 0; x < static_cast<int>(blocks_.size()); ++x) {
-      SimBlock& b = blocks_[x];
+    for (int x = 0; x < real_blocks_; ++x) {  // not the proxies: a kernel does not wait
+      SimBlock& b = blocks_[x];               // for them (only a flush does)
       Nop(x);
       Join(&end[b.gpu], b.all);
     }
@@ -613,15 +704,18 @@ class Simulator {
                a.step);
       };
       for (const Touch& t : cell.touches) {
-        const int x = blocks_[t.block].gpu;
+        // A proxy's access belongs to no GPU's kernel (x = -1): it must be ordered before the
+        // end of every GPU that conflicts with it, its own included.
+        const int x = blocks_[t.block].entry >= 0 ? -1 : blocks_[t.block].gpu;
         if (x != owner) {
           const char* why = "no signal/wait after it tells the owner that it is done";
           check(t.write, owner, "the write", why);
           check(t.read, owner, "the read", why);
         }
         for (const Touch& u : cell.touches) {
+          // (A proxy's own accesses of two launches are ordered by its FIFO.)
           const int y = blocks_[u.block].gpu;
-          if (y == x || y == owner || accessors[y] == 2) continue;
+          if (u.block == t.block || y == x || y == owner || accessors[y] == 2) continue;
           accessors[y] = 2;  // checked for t (reset below)
           const char* why =
               "that gpu accesses the cell too, and its next launch would race with this access";
@@ -691,7 +785,9 @@ class Simulator {
   std::vector<int> first_;
   std::vector<std::size_t> base_;
   std::vector<SimBlock> blocks_;
-  std::vector<std::vector<Inbound>> inbound_;
+  std::vector<std::vector<Inbound>> inbound_[2];  // [memory, port][gpu][entry]
+  std::vector<int> proxy_first_;  // per gpu, the actor index of its port entry 0's proxy
+  int real_blocks_ = 0;           // actors [0, real_blocks_) are thread blocks
   std::vector<std::vector<Semaphore>> sems_;
   std::vector<std::map<int, std::vector<int>>> barriers_;
   std::vector<Cell> cells_;

@@ -32,14 +32,17 @@ constexpr OpName_ kModelled[] = {
     {"rres", OpType::kReadReduceSend},
     {"sem_acquire", OpType::kSemAcquire},
     {"sem_release", OpType::kSemRelease},
+    {"pws", OpType::kPutWithSignal},
+    {"pwsf", OpType::kPutWithSignalAndFlush},
+    {"flush", OpType::kFlush},
 };
 
-// Names the loader accepts (getOpType) that this checker does not model: port-channel puts
-// and flush, packet (LL) operations, NVLS switch operations, and pipeline loops (their
-// unit_size slices a chunk by bytes, below the chunk cells of stage 3).
-constexpr const char* kUnmodelled[] = {"pws",     "pwsf",  "flush",  "ppkt",      "rppkt",
-                                       "respkt",  "cpkt",  "upkt",   "repkt",     "recpkt",
-                                       "recspkt", "glres", "gstore", "gstorepkt", "pipeline"};
+// Names the loader accepts (getOpType) that this checker does not model: packet (LL)
+// operations, NVLS switch operations, and pipeline loops (their unit_size slices a chunk by
+// bytes, below the chunk cells of stage 3).
+constexpr const char* kUnmodelled[] = {"ppkt",  "rppkt",  "respkt",    "cpkt",
+                                       "upkt",  "repkt",  "recpkt",    "recspkt",
+                                       "glres", "gstore", "gstorepkt", "pipeline"};
 
 class Reader {
  public:
@@ -743,12 +746,14 @@ class PlanReader {
     if (const json* c = r_.Get(oj, "channel_type", where, false, g, b, step)) {
       if (!r_.Str(*c, where + ".channel_type", &ctype, g, b, step)) return false;
       has_ctype = true;
-      if (ctype == "port" || ctype == "switch" || ctype == "none") {
+      if (ctype == "switch" || ctype == "none") {
         r_.Bad(Kind::kUnsupported, where + ".channel_type",
-               Quote(ctype) + " operations are not modelled (memory channels only)", g, b, step);
+               Quote(ctype) + " operations are not modelled (memory and port channels only)", g, b,
+               step);
         return false;
       }
-      if (ctype != "memory") {
+      op->port = ctype == "port";
+      if (ctype != "memory" && ctype != "port") {
         r_.Bad(Kind::kBadValue, where + ".channel_type",
                Quote(ctype) + " is not a channel type (the loader: \"Invalid channel type\")", g, b,
                step);
@@ -765,17 +770,21 @@ class PlanReader {
                g, b, step);
         return false;
       }
+      // The kernel indexes the block's channels of the operation's channel_type.
+      const std::vector<int>& table = op->port ? t.port : t.memory;
       for (std::size_t k = 0; k < ids->size(); ++k) {
         const std::string wk = where + ".channel_ids[" + std::to_string(k) + "]";
-        if (t.memory.empty()) {
-          r_.Bad(Kind::kBadValue, wk, "the block lists no memory channels", g, b, step);
+        if (table.empty()) {
+          r_.Bad(Kind::kBadValue, wk,
+                 std::string("the block lists no ") + (op->port ? "port" : "memory") + " channels",
+                 g, b, step);
           return false;
         }
-        if (!r_.Int((*ids)[k], wk, 0, static_cast<std::int64_t>(t.memory.size()) - 1, &x, g, b,
+        if (!r_.Int((*ids)[k], wk, 0, static_cast<std::int64_t>(table.size()) - 1, &x, g, b,
                     step)) {
           return false;
         }
-        op->channels.push_back(t.memory[x]);
+        op->channels.push_back(table[x]);
       }
     }
     for (const char* side : {"src_buff", "dst_buff"}) {
@@ -793,7 +802,7 @@ class PlanReader {
       for (std::size_t k = 0; k < arr->size(); ++k) {
         BufRef ref;
         if (!ReadBufRef((*arr)[k], where + "." + side + "[" + std::to_string(k) + "]", g, b, step,
-                        t.remote_memory, &ref)) {
+                        op->port ? t.remote_port : t.remote_memory, &ref)) {
           return false;
         }
         if (ref.remote && !has_ctype) {
@@ -825,6 +834,22 @@ class PlanReader {
         }
         if (!r_.Int((*sems)[k], wk, 0, nsem - 1, &x, g, b, step)) return false;
         op->sems.push_back(static_cast<int>(x));
+      }
+    }
+    if (op->port) {
+      switch (op->type) {
+        case OpType::kGet:
+        case OpType::kReduceSend:
+        case OpType::kReadReduce:
+        case OpType::kReadReduceSend:
+          r_.Bad(Kind::kUnsupported, where,
+                 std::string(OpName(op->type)) +
+                     " through a port channel is not modelled (the kernel reads and writes "
+                     "remote buffers through memory channel pointers)",
+                 g, b, step);
+          return false;
+        default:
+          break;  // local operations ignore the channel type
       }
     }
     return CheckOpShape(oj, where, g, b, step, op);
@@ -880,7 +905,26 @@ class PlanReader {
         if (op->channels.empty()) return bad(Kind::kMissingAttribute, "needs channel_ids");
         if (!oj.contains("channel_type")) {
           return bad(Kind::kMissingAttribute,
-                     "needs \"channel_type\": \"memory\" (without it the kernel does nothing)");
+                     "needs \"channel_type\" (without it the kernel does nothing)");
+        }
+        if (op->port && (op->type == OpType::kRelaxedSignal || op->type == OpType::kRelaxedWait)) {
+          return bad(Kind::kUnsupported, "on a port channel is not modelled");
+        }
+        return true;
+      case OpType::kFlush:
+        // handleFlush flushes channel_ids[tid] for tid < the number of dst_buff entries (not
+        // of channel_ids): without dst_buff, as the DSL writes it, it does nothing.
+        if (!op->port) return bad(Kind::kUnsupported, "is modelled on port channels only");
+        if (op->channels.size() < op->dst.size()) {
+          return bad(Kind::kBadValue,
+                     "flushes one channel per dst_buff entry, and has fewer "
+                     "channel_ids");
+        }
+        if (op->dst.empty()) {
+          result_->notes.push_back(
+              where +
+              ": flush without dst_buff does nothing: the kernel (handleFlush) flushes "
+              "one channel per dst_buff entry, not per channel id");
         }
         return true;
       case OpType::kSemAcquire:
@@ -893,12 +937,28 @@ class PlanReader {
                      "is modelled with one local source and one local destination");
         }
         break;
+      case OpType::kPutWithSignal:
+      case OpType::kPutWithSignalAndFlush:
+        if (!op->port) {
+          return bad(Kind::kUnsupported,
+                     "on a memory channel is a plain put in the kernel (no signal); not modelled");
+        }
+        [[fallthrough]];
       case OpType::kPut:
         if (op->src.empty() || op->src.size() != op->dst.size() || !all(op->src, 0, false) ||
             !all(op->dst, 0, true)) {
           return bad(Kind::kUnsupported,
                      "is modelled with k local sources and k remote destinations (the kernel "
                      "pairs dst_buff[i] with src_buff[i])");
+        }
+        if (op->port) {
+          // Thread i hands dst_buff[i] to the proxy of channel_ids[i].
+          if (op->channels.size() < op->dst.size()) {
+            return bad(Kind::kBadValue,
+                       "on port channels puts dst_buff[i] through channel_ids[i], and has fewer "
+                       "channel_ids than dst_buff entries");
+          }
+          break;
         }
         for (const BufRef& s : op->src) {
           if (s.type != op->src[0].type) {

@@ -56,6 +56,9 @@ enum class OpType {
   kReadReduceSend,  // rres
   kSemAcquire,
   kSemRelease,
+  kPutWithSignal,          // pws (port channels)
+  kPutWithSignalAndFlush,  // pwsf (port channels)
+  kFlush,                  // flush (port channels)
 };
 
 const char* OpName(OpType t);
@@ -73,7 +76,8 @@ struct BufRef {
 struct Op {
   OpType type = OpType::kNop;
   std::vector<BufRef> src, dst;
-  std::vector<int> channels;  // entries of the GPU's flattened memory channel list
+  bool port = false;          // channel_type "port" (else memory)
+  std::vector<int> channels;  // entries of the GPU's flattened channel list of that type
   std::vector<int> sems;      // indices into the GPU's semaphores
   int barrier_id = -1, barrier_blocks = 0;
   int part = 0, parts = 1;  // tbg_info: this block does part `part` of `parts` of every range

@@ -508,6 +508,107 @@ TEST(MscclppReplayTest, DslReduceTbgPlanHasCrossBlockRaces) {
             "chain orders them)");
 }
 
+// The plan with every channel, remote buffer and operation on port channels instead of memory
+// channels (put i hands dst_buff[i] to channel_ids[i]: the peers are in the same order), and
+// a flush of the put's channels after it (with the put's dst_buff: handleFlush flushes one
+// channel per dst_buff entry), so that each gpu knows the proxy has read its source before
+// its kernel ends.
+PlanJson ToPort(PlanJson plan) {
+  const int n = plan["gpus"].size();
+  for (PlanJson& gpu : plan["gpus"]) {
+    for (PlanJson& c : gpu["channels"]) c["channel_type"] = "port";
+    for (PlanJson& rb : gpu["remote_buffers"]) rb["access_channel_types"] = {"port"};
+    for (PlanJson& tb : gpu["threadblocks"]) {
+      for (PlanJson& c : tb["channels"]) c["channel_type"] = "port";
+      for (PlanJson& r : tb["remote_buffer_refs"]) r["access_channel_type"] = "port";
+      PlanJson ops = PlanJson::array();
+      for (PlanJson op : tb["ops"]) {
+        if (op.contains("channel_type")) op["channel_type"] = "port";
+        if (op["name"] == "put") op["channel_ids"] = testing::AllPeers(n);
+        ops.push_back(op);
+        if (op["name"] == "put") {
+          PlanJson flush = SyncOp("flush", testing::AllPeers(n));
+          flush["channel_type"] = "port";
+          flush["dst_buff"] = op["dst_buff"];
+          ops.push_back(flush);
+        }
+      }
+      tb["ops"] = ops;
+    }
+  }
+  return plan;
+}
+
+TEST(MscclppReplayTest, PortChannelPutsGoThroughTheProxy) {
+  const ReplayResult ok = Replay(ToPort(AllgatherPlan(3, false)));
+  EXPECT_TRUE(ok.ok) << Dump(ok);
+  // pwsf: the proxy signals after the put, and the thread waits for the proxy.
+  PlanJson pwsf = ToPort(AllgatherPlan(3, false));
+  for (int g = 0; g < 3; ++g) {
+    Ops(pwsf, g)[2]["name"] = "pwsf";
+    Erase(pwsf, g, "flush");
+    Erase(pwsf, g, "signal");
+  }
+  EXPECT_TRUE(Replay(pwsf).ok) << Dump(Replay(pwsf));
+  // Each pwsf goes through the other peer's channel: the signal a peer receives comes from a
+  // proxy that did not carry its data. (With put, flush of every channel, nop, signal the
+  // same crossing is fine: after the nop every signal follows both completed puts.)
+  PlanJson crossed = pwsf;
+  for (int g = 0; g < 3; ++g) Ops(crossed, g)[2]["channel_ids"] = {1, 0};
+  const ReplayResult r = Replay(crossed);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_EQ(r.violations[0].message,
+            "[outofplace] gpu 1 tb 0 step 2 (pwsf) through the proxy of port channel entry 1: "
+            "the write of gpu 0 o[1] is not ordered before the end of gpu 0's kernel (no "
+            "signal/wait after it tells the owner that it is done)");
+  PlanJson flushed_crossed = ToPort(AllgatherPlan(3, false));
+  for (int g = 0; g < 3; ++g) Ops(flushed_crossed, g)[2]["channel_ids"] = {1, 0};
+  EXPECT_TRUE(Replay(flushed_crossed).ok) << Dump(Replay(flushed_crossed));
+  // Without the flush nothing tells gpu 0 that its proxy has read the input.
+  PlanJson unflushed = ToPort(AllgatherPlan(2, false));
+  Erase(unflushed, 0, "flush");
+  const ReplayResult u = Replay(unflushed);
+  EXPECT_REJECTED(u, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_NE(u.violations[0].message.find("the read of gpu 0 i[0] is not ordered before the end "
+                                         "of gpu 0's kernel"),
+            std::string::npos)
+      << Dump(u);
+}
+
+TEST(MscclppReplayTest, PortPutSourceNeedsAFlushBeforeReuse) {
+  // gpu 0 puts from scratch, flushes, then overwrites that scratch.
+  PlanJson plan = ToPort(AllgatherPlan(2, false));
+  PlanJson& ops = Ops(plan, 0);
+  plan["gpus"][0]["scratch_chunks"] = 1;
+  ops[0]["dst_buff"][0] = Local("s", 0);  // copy i[0] -> s[0]
+  ops[2]["src_buff"][0] = Local("s", 0);  // put s[0]
+  ASSERT_EQ(ops[3]["name"], "flush");
+  ops.insert(ops.begin() + 4, PlanOp("nop"));
+  ops.insert(ops.begin() + 5, DataOp("copy", {Local("i", 0)}, {Local("o", 0)}));
+  ops.insert(ops.begin() + 6, PlanOp("nop"));
+  ops.insert(ops.begin() + 7, DataOp("copy", {Local("o", 0)}, {Local("s", 0)}));
+  // copy, nop, put, flush, nop, copy i->o, nop, copy o->s (the put's source), nop, signal, ...
+  const ReplayResult f = Replay(plan);
+  EXPECT_TRUE(f.ok) << Dump(f);
+  // Without the flush the proxy may still be reading s[0].
+  PlanJson racy = plan;
+  Erase(racy, 0, "flush");
+  const ReplayResult r = Replay(racy);
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_EQ(r.violations[0].message,
+            "[outofplace] gpu 0 tb 0 step 6 (copy): write of gpu 0 s[0] is not ordered with the "
+            "access by gpu 0 tb 0 step 2 (put) through the proxy of port channel entry 0 (no "
+            "nop / signal-wait / semaphore / barrier chain orders them)");
+  // The flush as the DSL writes it (no dst_buff) flushes nothing in the kernel: a note, and
+  // the race stays.
+  PlanJson dsl = plan;
+  Ops(dsl, 0)[3].erase("dst_buff");
+  const ReplayResult d = Replay(dsl);
+  EXPECT_REJECTED(d, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_NE(d.notes[0].find("flush without dst_buff does nothing"), std::string::npos);
+}
+
 TEST(MscclppReplayTest, BadOptionsThrow) {
   MscclppReplayOptions o;
   o.max_violations = 0;
