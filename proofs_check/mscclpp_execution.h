@@ -12,9 +12,15 @@
 //     channel), sem_release -> the sem_acquire that takes its token, barrier (all arrivals),
 //     vector clocks over the data operations' epochs; rlxsignal / rlxwait count but carry no
 //     ordering;
+//   - thread-block groups (tbg_info) work on chunk parts (Plan::slices);
+//   - a port channel entry has a proxy actor: puts handed to it are performed in order after
+//     what the handing thread knew, its signals follow them, a flush makes the thread wait for
+//     it; kernels do not wait for proxies;
 //   - any two accesses to one cell (one a write) not ordered by happens-before are a race,
 //     including remote writes (put, res, rres) and remote reads (get, rre, rres); a remote
-//     access to a GPU's buffers must also happen before that GPU's kernel ends;
+//     access to a GPU's buffers must also happen before that GPU's kernel ends, and of two
+//     conflicting accesses by different GPUs each before the other's kernel ends (the next
+//     launch);
 //   - reductions are disjoint unions (an overlap is double counting); reading a cell nothing
 //     wrote is an uninitialised read; out-of-place plans must not write the input; the final
 //     output must hold the collective's contribution sets.

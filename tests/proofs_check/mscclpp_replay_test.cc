@@ -542,6 +542,8 @@ PlanJson ToPort(PlanJson plan) {
 TEST(MscclppReplayTest, PortChannelPutsGoThroughTheProxy) {
   const ReplayResult ok = Replay(ToPort(AllgatherPlan(3, false)));
   EXPECT_TRUE(ok.ok) << Dump(ok);
+  ASSERT_EQ(ok.bytes_per_pair.size(), 6u);  // the flush's dst_buff moves nothing
+  for (const ReplayPairChunks& p : ok.bytes_per_pair) EXPECT_EQ(p.chunks, 1);
   // pwsf: the proxy signals after the put, and the thread waits for the proxy.
   PlanJson pwsf = ToPort(AllgatherPlan(3, false));
   for (int g = 0; g < 3; ++g) {
