@@ -238,7 +238,7 @@ class PlanReader {
   void OptionalChecks(const json& doc) {
     std::int64_t x = 0;
     if (const json* v = r_.Get(doc, "num_threads_per_block", "plan", false)) {
-      r_.Int(*v, "plan.num_threads_per_block", 1, 1024, &x);
+      if (r_.Int(*v, "plan.num_threads_per_block", 1, 1024, &x)) threads_ = static_cast<int>(x);
     }
     std::int64_t align = 16;
     if (const json* v = r_.Get(doc, "buffer_alignment", "plan", false)) {
@@ -852,6 +852,38 @@ class PlanReader {
           break;  // local operations ignore the channel type
       }
     }
+    // Signals, waits, semaphores, flushes and port puts run on threads tid < n, one each.
+    std::size_t per_thread = 0;
+    switch (op->type) {
+      case OpType::kSignal:
+      case OpType::kWait:
+      case OpType::kRelaxedSignal:
+      case OpType::kRelaxedWait:
+        per_thread = op->channels.size();
+        break;
+      case OpType::kSemAcquire:
+      case OpType::kSemRelease:
+        per_thread = op->sems.size();
+        break;
+      case OpType::kFlush:
+      case OpType::kPutWithSignal:
+      case OpType::kPutWithSignalAndFlush:
+        per_thread = op->dst.size();
+        break;
+      case OpType::kPut:
+        per_thread = op->port ? op->dst.size() : 0;
+        break;
+      default:
+        break;
+    }
+    if (per_thread > static_cast<std::size_t>(threads_)) {
+      r_.Bad(Kind::kBadValue, where,
+             std::string(OpName(op->type)) + " needs " + std::to_string(per_thread) +
+                 " threads (one per channel, semaphore or destination), but a block has " +
+                 std::to_string(threads_) + " (num_threads_per_block): the others never run",
+             g, b, step);
+      return false;
+    }
     return CheckOpShape(oj, where, g, b, step, op);
   }
 
@@ -1038,6 +1070,7 @@ class PlanReader {
   std::map<int, int> barrier_n_;  // barrier id -> num_threadblocks, of the GPU being read
   std::int64_t cells_ = 0;
   std::int64_t accesses_ = 0;
+  int threads_ = 1024;  // num_threads_per_block
 };
 
 }  // namespace

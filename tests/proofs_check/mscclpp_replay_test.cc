@@ -178,6 +178,16 @@ TEST(MscclppReplayTest, ChunkOutOfRangeIsBadValue) {
   EXPECT_REJECTED(Replay(geometry), ReplayStage::kSchema, ReplayViolationKind::kBadValue);
 }
 
+TEST(MscclppReplayTest, TooFewThreadsForTheChannelsOfAnOperation) {
+  PlanJson plan = AllgatherPlan(3, false);
+  plan["num_threads_per_block"] = 1;  // the wait on two channels runs on threads 0 and 1
+  const ReplayResult r = Replay(plan);
+  EXPECT_REJECTED(r, ReplayStage::kSchema, ReplayViolationKind::kBadValue);
+  EXPECT_NE(r.violations[0].message.find("signal needs 2 threads"), std::string::npos) << Dump(r);
+  plan["num_threads_per_block"] = 2;
+  EXPECT_TRUE(Replay(plan).ok);
+}
+
 TEST(MscclppReplayTest, UnknownAndUnmodelledOperations) {
   PlanJson plan = AllgatherPlan(2, false);
   Ops(plan, 0)[1]["name"] = "fly";
