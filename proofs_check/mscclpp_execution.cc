@@ -27,41 +27,40 @@ struct Access {
   int step = -1;
 };
 
-// A block's latest read and write of a cell in the whole run (epoch 0: none).
-struct Touch {
-  int block = -1;
-  Access read, write;
-};
-
 struct Cell {
   int owner = 0;
   Value value;
   Access write;
-  std::vector<Access> reads;   // since the last write, at most one per block
-  std::vector<Touch> touches;  // every block that accessed the cell, its latest accesses
+  std::vector<Access> reads;  // since the last write, at most one per block
 };
 
-enum class WaitKind { kNone, kSignal, kSemaphore, kBarrier };
+enum class WaitKind { kNone, kSignal, kSemaphore, kBarrier, kKernelEnd };
 
 struct SimBlock {
   int gpu = 0, tb = 0;
   const Block* def = nullptr;
   int pc = 0;
+  int round = 0;  // the launch of the plan it runs (0-based)
   bool finished = false, queued = false;
   std::uint32_t counter = 0;  // data operations issued so far (the epoch of the last)
   Clock all;                  // what every thread of the block is known to have seen
+  Clock launch_start;         // `all` when the current launch started
   std::vector<Clock> extra;   // sync thread t's knowledge beyond `all` (empty: none)
   WaitKind wait = WaitKind::kNone;
   int wait_on = -1;   // channel entry, semaphore or barrier id
   int wait_type = 0;  // kSignal: 0 memory, 1 port entry
   // The proxy of port channel entry `entry` of gpu `gpu` (an actor that runs no operations:
   // it performs the puts handed to it, in order, and forwards signals after them); tb and pc
-  // name the block and operation that handed it the current work.
+  // name the block and operation that handed it the current work. entry == kCaller: the
+  // caller of gpu `gpu` between launches (reads the output, writes the next input).
   int entry = -1;
 };
 
 struct Inbound {
-  std::deque<ClockPtr> signals;  // nullptr: a relaxed signal (no ordering)
+  // Per signal: what it releases (nullptr for a relaxed signal) and what its gpu had
+  // completed before the current launch (a kernel boundary is a device-wide fence, so even a
+  // relaxed signal publishes that; the DSL's start-of-launch handshakes rely on it).
+  std::deque<std::pair<ClockPtr, ClockPtr>> signals;
   int waiter = -1;
 };
 
@@ -71,6 +70,9 @@ struct Semaphore {
   std::deque<ClockPtr> tokens;
   std::vector<int> waiters;
 };
+
+constexpr int kCaller = -2;
+constexpr int kLaunches = 2;  // launches of the plan replayed, on the same buffers
 
 class Simulator {
  public:
@@ -96,10 +98,13 @@ class Simulator {
     for (int g = 0; g < n; ++g) {
       proxy_first_[g + 1] = proxy_first_[g] + static_cast<int>(plan.gpus[g].port_peer.size());
     }
-    const int nb = proxy_first_[n];  // blocks, then one proxy per port channel entry
+    // Blocks, then one proxy per port channel entry, then one caller per gpu.
+    caller_first_ = proxy_first_[n];
+    const int nb = caller_first_ + n;
     real_blocks_ = real;
     blocks_.resize(nb);
     for (int type = 0; type < 2; ++type) inbound_[type].resize(n);
+    ended_.assign(n, 0);
     sems_.resize(n);
     barriers_.resize(n);
     cells_.resize(base_[n]);
@@ -111,6 +116,7 @@ class Simulator {
         s.tb = b;
         s.def = &gpu.tbs[b];
         s.all.assign(nb, 0);
+        s.launch_start = s.all;
       }
       inbound_[0][g].resize(gpu.memory_peer.size());
       inbound_[1][g].resize(gpu.port_peer.size());
@@ -127,11 +133,14 @@ class Simulator {
         sem.initial_tokens = std::max(v, 0);
         sems_[g].push_back(std::move(sem));
       }
+      SimBlock& caller = blocks_[caller_first_ + g];
+      caller.gpu = g;
+      caller.tb = -1;
+      caller.entry = kCaller;
+      caller.finished = true;  // never scheduled
+      caller.all.assign(nb, 0);
       for (std::size_t c = base_[g]; c < base_[g + 1]; ++c) cells_[c].owner = g;
-      for (int c = 0; c < ki_; ++c) {
-        cells_[Resolve(g, 'i', c)].value = std::make_shared<const std::vector<std::uint32_t>>(
-            std::vector<std::uint32_t>{static_cast<std::uint32_t>(g * ki_ + c)});
-      }
+      for (int c = 0; c < ki_; ++c) cells_[Resolve(g, 'i', c)].value = Fresh(0, g, c);
     }
   }
 
@@ -149,9 +158,7 @@ class Simulator {
                     " elements in all (limit of this checker)");
       return;
     }
-    if (ReportDeadlock()) return;
-    CheckCompletion();
-    CheckPostcondition();
+    ReportDeadlock();
   }
 
  private:
@@ -198,10 +205,26 @@ class Simulator {
     return std::to_string(off / parts_) + " part " + std::to_string(off % parts_) + "/" +
            std::to_string(parts_);
   }
+  // Element ids: launch r's input chunk (part) c of rank q is r * ngpus * ki_ + q * ki_ + c.
+  std::uint32_t ElementId(int launch, int q, int c) const {
+    return static_cast<std::uint32_t>((launch * plan_.ngpus + q) * ki_ + c);
+  }
+  Value Fresh(int launch, int q, int c) const {
+    return std::make_shared<const std::vector<std::uint32_t>>(
+        std::vector<std::uint32_t>{ElementId(launch, q, c)});
+  }
   std::string Element(std::uint32_t e) const {
-    return "(rank " + std::to_string(e / ki_) + ", chunk " + Chunk(e % ki_) + ")";
+    const std::uint32_t per_launch = static_cast<std::uint32_t>(plan_.ngpus * ki_);
+    const std::uint32_t launch = e / per_launch;
+    e %= per_launch;
+    return "(rank " + std::to_string(e / ki_) + ", chunk " + Chunk(e % ki_) +
+           (launch > 0 ? ", launch " + std::to_string(launch + 1) : std::string()) + ")";
   }
   std::string At(const SimBlock& b, int step) const {
+    if (b.entry == kCaller) {
+      return "the caller of gpu " + std::to_string(b.gpu) + " after launch " +
+             std::to_string(b.round + 1);
+    }
     std::string w = Where(b.gpu, b.tb, step);
     if (b.def != nullptr && step >= 0 && step < static_cast<int>(b.def->ops.size())) {
       w += std::string(" (") + OpName(b.def->ops[step].type) + ")";
@@ -264,14 +287,6 @@ class Simulator {
                     : " (no nop / signal-wait / semaphore / barrier chain orders them)"));
   }
 
-  static Touch& TouchOf(Cell* cell, int block) {
-    for (Touch& t : cell->touches) {
-      if (t.block == block) return t;
-    }
-    cell->touches.push_back({block, {}, {}});
-    return cell->touches.back();
-  }
-
   Value Read(int self, int rank, char type, int off) {
     SimBlock& b = blocks_[self];
     const std::size_t index = Resolve(rank, type, off);
@@ -286,7 +301,6 @@ class Simulator {
       }
     }
     if (!found) cell.reads.push_back({self, b.counter, b.pc});
-    TouchOf(&cell, self).read = {self, b.counter, b.pc};
     if (!cell.value) {
       Report(Kind::kUninitializedRead, b,
              "reads " + CellName(index) + ", which nothing has written (missing data)");
@@ -313,7 +327,6 @@ class Simulator {
     }
     cell.reads.clear();
     cell.write = {self, b.counter, b.pc};
-    TouchOf(&cell, self).write = cell.write;
     cell.value = std::move(v);
   }
 
@@ -388,12 +401,12 @@ class Simulator {
 
   // Delivers a signal (clock c; nullptr: relaxed) on gpu g's entry e of the type to the
   // paired entry and wakes its waiter.
-  void Signal(int g, bool port, int e, ClockPtr c) {
+  void Signal(int g, bool port, int e, ClockPtr c, ClockPtr fenced) {
     const int type = port ? 1 : 0;
     const auto [h, f] = pairing_.partner[type][g][e];
     if (h < 0) return;  // stage 2 rejects a used unpaired entry
     Inbound& in = inbound_[type][h][f];
-    in.signals.push_back(std::move(c));
+    in.signals.push_back({std::move(c), std::move(fenced)});
     if (in.waiter >= 0) {
       const int w = in.waiter;
       in.waiter = -1;
@@ -440,7 +453,7 @@ class Simulator {
         px.all[p] = px.counter;  // the proxy's copies complete in order
       }
       if (op.type == OpType::kPutWithSignal || op.type == OpType::kPutWithSignalAndFlush) {
-        Signal(b.gpu, true, op.channels[i], std::make_shared<Clock>(px.all));
+        Signal(b.gpu, true, op.channels[i], std::make_shared<Clock>(px.all), nullptr);
       }
       if (op.type == OpType::kPutWithSignalAndFlush || op.type == OpType::kFlush) {
         Join(&Extra(b, i), px.all);
@@ -451,12 +464,13 @@ class Simulator {
   // Runs block `self` until it blocks or finishes.
   void Advance(int self) {
     SimBlock& b = blocks_[self];
-    if (b.wait == WaitKind::kBarrier) return;  // released by the last arrival
+    // Released by the last arrival / by the end of its gpu's kernel.
+    if (b.wait == WaitKind::kBarrier || b.wait == WaitKind::kKernelEnd) return;
     b.wait = WaitKind::kNone;
     const int nops = static_cast<int>(b.def->ops.size());
     while (!over_budget_) {
       if (b.pc >= nops) {
-        b.finished = true;
+        EndLaunch(self);
         return;
       }
       const Op& op = b.def->ops[b.pc];
@@ -491,11 +505,13 @@ class Simulator {
         case OpType::kRelaxedSignal:
           for (std::size_t t = 0; t < op.channels.size(); ++t) {
             ClockPtr c = nullptr;
-            if (op.type == OpType::kSignal) {
+            // handleSignal<Relaxed> ignores `relaxed` on port channels.
+            if (op.type == OpType::kSignal || op.port) {
               // A port signal is forwarded by the channel's proxy after the puts handed to it.
               c = op.port ? ProxySignal(self, op.channels[t], t) : SyncClock(self, t);
             }
-            Signal(g, op.port, op.channels[t], std::move(c));
+            Signal(g, op.port, op.channels[t], std::move(c),
+                   std::make_shared<Clock>(b.launch_start));
           }
           break;
         case OpType::kPutWithSignal:
@@ -518,9 +534,15 @@ class Simulator {
           }
           for (std::size_t t = 0; t < op.channels.size(); ++t) {
             Inbound& in = inbound[g][op.channels[t]];
-            ClockPtr c = std::move(in.signals.front());
+            auto [c, fenced] = std::move(in.signals.front());
             in.signals.pop_front();
-            if (c && op.type == OpType::kWait) Join(&Extra(b, t), *c);
+            // A wait acquires what the signal released; a relaxed wait (or signal) only what
+            // the signalling gpu completed before its launch.
+            if (c && (op.type == OpType::kWait || op.port)) {  // relaxed only on memory
+              Join(&Extra(b, t), *c);
+            } else if (fenced) {
+              Join(&Extra(b, t), *fenced);
+            }
           }
           break;
         }
@@ -612,6 +634,16 @@ class Simulator {
         }
         return {t + "; no other block of gpu " + std::to_string(g) + " will arrive", -1};
       }
+      case WaitKind::kKernelEnd: {
+        std::string t = "has ended launch " + std::to_string(b.round + 1) +
+                        " and waits for the other blocks of gpu " + std::to_string(g);
+        for (int x = first_[g]; x < first_[g + 1]; ++x) {
+          if (!blocks_[x].finished && blocks_[x].wait != WaitKind::kKernelEnd) {
+            return {t + ", for tb " + std::to_string(blocks_[x].tb), x};
+          }
+        }
+        return {t, -1};
+      }
       case WaitKind::kNone:
         break;
     }
@@ -648,8 +680,9 @@ class Simulator {
       std::vector<ReplayStepRef> refs;
       for (int x : chain) {
         const SimBlock& b = blocks_[x];
-        text += At(b, b.pc) + " " + WaitsFor(x).first + " -> ";
-        refs.push_back({b.gpu, b.tb, b.pc, 0});
+        text += At(b, b.pc) + (b.round > 0 ? " in launch " + std::to_string(b.round + 1) : "") +
+                " " + WaitsFor(x).first + " -> ";
+        refs.push_back({b.gpu, b.tb, b.pc, b.round});
       }
       if (cycle) {
         text += "back to " + Where(blocks_[cur].gpu, blocks_[cur].tb);
@@ -666,112 +699,120 @@ class Simulator {
     return any;
   }
 
-  // Kernel ends. (1) An access by another GPU to a GPU's buffers must happen before that GPU's
-  // kernel ends: its caller may read the output or reuse the buffers then. (2) Of two
-  // conflicting accesses to one cell by blocks of GPUs x != y (one a write), each must happen
-  // before the end of the other GPU's kernel: the next launch repeats them, and y's next
-  // launch starts after y's kernel ends (stream order), so this is what orders x's access of
-  // this launch before y's of the next.
-  void CheckCompletion() {
-    const int n = plan_.ngpus;
-    std::vector<Clock> end(n, Clock(blocks_.size(), 0));
-    for (int x = 0; x < real_blocks_; ++x) {  // not the proxies: a kernel does not wait
-      SimBlock& b = blocks_[x];               // for them (only a flush does)
+  // Block `self` has run all its operations of its launch; the kernel of its gpu ends when
+  // every block of the gpu has (all are resident and the next launch on the stream starts
+  // after that).
+  void EndLaunch(int self) {
+    SimBlock& b = blocks_[self];
+    const int g = b.gpu;
+    b.wait = WaitKind::kKernelEnd;
+    if (++ended_[g] < first_[g + 1] - first_[g]) return;
+    ended_[g] = 0;
+    // The caller learns that the kernel ended (not what its proxies still do), reads the
+    // output and writes the next launch's input.
+    SimBlock& caller = blocks_[caller_first_ + g];
+    for (int x = first_[g]; x < first_[g + 1]; ++x) {
       Nop(x);
-      Join(&end[b.gpu], b.all);
+      Join(&caller.all, blocks_[x].all);
     }
-    std::vector<int> writers(n), accessors(n);  // per GPU, for the current cell
-    for (std::size_t c = 0; c < cells_.size(); ++c) {
-      const Cell& cell = cells_[c];
-      if (cell.touches.empty()) continue;
-      const int owner = cell.owner;
-      for (const Touch& t : cell.touches) {
-        const int y = blocks_[t.block].gpu;
-        writers[y] = 0;
-        accessors[y] = 0;
+    caller.round = b.round;
+    ++caller.counter;
+    const int caller_id = caller_first_ + g;
+    for (int x = 0; x < ko_; ++x) {
+      const std::size_t index = Resolve(g, 'o', x);
+      CallerAccess(caller_id, index, false);
+      CheckOutput(g, x, index, b.round);
+    }
+    const bool last = b.round + 1 == kLaunches;
+    if (!last) {
+      for (int c = 0; c < ki_; ++c) {
+        const std::size_t index = Resolve(g, 'i', c);
+        CallerAccess(caller_id, index, true);
+        cells_[index].value = Fresh(b.round + 1, g, c);
       }
-      writers[owner] = accessors[owner] = 0;
-      for (const Touch& t : cell.touches) {
-        const int y = blocks_[t.block].gpu;
-        accessors[y] = 1;
-        if (t.write.block >= 0) writers[y] = 1;
+    }
+    caller.all[caller_id] = caller.counter;
+    for (int x = first_[g]; x < first_[g + 1]; ++x) {
+      SimBlock& nb = blocks_[x];
+      nb.wait = WaitKind::kNone;
+      if (last) {
+        nb.finished = true;
+        continue;
       }
-      auto check = [&](const Access& a, int y, const char* what, const char* why) {
-        if (a.block < 0 || end[y][a.block] >= a.epoch) return;
-        Report(Kind::kRace, blocks_[a.block],
-               std::string(what) + " of " + CellName(c) + " is not ordered before the end of gpu " +
-                   std::to_string(y) + "'s kernel (" + why + ")",
-               a.step);
-      };
-      for (const Touch& t : cell.touches) {
-        // A proxy's access belongs to no GPU's kernel (x = -1): it must be ordered before the
-        // end of every GPU that conflicts with it, its own included.
-        const int x = blocks_[t.block].entry >= 0 ? -1 : blocks_[t.block].gpu;
-        if (x != owner) {
-          const char* why = "no signal/wait after it tells the owner that it is done";
-          check(t.write, owner, "the write", why);
-          check(t.read, owner, "the read", why);
-        }
-        for (const Touch& u : cell.touches) {
-          // (A proxy's own accesses of two launches are ordered by its FIFO.)
-          const int y = blocks_[u.block].gpu;
-          if (u.block == t.block || y == x || y == owner || accessors[y] == 2) continue;
-          accessors[y] = 2;  // checked for t (reset below)
-          const char* why =
-              "that gpu accesses the cell too, and its next launch would race with this access";
-          check(t.write, y, "the write", why);
-          if (writers[y]) check(t.read, y, "the read", why);
-        }
-        for (const Touch& u : cell.touches) accessors[blocks_[u.block].gpu] = 1;
-      }
+      Join(&nb.all, caller.all);  // the next launch starts after the caller's writes
+      nb.launch_start = nb.all;
+      nb.extra.clear();
+      nb.pc = 0;
+      ++nb.round;
+      Enqueue(x);
     }
   }
 
-  void CheckPostcondition() {
-    const int n = plan_.ngpus;
-    for (int r = 0; r < n; ++r) {
-      for (int x = 0; x < ko_; ++x) {
-        std::vector<std::uint32_t> want;
-        switch (plan_.coll) {
-          case Coll::kAllgather:
-            want = {static_cast<std::uint32_t>(x)};
-            break;
-          case Coll::kReduceScatter:
-            for (int q = 0; q < n; ++q) want.push_back(q * ki_ + r * ko_ + x);
-            break;
-          case Coll::kAllreduce:
-            for (int q = 0; q < n; ++q) want.push_back(q * ki_ + x);
-            break;
-        }
-        const std::size_t index = Resolve(r, 'o', x);
-        const Cell& cell = cells_[index];
-        const std::string name = "output chunk " + Chunk(x) + " of gpu " + std::to_string(r) +
-                                 " (" + CellName(index) + ")";
-        if (!cell.value) {
-          Post("missing chunk: " + name + " is never written", r);
-          continue;
-        }
-        if (*cell.value == want) continue;
-        std::vector<std::uint32_t> missing, extra;
-        std::set_difference(want.begin(), want.end(), cell.value->begin(), cell.value->end(),
-                            std::back_inserter(missing));
-        std::set_difference(cell.value->begin(), cell.value->end(), want.begin(), want.end(),
-                            std::back_inserter(extra));
-        std::string m = name + " ends";
-        if (!missing.empty()) {
-          m += " without " + Element(missing[0]) +
-               (missing.size() > 1 ? " and " + std::to_string(missing.size() - 1) + " more" : "");
-        }
-        if (!extra.empty()) {
-          m += std::string(missing.empty() ? "" : ",") + " with " + Element(extra[0]) +
-               (extra.size() > 1 ? " and " + std::to_string(extra.size() - 1) + " more" : "") +
-               " that does not belong there";
-        }
-        Post(m, r);
+  // The caller's read (or write) of a cell of its gpu, against the plan's accesses.
+  void CallerAccess(int caller, std::size_t index, bool write) {
+    Cell& cell = cells_[index];
+    const SimBlock& c = blocks_[caller];
+    if (cell.write.block >= 0 && !Ordered(caller, cell.write)) {
+      Race(caller, cell.write, write ? "write" : "read", index);
+    }
+    if (!write) {
+      cell.reads.push_back({caller, c.counter, -1});
+      return;
+    }
+    for (const Access& a : cell.reads) {
+      if (!Ordered(caller, a)) {
+        Race(caller, a, "write", index);
+        break;
       }
     }
+    cell.reads.clear();
+    cell.write = {caller, c.counter, -1};
   }
-  void Post(const std::string& m, int gpu) {
+
+  // The postcondition of output chunk (part) x of gpu r after launch `launch`.
+  void CheckOutput(int r, int x, std::size_t index, int launch) {
+    const int n = plan_.ngpus;
+    std::vector<std::uint32_t> want;
+    switch (plan_.coll) {
+      case Coll::kAllgather:
+        want = {ElementId(launch, x / ki_, x % ki_)};
+        break;
+      case Coll::kReduceScatter:
+        for (int q = 0; q < n; ++q) want.push_back(ElementId(launch, q, r * ko_ + x));
+        break;
+      case Coll::kAllreduce:
+        for (int q = 0; q < n; ++q) want.push_back(ElementId(launch, q, x));
+        break;
+    }
+    const Cell& cell = cells_[index];
+    const std::string name = "output chunk " + Chunk(x) + " of gpu " + std::to_string(r) + " (" +
+                             CellName(index) + ")" +
+                             (launch > 0 ? " in launch " + std::to_string(launch + 1) : "");
+    if (!cell.value) {
+      Post("missing chunk: " + name + " is never written", r, index);
+      return;
+    }
+    if (*cell.value == want) return;
+    std::vector<std::uint32_t> missing, extra;
+    std::set_difference(want.begin(), want.end(), cell.value->begin(), cell.value->end(),
+                        std::back_inserter(missing));
+    std::set_difference(cell.value->begin(), cell.value->end(), want.begin(), want.end(),
+                        std::back_inserter(extra));
+    std::string m = name + " ends";
+    if (!missing.empty()) {
+      m += " without " + Element(missing[0]) +
+           (missing.size() > 1 ? " and " + std::to_string(missing.size() - 1) + " more" : "");
+    }
+    if (!extra.empty()) {
+      m += std::string(missing.empty() ? "" : ",") + " with " + Element(extra[0]) +
+           (extra.size() > 1 ? " and " + std::to_string(extra.size() - 1) + " more" : "") +
+           " that does not belong there";
+    }
+    Post(m, r, index);
+  }
+  // One report per output cell (the first launch that fails it).
+  void Post(const std::string& m, int gpu, std::size_t index) {
+    if (!posted_.insert(index).second) return;
     rep_->Add(ReplayStage::kExecute, Kind::kPostcondition, mode_ + m, gpu);
   }
 
@@ -788,6 +829,9 @@ class Simulator {
   std::vector<std::vector<Inbound>> inbound_[2];  // [memory, port][gpu][entry]
   std::vector<int> proxy_first_;  // per gpu, the actor index of its port entry 0's proxy
   int real_blocks_ = 0;           // actors [0, real_blocks_) are thread blocks
+  int caller_first_ = 0;          // the actor index of gpu 0's caller
+  std::vector<int> ended_;        // per gpu, blocks that ended the current launch
+  std::set<std::size_t> posted_;  // output cells with a postcondition report
   std::vector<std::vector<Semaphore>> sems_;
   std::vector<std::map<int, std::vector<int>>> barriers_;
   std::vector<Cell> cells_;

@@ -939,9 +939,6 @@ class PlanReader {
           return bad(Kind::kMissingAttribute,
                      "needs \"channel_type\" (without it the kernel does nothing)");
         }
-        if (op->port && (op->type == OpType::kRelaxedSignal || op->type == OpType::kRelaxedWait)) {
-          return bad(Kind::kUnsupported, "on a port channel is not modelled");
-        }
         return true;
       case OpType::kFlush:
         // handleFlush flushes channel_ids[tid] for tid < the number of dst_buff entries (not
