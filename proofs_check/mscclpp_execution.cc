@@ -14,6 +14,11 @@
 namespace collsynth::mscclpp_check {
 namespace {
 
+// A clock over the actors' data operations, in two halves: [0, n) the happens-before order
+// (release / acquire), [n, 2n) the completion order of reads, which also follows relaxed
+// signals after a nop (a read has returned its value before the thread goes on, so a peer
+// that saw a later signal, even a relaxed one, writes after it); the second half is always
+// >= the first.
 using Clock = std::vector<std::uint32_t>;
 using ClockPtr = std::shared_ptr<const Clock>;
 // A contribution set: sorted element ids q * input_chunks + c (rank q's input chunk c);
@@ -101,6 +106,7 @@ class Simulator {
     // Blocks, then one proxy per port channel entry, then one caller per gpu.
     caller_first_ = proxy_first_[n];
     const int nb = caller_first_ + n;
+    actors_ = nb;
     real_blocks_ = real;
     blocks_.resize(nb);
     for (int type = 0; type < 2; ++type) inbound_[type].resize(n);
@@ -115,7 +121,7 @@ class Simulator {
         s.gpu = g;
         s.tb = b;
         s.def = &gpu.tbs[b];
-        s.all.assign(nb, 0);
+        s.all.assign(2 * nb, 0);
         s.launch_start = s.all;
       }
       inbound_[0][g].resize(gpu.memory_peer.size());
@@ -125,7 +131,7 @@ class Simulator {
         s.gpu = g;
         s.entry = e;
         s.finished = true;  // never scheduled
-        s.all.assign(nb, 0);
+        s.all.assign(2 * nb, 0);
       }
       for (int v : gpu.sem_init) {
         Semaphore sem;
@@ -138,7 +144,7 @@ class Simulator {
       caller.tb = -1;
       caller.entry = kCaller;
       caller.finished = true;  // never scheduled
-      caller.all.assign(nb, 0);
+      caller.all.assign(2 * nb, 0);
       for (std::size_t c = base_[g]; c < base_[g + 1]; ++c) cells_[c].owner = g;
       for (int c = 0; c < ki_; ++c) cells_[Resolve(g, 'i', c)].value = Fresh(0, g, c);
     }
@@ -257,7 +263,7 @@ class Simulator {
       if (!e.empty()) Join(&b.all, e);
     }
     b.extra.clear();
-    b.all[self] = b.counter;
+    Own(&b.all, self, b.counter);
   }
   Clock& Extra(SimBlock& b, std::size_t t) {
     if (b.extra.size() <= t) b.extra.resize(t + 1);
@@ -272,10 +278,26 @@ class Simulator {
     return c;
   }
 
-  bool Ordered(int self, const Access& a) const {
+  // Actor `self` knows its own data operations up to `epoch` are complete.
+  void Own(Clock* c, int self, std::uint32_t epoch) const {
+    (*c)[self] = epoch;
+    (*c)[actors_ + self] = epoch;
+  }
+  // True if access `a` is ordered before the current point of actor `self`: in happens-before
+  // order, or, when `a` is a read and self writes (`after_read`), in read-completion order.
+  bool Ordered(int self, const Access& a, bool after_read = false) const {
     const SimBlock& b = blocks_[self];
     if (a.block == self) return a.epoch == b.counter || a.epoch <= b.all[self];
-    return b.all[a.block] >= a.epoch;
+    return b.all[a.block + (after_read ? actors_ : 0)] >= a.epoch;
+  }
+  // What a relaxed signal of thread t publishes: the happens-before order of the gpu's
+  // previous launches (a kernel boundary is a device-wide fence) and the thread's
+  // read-completion order.
+  ClockPtr RelaxedClock(int self, std::size_t t) {
+    SimBlock& b = blocks_[self];
+    auto c = std::make_shared<Clock>(*SyncClock(self, t));
+    std::copy(b.launch_start.begin(), b.launch_start.begin() + actors_, c->begin());
+    return c;
   }
   void Race(int self, const Access& other, const char* what, std::size_t cell) {
     const SimBlock& ob = blocks_[other.block];
@@ -320,7 +342,7 @@ class Simulator {
       Race(self, cell.write, "write", index);
     }
     for (const Access& a : cell.reads) {
-      if (!Ordered(self, a)) {
+      if (!Ordered(self, a, true)) {
         Race(self, a, "write", index);
         break;
       }
@@ -450,7 +472,7 @@ class Simulator {
           Write(p, op.dst[i].rank, op.dst[i].type, op.dst[i].index * parts_ + lo + k,
                 Read(p, b.gpu, op.src[i].type, op.src[i].index * parts_ + lo + k));
         }
-        px.all[p] = px.counter;  // the proxy's copies complete in order
+        Own(&px.all, p, px.counter);  // the proxy's copies complete in order
       }
       if (op.type == OpType::kPutWithSignal || op.type == OpType::kPutWithSignalAndFlush) {
         Signal(b.gpu, true, op.channels[i], std::make_shared<Clock>(px.all), nullptr);
@@ -510,8 +532,7 @@ class Simulator {
               // A port signal is forwarded by the channel's proxy after the puts handed to it.
               c = op.port ? ProxySignal(self, op.channels[t], t) : SyncClock(self, t);
             }
-            Signal(g, op.port, op.channels[t], std::move(c),
-                   std::make_shared<Clock>(b.launch_start));
+            Signal(g, op.port, op.channels[t], std::move(c), RelaxedClock(self, t));
           }
           break;
         case OpType::kPutWithSignal:
@@ -731,7 +752,7 @@ class Simulator {
         cells_[index].value = Fresh(b.round + 1, g, c);
       }
     }
-    caller.all[caller_id] = caller.counter;
+    Own(&caller.all, caller_id, caller.counter);
     for (int x = first_[g]; x < first_[g + 1]; ++x) {
       SimBlock& nb = blocks_[x];
       nb.wait = WaitKind::kNone;
@@ -760,7 +781,7 @@ class Simulator {
       return;
     }
     for (const Access& a : cell.reads) {
-      if (!Ordered(caller, a)) {
+      if (!Ordered(caller, a, true)) {
         Race(caller, a, "write", index);
         break;
       }
@@ -828,6 +849,7 @@ class Simulator {
   std::vector<SimBlock> blocks_;
   std::vector<std::vector<Inbound>> inbound_[2];  // [memory, port][gpu][entry]
   std::vector<int> proxy_first_;  // per gpu, the actor index of its port entry 0's proxy
+  int actors_ = 0;                // blocks, proxies and callers (half a clock's size)
   int real_blocks_ = 0;           // actors [0, real_blocks_) are thread blocks
   int caller_first_ = 0;          // the actor index of gpu 0's caller
   std::vector<int> ended_;        // per gpu, blocks that ended the current launch

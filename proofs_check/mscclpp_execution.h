@@ -11,7 +11,9 @@
 //   - happens-before edges: nop, signal -> the wait that consumes it (counting, per paired
 //     channel), sem_release -> the sem_acquire that takes its token, barrier (all arrivals),
 //     vector clocks over the data operations' epochs; rlxsignal / rlxwait count but carry no
-//     ordering beyond what the signalling GPU completed before its launch (kernel boundary);
+//     ordering beyond what the signalling GPU completed before its launch (kernel boundary),
+//     except for reads: a second clock half orders completed reads before a peer's writes
+//     through any signal, relaxed ones included;
 //   - thread-block groups (tbg_info) work on chunk parts (Plan::slices);
 //   - a port channel entry has a proxy actor: puts handed to it are performed in order after
 //     what the handing thread knew, its signals follow them, a flush makes the thread wait for

@@ -409,6 +409,14 @@ TEST(MscclppReplayTest, NextLaunchRaceWithoutHandshakeOrClosingRound) {
     ops.erase(ops.begin(), ops.begin() + 3);
   }
   EXPECT_TRUE(Replay(closing).ok) << Dump(Replay(closing));
+  // A relaxed closing round suffices too: it orders gpu 0's completed reads of its scratch
+  // before gpu 1's next writes (write after read), though it would not publish data.
+  for (int g = 0; g < 2; ++g) {
+    PlanJson& ops = Ops(closing, g);
+    ops[ops.size() - 3]["name"] = "rlxsignal";
+    ops[ops.size() - 2]["name"] = "rlxwait";
+  }
+  EXPECT_TRUE(Replay(closing).ok) << Dump(Replay(closing));
 }
 
 TEST(MscclppReplayTest, RelaxedSignalsCarryNoOrdering) {
@@ -634,6 +642,41 @@ TEST(MscclppReplayTest, PortPutSourceNeedsAFlushBeforeReuse) {
   EXPECT_REJECTED(d, ReplayStage::kExecute, ReplayViolationKind::kRace);
   ASSERT_EQ(d.notes.size(), 1u);
   EXPECT_NE(d.notes[0].find("flush without dst_buff does nothing"), std::string::npos);
+}
+
+// Plans written by running the MSCCL++ DSL's own test programs (tests/data/mscclpp/README.md):
+// single-node allgather (also with thread-block groups) and allreduce, and the multi-node
+// allgather over port channels, are accepted; the multi-node reduce-scatter never flushes its
+// pws, so each GPU's kernel may end while its proxy still reads the input.
+TEST(MscclppReplayTest, DslWrittenPlans) {
+  for (const char* name : {"dsl_single_node_allgather", "dsl_single_node_allgather_tbg",
+                           "dsl_single_node_allreduce_2", "dsl_multi_node_allgather_gpn2"}) {
+    const std::string text = ReadData(std::string("tests/data/mscclpp/") + name + ".json");
+    ASSERT_FALSE(text.empty()) << name;
+    const ReplayResult r = ReplayMscclppPlan(text, name, MscclppReplayOptions());
+    EXPECT_TRUE(r.ok) << name << "\n" << Dump(r);
+  }
+  const ReplayResult r = ReplayMscclppPlan(
+      ReadData("tests/data/mscclpp/dsl_multi_node_reducescatter_gpn2.json"), "rs", {});
+  EXPECT_REJECTED(r, ReplayStage::kExecute, ReplayViolationKind::kRace);
+  EXPECT_EQ(r.violations_total, 4) << Dump(r);
+  EXPECT_EQ(r.violations[0].message,
+            "[inplace] the caller of gpu 0 after launch 1: write of gpu 0 i[2] is not ordered "
+            "with the access by gpu 0 tb 0 step 12 (pws) through the proxy of port channel "
+            "entry 0 (no nop / signal-wait / semaphore / barrier chain orders them)");
+  // With a flush of that channel after the pws (and a nop) on every GPU it is accepted.
+  PlanJson fixed =
+      PlanJson::parse(ReadData("tests/data/mscclpp/dsl_multi_node_reducescatter_gpn2.json"));
+  for (int g = 0; g < 4; ++g) {
+    PlanJson& ops = Ops(fixed, g);
+    ASSERT_EQ(ops[12]["name"], "pws");
+    PlanJson flush = SyncOp("flush", {0});
+    flush["channel_type"] = "port";
+    flush["dst_buff"] = ops[12]["dst_buff"];
+    ops.insert(ops.begin() + 13, flush);
+  }
+  const ReplayResult f = ReplayMscclppPlan(fixed.dump(), "rs", {});
+  EXPECT_TRUE(f.ok) << Dump(f);
 }
 
 TEST(MscclppReplayTest, BadOptionsThrow) {
