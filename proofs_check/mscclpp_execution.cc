@@ -151,6 +151,11 @@ class Simulator {
   }
 
   void Run() {
+    // A gpu without thread blocks: its kernels end at once.
+    for (int g = 0; g < plan_.ngpus; ++g) {
+      if (first_[g + 1] > first_[g]) continue;
+      for (int round = 0; round < kLaunches; ++round) KernelEnd(g, round);
+    }
     for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) Enqueue(b);
     while (!ready_.empty() && !over_budget_) {
       const int b = ready_.front();
@@ -725,10 +730,14 @@ class Simulator {
   // after that).
   void EndLaunch(int self) {
     SimBlock& b = blocks_[self];
-    const int g = b.gpu;
     b.wait = WaitKind::kKernelEnd;
-    if (++ended_[g] < first_[g + 1] - first_[g]) return;
-    ended_[g] = 0;
+    if (++ended_[b.gpu] < first_[b.gpu + 1] - first_[b.gpu]) return;
+    ended_[b.gpu] = 0;
+    KernelEnd(b.gpu, b.round);
+  }
+
+  // Launch `round` of gpu g has ended (all its blocks are done, or it has none).
+  void KernelEnd(int g, int round) {
     // The caller learns that the kernel ended (not what its proxies still do), reads the
     // output and writes the next launch's input.
     SimBlock& caller = blocks_[caller_first_ + g];
@@ -736,20 +745,20 @@ class Simulator {
       Nop(x);
       Join(&caller.all, blocks_[x].all);
     }
-    caller.round = b.round;
+    caller.round = round;
     ++caller.counter;
     const int caller_id = caller_first_ + g;
     for (int x = 0; x < ko_; ++x) {
       const std::size_t index = Resolve(g, 'o', x);
       CallerAccess(caller_id, index, false);
-      CheckOutput(g, x, index, b.round);
+      CheckOutput(g, x, index, round);
     }
-    const bool last = b.round + 1 == kLaunches;
+    const bool last = round + 1 == kLaunches;
     if (!last) {
       for (int c = 0; c < ki_; ++c) {
         const std::size_t index = Resolve(g, 'i', c);
         CallerAccess(caller_id, index, true);
-        cells_[index].value = Fresh(b.round + 1, g, c);
+        cells_[index].value = Fresh(round + 1, g, c);
       }
     }
     Own(&caller.all, caller_id, caller.counter);

@@ -679,6 +679,23 @@ TEST(MscclppReplayTest, DslWrittenPlans) {
   EXPECT_TRUE(f.ok) << Dump(f);
 }
 
+// A gpu with no thread blocks still has its output checked (its kernels end at once).
+TEST(MscclppReplayTest, GpuWithoutBlocksIsCheckedToo) {
+  PlanJson plan = AllgatherPlan(2, false);
+  plan["gpus"][1]["threadblocks"] = PlanJson::array();
+  Erase(plan, 0, "wait");
+  Erase(plan, 0, "rlxwait");
+  const ReplayResult r = Replay(plan);
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.violations[0].stage, ReplayStage::kFifo) << Dump(r);  // gpu 0's signals
+  for (int k = 0; k < 2; ++k) Erase(plan, 0, k == 0 ? "signal" : "rlxsignal");
+  const ReplayResult e = Replay(plan);
+  EXPECT_REJECTED(e, ReplayStage::kExecute, ReplayViolationKind::kPostcondition);
+  EXPECT_EQ(e.violations[0].message,
+            "[outofplace] missing chunk: output chunk 0 of gpu 1 (gpu 1 o[0]) is never written")
+      << Dump(e);
+}
+
 TEST(MscclppReplayTest, BadOptionsThrow) {
   MscclppReplayOptions o;
   o.max_violations = 0;
