@@ -14,6 +14,11 @@
 namespace collsynth::mscclpp_check {
 namespace {
 
+// A clock over the actors' data operations, in two halves: [0, n) the happens-before order
+// (release / acquire), [n, 2n) the completion order of reads, which also follows relaxed
+// signals after a nop (a read has returned its value before the thread goes on, so a peer
+// that saw a later signal, even a relaxed one, writes after it); the second half is always
+// >= the first.
 using Clock = std::vector<std::uint32_t>;
 using ClockPtr = std::shared_ptr<const Clock>;
 // A contribution set: sorted element ids q * input_chunks + c (rank q's input chunk c);
@@ -34,22 +39,33 @@ struct Cell {
   std::vector<Access> reads;  // since the last write, at most one per block
 };
 
-enum class WaitKind { kNone, kSignal, kSemaphore, kBarrier };
+enum class WaitKind { kNone, kSignal, kSemaphore, kBarrier, kKernelEnd };
 
 struct SimBlock {
   int gpu = 0, tb = 0;
   const Block* def = nullptr;
   int pc = 0;
+  int round = 0;  // the launch of the plan it runs (0-based)
   bool finished = false, queued = false;
   std::uint32_t counter = 0;  // data operations issued so far (the epoch of the last)
   Clock all;                  // what every thread of the block is known to have seen
+  Clock launch_start;         // `all` when the current launch started
   std::vector<Clock> extra;   // sync thread t's knowledge beyond `all` (empty: none)
   WaitKind wait = WaitKind::kNone;
-  int wait_on = -1;  // channel entry, semaphore or barrier id
+  int wait_on = -1;   // channel entry, semaphore or barrier id
+  int wait_type = 0;  // kSignal: 0 memory, 1 port entry
+  // The proxy of port channel entry `entry` of gpu `gpu` (an actor that runs no operations:
+  // it performs the puts handed to it, in order, and forwards signals after them); tb and pc
+  // name the block and operation that handed it the current work. entry == kCaller: the
+  // caller of gpu `gpu` between launches (reads the output, writes the next input).
+  int entry = -1;
 };
 
 struct Inbound {
-  std::deque<ClockPtr> signals;  // nullptr: a relaxed signal (no ordering)
+  // Per signal: what it releases (nullptr for a relaxed signal) and what its gpu had
+  // completed before the current launch (a kernel boundary is a device-wide fence, so even a
+  // relaxed signal publishes that; the DSL's start-of-launch handshakes rely on it).
+  std::deque<std::pair<ClockPtr, ClockPtr>> signals;
   int waiter = -1;
 };
 
@@ -60,6 +76,9 @@ struct Semaphore {
   std::vector<int> waiters;
 };
 
+constexpr int kCaller = -2;
+constexpr int kLaunches = 2;  // launches of the plan replayed, on the same buffers
+
 class Simulator {
  public:
   Simulator(const Plan& plan, const ChannelPairing& pairing, std::int64_t max_elements,
@@ -67,18 +86,31 @@ class Simulator {
       : plan_(plan), pairing_(pairing), max_elements_(max_elements), rep_(rep) {
     mode_ = plan.inplace ? "[inplace] " : "[outofplace] ";
     const int n = plan.ngpus;
-    ki_ = plan.gpus[0].in_chunks;
-    ko_ = plan.gpus[0].out_chunks;
+    parts_ = plan.slices;
+    ki_ = plan.gpus[0].in_chunks * parts_;
+    ko_ = plan.gpus[0].out_chunks * parts_;
     first_.assign(n + 1, 0);
     base_.assign(n + 1, 0);
     for (int g = 0; g < n; ++g) {
       const Gpu& gpu = plan.gpus[g];
       first_[g + 1] = first_[g] + static_cast<int>(gpu.tbs.size());
-      base_[g + 1] = base_[g] + gpu.in_chunks + gpu.out_chunks + gpu.s_chunks;
+      base_[g + 1] =
+          base_[g] +
+          static_cast<std::size_t>(gpu.in_chunks + gpu.out_chunks + gpu.s_chunks) * parts_;
     }
-    const int nb = first_[n];
+    const int real = first_[n];
+    proxy_first_.assign(n + 1, real);
+    for (int g = 0; g < n; ++g) {
+      proxy_first_[g + 1] = proxy_first_[g] + static_cast<int>(plan.gpus[g].port_peer.size());
+    }
+    // Blocks, then one proxy per port channel entry, then one caller per gpu.
+    caller_first_ = proxy_first_[n];
+    const int nb = caller_first_ + n;
+    actors_ = nb;
+    real_blocks_ = real;
     blocks_.resize(nb);
-    inbound_.resize(n);
+    for (int type = 0; type < 2; ++type) inbound_[type].resize(n);
+    ended_.assign(n, 0);
     sems_.resize(n);
     barriers_.resize(n);
     cells_.resize(base_[n]);
@@ -89,24 +121,41 @@ class Simulator {
         s.gpu = g;
         s.tb = b;
         s.def = &gpu.tbs[b];
-        s.all.assign(nb, 0);
+        s.all.assign(2 * nb, 0);
+        s.launch_start = s.all;
       }
-      inbound_[g].resize(gpu.memory_peer.size());
+      inbound_[0][g].resize(gpu.memory_peer.size());
+      inbound_[1][g].resize(gpu.port_peer.size());
+      for (int e = 0; e < static_cast<int>(gpu.port_peer.size()); ++e) {
+        SimBlock& s = blocks_[proxy_first_[g] + e];
+        s.gpu = g;
+        s.entry = e;
+        s.finished = true;  // never scheduled
+        s.all.assign(2 * nb, 0);
+      }
       for (int v : gpu.sem_init) {
         Semaphore sem;
         sem.value = v;
         sem.initial_tokens = std::max(v, 0);
         sems_[g].push_back(std::move(sem));
       }
+      SimBlock& caller = blocks_[caller_first_ + g];
+      caller.gpu = g;
+      caller.tb = -1;
+      caller.entry = kCaller;
+      caller.finished = true;  // never scheduled
+      caller.all.assign(2 * nb, 0);
       for (std::size_t c = base_[g]; c < base_[g + 1]; ++c) cells_[c].owner = g;
-      for (int c = 0; c < gpu.in_chunks; ++c) {
-        cells_[Resolve(g, 'i', c)].value = std::make_shared<const std::vector<std::uint32_t>>(
-            std::vector<std::uint32_t>{static_cast<std::uint32_t>(g * ki_ + c)});
-      }
+      for (int c = 0; c < ki_; ++c) cells_[Resolve(g, 'i', c)].value = Fresh(0, g, c);
     }
   }
 
   void Run() {
+    // A gpu without thread blocks: its kernels end at once.
+    for (int g = 0; g < plan_.ngpus; ++g) {
+      if (first_[g + 1] > first_[g]) continue;
+      for (int round = 0; round < kLaunches; ++round) KernelEnd(g, round);
+    }
     for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) Enqueue(b);
     while (!ready_.empty() && !over_budget_) {
       const int b = ready_.front();
@@ -120,9 +169,7 @@ class Simulator {
                     " elements in all (limit of this checker)");
       return;
     }
-    if (ReportDeadlock()) return;
-    CheckCompletion();
-    CheckPostcondition();
+    ReportDeadlock();
   }
 
  private:
@@ -143,9 +190,7 @@ class Simulator {
           break;
       }
     }
-    const Gpu& gpu = plan_.gpus[g];
-    const std::size_t region = type == 'i' ? 0 : type == 'o' ? gpu.in_chunks
-                                                             : gpu.in_chunks + gpu.out_chunks;
+    const std::size_t region = type == 'i' ? 0 : type == 'o' ? ki_ : ki_ + ko_;
     return base_[g] + region + off;
   }
   bool IsInput(std::size_t cell) const {
@@ -163,16 +208,39 @@ class Simulator {
         type = 's';
       }
     }
-    return "gpu " + std::to_string(g) + " " + type + "[" + std::to_string(off) + "]";
+    return "gpu " + std::to_string(g) + " " + type + "[" + Chunk(off) + "]";
+  }
+  // Chunk `off` (in parts), with its part when chunks are cut into parts.
+  std::string Chunk(std::size_t off) const {
+    if (parts_ == 1) return std::to_string(off);
+    return std::to_string(off / parts_) + " part " + std::to_string(off % parts_) + "/" +
+           std::to_string(parts_);
+  }
+  // Element ids: launch r's input chunk (part) c of rank q is r * ngpus * ki_ + q * ki_ + c.
+  std::uint32_t ElementId(int launch, int q, int c) const {
+    return static_cast<std::uint32_t>((launch * plan_.ngpus + q) * ki_ + c);
+  }
+  Value Fresh(int launch, int q, int c) const {
+    return std::make_shared<const std::vector<std::uint32_t>>(
+        std::vector<std::uint32_t>{ElementId(launch, q, c)});
   }
   std::string Element(std::uint32_t e) const {
-    return "(rank " + std::to_string(e / ki_) + ", chunk " + std::to_string(e % ki_) + ")";
+    const std::uint32_t per_launch = static_cast<std::uint32_t>(plan_.ngpus * ki_);
+    const std::uint32_t launch = e / per_launch;
+    e %= per_launch;
+    return "(rank " + std::to_string(e / ki_) + ", chunk " + Chunk(e % ki_) +
+           (launch > 0 ? ", launch " + std::to_string(launch + 1) : std::string()) + ")";
   }
   std::string At(const SimBlock& b, int step) const {
+    if (b.entry == kCaller) {
+      return "the caller of gpu " + std::to_string(b.gpu) + " after launch " +
+             std::to_string(b.round + 1);
+    }
     std::string w = Where(b.gpu, b.tb, step);
-    if (step >= 0 && step < static_cast<int>(b.def->ops.size())) {
+    if (b.def != nullptr && step >= 0 && step < static_cast<int>(b.def->ops.size())) {
       w += std::string(" (") + OpName(b.def->ops[step].type) + ")";
     }
+    if (b.entry >= 0) w += " through the proxy of port channel entry " + std::to_string(b.entry);
     return w;
   }
 
@@ -200,7 +268,7 @@ class Simulator {
       if (!e.empty()) Join(&b.all, e);
     }
     b.extra.clear();
-    b.all[self] = b.counter;
+    Own(&b.all, self, b.counter);
   }
   Clock& Extra(SimBlock& b, std::size_t t) {
     if (b.extra.size() <= t) b.extra.resize(t + 1);
@@ -215,10 +283,26 @@ class Simulator {
     return c;
   }
 
-  bool Ordered(int self, const Access& a) const {
+  // Actor `self` knows its own data operations up to `epoch` are complete.
+  void Own(Clock* c, int self, std::uint32_t epoch) const {
+    (*c)[self] = epoch;
+    (*c)[actors_ + self] = epoch;
+  }
+  // True if access `a` is ordered before the current point of actor `self`: in happens-before
+  // order, or, when `a` is a read and self writes (`after_read`), in read-completion order.
+  bool Ordered(int self, const Access& a, bool after_read = false) const {
     const SimBlock& b = blocks_[self];
     if (a.block == self) return a.epoch == b.counter || a.epoch <= b.all[self];
-    return b.all[a.block] >= a.epoch;
+    return b.all[a.block + (after_read ? actors_ : 0)] >= a.epoch;
+  }
+  // What a relaxed signal of thread t publishes: the happens-before order of the gpu's
+  // previous launches (a kernel boundary is a device-wide fence) and the thread's
+  // read-completion order.
+  ClockPtr RelaxedClock(int self, std::size_t t) {
+    SimBlock& b = blocks_[self];
+    auto c = std::make_shared<Clock>(*SyncClock(self, t));
+    std::copy(b.launch_start.begin(), b.launch_start.begin() + actors_, c->begin());
+    return c;
   }
   void Race(int self, const Access& other, const char* what, std::size_t cell) {
     const SimBlock& ob = blocks_[other.block];
@@ -263,7 +347,7 @@ class Simulator {
       Race(self, cell.write, "write", index);
     }
     for (const Access& a : cell.reads) {
-      if (!Ordered(self, a)) {
+      if (!Ordered(self, a, true)) {
         Race(self, a, "write", index);
         break;
       }
@@ -297,39 +381,42 @@ class Simulator {
     SimBlock& b = blocks_[self];
     ++b.counter;  // this operation's epoch; ordered after the block's earlier ones only by nop
     const int g = b.gpu;
-    const int size = op.src.empty() ? 0 : op.src[0].size;
-    for (int k = 0; k < size && !over_budget_; ++k) {
+    // The operation's share of every operand's range, in chunk parts: part `part` of `parts`
+    // equal pieces (tbg_info), all of it without a group.
+    const int len = (op.src.empty() ? 0 : op.src[0].size) * parts_ / op.parts;
+    const int lo = op.part * len;
+    auto at = [&](const BufRef& r, int k) { return r.index * parts_ + lo + k; };
+    for (int k = 0; k < len && !over_budget_; ++k) {
       switch (op.type) {
         case OpType::kCopy:
-          Write(self, g, op.dst[0].type, op.dst[0].index + k,
-                Read(self, g, op.src[0].type, op.src[0].index + k));
+          Write(self, g, op.dst[0].type, at(op.dst[0], k),
+                Read(self, g, op.src[0].type, at(op.src[0], k)));
           break;
         case OpType::kPut:
           // handlePut: every source is read from src_buff[0]'s buffer at src_buff[i]'s index.
           for (std::size_t i = 0; i < op.dst.size(); ++i) {
-            Write(self, op.dst[i].rank, op.dst[i].type, op.dst[i].index + k,
-                  Read(self, g, op.src[0].type, op.src[i].index + k));
+            Write(self, op.dst[i].rank, op.dst[i].type, at(op.dst[i], k),
+                  Read(self, g, op.src[0].type, at(op.src[i], k)));
           }
           break;
         case OpType::kGet:
           // handleGet swaps the offsets: the local buffer is written at the remote index and
           // the remote buffer read at the local index (equal in every plan the DSL writes).
           for (std::size_t i = 0; i < op.src.size(); ++i) {
-            Write(self, g, op.dst[i].type, op.src[i].index + k,
-                  Read(self, op.src[i].rank, op.src[i].type, op.dst[i].index + k));
+            Write(self, g, op.dst[i].type, at(op.src[i], k),
+                  Read(self, op.src[i].rank, op.src[i].type, at(op.dst[i], k)));
           }
           break;
         case OpType::kReduce:
         case OpType::kReduceSend:
         case OpType::kReadReduce:
         case OpType::kReadReduceSend: {
-          Value acc = Read(self, g, op.src[0].type, op.src[0].index + k);
+          Value acc = Read(self, g, op.src[0].type, at(op.src[0], k));
           for (std::size_t i = 1; i < op.src.size(); ++i) {
-            acc = Sum(self, acc,
-                      Read(self, op.src[i].rank, op.src[i].type, op.src[i].index + k));
+            acc = Sum(self, acc, Read(self, op.src[i].rank, op.src[i].type, at(op.src[i], k)));
           }
           for (std::size_t i = 0; i < op.dst.size(); ++i) {
-            Write(self, op.dst[i].rank, op.dst[i].type, op.dst[i].index + k, acc);
+            Write(self, op.dst[i].rank, op.dst[i].type, at(op.dst[i], k), acc);
           }
           break;
         }
@@ -339,15 +426,78 @@ class Simulator {
     }
   }
 
+  // Delivers a signal (clock c; nullptr: relaxed) on gpu g's entry e of the type to the
+  // paired entry and wakes its waiter.
+  void Signal(int g, bool port, int e, ClockPtr c, ClockPtr fenced) {
+    const int type = port ? 1 : 0;
+    const auto [h, f] = pairing_.partner[type][g][e];
+    if (h < 0) return;  // stage 2 rejects a used unpaired entry
+    Inbound& in = inbound_[type][h][f];
+    in.signals.push_back({std::move(c), std::move(fenced)});
+    if (in.waiter >= 0) {
+      const int w = in.waiter;
+      in.waiter = -1;
+      Enqueue(w);
+    }
+  }
+
+  // Sync thread t of block `self` hands work to the proxy of its gpu's port entry e: the
+  // proxy then knows what the thread knows. Returns the proxy's actor index.
+  int ToProxy(int self, int e, std::size_t t) {
+    SimBlock& b = blocks_[self];
+    const int p = proxy_first_[b.gpu] + e;
+    SimBlock& px = blocks_[p];
+    Join(&px.all, *SyncClock(self, t));
+    px.tb = b.tb;
+    px.pc = b.pc;
+    px.def = b.def;
+    return p;
+  }
+  // A signal through the proxy: sent after every put handed to it before.
+  ClockPtr ProxySignal(int self, int e, std::size_t t) {
+    const int p = ToProxy(self, e, t);
+    return std::make_shared<Clock>(blocks_[p].all);
+  }
+
+  // Port channel put / pws / pwsf / flush (handlePut, handleFlush): thread i hands dst_buff[i]
+  // (read from src_buff[i]) to the proxy of channel_ids[i], which copies it in its own time
+  // (accesses by the proxy actor, ordered after the earlier work of that proxy); pws also
+  // signals after it, pwsf also waits for it (flush); flush makes thread i wait until the
+  // proxy of channel_ids[i] is done, for i < the number of dst_buff entries.
+  void PortOp(int self, const Op& op) {
+    SimBlock& b = blocks_[self];
+    for (std::size_t i = 0; i < op.dst.size() && !over_budget_; ++i) {
+      const int p = ToProxy(self, op.channels[i], i);
+      SimBlock& px = blocks_[p];
+      if (op.type != OpType::kFlush) {
+        ++px.counter;
+        const int len = op.src[i].size * parts_ / op.parts;
+        const int lo = op.part * len;
+        for (int k = 0; k < len && !over_budget_; ++k) {
+          Write(p, op.dst[i].rank, op.dst[i].type, op.dst[i].index * parts_ + lo + k,
+                Read(p, b.gpu, op.src[i].type, op.src[i].index * parts_ + lo + k));
+        }
+        Own(&px.all, p, px.counter);  // the proxy's copies complete in order
+      }
+      if (op.type == OpType::kPutWithSignal || op.type == OpType::kPutWithSignalAndFlush) {
+        Signal(b.gpu, true, op.channels[i], std::make_shared<Clock>(px.all), nullptr);
+      }
+      if (op.type == OpType::kPutWithSignalAndFlush || op.type == OpType::kFlush) {
+        Join(&Extra(b, i), px.all);
+      }
+    }
+  }
+
   // Runs block `self` until it blocks or finishes.
   void Advance(int self) {
     SimBlock& b = blocks_[self];
-    if (b.wait == WaitKind::kBarrier) return;  // released by the last arrival
+    // Released by the last arrival / by the end of its gpu's kernel.
+    if (b.wait == WaitKind::kBarrier || b.wait == WaitKind::kKernelEnd) return;
     b.wait = WaitKind::kNone;
     const int nops = static_cast<int>(b.def->ops.size());
     while (!over_budget_) {
       if (b.pc >= nops) {
-        b.finished = true;
+        EndLaunch(self);
         return;
       }
       const Op& op = b.def->ops[b.pc];
@@ -381,33 +531,44 @@ class Simulator {
         case OpType::kSignal:
         case OpType::kRelaxedSignal:
           for (std::size_t t = 0; t < op.channels.size(); ++t) {
-            const auto [h, f] = pairing_.partner[g][op.channels[t]];
-            if (h < 0) continue;  // stage 2 rejects a used unpaired entry
-            Inbound& in = inbound_[h][f];
-            in.signals.push_back(op.type == OpType::kSignal ? SyncClock(self, t) : nullptr);
-            if (in.waiter >= 0) {
-              const int w = in.waiter;
-              in.waiter = -1;
-              Enqueue(w);
+            ClockPtr c = nullptr;
+            // handleSignal<Relaxed> ignores `relaxed` on port channels.
+            if (op.type == OpType::kSignal || op.port) {
+              // A port signal is forwarded by the channel's proxy after the puts handed to it.
+              c = op.port ? ProxySignal(self, op.channels[t], t) : SyncClock(self, t);
             }
+            Signal(g, op.port, op.channels[t], std::move(c), RelaxedClock(self, t));
           }
+          break;
+        case OpType::kPutWithSignal:
+        case OpType::kPutWithSignalAndFlush:
+        case OpType::kFlush:
+          PortOp(self, op);
           break;
         case OpType::kWait:
         case OpType::kRelaxedWait: {
+          std::vector<std::vector<Inbound>>& inbound = inbound_[op.port ? 1 : 0];
           for (int e : op.channels) {
             if (std::count(op.channels.begin(), op.channels.end(), e) >
-                static_cast<long>(inbound_[g][e].signals.size())) {
-              inbound_[g][e].waiter = self;
+                static_cast<long>(inbound[g][e].signals.size())) {
+              inbound[g][e].waiter = self;
               b.wait = WaitKind::kSignal;
               b.wait_on = e;
+              b.wait_type = op.port ? 1 : 0;
               return;
             }
           }
           for (std::size_t t = 0; t < op.channels.size(); ++t) {
-            Inbound& in = inbound_[g][op.channels[t]];
-            ClockPtr c = std::move(in.signals.front());
+            Inbound& in = inbound[g][op.channels[t]];
+            auto [c, fenced] = std::move(in.signals.front());
             in.signals.pop_front();
-            if (c && op.type == OpType::kWait) Join(&Extra(b, t), *c);
+            // A wait acquires what the signal released; a relaxed wait (or signal) only what
+            // the signalling gpu completed before its launch.
+            if (c && (op.type == OpType::kWait || op.port)) {  // relaxed only on memory
+              Join(&Extra(b, t), *c);
+            } else if (fenced) {
+              Join(&Extra(b, t), *fenced);
+            }
           }
           break;
         }
@@ -442,7 +603,11 @@ class Simulator {
           break;
         }
         default:
-          DataOp(self, op);
+          if (op.port && op.type == OpType::kPut) {
+            PortOp(self, op);
+          } else {
+            DataOp(self, op);
+          }
           break;
       }
       ++b.pc;
@@ -455,10 +620,11 @@ class Simulator {
     const int g = b.gpu;
     switch (b.wait) {
       case WaitKind::kSignal: {
-        const auto [h, f] = pairing_.partner[g][b.wait_on];
-        const int s = h < 0 ? -1 : pairing_.signaler[h][f];
-        std::string t = "waits on memory channel entry " + std::to_string(b.wait_on) +
-                        " for a signal of gpu " + std::to_string(h);
+        const auto [h, f] = pairing_.partner[b.wait_type][g][b.wait_on];
+        const int s = h < 0 ? -1 : pairing_.signaler[b.wait_type][h][f];
+        std::string t = std::string("waits on ") + (b.wait_type == 1 ? "port" : "memory") +
+                        " channel entry " + std::to_string(b.wait_on) + " for a signal of gpu " +
+                        std::to_string(h);
         if (s < 0) return {t + ", which no block of gpu " + std::to_string(h) + " sends", -1};
         return {t + " tb " + std::to_string(s), first_[h] + s};
       }
@@ -493,6 +659,16 @@ class Simulator {
           }
         }
         return {t + "; no other block of gpu " + std::to_string(g) + " will arrive", -1};
+      }
+      case WaitKind::kKernelEnd: {
+        std::string t = "has ended launch " + std::to_string(b.round + 1) +
+                        " and waits for the other blocks of gpu " + std::to_string(g);
+        for (int x = first_[g]; x < first_[g + 1]; ++x) {
+          if (!blocks_[x].finished && blocks_[x].wait != WaitKind::kKernelEnd) {
+            return {t + ", for tb " + std::to_string(blocks_[x].tb), x};
+          }
+        }
+        return {t, -1};
       }
       case WaitKind::kNone:
         break;
@@ -530,8 +706,9 @@ class Simulator {
       std::vector<ReplayStepRef> refs;
       for (int x : chain) {
         const SimBlock& b = blocks_[x];
-        text += At(b, b.pc) + " " + WaitsFor(x).first + " -> ";
-        refs.push_back({b.gpu, b.tb, b.pc, 0});
+        text += At(b, b.pc) + (b.round > 0 ? " in launch " + std::to_string(b.round + 1) : "") +
+                " " + WaitsFor(x).first + " -> ";
+        refs.push_back({b.gpu, b.tb, b.pc, b.round});
       }
       if (cycle) {
         text += "back to " + Where(blocks_[cur].gpu, blocks_[cur].tb);
@@ -548,78 +725,124 @@ class Simulator {
     return any;
   }
 
-  // Accesses by other GPUs to a GPU's buffers must happen before that GPU's kernel ends (its
-  // caller may reuse the buffers then): ordered before the end of one of its blocks.
-  void CheckCompletion() {
-    const int n = plan_.ngpus;
-    std::vector<Clock> end(n, Clock(blocks_.size(), 0));
-    for (int x = 0; x < static_cast<int>(blocks_.size()); ++x) {
-      SimBlock& b = blocks_[x];
+  // Block `self` has run all its operations of its launch; the kernel of its gpu ends when
+  // every block of the gpu has (all are resident and the next launch on the stream starts
+  // after that).
+  void EndLaunch(int self) {
+    SimBlock& b = blocks_[self];
+    b.wait = WaitKind::kKernelEnd;
+    if (++ended_[b.gpu] < first_[b.gpu + 1] - first_[b.gpu]) return;
+    ended_[b.gpu] = 0;
+    KernelEnd(b.gpu, b.round);
+  }
+
+  // Launch `round` of gpu g has ended (all its blocks are done, or it has none).
+  void KernelEnd(int g, int round) {
+    // The caller learns that the kernel ended (not what its proxies still do), reads the
+    // output and writes the next launch's input.
+    SimBlock& caller = blocks_[caller_first_ + g];
+    for (int x = first_[g]; x < first_[g + 1]; ++x) {
       Nop(x);
-      Join(&end[b.gpu], b.all);
+      Join(&caller.all, blocks_[x].all);
     }
-    for (std::size_t c = 0; c < cells_.size(); ++c) {
-      const Cell& cell = cells_[c];
-      const int g = cell.owner;
-      auto check = [&](const Access& a, const char* what) {
-        if (a.block < 0 || blocks_[a.block].gpu == g || end[g][a.block] >= a.epoch) return;
-        Report(Kind::kRace, blocks_[a.block],
-               std::string(what) + " of " + CellName(c) +
-                   " is not ordered before the end of gpu " + std::to_string(g) +
-                   "'s kernel (no signal/wait after it tells gpu " + std::to_string(g) +
-                   " that it is done)",
-               a.step);
-      };
-      check(cell.write, "the write");
-      for (const Access& a : cell.reads) check(a, "the read");
+    caller.round = round;
+    ++caller.counter;
+    const int caller_id = caller_first_ + g;
+    for (int x = 0; x < ko_; ++x) {
+      const std::size_t index = Resolve(g, 'o', x);
+      CallerAccess(caller_id, index, false);
+      CheckOutput(g, x, index, round);
+    }
+    const bool last = round + 1 == kLaunches;
+    if (!last) {
+      for (int c = 0; c < ki_; ++c) {
+        const std::size_t index = Resolve(g, 'i', c);
+        CallerAccess(caller_id, index, true);
+        cells_[index].value = Fresh(round + 1, g, c);
+      }
+    }
+    Own(&caller.all, caller_id, caller.counter);
+    for (int x = first_[g]; x < first_[g + 1]; ++x) {
+      SimBlock& nb = blocks_[x];
+      nb.wait = WaitKind::kNone;
+      if (last) {
+        nb.finished = true;
+        continue;
+      }
+      Join(&nb.all, caller.all);  // the next launch starts after the caller's writes
+      nb.launch_start = nb.all;
+      nb.extra.clear();
+      nb.pc = 0;
+      ++nb.round;
+      Enqueue(x);
     }
   }
 
-  void CheckPostcondition() {
-    const int n = plan_.ngpus;
-    for (int r = 0; r < n; ++r) {
-      for (int x = 0; x < ko_; ++x) {
-        std::vector<std::uint32_t> want;
-        switch (plan_.coll) {
-          case Coll::kAllgather:
-            want = {static_cast<std::uint32_t>(x)};
-            break;
-          case Coll::kReduceScatter:
-            for (int q = 0; q < n; ++q) want.push_back(q * ki_ + r * ko_ + x);
-            break;
-          case Coll::kAllreduce:
-            for (int q = 0; q < n; ++q) want.push_back(q * ki_ + x);
-            break;
-        }
-        const std::size_t index = Resolve(r, 'o', x);
-        const Cell& cell = cells_[index];
-        const std::string name = "output chunk " + std::to_string(x) + " of gpu " +
-                                 std::to_string(r) + " (" + CellName(index) + ")";
-        if (!cell.value) {
-          Post("missing chunk: " + name + " is never written", r);
-          continue;
-        }
-        if (*cell.value == want) continue;
-        std::vector<std::uint32_t> missing, extra;
-        std::set_difference(want.begin(), want.end(), cell.value->begin(), cell.value->end(),
-                            std::back_inserter(missing));
-        std::set_difference(cell.value->begin(), cell.value->end(), want.begin(), want.end(),
-                            std::back_inserter(extra));
-        std::string m = name + " ends";
-        if (!missing.empty()) {
-          m += " without " + Element(missing[0]) +
-               (missing.size() > 1 ? " and " + std::to_string(missing.size() - 1) + " more" : "");
-        }
-        if (!extra.empty()) {
-          m += std::string(missing.empty() ? "" : ",") + " with " + Element(extra[0]) +
-               (extra.size() > 1 ? " and " + std::to_string(extra.size() - 1) + " more" : "") +
-               " that does not belong there";
-        }
-        Post(m, r);
+  // The caller's read (or write) of a cell of its gpu, against the plan's accesses.
+  void CallerAccess(int caller, std::size_t index, bool write) {
+    Cell& cell = cells_[index];
+    const SimBlock& c = blocks_[caller];
+    if (cell.write.block >= 0 && !Ordered(caller, cell.write)) {
+      Race(caller, cell.write, write ? "write" : "read", index);
+    }
+    if (!write) {
+      cell.reads.push_back({caller, c.counter, -1});
+      return;
+    }
+    for (const Access& a : cell.reads) {
+      if (!Ordered(caller, a, true)) {
+        Race(caller, a, "write", index);
+        break;
       }
     }
+    cell.reads.clear();
+    cell.write = {caller, c.counter, -1};
   }
-  void Post(const std::string& m, int gpu) {
+
+  // The postcondition of output chunk (part) x of gpu r after launch `launch`.
+  void CheckOutput(int r, int x, std::size_t index, int launch) {
+    const int n = plan_.ngpus;
+    std::vector<std::uint32_t> want;
+    switch (plan_.coll) {
+      case Coll::kAllgather:
+        want = {ElementId(launch, x / ki_, x % ki_)};
+        break;
+      case Coll::kReduceScatter:
+        for (int q = 0; q < n; ++q) want.push_back(ElementId(launch, q, r * ko_ + x));
+        break;
+      case Coll::kAllreduce:
+        for (int q = 0; q < n; ++q) want.push_back(ElementId(launch, q, x));
+        break;
+    }
+    const Cell& cell = cells_[index];
+    const std::string name = "output chunk " + Chunk(x) + " of gpu " + std::to_string(r) + " (" +
+                             CellName(index) + ")" +
+                             (launch > 0 ? " in launch " + std::to_string(launch + 1) : "");
+    if (!cell.value) {
+      Post("missing chunk: " + name + " is never written", r, index);
+      return;
+    }
+    if (*cell.value == want) return;
+    std::vector<std::uint32_t> missing, extra;
+    std::set_difference(want.begin(), want.end(), cell.value->begin(), cell.value->end(),
+                        std::back_inserter(missing));
+    std::set_difference(cell.value->begin(), cell.value->end(), want.begin(), want.end(),
+                        std::back_inserter(extra));
+    std::string m = name + " ends";
+    if (!missing.empty()) {
+      m += " without " + Element(missing[0]) +
+           (missing.size() > 1 ? " and " + std::to_string(missing.size() - 1) + " more" : "");
+    }
+    if (!extra.empty()) {
+      m += std::string(missing.empty() ? "" : ",") + " with " + Element(extra[0]) +
+           (extra.size() > 1 ? " and " + std::to_string(extra.size() - 1) + " more" : "") +
+           " that does not belong there";
+    }
+    Post(m, r, index);
+  }
+  // One report per output cell (the first launch that fails it).
+  void Post(const std::string& m, int gpu, std::size_t index) {
+    if (!posted_.insert(index).second) return;
     rep_->Add(ReplayStage::kExecute, Kind::kPostcondition, mode_ + m, gpu);
   }
 
@@ -628,11 +851,18 @@ class Simulator {
   std::int64_t max_elements_;
   Reporter* rep_;
   std::string mode_;
-  int ki_ = 0, ko_ = 0;
+  int parts_ = 1;        // parts per chunk (Plan::slices); cells are chunk parts
+  int ki_ = 0, ko_ = 0;  // input and output chunk parts per rank
   std::vector<int> first_;
   std::vector<std::size_t> base_;
   std::vector<SimBlock> blocks_;
-  std::vector<std::vector<Inbound>> inbound_;
+  std::vector<std::vector<Inbound>> inbound_[2];  // [memory, port][gpu][entry]
+  std::vector<int> proxy_first_;  // per gpu, the actor index of its port entry 0's proxy
+  int actors_ = 0;                // blocks, proxies and callers (half a clock's size)
+  int real_blocks_ = 0;           // actors [0, real_blocks_) are thread blocks
+  int caller_first_ = 0;          // the actor index of gpu 0's caller
+  std::vector<int> ended_;        // per gpu, blocks that ended the current launch
+  std::set<std::size_t> posted_;  // output cells with a postcondition report
   std::vector<std::vector<Semaphore>> sems_;
   std::vector<std::map<int, std::vector<int>>> barriers_;
   std::vector<Cell> cells_;

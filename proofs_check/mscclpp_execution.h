@@ -11,13 +11,22 @@
 //   - happens-before edges: nop, signal -> the wait that consumes it (counting, per paired
 //     channel), sem_release -> the sem_acquire that takes its token, barrier (all arrivals),
 //     vector clocks over the data operations' epochs; rlxsignal / rlxwait count but carry no
-//     ordering;
+//     ordering beyond what the signalling GPU completed before its launch (kernel boundary),
+//     except for reads: a second clock half orders completed reads before a peer's writes
+//     through any signal, relaxed ones included;
+//   - thread-block groups (tbg_info) work on chunk parts (Plan::slices);
+//   - a port channel entry has a proxy actor: puts handed to it are performed in order after
+//     what the handing thread knew, its signals follow them, a flush makes the thread wait for
+//     it; kernels do not wait for proxies;
+//   - the plan runs twice on the same buffers: a GPU's kernel ends when all its blocks have
+//     ended, its caller then reads the output (the postcondition of that launch) and writes
+//     the next input, and its next launch starts after that; other GPUs may still run;
 //   - any two accesses to one cell (one a write) not ordered by happens-before are a race,
-//     including remote writes (put, res, rres) and remote reads (get, rre, rres); a remote
-//     access to a GPU's buffers must also happen before that GPU's kernel ends;
+//     including remote writes (put, res, rres) and remote reads (get, rre, rres), the
+//     caller's accesses and accesses of the two launches;
 //   - reductions are disjoint unions (an overlap is double counting); reading a cell nothing
-//     wrote is an uninitialised read; out-of-place plans must not write the input; the final
-//     output must hold the collective's contribution sets.
+//     wrote is an uninitialised read; out-of-place plans must not write the input; each
+//     launch's output must hold the collective's contribution sets of that launch.
 // Complexity O(A·B) for A cell accesses and B thread blocks in all (clock joins), O(B^2) memory.
 #ifndef COLLSYNTH_PROOFS_CHECK_MSCCLPP_EXECUTION_H_
 #define COLLSYNTH_PROOFS_CHECK_MSCCLPP_EXECUTION_H_

@@ -5,10 +5,11 @@
 //
 // Pairing (executor.cc setupConnections, execution_plan.cc getUnpairedChannelInfos): each
 // GPU's "channels" list is flattened per type in list order, one entry per connected peer;
-// the k-th memory entry of A that connects to B is paired with the k-th memory entry of B that
-// connects to A (per-peer tag counters; memory entries before port entries, the surplus of
-// one side is connected to padding the other side's blocks cannot name). A signal on A's
-// entry increments the inbound counter of B's paired entry; each wait on it consumes one.
+// the k-th entry of A of one type that connects to B is paired with the k-th entry of B of
+// that type that connects to A (per-peer tag counters; memory entries before port entries,
+// the surplus of one side is connected to padding the other side's blocks cannot name). A
+// signal on A's entry (also pws / pwsf on port channels) increments the inbound counter of
+// B's paired entry; each wait on it consumes one.
 #ifndef COLLSYNTH_PROOFS_CHECK_MSCCLPP_PAIRING_H_
 #define COLLSYNTH_PROOFS_CHECK_MSCCLPP_PAIRING_H_
 
@@ -20,10 +21,11 @@
 namespace collsynth::mscclpp_check {
 
 struct ChannelPairing {
-  // partner[g][e]: the (gpu, memory entry) paired with gpu g's memory entry e, or (-1, -1).
-  std::vector<std::vector<std::pair<int, int>>> partner;
-  // The one thread block of gpu g that signals (waits) on entry e, or -1.
-  std::vector<std::vector<int>> signaler, waiter;
+  // Indexed [type][gpu][entry], type 0 memory, 1 port (the operation's Op::port).
+  // partner: the (gpu, entry of that type) paired with the entry, or (-1, -1).
+  std::vector<std::vector<std::pair<int, int>>> partner[2];
+  // The one thread block of the gpu that signals (waits) on the entry, or -1.
+  std::vector<std::vector<int>> signaler[2], waiter[2];
 };
 
 // Builds the pairing and reports (stage 2): an unpaired entry used by a signal or wait, signal

@@ -1,6 +1,7 @@
 #include "proofs_check/mscclpp_plan.h"
 
 #include <map>
+#include <numeric>
 #include <set>
 #include <string>
 #include <utility>
@@ -31,21 +32,24 @@ constexpr OpName_ kModelled[] = {
     {"rres", OpType::kReadReduceSend},
     {"sem_acquire", OpType::kSemAcquire},
     {"sem_release", OpType::kSemRelease},
+    {"pws", OpType::kPutWithSignal},
+    {"pwsf", OpType::kPutWithSignalAndFlush},
+    {"flush", OpType::kFlush},
 };
 
-// Names the loader accepts (getOpType) that this checker does not model: port-channel puts
-// and flush, packet (LL) operations, NVLS switch operations, and pipeline loops (their
-// unit_size slices a chunk by bytes, below the chunk cells of stage 3).
-constexpr const char* kUnmodelled[] = {"pws",    "pwsf",   "flush",  "ppkt",   "rppkt",
-                                       "respkt", "cpkt",   "upkt",   "repkt",  "recpkt",
-                                       "recspkt", "glres", "gstore", "gstorepkt", "pipeline"};
+// Names the loader accepts (getOpType) that this checker does not model: packet (LL)
+// operations, NVLS switch operations, and pipeline loops (their unit_size slices a chunk by
+// bytes, below the chunk cells of stage 3).
+constexpr const char* kUnmodelled[] = {"ppkt",  "rppkt",  "respkt",    "cpkt",
+                                       "upkt",  "repkt",  "recpkt",    "recspkt",
+                                       "glres", "gstore", "gstorepkt", "pipeline"};
 
 class Reader {
  public:
   Reader(Reporter* rep) : rep_(rep) {}
 
-  void Bad(Kind kind, const std::string& where, const std::string& what, int gpu = -1,
-           int tb = -1, int step = -1) {
+  void Bad(Kind kind, const std::string& where, const std::string& what, int gpu = -1, int tb = -1,
+           int step = -1) {
     rep_->Add(ReplayStage::kSchema, kind, where + ": " + what, gpu, tb, step);
   }
 
@@ -76,8 +80,8 @@ class Reader {
     } else if (v.is_number_integer()) {
       x = v.get<std::int64_t>();
     } else {
-      Bad(Kind::kBadValue, where, "must be an integer, not " + std::string(v.type_name()), gpu,
-          tb, step);
+      Bad(Kind::kBadValue, where, "must be an integer, not " + std::string(v.type_name()), gpu, tb,
+          step);
       return false;
     }
     if (x < lo || x > hi) {
@@ -105,15 +109,14 @@ class Reader {
   bool Type(const json& v, json::value_t t, const char* name, const std::string& where,
             int gpu = -1, int tb = -1, int step = -1) {
     if (v.type() == t) return true;
-    Bad(Kind::kBadValue, where, std::string("must be ") + name + ", not " + v.type_name(), gpu,
-        tb, step);
+    Bad(Kind::kBadValue, where, std::string("must be ") + name + ", not " + v.type_name(), gpu, tb,
+        step);
     return false;
   }
   bool Array(const json& v, const std::string& where, int gpu = -1, int tb = -1, int step = -1) {
     return Type(v, json::value_t::array, "an array", where, gpu, tb, step);
   }
-  bool Object(const json& v, const std::string& where, int gpu = -1, int tb = -1,
-              int step = -1) {
+  bool Object(const json& v, const std::string& where, int gpu = -1, int tb = -1, int step = -1) {
     return Type(v, json::value_t::object, "an object", where, gpu, tb, step);
   }
 
@@ -213,11 +216,17 @@ class PlanReader {
              std::to_string(total_blocks) + " thread blocks in all (this checker's limit: " +
                  std::to_string(kMaxBlocksTotal) + ")");
     }
-    if (accesses_ > kMaxCellAccesses) {
+    if (accesses_ * plan_->slices > kMaxCellAccesses) {
       r_.Bad(Kind::kLimit, "plan.gpus",
-             "the operations touch " + std::to_string(accesses_) +
-                 " chunk cells in all (this checker's limit: " + std::to_string(kMaxCellAccesses) +
+             "the operations touch " + std::to_string(accesses_ * plan_->slices) +
+                 " chunk parts in all (this checker's limit: " + std::to_string(kMaxCellAccesses) +
                  ")");
+    }
+    if (cells_ * plan_->slices > kMaxCellsTotal) {
+      r_.Bad(Kind::kLimit, "plan.gpus",
+             "the buffers hold " + std::to_string(cells_) + " chunks cut into " +
+                 std::to_string(plan_->slices) + " parts (this checker's limit: " +
+                 std::to_string(kMaxCellsTotal) + " parts in all)");
     }
     if (rep_->total() == 0) {
       const Gpu& g0 = plan_->gpus[0];
@@ -229,7 +238,7 @@ class PlanReader {
   void OptionalChecks(const json& doc) {
     std::int64_t x = 0;
     if (const json* v = r_.Get(doc, "num_threads_per_block", "plan", false)) {
-      r_.Int(*v, "plan.num_threads_per_block", 1, 1024, &x);
+      if (r_.Int(*v, "plan.num_threads_per_block", 1, 1024, &x)) threads_ = static_cast<int>(x);
     }
     std::int64_t align = 16;
     if (const json* v = r_.Get(doc, "buffer_alignment", "plan", false)) {
@@ -249,7 +258,8 @@ class PlanReader {
     bool have_lo = true, have_hi = true;
     for (const char* key : {"min_message_size", "max_message_size"}) {
       if (const json* v = r_.Get(doc, key, "plan", false)) {
-        const bool ok = v->is_number_unsigned() || (v->is_number_integer() && v->get<std::int64_t>() >= 0);
+        const bool ok =
+            v->is_number_unsigned() || (v->is_number_integer() && v->get<std::int64_t>() >= 0);
         if (!ok) {
           r_.Bad(Kind::kBadValue, std::string("plan.") + key,
                  "must be a non-negative integer, not " + std::string(v->type_name()));
@@ -275,8 +285,9 @@ class PlanReader {
     if (const json* v = r_.Get(gj, "id", where, true, g)) {
       if (r_.Int(*v, where + ".id", INT64_MIN, INT64_MAX, &x, g) && x != g) {
         r_.Bad(Kind::kStructure, where + ".id",
-               "is " + std::to_string(x) + ", but gpus[r].id must equal r (the loader: \"GPU "
-               "rank does not match\")",
+               "is " + std::to_string(x) +
+                   ", but gpus[r].id must equal r (the loader: \"GPU "
+                   "rank does not match\")",
                g);
       }
     } else {
@@ -491,7 +502,8 @@ class PlanReader {
   }
 
   void ReadBlock(const json& bj, int g, int b) {
-    const std::string where = "gpus[" + std::to_string(g) + "].threadblocks[" + std::to_string(b) + "]";
+    const std::string where =
+        "gpus[" + std::to_string(g) + "].threadblocks[" + std::to_string(b) + "]";
     if (!r_.Object(bj, where, g, b)) return;
     std::int64_t x = 0;
     if (const json* v = r_.Get(bj, "id", where, true, g, b)) {
@@ -533,8 +545,7 @@ class PlanReader {
                      "gpu " + std::to_string(g) + " has no " + type + " channel", g, b);
               break;
             }
-            if (r_.Int((*ids)[k], wk, 0, static_cast<std::int64_t>(entries.size()) - 1, &x, g,
-                       b)) {
+            if (r_.Int((*ids)[k], wk, 0, static_cast<std::int64_t>(entries.size()) - 1, &x, g, b)) {
               (type == "memory" ? t.memory : t.port).push_back(static_cast<int>(x));
             }
           }
@@ -552,8 +563,8 @@ class PlanReader {
           if (tj == nullptr || !r_.Str(*tj, w + ".access_channel_type", &type, g, b)) continue;
           if (type != "memory" && type != "port") {
             r_.Bad(type == "switch" || type == "none" ? Kind::kUnsupported : Kind::kBadValue,
-                   w + ".access_channel_type", Quote(type) + " is not a modelled channel type",
-                   g, b);
+                   w + ".access_channel_type", Quote(type) + " is not a modelled channel type", g,
+                   b);
             continue;
           }
           const json* ids = r_.Get(rj, "remote_buffer_ids", w, true, g, b);
@@ -561,12 +572,12 @@ class PlanReader {
           for (std::size_t k = 0; k < ids->size(); ++k) {
             const std::string wk = w + ".remote_buffer_ids[" + std::to_string(k) + "]";
             if (remote_[g].empty()) {
-              r_.Bad(Kind::kBadValue, wk, "gpu " + std::to_string(g) + " has no remote buffers",
-                     g, b);
+              r_.Bad(Kind::kBadValue, wk, "gpu " + std::to_string(g) + " has no remote buffers", g,
+                     b);
               break;
             }
-            if (!r_.Int((*ids)[k], wk, 0, static_cast<std::int64_t>(remote_[g].size()) - 1, &x,
-                        g, b)) {
+            if (!r_.Int((*ids)[k], wk, 0, static_cast<std::int64_t>(remote_[g].size()) - 1, &x, g,
+                        b)) {
               continue;
             }
             const RemoteBuffer& rb = remote_[g][x];
@@ -599,7 +610,8 @@ class PlanReader {
     if (ops == nullptr || !r_.Array(*ops, where + ".ops", g, b)) return;
     std::size_t launched = ops->size();  // the loader flattens pipeline inner ops
     for (const json& op : *ops) {
-      if (op.is_object() && op.contains("ops") && op["ops"].is_array()) launched += op["ops"].size();
+      if (op.is_object() && op.contains("ops") && op["ops"].is_array())
+        launched += op["ops"].size();
     }
     if (launched > static_cast<std::size_t>(kMaxOperations)) {
       r_.Bad(Kind::kLimit, where,
@@ -674,8 +686,8 @@ class PlanReader {
   }
 
   bool ReadOp(const json& oj, int g, int b, int step, const BlockTables& t, Op* op) {
-    const std::string where = "gpus[" + std::to_string(g) + "].threadblocks[" +
-                              std::to_string(b) + "].ops[" + std::to_string(step) + "]";
+    const std::string where = "gpus[" + std::to_string(g) + "].threadblocks[" + std::to_string(b) +
+                              "].ops[" + std::to_string(step) + "]";
     if (!r_.Object(oj, where, g, b, step)) return false;
     std::string name;
     const json* nj = r_.Get(oj, "name", where, true, g, b, step);
@@ -691,20 +703,39 @@ class PlanReader {
       for (const char* u : kUnmodelled) {
         if (name == u) {
           r_.Bad(Kind::kUnsupported, where + ".name",
-                 Quote(name) + " is an operation of the runtime this checker does not model", g,
-                 b, step);
+                 Quote(name) + " is an operation of the runtime this checker does not model", g, b,
+                 step);
           return false;
         }
       }
       r_.Bad(Kind::kBadValue, where + ".name",
-             Quote(name) + " is not an operation name (the loader: \"Invalid operation type\")",
-             g, b, step);
+             Quote(name) + " is not an operation name (the loader: \"Invalid operation type\")", g,
+             b, step);
       return false;
     }
-    if (oj.contains("tbg_info")) {
-      r_.Bad(Kind::kUnsupported, where + ".tbg_info",
-             "splitting one operation over a group of thread blocks is not modelled", g, b, step);
-      return false;
+    if (const json* tbg = r_.Get(oj, "tbg_info", where, false, g, b, step)) {
+      // One operation split over a group of blocks: this block does part tb_id of tbg_size
+      // equal parts of every operand's range (calcOffset in execution_plan.cc).
+      if (!r_.Object(*tbg, where + ".tbg_info", g, b, step)) return false;
+      const json* id = r_.Get(*tbg, "tb_id", where + ".tbg_info", true, g, b, step);
+      const json* size = r_.Get(*tbg, "tbg_size", where + ".tbg_info", true, g, b, step);
+      std::int64_t parts = 0, part = 0;
+      if (id == nullptr || size == nullptr ||
+          !r_.Int(*size, where + ".tbg_info.tbg_size", 1, kMaxSlices, &parts, g, b, step) ||
+          !r_.Int(*id, where + ".tbg_info.tb_id", 0, parts - 1, &part, g, b, step)) {
+        return false;
+      }
+      op->part = static_cast<int>(part);
+      op->parts = static_cast<int>(parts);
+      const std::int64_t lcm = std::lcm<std::int64_t>(plan_->slices, parts);
+      if (lcm > kMaxSlices) {
+        r_.Bad(Kind::kLimit, where + ".tbg_info",
+               "the group sizes of the plan need chunks cut into " + std::to_string(lcm) +
+                   " parts (this checker's limit: " + std::to_string(kMaxSlices) + ")",
+               g, b, step);
+        return false;
+      }
+      plan_->slices = static_cast<int>(lcm);
     }
     if (oj.contains("iter_context") || oj.contains("ops")) {
       r_.Bad(Kind::kUnsupported, where, "pipeline loops are not modelled", g, b, step);
@@ -715,15 +746,17 @@ class PlanReader {
     if (const json* c = r_.Get(oj, "channel_type", where, false, g, b, step)) {
       if (!r_.Str(*c, where + ".channel_type", &ctype, g, b, step)) return false;
       has_ctype = true;
-      if (ctype == "port" || ctype == "switch" || ctype == "none") {
+      if (ctype == "switch" || ctype == "none") {
         r_.Bad(Kind::kUnsupported, where + ".channel_type",
-               Quote(ctype) + " operations are not modelled (memory channels only)", g, b, step);
+               Quote(ctype) + " operations are not modelled (memory and port channels only)", g, b,
+               step);
         return false;
       }
-      if (ctype != "memory") {
+      op->port = ctype == "port";
+      if (ctype != "memory" && ctype != "port") {
         r_.Bad(Kind::kBadValue, where + ".channel_type",
-               Quote(ctype) + " is not a channel type (the loader: \"Invalid channel type\")", g,
-               b, step);
+               Quote(ctype) + " is not a channel type (the loader: \"Invalid channel type\")", g, b,
+               step);
         return false;
       }
     }
@@ -737,17 +770,21 @@ class PlanReader {
                g, b, step);
         return false;
       }
+      // The kernel indexes the block's channels of the operation's channel_type.
+      const std::vector<int>& table = op->port ? t.port : t.memory;
       for (std::size_t k = 0; k < ids->size(); ++k) {
         const std::string wk = where + ".channel_ids[" + std::to_string(k) + "]";
-        if (t.memory.empty()) {
-          r_.Bad(Kind::kBadValue, wk, "the block lists no memory channels", g, b, step);
+        if (table.empty()) {
+          r_.Bad(Kind::kBadValue, wk,
+                 std::string("the block lists no ") + (op->port ? "port" : "memory") + " channels",
+                 g, b, step);
           return false;
         }
-        if (!r_.Int((*ids)[k], wk, 0, static_cast<std::int64_t>(t.memory.size()) - 1, &x, g, b,
+        if (!r_.Int((*ids)[k], wk, 0, static_cast<std::int64_t>(table.size()) - 1, &x, g, b,
                     step)) {
           return false;
         }
-        op->channels.push_back(t.memory[x]);
+        op->channels.push_back(table[x]);
       }
     }
     for (const char* side : {"src_buff", "dst_buff"}) {
@@ -764,14 +801,14 @@ class PlanReader {
       std::vector<BufRef>& refs = std::string(side) == "src_buff" ? op->src : op->dst;
       for (std::size_t k = 0; k < arr->size(); ++k) {
         BufRef ref;
-        if (!ReadBufRef((*arr)[k], where + "." + side + "[" + std::to_string(k) + "]", g, b,
-                        step, t.remote_memory, &ref)) {
+        if (!ReadBufRef((*arr)[k], where + "." + side + "[" + std::to_string(k) + "]", g, b, step,
+                        op->port ? t.remote_port : t.remote_memory, &ref)) {
           return false;
         }
         if (ref.remote && !has_ctype) {
           r_.Bad(Kind::kMissingAttribute, where,
-                 "a remote buffer needs \"channel_type\" (the loader resolves buffer_id by it)",
-                 g, b, step);
+                 "a remote buffer needs \"channel_type\" (the loader resolves buffer_id by it)", g,
+                 b, step);
           return false;
         }
         refs.push_back(ref);
@@ -791,13 +828,61 @@ class PlanReader {
       for (std::size_t k = 0; k < sems->size(); ++k) {
         const std::string wk = where + ".semaphore_ids[" + std::to_string(k) + "]";
         if (nsem == 0) {
-          r_.Bad(Kind::kBadValue, wk, "gpu " + std::to_string(g) + " declares no semaphores", g,
-                 b, step);
+          r_.Bad(Kind::kBadValue, wk, "gpu " + std::to_string(g) + " declares no semaphores", g, b,
+                 step);
           return false;
         }
         if (!r_.Int((*sems)[k], wk, 0, nsem - 1, &x, g, b, step)) return false;
         op->sems.push_back(static_cast<int>(x));
       }
+    }
+    if (op->port) {
+      switch (op->type) {
+        case OpType::kGet:
+        case OpType::kReduceSend:
+        case OpType::kReadReduce:
+        case OpType::kReadReduceSend:
+          r_.Bad(Kind::kUnsupported, where,
+                 std::string(OpName(op->type)) +
+                     " through a port channel is not modelled (the kernel reads and writes "
+                     "remote buffers through memory channel pointers)",
+                 g, b, step);
+          return false;
+        default:
+          break;  // local operations ignore the channel type
+      }
+    }
+    // Signals, waits, semaphores, flushes and port puts run on threads tid < n, one each.
+    std::size_t per_thread = 0;
+    switch (op->type) {
+      case OpType::kSignal:
+      case OpType::kWait:
+      case OpType::kRelaxedSignal:
+      case OpType::kRelaxedWait:
+        per_thread = op->channels.size();
+        break;
+      case OpType::kSemAcquire:
+      case OpType::kSemRelease:
+        per_thread = op->sems.size();
+        break;
+      case OpType::kFlush:
+      case OpType::kPutWithSignal:
+      case OpType::kPutWithSignalAndFlush:
+        per_thread = op->dst.size();
+        break;
+      case OpType::kPut:
+        per_thread = op->port ? op->dst.size() : 0;
+        break;
+      default:
+        break;
+    }
+    if (per_thread > static_cast<std::size_t>(threads_)) {
+      r_.Bad(Kind::kBadValue, where,
+             std::string(OpName(op->type)) + " needs " + std::to_string(per_thread) +
+                 " threads (one per channel, semaphore or destination), but a block has " +
+                 std::to_string(threads_) + " (num_threads_per_block): the others never run",
+             g, b, step);
+      return false;
     }
     return CheckOpShape(oj, where, g, b, step, op);
   }
@@ -852,7 +937,23 @@ class PlanReader {
         if (op->channels.empty()) return bad(Kind::kMissingAttribute, "needs channel_ids");
         if (!oj.contains("channel_type")) {
           return bad(Kind::kMissingAttribute,
-                     "needs \"channel_type\": \"memory\" (without it the kernel does nothing)");
+                     "needs \"channel_type\" (without it the kernel does nothing)");
+        }
+        return true;
+      case OpType::kFlush:
+        // handleFlush flushes channel_ids[tid] for tid < the number of dst_buff entries (not
+        // of channel_ids): without dst_buff, as the DSL writes it, it does nothing.
+        if (!op->port) return bad(Kind::kUnsupported, "is modelled on port channels only");
+        if (op->channels.size() < op->dst.size()) {
+          return bad(Kind::kBadValue,
+                     "flushes one channel per dst_buff entry, and has fewer "
+                     "channel_ids");
+        }
+        if (op->dst.empty()) {
+          result_->notes.push_back(
+              where +
+              ": flush without dst_buff does nothing: the kernel (handleFlush) flushes "
+              "one channel per dst_buff entry, not per channel id");
         }
         return true;
       case OpType::kSemAcquire:
@@ -861,15 +962,32 @@ class PlanReader {
         return true;
       case OpType::kCopy:
         if (op->src.size() != 1 || op->dst.size() != 1 || op->src[0].remote || op->dst[0].remote) {
-          return bad(Kind::kUnsupported, "is modelled with one local source and one local destination");
+          return bad(Kind::kUnsupported,
+                     "is modelled with one local source and one local destination");
         }
         break;
+      case OpType::kPutWithSignal:
+      case OpType::kPutWithSignalAndFlush:
+        if (!op->port) {
+          return bad(Kind::kUnsupported,
+                     "on a memory channel is a plain put in the kernel (no signal); not modelled");
+        }
+        [[fallthrough]];
       case OpType::kPut:
         if (op->src.empty() || op->src.size() != op->dst.size() || !all(op->src, 0, false) ||
             !all(op->dst, 0, true)) {
           return bad(Kind::kUnsupported,
                      "is modelled with k local sources and k remote destinations (the kernel "
                      "pairs dst_buff[i] with src_buff[i])");
+        }
+        if (op->port) {
+          // Thread i hands dst_buff[i] to the proxy of channel_ids[i].
+          if (op->channels.size() < op->dst.size()) {
+            return bad(Kind::kBadValue,
+                       "on port channels puts dst_buff[i] through channel_ids[i], and has fewer "
+                       "channel_ids than dst_buff entries");
+          }
+          break;
         }
         for (const BufRef& s : op->src) {
           if (s.type != op->src[0].type) {
@@ -888,8 +1006,8 @@ class PlanReader {
         for (std::size_t i = 0; i < op->src.size(); ++i) {
           const BufRef& s = op->src[i];
           const BufRef& d = op->dst[i];
-          if (s.index != d.index &&
-              (s.index + s.size > Chunks(d.rank, d.type) || d.index + s.size > Chunks(s.rank, s.type))) {
+          if (s.index != d.index && (s.index + s.size > Chunks(d.rank, d.type) ||
+                                     d.index + s.size > Chunks(s.rank, s.type))) {
             return bad(Kind::kBadValue,
                        "src_buff[" + std::to_string(i) + "] and dst_buff[" + std::to_string(i) +
                            "]: the kernel (handleGet) writes the local buffer at the remote "
@@ -922,8 +1040,8 @@ class PlanReader {
       case OpType::kReadReduce:
       case OpType::kReadReduceSend: {
         const bool send = op->type == OpType::kReadReduceSend;
-        if (op->src.size() < 2 || op->src[0].remote || !all(op->src, 1, true) ||
-            op->dst.empty() || op->dst[0].remote || (send ? op->dst.size() < 2 : op->dst.size() != 1) ||
+        if (op->src.size() < 2 || op->src[0].remote || !all(op->src, 1, true) || op->dst.empty() ||
+            op->dst[0].remote || (send ? op->dst.size() < 2 : op->dst.size() != 1) ||
             !all(op->dst, 1, true)) {
           return bad(Kind::kUnsupported,
                      std::string("is modelled with a local src_buff[0], remote src_buff[1..], a "
@@ -949,6 +1067,7 @@ class PlanReader {
   std::map<int, int> barrier_n_;  // barrier id -> num_threadblocks, of the GPU being read
   std::int64_t cells_ = 0;
   std::int64_t accesses_ = 0;
+  int threads_ = 1024;  // num_threads_per_block
 };
 
 }  // namespace

@@ -36,6 +36,7 @@ inline constexpr int kMaxBlocksTotal = 2048;  // vector clocks are O(blocks^2)
 inline constexpr std::int64_t kMaxChunksPerBuffer = 1 << 16;
 inline constexpr std::int64_t kMaxCellsTotal = std::int64_t{1} << 20;
 inline constexpr std::int64_t kMaxCellAccesses = std::int64_t{1} << 24;
+inline constexpr int kMaxSlices = 64;  // lcm of the tbg_size values: parts per chunk
 
 enum class Coll { kAllgather, kReduceScatter, kAllreduce };
 
@@ -55,6 +56,9 @@ enum class OpType {
   kReadReduceSend,  // rres
   kSemAcquire,
   kSemRelease,
+  kPutWithSignal,          // pws (port channels)
+  kPutWithSignalAndFlush,  // pwsf (port channels)
+  kFlush,                  // flush (port channels)
 };
 
 const char* OpName(OpType t);
@@ -72,9 +76,11 @@ struct BufRef {
 struct Op {
   OpType type = OpType::kNop;
   std::vector<BufRef> src, dst;
-  std::vector<int> channels;  // entries of the GPU's flattened memory channel list
+  bool port = false;          // channel_type "port" (else memory)
+  std::vector<int> channels;  // entries of the GPU's flattened channel list of that type
   std::vector<int> sems;      // indices into the GPU's semaphores
   int barrier_id = -1, barrier_blocks = 0;
+  int part = 0, parts = 1;  // tbg_info: this block does part `part` of `parts` of every range
 };
 
 struct Block {
@@ -94,6 +100,10 @@ struct Plan {
   std::string proto;
   bool inplace = false;
   int ngpus = 0;
+  // Parts per chunk: the lcm of the plan's tbg_size values (1 without thread-block groups).
+  // Stage 3 works on chunk parts, as if every chunk were a multiple of `slices` alignment
+  // units (then the kernel's calcOffset cuts each group member's range exactly).
+  int slices = 1;
   std::vector<Gpu> gpus;
 };
 

@@ -23,6 +23,7 @@ void CountPairs(const mscclpp_check::Plan& plan, ReplayResult* r) {
   for (int g = 0; g < plan.ngpus; ++g) {
     for (const mscclpp_check::Block& b : plan.gpus[g].tbs) {
       for (const Op& op : b.ops) {
+        if (op.type == OpType::kFlush) continue;  // names the channels' buffers, moves nothing
         for (const BufRef& s : op.src) {
           if (s.remote && s.rank != g) m[{s.rank, g}] += s.size;
         }

@@ -53,13 +53,13 @@ TEST(ReplayMscclppCliTest, DetectedByContentAndTextOutput) {
 TEST(ReplayMscclppCliTest, RejectedPlanIsExitOne) {
   json plan = AllgatherPlan(2, false);
   auto& ops = plan["gpus"][1]["threadblocks"][0]["ops"];
-  ops.erase(4);  // gpu 1's signal: gpu 0's wait never returns
+  ops.erase(7);  // gpu 1's signal: gpu 0's second wait never returns
   const std::string f = WriteTempFile("hang.json", plan.dump());
   auto r = RunCli({"replay", f});
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("rejected at stage 2 (fifo): 1 violation\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fifo-mismatch: channel gpu 1 memory channel entry 0 -> gpu 0 memory "
-                       "channel entry 0: 0 signals but 1 wait (a sure hang"),
+                       "channel entry 0: 1 signal but 2 waits (a sure hang"),
             std::string::npos)
       << r.out;
   auto j = RunCli({"replay", f, "--json"});
@@ -93,8 +93,8 @@ TEST(ReplayMscclppCliTest, XmlOnlyOptionsAreNotedAndIgnored) {
 }
 
 TEST(ReplayMscclppCliTest, DslPlanFromMscclpp) {
-  auto r = RunCli(
-      {"replay", std::string(COLLSYNTH_SOURCE_DIR) + "/tests/data/mscclpp/reduce.json"});
+  auto r =
+      RunCli({"replay", std::string(COLLSYNTH_SOURCE_DIR) + "/tests/data/mscclpp/reduce.json"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out,
             "accepted: MSCCL++ plan, allreduce, 2 gpus, 4 chunks per buffer, Simple, checked "

@@ -5,7 +5,8 @@
 //
 // Layout of every plan: gpu g has one memory channel entry to each peer in rank order (entry
 // of peer p: p < g ? p : p - 1), remote buffers of one type on each peer in the same order,
-// and one thread block listing all of them.
+// and one thread block listing all of them, whose operations start with the handshake
+// rlxsignal, rlxwait, nop (ops 0-2; the collective's own operations follow from op 3).
 #ifndef COLLSYNTH_TESTS_PROOFS_CHECK_MSCCLPP_PLAN_FIXTURES_H_
 #define COLLSYNTH_TESTS_PROOFS_CHECK_MSCCLPP_PLAN_FIXTURES_H_
 
@@ -52,8 +53,13 @@ PlanJson PlanSkeleton(const std::string& coll, int n, int ki, int ko, int ks, bo
       peers.push_back(p);
       remote.push_back({{"rank", p}, {"type", remote_type}, {"access_channel_types", {"memory"}}});
     }
+    // Every launch starts with a handshake (as the DSL's plans do): each gpu tells its peers
+    // that its previous launch and its caller are done with the buffers they will write.
+    PlanJson all_ops = PlanJson::array(
+        {SyncOp("rlxsignal", AllPeers(n)), SyncOp("rlxwait", AllPeers(n)), PlanOp("nop")});
+    for (const PlanJson& op : ops(g)) all_ops.push_back(op);
     PlanJson tb = {{"id", 0},
-                   {"ops", ops(g)},
+                   {"ops", all_ops},
                    {"channels", {{{"channel_type", "memory"}, {"channel_ids", AllPeers(n)}}}},
                    {"remote_buffer_refs",
                     {{{"access_channel_type", "memory"}, {"remote_buffer_ids", AllPeers(n)}}}}};
@@ -123,9 +129,15 @@ inline PlanJson ReducePhase(int n, int g, PlanJson result) {
   return ops;
 }
 
+// Reduce-scatter: the reduce phase into o[0], then nop, signal, wait, nop: the closing round
+// tells every peer that its puts into this gpu's scratch have been consumed, so its next
+// launch may put again (without it the checker reports the next launch's race).
 inline PlanJson ReduceScatterPlan(int n, bool inplace) {
   return PlanSkeleton("reducescatter", n, n, 1, n, inplace, "s", [&](int g) {
     PlanJson ops = ReducePhase(n, g, Local("o", 0));
+    ops.push_back(PlanOp("nop"));
+    ops.push_back(SyncOp("signal", AllPeers(n)));
+    ops.push_back(SyncOp("wait", AllPeers(n)));
     ops.push_back(PlanOp("nop"));
     return ops;
   });
