@@ -67,9 +67,9 @@ LabelledGraph Label(const Topology& g) {
   std::map<std::pair<Rational, std::int64_t>, int> labels;
   lg.link_label.reserve(static_cast<std::size_t>(g.num_links()));
   for (const Link& l : g.links()) {
-    auto it = labels.emplace(std::make_pair(l.bandwidth, l.multiplicity),
-                             static_cast<int>(labels.size()))
-                  .first;
+    auto it =
+        labels.emplace(std::make_pair(l.bandwidth, l.multiplicity), static_cast<int>(labels.size()))
+            .first;
     lg.link_label.push_back(it->second);
   }
   auto csr = [&](bool out, std::vector<int>& start, std::vector<int>& other,
@@ -99,8 +99,7 @@ struct Colouring {
 
 class Searcher {
  public:
-  Searcher(const Topology& g, std::int64_t max_work)
-      : g_(g), lg_(Label(g)), max_work_(max_work) {}
+  Searcher(const Topology& g, std::int64_t max_work) : g_(g), lg_(Label(g)), max_work_(max_work) {}
 
   std::int64_t work() const { return work_; }
   std::int64_t search_nodes() const { return search_nodes_; }
@@ -133,8 +132,9 @@ class Searcher {
       for (int i = 0; i < n;) {
         int j = i;
         while (j < n && keys[j].first == keys[i].first) c.colour[keys[j++].second] = num;
-        trace = Mix(trace ^ Mix(static_cast<std::uint64_t>(keys[i].first.first) * 1000003 +
-                                static_cast<std::uint64_t>(j - i)) ^
+        trace = Mix(trace ^
+                    Mix(static_cast<std::uint64_t>(keys[i].first.first) * 1000003 +
+                        static_cast<std::uint64_t>(j - i)) ^
                     keys[i].first.second);
         ++num;
         i = j;
@@ -290,8 +290,8 @@ AutomorphismCheck CheckAutomorphism(const Topology& g, const std::vector<int>& p
       r.ok = false;
       r.node = v;
       r.problem = std::string("maps ") + (g.IsCompute(v) ? "compute" : "switch") + " node " +
-                  g.node(v).name + " to " + (g.IsCompute(p[v]) ? "compute" : "switch") +
-                  " node " + g.node(p[v]).name;
+                  g.node(v).name + " to " + (g.IsCompute(p[v]) ? "compute" : "switch") + " node " +
+                  g.node(p[v]).name;
       return r;
     }
   }

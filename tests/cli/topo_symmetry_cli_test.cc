@@ -18,10 +18,12 @@ using testing::WriteTempFile;
 
 // A 4-ring a -> b -> c -> d -> a (unit bandwidth) with the given "automorphisms" field text.
 std::string RingWith(const std::string& name, const std::string& automorphisms) {
-  return WriteTempFile(name, R"({"nodes": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}],
+  return WriteTempFile(name,
+                       R"({"nodes": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}],
  "links": [{"from": "a", "to": "b", "bandwidth": 1}, {"from": "b", "to": "c", "bandwidth": 1},
            {"from": "c", "to": "d", "bandwidth": 1}, {"from": "d", "to": "a", "bandwidth": 1}],
- "automorphisms": )" + automorphisms + "}");
+ "automorphisms": )" + automorphisms +
+                           "}");
 }
 
 TEST(TopoSymmetryCliTest, GenWritesAutomorphismsAndInfoReportsOneOrbit) {

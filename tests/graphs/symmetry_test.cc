@@ -242,7 +242,8 @@ TEST(SymmetryTest, SearchReportsNoneOnAnAsymmetricGraph) {
   // The smallest asymmetric trees have 7 nodes: a path 0-1-2-3-4-5 with a leaf 6 on node 2.
   Topology g("asym");
   for (int i = 0; i < 7; ++i) g.AddCompute(std::to_string(i));
-  for (auto [a, b] : std::vector<std::pair<int, int>>{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {2, 6}})
+  for (auto [a, b] :
+       std::vector<std::pair<int, int>>{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {2, 6}})
     g.AddDuplexLink(a, b, Rational(1));
   SymmetrySearchResult r = FindAutomorphisms(g);
   EXPECT_TRUE(r.complete);
