@@ -75,15 +75,17 @@ Topology TwoCluster(std::int64_t clusters, std::int64_t size, const Rational& lo
     }
   }
   for (int c : compute) g.AddDuplexLink(c, global, global_bw);
-  // Cluster rotation (hosts and cluster switches; s0 fixed) and host rotation in cluster 1.
+  // Cluster rotation (hosts and cluster switches; s0 fixed) and host rotation in every
+  // cluster: Z_C x Z_size, acting regularly on the hosts (one element per host).
   const int hosts = static_cast<int>(clusters * size), cl = static_cast<int>(clusters),
             sz = static_cast<int>(size);
-  SetAutomorphisms(g, {[hosts, cl, sz](int v) {
-                         if (v < hosts) return (v / sz + 1) % cl * sz + v % sz;
-                         if (v < hosts + cl) return hosts + (v - hosts + 1) % cl;
-                         return v;
-                       },
-                       [sz](int v) { return v < sz ? (v + 1) % sz : v; }});
+  SetAutomorphisms(
+      g, {[hosts, cl, sz](int v) {
+            if (v < hosts) return (v / sz + 1) % cl * sz + v % sz;
+            if (v < hosts + cl) return hosts + (v - hosts + 1) % cl;
+            return v;
+          },
+          [hosts, sz](int v) { return v < hosts ? v / sz * sz + (v % sz + 1) % sz : v; }});
   return g;
 }
 
@@ -132,36 +134,46 @@ Topology FatTree(std::int64_t k) {
   }
   // Node order: hosts (p, e, h) at (p·half + e)·half + h, edge switches at H + p·half + e,
   // aggregation switches at H + k·half + p·half + a, cores at H + 2·k·half + a·half + j.
-  // Generators: pod rotation; host rotation under edge switch p0e0; edge-switch rotation in
-  // pod 0 (hosts move along); aggregation index a -> a+1 in every pod with the core groups;
-  // core rotation within core group 0. Transitive on hosts.
+  // Generators: pod rotation; host rotation under every edge switch; edge-switch rotation in
+  // every pod (hosts move along); aggregation index a -> a+1 in every pod with the core groups;
+  // core rotation within every core group. The first three generate Z_k x Z_{k/2} x Z_{k/2},
+  // which acts regularly on the hosts; the last two fix every host.
   const int kk = static_cast<int>(k), hf = static_cast<int>(half), hosts_n = kk * hf * hf;
   const int edge0 = hosts_n, agg0 = hosts_n + kk * hf, core0 = hosts_n + 2 * kk * hf;
-  SetAutomorphisms(
-      g, {[=](int v) {
-            if (v < edge0) return (v + hf * hf) % hosts_n;
-            if (v < agg0) return edge0 + (v - edge0 + hf) % (kk * hf);
-            if (v < core0) return agg0 + (v - agg0 + hf) % (kk * hf);
-            return v;
-          },
-          [=](int v) { return v < hf ? (v + 1) % hf : v; },
-          [=](int v) {
-            if (v < hf * hf) return (v + hf) % (hf * hf);
-            if (v >= edge0 && v < edge0 + hf) return edge0 + (v - edge0 + 1) % hf;
-            return v;
-          },
-          [=](int v) {
-            if (v >= agg0 && v < core0) {
-              const int p = (v - agg0) / hf, a = (v - agg0) % hf;
-              return agg0 + p * hf + (a + 1) % hf;
-            }
-            if (v >= core0) {
-              const int a = (v - core0) / hf, j = (v - core0) % hf;
-              return core0 + (a + 1) % hf * hf + j;
-            }
-            return v;
-          },
-          [=](int v) { return v >= core0 && v < core0 + hf ? core0 + (v - core0 + 1) % hf : v; }});
+  SetAutomorphisms(g, {[=](int v) {
+                         if (v < edge0) return (v + hf * hf) % hosts_n;
+                         if (v < agg0) return edge0 + (v - edge0 + hf) % (kk * hf);
+                         if (v < core0) return agg0 + (v - agg0 + hf) % (kk * hf);
+                         return v;
+                       },
+                       [=](int v) { return v < edge0 ? v / hf * hf + (v % hf + 1) % hf : v; },
+                       [=](int v) {
+                         if (v < edge0) {  // host (p, e, h): e -> e+1 in its pod
+                           const int pod = v / (hf * hf), rest = v % (hf * hf);
+                           return pod * hf * hf + (rest + hf) % (hf * hf);
+                         }
+                         if (v < agg0) {
+                           const int pod = (v - edge0) / hf, e = (v - edge0) % hf;
+                           return edge0 + pod * hf + (e + 1) % hf;
+                         }
+                         return v;
+                       },
+                       [=](int v) {
+                         if (v >= agg0 && v < core0) {
+                           const int p = (v - agg0) / hf, a = (v - agg0) % hf;
+                           return agg0 + p * hf + (a + 1) % hf;
+                         }
+                         if (v >= core0) {
+                           const int a = (v - core0) / hf, j = (v - core0) % hf;
+                           return core0 + (a + 1) % hf * hf + j;
+                         }
+                         return v;
+                       },
+                       [=](int v) {
+                         if (v < core0) return v;
+                         const int a = (v - core0) / hf, j = (v - core0) % hf;
+                         return core0 + a * hf + (j + 1) % hf;
+                       }});
   return g;
 }
 
@@ -215,7 +227,7 @@ Topology Dragonfly(std::int64_t a, std::int64_t p, std::int64_t h) {
   // Terminal (G, r, t) at (G·a + r)·p + t, router (G, r) at T + G·a + r. Generators: group
   // rotation G -> G+1 (global port o always leads o+1 groups on); the reflection G -> -G,
   // r -> a-1-r (port o becomes port g-2-o, the other end of the same link); terminal rotation
-  // under router g0r0.
+  // under every router.
   const int A = static_cast<int>(a), P = static_cast<int>(p), NG = static_cast<int>(g_count),
             T = NG * A * P;
   SetAutomorphisms(g, {[=](int v) {
@@ -230,7 +242,7 @@ Topology Dragonfly(std::int64_t a, std::int64_t p, std::int64_t h) {
                          const int G = (v - T) / A, r = (v - T) % A;
                          return T + (NG - G) % NG * A + (A - 1 - r);
                        },
-                       [=](int v) { return v < P ? (v + 1) % P : v; }});
+                       [=](int v) { return v < T ? v / P * P + (v % P + 1) % P : v; }});
   return g;
 }
 
@@ -267,7 +279,7 @@ Topology GpuBoxes(std::int64_t boxes, std::int64_t gpus, const Rational& box_bw,
   // GPU (b, i) at b·g + i, box switch b at n + b, rail j at n + boxes + j. Generators: box
   // rotation; rail rotation (GPU j + t·r -> j' + t·r, rail j -> j') within each class of rails
   // with the same number of GPUs per box (rails 0..g mod r - 1 carry one GPU more when r does
-  // not divide g); rotation of the GPUs of each rail within box 0. GPU orbits: 1 when r divides
+  // not divide g); rotation of the GPUs of each rail within every box. GPU orbits: 1 when r divides
   // g, else 2.
   const int B = static_cast<int>(boxes), G = static_cast<int>(gpus), Rr = static_cast<int>(r),
             N = B * G, extra = G % Rr;
@@ -288,9 +300,9 @@ Topology GpuBoxes(std::int64_t boxes, std::int64_t gpus, const Rational& box_bw,
                          return N + B + next_rail(v - N - B);
                        },
                        [=](int v) {
-                         if (v >= G) return v;
-                         const int j = v % Rr, t = v / Rr;
-                         return j + (t + 1) % per_rail(j) * Rr;
+                         if (v >= N) return v;
+                         const int i = v % G, j = i % Rr, t = i / Rr;
+                         return v / G * G + j + (t + 1) % per_rail(j) * Rr;
                        }});
   return g;
 }

@@ -108,14 +108,15 @@ TEST(SymmetryTest, EveryGeneratorExportsVerifiedAutomorphismsWithTheExpectedOrbi
            FamilyCase{"kautz(2,2)", 2, 6},     // S3 on the letters: aba-type and abc-type words
            FamilyCase{"debruijn(2,3)", 4, 2},  // letter swap: 000/111, 001/110, ...
            FamilyCase{"twistedtorus(3,4,1)", 1, 12},
-           FamilyCase{"twocluster(2,3,10,1)", 1, 18},
+           FamilyCase{"twocluster(2,3,10,1)", 1, 6},  // Z2 x Z3, regular on hosts
            FamilyCase{"fattree(4)", 1, 0},
+           FamilyCase{"fattree(2)", 1, 2},
            FamilyCase{"fattree(6)", 1, 0},
-           FamilyCase{"dragonfly(2,2,1)", 1, 0},  // 3 groups; the reflection swaps r0 and r1
-           FamilyCase{"dragonfly(3,1,1)", 2, 0},  // routers r0/r2 and r1
-           FamilyCase{"gpuboxes(3,4,300,25,2)", 1, 0},
-           FamilyCase{"gpuboxes(2,3,3,1,2)", 2, 0},  // rail 0 carries two GPUs per box
-           FamilyCase{"gpuboxes(2,5,3,1,3)", 2, 0},  // rails 0, 1 carry two GPUs, rail 2 one
+           FamilyCase{"dragonfly(2,2,1)", 1, 0},         // 3 groups; the reflection swaps r0 and r1
+           FamilyCase{"dragonfly(3,1,1)", 2, 0},         // routers r0/r2 and r1
+           FamilyCase{"gpuboxes(3,4,300,25,2)", 1, 12},  // Z3 x Z2 x Z2: regular on GPUs
+           FamilyCase{"gpuboxes(2,3,3,1,2)", 2, 0},      // rail 0 carries two GPUs per box
+           FamilyCase{"gpuboxes(2,5,3,1,3)", 2, 0},      // rails 0, 1 carry two GPUs, rail 2 one
            FamilyCase{"gpuboxes(2,8,300,25,8)", 1, 0},
            FamilyCase{"dgx1(1)", 2, 4},  // i^1, i^4: {0,1,4,5}, {2,3,6,7}
            FamilyCase{"dgx1(3)", 2, 0},
@@ -139,6 +140,18 @@ TEST(SymmetryTest, EveryGeneratorExportsVerifiedAutomorphismsWithTheExpectedOrbi
   }
 }
 
+// The first three fat-tree generators (pods, edge switches, hosts) generate a group acting
+// regularly on the hosts: as many elements as hosts, one orbit.
+TEST(SymmetryTest, FatTreeHostGeneratorsActRegularly) {
+  for (int k : {4, 6}) {
+    Topology g = EvaluateTopologyExpression("fattree(" + std::to_string(k) + ")");
+    ASSERT_EQ(g.automorphisms().size(), 5u);
+    std::vector<Perm> hosts(g.automorphisms().begin(), g.automorphisms().begin() + 3);
+    EXPECT_EQ(GroupOrder(g.num_nodes(), hosts), static_cast<std::size_t>(k * k * k / 4)) << k;
+    EXPECT_EQ(ComputeOrbitCount(g, hosts), 1) << k;
+  }
+}
+
 TEST(SymmetryTest, FamiliesWithoutAnObviousGroupDeclareNone) {
   for (const char* e : {"genkautz(2,6)", "twistedhypercube(3)", "line(complete(3))"}) {
     EXPECT_TRUE(EvaluateTopologyExpression(e).automorphisms().empty()) << e;
@@ -152,6 +165,7 @@ TEST(SymmetryTest, CheckAutomorphismNamesTheOffendingLinkOrNode) {
   std::swap(swap01[0], swap01[1]);  // t0_0 <-> t0_1: t0_0 -> t1_0 becomes t0_1 -> t1_0
   AutomorphismCheck c = CheckAutomorphism(g, swap01);
   EXPECT_FALSE(c.ok);
+  EXPECT_FALSE(IndependentlyAutomorphism(g, swap01));  // the tests' own check rejects it too
   EXPECT_EQ(c.problem, "maps link t0_0 -> t1_0 (bandwidth 1) to t0_1 -> t1_0, which is not a link");
   Topology f = EvaluateTopologyExpression("twocluster(1,2,3,1)");  // c11 c12 s1 s0
   AutomorphismCheck k = CheckAutomorphism(f, {2, 1, 0, 3});
@@ -161,6 +175,9 @@ TEST(SymmetryTest, CheckAutomorphismNamesTheOffendingLinkOrNode) {
   // Bandwidth: in twocluster(1,2,3,1) swapping the two switches keeps the edges, not the labels.
   AutomorphismCheck b = CheckAutomorphism(f, {0, 1, 3, 2});
   EXPECT_FALSE(b.ok);
+  EXPECT_FALSE(IndependentlyAutomorphism(f, {0, 1, 3, 2}));
+  EXPECT_FALSE(IndependentlyAutomorphism(f, {2, 1, 0, 3}));
+  EXPECT_TRUE(IndependentlyAutomorphism(f, {1, 0, 2, 3}));
   EXPECT_EQ(b.problem, "maps link c11 -> s1 (bandwidth 3) to c11 -> s0, which has bandwidth 1");
 }
 
