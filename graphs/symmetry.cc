@@ -111,10 +111,22 @@ class Searcher {
   // every round. false when the budget ran out.
   bool Refine(Colouring& c, std::uint64_t& trace) {
     const int n = lg_.n;
-    std::vector<std::pair<std::pair<int, std::uint64_t>, int>> keys(static_cast<std::size_t>(n));
+    // Distinct keys (old colour, neighbour hash) through an open-addressing table, so a round
+    // costs O(V + E + D log D) for D distinct keys, not a sort of all V nodes.
+    struct Key {
+      int colour;
+      std::uint64_t acc;
+      int count;
+    };
+    std::size_t cap = 1;
+    while (cap < 2 * static_cast<std::size_t>(n)) cap <<= 1;
+    std::vector<int> table(cap), key_of(static_cast<std::size_t>(n)), order, rank;
+    std::vector<Key> keys;
     while (true) {
       work_ += n + static_cast<std::int64_t>(lg_.out_to.size()) * 2;
       if (out_of_budget()) return false;
+      std::fill(table.begin(), table.end(), -1);
+      keys.clear();
       for (int v = 0; v < n; ++v) {
         std::uint64_t acc = 0;
         for (int i = lg_.out_start[v]; i < lg_.out_start[v + 1]; ++i) {
@@ -125,20 +137,36 @@ class Searcher {
           acc += Mix((static_cast<std::uint64_t>(c.colour[lg_.in_from[i]]) << 32) ^
                      (static_cast<std::uint64_t>(lg_.in_label[i]) << 1) ^ 1);
         }
-        keys[v] = {{c.colour[v], acc}, v};
+        std::size_t h = Mix(acc ^ (static_cast<std::uint64_t>(c.colour[v]) << 40)) & (cap - 1);
+        while (table[h] >= 0 &&
+               (keys[table[h]].colour != c.colour[v] || keys[table[h]].acc != acc)) {
+          h = (h + 1) & (cap - 1);
+        }
+        if (table[h] < 0) {
+          table[h] = static_cast<int>(keys.size());
+          keys.push_back({c.colour[v], acc, 0});
+        }
+        ++keys[table[h]].count;
+        key_of[v] = table[h];
       }
-      std::sort(keys.begin(), keys.end());
-      int num = 0;
-      for (int i = 0; i < n;) {
-        int j = i;
-        while (j < n && keys[j].first == keys[i].first) c.colour[keys[j++].second] = num;
+      // New colours: ranks of the keys in (old colour, hash) order — isomorphism-invariant.
+      order.resize(keys.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(), [&](int x, int y) {
+        return keys[x].colour != keys[y].colour ? keys[x].colour < keys[y].colour
+                                                : keys[x].acc < keys[y].acc;
+      });
+      rank.resize(keys.size());
+      for (std::size_t r = 0; r < order.size(); ++r) {
+        const Key& k = keys[order[r]];
+        rank[order[r]] = static_cast<int>(r);
         trace = Mix(trace ^
-                    Mix(static_cast<std::uint64_t>(keys[i].first.first) * 1000003 +
-                        static_cast<std::uint64_t>(j - i)) ^
-                    keys[i].first.second);
-        ++num;
-        i = j;
+                    Mix(static_cast<std::uint64_t>(k.colour) * 1000003 +
+                        static_cast<std::uint64_t>(k.count)) ^
+                    k.acc);
       }
+      for (int v = 0; v < n; ++v) c.colour[v] = rank[key_of[v]];
+      const int num = static_cast<int>(keys.size());
       const bool stable = num == c.num;
       c.num = num;
       if (stable) return true;
@@ -197,7 +225,20 @@ class Searcher {
   }
 
  private:
+  // Each level of the descent holds two colourings (2·V ints): deeper than this many ints in
+  // all is given up as out of budget (512 MiB), whatever the work budget says.
+  static constexpr std::int64_t kMaxStackInts = std::int64_t{1} << 27;
+
   Outcome Descend(Colouring left, Colouring right, std::vector<int>& perm) {
+    struct Depth {
+      int& d;
+      explicit Depth(int& x) : d(++x) {}
+      ~Depth() { --d; }
+    } depth(depth_);
+    if (static_cast<std::int64_t>(depth_) * 2 * lg_.n > kMaxStackInts) {
+      work_ = max_work_ + 1;  // reported as a spent budget
+      return Outcome::kAborted;
+    }
     ++search_nodes_;
     std::uint64_t trace_left = 0, trace_right = 0;
     if (!Refine(left, trace_left) || !Refine(right, trace_right)) return Outcome::kAborted;
@@ -259,6 +300,7 @@ class Searcher {
   std::int64_t max_work_;
   std::int64_t work_ = 0;
   std::int64_t search_nodes_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace
@@ -366,12 +408,12 @@ SymmetrySearchResult FindAutomorphisms(const Topology& g,
     std::vector<int> pending = cell;
     while (pending.size() >= 2) {
       const int a = pending.front();
-      auto inv_a = invariant_of(a);
-      if (!inv_a) return finish(false);
       std::vector<int> rest;
       for (std::size_t i = 1; i < pending.size(); ++i) {
         const int w = pending[i];
         if (uf.Find(w) == uf.Find(a)) continue;
+        auto inv_a = invariant_of(a);  // only once a node outside a's orbit needs it
+        if (!inv_a) return finish(false);
         auto inv_w = invariant_of(w);
         if (!inv_w) return finish(false);
         if (*inv_w != *inv_a) {
