@@ -105,71 +105,111 @@ class Searcher {
   std::int64_t search_nodes() const { return search_nodes_; }
   bool out_of_budget() const { return work_ > max_work_; }
 
-  // Refines c to the coarsest equitable colouring finer than it. New colours are the ranks of
-  // (old colour, hash of the labelled neighbour colours): an isomorphism-invariant naming, so
-  // two sides refined in parallel stay comparable. `trace` accumulates the cell structure of
-  // every round. false when the budget ran out.
+  // Refines c to the coarsest equitable colouring finer than it (1-dimensional
+  // Weisfeiler-Leman). Each node keeps acc = a commutative hash of its labelled neighbour
+  // colours, updated when a neighbour changes colour; a round regroups only the nodes whose acc
+  // changed ("affected"), so a round costs O(affected · log + degrees of the recoloured nodes)
+  // and a ring is refined in O(V), not O(V²). Naming is isomorphism-invariant: cells are
+  // processed in colour order and split by acc value; the fragment of the unaffected members
+  // (else the one with the smallest acc) keeps the cell's colour, the others get new colours
+  // in acc order. So two sides refined in parallel stay comparable; `trace` accumulates every
+  // regrouping. false when the budget ran out.
   bool Refine(Colouring& c, std::uint64_t& trace) {
     const int n = lg_.n;
-    // Distinct keys (old colour, neighbour hash) through an open-addressing table, so a round
-    // costs O(V + E + D log D) for D distinct keys, not a sort of all V nodes.
-    struct Key {
-      int colour;
-      std::uint64_t acc;
-      int count;
+    auto out_term = [](int colour, int label) {
+      return Mix((static_cast<std::uint64_t>(colour) << 32) ^
+                 (static_cast<std::uint64_t>(label) << 1));
     };
-    std::size_t cap = 1;
-    while (cap < 2 * static_cast<std::size_t>(n)) cap <<= 1;
-    std::vector<int> table(cap), key_of(static_cast<std::size_t>(n)), order, rank;
-    std::vector<Key> keys;
+    auto in_term = [](int colour, int label) {
+      return Mix((static_cast<std::uint64_t>(colour) << 32) ^
+                 (static_cast<std::uint64_t>(label) << 1) ^ 1);
+    };
+    std::vector<std::uint64_t> acc(static_cast<std::size_t>(n), 0);
+    for (int v = 0; v < n; ++v) {
+      for (int i = lg_.out_start[v]; i < lg_.out_start[v + 1]; ++i)
+        acc[v] += out_term(c.colour[lg_.out_to[i]], lg_.out_label[i]);
+      for (int i = lg_.in_start[v]; i < lg_.in_start[v + 1]; ++i)
+        acc[v] += in_term(c.colour[lg_.in_from[i]], lg_.in_label[i]);
+    }
+    work_ += n + static_cast<std::int64_t>(lg_.out_to.size()) * 2;
+    std::vector<int> size(static_cast<std::size_t>(c.num), 0);
+    for (int v = 0; v < n; ++v) ++size[c.colour[v]];
+    std::vector<std::uint64_t> cell_acc(static_cast<std::size_t>(c.num), 0);
+    std::vector<int> affected(static_cast<std::size_t>(n));
+    std::iota(affected.begin(), affected.end(), 0);  // first round: every node
+    std::vector<char> is_affected(static_cast<std::size_t>(n), 0);
+    struct Change {
+      int node, from, to;
+    };
+    std::vector<Change> changes;
+    struct Fragment {
+      std::uint64_t acc;
+      std::size_t begin, end;
+    };
+    std::vector<Fragment> fragments;
     while (true) {
-      work_ += n + static_cast<std::int64_t>(lg_.out_to.size()) * 2;
+      work_ += static_cast<std::int64_t>(affected.size());
       if (out_of_budget()) return false;
-      std::fill(table.begin(), table.end(), -1);
-      keys.clear();
-      for (int v = 0; v < n; ++v) {
-        std::uint64_t acc = 0;
-        for (int i = lg_.out_start[v]; i < lg_.out_start[v + 1]; ++i) {
-          acc += Mix((static_cast<std::uint64_t>(c.colour[lg_.out_to[i]]) << 32) ^
-                     (static_cast<std::uint64_t>(lg_.out_label[i]) << 1));
-        }
-        for (int i = lg_.in_start[v]; i < lg_.in_start[v + 1]; ++i) {
-          acc += Mix((static_cast<std::uint64_t>(c.colour[lg_.in_from[i]]) << 32) ^
-                     (static_cast<std::uint64_t>(lg_.in_label[i]) << 1) ^ 1);
-        }
-        std::size_t h = Mix(acc ^ (static_cast<std::uint64_t>(c.colour[v]) << 40)) & (cap - 1);
-        while (table[h] >= 0 &&
-               (keys[table[h]].colour != c.colour[v] || keys[table[h]].acc != acc)) {
-          h = (h + 1) & (cap - 1);
-        }
-        if (table[h] < 0) {
-          table[h] = static_cast<int>(keys.size());
-          keys.push_back({c.colour[v], acc, 0});
-        }
-        ++keys[table[h]].count;
-        key_of[v] = table[h];
-      }
-      // New colours: ranks of the keys in (old colour, hash) order — isomorphism-invariant.
-      order.resize(keys.size());
-      std::iota(order.begin(), order.end(), 0);
-      std::sort(order.begin(), order.end(), [&](int x, int y) {
-        return keys[x].colour != keys[y].colour ? keys[x].colour < keys[y].colour
-                                                : keys[x].acc < keys[y].acc;
+      std::sort(affected.begin(), affected.end(), [&](int x, int y) {
+        return c.colour[x] != c.colour[y] ? c.colour[x] < c.colour[y] : acc[x] < acc[y];
       });
-      rank.resize(keys.size());
-      for (std::size_t r = 0; r < order.size(); ++r) {
-        const Key& k = keys[order[r]];
-        rank[order[r]] = static_cast<int>(r);
+      changes.clear();
+      for (std::size_t i = 0; i < affected.size();) {
+        const int cell = c.colour[affected[i]];
+        fragments.clear();
+        std::size_t j = i;
+        while (j < affected.size() && c.colour[affected[j]] == cell) {
+          std::size_t k = j;
+          while (k < affected.size() && c.colour[affected[k]] == cell &&
+                 acc[affected[k]] == acc[affected[j]]) {
+            ++k;
+          }
+          fragments.push_back({acc[affected[j]], j, k});
+          j = k;
+        }
+        const int unaffected = size[cell] - static_cast<int>(j - i);
+        const std::uint64_t keep = unaffected > 0 ? cell_acc[cell] : fragments.front().acc;
         trace = Mix(trace ^
-                    Mix(static_cast<std::uint64_t>(k.colour) * 1000003 +
-                        static_cast<std::uint64_t>(k.count)) ^
-                    k.acc);
+                    Mix(static_cast<std::uint64_t>(cell) * 1000003 +
+                        static_cast<std::uint64_t>(unaffected)) ^
+                    (unaffected > 0 ? keep : 0));
+        for (const Fragment& f : fragments) {
+          trace = Mix(trace ^ Mix(static_cast<std::uint64_t>(f.end - f.begin)) ^ f.acc);
+          if (f.acc == keep) continue;
+          const int fresh = c.num++;
+          size.push_back(static_cast<int>(f.end - f.begin));
+          cell_acc.push_back(f.acc);
+          size[cell] -= static_cast<int>(f.end - f.begin);
+          for (std::size_t t = f.begin; t < f.end; ++t)
+            changes.push_back({affected[t], cell, fresh});
+        }
+        cell_acc[cell] = keep;
+        i = j;
       }
-      for (int v = 0; v < n; ++v) c.colour[v] = rank[key_of[v]];
-      const int num = static_cast<int>(keys.size());
-      const bool stable = num == c.num;
-      c.num = num;
-      if (stable) return true;
+      if (changes.empty()) return true;
+      for (const Change& ch : changes) c.colour[ch.node] = ch.to;
+      for (int v : affected) is_affected[v] = 0;
+      affected.clear();
+      auto touch = [&](int v) {
+        if (!is_affected[v]) {
+          is_affected[v] = 1;
+          affected.push_back(v);
+        }
+      };
+      for (const Change& ch : changes) {
+        const int u = ch.node;
+        for (int i = lg_.out_start[u]; i < lg_.out_start[u + 1]; ++i) {  // u -> x
+          const int x = lg_.out_to[i], l = lg_.out_label[i];
+          acc[x] += in_term(ch.to, l) - in_term(ch.from, l);
+          touch(x);
+        }
+        for (int i = lg_.in_start[u]; i < lg_.in_start[u + 1]; ++i) {  // y -> u
+          const int y = lg_.in_from[i], l = lg_.in_label[i];
+          acc[y] += out_term(ch.to, l) - out_term(ch.from, l);
+          touch(y);
+        }
+        work_ += lg_.out_start[u + 1] - lg_.out_start[u] + lg_.in_start[u + 1] - lg_.in_start[u];
+      }
     }
   }
 

@@ -268,6 +268,18 @@ TEST(SymmetryTest, SearchReportsNoneOnAnAsymmetricGraph) {
   EXPECT_EQ(ComputeOrbits(g, r.generators).size(), 7u);
 }
 
+// Incremental refinement: a ring needs O(V) work per refinement, not O(V²) (rounds up to the
+// diameter times V + E each: 4·10^7 per refinement here, twice the budget given).
+TEST(SymmetryTest, SearchRefinesLongRingsInLinearWork) {
+  Topology g = EvaluateTopologyExpression("circulant(4096,1)");
+  g.set_automorphisms({});
+  SymmetrySearchOptions o;
+  o.max_work = 20'000'000;
+  SymmetrySearchResult r = FindAutomorphisms(g, {}, o);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(ComputeOrbitCount(g, r.generators), 1);
+}
+
 TEST(SymmetryTest, SearchStopsWithinItsBudget) {
   Topology g = EvaluateTopologyExpression("torus(6,6)");
   SymmetrySearchOptions o;
