@@ -1,5 +1,6 @@
 // collsynth topo info FILE [--json]     metrics, regularity, Moore bound, T_B lower bound
 // collsynth topo convert IN OUT         JSON <-> edge list (by OUT's extension)
+// collsynth topo symmetry FILE          search automorphisms; generators and orbits
 #include <iostream>
 #include <sstream>
 
@@ -8,6 +9,7 @@
 #include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
+#include "graphs/symmetry.h"
 #include "graphs/topology_io.h"
 #include "theory/moore_bound.h"
 
@@ -15,6 +17,37 @@ namespace collsynth::cli {
 namespace {
 
 using nlohmann::json;
+
+// InputError(file, "automorphisms[i]", ...) for the first declared automorphism that is not
+// one (naming one offending node or link).
+void RequireAutomorphisms(const Topology& g, const std::string& file) {
+  for (std::size_t i = 0; i < g.automorphisms().size(); ++i) {
+    AutomorphismCheck c = CheckAutomorphism(g, g.automorphisms()[i]);
+    if (!c.ok) {
+      throw InputError(file, "automorphisms[" + std::to_string(i) + "]",
+                       "is not an automorphism: it " + c.problem);
+    }
+  }
+}
+
+// Orbits as lists of node names.
+json OrbitNames(const Topology& g, const std::vector<std::vector<int>>& orbits) {
+  json out = json::array();
+  for (const auto& orbit : orbits) {
+    json names = json::array();
+    for (int v : orbit) names.push_back(g.node(v).name);
+    out.push_back(std::move(names));
+  }
+  return out;
+}
+
+// "3 (sizes 8, 8, 4)", at most 10 sizes shown.
+std::string OrbitSummary(const std::vector<std::vector<int>>& orbits) {
+  std::string s = std::to_string(orbits.size()) + " (sizes ";
+  for (std::size_t i = 0; i < orbits.size() && i < 10; ++i)
+    s += (i ? ", " : "") + std::to_string(orbits[i].size());
+  return s + (orbits.size() > 10 ? ", ...)" : ")");
+}
 
 json InfoJson(const Topology& g, unsigned threads, const ProgressCallback& progress) {
   json j;
@@ -69,6 +102,10 @@ json InfoJson(const Topology& g, unsigned threads, const ProgressCallback& progr
         {"B", RationalToJson(b_total)},
         {"coefficient_of_M", RationalToJson(BandwidthLowerBound(n) / b_total)}};
   }
+  // Declared automorphisms (verified by the caller) and the orbits of compute nodes under the
+  // group they generate (singletons when there are none).
+  j["automorphisms"] = g.automorphisms().size();
+  j["compute_orbits"] = OrbitNames(g, ComputeOrbits(g, g.automorphisms()));
   return j;
 }
 
@@ -102,6 +139,15 @@ std::string InfoText(const json& j) {
       << "BW lower bound T_B* = " << s(j["bandwidth_lower_bound"]["coefficient_of_M_over_B"])
       << " · M/B  (B = " << s(j["bandwidth_lower_bound"]["B"]) << ")\n";
   }
+  const auto n_auto = j["automorphisms"].get<std::size_t>();
+  o << "automorphisms       "
+    << (n_auto == 0
+            ? std::string("none declared")
+            : std::to_string(n_auto) + " generator" + (n_auto == 1 ? "" : "s") + ", verified")
+    << "\n";
+  std::vector<std::vector<int>> sizes;
+  for (const auto& orbit : j["compute_orbits"]) sizes.emplace_back(orbit.size());
+  o << "compute orbits      " << OrbitSummary(sizes) << "\n";
   return o.str();
 }
 
@@ -124,6 +170,7 @@ CommandRegistrar reg_topo(0, [](CLI::App& app) {
     RunCommand([&]() {
       ProgressPrinter progress("topo info");
       Topology g = ReadTopologyFile(info_args->file);
+      RequireAutomorphisms(g, info_args->file);
       json j = InfoJson(g, info_args->threads, progress.Counter("sources", "distances "));
       if (info_args->json)
         std::cout << j.dump() << "\n";
@@ -144,6 +191,71 @@ CommandRegistrar reg_topo(0, [](CLI::App& app) {
   convert->callback([conv]() {
     RunCommand([&]() {
       WriteTopologyFile(ReadTopologyFile(conv->in), conv->out);
+      return kExitOk;
+    });
+  });
+
+  struct SymmetryArgs {
+    std::string file, write;
+    bool json = false;
+    std::int64_t budget = SymmetrySearchOptions().max_work;
+  };
+  auto sym = std::make_shared<SymmetryArgs>();
+  auto* symmetry = topo->add_subcommand(
+      "symmetry",
+      "Search automorphisms (node permutations keeping kinds, links and bandwidths): print "
+      "generators and orbits (docs/cli.md)");
+  symmetry->add_option("file", sym->file, "topology file (JSON or edge list)")->required();
+  symmetry->add_flag("--json", sym->json, "print one JSON object");
+  symmetry
+      ->add_option("--budget", sym->budget, "work budget (node and link visits of the refinements)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 62));
+  symmetry->add_option("--write", sym->write,
+                       "write the topology with the generators found as \"automorphisms\" (JSON)");
+  symmetry->callback([sym]() {
+    RunCommand([&]() {
+      Topology g = ReadTopologyFile(sym->file);
+      RequireAutomorphisms(g, sym->file);
+      SymmetrySearchOptions options;
+      options.max_work = sym->budget;
+      SymmetrySearchResult r = FindAutomorphisms(g, g.automorphisms(), options);
+      const auto orbits = Orbits(g.num_nodes(), r.generators);
+      const auto compute_orbits = ComputeOrbits(g, r.generators);
+      if (!sym->write.empty()) {
+        g.set_automorphisms(r.generators);
+        WriteTextFile(sym->write, WriteTopologyJson(g));
+      }
+      if (sym->json) {
+        json j;
+        j["name"] = g.name();
+        j["declared"] = r.generators.size() - static_cast<std::size_t>(r.found);
+        j["found"] = r.found;
+        j["complete"] = r.complete;
+        j["searches"] = r.searches;
+        j["search_nodes"] = r.search_nodes;
+        j["work"] = r.work;
+        j["generators"] = r.generators;
+        j["orbits"] = orbits.size();
+        j["compute_orbits"] = OrbitNames(g, compute_orbits);
+        std::cout << j.dump() << "\n";
+      } else {
+        std::cout << "topology            " << g.name() << "\n"
+                  << "generators          "
+                  << r.generators.size() - static_cast<std::size_t>(r.found) << " declared, "
+                  << r.found << " found\n"
+                  << "search              "
+                  << (r.complete ? "complete: the orbits are those of the full automorphism group"
+                                 : "incomplete (budget spent): the orbits may be too fine")
+                  << "; " << r.searches << " searches, " << r.search_nodes << " nodes, " << r.work
+                  << " work\n"
+                  << "node orbits         " << OrbitSummary(orbits) << "\n"
+                  << "compute orbits      " << OrbitSummary(compute_orbits) << "\n";
+        for (std::size_t i = 0; i < r.generators.size() && g.num_nodes() <= 64; ++i) {
+          std::cout << "generator " << i << ":";
+          for (int x : r.generators[i]) std::cout << ' ' << x;
+          std::cout << "\n";
+        }
+      }
       return kExitOk;
     });
   });

@@ -18,6 +18,7 @@ CommandRegistrar reg_topo_gen(10, [](CLI::App& app) {
     std::string expr;
     std::string out;
     bool list = false;
+    bool no_automorphisms = false;
   };
   auto args = std::make_shared<GenArgs>();
   auto* gen = topo->add_subcommand(
@@ -28,6 +29,8 @@ CommandRegistrar reg_topo_gen(10, [](CLI::App& app) {
       "-o,--output", args->out,
       "output file: .json -> JSON, other extensions -> edge list, '-' -> JSON on stdout");
   gen->add_flag("--list", args->list, "list every topology family and exit");
+  gen->add_flag("--no-automorphisms", args->no_automorphisms,
+                "do not write the generator's automorphisms (the \"automorphisms\" field)");
   gen->callback([args]() {
     RunCommand([&]() {
       if (args->list) {
@@ -43,6 +46,7 @@ CommandRegistrar reg_topo_gen(10, [](CLI::App& app) {
         throw InputError("<args>", "-o", "missing output file ('-' for stdout)");
       ProgressPrinter progress("topo gen");
       Topology g = EvaluateTopologyExpression(args->expr);
+      if (args->no_automorphisms) g.set_automorphisms({});
       progress.Stage("built " + std::to_string(g.num_nodes()) + " nodes and " +
                      std::to_string(g.num_links()) + " links; writing " + args->out);
       WriteTopologyFile(g, args->out);

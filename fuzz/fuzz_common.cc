@@ -4,6 +4,7 @@
 
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
+#include "graphs/symmetry.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth::fuzz {
@@ -58,6 +59,10 @@ void CheckTopology(const Topology& g) {
     Fail(std::string("the JSON writer's output does not read back: ") + e.what());
   }
   Require(WriteTopologyJson(back) == json_text, "JSON round trip is not lossless");
+  // Edge lists carry no automorphisms (docs/formats.md): compare with g without them.
+  Topology plain = g;
+  plain.set_automorphisms({});
+  const std::string plain_text = WriteTopologyJson(plain);
 
   std::string edges;
   bool refused = false;
@@ -73,7 +78,24 @@ void CheckTopology(const Topology& g) {
     } catch (const std::exception& e) {
       Fail(std::string("the edge-list writer's output does not read back: ") + e.what());
     }
-    Require(WriteTopologyJson(from_edges) == json_text, "edge-list round trip is not lossless");
+    Require(WriteTopologyJson(from_edges) == plain_text, "edge-list round trip is not lossless");
+  }
+
+  // Declared automorphisms (permutations, checked by the reader): the check names a node or
+  // link when it fails; the orbits partition the nodes; the search on small inputs agrees with
+  // the check on every generator it reports.
+  for (const auto& p : g.automorphisms()) {
+    AutomorphismCheck c = CheckAutomorphism(g, p);
+    Require(c.ok == (c.node < 0 && c.link < 0), "CheckAutomorphism names nothing or too much");
+  }
+  std::size_t covered = 0;
+  for (const auto& orbit : Orbits(g.num_nodes(), g.automorphisms())) covered += orbit.size();
+  Require(covered == static_cast<std::size_t>(g.num_nodes()), "orbits do not partition the nodes");
+  if (g.num_nodes() <= 64) {
+    SymmetrySearchOptions options;
+    options.max_work = 2'000'000;
+    for (const auto& p : FindAutomorphisms(g, {}, options).generators)
+      Require(CheckAutomorphism(g, p).ok, "FindAutomorphisms reported a non-automorphism");
   }
 
   CheckEulerian(g);

@@ -58,6 +58,7 @@ int Topology::AddNode(const std::string& name, NodeKind kind) {
     throw std::logic_error("node name " + p);
   }
   if (by_name_.count(name)) throw std::logic_error("duplicate node name '" + name + "'");
+  automorphisms_.clear();
   int id = num_nodes();
   nodes_.push_back(Node{name, kind});
   out_.emplace_back();
@@ -80,6 +81,7 @@ int Topology::AddLink(int from, int to, const Rational& bandwidth, std::int64_t 
                               std::to_string(multiplicity) + " to " +
                               std::to_string(num_unit_links_) + ")");
   }
+  automorphisms_.clear();
   auto key = Key(from, to);
   auto it = by_ends_.find(key);
   if (it != by_ends_.end()) {
@@ -152,7 +154,22 @@ Topology Topology::Transpose() const {
   Topology t(name_);
   for (const Node& n : nodes_) t.AddNode(n.name, n.kind);
   for (const Link& l : links_) t.AddLink(l.to, l.from, l.bandwidth, l.multiplicity);
+  t.automorphisms_ = automorphisms_;
   return t;
+}
+
+void Topology::set_automorphisms(std::vector<std::vector<int>> generators) {
+  const std::size_t n = nodes_.size();
+  for (const std::vector<int>& p : generators) {
+    if (p.size() != n) throw std::logic_error("automorphism of the wrong length");
+    std::vector<char> seen(n, 0);
+    for (int x : p) {
+      if (x < 0 || static_cast<std::size_t>(x) >= n || seen[x])
+        throw std::logic_error("automorphism is not a permutation");
+      seen[x] = 1;
+    }
+  }
+  automorphisms_ = std::move(generators);
 }
 
 }  // namespace collsynth

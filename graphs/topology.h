@@ -12,6 +12,11 @@
 // (NameProblem; std::logic_error otherwise, readers check first); the sum of all multiplicities
 // fits in int64 (so do every degree and every merged link's multiplicity), else AddLink throws
 // std::overflow_error and adds nothing.
+// Declared automorphisms (issue 19): generators of a group of node permutations that the
+// topology's producer (a generator, or the JSON field "automorphisms", docs/formats.md) states
+// map the topology onto itself. Topology stores them only as permutations (each of length
+// num_nodes(), checked); whether they are automorphisms is checked by CheckAutomorphism
+// (graphs/symmetry.h). AddNode and AddLink drop them (the graph they were declared for changed).
 #ifndef COLLSYNTH_GRAPHS_TOPOLOGY_H_
 #define COLLSYNTH_GRAPHS_TOPOLOGY_H_
 
@@ -95,8 +100,15 @@ class Topology {
   std::int64_t OutDegree(int v) const;
   std::int64_t InDegree(int v) const;
 
-  // Same nodes, every link reversed (G^T).
+  // Same nodes, every link reversed (G^T); keeps the declared automorphisms (an automorphism of
+  // G is one of G^T).
   Topology Transpose() const;
+
+  // Declared automorphisms: automorphisms()[i][v] is the image of node v under generator i.
+  const std::vector<std::vector<int>>& automorphisms() const { return automorphisms_; }
+  // Sets them; std::logic_error unless each is a permutation of 0..num_nodes()-1 (readers and
+  // generators check first, PermutationProblem in graphs/symmetry.h). O(num_nodes) each.
+  void set_automorphisms(std::vector<std::vector<int>> generators);
 
  private:
   static std::uint64_t Key(int from, int to) {
@@ -111,6 +123,7 @@ class Topology {
   std::unordered_map<std::uint64_t, int> by_ends_;
   int num_compute_ = 0;
   std::int64_t num_unit_links_ = 0;
+  std::vector<std::vector<int>> automorphisms_;
 };
 
 }  // namespace collsynth

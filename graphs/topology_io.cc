@@ -12,6 +12,7 @@
 #include "graphs/generators/family_args.h"
 #include "graphs/input_error.h"
 #include "graphs/json_writer.h"
+#include "graphs/symmetry.h"
 
 namespace collsynth {
 namespace {
@@ -108,6 +109,47 @@ Rational PositiveBandwidth(const Rational& b, const std::string& file, const std
     throw InputError(file, item, "bandwidth must be positive, got " + ToString(b));
   }
   return b;
+}
+
+// The optional field "automorphisms" (docs/formats.md): an array of permutations, each an
+// array of node indices (entry v = the image of node v in node order). Checked to be
+// permutations of the right length; whether they are automorphisms is CheckAutomorphism's
+// business (`collsynth topo info`). O(|field|).
+void ReadAutomorphisms(const json& j, Topology& g, const std::string& file) {
+  auto it = j.find("automorphisms");
+  if (it == j.end()) return;
+  if (!it->is_array())
+    throw InputError(file, "automorphisms", "must be an array, got " + JsonTypeName(*it));
+  std::vector<std::vector<int>> generators;
+  generators.reserve(it->size());
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const std::string item = "automorphisms[" + std::to_string(i) + "]";
+    const json& a = (*it)[i];
+    if (!a.is_array()) {
+      throw InputError(file, item,
+                       "must be an array of node indices (a permutation), got " + JsonTypeName(a));
+    }
+    std::vector<int> p;
+    p.reserve(a.size());
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      const json& x = a[k];
+      const bool in_range =
+          x.is_number_integer() &&
+          (x.is_number_unsigned()
+               ? x.get<std::uint64_t>() <= std::uint64_t{INT_MAX}
+               : x.get<std::int64_t>() >= INT_MIN && x.get<std::int64_t>() <= INT_MAX);
+      if (!in_range) {
+        throw InputError(file, item,
+                         "entry " + std::to_string(k) + " must be a node index (an integer in 0.." +
+                             std::to_string(g.num_nodes() - 1) + "), got " + Abbreviated(x.dump()));
+      }
+      p.push_back(x.get<int>());
+    }
+    if (std::string problem = PermutationProblem(p, g.num_nodes()); !problem.empty())
+      throw InputError(file, item, "is not a permutation of the nodes: " + problem);
+    generators.push_back(std::move(p));
+  }
+  g.set_automorphisms(std::move(generators));
 }
 
 }  // namespace
@@ -445,7 +487,10 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
   }
   if (g.num_compute() == 0) throw InputError(file, "nodes", "the topology has no compute nodes");
   auto lit = j.find("links");
-  if (lit == j.end()) return g;
+  if (lit == j.end()) {
+    ReadAutomorphisms(j, g, file);
+    return g;
+  }
   const json& links = *lit;
   if (!links.is_array())
     throw InputError(file, "links", "must be an array, got " + JsonTypeName(links));
@@ -481,6 +526,7 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
     AddLinkChecked(g, a, b, bw, mult, file, item);
     if (duplex) AddLinkChecked(g, b, a, bw, mult, file, item + " (duplex)");
   }
+  ReadAutomorphisms(j, g, file);
   return g;
 }
 
@@ -506,6 +552,7 @@ json TopologyToJson(const Topology& g) {
     links.push_back(std::move(o));
   }
   j["links"] = std::move(links);
+  if (!g.automorphisms().empty()) j["automorphisms"] = g.automorphisms();
   return j;
 }
 
@@ -530,7 +577,17 @@ std::string WriteTopologyJson(const Topology& g) {
     if (l.multiplicity > 1) w.Key("multiplicity").Int(l.multiplicity);
     w.EndObject();
   }
-  w.EndArray().EndObject();
+  w.EndArray();
+  if (!g.automorphisms().empty()) {
+    w.LineBreak(1).Key("automorphisms").BeginArray();
+    for (const std::vector<int>& p : g.automorphisms()) {
+      w.LineBreak(2).BeginArray();
+      for (int x : p) w.Int(x);
+      w.EndArray();
+    }
+    w.EndArray();
+  }
+  w.EndObject();
   std::string out = w.TakeText();
   out += '\n';
   return out;

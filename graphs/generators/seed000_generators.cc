@@ -43,6 +43,62 @@ std::vector<std::vector<int>> AllWords(int n, int q) {
   return words;
 }
 
+// Sets g's declared automorphisms (graphs/topology.h) to the permutations built by `images`
+// (each a node -> image function), dropping identities.
+void SetAutomorphisms(Topology& g, const std::vector<std::function<int(int)>>& images) {
+  std::vector<std::vector<int>> generators;
+  for (const auto& image : images) {
+    std::vector<int> p(static_cast<std::size_t>(g.num_nodes()));
+    bool identity = true;
+    for (int v = 0; v < g.num_nodes(); ++v) {
+      p[v] = image(v);
+      identity = identity && p[v] == v;
+    }
+    if (!identity) generators.push_back(std::move(p));
+  }
+  g.set_automorphisms(std::move(generators));
+}
+
+// The translations x_p -> x_p + 1 mod dims[p] of a mixed-radix grid whose node index is
+// sum x_p · stride[p] (stride of the last position 1): the automorphisms of tori and Hamming
+// graphs. One permutation per position.
+std::vector<std::function<int(int)>> GridTranslations(const std::vector<int>& dims) {
+  std::vector<std::function<int(int)>> images;
+  std::vector<std::int64_t> stride(dims.size());
+  std::int64_t s = 1;
+  for (std::size_t p = dims.size(); p-- > 0;) {
+    stride[p] = s;
+    s *= dims[p];
+  }
+  for (std::size_t p = 0; p < dims.size(); ++p) {
+    const std::int64_t st = stride[p], d = dims[p];
+    images.push_back([st, d](int i) {
+      const std::int64_t coord = (i / st) % d;
+      return static_cast<int>(i + ((coord + 1) % d - coord) * st);
+    });
+  }
+  return images;
+}
+
+// Letter permutations of words (Kautz, de Bruijn: the shift commutes with relabelling the
+// alphabet): the cycle c -> c+1 and the transposition (0 1) of an alphabet of `radix` letters,
+// applied to every letter of the node names (found by name).
+void SetLetterPermutations(Topology& g, const std::vector<std::vector<int>>& words, int radix) {
+  std::vector<std::function<int(int)>> images;
+  std::vector<std::function<int(int)>> letter = {[radix](int c) { return (c + 1) % radix; }};
+  if (radix > 2) letter.push_back([](int c) { return c < 2 ? 1 - c : c; });
+  for (const auto& sigma : letter) {
+    std::vector<int> image(words.size());
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      std::vector<int> w = words[i];
+      for (int& c : w) c = sigma(c);
+      image[i] = *g.FindNode(WordName(w, radix));
+    }
+    images.push_back([image](int v) { return image[v]; });
+  }
+  SetAutomorphisms(g, images);
+}
+
 Topology NumberedNodes(const std::string& name, std::int64_t n) {
   Topology g(name);
   for (std::int64_t i = 0; i < n; ++i) g.AddCompute(std::to_string(i));
@@ -69,6 +125,9 @@ Topology Complete(int m) {
       if (u != v) g.AddLink(u, v, kOne);
     }
   }
+  // Rotation and a transposition: they generate the symmetric group.
+  SetAutomorphisms(
+      g, {[m](int v) { return (v + 1) % m; }, [m](int v) { return m > 2 && v < 2 ? 1 - v : v; }});
   return g;
 }
 
@@ -81,6 +140,9 @@ Topology CompleteBipartite(int d) {
   for (int i = 0; i < d; ++i) {
     for (int j = 0; j < d; ++j) g.AddDuplexLink(i, d + j, kOne);
   }
+  // Rotation of the a side, and a_i <-> b_i.
+  SetAutomorphisms(g, {[d](int v) { return v < d ? (v + 1) % d : v; },
+                       [d](int v) { return v < d ? v + d : v - d; }});
   return g;
 }
 
@@ -109,6 +171,7 @@ Topology Hamming(int n, int q) {
       }
     }
   }
+  SetAutomorphisms(g, GridTranslations(std::vector<int>(static_cast<std::size_t>(n), q)));
   return g;
 }
 
@@ -171,6 +234,7 @@ Topology Kautz(int d, int n) {
       g.AddLink(static_cast<int>(i), *g.FindNode(WordName(next, d + 1)), kOne);
     }
   }
+  SetLetterPermutations(g, words, d + 1);
   return g;
 }
 
@@ -205,6 +269,7 @@ Topology DeBruijn(int d, int n) {
       g.AddLink(static_cast<int>(i), static_cast<int>((i * d) % count + a), kOne);
     }
   }
+  SetLetterPermutations(g, words, d);
   return g;
 }
 
@@ -233,6 +298,10 @@ Topology Circulant(int n, std::vector<int> offsets, bool bidirectional) {
       if (bidirectional) g.AddLink(i, (i - a % n + n) % n, kOne);
     }
   }
+  // Rotation; bidirectional circulants are also symmetric under i -> -i.
+  std::vector<std::function<int(int)>> images = {[n](int v) { return (v + 1) % n; }};
+  if (bidirectional) images.push_back([n](int v) { return (n - v) % n; });
+  SetAutomorphisms(g, images);
   return g;
 }
 
@@ -243,6 +312,7 @@ Topology UniRing(int d, int m) {
   CheckTopologySize(m, m, name);
   Topology g = NumberedNodes(name, m);
   for (int i = 0; i < m; ++i) g.AddLink(i, (i + 1) % m, d, d);
+  SetAutomorphisms(g, {[m](int v) { return (v + 1) % m; }});
   return g;
 }
 
@@ -255,6 +325,7 @@ Topology BiRing(int d, int m) {
   CheckTopologySize(m, BigInt(2) * m, name);
   Topology g = NumberedNodes(name, m);
   for (int i = 0; i < m; ++i) g.AddDuplexLink(i, (i + 1) % m, d / 2, d / 2);
+  SetAutomorphisms(g, {[m](int v) { return (v + 1) % m; }, [m](int v) { return (m - v) % m; }});
   return g;
 }
 
@@ -297,6 +368,7 @@ Topology Torus(const std::vector<int>& dims) {
       g.AddLink(static_cast<int>(i), static_cast<int>(down), kOne);
     }
   }
+  SetAutomorphisms(g, GridTranslations(dims));
   return g;
 }
 
@@ -321,6 +393,13 @@ Topology TwistedTorus(int a, int b, int twist) {
         g.AddDuplexLink(id(x, y), id((x + twist) % a, 0), kOne);
     }
   }
+  // Translations by (1, 0) and (0, 1): the twisted torus is Z^2 modulo (a, 0) and
+  // (twist, -b), so (x, b-1) + (0, 1) = (x + twist, 0).
+  SetAutomorphisms(g, {[a, b](int v) { return ((v / b + 1) % a) * b + v % b; },
+                       [a, b, twist](int v) {
+                         const int x = v / b, y = v % b;
+                         return y + 1 < b ? v + 1 : ((x + twist) % a) * b;
+                       }});
   return g;
 }
 

@@ -1,5 +1,6 @@
 #include "graphs/generators/switch_topologies.h"
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,6 +26,22 @@ void RequirePositive(const Rational& value, const std::string& param, const std:
 }
 
 std::string S(std::int64_t v) { return std::to_string(v); }
+
+// Sets g's declared automorphisms (graphs/topology.h) to the permutations built by `images`
+// (node -> image), dropping identities.
+void SetAutomorphisms(Topology& g, const std::vector<std::function<int(int)>>& images) {
+  std::vector<std::vector<int>> generators;
+  for (const auto& image : images) {
+    std::vector<int> p(static_cast<std::size_t>(g.num_nodes()));
+    bool identity = true;
+    for (int v = 0; v < g.num_nodes(); ++v) {
+      p[v] = image(v);
+      identity = identity && p[v] == v;
+    }
+    if (!identity) generators.push_back(std::move(p));
+  }
+  g.set_automorphisms(std::move(generators));
+}
 
 }  // namespace
 
@@ -58,6 +75,17 @@ Topology TwoCluster(std::int64_t clusters, std::int64_t size, const Rational& lo
     }
   }
   for (int c : compute) g.AddDuplexLink(c, global, global_bw);
+  // Cluster rotation (hosts and cluster switches; s0 fixed) and host rotation in every
+  // cluster: Z_C x Z_size, acting regularly on the hosts (one element per host).
+  const int hosts = static_cast<int>(clusters * size), cl = static_cast<int>(clusters),
+            sz = static_cast<int>(size);
+  SetAutomorphisms(
+      g, {[hosts, cl, sz](int v) {
+            if (v < hosts) return (v / sz + 1) % cl * sz + v % sz;
+            if (v < hosts + cl) return hosts + (v - hosts + 1) % cl;
+            return v;
+          },
+          [hosts, sz](int v) { return v < hosts ? v / sz * sz + (v % sz + 1) % sz : v; }});
   return g;
 }
 
@@ -104,6 +132,48 @@ Topology FatTree(std::int64_t k) {
       }
     }
   }
+  // Node order: hosts (p, e, h) at (p·half + e)·half + h, edge switches at H + p·half + e,
+  // aggregation switches at H + k·half + p·half + a, cores at H + 2·k·half + a·half + j.
+  // Generators: pod rotation; host rotation under every edge switch; edge-switch rotation in
+  // every pod (hosts move along); aggregation index a -> a+1 in every pod with the core groups;
+  // core rotation within every core group. The first three generate Z_k x Z_{k/2} x Z_{k/2},
+  // which acts regularly on the hosts; the last two fix every host.
+  const int kk = static_cast<int>(k), hf = static_cast<int>(half), hosts_n = kk * hf * hf;
+  const int edge0 = hosts_n, agg0 = hosts_n + kk * hf, core0 = hosts_n + 2 * kk * hf;
+  SetAutomorphisms(g, {[=](int v) {
+                         if (v < edge0) return (v + hf * hf) % hosts_n;
+                         if (v < agg0) return edge0 + (v - edge0 + hf) % (kk * hf);
+                         if (v < core0) return agg0 + (v - agg0 + hf) % (kk * hf);
+                         return v;
+                       },
+                       [=](int v) { return v < edge0 ? v / hf * hf + (v % hf + 1) % hf : v; },
+                       [=](int v) {
+                         if (v < edge0) {  // host (p, e, h): e -> e+1 in its pod
+                           const int pod = v / (hf * hf), rest = v % (hf * hf);
+                           return pod * hf * hf + (rest + hf) % (hf * hf);
+                         }
+                         if (v < agg0) {
+                           const int pod = (v - edge0) / hf, e = (v - edge0) % hf;
+                           return edge0 + pod * hf + (e + 1) % hf;
+                         }
+                         return v;
+                       },
+                       [=](int v) {
+                         if (v >= agg0 && v < core0) {
+                           const int p = (v - agg0) / hf, a = (v - agg0) % hf;
+                           return agg0 + p * hf + (a + 1) % hf;
+                         }
+                         if (v >= core0) {
+                           const int a = (v - core0) / hf, j = (v - core0) % hf;
+                           return core0 + (a + 1) % hf * hf + j;
+                         }
+                         return v;
+                       },
+                       [=](int v) {
+                         if (v < core0) return v;
+                         const int a = (v - core0) / hf, j = (v - core0) % hf;
+                         return core0 + a * hf + (j + 1) % hf;
+                       }});
   return g;
 }
 
@@ -154,6 +224,25 @@ Topology Dragonfly(std::int64_t a, std::int64_t p, std::int64_t h) {
       g.AddDuplexLink(R(G, o / h), R(target, back / h), one);
     }
   }
+  // Terminal (G, r, t) at (G·a + r)·p + t, router (G, r) at T + G·a + r. Generators: group
+  // rotation G -> G+1 (global port o always leads o+1 groups on); the reflection G -> -G,
+  // r -> a-1-r (port o becomes port g-2-o, the other end of the same link); terminal rotation
+  // under every router.
+  const int A = static_cast<int>(a), P = static_cast<int>(p), NG = static_cast<int>(g_count),
+            T = NG * A * P;
+  SetAutomorphisms(g, {[=](int v) {
+                         if (v < T) return (v + A * P) % T;
+                         return T + (v - T + A) % (NG * A);
+                       },
+                       [=](int v) {
+                         if (v < T) {
+                           const int G = v / (A * P), r = v / P % A, t = v % P;
+                           return ((NG - G) % NG * A + (A - 1 - r)) * P + t;
+                         }
+                         const int G = (v - T) / A, r = (v - T) % A;
+                         return T + (NG - G) % NG * A + (A - 1 - r);
+                       },
+                       [=](int v) { return v < T ? v / P * P + (v % P + 1) % P : v; }});
   return g;
 }
 
@@ -187,6 +276,34 @@ Topology GpuBoxes(std::int64_t boxes, std::int64_t gpus, const Rational& box_bw,
       g.AddDuplexLink(gpu, rail[static_cast<std::size_t>(i % r)], nic_bw);
     }
   }
+  // GPU (b, i) at b·g + i, box switch b at n + b, rail j at n + boxes + j. Generators: box
+  // rotation; rail rotation (GPU j + t·r -> j' + t·r, rail j -> j') within each class of rails
+  // with the same number of GPUs per box (rails 0..g mod r - 1 carry one GPU more when r does
+  // not divide g); rotation of the GPUs of each rail within every box. GPU orbits: 1 when r divides
+  // g, else 2.
+  const int B = static_cast<int>(boxes), G = static_cast<int>(gpus), Rr = static_cast<int>(r),
+            N = B * G, extra = G % Rr;
+  auto next_rail = [=](int j) {
+    if (extra == 0) return (j + 1) % Rr;
+    if (j < extra) return (j + 1) % extra;
+    return extra + (j - extra + 1) % (Rr - extra);
+  };
+  auto per_rail = [=](int j) { return G / Rr + (j < extra ? 1 : 0); };
+  SetAutomorphisms(g, {[=](int v) {
+                         if (v < N) return (v + G) % N;
+                         if (v < N + B) return N + (v - N + 1) % B;
+                         return v;
+                       },
+                       [=](int v) {
+                         if (v < N) return v / G * G + next_rail(v % G % Rr) + v % G / Rr * Rr;
+                         if (v < N + B) return v;
+                         return N + B + next_rail(v - N - B);
+                       },
+                       [=](int v) {
+                         if (v >= N) return v;
+                         const int i = v % G, j = i % Rr, t = i / Rr;
+                         return v / G * G + j + (t + 1) % per_rail(j) * Rr;
+                       }});
   return g;
 }
 
@@ -230,6 +347,12 @@ Topology Dgx1(std::int64_t boxes, const Rational& nic_bw) {
     const int sw = g.AddSwitch("sw");
     for (std::int64_t v = 0; v < boxes * 8; ++v) g.AddDuplexLink(static_cast<int>(v), sw, nic_bw);
   }
+  // Box rotation (the switch fixed) and, in every box, GPU i -> i xor 1 and i -> i xor 4
+  // (both keep the NVLink counts of Dgx1NvLinks).
+  const int N = static_cast<int>(boxes * 8);
+  SetAutomorphisms(
+      g, {[N](int v) { return v < N ? (v + 8) % N : v; }, [N](int v) { return v < N ? v ^ 1 : v; },
+          [N](int v) { return v < N ? v ^ 4 : v; }});
   return g;
 }
 

@@ -70,6 +70,10 @@ Topology RingPermutations(std::int64_t n, const std::vector<std::int64_t>& shift
     for (std::int64_t i = 0; i < n; ++i)
       g.AddLink(static_cast<int>(i), static_cast<int>((i + p) % n), Rational(1));
   }
+  // Every shift commutes with the rotation i -> i+1: a Cayley graph of Z_n.
+  std::vector<int> rotation(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) rotation[i] = static_cast<int>((i + 1) % n);
+  g.set_automorphisms({std::move(rotation)});
   return g;
 }
 
