@@ -150,8 +150,8 @@ std::vector<int> ReadRankNodes(const Topology& g, const nlohmann::json& j,
     throw InputError(file, "ranks", "expected an array of node names or an object {name: rank}");
   }
   for (int r = 0; r < n; ++r) {
-    if (node_of_rank[r] < 0) throw InputError(file, "ranks", "rank " + std::to_string(r) +
-                                                                 " has no node");
+    if (node_of_rank[r] < 0)
+      throw InputError(file, "ranks", "rank " + std::to_string(r) + " has no node");
   }
   return node_of_rank;
 }
@@ -184,7 +184,8 @@ void ReadMscclRoutes(const Topology& g, const msccl::Algo& algo, const nlohmann:
   if (!j.is_object() || j.value("format", "") != "msccl-routes") {
     throw InputError(file, "format", "not an msccl-routes side file (docs/export.md)");
   }
-  if (!keep_ranks && j.contains("ranks")) routing->node_of_rank = ReadRankNodes(g, j["ranks"], file);
+  if (!keep_ranks && j.contains("ranks"))
+    routing->node_of_rank = ReadRankNodes(g, j["ranks"], file);
   if (j.value("ngpus", -1) != algo.ngpus) {
     throw InputError(file, "ngpus",
                      "the side file is for " + j.value("ngpus", nlohmann::json()).dump() +
@@ -204,9 +205,9 @@ void ReadMscclRoutes(const Topology& g, const msccl::Algo& algo, const nlohmann:
         std::optional<int> e;
         if (a && b) e = g.FindLink(*a, *b);
         if (!e) {
-          throw InputError(file, item,
-                           "no link " + path[i].dump() + " -> " + path[i + 1].dump() +
-                               " in the topology");
+          throw InputError(
+              file, item,
+              "no link " + path[i].dump() + " -> " + path[i + 1].dump() + " in the topology");
         }
         p.links.push_back(*e);
       }
@@ -295,7 +296,7 @@ FlowSimulation BuildMscclSimulation(const msccl::Algo& algo, const Topology& g,
   struct BlockRef {
     int gpu;
     const Block* b;
-    int step_base;  // global index of its step 0
+    int step_base;          // global index of its step 0
     int out = -1, in = -1;  // connector ids
   };
   std::vector<BlockRef> blocks;
@@ -303,10 +304,10 @@ FlowSimulation BuildMscclSimulation(const msccl::Algo& algo, const Topology& g,
   int units_total = 0;
   std::map<ConnectorKey, int> connector_id;
   struct Connector {
-    int per_iteration = 0;                        // units per iteration
-    std::vector<int> send_unit, recv_unit;        // position -> global unit
-    std::vector<bool> recv_reduces;               // position -> received by rrc/rrs/rrcs
-    const std::vector<int>* routes = nullptr;     // position -> route
+    int per_iteration = 0;                     // units per iteration
+    std::vector<int> send_unit, recv_unit;     // position -> global unit
+    std::vector<bool> recv_reduces;            // position -> received by rrc/rrs/rrcs
+    const std::vector<int>* routes = nullptr;  // position -> route
   };
   std::vector<Connector> connectors;
   auto connector = [&](const ConnectorKey& key) {
@@ -362,10 +363,13 @@ FlowSimulation BuildMscclSimulation(const msccl::Algo& algo, const Topology& g,
   const int steps_total = static_cast<int>(block_of_step.size());
 
   // Nodes: per (step, iteration) the start barrier S; per (unit, iteration) the ready barrier
-  // R (all its waits met) and the done node D (R itself for a pure receive).
+  // R (all its waits met), the done node D (R itself for a pure receive; for a send: its
+  // bytes have left the first link of every route part, so the block moves on) and, for a
+  // send, the arrival node A (the last link's transfer of every part, reductions included).
   std::vector<int> S(static_cast<std::size_t>(steps_total) * P);
   std::vector<int> R(static_cast<std::size_t>(units_total) * P);
   std::vector<int> D(static_cast<std::size_t>(units_total) * P);
+  std::vector<int> A(static_cast<std::size_t>(units_total) * P, -1);  // sends: data arrived
   auto sidx = [&](int s, std::int64_t i) { return static_cast<std::size_t>(s) * P + i; };
   auto uidx = [&](int u, std::int64_t i) { return static_cast<std::size_t>(u) * P + i; };
   for (std::int64_t i = 0; i < P; ++i) {
@@ -390,7 +394,7 @@ FlowSimulation BuildMscclSimulation(const msccl::Algo& algo, const Topology& g,
           const Connector& c = connectors[br.out];
           const int k = send_pos[unit];
           const bool reduce = c.recv_reduces[k];
-          std::vector<int> last;
+          std::vector<int> first, last;
           const std::vector<MscclRoutePart>& parts = routing.routes[(*c.routes)[k]];
           for (std::size_t p = 0; p < parts.size(); ++p) {
             const MscclRoutePart& part = parts[p];
@@ -405,19 +409,21 @@ FlowSimulation BuildMscclSimulation(const msccl::Algo& algo, const Topology& g,
                   cut_through ? part.links : std::vector<int>{part.links[h]};
               const int t = sim.AddTransfer(on, bytes, reduce && h == hops - 1, label);
               sim.AddDependency(prev, t);
+              if (h == 0) first.push_back(t);
               prev = t;
             }
             last.push_back(prev);
             label.hop = -1;
           }
           label.phase = 0;
-          if (last.size() == 1) {
-            D[uidx(unit, i)] = last[0];
-          } else {
+          auto join = [&](const std::vector<int>& ts) {
+            if (ts.size() == 1) return ts[0];
             const int d = sim.AddBarrier(label);
-            for (int t : last) sim.AddDependency(t, d);
-            D[uidx(unit, i)] = d;
-          }
+            for (int t : ts) sim.AddDependency(t, d);
+            return d;
+          };
+          A[uidx(unit, i)] = join(last);
+          D[uidx(unit, i)] = first == last ? A[uidx(unit, i)] : join(first);
         }
       }
     }
@@ -431,7 +437,8 @@ FlowSimulation BuildMscclSimulation(const msccl::Algo& algo, const Topology& g,
     const std::vector<Step>& steps = br.b->steps;
     for (std::int64_t it = i; it < P; ++it) {
       for (int j = it == i ? deps : 0; j < static_cast<int>(steps.size()); ++j) {
-        if (steps[j].group_publish && steps[j].group_end == j) return step_end(br.step_base + j, it);
+        if (steps[j].group_publish && steps[j].group_end == j)
+          return step_end(br.step_base + j, it);
       }
     }
     return -1;
@@ -463,14 +470,13 @@ FlowSimulation BuildMscclSimulation(const msccl::Algo& algo, const Topology& g,
           sim.AddDependency(u == 0 ? start : D[uidx(unit - 1, i)], r);
           if (info.recv) {  // the data: the k-th unit sent on the connector
             const Connector& c = connectors[br.in];
-            sim.AddDependency(D[uidx(c.send_unit[recv_pos[unit]], i)], r);
+            sim.AddDependency(A[uidx(c.send_unit[recv_pos[unit]], i)], r);
           }
           if (info.send) {  // a free slot: unit k - depth taken by the receiver
             const Connector& c = connectors[br.out];
             const std::int64_t k = i * c.per_iteration + send_pos[unit] - depth;
             if (k >= 0) {
-              sim.AddDependency(R[uidx(c.recv_unit[k % c.per_iteration], k / c.per_iteration)],
-                                r);
+              sim.AddDependency(R[uidx(c.recv_unit[k % c.per_iteration], k / c.per_iteration)], r);
             }
           }
         }

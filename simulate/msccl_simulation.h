@@ -15,8 +15,9 @@
 //   - a sending unit (s, rcs, rrs, rrcs) needs a free connector slot: the connector (src, dst,
 //     channel) holds `fifo_depth` units, so unit k waits until the receiver has taken unit
 //     k - depth; it is one transfer per route share (store-and-forward: one per link of the
-//     route, chained; cut-through: one over the route) and the unit is done when its bytes
-//     arrived (the block is busy sending);
+//     route, chained; cut-through: one over the route); the sending block moves on once the
+//     unit's bytes have left the first link (store-and-forward; cut-through: once they
+//     arrived), and the receiver sees the data when the last link delivered it;
 //   - a receiving unit (r, rrc, rcs, rrs, rrcs) needs the matching unit's data (the k-th
 //     unit sent on the connector is the k-th received, H2); receptions by rrc/rrs/rrcs are
 //     reductions (γ per byte at arrival); rcs/rrs/rrcs send what they received after it came;
@@ -28,8 +29,8 @@
 
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -98,8 +99,7 @@ int MscclFifoDepth(const msccl::Algo& algo, int fifo_depth);
 // index on the route (store-and-forward), phase = route share index. Throws InputError("<args>",
 // "--ranks", ...) when two ranks' nodes are not connected.
 FlowSimulation BuildMscclSimulation(const msccl::Algo& algo, const Topology& g,
-                                    MscclRouting routing, const SimulationModel& m,
-                                    int fifo_depth);
+                                    MscclRouting routing, const SimulationModel& m, int fifo_depth);
 
 }  // namespace collsynth
 

@@ -1,0 +1,267 @@
+// `collsynth simulate TOPO FILE.xml` (issue 17 §1, last bullet; docs/simulate.md "Exported
+// MSCCL XML"): files written by `export msccl` simulated through their thread blocks,
+// connectors and P iterations of the chunk loop. Closed forms on paths, the bytes per link
+// against the export's side file, the bandwidth bound, and exit 1 / 2 for rejected and bad
+// input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "graphs/rational.h"
+#include "test_util.h"
+
+namespace collsynth {
+namespace {
+
+using nlohmann::json;
+using testing::RunCli;
+using testing::TempPath;
+using testing::WriteTempFile;
+
+// A bidirectional path a - b - c - d, bandwidth 1 (GB/s).
+std::string Path4() {
+  static const std::string p = WriteTempFile(
+      "h10_path4.json",
+      R"({"name": "path4", "nodes": [{"name": "a", "kind": "compute"},
+ {"name": "b", "kind": "compute"}, {"name": "c", "kind": "compute"},
+ {"name": "d", "kind": "compute"}],
+ "links": [{"from": "a", "to": "b", "bandwidth": 1}, {"from": "b", "to": "a", "bandwidth": 1},
+ {"from": "b", "to": "c", "bandwidth": 1}, {"from": "c", "to": "b", "bandwidth": 1},
+ {"from": "c", "to": "d", "bandwidth": 1}, {"from": "d", "to": "c", "bandwidth": 1}]})");
+  return p;
+}
+
+std::string Path2() {
+  static const std::string p = WriteTempFile(
+      "h10_path2.json",
+      R"({"name": "path2", "nodes": [{"name": "a", "kind": "compute"},
+ {"name": "b", "kind": "compute"}],
+ "links": [{"from": "a", "to": "b", "bandwidth": 1}, {"from": "b", "to": "a", "bandwidth": 1}]})");
+  return p;
+}
+
+// pipeline + export msccl; returns the XML path (the side file is PREFIX.routes.json).
+std::string Export(const std::string& topo, const std::string& prefix,
+                   const std::vector<std::string>& pipeline_args = {},
+                   const std::vector<std::string>& export_args = {}) {
+  const std::string schedule = TempPath(prefix + ".json");
+  std::vector<std::string> p = {"pipeline", topo, "-o", schedule};
+  p.insert(p.end(), pipeline_args.begin(), pipeline_args.end());
+  testing::CliResult r = RunCli(p);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string xml = TempPath(prefix + ".xml");
+  std::vector<std::string> e = {"export", "msccl", topo, schedule, "-o", xml};
+  e.insert(e.end(), export_args.begin(), export_args.end());
+  r = RunCli(e);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return xml;
+}
+
+json Simulate(const std::vector<std::string>& args) {
+  std::vector<std::string> all = {"simulate"};
+  all.insert(all.end(), args.begin(), args.end());
+  all.push_back("--json");
+  testing::CliResult r = RunCli(all);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return json::parse(r.out);
+}
+
+Rational Completion(const json& r) { return ParseRational(r["completion_time"].get<std::string>()); }
+
+// Broadcast of M bytes from a down the path (d = 3 links): the runtime's chunk loop pipelines
+// the one-chunk program, each iteration one unit of M/P bytes per hop, a forward waiting for
+// its receive (flag) and for the previous unit on its link: (P + d - 1)(α + M/(P·b)).
+TEST(SimulateMscclTest, BroadcastOnPathIsTheTreePipelineClosedForm) {
+  const std::string xml =
+      Export(Path4(), "h10_bc", {"--collective", "broadcast"}, {"--root-specific"});
+  const Rational alpha(1, 1000000), b(1000000000), M(1000);
+  for (int P : {1, 2, 5}) {
+    json r = Simulate({Path4(), xml, "--size", "1000", "--alpha", "1us", "--chunks",
+                       std::to_string(P)});
+    EXPECT_EQ(Completion(r), (P + 2) * (alpha + M / (P * b))) << "P = " << P;
+    EXPECT_EQ(r["format"], "msccl");
+    EXPECT_EQ(r["model"]["iterations"], P);
+    EXPECT_EQ(r["model"]["fifo_depth"], 2);  // Simple: 4 of 8 slots per transfer
+  }
+}
+
+// Two GPUs: each sends its shard M/2 in P units of M/(2P), one after the other (the block
+// moves on when a unit has left the link): P·α + M/(2b).
+TEST(SimulateMscclTest, AllgatherOnTwoGpusIsPAlphaPlusHalfMessage) {
+  const std::string xml = Export(Path2(), "h10_ag2");
+  for (int P : {1, 3, 8}) {
+    json r = Simulate({Path2(), xml, "--size", "6000", "--alpha", "2us", "--chunks",
+                       std::to_string(P)});
+    EXPECT_EQ(Completion(r), P * Rational(2, 1000000) + Rational(3000, 1000000000))
+        << "P = " << P;
+  }
+}
+
+// Path of 4 without latency: the busiest links (c -> d, b -> a) carry 3 shards and are never
+// idle (each GPU's own shard is ready at 0, forwards arrive while the link is busy), so the
+// time is the bandwidth bound T_B*·M/N = 3·M/(4b) for every P.
+TEST(SimulateMscclTest, AllgatherOnPathWithoutLatencyIsTheBandwidthBound) {
+  const std::string xml = Export(Path4(), "h10_ag4");
+  for (int P : {1, 3, 8}) {
+    json r = Simulate({Path4(), xml, "--size", "4000", "--chunks", std::to_string(P)});
+    EXPECT_EQ(Completion(r), Rational(3 * 4000, 4 * 1000000000LL)) << "P = " << P;
+  }
+}
+
+// Per link: the simulated bytes equal the side file's loads (shard units) times the shard,
+// with the side file's routes through the fat-tree's switches; the shortest paths put the
+// bytes elsewhere. Both times are at least the bandwidth bound ratio·(M/N)/b.
+TEST(SimulateMscclTest, BytesPerLinkEqualTheSideFileLoadsAndTimeIsAboveTheBound) {
+  const std::string topo = TempPath("h10_ft4.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "fattree(4)", "-o", topo}).exit_code, 0);
+  const std::string xml = Export(topo, "h10_ft");
+  const std::string routes = TempPath("h10_ft.routes.json");
+  std::ifstream in(routes);
+  ASSERT_TRUE(in.good()) << routes;
+  const json side = json::parse(in);
+  std::map<std::pair<std::string, std::string>, Rational> want;
+  for (const json& l : side["link_loads"]) {
+    want[{l["from"], l["to"]}] += ParseRational(l["load"].get<std::string>());
+  }
+  const Rational ratio = ParseRational(side["optimal_ratio"].get<std::string>());
+  for (bool with_routes : {true, false}) {
+    std::vector<std::string> args = {topo, xml, "--size", "16MB", "--chunks", "4",
+                                     "--alpha", "1us"};
+    if (with_routes) {
+      args.push_back("--routes");
+      args.push_back(routes);
+    }
+    json r = Simulate(args);
+    const Rational shard = ParseRational(r["model"]["shard_bytes"].get<std::string>());
+    std::map<std::pair<std::string, std::string>, Rational> got;
+    for (const json& l : r["links"]) {
+      got[{l["from"], l["to"]}] = ParseRational(l["bytes"].get<std::string>()) / shard;
+    }
+    EXPECT_EQ(got == want, with_routes);
+    EXPECT_EQ(r["model"]["routes"], with_routes ? "side-file" : "shortest-path");
+    EXPECT_GE(Completion(r), ratio * shard / Rational(1000000000));
+  }
+}
+
+// The simulated time of the file is never below the bandwidth bound of the schedule it came
+// from, T_B*·M/N (the export's optimal_ratio in shard units per bandwidth unit), nor below the
+// schedule's own simulation with as many chunks (which approaches the bound from above).
+TEST(SimulateMscclTest, XmlTimeIsAtLeastTheSchedulesBandwidthBound) {
+  const std::string topo = TempPath("h10_gb_topo.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "gpuboxes(2,2,4,1,1)", "-o", topo}).exit_code, 0);
+  const std::string xml = Export(topo, "h10_gb");
+  const std::string routes = TempPath("h10_gb.routes.json");
+  std::ifstream in(routes);
+  const Rational ratio = ParseRational(json::parse(in)["optimal_ratio"].get<std::string>());
+  const Rational bound = ratio * Rational(1 << 20) / 4 / Rational(1000000000);
+  for (int P : {1, 4, 16}) {
+    json r = Simulate({topo, xml, "--size", "1MB", "--chunks", std::to_string(P), "--routes",
+                       routes});
+    json s = Simulate({topo, TempPath("h10_gb.json"), "--size", "1MB", "--chunks",
+                       std::to_string(P)});
+    EXPECT_GE(Completion(r), bound) << P;
+    EXPECT_GE(Completion(s), bound) << P;
+  }
+}
+
+// Connector slots bind when a receiver is late: in a reduce-scatter the rrc steps of one
+// chunk are chained by dependencies, so a sender may find the connector full. One slot per
+// connector (--fifo-depth 1, replayed at that depth first) is slower than the kernel's two
+// (Simple); LL files get eight.
+TEST(SimulateMscclTest, ConnectorSlotsDelaySenders) {
+  const std::string topo = TempPath("h10_gb_topo_rs.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "gpuboxes(2,2,4,1,1)", "-o", topo}).exit_code, 0);
+  const std::string xml = Export(topo, "h10_gbrs", {"--collective", "reduce-scatter"});
+  json one = Simulate({topo, xml, "--size", "1MB", "--alpha", "1us", "--chunks", "4",
+                       "--fifo-depth", "1"});
+  json two = Simulate({topo, xml, "--size", "1MB", "--alpha", "1us", "--chunks", "4"});
+  EXPECT_EQ(one["model"]["fifo_depth"], 1);
+  EXPECT_EQ(two["model"]["fifo_depth"], 2);
+  EXPECT_GT(Completion(one), Completion(two));
+  const std::string ll = Export(topo, "h10_gbrs_ll", {"--collective", "reduce-scatter"},
+                                {"--proto", "LL"});
+  json eight = Simulate({topo, ll, "--size", "1MB", "--alpha", "1us", "--chunks", "4"});
+  EXPECT_EQ(eight["model"]["fifo_depth"], 8);
+  EXPECT_EQ(eight["model"]["proto"], "LL");
+}
+
+TEST(SimulateMscclTest, FileTheReplayRejectsIsExitOne) {
+  const std::string xml = Export(Path4(), "h10_ag4r");
+  std::ifstream in(xml);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str();
+  const std::size_t last = s.rfind("<step ");
+  s.erase(last, s.find('\n', last) - last + 1);  // one receive or send loses its partner
+  const std::string bad = WriteTempFile("h10_bad.xml", s);
+  testing::CliResult r = RunCli({"simulate", Path4(), bad, "--size", "4000"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("the replay checker rejects the MSCCL XML, nothing simulated"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(SimulateMscclTest, BadInputIsExitTwoWithOneLine) {
+  const std::string xml = Export(Path4(), "h10_ag4b");
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::string bad_routes = WriteTempFile("h10_bad_routes.json", R"({"format": "x"})");
+  const std::string bad_ranks = WriteTempFile("h10_bad_ranks.json", R"(["a", "b", "c", "zz"])");
+  const std::vector<Case> cases = {
+      {{Path2(), xml, "--size", "1000"}, "4 GPUs, but the topology has 2 compute nodes"},
+      {{Path4(), xml, "--size", "1000", "--routes", bad_routes}, "not an msccl-routes side file"},
+      {{Path4(), xml, "--size", "1000", "--ranks", bad_ranks}, "no node named 'zz'"},
+      {{Path4(), xml, "--size", "1000", "--mode", "async"}, "is an MSCCL XML file"},
+      {{Path4(), xml, "--size", "1000", "--profile", "nccl"}, "not executor, rccl or legacy"},
+      {{Path4(), TempPath("h10_ag4b.json"), "--size", "1000", "--routes", bad_routes},
+       "applies to MSCCL XML files only"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> all = {"simulate"};
+    all.insert(all.end(), c.args.begin(), c.args.end());
+    testing::CliResult r = RunCli(all);
+    EXPECT_EQ(r.exit_code, 2) << c.message << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+// The ranks of the side file (or --ranks) place the GPUs: reversing them on the path moves
+// rank 0's bytes to the other end, and the timeline has one row per unit and link.
+TEST(SimulateMscclTest, RanksAndTimeline) {
+  const std::string xml = Export(Path2(), "h10_ag2t");
+  const std::string ranks = WriteTempFile("h10_ranks2.json", R"(["b", "a"])");
+  const std::string csv = TempPath("h10_timeline.csv");
+  json r = Simulate({Path2(), xml, "--size", "6000", "--chunks", "3", "--ranks", ranks,
+                     "--timeline", csv});
+  EXPECT_EQ(r["transfers"], 6);
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header,
+            "transfer,gpu,tb,step,iteration,unit,share,hop,from,to,bytes,issued,start,end,"
+            "arrived,done,issued_exact,start_exact,end_exact,arrived_exact,done_exact");
+  int rows = 0;
+  bool rank0_from_b = false;
+  while (std::getline(in, line)) {
+    ++rows;
+    std::stringstream ss(line);
+    std::string t, gpu, tb, step, it, unit, share, hop, from;
+    std::getline(ss, t, ',');
+    std::getline(ss, gpu, ',');
+    for (std::string* f : {&tb, &step, &it, &unit, &share, &hop, &from}) std::getline(ss, *f, ',');
+    if (gpu == "0" && from == "b") rank0_from_b = true;
+  }
+  EXPECT_EQ(rows, 6);
+  EXPECT_TRUE(rank0_from_b);
+}
+
+}  // namespace
+}  // namespace collsynth
