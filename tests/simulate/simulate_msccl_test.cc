@@ -24,9 +24,9 @@ using testing::WriteTempFile;
 
 // A bidirectional path a - b - c - d, bandwidth 1 (GB/s).
 std::string Path4() {
-  static const std::string p = WriteTempFile(
-      "h10_path4.json",
-      R"({"name": "path4", "nodes": [{"name": "a", "kind": "compute"},
+  static const std::string p =
+      WriteTempFile("h10_path4.json",
+                    R"({"name": "path4", "nodes": [{"name": "a", "kind": "compute"},
  {"name": "b", "kind": "compute"}, {"name": "c", "kind": "compute"},
  {"name": "d", "kind": "compute"}],
  "links": [{"from": "a", "to": "b", "bandwidth": 1}, {"from": "b", "to": "a", "bandwidth": 1},
@@ -36,9 +36,9 @@ std::string Path4() {
 }
 
 std::string Path2() {
-  static const std::string p = WriteTempFile(
-      "h10_path2.json",
-      R"({"name": "path2", "nodes": [{"name": "a", "kind": "compute"},
+  static const std::string p =
+      WriteTempFile("h10_path2.json",
+                    R"({"name": "path2", "nodes": [{"name": "a", "kind": "compute"},
  {"name": "b", "kind": "compute"}],
  "links": [{"from": "a", "to": "b", "bandwidth": 1}, {"from": "b", "to": "a", "bandwidth": 1}]})");
   return p;
@@ -70,7 +70,9 @@ json Simulate(const std::vector<std::string>& args) {
   return json::parse(r.out);
 }
 
-Rational Completion(const json& r) { return ParseRational(r["completion_time"].get<std::string>()); }
+Rational Completion(const json& r) {
+  return ParseRational(r["completion_time"].get<std::string>());
+}
 
 // Broadcast of M bytes from a down the path (d = 3 links): the runtime's chunk loop pipelines
 // the one-chunk program, each iteration one unit of M/P bytes per hop, a forward waiting for
@@ -80,8 +82,8 @@ TEST(SimulateMscclTest, BroadcastOnPathIsTheTreePipelineClosedForm) {
       Export(Path4(), "h10_bc", {"--collective", "broadcast"}, {"--root-specific"});
   const Rational alpha(1, 1000000), b(1000000000), M(1000);
   for (int P : {1, 2, 5}) {
-    json r = Simulate({Path4(), xml, "--size", "1000", "--alpha", "1us", "--chunks",
-                       std::to_string(P)});
+    json r =
+        Simulate({Path4(), xml, "--size", "1000", "--alpha", "1us", "--chunks", std::to_string(P)});
     EXPECT_EQ(Completion(r), (P + 2) * (alpha + M / (P * b))) << "P = " << P;
     EXPECT_EQ(r["format"], "msccl");
     EXPECT_EQ(r["model"]["iterations"], P);
@@ -94,10 +96,9 @@ TEST(SimulateMscclTest, BroadcastOnPathIsTheTreePipelineClosedForm) {
 TEST(SimulateMscclTest, AllgatherOnTwoGpusIsPAlphaPlusHalfMessage) {
   const std::string xml = Export(Path2(), "h10_ag2");
   for (int P : {1, 3, 8}) {
-    json r = Simulate({Path2(), xml, "--size", "6000", "--alpha", "2us", "--chunks",
-                       std::to_string(P)});
-    EXPECT_EQ(Completion(r), P * Rational(2, 1000000) + Rational(3000, 1000000000))
-        << "P = " << P;
+    json r =
+        Simulate({Path2(), xml, "--size", "6000", "--alpha", "2us", "--chunks", std::to_string(P)});
+    EXPECT_EQ(Completion(r), P * Rational(2, 1000000) + Rational(3000, 1000000000)) << "P = " << P;
   }
 }
 
@@ -129,8 +130,8 @@ TEST(SimulateMscclTest, BytesPerLinkEqualTheSideFileLoadsAndTimeIsAboveTheBound)
   }
   const Rational ratio = ParseRational(side["optimal_ratio"].get<std::string>());
   for (bool with_routes : {true, false}) {
-    std::vector<std::string> args = {topo, xml, "--size", "16MB", "--chunks", "4",
-                                     "--alpha", "1us"};
+    std::vector<std::string> args = {topo,       xml, "--size",  "16MB",
+                                     "--chunks", "4", "--alpha", "1us"};
     if (with_routes) {
       args.push_back("--routes");
       args.push_back(routes);
@@ -159,10 +160,10 @@ TEST(SimulateMscclTest, XmlTimeIsAtLeastTheSchedulesBandwidthBound) {
   const Rational ratio = ParseRational(json::parse(in)["optimal_ratio"].get<std::string>());
   const Rational bound = ratio * Rational(1 << 20) / 4 / Rational(1000000000);
   for (int P : {1, 4, 16}) {
-    json r = Simulate({topo, xml, "--size", "1MB", "--chunks", std::to_string(P), "--routes",
-                       routes});
-    json s = Simulate({topo, TempPath("h10_gb.json"), "--size", "1MB", "--chunks",
-                       std::to_string(P)});
+    json r =
+        Simulate({topo, xml, "--size", "1MB", "--chunks", std::to_string(P), "--routes", routes});
+    json s =
+        Simulate({topo, TempPath("h10_gb.json"), "--size", "1MB", "--chunks", std::to_string(P)});
     EXPECT_GE(Completion(r), bound) << P;
     EXPECT_GE(Completion(s), bound) << P;
   }
@@ -176,14 +177,14 @@ TEST(SimulateMscclTest, ConnectorSlotsDelaySenders) {
   const std::string topo = TempPath("h10_gb_topo_rs.json");
   ASSERT_EQ(RunCli({"topo", "gen", "gpuboxes(2,2,4,1,1)", "-o", topo}).exit_code, 0);
   const std::string xml = Export(topo, "h10_gbrs", {"--collective", "reduce-scatter"});
-  json one = Simulate({topo, xml, "--size", "1MB", "--alpha", "1us", "--chunks", "4",
-                       "--fifo-depth", "1"});
+  json one = Simulate(
+      {topo, xml, "--size", "1MB", "--alpha", "1us", "--chunks", "4", "--fifo-depth", "1"});
   json two = Simulate({topo, xml, "--size", "1MB", "--alpha", "1us", "--chunks", "4"});
   EXPECT_EQ(one["model"]["fifo_depth"], 1);
   EXPECT_EQ(two["model"]["fifo_depth"], 2);
   EXPECT_GT(Completion(one), Completion(two));
-  const std::string ll = Export(topo, "h10_gbrs_ll", {"--collective", "reduce-scatter"},
-                                {"--proto", "LL"});
+  const std::string ll =
+      Export(topo, "h10_gbrs_ll", {"--collective", "reduce-scatter"}, {"--proto", "LL"});
   json eight = Simulate({topo, ll, "--size", "1MB", "--alpha", "1us", "--chunks", "4"});
   EXPECT_EQ(eight["model"]["fifo_depth"], 8);
   EXPECT_EQ(eight["model"]["proto"], "LL");
@@ -239,8 +240,8 @@ TEST(SimulateMscclTest, RanksAndTimeline) {
   const std::string xml = Export(Path2(), "h10_ag2t");
   const std::string ranks = WriteTempFile("h10_ranks2.json", R"(["b", "a"])");
   const std::string csv = TempPath("h10_timeline.csv");
-  json r = Simulate({Path2(), xml, "--size", "6000", "--chunks", "3", "--ranks", ranks,
-                     "--timeline", csv});
+  json r = Simulate(
+      {Path2(), xml, "--size", "6000", "--chunks", "3", "--ranks", ranks, "--timeline", csv});
   EXPECT_EQ(r["transfers"], 6);
   std::ifstream in(csv);
   std::string header, line;
