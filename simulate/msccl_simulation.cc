@@ -220,38 +220,72 @@ void ReadMscclRoutes(const Topology& g, const msccl::Algo& algo, const nlohmann:
     }
     routing->routes.push_back(std::move(parts));
   }
-  routing->connector_routes.clear();
+  // The side file lists transfers in lowering order, not in the blocks' order, so each
+  // receiving step is matched to its row by what it receives: (phase, first global chunk,
+  // cnt) on its connector.
+  using RowKey = std::tuple<int, std::int64_t, int>;
+  std::map<ConnectorKey, std::map<RowKey, std::deque<int>>> rows;
   for (const nlohmann::json& row : j.at("transfers")) {
     // [src, dst, chan, chunk, cnt, phase, route]
     const int src = row.at(0).get<int>(), dst = row.at(1).get<int>(), chan = row.at(2).get<int>();
-    const int cnt = row.at(4).get<int>(), route = row.at(6).get<int>();
+    const std::int64_t chunk = row.at(3).get<std::int64_t>();
+    const int cnt = row.at(4).get<int>(), phase = row.at(5).get<int>();
+    const int route = row.at(6).get<int>();
     if (route < 0 || route >= static_cast<int>(routing->routes.size())) {
       throw InputError(file, "transfers", "route " + std::to_string(route) + " does not exist");
     }
-    std::vector<int>& list = routing->connector_routes[{src, dst, chan}];
-    list.insert(list.end(), cnt, route);
+    rows[{src, dst, chan}][{phase, chunk, cnt}].push_back(route);
   }
-  // Every connector must carry as many units as the XML sends on it.
-  std::map<ConnectorKey, std::size_t> units;
+  const int k = algo.ngpus > 0 ? algo.nchunks / algo.ngpus : 0;
+  // The global chunk (index in the nchunksperloop space) of buffer offset `off` on rank r:
+  // scratch is indexed like the full buffer; an allgather input and a reduce-scatter output
+  // are the rank's slice; every other buffer is the full buffer.
+  auto global_chunk = [&](char buf, int off, int r) -> std::int64_t {
+    if (buf == 'i' && algo.coll == msccl::Coll::kAllgather) return std::int64_t{r} * k + off;
+    if (buf == 'o' && algo.coll == msccl::Coll::kReduceScatter) return std::int64_t{r} * k + off;
+    return off;
+  };
+  routing->connector_routes.clear();
   for (int gpu = 0; gpu < algo.ngpus; ++gpu) {
     for (const Block& b : algo.gpus[gpu].tbs) {
-      if (b.send < 0) continue;
-      std::size_t& n = units[{gpu, b.send, b.chan}];
-      for (const Step& st : b.steps) {
-        if (InfoOf(st.type).send) n += Units(st);
+      if (b.recv < 0) continue;
+      const ConnectorKey key{b.recv, gpu, b.chan};
+      std::vector<int>& list = routing->connector_routes[key];
+      for (std::size_t si = 0; si < b.steps.size(); ++si) {
+        const Step& st = b.steps[si];
+        if (!InfoOf(st.type).recv || Units(st) == 0) continue;
+        const bool reduces =
+            st.type == StepType::kRrc || st.type == StepType::kRrs || st.type == StepType::kRrcs;
+        const int phase = algo.coll == msccl::Coll::kAllreduce && !reduces ? 1 : 0;
+        const std::int64_t chunk = st.type == StepType::kRrs
+                                       ? global_chunk(st.srcbuf, st.srcoff, gpu)
+                                       : global_chunk(st.dstbuf, st.dstoff, gpu);
+        auto& by_key = rows[key];
+        auto it = by_key.find({phase, chunk, st.cnt});
+        if (it == by_key.end() || it->second.empty()) {
+          throw InputError(file, "transfers",
+                           "no transfer gpu " + std::to_string(b.recv) + " -> gpu " +
+                               std::to_string(gpu) + " channel " + std::to_string(b.chan) +
+                               " of chunk " + std::to_string(chunk) + ", cnt " +
+                               std::to_string(st.cnt) + " for the XML's gpu " +
+                               std::to_string(gpu) + " tb " + std::to_string(b.id) + " step " +
+                               std::to_string(si) + " (not the side file of this XML?)");
+        }
+        list.insert(list.end(), st.cnt, it->second.front());
+        it->second.pop_front();
       }
     }
   }
-  for (const auto& [key, list] : routing->connector_routes) {
-    auto it = units.find(key);
-    const std::size_t want = it == units.end() ? 0 : it->second;
-    if (list.size() != want) {
-      throw InputError(file, "transfers",
-                       "connector gpu " + std::to_string(std::get<0>(key)) + " -> gpu " +
-                           std::to_string(std::get<1>(key)) + " channel " +
-                           std::to_string(std::get<2>(key)) + " carries " +
-                           std::to_string(list.size()) + " chunks here but " +
-                           std::to_string(want) + " in the XML (not the side file of this XML?)");
+  for (const auto& [key, by_key] : rows) {
+    for (const auto& [rk, left] : by_key) {
+      if (!left.empty()) {
+        throw InputError(file, "transfers",
+                         "transfer gpu " + std::to_string(std::get<0>(key)) + " -> gpu " +
+                             std::to_string(std::get<1>(key)) + " channel " +
+                             std::to_string(std::get<2>(key)) + " of chunk " +
+                             std::to_string(std::get<1>(rk)) +
+                             " has no receiving step in the XML (not the side file of this XML?)");
+      }
     }
   }
 }

@@ -79,9 +79,13 @@ std::vector<int> ReadRankNodes(const Topology& g, const nlohmann::json& j, const
 std::optional<std::vector<int>> ShortestLinkPath(const Topology& g, int a, int b);
 
 // Fills `routing` from the export side file (`OUT.routes.json`, docs/export.md): its ranks
-// (unless `keep_ranks`), routes, and for each connector the routes of its transfers in the
-// file's order, each transfer of cnt c giving c units. InputError(file, ...) when it does not
-// fit the program (a rank or path not in the topology, a connector whose unit count differs).
+// (unless `keep_ranks`), routes, and for each connector the route of every unit. The rows are
+// in lowering order, so each receiving step is matched to the row with its (phase, first
+// global chunk, cnt) on its connector: the chunk of its destination (rrs: of its local
+// operand), scratch indexed like the full buffer, an allgather input and a reduce-scatter
+// output as the rank's slice; phase 1 for allreduce receives that do not reduce.
+// InputError(file, ...) when it does not fit the program (a rank or path not in the
+// topology, a step without a row or a row without a step).
 void ReadMscclRoutes(const Topology& g, const msccl::Algo& algo, const nlohmann::json& j,
                      const std::string& file, bool keep_ranks, MscclRouting* routing);
 

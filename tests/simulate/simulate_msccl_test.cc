@@ -190,6 +190,62 @@ TEST(SimulateMscclTest, ConnectorSlotsDelaySenders) {
   EXPECT_EQ(eight["model"]["proto"], "LL");
 }
 
+// The side file lists transfers in lowering order, not in the blocks' order: on the path with
+// one channel, connector c -> d carries c's own shard first (level 0), then b's, then a's
+// (chunk 0), while the side file lists chunks 0, 1, 2. Sending a's shard (chunk 0) through a
+// detour switch s in the side file must put exactly that unit on c -> s -> d: matched by
+// chunk, not by row position, and independent of the rows' order.
+TEST(SimulateMscclTest, SideFileRowsAreMatchedByChunkNotByOrder) {
+  const std::string xml = Export(Path4(), "h10_ag4c", {}, {"--max-channels", "1"});
+  const std::string topo =
+      WriteTempFile("h10_path4s.json",
+                    R"({"name": "path4s", "nodes": [{"name": "a", "kind": "compute"},
+ {"name": "b", "kind": "compute"}, {"name": "c", "kind": "compute"},
+ {"name": "d", "kind": "compute"}, {"name": "s", "kind": "switch"}],
+ "links": [{"from": "a", "to": "b", "bandwidth": 1}, {"from": "b", "to": "a", "bandwidth": 1},
+ {"from": "b", "to": "c", "bandwidth": 1}, {"from": "c", "to": "b", "bandwidth": 1},
+ {"from": "c", "to": "d", "bandwidth": 1}, {"from": "d", "to": "c", "bandwidth": 1},
+ {"from": "c", "to": "s", "bandwidth": 1}, {"from": "s", "to": "c", "bandwidth": 1},
+ {"from": "s", "to": "d", "bandwidth": 1}, {"from": "d", "to": "s", "bandwidth": 1}]})");
+  std::ifstream in(TempPath("h10_ag4c.routes.json"));
+  json side = json::parse(in);
+  side["routes"].push_back(json::array({{{"path", {"c", "s", "d"}}, {"share", "1"}}}));
+  const int detour = static_cast<int>(side["routes"].size()) - 1;
+  int changed = 0;
+  for (json& row : side["transfers"]) {
+    if (row[0] == 2 && row[1] == 3 && row[3] == 0) {
+      row[6] = detour;
+      ++changed;
+    }
+  }
+  ASSERT_EQ(changed, 1);
+  const std::string forward = WriteTempFile("h10_ag4c_fwd.routes.json", side.dump());
+  std::reverse(side["transfers"].begin(), side["transfers"].end());
+  const std::string backward = WriteTempFile("h10_ag4c_bwd.routes.json", side.dump());
+  const std::string csv = TempPath("h10_ag4c.csv");
+  json a = Simulate(
+      {topo, xml, "--size", "4000", "--alpha", "1us", "--routes", forward, "--timeline", csv});
+  json b = Simulate({topo, xml, "--size", "4000", "--alpha", "1us", "--routes", backward});
+  EXPECT_EQ(a["completion_time"], b["completion_time"]);
+  EXPECT_EQ(a["links"], b["links"]);
+  std::ifstream t(csv);
+  std::string line;
+  std::vector<std::string> detour_rows;
+  while (std::getline(t, line)) {
+    if (line.find(",c,s,") != std::string::npos) detour_rows.push_back(line);
+  }
+  ASSERT_EQ(detour_rows.size(), 1u);
+  // transfer,gpu,tb,step,...: gpu 2's sending block, its third step (a's shard).
+  std::stringstream ss(detour_rows[0]);
+  std::string transfer, gpu, tb, step;
+  std::getline(ss, transfer, ',');
+  std::getline(ss, gpu, ',');
+  std::getline(ss, tb, ',');
+  std::getline(ss, step, ',');
+  EXPECT_EQ(gpu, "2");
+  EXPECT_EQ(step, "2");
+}
+
 TEST(SimulateMscclTest, FileTheReplayRejectsIsExitOne) {
   const std::string xml = Export(Path4(), "h10_ag4r");
   std::ifstream in(xml);
