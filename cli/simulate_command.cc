@@ -84,8 +84,12 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
       a.ranks.empty() ? DefaultRankNodes(g)
                       : ReadRankNodes(g, ParseJsonText(ReadTextFile(a.ranks), a.ranks), a.ranks);
   if (!a.routes.empty()) {
-    ReadMscclRoutes(g, algo, ParseJsonText(ReadTextFile(a.routes), a.routes), a.routes,
-                    !a.ranks.empty(), &routing);
+    const json side = ParseJsonText(ReadTextFile(a.routes), a.routes);
+    try {
+      ReadMscclRoutes(g, algo, side, a.routes, !a.ranks.empty(), &routing);
+    } catch (const json::exception& e) {  // a missing or mistyped field
+      throw InputError(a.routes, "routes", std::string("malformed side file: ") + e.what());
+    }
   }
   if (MscclTransferCount(algo, routing, g, model) > kMaxSimulatedTransfers) {
     throw InputError("<args>", "--chunks",

@@ -184,13 +184,13 @@ void ReadMscclRoutes(const Topology& g, const msccl::Algo& algo, const nlohmann:
   if (!j.is_object() || j.value("format", "") != "msccl-routes") {
     throw InputError(file, "format", "not an msccl-routes side file (docs/export.md)");
   }
-  if (!keep_ranks && j.contains("ranks"))
-    routing->node_of_rank = ReadRankNodes(g, j["ranks"], file);
   if (j.value("ngpus", -1) != algo.ngpus) {
     throw InputError(file, "ngpus",
                      "the side file is for " + j.value("ngpus", nlohmann::json()).dump() +
                          " GPUs, the XML for " + std::to_string(algo.ngpus));
   }
+  if (!keep_ranks && j.contains("ranks"))
+    routing->node_of_rank = ReadRankNodes(g, j["ranks"], file);
   const nlohmann::json& routes = j.at("routes");
   routing->routes.clear();
   for (std::size_t r = 0; r < routes.size(); ++r) {

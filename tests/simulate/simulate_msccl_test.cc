@@ -271,6 +271,12 @@ TEST(SimulateMscclTest, BadInputIsExitTwoWithOneLine) {
   };
   const std::string bad_routes = WriteTempFile("h10_bad_routes.json", R"({"format": "x"})");
   const std::string bad_ranks = WriteTempFile("h10_bad_ranks.json", R"(["a", "b", "c", "zz"])");
+  Export(Path2(), "h10_ag2b");
+  const std::string other_gpus = TempPath("h10_ag2b.routes.json");
+  Export(Path4(), "h10_ag4b1", {}, {"--max-channels", "1"});  // same GPUs, other channels
+  const std::string other_channels = TempPath("h10_ag4b1.routes.json");
+  const std::string no_transfers = WriteTempFile(
+      "h10_no_transfers.json", R"({"format": "msccl-routes", "ngpus": 4, "routes": []})");
   const std::vector<Case> cases = {
       {{Path2(), xml, "--size", "1000"}, "4 GPUs, but the topology has 2 compute nodes"},
       {{Path4(), xml, "--size", "1000", "--routes", bad_routes}, "not an msccl-routes side file"},
@@ -279,6 +285,10 @@ TEST(SimulateMscclTest, BadInputIsExitTwoWithOneLine) {
       {{Path4(), xml, "--size", "1000", "--profile", "nccl"}, "not executor, rccl or legacy"},
       {{Path4(), TempPath("h10_ag4b.json"), "--size", "1000", "--routes", bad_routes},
        "applies to MSCCL XML files only"},
+      {{Path4(), xml, "--size", "1000", "--routes", other_gpus}, "the side file is for 2 GPUs"},
+      {{Path4(), xml, "--size", "1000", "--routes", other_channels},
+       "(not the side file of this XML?)"},
+      {{Path4(), xml, "--size", "1000", "--routes", no_transfers}, "malformed side file"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> all = {"simulate"};
