@@ -38,6 +38,7 @@ struct SimulateArgs {
   std::string switch_model = "store-and-forward", mode = "sync";
   std::string timeline, chunks_sweep;
   std::string ranks, routes, profile = "executor", fifo_depth = "0";  // MSCCL XML only
+  int root = 0;
   bool json = false;
 };
 
@@ -64,6 +65,7 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
   const std::int64_t depth =
       a.fifo_depth == "0" ? 0 : ParseChunkCount("--fifo-depth", a.fifo_depth, 1 << 20);
   ro.fifo_depth = static_cast<int>(depth);
+  ro.root = a.root;
   const ReplayResult replay = ReplayMscclXml(text, file, ro);
   if (!replay.ok) {
     const std::string first = replay.violations.empty()
@@ -182,6 +184,8 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
   cmd->add_option("--fifo-depth", args->fifo_depth,
                   "MSCCL XML: one-chunk transfers a connector holds (default: the kernel's, 2 "
                   "on Simple, 8 on LL/LL128)");
+  cmd->add_option("--root", args->root,
+                  "MSCCL XML broadcast: the root rank the replay checks (default 0)");
   cmd->add_flag("--json", args->json, "print one JSON object");
   cmd->callback([args, chunks, mode, cmd_ptr = cmd]() {
     RunCommand([&]() {
@@ -202,7 +206,7 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
         }
         return SimulateXml(*args, model, g, file, text);
       }
-      for (const char* xml_only : {"--ranks", "--routes", "--profile", "--fifo-depth"}) {
+      for (const char* xml_only : {"--ranks", "--routes", "--profile", "--fifo-depth", "--root"}) {
         if (cmd_ptr->count(xml_only) > 0) {
           throw InputError(
               "<args>", xml_only,

@@ -91,6 +91,19 @@ TEST(SimulateMscclTest, BroadcastOnPathIsTheTreePipelineClosedForm) {
   }
 }
 
+// A broadcast from c (rank 2): the replay checks rank 0 as the root unless --root says
+// otherwise (exit 1); with --root 2 the longer branch c -> b -> a (d = 2) gives
+// (P + 1)(α + M/(P·b)).
+TEST(SimulateMscclTest, BroadcastFromAnotherRootNeedsRoot) {
+  const std::string xml = Export(Path4(), "h10_bc_c", {"--collective", "broadcast", "--root", "c"},
+                                 {"--root-specific"});
+  testing::CliResult r = RunCli({"simulate", Path4(), xml, "--size", "1000"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  json ok =
+      Simulate({Path4(), xml, "--size", "1000", "--alpha", "1us", "--chunks", "3", "--root", "2"});
+  EXPECT_EQ(Completion(ok), 4 * (Rational(1, 1000000) + Rational(1000, 3 * 1000000000LL)));
+}
+
 // Two GPUs: each sends its shard M/2 in P units of M/(2P), one after the other (the block
 // moves on when a unit has left the link): P·α + M/(2b).
 TEST(SimulateMscclTest, AllgatherOnTwoGpusIsPAlphaPlusHalfMessage) {
