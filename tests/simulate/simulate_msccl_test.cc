@@ -259,6 +259,49 @@ TEST(SimulateMscclTest, SideFileRowsAreMatchedByChunkNotByOrder) {
   EXPECT_EQ(step, "2");
 }
 
+// A hand-written two-GPU allgather (4 chunks per rank, one step of cnt 4 per direction) whose
+// receiver on GPU 1 first waits for GPU 1's own send (a dependency): GPU 0's units 0..D-1 fill
+// the connector by D·(α + τ); unit k >= D waits until GPU 1 takes unit k - D, which happens
+// from 4·(α + τ) on (when GPU 1's send is done), one unit per α + τ. So the time is
+// (8 - min(D, 4))·(α + τ): 7, 6, 5, 4 units of α + τ for D = 1, 2, 3, 8 (τ = 1000 B / b).
+TEST(SimulateMscclTest, ConnectorSlotsClosedForm) {
+  const std::string xml = WriteTempFile(
+      "h10_slots.xml",
+      R"(<algo name="slots" proto="Simple" nchannels="1" nchunksperloop="8" ngpus="2" coll="allgather" inplace="0" outofplace="1" minBytes="0" maxBytes="0">
+  <gpu id="0" i_chunks="4" o_chunks="8" s_chunks="0">
+    <tb id="0" send="1" recv="-1" chan="0">
+      <step s="0" type="s" srcbuf="i" srcoff="0" dstbuf="o" dstoff="0" cnt="4" depid="-1" deps="-1" hasdep="0"/>
+    </tb>
+    <tb id="1" send="-1" recv="1" chan="0">
+      <step s="0" type="r" srcbuf="o" srcoff="4" dstbuf="o" dstoff="4" cnt="4" depid="-1" deps="-1" hasdep="0"/>
+    </tb>
+    <tb id="2" send="-1" recv="-1" chan="0">
+      <step s="0" type="cpy" srcbuf="i" srcoff="0" dstbuf="o" dstoff="0" cnt="4" depid="-1" deps="-1" hasdep="0"/>
+    </tb>
+  </gpu>
+  <gpu id="1" i_chunks="4" o_chunks="8" s_chunks="0">
+    <tb id="0" send="0" recv="-1" chan="0">
+      <step s="0" type="s" srcbuf="i" srcoff="0" dstbuf="o" dstoff="4" cnt="4" depid="-1" deps="-1" hasdep="1"/>
+    </tb>
+    <tb id="1" send="-1" recv="0" chan="0">
+      <step s="0" type="r" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="4" depid="0" deps="0" hasdep="0"/>
+    </tb>
+    <tb id="2" send="-1" recv="-1" chan="0">
+      <step s="0" type="cpy" srcbuf="i" srcoff="0" dstbuf="o" dstoff="4" cnt="4" depid="-1" deps="-1" hasdep="0"/>
+    </tb>
+  </gpu>
+</algo>
+)");
+  const Rational unit = Rational(1, 1000000) + Rational(1000, 1000000000);  // α + τ
+  const std::vector<std::pair<std::string, int>> cases = {{"1", 7}, {"2", 6}, {"3", 5}, {"8", 4}};
+  for (const auto& [depth, units] : cases) {
+    json r = Simulate({Path2(), xml, "--size", "8000", "--alpha", "1us", "--fifo-depth", depth});
+    EXPECT_EQ(Completion(r), units * unit) << "depth " << depth;
+  }
+  // The default is the kernel's depth on Simple: 2.
+  EXPECT_EQ(Completion(Simulate({Path2(), xml, "--size", "8000", "--alpha", "1us"})), 6 * unit);
+}
+
 TEST(SimulateMscclTest, FileTheReplayRejectsIsExitOne) {
   const std::string xml = Export(Path4(), "h10_ag4r");
   std::ifstream in(xml);
