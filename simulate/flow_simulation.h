@@ -36,6 +36,7 @@ struct TransferLabel {
   int route = -1;  // pipelines: the route index in its edge
   int chunk = -1;  // pipelines: the chunk, 0..P-1
   int hop = -1;    // pipelines, store-and-forward: the link's index on the route
+  int unit = -1;   // MSCCL XML: the one-chunk unit within its step
 };
 
 struct FlowSimulationResult {

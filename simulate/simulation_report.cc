@@ -22,7 +22,16 @@ std::string LinksName(const FlowSimulation& sim, int t) {
   return out;
 }
 
-bool IsSteps(const std::string& format) { return format != "pipeline"; }
+// A node name as a CSV field (quoted when it holds a comma, quote or line break).
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+bool IsSteps(const std::string& format) { return format == "steps" || format == "steps-compact"; }
+bool IsMsccl(const std::string& format) { return format == "msccl"; }
 
 }  // namespace
 
@@ -50,6 +59,8 @@ json SimulationReportJson(const FlowSimulation& sim, const FlowSimulationResult&
   model["switch_model"] = SwitchModelName(m.switch_model);
   if (steps) {
     model["mode"] = StepModeName(m.step_mode);
+  } else if (IsMsccl(format)) {
+    model["iterations"] = m.chunks;
   } else {
     model["chunks"] = m.chunks;
   }
@@ -90,6 +101,14 @@ json SimulationReportJson(const FlowSimulation& sim, const FlowSimulationResult&
     if (steps) {
       o["step"] = l.group;
       o["send"] = l.item;
+    } else if (IsMsccl(format)) {
+      o["gpu"] = l.group;
+      o["tb"] = l.item;
+      o["xml_step"] = l.route;
+      o["iteration"] = l.chunk;
+      o["unit"] = l.unit;
+      o["share"] = l.phase;
+      o["hop"] = l.hop;
     } else {
       o["tree"] = l.group;
       o["edge"] = l.item;
@@ -109,8 +128,11 @@ std::string SimulationReportText(const json& report) {
   out << "simulated " << report["collective"].get<std::string>() << " ("
       << report["format"].get<std::string>() << ", "
       << (model.contains("mode") ? model["mode"].get<std::string>() + " steps"
-                                 : "P = " + std::to_string(model["chunks"].get<std::int64_t>()) +
-                                       " chunks, " + model["switch_model"].get<std::string>())
+          : model.contains("iterations")
+              ? "P = " + std::to_string(model["iterations"].get<std::int64_t>()) + " iterations, " +
+                    model["switch_model"].get<std::string>()
+              : "P = " + std::to_string(model["chunks"].get<std::int64_t>()) + " chunks, " +
+                    model["switch_model"].get<std::string>())
       << ") on " << report["topology"].get<std::string>()
       << ": M = " << model["size_bytes"].get<std::string>() << " bytes, shard "
       << model["shard_bytes"].get<std::string>() << " bytes\n";
@@ -139,6 +161,9 @@ std::string SimulationReportText(const json& report) {
     out << "  " << p["link"].get<std::string>() << " ";
     if (p.contains("step")) {
       out << "(step " << p["step"] << ", send " << p["send"] << ")";
+    } else if (p.contains("xml_step")) {
+      out << "(gpu " << p["gpu"] << ", tb " << p["tb"] << ", step " << p["xml_step"]
+          << ", iteration " << p["iteration"] << ", unit " << p["unit"] << ")";
     } else {
       out << "(phase " << p["phase"] << ", tree " << p["tree"] << ", edge " << p["edge"]
           << ", route " << p["route"] << ", chunk " << p["chunk"] << ")";
@@ -175,6 +200,31 @@ void WriteTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r, 
           << field(l.route) << ',' << field(l.chunk) << ',' << field(l.hop) << ','
           << csv(g.node(g.link(e).from).name) << ',' << csv(g.node(g.link(e).to).name) << ','
           << DecimalString(sim.Bytes(t)) << ',' << DecimalString(issued) << ','
+          << DecimalString(start) << ',' << DecimalString(end) << ',' << DecimalString(arrived)
+          << ',' << DecimalString(done) << ',' << ToString(issued) << ',' << ToString(start) << ','
+          << ToString(end) << ',' << ToString(arrived) << ',' << ToString(done) << '\n';
+    }
+  }
+}
+
+void WriteMscclTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r,
+                           std::ostream& out) {
+  const Topology& g = sim.topology();
+  out << "transfer,gpu,tb,step,iteration,unit,share,hop,from,to,bytes,issued,start,end,arrived,"
+         "done,issued_exact,start_exact,end_exact,arrived_exact,done_exact\n";
+  auto field = [](int v) { return v < 0 ? std::string() : std::to_string(v); };
+  for (int t = 0; t < sim.num_transfers(); ++t) {
+    if (sim.IsBarrier(t)) continue;
+    const TransferLabel& l = sim.Label(t);
+    const Rational issued = r.Issued(t), arrived = r.Arrived(t), done = sim.DoneTime(r, t);
+    std::int64_t slot = sim.FirstSlot(t);
+    for (int e : sim.Links(t)) {
+      const Rational start = r.SlotStart(slot), end = r.SlotEnd(slot);
+      ++slot;
+      out << t << ',' << l.group << ',' << l.item << ',' << l.route << ',' << l.chunk << ','
+          << l.unit << ',' << l.phase << ',' << field(l.hop) << ','
+          << CsvField(g.node(g.link(e).from).name) << ',' << CsvField(g.node(g.link(e).to).name)
+          << ',' << DecimalString(sim.Bytes(t)) << ',' << DecimalString(issued) << ','
           << DecimalString(start) << ',' << DecimalString(end) << ',' << DecimalString(arrived)
           << ',' << DecimalString(done) << ',' << ToString(issued) << ',' << ToString(start) << ','
           << ToString(end) << ',' << ToString(arrived) << ',' << ToString(done) << '\n';

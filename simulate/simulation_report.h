@@ -19,7 +19,9 @@ namespace collsynth {
 // "0.000123456789012"); the exact value is the "p/q" beside it.
 std::string DecimalString(const Rational& seconds);
 
-// `format` is the schedule's ("steps", "steps-compact", "pipeline"). Keys: format, collective,
+// `format` is the schedule's ("steps", "steps-compact", "pipeline") or "msccl" (an XML file:
+// model.iterations instead of chunks, critical path entries {gpu, tb, xml_step, iteration,
+// unit, share, hop}). Keys: format, collective,
 // topology, model {size_bytes, shard_bytes, bytes_per_unit, alpha, gamma, switch_model, mode |
 // chunks}, completion_time ("p/q" s), completion_seconds (decimal string), transfers, events,
 // links [{from, to, bytes, busy, busy_fraction, busy_fraction_decimal}] (links that carried
@@ -38,6 +40,13 @@ std::string SimulationReportText(const nlohmann::json& report);
 // released that link (the Gantt bar); seconds as decimals, then exact "p/q".
 void WriteTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r, bool steps,
                       std::ostream& out);
+
+// The timeline of an MSCCL XML simulation (simulate/msccl_simulation.h): CSV header
+// transfer,gpu,tb,step,iteration,unit,share,hop,from,to,bytes,issued,start,end,arrived,done,
+// issued_exact,start_exact,end_exact,arrived_exact,done_exact — one row per (transfer, link);
+// step is the XML step index in its block, share the route part, hop the link on it.
+void WriteMscclTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r,
+                           std::ostream& out);
 
 }  // namespace collsynth
 
