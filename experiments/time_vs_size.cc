@@ -207,9 +207,9 @@ std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const P
       row.extra.emplace_back("time_us_decimal", t ? FormatDecimal(us, 3) : "");
       row.extra.emplace_back("best_chunks", best_chunks);
       row.extra.emplace_back("time_us_p1", time_p1);
-      row.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                       (s == 0 ? t0 : ts))
-                             .count();
+      row.wall_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - (s == 0 ? t0 : ts))
+              .count();
       rows.back().push_back(std::move(row));
     }
   }
@@ -313,13 +313,15 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
     if (!cj.is_object() || !cj.contains("topology") || !cj["topology"].is_string()) {
       throw InputError("", item + "topology", "missing (a topo gen expression is required)");
     }
-    Case c{cj["topology"].get<std::string>(), cj.value("label", std::string()),
+    Case c{cj["topology"].get<std::string>(),
+           cj.value("label", std::string()),
            Strings(cj, "algorithms", item),
            {}};
     for (const auto& a : c.algorithms) {
       if (a != "bfb" && a != "pipeline" && a != "tree:dbtree" && a.rfind("baseline:", 0) != 0) {
-        throw InputError("", item + "algorithms",
-                         "unknown algorithm '" + a + "' (bfb, pipeline, baseline:NAME, tree:dbtree)");
+        throw InputError(
+            "", item + "algorithms",
+            "unknown algorithm '" + a + "' (bfb, pipeline, baseline:NAME, tree:dbtree)");
       }
     }
     if (cj.contains("paper_us")) {

@@ -31,8 +31,11 @@ TEST(TreeAllreduceSimulationTest, PathRootedAtAnEndIsFourLinksInSeries) {
   // c2 -> c1 -> c0 (reduce), c0 -> c1 -> c2 (broadcast): (P + 3)(1 + 12/P).
   const Topology g = Path(3);
   const std::vector<ReductionTree> trees = {{{-1, 0, 1}, 0, Rational(1)}};
-  const std::pair<std::int64_t, Rational> expect[] = {
-      {1, Rational(52)}, {2, Rational(35)}, {4, Rational(28)}, {6, Rational(27)}, {12, Rational(30)}};
+  const std::pair<std::int64_t, Rational> expect[] = {{1, Rational(52)},
+                                                      {2, Rational(35)},
+                                                      {4, Rational(28)},
+                                                      {6, Rational(27)},
+                                                      {12, Rational(30)}};
   for (const auto& [p, t] : expect) {
     const FlowSimulation sim = BuildTreeAllreduceSimulation(trees, g, Model(p));
     EXPECT_EQ(sim.num_transfers(), 4 * p);
