@@ -73,6 +73,7 @@ struct Case {
   std::string topology, label;
   std::vector<std::string> algorithms;
   std::map<std::string, std::string> paper_us;  // size label -> printed µs
+  std::string series;                           // topology family (plot group), optional
 };
 
 struct Params {
@@ -165,6 +166,7 @@ std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const P
     for (std::size_t s = 0; s < n_sizes; ++s) {
       const auto ts = std::chrono::steady_clock::now();
       ExperimentRow row = b.row;
+      row.extra.emplace_back("series", c.series.empty() ? algorithm : c.series + " " + algorithm);
       model.size = p.sizes[s].bytes;
       row.extra.emplace_back("size", p.sizes[s].label);
       row.extra.emplace_back("size_bytes", ToString(p.sizes[s].bytes));
@@ -333,6 +335,7 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
         c.paper_us[k] = v.get<std::string>();
       }
     }
+    c.series = cj.value("series", std::string());
     for (Collective collective : collectives) {
       tasks.push_back({c.topology + " " + CollectiveName(collective),
                        [c, collective, params] { return RunCase(c, collective, *params); }});

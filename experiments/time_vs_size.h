@@ -6,7 +6,8 @@
 // params:
 //   "collective": "allreduce" (default) | "allgather" | "reduce-scatter", or "collectives": [...]
 //   "cases": [{"topology": EXPR, "algorithms": ["bfb", "pipeline", "baseline:NAME", ...],
-//              "label": "optional", "paper_us": {"SIZE": "printed µs", ...} (optional)}]
+//              "label": "optional", "paper_us": {"SIZE": "printed µs", ...} (optional),
+//              "series": "optional family name: column series = \"<series> <algorithm>\""}]
 //   "sizes": ["1KB", "1MB", ...]  sizes as `simulate --size`: KB/MB/GB = 2^10/2^20/2^30 bytes
 //   "alpha_us": "10"     α of every link, µs (exact; links' own `latency` are not used: the
 //                        topologies are `topo gen` expressions)
@@ -16,10 +17,10 @@
 // One task per (case, collective): every algorithm's schedule is built, checked by proofs_check
 // (the row's T_L, T_B are the checker's) and simulated (step schedules: sync mode, seed 000's
 // model; pipelines: store-and-forward, the best P of "chunks") at every size.
-// Rows: one per (algorithm, size) with size, size_bytes, time_us (exact µs), time_us_decimal,
-// best_chunks (pipelines), time_us_p1 (pipelines: the time with one chunk), fastest (yes/no),
-// paper_us when given; then one row per crossover (algorithm "crossover": between the sizes
-// size_below and size, the fastest changes from `from` to `to`).
+// Rows: one per (algorithm, size) with series, size, size_bytes, time_us (exact µs),
+// time_us_decimal, best_chunks (pipelines), time_us_p1 (pipelines: the time with one chunk),
+// fastest (yes/no), paper_us when given; then one row per crossover (algorithm "crossover": between
+// the sizes size_below and size, the fastest changes from `from` to `to`).
 #ifndef COLLSYNTH_EXPERIMENTS_TIME_VS_SIZE_H_
 #define COLLSYNTH_EXPERIMENTS_TIME_VS_SIZE_H_
 
