@@ -8,6 +8,7 @@
 #include <string>
 
 #include "experiments/experiment.h"
+#include "graphs/input_error.h"
 
 namespace collsynth::experiments {
 namespace {
@@ -84,6 +85,25 @@ TEST(TimeVsSize, StepRowsEqualTheClosedFormAndCrossoversMatchFastest) {
   for (int s = 1; s < 3; ++s) changes += fastest[s] != fastest[s - 1];
   EXPECT_EQ(crossovers, changes);
   EXPECT_EQ(rows.size(), 9u + static_cast<std::size_t>(crossovers));
+}
+
+TEST(TimeVsSize, TreeDbtreeIsAnAllreduceModelWithTheBestChunkCount) {
+  const ExperimentKindFn* kind = FindExperimentKind("time-vs-size");
+  ASSERT_NE(kind, nullptr);
+  ExperimentInput in;
+  in.params = nlohmann::json::parse(R"json({
+    "cases": [{"topology": "dbtree(8)", "algorithms": ["tree:dbtree"]}],
+    "sizes": ["1KB", "1GB"], "alpha_us": "10", "link_gbps": "8", "chunks": [1, 8]})json");
+  const std::vector<ExperimentRow> rows = (*kind)(in)[0].run();
+  ASSERT_EQ(rows.size(), 2u);
+  for (const ExperimentRow& row : rows) EXPECT_EQ(row.verified, Verified::kNotApplicable);
+  // 1 KB: latency dominates, one chunk; 1 GB: bandwidth dominates, pipelining pays.
+  EXPECT_EQ(Extra(rows[0], "best_chunks"), "1");
+  EXPECT_EQ(Extra(rows[0], "time_us_p1"), Extra(rows[0], "time_us_decimal"));
+  EXPECT_EQ(Extra(rows[1], "best_chunks"), "8");
+  EXPECT_LT(ParseRational(Extra(rows[1], "time_us")), ParseRational(Extra(rows[1], "time_us_p1")));
+  in.params["collective"] = "allgather";
+  EXPECT_THROW((*kind)(in)[0].run(), InputError);
 }
 
 }  // namespace
