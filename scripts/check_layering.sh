@@ -3,7 +3,7 @@
 #   graphs <- theory, schedules <- proofs_check <- solvers/backends <- solvers/pipeline
 #   <- solvers/bfb <- {solvers/baselines, solvers/finder} <- experiments <- cli
 #   and graphs <- theory, schedules <- export <- {experiments, cli}
-#   and graphs <- theory, schedules <- simulate <- cli (the simulator reads checked schedules only;
+#   and graphs <- theory, schedules <- simulate <- {experiments, cli} (the simulator reads checked schedules only;
 #   it may include proofs_check's MSCCL XML reader headers, and no other proofs_check header) (export never includes proofs_check or
 #   solvers: the replay checker must stay independent of the exporter it checks)
 # and checkers never include a producer header. Prints each offending include and exits 1.
@@ -24,7 +24,7 @@ declare -A allowed=(
   [solvers/bfb]="graphs theory schedules proofs_check solvers/backends solvers/pipeline"
   [solvers/baselines]="graphs theory schedules proofs_check solvers/backends solvers/pipeline solvers/bfb"
   [solvers/finder]="graphs theory schedules proofs_check solvers/backends solvers/pipeline solvers/bfb"
-  [experiments]="graphs theory schedules proofs_check export solvers/backends solvers/pipeline solvers/bfb solvers/baselines solvers/finder"
+  [experiments]="graphs theory schedules proofs_check export simulate solvers/backends solvers/pipeline solvers/bfb solvers/baselines solvers/finder"
 )
 
 folder_of() {  # the layer a path belongs to

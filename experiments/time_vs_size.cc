@@ -1,0 +1,350 @@
+#include "experiments/time_vs_size.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "experiments/csv_table.h"
+#include "experiments/experiment.h"
+#include "graphs/expression.h"
+#include "graphs/input_error.h"
+#include "proofs_check/pipeline_checker.h"
+#include "proofs_check/step_checker.h"
+#include "simulate/chunk_choice.h"
+#include "simulate/flow_simulation.h"
+#include "simulate/pipeline_simulation.h"
+#include "simulate/simulation_model.h"
+#include "simulate/step_simulation.h"
+#include "simulate/tree_allreduce_simulation.h"
+#include "solvers/baselines/baselines.h"
+#include "solvers/baselines/double_binary_tree.h"
+#include "solvers/bfb/bfb_schedule.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
+
+namespace collsynth::experiments {
+
+std::vector<int> FastestPerSize(const std::vector<std::vector<std::optional<Rational>>>& times) {
+  std::size_t sizes = 0;
+  for (const auto& a : times) sizes = std::max(sizes, a.size());
+  std::vector<int> out(sizes, -1);
+  for (std::size_t s = 0; s < sizes; ++s) {
+    for (std::size_t a = 0; a < times.size(); ++a) {
+      if (s >= times[a].size() || !times[a][s]) continue;
+      if (out[s] < 0 || *times[a][s] < *times[out[s]][s]) out[s] = static_cast<int>(a);
+    }
+  }
+  return out;
+}
+
+std::vector<Crossover> FindCrossovers(const std::vector<int>& fastest) {
+  std::vector<Crossover> out;
+  int last = -1;
+  for (std::size_t s = 0; s < fastest.size(); ++s) {
+    if (fastest[s] < 0) continue;
+    if (last >= 0 && fastest[s] != last) out.push_back({s, last, fastest[s]});
+    last = fastest[s];
+  }
+  return out;
+}
+
+namespace {
+
+using nlohmann::json;
+
+Rational ParamRational(const json& p, const std::string& key, const std::string& fallback) {
+  if (!p.contains(key)) return ParseRational(fallback);
+  try {
+    if (p[key].is_string()) return ParseRational(p[key].get<std::string>());
+    if (p[key].is_number_integer()) return Rational(p[key].get<std::int64_t>());
+  } catch (const std::invalid_argument& e) {
+    throw InputError("", key, e.what());
+  }
+  throw InputError("", key, "must be an integer or a \"p/q\" / decimal string");
+}
+
+struct Size {
+  std::string label;
+  Rational bytes;
+};
+
+struct Case {
+  std::string topology, label;
+  std::vector<std::string> algorithms;
+  std::map<std::string, std::string> paper_us;  // size label -> printed µs
+  std::string series;                           // topology family (plot group), optional
+};
+
+struct Params {
+  std::vector<Size> sizes;
+  Rational alpha_seconds, bytes_per_unit;
+  std::vector<std::int64_t> chunks{1};
+  std::uint64_t max_transfers = std::uint64_t{1} << 22;
+};
+
+// One algorithm's checked schedule (exactly one of step / pipeline / trees is set; trees: the
+// NCCL reduce-then-broadcast tree allreduce, a model without a checked schedule file).
+struct Built {
+  std::optional<StepSchedule> step;
+  std::optional<PipelineSchedule> pipeline;
+  std::optional<std::vector<ReductionTree>> trees;
+  ExperimentRow row;  // instance, algorithm, collective, nodes, tl, tb, verified
+};
+
+Built BuildAlgorithm(const Topology& g, const Case& c, const std::string& algorithm,
+                     Collective collective) {
+  Built b;
+  b.row.instance = c.label.empty() ? c.topology : c.label;
+  b.row.algorithm = algorithm;
+  b.row.collective = collective;
+  b.row.nodes = g.num_compute();
+  b.row.tb_unit = "(M/N)/b";
+  if (algorithm == "tree:dbtree") {
+    if (collective != Collective::kAllreduce) {
+      throw InputError("", "algorithms", "tree:dbtree is an allreduce (reduce, then broadcast)");
+    }
+    if (g.num_compute() != g.num_nodes()) {
+      throw InputError("", "algorithms", "tree:dbtree needs a direct-connect topology");
+    }
+    std::vector<int> order(g.num_nodes());
+    for (int v = 0; v < g.num_nodes(); ++v) order[v] = v;  // as the dbtree baseline's default
+    std::vector<ReductionTree> trees;
+    for (const BinaryTree& t : DoubleBinaryTrees(order)) {
+      trees.push_back({t.parent, t.root, Rational(1, 2)});
+    }
+    b.trees = std::move(trees);
+    return b;
+  }
+  if (algorithm == "pipeline") {
+    PipelineOptions opt;
+    opt.collective = collective;
+    PipelineSchedule s = BuildPipelineSchedule(g, opt).schedule;
+    const PipelineCheckReport rep = CheckPipelineSchedule(g, s);
+    b.row.verified = rep.ok ? Verified::kYes : Verified::kNo;
+    b.row.tb = rep.ratio;
+    b.pipeline = std::move(s);
+    return b;
+  }
+  StepSchedule s;
+  if (algorithm == "bfb") {
+    BfbOptions opt;
+    opt.collective = collective;
+    opt.certificates = false;
+    opt.file = c.topology;
+    s = GenerateBfbSchedule(g, opt).schedule;
+  } else {
+    BaselineOptions opt;
+    opt.name = algorithm.substr(std::string("baseline:").size());
+    const Collective own = DefaultCollective(opt.name);
+    opt.collective =
+        (own == Collective::kAllreduce || own == Collective::kReduceScatter) ? own : collective;
+    b.row.collective = opt.collective;
+    s = BuildBaseline(g, opt, c.topology);
+  }
+  const StepCheckReport rep = CheckStepSchedule(g, s);
+  b.row.verified = rep.ok ? Verified::kYes : Verified::kNo;
+  b.row.tl = Rational(rep.tl);
+  b.row.tb = rep.tb;
+  b.step = std::move(s);
+  return b;
+}
+
+std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const Params& p) {
+  const Topology g = EvaluateTopologyExpression(c.topology);
+  SimulationModel model;
+  model.bytes_per_unit = p.bytes_per_unit;
+  model.default_alpha = p.alpha_seconds;
+  const std::size_t n_sizes = p.sizes.size();
+  std::vector<std::vector<std::optional<Rational>>> times;
+  std::vector<std::vector<ExperimentRow>> rows;
+  for (const std::string& algorithm : c.algorithms) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Built b = BuildAlgorithm(g, c, algorithm, collective);
+    times.emplace_back(n_sizes);
+    rows.emplace_back();
+    for (std::size_t s = 0; s < n_sizes; ++s) {
+      const auto ts = std::chrono::steady_clock::now();
+      ExperimentRow row = b.row;
+      row.extra.emplace_back("series", c.series.empty() ? algorithm : c.series + " " + algorithm);
+      model.size = p.sizes[s].bytes;
+      row.extra.emplace_back("size", p.sizes[s].label);
+      row.extra.emplace_back("size_bytes", ToString(p.sizes[s].bytes));
+      std::optional<Rational> t;
+      std::string best_chunks, time_p1;
+      if (!b.trees && b.row.verified != Verified::kYes) {
+        // Not simulated: the runner fails the run on this row anyway.
+      } else if (b.step) {
+        model.chunks = 1;
+        t = BuildStepSimulation(*b.step, g, model).Run().completion;
+      } else if (b.trees) {
+        for (std::int64_t q : p.chunks) {
+          model.chunks = q;
+          if (TreeAllreduceTransferCount(*b.trees, model) > p.max_transfers) continue;
+          Rational tq = BuildTreeAllreduceSimulation(*b.trees, g, model).Run().completion;
+          if (q == 1) time_p1 = FormatDecimal(tq * 1000000, 3);
+          if (!t || tq < *t) {
+            t = tq;
+            best_chunks = std::to_string(q);
+          }
+        }
+      } else {
+        std::vector<std::int64_t> candidates;
+        for (std::int64_t q : p.chunks) {
+          model.chunks = q;
+          if (PipelineTransferCount(*b.pipeline, model) <= p.max_transfers) candidates.push_back(q);
+        }
+        if (!candidates.empty()) {
+          const ChunkChoice choice = ChooseChunkCount(*b.pipeline, g, model, candidates);
+          t = choice.best_time;
+          best_chunks = std::to_string(choice.best);
+          if (choice.times.front().first == 1) {
+            time_p1 = FormatDecimal(choice.times.front().second * 1000000, 3);
+          }
+        }
+      }
+      times.back()[s] = t;
+      const Rational us = t ? *t * 1000000 : Rational(0);
+      row.extra.emplace_back("time_us", t ? ToString(us) : "");
+      row.extra.emplace_back("time_us_decimal", t ? FormatDecimal(us, 3) : "");
+      row.extra.emplace_back("best_chunks", best_chunks);
+      row.extra.emplace_back("time_us_p1", time_p1);
+      row.wall_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - (s == 0 ? t0 : ts))
+              .count();
+      rows.back().push_back(std::move(row));
+    }
+  }
+  const std::vector<int> fastest = FastestPerSize(times);
+  std::vector<ExperimentRow> out;
+  for (std::size_t a = 0; a < rows.size(); ++a) {
+    for (std::size_t s = 0; s < n_sizes; ++s) {
+      ExperimentRow& row = rows[a][s];
+      row.extra.emplace_back("fastest", fastest[s] == static_cast<int>(a) ? "yes" : "no");
+      const auto it = c.paper_us.find(p.sizes[s].label);
+      row.extra.emplace_back("paper_us", it == c.paper_us.end() ? "" : it->second);
+      out.push_back(std::move(row));
+    }
+  }
+  for (const Crossover& x : FindCrossovers(fastest)) {
+    ExperimentRow row;
+    row.instance = c.label.empty() ? c.topology : c.label;
+    row.algorithm = "crossover";
+    row.collective = collective;
+    row.nodes = g.num_compute();
+    row.extra.emplace_back("size", p.sizes[x.size].label);
+    row.extra.emplace_back("size_bytes", ToString(p.sizes[x.size].bytes));
+    std::size_t below = x.size - 1;
+    while (below > 0 && fastest[below] < 0) --below;
+    row.extra.emplace_back("size_below", p.sizes[below].label);
+    row.extra.emplace_back("from", c.algorithms[x.from]);
+    row.extra.emplace_back("to", c.algorithms[x.to]);
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+std::vector<std::string> Strings(const json& obj, const std::string& key, const std::string& item) {
+  std::vector<std::string> out;
+  if (!obj.contains(key) || !obj[key].is_array()) {
+    throw InputError("", item + key, "must be an array of strings");
+  }
+  for (size_t i = 0; i < obj[key].size(); ++i) {
+    if (!obj[key][i].is_string()) {
+      throw InputError("", item + key + "[" + std::to_string(i) + "]", "must be a string");
+    }
+    out.push_back(obj[key][i].get<std::string>());
+  }
+  return out;
+}
+
+std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
+  const json& j = in.params;
+  std::vector<std::string> names;
+  if (j.contains("collectives")) {
+    names = Strings(j, "collectives", "");
+  } else {
+    names.push_back(j.value("collective", std::string("allreduce")));
+  }
+  std::vector<Collective> collectives;
+  for (const auto& name : names) {
+    const std::optional<Collective> c = ParseCollective(name);
+    if (!c || *c == Collective::kBroadcast) {
+      throw InputError("", "collective",
+                       "'" + name + "' is not allgather, reduce-scatter or allreduce");
+    }
+    collectives.push_back(*c);
+  }
+  auto params = std::make_shared<Params>();
+  for (const std::string& text : Strings(j, "sizes", "")) {
+    params->sizes.push_back({text, ParseQuantity("sizes", text, SizeUnits(), "B", false)});
+  }
+  if (params->sizes.empty()) throw InputError("", "sizes", "must not be empty");
+  const Rational alpha_us = ParamRational(j, "alpha_us", "0");
+  const Rational gbps = ParamRational(j, "link_gbps", "8");
+  if (alpha_us < 0 || gbps <= 0) {
+    throw InputError("", "alpha_us", "alpha_us must be >= 0 and link_gbps > 0");
+  }
+  params->alpha_seconds = alpha_us / 1000000;
+  params->bytes_per_unit = gbps * 1000000000 / 8;
+  if (j.contains("chunks")) {
+    params->chunks.clear();
+    if (!j["chunks"].is_array() || j["chunks"].empty()) {
+      throw InputError("", "chunks", "must be a non-empty array of positive integers");
+    }
+    for (const json& v : j["chunks"]) {
+      if (!v.is_number_integer() || v.get<std::int64_t>() < 1) {
+        throw InputError("", "chunks", "must be a non-empty array of positive integers");
+      }
+      params->chunks.push_back(v.get<std::int64_t>());
+    }
+  }
+  if (j.contains("max_transfers")) {
+    if (!j["max_transfers"].is_number_integer() || j["max_transfers"].get<std::int64_t>() < 1) {
+      throw InputError("", "max_transfers", "must be a positive integer");
+    }
+    params->max_transfers = j["max_transfers"].get<std::uint64_t>();
+  }
+  if (!j.contains("cases") || !j["cases"].is_array() || j["cases"].empty()) {
+    throw InputError("", "cases", "must be a non-empty array");
+  }
+  std::vector<ExperimentTask> tasks;
+  for (size_t i = 0; i < j["cases"].size(); ++i) {
+    const json& cj = j["cases"][i];
+    const std::string item = "cases[" + std::to_string(i) + "].";
+    if (!cj.is_object() || !cj.contains("topology") || !cj["topology"].is_string()) {
+      throw InputError("", item + "topology", "missing (a topo gen expression is required)");
+    }
+    Case c{cj["topology"].get<std::string>(),
+           cj.value("label", std::string()),
+           Strings(cj, "algorithms", item),
+           {}};
+    for (const auto& a : c.algorithms) {
+      if (a != "bfb" && a != "pipeline" && a != "tree:dbtree" && a.rfind("baseline:", 0) != 0) {
+        throw InputError(
+            "", item + "algorithms",
+            "unknown algorithm '" + a + "' (bfb, pipeline, baseline:NAME, tree:dbtree)");
+      }
+    }
+    if (cj.contains("paper_us")) {
+      if (!cj["paper_us"].is_object()) {
+        throw InputError("", item + "paper_us", "must be an object {\"SIZE\": \"µs\"}");
+      }
+      for (const auto& [k, v] : cj["paper_us"].items()) {
+        if (!v.is_string()) throw InputError("", item + "paper_us." + k, "must be a string");
+        c.paper_us[k] = v.get<std::string>();
+      }
+    }
+    c.series = cj.value("series", std::string());
+    for (Collective collective : collectives) {
+      tasks.push_back({c.topology + " " + CollectiveName(collective),
+                       [c, collective, params] { return RunCase(c, collective, *params); }});
+    }
+  }
+  return tasks;
+}
+
+const ExperimentKindRegistrar kRegistrar("time-vs-size", &MakeTasks);
+
+}  // namespace
+}  // namespace collsynth::experiments
