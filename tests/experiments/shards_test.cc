@@ -539,8 +539,8 @@ TEST(Slurm, WaitReportsFailedTasksWithTheirLogs) {
 // Issue 18 §4: the cluster-sized definitions are submitted as they are (--dry-run) and run in
 // a small form (the same definition with its params scaled down), in shards merged back.
 TEST(ClusterSized, DefinitionsHaveTheirTaskCountsAndSubmitDryRun) {
-  const std::vector<std::pair<std::string, size_t>> defs = {{"finder-table-20k", 80},
-                                                            {"theorem-sweeps-10x", 230}};
+  const std::vector<std::pair<std::string, size_t>> defs = {
+      {"finder-table-20k", 80}, {"theorem-sweeps-10x", 230}, {"time-vs-size-cluster", 57}};
   for (const auto& [name, tasks] : defs) {
     const auto def = LoadExperimentDefinition(SourcePath("experiments/" + name + ".json"));
     ExperimentInput input;
@@ -574,6 +574,18 @@ TEST(ClusterSized, SmallFormsRunInShardsAndMergeToTheSingleRun) {
       SmallForm("theorem-sweeps-10x",
                 {{"sweeps", {"s000-thm22", "s004-thm1"}}, {"range_scale", 2}, {"chunks", 3}});
   ExpectShardedEqualsSingle({sweeps}, 2, "sweeps-small");
+  // The time grid: two cases (a direct-connect one with its baselines, a switched one), all
+  // three collectives, two sizes, P <= 2: 6 tasks in 4 shards.
+  auto grid = LoadExperimentDefinition(SourcePath("experiments/time-vs-size-cluster.json")).params;
+  nlohmann::json cases = nlohmann::json::array();
+  for (const auto& c : grid["cases"]) {
+    if (c["topology"] == "hypercube(4)" || c["topology"] == "dgx1(1)") cases.push_back(c);
+  }
+  ASSERT_EQ(cases.size(), 2u);
+  grid["cases"] = cases;
+  grid["sizes"] = {"1KB", "1MB"};
+  grid["chunks"] = {1, 2};
+  ExpectShardedEqualsSingle({SmallForm("time-vs-size-cluster", grid)}, 4, "grid-small");
   // range_scale 2 doubles s000-thm22's default range 7..60 and chunks 3 cuts it in three.
   const CsvTable t = ParseCsv(ReadTextFile(TempPath("sweeps-small-single") + "/results.csv"), "t");
   const int range = t.Column("range"), inst = t.Column("instance");
