@@ -45,6 +45,10 @@ namespace {
 // 64 operations times this many blocks can hold is refused before anything is built.
 constexpr std::int64_t kMaxBlocksEver = 1024;
 constexpr int kMaxPieces = 64;
+// The start-of-launch handshake of a segment (mscclpp_plan.h): `rlxwait` and the `nop` after
+// it at the sender, one `rlxsignal` at the receiver.
+constexpr int kHandshakeSendCost = 2;
+constexpr int kHandshakeRecvCost = 1;
 
 void CheckMscclppOptions(const MscclppExportOptions& o) {
   if (o.proto == "LL") {
@@ -177,9 +181,9 @@ struct Item {
   int gpu = -1;
   std::vector<int> sends, recvs;  // transfer ids, key order
   bool copies = false;
-  int cost = 0;         // operations, an upper bound (nops and synchronisation counted)
-  int channel = -1;     // GPU-level memory channel entry, -1 for copies
-  std::set<int> rbufs;  // GPU-level remote buffers
+  int cost = 0;               // operations, an upper bound (nops and synchronisation counted)
+  std::vector<int> channels;  // GPU-level memory channel entries: data, handshake (none: copies)
+  std::set<int> rbufs;        // GPU-level remote buffers
   std::tuple<int, int, int, int> order;  // (peer, direction, instance, segment) for numbering
 };
 
@@ -198,7 +202,7 @@ std::vector<Block> PackItems(const std::vector<Item>& items, const std::vector<i
       Block b;
       b.items = {i};
       b.cost = items[i].cost;
-      if (items[i].channel >= 0) b.channels.insert(items[i].channel);
+      b.channels.insert(items[i].channels.begin(), items[i].channels.end());
       b.rbufs = items[i].rbufs;
       blocks.push_back(std::move(b));
     }
@@ -213,7 +217,7 @@ std::vector<Block> PackItems(const std::vector<Item>& items, const std::vector<i
     for (Block& b : blocks) {
       if (b.cost + it.cost > kMscclppMaxOperations) continue;
       std::set<int> ch = b.channels, rb = b.rbufs;
-      if (it.channel >= 0) ch.insert(it.channel);
+      ch.insert(it.channels.begin(), it.channels.end());
       rb.insert(it.rbufs.begin(), it.rbufs.end());
       if (static_cast<int>(ch.size()) > kMscclppMaxChannelsPerBlock ||
           static_cast<int>(rb.size()) > kMscclppMaxRemoteBuffersPerBlock) {
@@ -230,7 +234,7 @@ std::vector<Block> PackItems(const std::vector<Item>& items, const std::vector<i
       Block b;
       b.items = {i};
       b.cost = it.cost;
-      if (it.channel >= 0) b.channels.insert(it.channel);
+      b.channels.insert(it.channels.begin(), it.channels.end());
       b.rbufs = it.rbufs;
       blocks.push_back(std::move(b));
     }
@@ -300,14 +304,14 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
   std::map<std::pair<int, int>, int> slots_of;  // directed pair -> segments so far
   for (const auto& [k, ids] : streams) {
     const auto [inst, src, dst] = k;
-    Segment cur{inst, src, dst, {}, 0, 0, 0};
+    Segment cur{inst, src, dst, {}, kHandshakeSendCost, kHandshakeRecvCost, 0};
     for (int id : ids) {
       const int sc = send_cost(id), rc = recv_cost(id);
       if (!cur.ids.empty() && (cur.send_cost + sc > kMscclppMaxOperations ||
                                cur.recv_cost + rc > kMscclppMaxOperations)) {
         cur.slot = slots_of[{src, dst}]++;
         segs.push_back(std::move(cur));
-        cur = Segment{inst, src, dst, {}, 0, 0, 0};
+        cur = Segment{inst, src, dst, {}, kHandshakeSendCost, kHandshakeRecvCost, 0};
       }
       cur.ids.push_back(id);
       cur.send_cost += sc;
@@ -316,12 +320,24 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
     cur.slot = slots_of[{src, dst}]++;
     segs.push_back(std::move(cur));
   }
-  // Channel entries: count(a, b) = count(b, a) = the larger number of segments.
+  // Channel entries to a peer (the same count on both sides): c = the larger number of
+  // segments of the two directions for data, then one handshake entry per segment of the
+  // lower rank to the higher, then one per segment the other way.
+  auto segs_of = [&](int a, int b) {
+    const auto it = slots_of.find({a, b});
+    return it == slots_of.end() ? 0 : it->second;
+  };
+  auto data_entries = [&](int a, int b) { return std::max(segs_of(a, b), segs_of(b, a)); };
+  // The handshake entry index (relative to the peer's first entry) of segment `slot` of
+  // src -> dst, identical at both ends.
+  auto handshake_entry = [&](int src, int dst, int slot) {
+    const int lo = std::min(src, dst), hi = std::max(src, dst);
+    return data_entries(src, dst) + (src == lo ? 0 : segs_of(lo, hi)) + slot;
+  };
   std::vector<std::map<int, int>> entries(n);  // gpu -> peer -> count
   for (const auto& [pair, cnt] : slots_of) {
     const auto [a, b] = pair;
-    const int other = slots_of.count({b, a}) ? slots_of.at({b, a}) : 0;
-    const int c = std::max(cnt, other);
+    const int c = data_entries(a, b) + segs_of(a, b) + segs_of(b, a);
     entries[a][b] = c;
     entries[b][a] = c;
   }
@@ -381,7 +397,8 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
     snd.gpu = sg.src;
     snd.sends = sg.ids;
     snd.cost = sg.send_cost;
-    snd.channel = base[sg.src][sg.dst] + sg.slot;
+    snd.channels = {base[sg.src][sg.dst] + sg.slot,
+                    base[sg.src][sg.dst] + handshake_entry(sg.src, sg.dst, sg.slot)};
     for (int id : sg.ids) {
       snd.rbufs.insert(rbuf_of[sg.src].at({sg.dst, tr[id].reduce ? 's' : tr[id].recv_dst.buf}));
       seg_of[id] = static_cast<int>(s);
@@ -391,7 +408,8 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
     rcv.gpu = sg.dst;
     rcv.recvs = sg.ids;
     rcv.cost = sg.recv_cost;
-    rcv.channel = base[sg.dst][sg.src] + sg.slot;
+    rcv.channels = {base[sg.dst][sg.src] + sg.slot,
+                    base[sg.dst][sg.src] + handshake_entry(sg.src, sg.dst, sg.slot)};
     rcv.order = {sg.src, 1, sg.instance, sg.slot};
     for (int id : sg.ids) {
       send_item[id] = static_cast<int>(items.size());
@@ -503,6 +521,16 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
       };
       ojson ops = ojson::array();
       OpEmitter em(&ops);
+      // Start-of-launch handshake, receiver side: tell each sender that this GPU's previous
+      // launch (and its caller's accesses) are over before anything else (never blocks).
+      for (int i : blk.items) {
+        const Item& it = items[i];
+        if (it.recvs.empty()) continue;
+        const int ch = local(&chans, it.channels[1]);
+        em.SyncOut(ojson{{"name", "rlxsignal"},
+                         {"channel_ids", ojson::array({ch})},
+                         {"channel_type", "memory"}});
+      }
       if (copies) {
         for (const LocalCopy& c : L.copies) {
           if (c.gpu != v) continue;
@@ -516,6 +544,14 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
         const Transfer& t = tr[id];
         const Segment& sg = segs[seg_of[id]];
         if (side == 0) {  // send at t.src
+          if (id == sg.ids.front()) {
+            // Start-of-launch handshake, sender side: the segment's first put waits until dst's
+            // launch has started, i.e. its previous launch is done with the target buffers.
+            const int hs = local(&chans, items[send_item[id]].channels[1]);
+            em.SyncIn(ojson{{"name", "rlxwait"},
+                            {"channel_ids", ojson::array({hs})},
+                            {"channel_type", "memory"}});
+          }
           if (acquire_send[id] >= 0) {
             em.SyncIn(ojson{{"name", "sem_acquire"},
                             {"semaphore_ids", ojson::array({acquire_send[id]})}});

@@ -22,14 +22,24 @@
 //     chunk, src, dst; msccl_program.h) and every dependency points to a smaller key, so the
 //     operation with the smallest key among the unfinished ones can always run: no deadlock.
 //   * `nop` (__syncthreads) is inserted lazily: before a data operation (`put`, `re`, `copy`)
-//     when a `wait`, `sem_acquire` or data operation ran since the last nop, and before a
-//     `signal` / `sem_release` when a data operation or wait ran since.
+//     when a `wait`, `rlxwait`, `sem_acquire` or data operation ran since the last nop, and
+//     before a `signal` / `sem_release` when a data operation or wait ran since.
+//   * start-of-launch handshake per segment (below): the receiver block starts with
+//     `rlxsignal` on the segment's handshake entry, the sender block `rlxwait`s on the paired
+//     entry before the segment's first put. The plan is launched again on the same buffers and
+//     a GPU's next launch may start while a peer still runs the previous one: without it a
+//     put of launch 2 could overwrite data the receiver's launch 1 (or its caller) still reads.
+//     Relaxed is enough (a kernel boundary is a device-wide fence; the DSL does the same); the
+//     signal never blocks (no deadlock). No end-of-launch handshake: the plan only writes
+//     remote memory, and every remote write is waited for by its target before its kernel ends.
 // Streams and thread blocks: the transfers of one (instance, src, dst) are a stream, cut into
 // segments whose sender and receiver parts each fit 64 operations. Segment s of src -> dst
 // signals on src's s-th memory channel entry to dst and waits on dst's s-th entry to src (the
 // executor pairs the k-th entry of A to B with the k-th entry of B to A); segment s of
-// dst -> src uses the same pair the other way, so every channel entry is used for signals in
-// one block and for waits in one block, and both ends have the same number of entries. Each
+// dst -> src uses the same pair the other way. After these D data entries of a pair come its
+// handshake entries, one per segment (lower rank -> higher first, then the other way), the same
+// index at both ends. So every channel entry is used for signals in one block and for waits in
+// one block, and both ends have the same number of entries. Each
 // segment end (plus a local copy for out-of-place allgather) is one thread block when a GPU
 // has at most --max-tbs of them, else they are packed first-fit decreasing into blocks of at
 // most 64 operations, 16 memory channels and 16 remote buffers; ExportLimitError("--max-tbs")

@@ -109,7 +109,7 @@ TEST(ExportMscclppCli, TooFewBlocksIsExit1NamingTheCountThatWorks) {
   const auto at = r.err.find(key);
   ASSERT_NE(at, std::string::npos) << r.err;
   const int needed = std::stoi(r.err.substr(at + key.size()));
-  EXPECT_EQ(needed, 2);
+  EXPECT_EQ(needed, 3);
   EXPECT_TRUE(NothingWritten(out));
   nlohmann::json j = Export(kTwoCluster, s, out, {"--max-tbs", std::to_string(needed)});
   EXPECT_EQ(j["blocks_per_gpu"], needed);

@@ -3,7 +3,8 @@
 // chunk geometry, limits per thread block), channel entries paired as the executor pairs them
 // with one signalling and one waiting block each and equal signal / wait counts, semaphores
 // released and acquired once each, nops where the kernel needs them, one scratch slot per
-// reduction, exact op counts on small cases, and the limit errors; every plan is also accepted
+// reduction, the start-of-launch handshake (rlxsignal / rlxwait) per segment, exact op counts
+// on small cases, and the limit errors; every plan is also accepted
 // by the independent replay (proofs_check/mscclpp_replay.h, as the CLI runs it).
 #include "export/mscclpp_plan.h"
 
@@ -134,10 +135,11 @@ std::string CheckStructure(const ojson& plan) {
           dirty = data = false;
         } else if (IsData(name)) {
           dirty = data = true;
-        } else if (name == "wait" || name == "sem_acquire") {
+        } else if (name == "wait" || name == "rlxwait" || name == "sem_acquire") {
           dirty = true;
         }
-        if (name == "signal" || name == "wait") {
+        const bool is_signal = name == "signal" || name == "rlxsignal";
+        if (is_signal || name == "wait" || name == "rlxwait") {
           if (op.at("channel_ids").size() != 1 || op.at("channel_type") != "memory") return "ch";
           const int e = chans.at(op.at("channel_ids")[0].get<int>());
           // The paired entry of the peer: the same ordinal among the peer's entries to v.
@@ -147,7 +149,7 @@ std::string CheckStructure(const ojson& plan) {
           for (int x = 0, seen = 0; x < static_cast<int>(flat[p].size()); ++x) {
             if (flat[p][x] == v && seen++ == k) e2 = x;
           }
-          if (name == "signal") {
+          if (is_signal) {
             signal_blocks[{v, e}].insert(static_cast<int>(b));
             ++signals[{p, e2}];  // arrives at the peer's paired entry
           } else {
@@ -294,29 +296,44 @@ TEST(MscclppPlan, StructureHoldsForEveryCollectiveModeAndPieces) {
 }
 
 // Full3 allgather, chain 1/3 + star 2/3 per root (K = 3), rank 0: blocks in (peer, send before
-// receive) order after the local copy. To 1: the own chain and star edges (put, nop, signal
-// each) and rank 2's chain forwarded (sem_acquire, nop, put, nop, signal) = 11; from 1: rank
-// 1's star (wait) = 1; to 2: the own star edge = 3; from 2: rank 2's chain (wait, nop,
-// sem_release for the forward in the block to 1), rank 2's star and rank 1's chain forwarded
-// by 2 (wait, wait) = 5.
+// receive) order after the local copy. Every sender segment starts with the launch handshake
+// (rlxwait, nop) and every receiver segment with its rlxsignal. To 1: handshake, the own chain
+// and star edges (put, nop, signal each) and rank 2's chain forwarded (sem_acquire, nop, put,
+// nop, signal) = 13; from 1: rlxsignal, rank 1's star (wait) = 2; to 2: handshake and the own
+// star edge = 5; from 2: rlxsignal, rank 2's chain (wait, nop, sem_release for the forward in
+// the block to 1), rank 2's star and rank 1's chain forwarded by 2 (wait, wait) = 6.
 TEST(MscclppPlan, ExactOperationsOfASmallAllgather) {
   Topology g = Full3();
   MscclppExportResult r =
       ExportPipelineToMscclppPlan(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), {}, "t");
-  EXPECT_EQ(r.ops_per_block[0], (std::vector<int>{1, 11, 1, 3, 5}));
+  EXPECT_EQ(r.ops_per_block[0], (std::vector<int>{1, 13, 2, 5, 6}));
   EXPECT_EQ(r.blocks_per_gpu, 5);
-  EXPECT_EQ(r.max_ops_per_block, 11);
-  EXPECT_EQ(TotalOps(r), 3 * 21);
-  EXPECT_EQ(r.channels_per_gpu, 2);  // one entry per peer: both directions share the pair
+  EXPECT_EQ(r.max_ops_per_block, 13);
+  EXPECT_EQ(TotalOps(r), 3 * 27);
+  // Three entries per peer: the data pair (both directions share it), then the handshake pair
+  // of the segment 0 -> 1 and that of 1 -> 0.
+  EXPECT_EQ(r.channels_per_gpu, 6);
   EXPECT_EQ(r.semaphores_per_gpu, 1);
   EXPECT_EQ(r.transfers, 12);  // 3 roots x (chain 2 edges + star 2 edges)
   const ojson& tb1 = r.plan["gpus"][0]["threadblocks"][1];
   std::vector<std::string> names;
   for (const ojson& op : tb1["ops"]) names.push_back(op["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"put", "nop", "signal", "put", "nop", "signal",
-                                             "sem_acquire", "nop", "put", "nop", "signal"}));
-  // The first put: rank 0's chain chunk from its input into rank 1's output chunk 0.
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"rlxwait", "nop", "put", "nop", "signal", "put", "nop",
+                                      "signal", "sem_acquire", "nop", "put", "nop", "signal"}));
+  // The handshake waits on entry 1 (handshake of 0 -> 1), the signals go on entry 0 (data).
+  EXPECT_EQ(tb1["channels"].dump(), R"([{"channel_type":"memory","channel_ids":[1,0]}])");
   EXPECT_EQ(tb1["ops"][0].dump(),
+            R"({"name":"rlxwait","channel_ids":[0],"channel_type":"memory"})");
+  EXPECT_EQ(tb1["ops"][4]["channel_ids"].dump(), "[1]");
+  // The receiver from 1 signals on entry 2 (handshake of 1 -> 0) first, then waits on 0.
+  EXPECT_EQ(r.plan["gpus"][0]["threadblocks"][2]["ops"].dump(),
+            R"([{"name":"rlxsignal","channel_ids":[0],"channel_type":"memory"},)"
+            R"({"name":"wait","channel_ids":[1],"channel_type":"memory"}])");
+  EXPECT_EQ(r.plan["gpus"][0]["threadblocks"][2]["channels"].dump(),
+            R"([{"channel_type":"memory","channel_ids":[2,0]}])");
+  // The first put: rank 0's chain chunk from its input into rank 1's output chunk 0.
+  EXPECT_EQ(tb1["ops"][2].dump(),
             R"({"name":"put","src_buff":[{"type":"i","index":0,"size":1}],"dst_buff":)"
             R"([{"buffer_id":0,"index":0,"size":1}],"channel_type":"memory"})");
   EXPECT_EQ(tb1["remote_buffer_refs"].dump(),
@@ -324,7 +341,7 @@ TEST(MscclppPlan, ExactOperationsOfASmallAllgather) {
   EXPECT_EQ(r.plan["gpus"][0]["remote_buffers"][0].dump(),
             R"({"rank":1,"type":"o","access_channel_types":["memory"]})");
   EXPECT_EQ(r.plan["gpus"][0]["channels"].dump(),
-            R"([{"channel_type":"memory","connected_to":[1,2]}])");
+            R"([{"channel_type":"memory","connected_to":[1,1,1,2,2,2]}])");
   // The local copy of the own shard (out-of-place): i[0..3) -> o[0..3).
   EXPECT_EQ(r.plan["gpus"][0]["threadblocks"][0]["ops"].dump(),
             R"([{"name":"copy","src_buff":[{"type":"i","index":0,"size":3}],"dst_buff":)"
@@ -338,8 +355,8 @@ TEST(MscclppPlan, InPlaceAllgatherReadsTheOutput) {
   o.inplace = true;
   MscclppExportResult r =
       ExportPipelineToMscclppPlan(g, ChainAndStar("allgather", 1, 2), DefaultRanks(g), o, "t");
-  EXPECT_EQ(r.ops_per_block[0], (std::vector<int>{11, 1, 3, 5}));
-  EXPECT_EQ(r.plan["gpus"][1]["threadblocks"][0]["ops"][0]["src_buff"].dump(),
+  EXPECT_EQ(r.ops_per_block[0], (std::vector<int>{13, 2, 5, 6}));
+  EXPECT_EQ(r.plan["gpus"][1]["threadblocks"][0]["ops"][2]["src_buff"].dump(),
             R"([{"type":"o","index":4,"size":2}])");  // rank 1's star part of its shard
   EXPECT_EQ(r.input_chunks, 3);                       // never 0: the loader divides by it
 }
@@ -352,7 +369,7 @@ TEST(MscclppPlan, ReductionsGetOneScratchSlotEach) {
                                                       DefaultRanks(g), {}, "t");
   EXPECT_EQ(r.plan["gpus"][0]["scratch_chunks"], 15);
   EXPECT_EQ(r.max_scratch_chunks, 15);
-  EXPECT_EQ(r.ops_per_block[0], (std::vector<int>{3, 13, 11, 4}));
+  EXPECT_EQ(r.ops_per_block[0], (std::vector<int>{5, 14, 13, 5}));
   EXPECT_EQ(r.semaphores_per_gpu, 2);
   // The root's last reduction of its chain chunks: own input + slot into the output.
   const ojson& last = r.plan["gpus"][0]["threadblocks"][1]["ops"].back();
@@ -377,14 +394,15 @@ TEST(MscclppPlan, PiecesCutEveryTransfer) {
   EXPECT_EQ(r.transfers, 24);
   EXPECT_EQ(r.achieved_ratio, Rational(4, 3));
   const ojson& ops = r.plan["gpus"][0]["threadblocks"][1]["ops"];
-  // Part 0 of the chain edge (chunk 0), part 0 of the star edge (chunks 2..3), the forward of
-  // part 0 of rank 2's chain, then the parts 1.
-  EXPECT_EQ(ops[0]["src_buff"][0]["index"], 0);
-  EXPECT_EQ(ops[3]["src_buff"][0]["index"], 2);
-  EXPECT_EQ(ops[3]["src_buff"][0]["size"], 2);
-  EXPECT_EQ(ops[6]["name"], "sem_acquire");
-  EXPECT_EQ(ops[8]["src_buff"][0].dump(), R"({"type":"o","index":12,"size":1})");
-  EXPECT_EQ(ops[11]["src_buff"][0]["index"], 1);
+  // After the handshake (rlxwait, nop): part 0 of the chain edge (chunk 0), part 0 of the star
+  // edge (chunks 2..3), the forward of part 0 of rank 2's chain, then the parts 1.
+  EXPECT_EQ(ops[0]["name"], "rlxwait");
+  EXPECT_EQ(ops[2]["src_buff"][0]["index"], 0);
+  EXPECT_EQ(ops[5]["src_buff"][0]["index"], 2);
+  EXPECT_EQ(ops[5]["src_buff"][0]["size"], 2);
+  EXPECT_EQ(ops[8]["name"], "sem_acquire");
+  EXPECT_EQ(ops[10]["src_buff"][0].dump(), R"({"type":"o","index":12,"size":1})");
+  EXPECT_EQ(ops[13]["src_buff"][0]["index"], 1);
   EXPECT_EQ(CheckStructure(r.plan), "");
   EXPECT_EQ(Replay(r), "");
 }
@@ -401,10 +419,64 @@ TEST(MscclppPlan, LongStreamsUseMoreChannelEntries) {
   EXPECT_EQ(Replay(r), "");
   EXPECT_LE(r.max_ops_per_block, 64);
   // 0 -> 1 (and 2 -> 0): 96 transfers, 32 with a dependency: 64·3 + 32·5 = 352 estimated
-  // sender operations, greedily cut into 6 segments of at most 64; the other direction needs
-  // fewer, so 6 entries per peer.
-  EXPECT_EQ(r.channels_per_gpu, 12);
-  EXPECT_EQ(r.plan["gpus"][0]["channels"][0]["connected_to"].dump(), "[1,1,1,1,1,1,2,2,2,2,2,2]");
+  // sender operations plus 2 (handshake) per segment, greedily cut into 6 segments of at most
+  // 64; the other direction (rank 2's chain forwarded by 1: 32 receptions and forwards) needs
+  // 2; so 6 data entries and 6 + 2 handshake entries per peer.
+  int handshakes = 0;
+  for (const ojson& tb : r.plan["gpus"][0]["threadblocks"])
+    for (const ojson& op : tb["ops"]) handshakes += op["name"] == "rlxwait" ? 1 : 0;
+  EXPECT_EQ(handshakes, 8);  // one per sender segment: 6 to rank 1, 2 to rank 2
+  EXPECT_EQ(r.channels_per_gpu, 28);
+  EXPECT_EQ(r.plan["gpus"][0]["channels"][0]["connected_to"].dump(),
+            "[1,1,1,1,1,1,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,2,2,2,2,2,2]");
+}
+
+// The start-of-launch handshake is what orders a put of the next launch after the receiver's
+// previous launch: without it, the replay's second launch of the plan on the same buffers
+// finds rank 1 writing rank 0's output in launch 2 while rank 0 may still forward it (or its
+// caller read it) from launch 1. Two GPUs, allgather, each root straight to the other.
+TEST(MscclppPlan, TheLaunchHandshakeOrdersTheNextLaunchsPuts) {
+  Topology g;
+  const int a = g.AddCompute("a"), b = g.AddCompute("b");
+  g.AddDuplexLink(a, b, 1);
+  PipelineSchedule s;
+  s.collective = Collective::kAllgather;
+  s.k = 1;
+  for (int r = 0; r < 2; ++r) {
+    PipelineTree t;
+    t.root = r;
+    t.multiplicity = 1;
+    PipelineTreeEdge e;
+    e.from = r;
+    e.to = 1 - r;
+    e.routes.push_back({{r, 1 - r}, BigInt(1)});
+    t.edges = {e};
+    s.trees.push_back(t);
+  }
+  MscclppExportResult r = ExportPipelineToMscclppPlan(g, s, DefaultRanks(g), {}, "t");
+  EXPECT_EQ(CheckStructure(r.plan), "");
+  EXPECT_EQ(Replay(r), "");
+  // Rank 0: the copy, the sender (rlxwait, nop, put, nop, signal), the receiver (rlxsignal,
+  // wait); entries to 1: data, handshake of 0 -> 1, handshake of 1 -> 0.
+  EXPECT_EQ(r.ops_per_block[0], (std::vector<int>{1, 5, 2}));
+  EXPECT_EQ(r.plan["gpus"][0]["channels"][0]["connected_to"].dump(), "[1,1,1]");
+  // Without the handshake operations (counts stay paired, the nops stay).
+  for (ojson& gpu : r.plan["gpus"]) {
+    for (ojson& tb : gpu["threadblocks"]) {
+      ojson kept = ojson::array();
+      for (ojson& op : tb["ops"]) {
+        if (op["name"] != "rlxwait" && op["name"] != "rlxsignal") kept.push_back(op);
+      }
+      tb["ops"] = kept;
+    }
+  }
+  const ReplayResult rr = ReplayMscclppPlan(MscclppPlanText(r), "t", MscclppReplayOptions{});
+  EXPECT_FALSE(rr.ok);
+  ASSERT_FALSE(rr.violations.empty());
+  EXPECT_EQ(rr.violations[0].message,
+            "[outofplace] gpu 1 tb 1 step 1 (put): write of gpu 0 o[1] is not ordered with the "
+            "access by the caller of gpu 0 after launch 1 (no nop / signal-wait / semaphore / "
+            "barrier chain orders them)");
 }
 
 TEST(MscclppPlan, TooFewBlocksNameTheCountThatWorks) {
