@@ -9,7 +9,10 @@
 //   "topologies": ["twocluster(2,4,10,1)", ...]  or "cases": [{"topology": ..., "label": ...}]
 //   "collectives": ["allgather", "reduce-scatter", "allreduce", "broadcast"]
 //     (broadcast is exported root-specific, root = rank 0)
-//   "profiles": ["executor", "rccl", "legacy"]   (default ["executor"])
+//   "profiles": ["executor", "rccl", "legacy", "mscclpp"]   (default ["executor"]; "mscclpp":
+//     the MSCCL++ execution plan (export/mscclpp_plan.h) replayed by proofs_check/mscclpp_replay.h;
+//     its columns: nchunksperloop = output chunks per GPU, channels = memory channel entries per
+//     GPU, steps_per_block = operations per block; broadcast is a row with limit "no broadcast")
 //   "max_tbs": 64, "max_channels": 32, "max_chunks": 256   (the exporter's limits, as the CLI's)
 // Columns: the row's tb is the achieved ratio (exact, shard units per unit bandwidth) and
 // lower_bound the schedule's optimal ratio; extras nchunksperloop, channels, blocks_per_gpu
@@ -28,9 +31,11 @@
 #include "experiments/experiment.h"
 #include "export/msccl_program.h"
 #include "export/msccl_xml.h"
+#include "export/mscclpp_plan.h"
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
 #include "proofs_check/msccl_replay.h"
+#include "proofs_check/mscclpp_replay.h"
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 
@@ -85,8 +90,51 @@ struct Limits {
   std::int64_t max_chunks = 256;
 };
 
+// The MSCCL++ plan of the schedule, replayed from its JSON text; fills the row as RunCase.
+template <typename Set>
+void RunMscclpp(const Topology& g, const PipelineSchedule& s, const std::vector<int>& rank,
+                const std::string& expr, const Limits& limits, ExperimentRow* row, Set set) {
+  MscclppExportOptions o;
+  o.max_tbs = limits.max_tbs;
+  o.max_chunks = limits.max_chunks;
+  const auto te = std::chrono::steady_clock::now();
+  try {
+    const MscclppExportResult r = ExportPipelineToMscclppPlan(g, s, rank, o, expr);
+    const std::string text = r.plan.dump(1);
+    const double export_seconds = Since(te);
+    const auto tr = std::chrono::steady_clock::now();
+    const ReplayResult replay = ReplayMscclppPlan(text, expr, MscclppReplayOptions{});
+    const double replay_seconds = Since(tr);
+    row->tb = r.achieved_ratio;
+    row->verified = replay.ok ? Verified::kYes : Verified::kNo;
+    set("nchunksperloop", std::to_string(r.output_chunks));
+    set("channels", std::to_string(r.channels_per_gpu));
+    set("blocks_per_gpu", std::to_string(r.blocks_per_gpu));
+    set("steps_per_block", std::to_string(r.max_ops_per_block));
+    set("optimal_ratio", ToString(r.optimal_ratio));
+    set("achieved_ratio", ToString(r.achieved_ratio));
+    set("exact", r.achieved_ratio == r.optimal_ratio ? "yes" : "no");
+    set("replay_ok", replay.ok ? "yes" : "no");
+    set("violations", std::to_string(replay.violations_total));
+    set("export_seconds", Seconds(export_seconds));
+    set("replay_seconds", Seconds(replay_seconds));
+  } catch (const ExportLimitError& e) {
+    row->verified = Verified::kNotApplicable;
+    set("limit", e.needed() > 0 ? e.limit() + " >= " + std::to_string(e.needed()) : e.limit());
+    set("export_seconds", Seconds(Since(te)));
+  }
+}
+
+// One export target: an MSCCL XML profile, or the MSCCL++ plan.
+struct Target {
+  bool mscclpp = false;
+  MscclExportProfile profile = MscclExportProfile::kExecutor;
+  std::string Name() const { return mscclpp ? "mscclpp" : MscclExportProfileName(profile); }
+};
+
 ExperimentRow RunCase(const std::string& expr, const std::string& label, Collective collective,
-                      MscclExportProfile profile, const Limits& limits) {
+                      const Target& target, const Limits& limits) {
+  const MscclExportProfile profile = target.profile;
   const auto t0 = std::chrono::steady_clock::now();
   const Topology g = EvaluateTopologyExpression(expr);
   ExperimentRow row;
@@ -111,11 +159,22 @@ ExperimentRow RunCase(const std::string& expr, const std::string& label, Collect
       if (n == name) v = value;
     }
   };
-  set("profile", MscclExportProfileName(profile));
+  set("profile", target.Name());
   row.lower_bound = rep.ratio;
   set("optimal_ratio", ToString(rep.ratio));
   if (!rep.ok) {
     row.verified = Verified::kNo;
+    row.extra = cols;
+    row.wall_seconds = Since(t0);
+    return row;
+  }
+  if (target.mscclpp) {
+    if (collective == Collective::kBroadcast) {
+      row.verified = Verified::kNotApplicable;
+      set("limit", "no broadcast (MSCCL++ plans have none)");
+    } else {
+      RunMscclpp(g, built.schedule, rank, expr, limits, &row, set);
+    }
     row.extra = cols;
     row.wall_seconds = Since(t0);
     return row;
@@ -187,15 +246,22 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
     collectives.push_back(*c);
   }
   if (collectives.empty()) throw InputError("", "collectives", "no collectives given");
-  std::vector<MscclExportProfile> profiles;
+  std::vector<Target> profiles;
   for (const auto& name : Strings(p, "profiles")) {
-    try {
-      profiles.push_back(ParseMscclExportProfile(name));
-    } catch (const std::invalid_argument&) {
-      throw InputError("", "profiles", "'" + name + "' is not executor, rccl or legacy");
+    Target t;
+    if (name == "mscclpp") {
+      t.mscclpp = true;
+    } else {
+      try {
+        t.profile = ParseMscclExportProfile(name);
+      } catch (const std::invalid_argument&) {
+        throw InputError("", "profiles",
+                         "'" + name + "' is not executor, rccl, legacy or mscclpp");
+      }
     }
+    profiles.push_back(t);
   }
-  if (profiles.empty()) profiles.push_back(MscclExportProfile::kExecutor);
+  if (profiles.empty()) profiles.push_back(Target{});
   Limits limits;
   auto positive = [&](const char* key, std::int64_t fallback) {
     if (!p.contains(key)) return fallback;
@@ -210,9 +276,8 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   std::vector<ExperimentTask> tasks;
   for (const auto& c : cases) {
     for (Collective coll : collectives) {
-      for (MscclExportProfile prof : profiles) {
-        tasks.push_back(
-            {c.topology + " " + CollectiveName(coll) + " " + MscclExportProfileName(prof), [=] {
+      for (const Target& prof : profiles) {
+        tasks.push_back({c.topology + " " + CollectiveName(coll) + " " + prof.Name(), [=] {
                return std::vector<ExperimentRow>{RunCase(c.topology, c.label, coll, prof, limits)};
              }});
       }

@@ -32,7 +32,7 @@ inline constexpr int kMaxSemaphoresPerOp = 16;  // semaphore ids per operation
 // This checker's bounds on work (hostile plans; kLimit violations naming them).
 inline constexpr int kMaxGpus = 1024;
 inline constexpr int kMaxBlocksPerGpu = 1024;
-inline constexpr int kMaxBlocksTotal = 2048;  // vector clocks are O(blocks^2)
+inline constexpr int kMaxBlocksTotal = 8192;  // vector clocks are O(blocks^2)
 inline constexpr std::int64_t kMaxChunksPerBuffer = 1 << 16;
 inline constexpr std::int64_t kMaxCellsTotal = std::int64_t{1} << 20;
 inline constexpr std::int64_t kMaxCellAccesses = std::int64_t{1} << 24;

@@ -62,6 +62,29 @@ TEST(ExportReplayExperiment, TwoClusterAllgatherAchievesTheOptimumAndReplays) {
   EXPECT_EQ(Extra(rows[2], "replay_ok"), "yes");
 }
 
+// The MSCCL++ target: the plan of the same schedule, replayed by the plan checker; broadcast is
+// a row saying MSCCL++ has none (not a failure).
+TEST(ExportReplayExperiment, MscclppPlansOfTheTwoClusterReplayAndBroadcastIsARow) {
+  const std::vector<ExperimentRow> rows =
+      RunKind({{"topologies", {"twocluster(2,4,10,1)"}},
+               {"collectives", {"allgather", "reduce-scatter", "broadcast"}},
+               {"profiles", {"mscclpp"}}});
+  ASSERT_EQ(rows.size(), 3u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(Extra(rows[i], "profile"), "mscclpp");
+    EXPECT_EQ(rows[i].verified, Verified::kYes);
+    EXPECT_EQ(Extra(rows[i], "replay_ok"), "yes");
+    EXPECT_EQ(Extra(rows[i], "achieved_ratio"), "1");
+    EXPECT_EQ(Extra(rows[i], "exact"), "yes");
+    EXPECT_EQ(Extra(rows[i], "channels"), "7");  // memory channel entries per GPU
+  }
+  // Allgather: N·K = 8 output chunks; reduce-scatter: K = 1 output chunk per GPU.
+  EXPECT_EQ(Extra(rows[0], "nchunksperloop"), "8");
+  EXPECT_EQ(Extra(rows[1], "nchunksperloop"), "1");
+  EXPECT_EQ(rows[2].verified, Verified::kNotApplicable);
+  EXPECT_EQ(Extra(rows[2], "limit"), "no broadcast (MSCCL++ plans have none)");
+}
+
 TEST(ExportReplayExperiment, AnUnmeetableLimitIsARowNamingIt) {
   const std::vector<ExperimentRow> rows = RunKind(
       {{"topologies", {"twocluster(2,4,10,1)"}}, {"collectives", {"allgather"}}, {"max_tbs", 1}});
