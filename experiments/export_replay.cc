@@ -255,8 +255,7 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
       try {
         t.profile = ParseMscclExportProfile(name);
       } catch (const std::invalid_argument&) {
-        throw InputError("", "profiles",
-                         "'" + name + "' is not executor, rccl, legacy or mscclpp");
+        throw InputError("", "profiles", "'" + name + "' is not executor, rccl, legacy or mscclpp");
       }
     }
     profiles.push_back(t);
@@ -278,8 +277,9 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
     for (Collective coll : collectives) {
       for (const Target& prof : profiles) {
         tasks.push_back({c.topology + " " + CollectiveName(coll) + " " + prof.Name(), [=] {
-               return std::vector<ExperimentRow>{RunCase(c.topology, c.label, coll, prof, limits)};
-             }});
+                           return std::vector<ExperimentRow>{
+                               RunCase(c.topology, c.label, coll, prof, limits)};
+                         }});
       }
     }
   }
