@@ -13,8 +13,9 @@
 # one box to a cluster"; needs a file system shared with the nodes: the scratch folder is
 # build/regenerate/ under the repository root).
 #
-# Every run writes to build/regenerate/NAME/ (ignored by git, so the tree stays clean for the
-# runs after it); then its CSVs are compared with the committed ones, time columns ignored
+# All runs first write to build/regenerate/NAME/ only (ignored by git), so the tree stays clean
+# for every run (it is checked before each: a change stops the script, exit 2); then each
+# output's CSVs are compared with the committed ones, time columns ignored
 # (scripts/compare_experiments.py --compare-dirs). Identical: the outputs are copied into
 # notebooks_data/NAME/. Different: nothing is copied, the difference is printed and the exit
 # code is 1 (a changed result is never shipped silently: look at it, then copy it by hand).
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
     --shards) [ $# -ge 2 ] || usage; shards=$2; shift 2 ;;
     --jobs|-j) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
     --binary) [ $# -ge 2 ] || usage; binary=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     -*) echo "regenerate_all.sh: unknown option $1" >&2; usage ;;
     *) names+=("$1"); shift ;;
   esac
@@ -71,9 +72,16 @@ fi
 head=$(git -C "$root" rev-parse HEAD)
 echo "regenerating ${#names[@]} experiment(s) at $head ($([ "$slurm" = 1 ] && echo "Slurm, $shards shards each" || echo "one box, --jobs $jobs")): ${names[*]}"
 scratch="$root/build/regenerate"
-failed=() differs=() done_=()
+mkdir -p "$scratch"
+clean() { [ -z "$(git -C "$root" status --porcelain --untracked-files=no)" ]; }
+failed=() differs=() done_=() ran=()
+# Phase 1: every run, into the scratch folder only, so the tree stays clean for all of them.
 for n in "${names[@]}"; do
   out="$scratch/$n"
+  if ! clean || [ "$(git -C "$root" rev-parse HEAD)" != "$head" ]; then
+    echo "regenerate_all.sh: the tree changed during the runs (local changes or a new HEAD); stopped before $n" >&2
+    exit 2
+  fi
   rm -rf "$out"
   mkdir -p "$out"
   start=$(date +%s)
@@ -83,17 +91,25 @@ for n in "${names[@]}"; do
     cmd=("$binary" experiment run "$n" --jobs "$jobs" --out "$out")
   fi
   echo "== $n: ${cmd[*]}"
-  if ! "${cmd[@]}" >"$scratch/$n.log" 2>&1; then
-    echo "   FAILED (exit $?), log: $scratch/$n.log"; tail -5 "$scratch/$n.log" | sed 's/^/   /'
+  "${cmd[@]}" >"$scratch/$n.log" 2>&1
+  rc=$?
+  if [ $rc != 0 ]; then
+    echo "   FAILED (exit $rc), log: $scratch/$n.log"; tail -5 "$scratch/$n.log" | sed 's/^/   /'
     failed+=("$n"); continue
   fi
+  echo "   ran in $(( $(date +%s) - start )) s"
+  ran+=("$n")
+done
+# Phase 2: compare each with the committed CSVs; copy the identical ones into the tree.
+for n in "${ran[@]}"; do
+  out="$scratch/$n"
   if ! python3 scripts/compare_experiments.py --compare-dirs "notebooks_data/$n" "$out" | sed 's/^/   /'; then
-    echo "   DIFFERS from the committed CSVs: not copied (outputs in $out)"
+    echo "   $n DIFFERS from the committed CSVs: not copied (outputs in $out)"
     differs+=("$n"); continue
   fi
   # The outputs are flat files; shard folders and Slurm scripts stay in the scratch folder.
   find "$out" -maxdepth 1 -type f -exec cp {} "notebooks_data/$n/" \;
-  echo "   regenerated in $(( $(date +%s) - start )) s -> notebooks_data/$n/"
+  echo "   copied -> notebooks_data/$n/"
   done_+=("$n")
 done
 echo "regenerated: ${done_[*]:-(none)}"
