@@ -7,10 +7,14 @@
 // unless tests/experiments/provenance_allowlist.txt lists it (long experiments: regenerate on
 // a cluster with scripts/regenerate_all.sh) pinned to the exact tree hash it was checked
 // against, so any later change to such a definition fails too. Reads files only: well under
-// a second.
+// a second. The last two tests run scripts/regenerate_all.sh on a small git repository (a
+// copy of quick-start): it refuses a dirty tree and bad options, regenerates from a clean
+// HEAD, and never replaces a committed CSV that a rerun does not reproduce (about 2 s).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -167,9 +171,8 @@ TEST(Provenance, ChangedDefinitionMissingHashAndStaleAllowlistFail) {
   // Allowlisted at the current hash: accepted; at another hash: fails.
   EXPECT_EQ(Joined(ProvenanceProblems(d, e, {{"quick-start", new_hash}})), "");
   EXPECT_EQ(Joined(ProvenanceProblems(d, e, {{"quick-start", DefinitionHash(def)}})),
-            "\n  quick-start: allowlisted for " + DefinitionHash(def) +
-                " but the definition is " + new_hash +
-                " now (regenerate: build/collsynth experiment run quick-start)");
+            "\n  quick-start: allowlisted for " + DefinitionHash(def) + " but the definition is " +
+                new_hash + " now (regenerate: build/collsynth experiment run quick-start)");
 
   // The field is there but the recorded definition differs (hand-edited meta.json).
   meta["definition_hash"] = new_hash;
@@ -187,6 +190,89 @@ TEST(Provenance, ChangedDefinitionMissingHashAndStaleAllowlistFail) {
             "\n  quick-start: regenerated, remove it from the allowlist\n  gone: allowlisted but "
             "not shipped");
   fs::remove_all(root);
+}
+
+// Runs `bash scripts/regenerate_all.sh ARGS` in `repo` (a shell: this tests a shell script);
+// returns the exit code, stdout+stderr in *output.
+int RunRegenerate(const fs::path& repo, const std::string& args, std::string* output) {
+  const fs::path log = repo / ".." / "regenerate.log";
+  const std::string cmd =
+      "cd '" + repo.string() + "' && bash scripts/regenerate_all.sh --binary '" +
+      std::string(COLLSYNTH_BINARY) + "' " + args + " > '" + log.string() + "' 2>&1";
+  const int status = std::system(cmd.c_str());
+  *output = ReadAll(log.string());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int Git(const fs::path& repo, const std::string& args) {
+  const std::string cmd = "git -C '" + repo.string() +
+                          "' -c user.name=t -c user.email=t@t -c commit.gpgsign=false " + args +
+                          " > /dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// A git repository holding the two scripts, quick-start's definition and its shipped output.
+fs::path QuickStartRepo(const std::string& tag) {
+  const fs::path repo = fs::path(TempPath(tag)) / "repo";
+  fs::remove_all(repo.parent_path());
+  fs::create_directories(repo / "scripts");
+  fs::create_directories(repo / "experiments");
+  fs::create_directories(repo / "notebooks_data" / "quick-start");
+  for (const char* f : {"scripts/regenerate_all.sh", "scripts/compare_experiments.py",
+                        "experiments/quick-start.json", "notebooks_data/quick-start/results.csv",
+                        "notebooks_data/quick-start/meta.json"}) {
+    fs::copy_file(SourcePath(f), repo / f);
+  }
+  std::ofstream(repo / ".gitignore") << "build/\n";
+  EXPECT_EQ(Git(repo, "init -q"), 0);
+  EXPECT_EQ(Git(repo, "add -A"), 0);
+  EXPECT_EQ(Git(repo, "commit -q -m init"), 0);
+  return repo;
+}
+
+TEST(Provenance, RegenerateAllRefusesADirtyTreeAndBadOptions) {
+  const fs::path repo = QuickStartRepo("regen-dirty");
+  std::string out;
+  EXPECT_EQ(RunRegenerate(repo, "--only sometimes", &out), 2);
+  EXPECT_NE(out.find("--only: 'sometimes' is not quick, long or all"), std::string::npos) << out;
+  EXPECT_EQ(RunRegenerate(repo, "--slurm", &out), 2);
+  EXPECT_NE(out.find("--slurm needs --shards N"), std::string::npos) << out;
+  std::ofstream(repo / "experiments" / "quick-start.json", std::ios::app) << "\n";
+  EXPECT_EQ(RunRegenerate(repo, "", &out), 2);
+  EXPECT_NE(out.find("the tree has local changes"), std::string::npos) << out;
+  EXPECT_NE(out.find("M experiments/quick-start.json"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(repo / "build" / "regenerate" / "quick-start"));
+  fs::remove_all(repo.parent_path());
+}
+
+// From a clean tree: the output is rerun, compared and copied, and records the commit, a
+// clean tree and the definition hash. A committed CSV that differs is reported, not replaced.
+TEST(Provenance, RegenerateAllRunsFromCleanHeadAndNeverCopiesADifferentCsv) {
+  const fs::path repo = QuickStartRepo("regen-clean");
+  std::string out;
+  ASSERT_EQ(RunRegenerate(repo, "--only quick", &out), 0) << out;
+  EXPECT_NE(out.find("regenerated: quick-start"), std::string::npos) << out;
+  const json meta = json::parse(ReadAll((repo / "notebooks_data/quick-start/meta.json").string()));
+  EXPECT_EQ(meta["environment"]["git_dirty"], false);
+  EXPECT_EQ(meta["definition_hash"],
+            DefinitionHash(LoadExperimentDefinition(SourcePath("experiments/quick-start.json"))));
+  ASSERT_EQ(Git(repo, "commit -q -a -m regenerated"), 0);
+
+  // A committed cell that a run does not reproduce: exit 1, the cell named, nothing copied.
+  const fs::path csv = repo / "notebooks_data/quick-start/results.csv";
+  std::string text = ReadAll(csv.string());
+  const size_t at = text.find(",yes,");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 5, ",no,");
+  std::ofstream(csv, std::ios::trunc) << text;
+  ASSERT_EQ(Git(repo, "commit -q -a -m tampered"), 0);
+  EXPECT_EQ(RunRegenerate(repo, "quick-start", &out), 1);
+  EXPECT_NE(out.find("column verified: 'no' -> 'yes'"), std::string::npos) << out;
+  EXPECT_NE(out.find("differ from the committed CSVs (not copied): quick-start"), std::string::npos)
+      << out;
+  EXPECT_EQ(ReadAll(csv.string()), text);
+  fs::remove_all(repo.parent_path());
 }
 
 }  // namespace
