@@ -154,6 +154,7 @@ nlohmann::json RunMeta(const ex::ExperimentDefinition& def, const ex::CsvTable& 
   nlohmann::json meta;
   meta["experiment"] = def.name;
   meta["definition"] = def.raw;
+  meta["definition_hash"] = ex::DefinitionHash(def);
   meta["params"] = def.params;
   meta["seeds"] = def.seeds;
   meta["jobs"] = jobs;
@@ -211,7 +212,6 @@ int MergeCommand(const ExperimentArgs& a) {
       RunMeta(def, table, first.value("jobs", 1u), merged.tasks, merged.rows.size(), seconds,
               first.contains("environment") ? first["environment"] : nlohmann::json(nullptr));
   meta["shards"] = shards;
-  meta["definition_hash"] = ex::DefinitionHash(def);
   std::cout << "merged " << merged.shards.size() << " shards of " << def.name << " ("
             << merged.tasks << " tasks, " << merged.rows.size() << " rows)\n";
   return Finish(def, table, meta, dir, a.no_plots);

@@ -12,6 +12,8 @@
 #include <sstream>
 
 #include "experiments/csv_table.h"
+#include "experiments/definition.h"
+#include "experiments/shards.h"
 #include "graphs/topology_io.h"
 #include "test_util.h"
 
@@ -78,6 +80,8 @@ TEST(ExperimentCli, RunWritesCheckedReproducibleOutputs) {
   EXPECT_EQ(meta["environment"]["libraries"]["lemon"], "1.3.1");
   EXPECT_EQ(meta["params"]["collective"], "allgather");
   EXPECT_EQ(meta["rows"], 5);
+  // Issue 20: every run records the hash the provenance test compares with the tree.
+  EXPECT_EQ(meta["definition_hash"], DefinitionHash(LoadExperimentDefinition(def)));
   const auto nb = ParseJsonText(Slurp(out1 + "/tiny-compare.ipynb"), "nb");
   EXPECT_EQ(nb["nbformat"], 4);
   EXPECT_NE(Slurp(out1 + "/README.md").find("A tiny comparison."), std::string::npos);

@@ -147,6 +147,7 @@ TEST(Shards, MergeMetaRecordsTheShardsAndTheirCommit) {
   ASSERT_EQ(meta["shards"].size(), 2u);
   EXPECT_EQ(meta["shards"][1]["rows"], 2);
   EXPECT_EQ(meta["environment"]["git_commit"], shard_meta["environment"]["git_commit"]);
+  EXPECT_EQ(meta["definition_hash"], shard_meta["definition_hash"]);
 }
 
 // Runs both shards of a 2-way split of kDefinition into a fresh folder; returns it.
