@@ -392,15 +392,16 @@ StepMilpResult SynthesizeStepMilp(const Topology& g, const StepMilpOptions& opti
     }
     result.solves.push_back(SolveOnce(g, mg, s, options, options.time_limit_seconds, start));
     const StepMilpSolve& cur = result.solves.back();
+    if (cur.outcome == StepMilpOutcome::kTooLarge) break;  // a larger S is larger still
     result.time_limit_reached = result.time_limit_reached || cur.time_limit_reached;
-    // Least steps: an S stopped by the budget decides nothing; the larger S would not be
-    // "least" anyway.
-    if (options.objective == StepMilpObjective::kLeastSteps && cur.time_limit_reached) break;
-    if (cur.verified) {
+    if (cur.verified) {  // for least steps a schedule is the answer, even when cut short
       const StepMilpSolve* b = result.Best();
       if (b == nullptr || cur.tb < b->tb) result.best = static_cast<int>(result.solves.size()) - 1;
       if (options.objective == StepMilpObjective::kLeastSteps) break;
     }
+    // Least steps: an S the budget cut short without a schedule decides nothing, and a
+    // schedule at a larger S would not be proven least.
+    if (options.objective == StepMilpObjective::kLeastSteps && cur.time_limit_reached) break;
   }
   result.seconds = SecondsSince(start);
   if (const StepMilpSolve* b = result.Best()) {
