@@ -14,7 +14,11 @@
 //    hypercubes and n×n tori, next to the MILP's time (P = 1..4 chunks, S = D(G)) on the
 //    sizes up to milp_max_nodes.
 //    params: {"hypercube_dims": [..], "torus_sides": [..], "milp_max_nodes": N,
-//             "milp_chunks": [..], "milp_time_limit": seconds}
+//             "milp_chunks": [..], "milp_time_limit": seconds,
+//             "sccl_chunks": [..], "sccl_max_nodes": N, "sccl_time_limit": seconds}
+//    With sccl_chunks, one "sccl-milp" row per (instance with N <= sccl_max_nodes, c): SCCL's
+//    least-steps setup of Table 6 on the step MILP (ScclRow). Every MILP time limit is a
+//    wall-clock budget of the whole MILP stage of a row (step_milp.h).
 //
 // Every row carries certified_optimal and certificate: "yes" exactly when the checker's bound
 // (the pipeline schedule's own cut, else ratio*'s bottleneck cut re-evaluated by
@@ -23,7 +27,9 @@
 // that end without a schedule (time limit, infeasible) are rows without tl/tb
 // (kNotApplicable) whose milp_outcome says why. A pipeline LP that fails certification or
 // disagrees with the combinatorial optimum throws (the run fails): it is an invariant.
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 
 #include "experiments/experiment.h"
@@ -145,6 +151,21 @@ ExperimentRow BfbRow(const std::string& instance, const Topology& g, const Insta
   return row;
 }
 
+// Columns of issue 20 (Table 6's SCCL column): the objective, time_to_optimal (the budgeted
+// MILP stage's seconds when optimality was proven, else empty), the gap at the time limit
+// (bandwidth: (T_B - ratio*) / T_B exact, against the exact cut bound, an upper bound on
+// the true gap), the least-steps lower bound, and whether the budget stopped it.
+void AddMilpBudgetColumns(ExperimentRow& row, StepMilpObjective objective, bool proven,
+                          double seconds, bool time_limit_reached,
+                          const std::optional<Rational>& gap, const std::string& steps_lower) {
+  row.extra.emplace_back("milp_objective", ToString(objective));
+  row.extra.emplace_back("time_to_optimal", proven ? Seconds(seconds) : "");
+  row.extra.emplace_back("milp_time_limit_reached", time_limit_reached ? "yes" : "no");
+  row.extra.emplace_back("milp_gap", gap ? ToString(*gap) : "");
+  row.extra.emplace_back("milp_gap_decimal", gap ? Seconds(gap->convert_to<double>()) : "");
+  row.extra.emplace_back("steps_lower_bound", steps_lower);
+}
+
 // One MILP solve as a row (algorithm "milp").
 ExperimentRow MilpRow(const std::string& instance, const Topology& g, const StepMilpSolve& s,
                       int chunks, const InstanceBound& bound) {
@@ -161,9 +182,63 @@ ExperimentRow MilpRow(const std::string& instance, const Topology& g, const Step
   row.extra.emplace_back("milp_outcome", ToString(s.outcome));
   row.extra.emplace_back("milp_binaries", std::to_string(s.binaries));
   row.extra.emplace_back("milp_rows", std::to_string(s.rows));
-  row.extra.emplace_back("cbc_bound",
-                         s.outcome == StepMilpOutcome::kTooLarge ? "" : Seconds(s.cbc_bound));
+  row.extra.emplace_back("cbc_bound", s.cbc_bound_valid ? Seconds(s.cbc_bound) : "");
   row.extra.emplace_back("milp_seconds", Seconds(s.seconds));
+  AddMilpBudgetColumns(row, StepMilpObjective::kBandwidth, s.outcome == StepMilpOutcome::kOptimal,
+                       s.seconds, s.time_limit_reached,
+                       s.has_schedule && s.outcome != StepMilpOutcome::kOptimal
+                           ? std::optional<Rational>(RelativeGap(s.tb, bound.ratio))
+                           : std::nullopt,
+                       "");
+  AddCertificateColumns(row, bound);
+  return row;
+}
+
+// SCCL's Table 6 setup (seed 000 §8.5.1): least comm steps for allgather with c chunks per
+// shard and one chunk per unit link per step (SCCL's one round per step), searched S = D(G),
+// D(G)+1, ... by the step MILP on CBC within one wall-clock budget (step_milp.h). One row per
+// (instance, c): time_to_optimal when the least S is found with every smaller S proven
+// infeasible, else the proven lower bound on the steps (steps_lower_bound) at the time limit.
+ExperimentRow ScclRow(const std::string& instance, const Topology& g, int chunks, double limit,
+                      const InstanceBound& bound) {
+  StepMilpOptions o;
+  o.objective = StepMilpObjective::kLeastSteps;
+  o.capacity = 1;
+  o.chunks = chunks;
+  o.max_steps = kMaxMilpSteps;
+  o.file = instance;
+  o.time_limit_seconds = limit;
+  const StepMilpResult r = SynthesizeStepMilp(g, o);
+  ExperimentRow row = BaseRow(instance, g, "sccl-milp");
+  const StepMilpSolve* best = r.Best();
+  if (best != nullptr) {
+    row.verified = Verified::kYes;
+    row.tl = Rational(best->tl);
+    row.tb = best->tb;
+  }
+  row.lower_bound = bound.ratio;
+  row.wall_seconds = r.seconds;
+  // Proven least: the found S follows only proven-infeasible S (the search stops at the first
+  // S the budget cut short, so a schedule after such an S cannot exist).
+  int lower = r.diameter;  // no schedule has fewer steps than D(G)
+  for (const StepMilpSolve& s : r.solves)
+    if (s.outcome == StepMilpOutcome::kInfeasible) lower = std::max(lower, s.steps + 1);
+  const StepMilpSolve* last = r.solves.empty() ? nullptr : &r.solves.back();
+  std::string outcome = last == nullptr ? "time limit" : ToString(last->outcome);
+  bool proven = best != nullptr;  // every S before the found one proven infeasible
+  for (const StepMilpSolve& s : r.solves)
+    if (&s != best && s.outcome != StepMilpOutcome::kInfeasible) proven = false;
+  if (best != nullptr) outcome = proven ? "optimal" : "feasible";
+  row.extra.emplace_back("chunks", std::to_string(chunks));
+  row.extra.emplace_back("milp_steps", best != nullptr   ? std::to_string(best->steps)
+                                       : last != nullptr ? std::to_string(last->steps)
+                                                         : "");
+  row.extra.emplace_back("milp_outcome", outcome);
+  row.extra.emplace_back("milp_binaries", last != nullptr ? std::to_string(last->binaries) : "");
+  row.extra.emplace_back("milp_rows", last != nullptr ? std::to_string(last->rows) : "");
+  row.extra.emplace_back("milp_seconds", Seconds(r.seconds));
+  AddMilpBudgetColumns(row, StepMilpObjective::kLeastSteps, proven, r.seconds, r.time_limit_reached,
+                       std::nullopt, std::to_string(lower));
   AddCertificateColumns(row, bound);
   return row;
 }
@@ -269,6 +344,12 @@ std::vector<ExperimentTask> MakeTable6Tasks(const ExperimentInput& in) {
   const double limit = PositiveNumber(p, "milp_time_limit", 20);
   const int milp_max_nodes = p.value("milp_max_nodes", 16);
   const std::vector<int> milp_chunks = IntList(p, "milp_chunks", "", {1, 2, 3, 4});
+  // SCCL-style least-steps rows (off unless sccl_chunks is given).
+  const std::vector<int> sccl_chunks = IntList(p, "sccl_chunks", "", {});
+  const int sccl_max_nodes = p.value("sccl_max_nodes", 64);
+  const double sccl_limit = PositiveNumber(p, "sccl_time_limit", limit);
+  for (int pc : sccl_chunks)
+    if (pc < 1 || pc > kMaxMilpChunks) throw InputError("", "sccl_chunks", "each in 1..64");
   std::vector<std::string> exprs;
   for (int d : IntList(p, "hypercube_dims", "", {2, 3, 4, 5, 6, 10})) {
     if (d < 1 || d > 12) throw InputError("", "hypercube_dims", "each in 1..12");
@@ -286,6 +367,16 @@ std::vector<ExperimentTask> MakeTable6Tasks(const ExperimentInput& in) {
                        return std::vector<ExperimentRow>{BfbRow(expr, g, bound)};
                      }});
     const Topology g = EvaluateTopologyExpression(expr);
+    if (g.num_compute() <= sccl_max_nodes) {
+      for (int pc : sccl_chunks) {
+        tasks.push_back({expr + " sccl-milp c=" + std::to_string(pc), [expr, pc, sccl_limit] {
+                           const Topology h = EvaluateTopologyExpression(expr);
+                           const InstanceBound bound = ComputeInstanceBound(h);
+                           return std::vector<ExperimentRow>{
+                               ScclRow(expr, h, pc, sccl_limit, bound)};
+                         }});
+      }
+    }
     if (g.num_compute() > milp_max_nodes) continue;
     for (int pc : milp_chunks) {
       if (pc < 1 || pc > kMaxMilpChunks) throw InputError("", "milp_chunks", "each in 1..64");

@@ -9,4 +9,5 @@ set grid
 set logscale x
 set logscale y
 plot 'generation_time.dat' index 0 using 1:2 with points title 'bfb', \
-     'generation_time.dat' index 1 using 1:2 with points title 'milp'
+     'generation_time.dat' index 1 using 1:2 with points title 'sccl-milp', \
+     'generation_time.dat' index 2 using 1:2 with points title 'milp'

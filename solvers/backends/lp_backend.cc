@@ -10,6 +10,7 @@
 #include <CglKnapsackCover.hpp>
 #include <CglMixedIntegerRounding2.hpp>
 #include <CglProbing.hpp>
+#include <ClpEventHandler.hpp>
 #include <ClpSimplex.hpp>
 #include <CoinMessageHandler.hpp>
 #include <CoinPackedMatrix.hpp>
@@ -80,6 +81,28 @@ LpOutcome ClpOutcome(int status, int secondary) {
   }
 }
 
+using SteadyClock = std::chrono::steady_clock;
+
+// Stops every simplex solve of one CBC call once the wall-clock deadline has passed (checked
+// at the end of each iteration; CBC clones it into every solver copy it makes, so all copies
+// share `fired`). Returning >= 0 from event() stops Clp with status 5.
+class DeadlineHandler : public ClpEventHandler {
+ public:
+  DeadlineHandler(SteadyClock::time_point deadline, bool* fired)
+      : deadline_(deadline), fired_(fired) {}
+  int event(Event which) override {
+    if (which != endOfIteration && which != endOfFactorization) return -1;
+    if (SteadyClock::now() < deadline_) return -1;
+    *fired_ = true;
+    return 0;
+  }
+  ClpEventHandler* clone() const override { return new DeadlineHandler(*this); }
+
+ private:
+  SteadyClock::time_point deadline_;
+  bool* fired_;
+};
+
 }  // namespace
 
 std::string ToString(LpOutcome outcome) {
@@ -130,9 +153,19 @@ LpSolution SolveLpWithClp(const LpProblem& p) {
 LpSolution SolveIlpWithCbc(const LpProblem& p) { return SolveIlpWithCbc(p, CbcOptions{}); }
 
 LpSolution SolveIlpWithCbc(const LpProblem& p, const CbcOptions& options) {
+  const auto entry = SteadyClock::now();
+  const bool limited = options.time_limit_seconds > 0;
+  const auto deadline =
+      entry + std::chrono::duration_cast<SteadyClock::duration>(
+                  std::chrono::duration<double>(limited ? options.time_limit_seconds : 0.0));
   LpSolution sol;
   if (!WellFormed(p)) return sol;
+  bool fired = false;
   OsiClpSolverInterface solver;
+  if (limited) {
+    DeadlineHandler handler(deadline, &fired);
+    solver.getModelPtr()->passInEventHandler(&handler);  // copied by Clp
+  }
   solver.messageHandler()->setLogLevel(0);
   solver.getModelPtr()->setLogLevel(0);
   CoinPackedMatrix matrix = BuildMatrix(p);
@@ -148,7 +181,16 @@ LpSolution SolveIlpWithCbc(const LpProblem& p, const CbcOptions& options) {
   model.solver()->messageHandler()->setLogLevel(0);
   model.setNumberThreads(0);
   model.setUseElapsedTime(true);
-  if (options.time_limit_seconds > 0) model.setMaximumSeconds(options.time_limit_seconds);
+  if (limited) {
+    // CBC's own clock starts at branchAndBound(): give it what is left of the call's budget.
+    const double left = std::chrono::duration<double>(deadline - SteadyClock::now()).count();
+    if (left <= 0) {
+      sol.outcome = LpOutcome::kStopped;
+      sol.stopped_lp_at_deadline = true;
+      return sol;
+    }
+    model.setMaximumSeconds(left);
+  }
   // Cut generators and heuristics live as long as the model uses them (CbcModel copies them).
   CglProbing probing;
   probing.setUsingObjective(1);
@@ -181,14 +223,18 @@ LpSolution SolveIlpWithCbc(const LpProblem& p, const CbcOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   model.branchAndBound();
   sol.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  sol.best_bound = model.getBestPossibleObjValue();
-  if (model.isProvenOptimal()) {
+  sol.stopped_lp_at_deadline = fired;
+  // A stopped LP may have pruned a node as infeasible: CBC's bound is then not a proof.
+  if (!fired) sol.best_bound = model.getBestPossibleObjValue();
+  if (fired) {
+    sol.outcome = LpOutcome::kStopped;  // claims void (LpSolution::stopped_lp_at_deadline)
+  } else if (model.isProvenOptimal()) {
     sol.outcome = LpOutcome::kOptimal;
   } else if (model.isProvenInfeasible()) {
     sol.outcome = LpOutcome::kInfeasible;
   } else if (model.isContinuousUnbounded()) {
     sol.outcome = LpOutcome::kUnbounded;
-  } else if (model.status() == 1) {
+  } else if (model.status() == 1 || model.status() == 5) {
     sol.outcome = LpOutcome::kStopped;
   } else {
     sol.outcome = LpOutcome::kNumericalTrouble;

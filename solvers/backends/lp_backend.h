@@ -58,11 +58,24 @@ struct LpSolution {
   // minimization; equals `objective` up to tolerance when kOptimal). NaN when unknown.
   double best_bound = std::numeric_limits<double>::quiet_NaN();
   double seconds = 0.0;  // CBC only: wall time of branch and bound
+  // CBC only: the deadline (CbcOptions::time_limit_seconds) stopped an LP inside CBC (root,
+  // cut loop, heuristic, strong branching). CBC may then have taken the stopped LP for an
+  // infeasible node, so its optimality / infeasibility claims are void: the outcome is
+  // kStopped (with the incumbent when keep_incumbent), never kOptimal or kInfeasible, and
+  // best_bound is NaN.
+  bool stopped_lp_at_deadline = false;
 };
 
 // Limits for SolveIlpWithCbc. The defaults reproduce the two-argument-free overload.
 struct CbcOptions {
-  double time_limit_seconds = 0.0;  // wall clock; <= 0 = no limit
+  // Wall-clock budget of the whole call (steady clock from entry: loading the problem, branch
+  // and bound, every LP solve inside it); <= 0 = no limit. CBC's own limit is checked only
+  // between nodes and cut passes, so the LP solves (root LP, feasibility pump passes, which
+  // took seconds past the limit on Table 6's hypercube(4)) are also stopped at the deadline
+  // by a Clp event handler checked every simplex iteration. What can still overrun: one
+  // step of CBC that runs no simplex iteration (a cut generator or rounding pass; typically
+  // milliseconds) and freeing the model.
+  double time_limit_seconds = 0.0;
   // When CBC stops early (kStopped) with a feasible incumbent, return it in `primal` and
   // `objective` (outcome stays kStopped: the incumbent is not proven optimal).
   bool keep_incumbent = false;

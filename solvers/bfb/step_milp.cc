@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -237,8 +238,9 @@ std::int64_t CountBinaries(const Topology& g, const MilpGraph& mg, int steps, in
   return n;
 }
 
+// `budget` seconds counted from `stage_start` (RemainingBudgetSeconds).
 StepMilpSolve SolveOnce(const Topology& g, const MilpGraph& mg, int steps, const StepMilpOptions& o,
-                        double time_limit) {
+                        double budget, Clock::time_point stage_start) {
   const auto start = Clock::now();
   StepMilpSolve out;
   out.steps = steps;
@@ -255,11 +257,20 @@ StepMilpSolve SolveOnce(const Topology& g, const MilpGraph& mg, int steps, const
   MilpModel model(g, mg, steps, o);
   LpProblem p = model.Build(o);
   out.rows = p.num_rows();
+  const double left = RemainingBudgetSeconds(budget, SecondsSince(stage_start));
+  if (left <= 0) {  // the build used up the budget: CBC is not started
+    out.outcome = StepMilpOutcome::kTimeLimit;
+    out.time_limit_reached = true;
+    out.seconds = SecondsSince(start);
+    return out;
+  }
   CbcOptions cbc;
-  cbc.time_limit_seconds = time_limit;
+  cbc.time_limit_seconds = std::isfinite(left) ? left : 0.0;
+  out.cbc_time_limit = cbc.time_limit_seconds;
   cbc.keep_incumbent = true;
   cbc.standard_cuts = o.standard_cuts;
   LpSolution sol = SolveIlpWithCbc(p, cbc);
+  out.time_limit_reached = sol.outcome == LpOutcome::kStopped;
   switch (sol.outcome) {
     case LpOutcome::kOptimal:
       out.outcome = StepMilpOutcome::kOptimal;
@@ -277,6 +288,7 @@ StepMilpSolve SolveOnce(const Topology& g, const MilpGraph& mg, int steps, const
   if (out.outcome == StepMilpOutcome::kOptimal || out.outcome == StepMilpOutcome::kFeasible) {
     out.cbc_objective = sol.objective;
     out.cbc_bound = std::isfinite(sol.best_bound) ? std::max(0.0, sol.best_bound) : 0.0;
+    out.cbc_bound_valid = std::isfinite(sol.best_bound);
     if (out.outcome == StepMilpOutcome::kOptimal)
       out.cbc_bound = std::min(out.cbc_bound, sol.objective);
     out.schedule = model.ToSchedule(sol.primal);
@@ -300,6 +312,7 @@ StepMilpSolve SolveOnce(const Topology& g, const MilpGraph& mg, int steps, const
     }
   } else if (std::isfinite(sol.best_bound)) {
     out.cbc_bound = std::max(0.0, sol.best_bound);
+    out.cbc_bound_valid = true;
   }
   out.seconds = SecondsSince(start);
   return out;
@@ -318,6 +331,16 @@ Rational TbLowerBound(const Topology& g) {
 }
 
 }  // namespace
+
+double RemainingBudgetSeconds(double budget_seconds, double elapsed_seconds) {
+  if (budget_seconds <= 0) return std::numeric_limits<double>::infinity();
+  return budget_seconds - elapsed_seconds;
+}
+
+Rational RelativeGap(const Rational& tb, const Rational& bound) {
+  if (tb <= 0) return Rational(0);
+  return (tb - bound) / tb;
+}
 
 std::string ToString(StepMilpObjective objective) {
   return objective == StepMilpObjective::kBandwidth ? "bandwidth" : "least-steps";
@@ -343,10 +366,13 @@ std::string ToString(StepMilpOutcome outcome) {
 
 StepMilpSolve SolveStepMilpOnce(const Topology& g, int steps, const StepMilpOptions& options,
                                 double time_limit_seconds) {
+  const auto start = Clock::now();
   MilpGraph mg = Prepare(g, options);
   if (steps < 1 || steps > kMaxMilpSteps)
     throw InputError(options.file, "steps", "must be in 1.." + std::to_string(kMaxMilpSteps));
-  return SolveOnce(g, mg, steps, options, time_limit_seconds);
+  StepMilpSolve out = SolveOnce(g, mg, steps, options, time_limit_seconds, start);
+  out.seconds = SecondsSince(start);
+  return out;
 }
 
 StepMilpResult SynthesizeStepMilp(const Topology& g, const StepMilpOptions& options) {
@@ -359,24 +385,29 @@ StepMilpResult SynthesizeStepMilp(const Topology& g, const StepMilpOptions& opti
   if (lo < 1 || hi < lo || hi > kMaxMilpSteps)
     throw InputError(options.file, "steps",
                      "need 1 <= min_steps <= max_steps <= " + std::to_string(kMaxMilpSteps));
-  result.tb_lower_bound = TbLowerBound(g);
   for (int s = lo; s <= hi; ++s) {
-    double limit = 0;
-    if (options.time_limit_seconds > 0) {
-      limit = options.time_limit_seconds - SecondsSince(start);
-      if (limit <= 0) break;
+    if (RemainingBudgetSeconds(options.time_limit_seconds, SecondsSince(start)) <= 0) {
+      result.time_limit_reached = true;
+      break;
     }
-    result.solves.push_back(SolveOnce(g, mg, s, options, limit));
+    result.solves.push_back(SolveOnce(g, mg, s, options, options.time_limit_seconds, start));
     const StepMilpSolve& cur = result.solves.back();
-    if (cur.verified) {
+    if (cur.outcome == StepMilpOutcome::kTooLarge) break;  // a larger S is larger still
+    result.time_limit_reached = result.time_limit_reached || cur.time_limit_reached;
+    if (cur.verified) {  // for least steps a schedule is the answer, even when cut short
       const StepMilpSolve* b = result.Best();
       if (b == nullptr || cur.tb < b->tb) result.best = static_cast<int>(result.solves.size()) - 1;
       if (options.objective == StepMilpObjective::kLeastSteps) break;
     }
+    // Least steps: an S the budget cut short without a schedule decides nothing, and a
+    // schedule at a larger S would not be proven least.
+    if (options.objective == StepMilpObjective::kLeastSteps && cur.time_limit_reached) break;
   }
-  if (const StepMilpSolve* b = result.Best())
-    result.certified_optimal = b->tb == result.tb_lower_bound;
   result.seconds = SecondsSince(start);
+  if (const StepMilpSolve* b = result.Best()) {
+    result.tb_lower_bound = TbLowerBound(g);
+    result.certified_optimal = b->tb == result.tb_lower_bound;
+  }
   return result;
 }
 

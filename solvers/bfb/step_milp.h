@@ -20,6 +20,19 @@
 // one CBC solve per S within one shared time budget; with kBandwidth the solves form the
 // (T_L, T_B) trade-off of seed 000 Figure 9.
 //
+// Time limit (a wall-clock budget, steady clock): time_limit_seconds covers the whole MILP
+// stage of one call — the preparation (BFS distances), and for every S the model build, the
+// CBC call (loading, branch and bound, every LP solve inside it: lp_backend.h) and the
+// rounding + exact check of the incumbent. Each CBC call gets what is left of the budget
+// when it starts (RemainingBudgetSeconds); nothing left: the S is not solved
+// (kTimeLimit, time_limit_reached). Not counted: the exact lower bound tb_lower_bound,
+// computed after the search (polynomial). The stage can overrun the budget by one
+// uninterruptible step: a model build already started, a CBC step without a simplex iteration
+// (a cut generator or rounding pass), and the exact check of the incumbent (milliseconds on
+// Table 6's sizes; all are polynomial). A solve stopped by the budget never claims
+// optimality or infeasibility (its CBC bound is dropped when an LP was cut short); its gap is
+// measured against the exact cut bound.
+//
 // Every solution is rounded to 0/1, converted into a StepSchedule (empty steps removed,
 // consecutive chunks of one send merged) and run through proofs_check's step checker; the
 // reported T_L and T_B are the checker's exact values. Optimality: CBC's proof is in
@@ -81,12 +94,16 @@ struct StepMilpSolve {
   StepMilpOutcome outcome = StepMilpOutcome::kSolverError;
   std::int64_t binaries = 0;
   std::int64_t rows = 0;
-  double cbc_objective = 0;   // T_B by CBC (doubles)
-  double cbc_bound = 0;       // CBC's proven lower bound on T_B (doubles; 0 for least-steps)
-  double seconds = 0;         // build + solve + check
-  bool has_schedule = false;  // kOptimal or kFeasible
-  StepSchedule schedule;      // allgather, chunks k/P, claimed_tl/tb set from the checker
-  bool verified = false;      // the step checker accepted the schedule
+  double cbc_objective = 0;      // T_B by CBC (doubles)
+  double cbc_bound = 0;          // CBC's proven lower bound on T_B (doubles; 0 for least-steps)
+  bool cbc_bound_valid = false;  // CBC proved cbc_bound (false when the budget cut an LP short)
+  double seconds = 0;            // build + solve + check
+  double cbc_time_limit = 0;     // seconds given to CBC: the budget left when it started (0: none
+                                 // or CBC not called)
+  bool time_limit_reached = false;  // stopped by the budget (kFeasible / kTimeLimit)
+  bool has_schedule = false;        // kOptimal or kFeasible
+  StepSchedule schedule;            // allgather, chunks k/P, claimed_tl/tb set from the checker
+  bool verified = false;            // the step checker accepted the schedule
   std::vector<std::string> check_errors;  // the checker's first violations otherwise
   int tl = 0;                             // checker's T_L (comm steps)
   Rational tb;                            // checker's T_B (shard units, Σ_t max_e load/b_e)
@@ -97,17 +114,26 @@ struct StepMilpResult {
   int best = -1;            // index into solves: least T_B (then fewest steps) among verified
                             // schedules; kLeastSteps: the first verified one; -1 when none
   int diameter = 0;         // D(G): no schedule has fewer steps
-  Rational tb_lower_bound;  // ratio* (cut bound, shard units)
-  bool certified_optimal = false;  // the best schedule's T_B equals tb_lower_bound
-  double seconds = 0;
+  Rational tb_lower_bound;  // ratio* (cut bound, shard units); computed only with a schedule
+  bool certified_optimal = false;   // the best schedule's T_B equals tb_lower_bound
+  bool time_limit_reached = false;  // the budget stopped a solve or the S search
+  double seconds = 0;               // the budgeted stage (see "Time limit" above)
   const StepMilpSolve* Best() const { return best < 0 ? nullptr : &solves[best]; }
 };
 
 StepMilpResult SynthesizeStepMilp(const Topology& g, const StepMilpOptions& options = {});
 
-// One solve at fixed S = steps (SynthesizeStepMilp calls it per S), with its own limit.
+// One solve at fixed S = steps (SynthesizeStepMilp calls it per S), with its own budget
+// (counted from entry, as above).
 StepMilpSolve SolveStepMilpOnce(const Topology& g, int steps, const StepMilpOptions& options,
                                 double time_limit_seconds);
+
+// The budget arithmetic: seconds left of a `budget_seconds` stage after `elapsed_seconds`
+// (budget - elapsed; <= 0 means exhausted), +infinity when budget_seconds <= 0 (no limit).
+double RemainingBudgetSeconds(double budget_seconds, double elapsed_seconds);
+
+// Relative gap of a schedule against a lower bound: (tb - bound) / tb, exact; 0 when tb <= 0.
+Rational RelativeGap(const Rational& tb, const Rational& bound);
 
 }  // namespace collsynth
 

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <functional>
+#include <limits>
 #include <map>
 
 #include "bfb_test_topologies.h"
@@ -220,6 +222,60 @@ TEST(StepMilpTest, MutatedSolutionIsRejectedByTheChecker) {
   StepSchedule claim = s;
   claim.claimed_tb = *s.claimed_tb - Rational(1, 3);
   EXPECT_FALSE(CheckStepSchedule(g, claim).ok);
+}
+
+TEST(StepMilpTest, BudgetArithmeticIsTheRemainingWallTime) {
+  EXPECT_EQ(RemainingBudgetSeconds(20.0, 3.5), 16.5);
+  EXPECT_EQ(RemainingBudgetSeconds(0.5, 0.75), -0.25);  // exhausted: no CBC call
+  EXPECT_EQ(RemainingBudgetSeconds(0.5, 0.5), 0.0);
+  EXPECT_EQ(RemainingBudgetSeconds(0.0, 100.0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(RemainingBudgetSeconds(-1.0, 0.0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(RelativeGap(Rational(10), Rational(15, 4)), Rational(5, 8));
+  EXPECT_EQ(RelativeGap(Rational(7, 3), Rational(7, 3)), Rational(0));
+}
+
+// Seed 000 Table 6's overrun (43.9 s, 53.8 s on a 20 s limit): CBC checked its limit only
+// between nodes and cut passes, so the root LP and the feasibility-pump LPs of hypercube(4)
+// with P = 4 (10176 binaries) ran seconds past it. Now every LP stops at the deadline and
+// CBC is given the budget left after the model build. The status and the budget are
+// asserted exactly; the wall time only against a generous slack (kSlack: one CBC step
+// without a simplex iteration on a loaded 2-core machine; the old code took > 3 s here).
+TEST(StepMilpTest, TinyTimeLimitHoldsAsAWallClockBudget) {
+  constexpr double kBudget = 0.5;
+  constexpr double kSlack = 1.5;
+  StepMilpOptions o = Options(4);
+  o.time_limit_seconds = kBudget;
+  const auto t0 = std::chrono::steady_clock::now();
+  StepMilpResult r = SynthesizeStepMilp(Hypercube(4), o);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_TRUE(r.time_limit_reached);
+  ASSERT_EQ(r.solves.size(), 1u);
+  const StepMilpSolve& s = r.solves[0];
+  EXPECT_TRUE(s.time_limit_reached);
+  EXPECT_TRUE(s.outcome == StepMilpOutcome::kFeasible || s.outcome == StepMilpOutcome::kTimeLimit)
+      << ToString(s.outcome);
+  // CBC got what was left after preparing and building, not the whole budget.
+  EXPECT_GT(s.cbc_time_limit, 0.0);
+  EXPECT_LT(s.cbc_time_limit, kBudget);
+  EXPECT_LE(r.seconds, kBudget + kSlack);
+  EXPECT_LE(wall, kBudget + kSlack);
+  if (s.has_schedule) {  // a gap at the time limit, against the exact cut bound 15/4
+    ExpectVerified(Hypercube(4), s);
+    EXPECT_EQ(r.tb_lower_bound, Rational(15, 4));
+    EXPECT_GT(RelativeGap(s.tb, r.tb_lower_bound), Rational(0));
+  }
+}
+
+TEST(StepMilpTest, ExhaustedBudgetStartsNoSolve) {
+  StepMilpOptions o = Options(1);
+  o.time_limit_seconds = 1e-9;  // used up by the preparation
+  StepMilpResult r = SynthesizeStepMilp(Torus({4}), o);
+  EXPECT_TRUE(r.time_limit_reached);
+  EXPECT_TRUE(r.solves.empty());
+  StepMilpSolve s = SolveStepMilpOnce(Torus({4}), 2, o, 1e-9);
+  EXPECT_EQ(s.outcome, StepMilpOutcome::kTimeLimit);
+  EXPECT_TRUE(s.time_limit_reached);
+  EXPECT_EQ(s.cbc_time_limit, 0.0);  // CBC not called
 }
 
 TEST(StepMilpTest, BadInputIsReported) {
