@@ -90,6 +90,40 @@ struct Limits {
   std::int64_t max_chunks = 256;
 };
 
+// What an exported and replayed file contributes to its row.
+struct ExportFigures {
+  std::int64_t chunks = 0;
+  int channels = 0, blocks = 0, steps = 0;
+  Rational optimal, achieved;
+  const ReplayResult* replay = nullptr;
+  double export_seconds = 0, replay_seconds = 0;
+};
+
+template <typename Set>
+void FillRow(const ExportFigures& f, ExperimentRow* row, Set set) {
+  row->tb = f.achieved;
+  row->verified = f.replay->ok ? Verified::kYes : Verified::kNo;
+  set("nchunksperloop", std::to_string(f.chunks));
+  set("channels", std::to_string(f.channels));
+  set("blocks_per_gpu", std::to_string(f.blocks));
+  set("steps_per_block", std::to_string(f.steps));
+  set("optimal_ratio", ToString(f.optimal));
+  set("achieved_ratio", ToString(f.achieved));
+  set("exact", f.achieved == f.optimal ? "yes" : "no");
+  set("replay_ok", f.replay->ok ? "yes" : "no");
+  set("violations", std::to_string(f.replay->violations_total));
+  set("export_seconds", Seconds(f.export_seconds));
+  set("replay_seconds", Seconds(f.replay_seconds));
+}
+
+// The runtime's limits cannot be met: a result, not a failure of the experiment.
+template <typename Set>
+void LimitRow(const ExportLimitError& e, double export_seconds, ExperimentRow* row, Set set) {
+  row->verified = Verified::kNotApplicable;
+  set("limit", e.needed() > 0 ? e.limit() + " >= " + std::to_string(e.needed()) : e.limit());
+  set("export_seconds", Seconds(export_seconds));
+}
+
 // The MSCCL++ plan of the schedule, replayed from its JSON text; fills the row as RunCase.
 template <typename Set>
 void RunMscclpp(const Topology& g, const PipelineSchedule& s, const std::vector<int>& rank,
@@ -105,23 +139,11 @@ void RunMscclpp(const Topology& g, const PipelineSchedule& s, const std::vector<
     const auto tr = std::chrono::steady_clock::now();
     const ReplayResult replay = ReplayMscclppPlan(text, expr, MscclppReplayOptions{});
     const double replay_seconds = Since(tr);
-    row->tb = r.achieved_ratio;
-    row->verified = replay.ok ? Verified::kYes : Verified::kNo;
-    set("nchunksperloop", std::to_string(r.output_chunks));
-    set("channels", std::to_string(r.channels_per_gpu));
-    set("blocks_per_gpu", std::to_string(r.blocks_per_gpu));
-    set("steps_per_block", std::to_string(r.max_ops_per_block));
-    set("optimal_ratio", ToString(r.optimal_ratio));
-    set("achieved_ratio", ToString(r.achieved_ratio));
-    set("exact", r.achieved_ratio == r.optimal_ratio ? "yes" : "no");
-    set("replay_ok", replay.ok ? "yes" : "no");
-    set("violations", std::to_string(replay.violations_total));
-    set("export_seconds", Seconds(export_seconds));
-    set("replay_seconds", Seconds(replay_seconds));
+    FillRow({r.output_chunks, r.channels_per_gpu, r.blocks_per_gpu, r.max_ops_per_block,
+             r.optimal_ratio, r.achieved_ratio, &replay, export_seconds, replay_seconds},
+            row, set);
   } catch (const ExportLimitError& e) {
-    row->verified = Verified::kNotApplicable;
-    set("limit", e.needed() > 0 ? e.limit() + " >= " + std::to_string(e.needed()) : e.limit());
-    set("export_seconds", Seconds(Since(te)));
+    LimitRow(e, Since(te), row, set);
   }
 }
 
@@ -196,24 +218,11 @@ ExperimentRow RunCase(const std::string& expr, const std::string& label, Collect
     const auto tr = std::chrono::steady_clock::now();
     const ReplayResult replay = ReplayMscclXml(xml, expr, ro);
     const double replay_seconds = Since(tr);
-    row.tb = r.achieved_ratio;
-    row.verified = replay.ok ? Verified::kYes : Verified::kNo;
-    set("nchunksperloop", std::to_string(r.program.nchunksperloop));
-    set("channels", std::to_string(r.program.nchannels));
-    set("blocks_per_gpu", std::to_string(r.blocks_per_gpu));
-    set("steps_per_block", std::to_string(r.max_steps_per_block));
-    set("optimal_ratio", ToString(r.optimal_ratio));
-    set("achieved_ratio", ToString(r.achieved_ratio));
-    set("exact", r.achieved_ratio == r.optimal_ratio ? "yes" : "no");
-    set("replay_ok", replay.ok ? "yes" : "no");
-    set("violations", std::to_string(replay.violations_total));
-    set("export_seconds", Seconds(export_seconds));
-    set("replay_seconds", Seconds(replay_seconds));
+    FillRow({r.program.nchunksperloop, r.program.nchannels, r.blocks_per_gpu, r.max_steps_per_block,
+             r.optimal_ratio, r.achieved_ratio, &replay, export_seconds, replay_seconds},
+            &row, set);
   } catch (const ExportLimitError& e) {
-    // The runtime's limits cannot be met: a result, not a failure of the experiment.
-    row.verified = Verified::kNotApplicable;
-    set("limit", e.needed() > 0 ? e.limit() + " >= " + std::to_string(e.needed()) : e.limit());
-    set("export_seconds", Seconds(Since(te)));
+    LimitRow(e, Since(te), &row, set);
   }
   row.extra = cols;
   row.wall_seconds = Since(t0);
