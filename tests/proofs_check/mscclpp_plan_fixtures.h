@@ -70,7 +70,7 @@ PlanJson PlanSkeleton(const std::string& coll, int n, int ki, int ko, int ks, bo
                     {"channels", {{{"channel_type", "memory"}, {"connected_to", peers}}}},
                     {"remote_buffers", remote},
                     {"semaphores", PlanJson::array()},
-                    {"threadblocks", {tb}}});
+                    {"threadblocks", PlanJson::array({tb})}});
   }
   return {{"name", "test_" + coll},
           {"collective", coll},
@@ -89,7 +89,8 @@ inline PlanJson AllgatherPlan(int n, bool inplace) {
   return PlanSkeleton("allgather", n, 1, n, 0, inplace, "o", [&](int g) {
     PlanJson ops = PlanJson::array();
     if (!inplace) {
-      ops.push_back(DataOp("copy", {Local("i", 0)}, {Local("o", g)}));
+      ops.push_back(
+          DataOp("copy", PlanJson::array({Local("i", 0)}), PlanJson::array({Local("o", g)})));
       ops.push_back(PlanOp("nop"));
     }
     PlanJson src = PlanJson::array(), dst = PlanJson::array();
@@ -121,11 +122,11 @@ inline PlanJson ReducePhase(int n, int g, PlanJson result) {
   ops.push_back(SyncOp("signal", AllPeers(n)));
   ops.push_back(SyncOp("wait", AllPeers(n)));
   ops.push_back(PlanOp("nop"));
-  PlanJson sum = {Local("i", g)};
+  PlanJson sum = PlanJson::array({Local("i", g)});
   for (int p = 0; p < n; ++p) {
     if (p != g) sum.push_back(Local("s", p));
   }
-  ops.push_back(DataOp("re", sum, {result}));
+  ops.push_back(DataOp("re", sum, PlanJson::array({result})));
   return ops;
 }
 

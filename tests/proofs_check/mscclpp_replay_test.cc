@@ -358,7 +358,8 @@ TEST(MscclppReplayTest, SemaphoresAndBarriersOrderBlocks) {
   tb1["id"] = 1;
   tb1["channels"] = PlanJson::array();
   tb1["ops"] = PlanJson::array(
-      {DataOp("copy", {Local("i", 0)}, {Local("o", 0)}), PlanOp("nop"), SemOp("sem_release", 0)});
+      {DataOp("copy", PlanJson::array({Local("i", 0)}), PlanJson::array({Local("o", 0)})),
+       PlanOp("nop"), SemOp("sem_release", 0)});
   gpu["threadblocks"].push_back(tb1);
   PlanJson& ops = Ops(plan, 0);
   ops.erase(ops.begin() + 3, ops.begin() + 5);  // copy, nop
@@ -619,9 +620,11 @@ TEST(MscclppReplayTest, PortPutSourceNeedsAFlushBeforeReuse) {
   ops[5]["src_buff"][0] = Local("s", 0);  // put s[0]
   ASSERT_EQ(ops[6]["name"], "flush");
   ops.insert(ops.begin() + 7, PlanOp("nop"));
-  ops.insert(ops.begin() + 8, DataOp("copy", {Local("i", 0)}, {Local("o", 0)}));
+  ops.insert(ops.begin() + 8,
+             DataOp("copy", PlanJson::array({Local("i", 0)}), PlanJson::array({Local("o", 0)})));
   ops.insert(ops.begin() + 9, PlanOp("nop"));
-  ops.insert(ops.begin() + 10, DataOp("copy", {Local("o", 0)}, {Local("s", 0)}));
+  ops.insert(ops.begin() + 10,
+             DataOp("copy", PlanJson::array({Local("o", 0)}), PlanJson::array({Local("s", 0)})));
   // copy, nop, put, flush, nop, copy i->o, nop, copy o->s (the put's source), nop, signal, ...
   const ReplayResult f = Replay(plan);
   EXPECT_TRUE(f.ok) << Dump(f);
