@@ -1,0 +1,89 @@
+// SymmetricPipelineSchedule: the "pipeline-symmetric" schedule format (issue 19 §2,
+// docs/symmetry.md): a pipeline schedule (schedules/pipeline_schedule.h) stored as the trees of
+// one representative root per orbit of a group H of automorphisms, plus, for every compute
+// node s, the element g_s of H that maps its representative r to s. The expanded schedule gives
+// s the trees g_s(T) for T in r's trees (edges and route paths mapped node by node, the same
+// multiplicities). Size O(N·m + trees of the representatives) instead of Θ(N²) tree edges.
+//
+// H is given by m pairwise commuting generators (node permutations, entry v = image of node v)
+// with declared orders n_i (gen_i^{n_i} = identity); g_s = gen_0^{e_0} ∘ gen_1^{e_1} ∘ ... ∘
+// gen_{m-1}^{e_{m-1}} for the exponents e of s (0 <= e_i < n_i). The checker
+// (proofs_check/symmetric_pipeline_checker.h) accepts the schedule only when H acts regularly
+// on every root orbit (then the expansion is H-invariant and the per-link-orbit load sums bound
+// every link, docs/symmetry.md "When one group element per root is enough", case 1).
+//
+// Data type, its JSON contract (docs/formats.md, "Symmetric pipeline schedule JSON") and the
+// expansion; no checking beyond what reading needs (node names exist, permutations are
+// permutations, sizes agree). Allgather, reduce-scatter (trees on G^T as in the plain format)
+// and allreduce (`phases`: reduce-scatter then allgather, each symmetric).
+#ifndef COLLSYNTH_SCHEDULES_SYMMETRIC_PIPELINE_SCHEDULE_H_
+#define COLLSYNTH_SCHEDULES_SYMMETRIC_PIPELINE_SCHEDULE_H_
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graphs/rational.h"
+#include "graphs/topology.h"
+#include "schedules/collective.h"
+#include "schedules/pipeline_schedule.h"
+
+namespace collsynth {
+
+struct SymmetricRepresentative {
+  int root = -1;                   // compute node id
+  std::vector<PipelineTree> trees;  // every tree has root == `root`; multiplicities sum to k
+};
+
+struct SymmetricRoot {
+  int node = -1;            // compute node id
+  int representative = -1;  // index into SymmetricPipelineSchedule::representatives
+  std::vector<std::int64_t> exponents;  // one per generator, 0 <= e_i < orders[i]
+};
+
+struct SymmetricPipelineSchedule {
+  Collective collective = Collective::kAllgather;  // allgather, reduce-scatter or allreduce
+  Rational ratio;  // claimed: max over links of load / (k · b_e) of the expansion
+  Rational U;
+  BigInt k;
+  std::vector<std::vector<int>> generators;  // node permutations (node ids)
+  std::vector<std::int64_t> orders;          // one per generator
+  std::vector<SymmetricRepresentative> representatives;
+  std::vector<SymmetricRoot> roots;  // every compute node once (representatives: exponents 0)
+  std::optional<std::vector<int>> bottleneck_cut;  // as in PipelineSchedule
+  std::optional<std::vector<std::vector<int>>> single_node_cuts;  // allreduce, as there
+  std::vector<SymmetricPipelineSchedule> phases;  // allreduce only: reduce-scatter, allgather
+  nlohmann::json extra = nlohmann::json::object();  // producer metadata, passed through
+};
+
+// Reading: InputError(file, item, problem) for anything malformed (unknown node, a generator
+// that is not a permutation of the topology's nodes, an order < 1 or above 2^31, exponents of the
+// wrong count or outside [0, n_i), a tree whose root is not its representative, ...). Whether the
+// generators are automorphisms, commute and act regularly is the checker's business.
+SymmetricPipelineSchedule SymmetricPipelineScheduleFromJson(const nlohmann::json& j,
+                                                            const Topology& g,
+                                                            const std::string& file);
+nlohmann::json SymmetricPipelineScheduleToJson(const SymmetricPipelineSchedule& s,
+                                               const Topology& g);
+// The same document as text (what `collsynth pipeline` writes).
+std::string SymmetricPipelineScheduleToJsonText(const SymmetricPipelineSchedule& s,
+                                                const Topology& g);
+
+// The permutation g_s for `exponents` (precondition: sizes agree with s.generators).
+// O(V · Σ_i e_i).
+std::vector<int> SymmetricGroupElement(const SymmetricPipelineSchedule& s,
+                                       const std::vector<std::int64_t>& exponents);
+
+// The plain "pipeline" schedule the symmetric one stands for: for every root s, the images
+// g_s(T) of its representative's trees; ratio, U, k and the certificates copied (phases
+// expanded for allreduce). `extra` gets "expanded_from": "pipeline-symmetric". Time and memory
+// Θ(N · size of the representatives' trees) — what the compact format avoids; for
+// `collsynth schedule expand` and the commands that need per-rank programs.
+PipelineSchedule ExpandSymmetricPipelineSchedule(const SymmetricPipelineSchedule& s,
+                                                 const Topology& g);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_SCHEDULES_SYMMETRIC_PIPELINE_SCHEDULE_H_
