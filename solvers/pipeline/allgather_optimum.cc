@@ -18,10 +18,13 @@ namespace {
 // or capacities beyond int64, the test runs the N max-flows.
 class Theorem1Oracle {
  public:
-  Theorem1Oracle(const Topology& g, const ProgressCallback& progress)
+  // `sinks`: the compute nodes whose F(s, v) is computed (empty: all of them).
+  Theorem1Oracle(const Topology& g, const ProgressCallback& progress,
+                 const std::vector<int>& sinks = {})
       : g_(g),
         ib_(ScaleToIntegers(g)),
         compute_(g.ComputeNodes()),
+        sinks_(sinks.empty() ? compute_ : sinks),
         source_(g.num_nodes()),
         progress_(progress) {
     FlowNetwork net(g.num_nodes() + 1);
@@ -64,7 +67,8 @@ class Theorem1Oracle {
     }
     bool first = true;
     std::int64_t done = 0;
-    for (int v : compute_) {
+    const std::int64_t num_sinks = static_cast<std::int64_t>(sinks_.size());
+    for (int v : sinks_) {
       MaxFlowResult r = solver_->Solve(source_, v, true);
       if (r.unbounded()) throw std::logic_error("Theorem 1 network: unbounded flow");
       if (first || r.value < out.min_value) {
@@ -72,7 +76,7 @@ class Theorem1Oracle {
         out.cut.assign(r.source_side.begin(), r.source_side.end() - 1);
         first = false;
       }
-      if (progress_) progress_(++done, n);
+      if (progress_) progress_(++done, num_sinks);
       if (stop_at_first_violation && out.min_value < target) break;
     }
     out.feasible = out.min_value >= target;
@@ -83,6 +87,7 @@ class Theorem1Oracle {
   const Topology& g_;
   IntegerBandwidths ib_;
   std::vector<int> compute_;
+  std::vector<int> sinks_;
   int source_;
   std::vector<int> link_arc_, source_arc_;
   std::unique_ptr<MaxFlowSolver> solver_;
@@ -147,9 +152,15 @@ bool AllgatherRatioFeasible(const Topology& g, const Rational& ratio) {
 }
 
 AllgatherOptimum ComputeAllgatherOptimum(const Topology& g, OptimumMethod method,
-                                         const ProgressCallback& progress) {
+                                         const ProgressCallback& progress,
+                                         const std::vector<int>& sinks) {
   CheckPreconditions(g);
-  Theorem1Oracle oracle(g, progress);
+  for (int v : sinks) {
+    if (v < 0 || v >= g.num_nodes() || !g.IsCompute(v)) {
+      throw std::logic_error("optimum: a sink representative that is not a compute node");
+    }
+  }
+  Theorem1Oracle oracle(g, progress, sinks);
   const IntegerBandwidths& ib = oracle.scaled();
   AllgatherOptimum r;
   r.method = method;

@@ -1,0 +1,502 @@
+#include "solvers/pipeline/symmetric_pipeline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <queue>
+#include <set>
+#include <stdexcept>
+
+#include "graphs/symmetry.h"
+#include "solvers/backends/lp_backend.h"
+#include "solvers/pipeline/allgather_optimum.h"
+
+namespace collsynth {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+constexpr std::int64_t kMaxOrder = std::int64_t{1} << 31;
+
+// The order of permutation p (lcm of its cycle lengths), or 0 when it exceeds kMaxOrder.
+std::int64_t PermutationOrder(const std::vector<int>& p) {
+  std::vector<char> seen(p.size(), 0);
+  std::int64_t order = 1;
+  for (std::size_t v = 0; v < p.size(); ++v) {
+    if (seen[v]) continue;
+    std::int64_t len = 0;
+    for (std::size_t u = v; !seen[u]; u = static_cast<std::size_t>(p[u])) {
+      seen[u] = 1;
+      ++len;
+    }
+    order = order / std::gcd(order, len) * len;
+    if (order > kMaxOrder) return 0;
+  }
+  return order;
+}
+
+bool Commute(const std::vector<int>& a, const std::vector<int>& b) {
+  for (std::size_t v = 0; v < a.size(); ++v) {
+    if (a[b[v]] != b[a[v]]) return false;
+  }
+  return true;
+}
+
+// Exponent vectors by BFS over every compute orbit (see the header); false on a conflict.
+bool AssignExponents(const Topology& g, RegularGroup* h) {
+  const int n = g.num_nodes();
+  const std::size_t m = h->generators.size();
+  h->representatives.clear();
+  h->representative_of.assign(n, -1);
+  h->exponents.assign(n, {});
+  h->order = 1;
+  for (std::int64_t o : h->orders) h->order *= o;  // each <= 2^31; checked against N below
+  for (int r = 0; r < n; ++r) {
+    if (!g.IsCompute(r) || h->representative_of[r] >= 0) continue;
+    const int rep = static_cast<int>(h->representatives.size());
+    h->representatives.push_back(r);
+    h->representative_of[r] = rep;
+    h->exponents[r].assign(m, 0);
+    std::vector<int> queue = {r};
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const int t = queue[head];
+      for (std::size_t j = 0; j < m; ++j) {
+        const int u = h->generators[j][t];
+        std::vector<std::int64_t> e = h->exponents[t];
+        e[j] = (e[j] + 1) % h->orders[j];
+        if (h->representative_of[u] < 0) {
+          h->representative_of[u] = rep;
+          h->exponents[u] = std::move(e);
+          queue.push_back(u);
+        } else if (h->representative_of[u] != rep || h->exponents[u] != e) {
+          return false;
+        }
+      }
+    }
+    // Consistent: the orbit is in bijection with Π Z_{n_j} (docs/symmetry.md).
+    if (static_cast<std::int64_t>(queue.size()) != h->order) return false;
+  }
+  return true;
+}
+
+void LinkOrbits(const Topology& g, RegularGroup* h) {
+  const int e_count = g.num_links();
+  std::vector<int> parent(e_count);
+  std::iota(parent.begin(), parent.end(), 0);
+  std::function<int(int)> find = [&](int x) {
+    while (parent[x] != x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+    return x;
+  };
+  for (const std::vector<int>& p : h->generators) {
+    for (int e = 0; e < e_count; ++e) {
+      const Link& l = g.link(e);
+      std::optional<int> image = g.FindLink(p[l.from], p[l.to]);
+      if (!image) throw std::logic_error("symmetric pipeline: generator is not an automorphism");
+      int a = find(e), b = find(*image);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+  }
+  h->link_orbit.assign(e_count, -1);
+  h->link_orbit_size.clear();
+  std::vector<int> index(e_count, -1);
+  for (int e = 0; e < e_count; ++e) {
+    int root = find(e);
+    if (index[root] < 0) {
+      index[root] = static_cast<int>(h->link_orbit_size.size());
+      h->link_orbit_size.push_back(0);
+    }
+    h->link_orbit[e] = index[root];
+    ++h->link_orbit_size[index[root]];
+  }
+}
+
+// One tree of a representative: for every compute node but the root, its parent and the links
+// of its route (parent -> ... -> node, switches inside).
+struct Column {
+  int rep = -1;
+  std::vector<int> parent;                // per node (-1: root or switch)
+  std::vector<std::vector<int>> route;    // per node: link ids
+  std::vector<std::int64_t> orbit_steps;  // c_O(T)
+};
+
+// Prim-like growth from root (see the header): a compute node joins through the cheapest
+// switch-only path from a node already in the tree; every route pays for its own steps.
+Column GrowTree(const Topology& g, const RegularGroup& h, int rep, const std::vector<double>& w) {
+  const int n = g.num_nodes();
+  const int root = h.representatives[rep];
+  std::vector<double> dist(n, std::numeric_limits<double>::infinity());
+  std::vector<int> via(n, -1);
+  std::vector<char> in_tree(n, 0);
+  using Item = std::pair<double, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+  Column c;
+  c.rep = rep;
+  c.parent.assign(n, -1);
+  c.route.assign(n, {});
+  c.orbit_steps.assign(h.link_orbit_size.size(), 0);
+  auto expand = [&](int x, double base) {
+    for (int e : g.OutLinks(x)) {
+      const int y = g.link(e).to;
+      if (y == x || (g.IsCompute(y) && in_tree[y])) continue;
+      const double nd = base + w[e];
+      if (nd < dist[y]) {
+        dist[y] = nd;
+        via[y] = e;
+        heap.push({nd, y});
+      }
+    }
+  };
+  in_tree[root] = 1;
+  dist[root] = 0;
+  expand(root, 0);
+  while (!heap.empty()) {
+    auto [d, x] = heap.top();
+    heap.pop();
+    if (d > dist[x]) continue;
+    if (g.IsSwitch(x)) {
+      expand(x, d);
+      continue;
+    }
+    if (in_tree[x]) continue;
+    // Join x through its route back to the first compute node.
+    std::vector<int> links;
+    int y = x;
+    do {
+      const int e = via[y];
+      links.push_back(e);
+      y = g.link(e).from;
+    } while (g.IsSwitch(y));
+    std::reverse(links.begin(), links.end());
+    for (int e : links) ++c.orbit_steps[h.link_orbit[e]];
+    c.parent[x] = y;
+    c.route[x] = std::move(links);
+    in_tree[x] = 1;
+    dist[x] = 0;
+    expand(x, 0);
+  }
+  for (int v = 0; v < n; ++v) {
+    if (g.IsCompute(v) && !in_tree[v]) {
+      throw std::logic_error("symmetric pipeline: a compute node is unreachable");
+    }
+  }
+  return c;
+}
+
+// Solves rows [a | b] (a·x = b) exactly; unknowns without a pivot are 0. std::nullopt when the
+// system is inconsistent. Gauss-Jordan over the rationals; the systems have at most
+// #link orbits + #representatives rows.
+std::optional<std::vector<Rational>> SolveExactly(std::vector<std::vector<Rational>> rows,
+                                                  std::size_t unknowns) {
+  std::vector<int> pivot_row_of(unknowns, -1);
+  std::size_t rank = 0;
+  for (std::size_t col = 0; col < unknowns && rank < rows.size(); ++col) {
+    std::size_t p = rank;
+    while (p < rows.size() && rows[p][col] == 0) ++p;
+    if (p == rows.size()) continue;
+    std::swap(rows[p], rows[rank]);
+    const Rational inv = 1 / rows[rank][col];
+    for (Rational& a : rows[rank]) a *= inv;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (i == rank || rows[i][col] == 0) continue;
+      const Rational f = rows[i][col];
+      for (std::size_t j = col; j <= unknowns; ++j) rows[i][j] -= f * rows[rank][j];
+    }
+    pivot_row_of[col] = static_cast<int>(rank);
+    ++rank;
+  }
+  for (std::size_t i = rank; i < rows.size(); ++i) {
+    if (rows[i][unknowns] != 0) return std::nullopt;
+  }
+  std::vector<Rational> x(unknowns, Rational(0));
+  for (std::size_t col = 0; col < unknowns; ++col) {
+    if (pivot_row_of[col] >= 0) x[col] = rows[pivot_row_of[col]][unknowns];
+  }
+  return x;
+}
+
+}  // namespace
+
+std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* why) {
+  const auto& declared = g.automorphisms();
+  for (std::size_t i = 0; i < declared.size(); ++i) {
+    AutomorphismCheck check = CheckAutomorphism(g, declared[i]);
+    if (!check.ok) {
+      throw std::invalid_argument("automorphisms[" + std::to_string(i) +
+                                  "] is not an automorphism: " + check.problem);
+    }
+  }
+  RegularGroup h;
+  for (const std::vector<int>& p : declared) {
+    bool fixes_compute = false;
+    bool identity = true;
+    for (int v = 0; v < g.num_nodes(); ++v) {
+      if (p[v] != v) identity = false;
+      if (p[v] == v && g.IsCompute(v)) fixes_compute = true;
+    }
+    if (identity || fixes_compute) continue;
+    const std::int64_t order = PermutationOrder(p);
+    if (order == 0) continue;
+    bool commutes = true;
+    for (const std::vector<int>& q : h.generators) commutes = commutes && Commute(p, q);
+    if (!commutes) continue;
+    h.generators.push_back(p);
+    h.orders.push_back(order);
+  }
+  while (!h.generators.empty() && !AssignExponents(g, &h)) {
+    h.generators.pop_back();
+    h.orders.pop_back();
+  }
+  if (h.generators.empty()) {
+    *why = declared.empty() ? "the topology declares no automorphisms"
+                            : "no declared automorphisms generate a group acting regularly on the "
+                              "compute nodes";
+    return std::nullopt;
+  }
+  LinkOrbits(g, &h);
+  return h;
+}
+
+SymmetricPipelineResult BuildSymmetricPipelineSchedule(const Topology& topology,
+                                                       Collective collective,
+                                                       const SymmetricPipelineOptions& options) {
+  if (collective != Collective::kAllgather && collective != Collective::kReduceScatter) {
+    throw std::invalid_argument("symmetric pipeline: allgather and reduce-scatter only");
+  }
+  // Reduce-scatter: the allgather of G^T (automorphisms of G are automorphisms of G^T).
+  const Topology transposed =
+      collective == Collective::kReduceScatter ? topology.Transpose() : Topology();
+  const Topology& g = collective == Collective::kReduceScatter ? transposed : topology;
+  SymmetricPipelineResult out;
+  auto t_group = Clock::now();
+  std::optional<RegularGroup> group = ChooseRegularGroup(g, &out.why);
+  out.stats.group_seconds = Seconds(t_group);
+  if (!group) return out;
+  const RegularGroup& h = *group;
+
+  // Optimum: one sink per orbit of the whole declared group.
+  auto t_opt = Clock::now();
+  std::vector<int> sinks;
+  for (const std::vector<int>& orbit : ComputeOrbits(g, g.automorphisms())) {
+    if (g.IsCompute(orbit.front())) sinks.push_back(orbit.front());
+  }
+  AllgatherOptimum opt = ComputeAllgatherOptimum(g, OptimumMethod::kDinkelbach, {}, sinks);
+  out.optimal_ratio = opt.ratio;
+  out.stats.optimum_max_flows = opt.max_flow_calls;
+  out.stats.optimum_seconds = Seconds(t_opt);
+
+  // Column generation (see the header).
+  auto t_pack = Clock::now();
+  const int num_orbits = static_cast<int>(h.link_orbit_size.size());
+  const int num_reps = static_cast<int>(h.representatives.size());
+  std::vector<Rational> orbit_bw(num_orbits);
+  for (int e = 0; e < g.num_links(); ++e) orbit_bw[h.link_orbit[e]] = g.link(e).bandwidth;
+  // cap_O = b_O·|O| / |H|: with |Hr| = |H| for every representative the condition is
+  // Σ_r Σ_T x_T c_O(T) <= ρ·cap_O.
+  std::vector<Rational> cap(num_orbits);
+  for (int o = 0; o < num_orbits; ++o) {
+    cap[o] = orbit_bw[o] * Rational(h.link_orbit_size[o]) / Rational(h.order);
+  }
+  std::vector<Column> columns;
+  std::set<std::pair<int, std::vector<std::int64_t>>> seen;
+  auto add_column = [&](Column c) {
+    if (!seen.insert({c.rep, c.orbit_steps}).second) return false;
+    columns.push_back(std::move(c));
+    return true;
+  };
+  std::vector<double> base_cost(g.num_links());
+  for (int e = 0; e < g.num_links(); ++e) {
+    base_cost[e] = 1.0 / orbit_bw[h.link_orbit[e]].convert_to<double>();
+  }
+  for (int r = 0; r < num_reps; ++r) add_column(GrowTree(g, h, r, base_cost));
+  LpSolution sol;
+  for (int round = 0; round < options.max_rounds; ++round) {
+    ++out.stats.column_generation_rounds;
+    LpProblem lp;
+    const int cols = 1 + static_cast<int>(columns.size());
+    lp.objective.assign(cols, 0.0);
+    lp.objective[0] = 1.0;
+    lp.col_lower.assign(cols, 0.0);
+    lp.col_upper.assign(cols, kLpInfinity);
+    for (int o = 0; o < num_orbits; ++o) {
+      lp.row_lower.push_back(-kLpInfinity);
+      lp.row_upper.push_back(0.0);
+      lp.entries.push_back({o, 0, -cap[o].convert_to<double>()});
+    }
+    for (int r = 0; r < num_reps; ++r) {
+      lp.row_lower.push_back(1.0);
+      lp.row_upper.push_back(1.0);
+    }
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      const int col = 1 + static_cast<int>(i);
+      for (int o = 0; o < num_orbits; ++o) {
+        if (columns[i].orbit_steps[o] != 0) {
+          lp.entries.push_back({o, col, static_cast<double>(columns[i].orbit_steps[o])});
+        }
+      }
+      lp.entries.push_back({num_orbits + columns[i].rep, col, 1.0});
+    }
+    sol = SolveLpWithClp(lp);
+    if (sol.outcome != LpOutcome::kOptimal) {
+      out.why = "the reduced LP failed: " + ToString(sol.outcome);
+      return out;
+    }
+    if (sol.objective <= opt.ratio.convert_to<double>() * (1 + 1e-12)) break;
+    // Pricing: orbit prices from the duals (<= 0 on the <= rows of a minimisation).
+    std::vector<double> price(num_orbits);
+    double max_price = 0;
+    for (int o = 0; o < num_orbits; ++o) {
+      price[o] = std::max(0.0, -sol.row_duals[o]);
+      max_price = std::max(max_price, price[o]);
+    }
+    const double eps = (max_price > 0 ? max_price : 1.0) * 1e-7;
+    std::vector<double> w(g.num_links());
+    for (int e = 0; e < g.num_links(); ++e) w[e] = price[h.link_orbit[e]] + eps;
+    bool added = false;
+    for (int r = 0; r < num_reps; ++r) {
+      Column c = GrowTree(g, h, r, w);
+      double reduced = 0;
+      for (int o = 0; o < num_orbits; ++o) reduced += price[o] * c.orbit_steps[o];
+      reduced -= sol.row_duals[num_orbits + r];
+      if (reduced < -1e-9 * std::max(1.0, std::abs(sol.objective)) && add_column(std::move(c))) {
+        added = true;
+      }
+    }
+    if (!added) break;
+  }
+  out.stats.columns = static_cast<int>(columns.size());
+
+  // Exact weights from CLP's answer (a vertex of the restricted LP): the columns it uses and
+  // the rows it makes tight, solved exactly (Gaussian elimination over the rationals, free
+  // unknowns at 0), then checked: weights >= 0, one distribution per representative.
+  std::vector<int> support;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (sol.primal[1 + i] > 1e-9) support.push_back(static_cast<int>(i));
+  }
+  std::vector<Rational> x(columns.size(), Rational(0));
+  {
+    const double rho = sol.primal[0];
+    std::vector<std::vector<Rational>> rows;  // [a_1..a_s | rhs], unknowns = support weights
+    for (int o = 0; o < num_orbits; ++o) {
+      double lhs = 0;
+      for (int i : support) lhs += sol.primal[1 + i] * columns[i].orbit_steps[o];
+      const double slack = rho * cap[o].convert_to<double>() - lhs;
+      if (slack > 1e-7 * std::max(1.0, std::abs(lhs))) continue;
+      std::vector<Rational> row(support.size() + 1);
+      for (std::size_t j = 0; j < support.size(); ++j) {
+        row[j] = Rational(columns[support[j]].orbit_steps[o]);
+      }
+      row.back() = opt.ratio * cap[o];
+      rows.push_back(std::move(row));
+    }
+    for (int r = 0; r < num_reps; ++r) {
+      std::vector<Rational> row(support.size() + 1);
+      for (std::size_t j = 0; j < support.size(); ++j) {
+        row[j] = columns[support[j]].rep == r ? 1 : 0;
+      }
+      row.back() = 1;
+      rows.push_back(std::move(row));
+    }
+    std::optional<std::vector<Rational>> solved = SolveExactly(rows, support.size());
+    if (!solved) {
+      out.why = "the reduced LP's tight rows have no exact solution (LP value " +
+                std::to_string(sol.objective) + ")";
+      return out;
+    }
+    for (std::size_t j = 0; j < support.size(); ++j) x[support[j]] = (*solved)[j];
+  }
+  std::vector<BigInt> rep_den(num_reps, 1);
+  std::vector<Rational> rep_total(num_reps, Rational(0));
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (x[i] < 0) {
+      out.why = "the reduced LP's exact solution has a negative weight";
+      return out;
+    }
+    rep_total[columns[i].rep] += x[i];
+    rep_den[columns[i].rep] = boost::multiprecision::lcm(rep_den[columns[i].rep], Denominator(x[i]));
+  }
+  for (int r = 0; r < num_reps; ++r) {
+    if (rep_total[r] != 1) {
+      out.why = "the reduced LP's exact solution is not a distribution per representative";
+      return out;
+    }
+  }
+  BigInt k = 1;
+  for (const BigInt& d : rep_den) k = boost::multiprecision::lcm(k, d);
+  std::vector<BigInt> mult(columns.size(), 0);
+  for (std::size_t i = 0; i < columns.size(); ++i) mult[i] = Numerator(x[i] * Rational(k));
+  std::vector<BigInt> orbit_load(num_orbits, 0);
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (mult[i] == 0) continue;
+    for (int o = 0; o < num_orbits; ++o) orbit_load[o] += mult[i] * columns[i].orbit_steps[o];
+  }
+  Rational ratio = 0;
+  for (int o = 0; o < num_orbits; ++o) {
+    Rational r = Rational(orbit_load[o]) / (Rational(k) * cap[o]);
+    if (r > ratio) ratio = r;
+  }
+  out.lp_ratio = ratio;
+  out.stats.packing_seconds = Seconds(t_pack);
+  if (ratio != opt.ratio) {
+    out.why = "the tree mixture found has ratio " + ToString(ratio) + ", above the optimum " +
+              ToString(opt.ratio) + " (column generation stopped after " +
+              std::to_string(out.stats.column_generation_rounds) + " rounds at LP value " +
+              std::to_string(sol.objective) + ")";
+    return out;
+  }
+
+  SymmetricPipelineSchedule s;
+  s.collective = collective;
+  s.ratio = ratio;
+  s.k = k;
+  s.U = ratio * Rational(k);
+  s.generators = h.generators;
+  s.orders = h.orders;
+  s.representatives.resize(num_reps);
+  for (int r = 0; r < num_reps; ++r) s.representatives[r].root = h.representatives[r];
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (mult[i] == 0) continue;
+    const Column& c = columns[i];
+    PipelineTree t;
+    t.root = h.representatives[c.rep];
+    t.multiplicity = mult[i];
+    // Edges in the order the nodes joined is not kept; parents before children is not
+    // required by the format. Emit them by node id.
+    for (int v = 0; v < g.num_nodes(); ++v) {
+      if (c.parent[v] < 0) continue;
+      PipelineTreeEdge e;
+      e.from = c.parent[v];
+      e.to = v;
+      PipelineRoute route;
+      route.path.push_back(c.parent[v]);
+      for (int l : c.route[v]) route.path.push_back(g.link(l).to);
+      route.multiplicity = mult[i];
+      e.routes.push_back(std::move(route));
+      t.edges.push_back(std::move(e));
+    }
+    s.representatives[c.rep].trees.push_back(std::move(t));
+  }
+  for (int v : g.ComputeNodes()) {
+    s.roots.push_back(SymmetricRoot{v, h.representative_of[v], h.exponents[v]});
+  }
+  s.bottleneck_cut = opt.bottleneck_cut;
+  s.extra["optimal_ratio"] = ToString(opt.ratio);
+  s.extra["cut_compute"] = opt.cut_compute;
+  s.extra["cut_bandwidth"] = ToString(opt.cut_bandwidth);
+  s.extra["group_order"] = h.order;
+  s.extra["link_orbits"] = num_orbits;
+  out.schedule = std::move(s);
+  return out;
+}
+
+}  // namespace collsynth

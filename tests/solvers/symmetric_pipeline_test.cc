@@ -1,0 +1,146 @@
+// Symmetric pipeline schedules (issue 19 §2): on every symmetric family at small size the
+// symmetric build reaches the exact optimum ratio* of the plain build, and its expansion passes
+// the plain checker with the same ratio and verdict.
+#include "solvers/pipeline/symmetric_pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include "graphs/expression.h"
+#include "proofs_check/pipeline_checker.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
+
+namespace collsynth {
+namespace {
+
+// Test-local expansion: g_s applied to the representative's trees.
+PipelineSchedule ExpandForTest(const SymmetricPipelineSchedule& s, const Topology& g) {
+  PipelineSchedule p;
+  p.collective = s.collective;
+  p.ratio = s.ratio;
+  p.U = s.U;
+  p.k = s.k;
+  p.bottleneck_cut = s.bottleneck_cut;
+  for (const SymmetricRoot& root : s.roots) {
+    std::vector<int> perm(g.num_nodes());
+    for (int v = 0; v < g.num_nodes(); ++v) perm[v] = v;
+    for (std::size_t i = 0; i < s.generators.size(); ++i) {
+      for (std::int64_t t = 0; t < root.exponents[i]; ++t) {
+        for (int& v : perm) v = s.generators[i][v];
+      }
+    }
+    for (const PipelineTree& t : s.representatives[root.representative].trees) {
+      PipelineTree m = t;
+      m.root = perm[t.root];
+      for (PipelineTreeEdge& e : m.edges) {
+        e.from = perm[e.from];
+        e.to = perm[e.to];
+        for (PipelineRoute& r : e.routes) {
+          for (int& v : r.path) v = perm[v];
+        }
+      }
+      p.trees.push_back(std::move(m));
+    }
+  }
+  return p;
+}
+
+void ExpectSymmetricOptimal(const std::string& expr, Collective c = Collective::kAllgather) {
+  SCOPED_TRACE(expr);
+  Topology g = EvaluateTopologyExpression(expr);
+  SymmetricPipelineResult sym = BuildSymmetricPipelineSchedule(g, c);
+  ASSERT_TRUE(sym.schedule.has_value()) << sym.why;
+  PipelineOptions o;
+  o.collective = c;
+  PipelineBuildResult plain = BuildPipelineSchedule(g, o);
+  EXPECT_EQ(sym.optimal_ratio, plain.optimal_ratio);
+  EXPECT_EQ(sym.schedule->ratio, plain.schedule.ratio);
+  PipelineCheckReport rep = CheckPipelineSchedule(g, ExpandForTest(*sym.schedule, g));
+  EXPECT_TRUE(rep.ok) << (rep.errors.empty() ? "" : rep.errors[0]);
+  EXPECT_EQ(rep.ratio, plain.schedule.ratio);
+  EXPECT_EQ(rep.verdict, PipelineVerdict::kOptimalCertified);
+}
+
+TEST(SymmetricPipeline, TorusHypercubeCirculantReachTheOptimum) {
+  for (const char* e : {"torus(3,3)", "torus(4,4)", "torus(2,3,4)", "hypercube(3)", "hamming(2,3)",
+                        "dcirculant(7,1,2)", "circulant(8,1,3)", "complete(5)",
+                        "twistedtorus(3,4,1)", "bipartite(3)", "uniring(2,5)", "biring(2,5)",
+                        "shiftedring(6)", "totientperms(9)"}) {
+    ExpectSymmetricOptimal(e);
+  }
+}
+
+TEST(SymmetricPipeline, SwitchTopologiesReachTheOptimum) {
+  for (const char* e : {"fattree(4)", "fattree(6)", "gpuboxes(4,4,300,25,2)", "gpuboxes(3,8,300,25,8)",
+                        "twocluster(3,2,10,5)", "dgx1(2)", "gpuboxes(3,6,300,25,4)"}) {
+    ExpectSymmetricOptimal(e);
+  }
+}
+
+TEST(SymmetricPipeline, ReduceScatterReachesTheOptimum) {
+  ExpectSymmetricOptimal("torus(3,4)", Collective::kReduceScatter);
+  ExpectSymmetricOptimal("fattree(4)", Collective::kReduceScatter);
+}
+
+}  // namespace
+}  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+TEST(SymmetricPipeline, GroupKeepsTheGeneratorsThatActRegularly) {
+  std::string why;
+  // circulant: rotation kept (order 8), the reflection i -> -i fixes node 0 and is dropped.
+  Topology c = EvaluateTopologyExpression("circulant(8,1,3)");
+  std::optional<RegularGroup> h = ChooseRegularGroup(c, &why);
+  ASSERT_TRUE(h.has_value()) << why;
+  EXPECT_EQ(h->generators.size(), 1u);
+  EXPECT_EQ(h->orders, std::vector<std::int64_t>({8}));
+  EXPECT_EQ(h->representatives, std::vector<int>({0}));
+  // Two link orbits: the +1 and +3 chords, in both directions (4 orbits of 8 links).
+  EXPECT_EQ(h->link_orbit_size.size(), 4u);
+  // fattree(4): pods x edge switches x hosts, Z_4 x Z_2 x Z_2 (order 16 = hosts).
+  Topology f = EvaluateTopologyExpression("fattree(4)");
+  h = ChooseRegularGroup(f, &why);
+  ASSERT_TRUE(h.has_value()) << why;
+  EXPECT_EQ(h->order, 16);
+  EXPECT_EQ(h->generators.size(), 3u);
+  // dgx1(2): two compute orbits per the table in docs/topologies.md.
+  h = ChooseRegularGroup(EvaluateTopologyExpression("dgx1(2)"), &why);
+  ASSERT_TRUE(h.has_value()) << why;
+  EXPECT_EQ(h->representatives.size(), 2u);
+  EXPECT_EQ(h->order, 8);
+}
+
+TEST(SymmetricPipeline, NoRegularGroupFallsBackWithAReason) {
+  Topology f = EvaluateTopologyExpression("fattree(4)");
+  // Keep only generators that fix every host (aggregation index, core rotation).
+  std::vector<std::vector<int>> fixing;
+  for (const std::vector<int>& p : f.automorphisms()) {
+    bool fixes_hosts = true;
+    for (int v : f.ComputeNodes()) fixes_hosts = fixes_hosts && p[v] == v;
+    if (fixes_hosts) fixing.push_back(p);
+  }
+  ASSERT_FALSE(fixing.empty());
+  f.set_automorphisms(fixing);
+  SymmetricPipelineResult r = BuildSymmetricPipelineSchedule(f, Collective::kAllgather);
+  EXPECT_FALSE(r.schedule.has_value());
+  EXPECT_EQ(r.why,
+            "no declared automorphisms generate a group acting regularly on the compute nodes");
+  Topology plain = EvaluateTopologyExpression("torus(3,3)");
+  plain.set_automorphisms({});
+  r = BuildSymmetricPipelineSchedule(plain, Collective::kAllgather);
+  EXPECT_EQ(r.why, "the topology declares no automorphisms");
+}
+
+TEST(SymmetricPipeline, AWrongAutomorphismIsRejected) {
+  Topology g = EvaluateTopologyExpression("torus(3,3)");
+  std::vector<int> swap01(g.num_nodes());
+  for (int v = 0; v < g.num_nodes(); ++v) swap01[v] = v;
+  std::swap(swap01[0], swap01[1]);  // not an automorphism of the 3x3 torus
+  g.set_automorphisms({g.automorphisms()[0], swap01});
+  std::string why;
+  EXPECT_THROW(ChooseRegularGroup(g, &why), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace collsynth
