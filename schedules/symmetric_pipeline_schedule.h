@@ -33,13 +33,13 @@
 namespace collsynth {
 
 struct SymmetricRepresentative {
-  int root = -1;                   // compute node id
+  int root = -1;                    // compute node id
   std::vector<PipelineTree> trees;  // every tree has root == `root`; multiplicities sum to k
 };
 
 struct SymmetricRoot {
-  int node = -1;            // compute node id
-  int representative = -1;  // index into SymmetricPipelineSchedule::representatives
+  int node = -1;                        // compute node id
+  int representative = -1;              // index into SymmetricPipelineSchedule::representatives
   std::vector<std::int64_t> exponents;  // one per generator, 0 <= e_i < orders[i]
 };
 
@@ -52,9 +52,9 @@ struct SymmetricPipelineSchedule {
   std::vector<std::int64_t> orders;          // one per generator
   std::vector<SymmetricRepresentative> representatives;
   std::vector<SymmetricRoot> roots;  // every compute node once (representatives: exponents 0)
-  std::optional<std::vector<int>> bottleneck_cut;  // as in PipelineSchedule
+  std::optional<std::vector<int>> bottleneck_cut;                 // as in PipelineSchedule
   std::optional<std::vector<std::vector<int>>> single_node_cuts;  // allreduce, as there
-  std::vector<SymmetricPipelineSchedule> phases;  // allreduce only: reduce-scatter, allgather
+  std::vector<SymmetricPipelineSchedule> phases;    // allreduce only: reduce-scatter, allgather
   nlohmann::json extra = nlohmann::json::object();  // producer metadata, passed through
 };
 
