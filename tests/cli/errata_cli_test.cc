@@ -35,8 +35,8 @@ TEST(ErrataCliTest, Conjecture1K3FailsAtC15) {
   EXPECT_EQ(j["tb_lower_bound"], "7/3");
   EXPECT_EQ(j["bandwidth_optimal"], false);
   EXPECT_EQ(j["verified"], true);
-  auto p = RunCli({"prove", "s000-conj1-k3", "--range", "15..15", "--json", "--out",
-                   TempPath("conj1")});
+  auto p =
+      RunCli({"prove", "s000-conj1-k3", "--range", "15..15", "--json", "--out", TempPath("conj1")});
   EXPECT_EQ(p.exit_code, 1) << p.err;
   json s = json::parse(p.out);
   EXPECT_EQ(s["instances"], 35);
@@ -47,8 +47,8 @@ TEST(ErrataCliTest, Conjecture1K3FailsAtC15) {
 
 // Theorem 18's "Moreover": at x = 2 of C(7,{1,2}), N_2 = 2 and b_2 = 3 are constant, a_2 is not.
 TEST(ErrataCliTest, Theorem18MoreoverFailsAtC7) {
-  auto p = RunCli({"prove", "s000-thm18-moreover", "--range", "7..7", "--json", "--out",
-                   TempPath("thm18")});
+  auto p = RunCli(
+      {"prove", "s000-thm18-moreover", "--range", "7..7", "--json", "--out", TempPath("thm18")});
   EXPECT_EQ(p.exit_code, 1) << p.err;
   json s = json::parse(p.out);
   ASSERT_EQ(s["counterexamples"].size(), 1u);
@@ -57,8 +57,8 @@ TEST(ErrataCliTest, Theorem18MoreoverFailsAtC7) {
             "two of N_x, a_x, b_x are constant but not the third (or N_x != d·a_x/b_x): "
             "x = 2: N_x = 2, a_x takes 1, 2, b_x = 3 (d = 4)");
   // The main claim of Thm 18 holds on the same range.
-  auto main = RunCli(
-      {"prove", "s000-thm18", "--range", "7..7", "--json", "--out", TempPath("thm18main")});
+  auto main =
+      RunCli({"prove", "s000-thm18", "--range", "7..7", "--json", "--out", TempPath("thm18main")});
   EXPECT_EQ(main.exit_code, 0) << main.err;
 }
 
