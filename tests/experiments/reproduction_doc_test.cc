@@ -70,8 +70,8 @@ std::vector<std::string> ReproductionProblems(const std::string& text, const fs:
   static const std::regex kExperiment("experiment run ([A-Za-z0-9_-]+)");
   static const std::regex kSweep("collsynth prove ([A-Za-z0-9_-]+)");
   static const std::regex kPath("(notebooks_data/[A-Za-z0-9_./-]+)");
-  static const std::vector<std::string> kVerdicts = {
-      "exact", "to the printed digit", "differs", "not regenerable", "in progress"};
+  static const std::vector<std::string> kVerdicts = {"exact", "to the printed digit", "differs",
+                                                     "not regenerable", "in progress"};
   std::vector<std::string> problems;
   std::istringstream in(text);
   std::string line;
@@ -183,7 +183,8 @@ TEST(ReproductionDoc, CheckerCatchesEachKindOfRot) {
             "line 4: notebooks_data/alpha/gone.png does not exist");
   EXPECT_EQ(one("| b | 2 | — | — | probably fine |\n"),
             "line 4: verdict \"probably fine\" is not one of five");
-  EXPECT_EQ(one("| b | a | b | — | — | exact |\n"), "line 4: 6 cells, the header has 5 (a '|' inside a cell?)");
+  EXPECT_EQ(one("| b | a | b | — | — | exact |\n"),
+            "line 4: 6 cells, the header has 5 (a '|' inside a cell?)");
   EXPECT_EQ(one("| b | 2 | `collsynth experiment run beta` | `notebooks_data/beta/x.csv` | "
                 "in progress (issue 20): beta |\n"),
             "got 0 problems:");
