@@ -124,6 +124,7 @@ SweepReport SweepTheorem18(const SweepRange& r, bool moreover) {
     std::vector<std::vector<int>> nbr(n);
     for (const Link& l : g.links()) nbr[l.from].push_back(l.to);
     bool all_two = true, relation = true;
+    std::string why;  // the first distance where the "Moreover" fails, with the values seen
     for (int x = 1; x <= diam; ++x) {
       std::set<int> nx, ax, bx;
       for (int u = 0; u < n; ++u) {
@@ -148,16 +149,26 @@ SweepReport SweepTheorem18(const SweepRange& r, bool moreover) {
         break;
       }
       // "Moreover": the third exists too, with N_x = d·a_x / b_x.
-      if (constants != 3 || Rational(*nx.begin()) != Rational(d * *ax.begin(), *bx.begin()))
+      if (relation &&
+          (constants != 3 || Rational(*nx.begin()) != Rational(d * *ax.begin(), *bx.begin()))) {
         relation = false;
+        auto values = [](const std::set<int>& vs) {
+          std::string s;
+          for (int v : vs) s += (s.empty() ? "" : ", ") + S(v);
+          return vs.size() == 1 ? " = " + s : " takes " + s;
+        };
+        why = "x = " + S(x) + ": N_x" + values(nx) + ", a_x" + values(ax) + ", b_x" + values(bx) +
+              " (d = " + S(d) + ")";
+      }
     }
     if (!all_two) continue;
     ++hypothesis;
     ++rep.instances;
     if (moreover) {
       if (!relation)
-        rep.Fail(expr, "two of N_x, a_x, b_x are constant but not the third (or N_x != d·a_x/b_x)",
-                 g);
+        rep.Fail(
+            expr,
+            "two of N_x, a_x, b_x are constant but not the third (or N_x != d·a_x/b_x): " + why, g);
       continue;
     }
     BfbValue v = ComputeBfbValue(g, expr);
