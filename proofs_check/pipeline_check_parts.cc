@@ -206,7 +206,7 @@ void CheckPipelineBottleneckCut(const Topology& g, Collective collective,
     const bool ingress = collective == Collective::kReduceScatter;
     out.Add(K::kCutMismatch, item, -1, -1,
             std::string("the cut gives ") +
-                (ingress                                 ? "|S ∩ V_c| / B-(S)"
+                (ingress                                ? "|S ∩ V_c| / B-(S)"
                  : collective == Collective::kBroadcast ? "1 / B+(S)"
                                                         : "|S ∩ V_c| / B+(S)") +
                 " = " + ToString(b.bound) + ", which does not equal the ratio " +
@@ -253,8 +253,7 @@ void CheckAllreduceCertificate(const Topology& g, const std::optional<std::vecto
   std::string names, values;
   for (const CutBound& b : bounds) {
     values += (values.empty() ? "" : ", ") + b.name + " = " + ToString(b.bound);
-    if (b.bound == total)
-      names += (names.empty() ? "" : " and ") + b.name.substr(b.name.find('('));
+    if (b.bound == total) names += (names.empty() ? "" : " and ") + b.name.substr(b.name.find('('));
   }
   if (report.certified_optimal) {
     report.certified_by = (names.find(" and ") != std::string::npos ? "bounds " : "bound ") + names;

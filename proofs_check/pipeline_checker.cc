@@ -315,6 +315,14 @@ const char* PipelineViolationKindName(PipelineViolationKind kind) {
       return "cut-mismatch";
     case K::kFixedKCut:
       return "fixed-k-cut";
+    case K::kNotAutomorphism:
+      return "not-automorphism";
+    case K::kGroupRelation:
+      return "group-relation";
+    case K::kNotRegular:
+      return "not-regular";
+    case K::kRootList:
+      return "root-list";
   }
   return "unknown";
 }
@@ -348,6 +356,14 @@ json PipelineCheckReport::ToJson() const {
   json kinds = json::array();
   for (const PipelineViolation& v : violations) kinds.push_back(PipelineViolationKindName(v.kind));
   j["error_kinds"] = std::move(kinds);
+  if (symmetric) {
+    j["format"] = "pipeline-symmetric";
+    j["format_checked"] = "pipeline-symmetric";
+    j["num_generators"] = symmetric->generators;
+    j["num_representatives"] = symmetric->representatives;
+    j["group_order"] = symmetric->group_order ? json(*symmetric->group_order) : json(nullptr);
+    j["link_orbits"] = symmetric->link_orbits ? json(*symmetric->link_orbits) : json(nullptr);
+  }
   if (!phases.empty()) {
     json ph = json::array();
     for (const PipelineCheckReport& p : phases) ph.push_back(p.ToJson());
