@@ -315,6 +315,66 @@ TEST(SymmetricPipelineCheckerTest, AllreducePhasesSumAndBoundSix) {
   EXPECT_EQ(rb.violations.at(0).item, "phases[1].roots");
 }
 
+// No generators: every root is its own representative, every link its own orbit, and the
+// check is the plain one (seed 004 Figure 1's schedule, written as a symmetric one).
+TEST(SymmetricPipelineCheckerTest, TrivialGroupIsThePlainCheck) {
+  const Topology g = testing::TwoCluster();
+  const PipelineSchedule plain = testing::TwoClusterPipeline();
+  SymmetricPipelineSchedule s;
+  s.ratio = plain.ratio;
+  s.U = plain.U;
+  s.k = plain.k;
+  s.bottleneck_cut = plain.bottleneck_cut;
+  for (int v : g.ComputeNodes()) {
+    s.roots.push_back(RootEntry(v, {}, static_cast<int>(s.representatives.size())));
+    SymmetricRepresentative rep{v, {}};
+    for (const PipelineTree& t : plain.trees) {
+      if (t.root == v) rep.trees.push_back(t);
+    }
+    s.representatives.push_back(std::move(rep));
+  }
+  const PipelineCheckReport r = CheckSymmetricPipelineSchedule(g, s);
+  const PipelineCheckReport p = CheckPipelineSchedule(g, plain);
+  EXPECT_TRUE(r.ok) << Errors(r);
+  EXPECT_EQ(r.ratio, p.ratio);
+  EXPECT_EQ(r.ratio, Rational(1));
+  EXPECT_EQ(r.verdict, PipelineVerdict::kOptimalCertified);
+  EXPECT_EQ(r.symmetric->group_order, 1);
+  EXPECT_EQ(r.symmetric->link_orbits, g.num_links());
+  // Halving U overloads, per link now, what the plain checker finds overloaded.
+  s.U = Rational(1, 2);
+  const PipelineCheckReport half = CheckSymmetricPipelineSchedule(g, s, 100);
+  std::int64_t overloaded = 0;
+  for (const PipelineViolation& v : half.violations) overloaded += v.kind == K::kOverloaded;
+  EXPECT_EQ(overloaded, 32);  // as in PipelineCheckerTest.LoadAgainstUAndK
+}
+
+// N = 20,000: the expansion would have N·(N-1) ≈ 4·10^8 tree edges (tens of GB); the compact
+// check is linear in N.
+TEST(SymmetricPipelineCheckerTest, LargeRingIsCheckedWithoutExpanding) {
+  const int n = 20000;
+  const Topology g = testing::Ring(n, false);
+  SymmetricPipelineSchedule s;
+  s.ratio = n - 1;
+  s.U = n - 1;
+  s.k = 1;
+  s.generators.emplace_back(n);
+  for (int v = 0; v < n; ++v) s.generators[0][v] = (v + 1) % n;
+  s.orders = {n};
+  std::vector<PipelineTreeEdge> path;
+  for (int v = 0; v + 1 < n; ++v) path.push_back(Edge(v, v + 1));
+  s.representatives.push_back({0, {Tree(0, std::move(path))}});
+  for (int v = 0; v < n; ++v) s.roots.push_back(RootEntry(v, {v}));
+  std::vector<int> cut;
+  for (int v = 0; v + 1 < n; ++v) cut.push_back(v);
+  s.bottleneck_cut = cut;
+  const PipelineCheckReport r = CheckSymmetricPipelineSchedule(g, s);
+  EXPECT_TRUE(r.ok) << Errors(r);
+  EXPECT_EQ(r.ratio, Rational(n - 1));
+  EXPECT_EQ(r.verdict, PipelineVerdict::kOptimalCertified);
+  EXPECT_EQ(r.symmetric->group_order, n);
+}
+
 // --- mutations --------------------------------------------------------------------------------
 
 TEST(SymmetricPipelineCheckerMutationTest, GeneratorThatIsNotAnAutomorphism) {
