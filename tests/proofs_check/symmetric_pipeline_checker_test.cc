@@ -101,6 +101,17 @@ SymmetricPipelineSchedule RingSchedule() {
   return s;
 }
 
+// Reduce-scatter on the same ring: data flows child -> parent along the reversed path, so the
+// representative's tree runs against the ring (v0 -> v4 -> v3 -> v2 -> v1, each path's reverse
+// a link); S = {v1..v4} gives |S ∩ V_c| / B-(S) = 4 / 1 on G^T.
+SymmetricPipelineSchedule RingReduceScatter() {
+  SymmetricPipelineSchedule s = RingSchedule();
+  s.collective = Collective::kReduceScatter;
+  s.representatives[0].trees[0] = Tree(0, {Edge(0, 4), Edge(4, 3), Edge(3, 2), Edge(2, 1)});
+  s.bottleneck_cut = std::vector<int>{1, 2, 3, 4};
+  return s;
+}
+
 int T33(int x, int y) { return ((x % 3 + 3) % 3) * 3 + (y % 3 + 3) % 3; }  // torus(3,3) ids
 
 // torus(3,3) under its two translations (Z_3 × Z_3, from `topo gen`). The representative's BFS
@@ -170,7 +181,7 @@ SymmetricPipelineSchedule TwoClusterAllreduce(const Topology& g) {
 // (one route each): its sibling through its edge switch, its pod's other edge through
 // aggregation a = h, the 12 hosts of other pods i = 0..11 through aggregation i mod 2 and core
 // (i mod 2, ⌊i/2⌋ mod 2). Host up/down links carry 15 = U·b (ratio 15 = 15 / B+(V \ {host})),
-// every switch-to-switch orbit at most 14·|O| / 16 per link.
+// every switch-to-switch link at most 14 (Σ_r |Hr|·L_r(O) / |O| = 16 · 7 / 8 at most).
 SymmetricPipelineSchedule FatTreeSchedule(const Topology& g) {
   auto host = [](int p, int e, int h) { return (2 * p + e) * 2 + h; };
   auto edge = [](int p, int e) { return 16 + 2 * p + e; };
@@ -225,6 +236,8 @@ struct Case {
 std::vector<Case> ValidCases() {
   std::vector<Case> cases;
   cases.push_back({"ring", testing::Ring(5, false), RingSchedule(), 4, 5, 1, "bound (1)"});
+  cases.push_back({"ring reduce-scatter", testing::Ring(5, false), RingReduceScatter(), 4, 5, 1,
+                   "bound (1) on G^T"});
   Topology torus = EvaluateTopologyExpression("torus(3,3)");
   cases.push_back({"torus", torus, TorusSchedule(torus), 2, 9, 4, "bound (1)"});
   Topology two = EvaluateTopologyExpression("twocluster(2,3,10,1)");
@@ -576,6 +589,10 @@ TEST(SymmetricPipelineCheckerMutationTest, BrokenRepresentativeTrees) {
   s.representatives[0].trees[0].edges[3] = Edge(3, 4, {3, 2, 4});  // no link v3 -> v2
   ks = kinds(s);
   EXPECT_TRUE(contains(ks, K::kMissingLink));
+  s = RingSchedule();
+  s.collective = Collective::kReduceScatter;  // the allgather tree: its reversed paths are no links
+  ks = kinds(s);
+  EXPECT_EQ(ks.at(0), K::kMissingLink);
   s = RingSchedule();
   s.representatives[0].trees[0].multiplicity = 2;  // routes sum to 1, trees to 2 != k
   ks = kinds(s);
