@@ -9,12 +9,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "graphs/expression.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/schedule_fixtures.h"
+#include "test_util.h"
 
 namespace collsynth {
 namespace {
@@ -386,6 +389,121 @@ TEST(SymmetricPipelineCheckerTest, LargeRingIsCheckedWithoutExpanding) {
   EXPECT_EQ(r.ratio, Rational(n - 1));
   EXPECT_EQ(r.verdict, PipelineVerdict::kOptimalCertified);
   EXPECT_EQ(r.symmetric->group_order, n);
+}
+
+// Differential: random representative trees (routes direct or through one switch, k = 2 as
+// one tree with two routes per edge or two trees) on families whose `topo gen` generators act
+// regularly; roots from all exponent vectors (φ(a)(r) composed explicitly, not by BFS). The
+// symmetric ratio equals the plain checker's on the expansion, and both accept at U = k·ratio
+// and both find an overload just below it.
+TEST(SymmetricPipelineCheckerTest, RandomTreesAgreeWithThePlainCheckerOnTheExpansion) {
+  const std::uint64_t seed = testing::TestSeed();
+  std::mt19937_64 rng(seed);
+  for (const char* expr : {"torus(3,4)", "dcirculant(7,1,2)", "hypercube(3)", "hamming(2,3)",
+                           "twocluster(2,3,10,1)", "twocluster(3,2,1,2)"}) {
+    const Topology g = EvaluateTopologyExpression(expr);
+    SymmetricPipelineSchedule base;
+    base.k = 2;
+    base.generators = g.automorphisms();
+    for (const Perm& p : base.generators) {  // order = lcm of the cycle lengths
+      std::int64_t order = 1;
+      std::vector<char> seen(p.size(), 0);
+      for (std::size_t v = 0; v < p.size(); ++v) {
+        std::int64_t len = 0;
+        for (std::size_t u = v; !seen[u]; u = static_cast<std::size_t>(p[u])) {
+          seen[u] = 1;
+          ++len;
+        }
+        if (len > 0) order = std::lcm(order, len);
+      }
+      base.orders.push_back(order);
+    }
+    const int r = g.ComputeNodes()[0];
+    std::vector<std::int64_t> a(base.generators.size(), 0);
+    for (bool more = true; more;) {
+      base.roots.push_back(RootEntry(Element(base, a)[r], a));
+      more = false;
+      for (std::size_t i = 0; i < a.size() && !more; ++i) {
+        more = ++a[i] < base.orders[i];
+        if (!more) a[i] = 0;
+      }
+    }
+    ASSERT_EQ(base.roots.size(), static_cast<std::size_t>(g.num_compute())) << expr;
+    // Paths from u to compute node v: the direct link, or through one switch (for
+    // reduce-scatter, whose data flows v -> u, the reversed path's links must exist).
+    bool reversed = false;
+    auto link = [&](int x, int y) { return reversed ? g.FindLink(y, x) : g.FindLink(x, y); };
+    auto paths = [&](int u, int v) {
+      std::vector<std::vector<int>> out;
+      if (link(u, v)) out.push_back({u, v});
+      for (int w = 0; w < g.num_nodes(); ++w) {
+        if (g.IsSwitch(w) && link(u, w) && link(w, v)) out.push_back({u, w, v});
+      }
+      return out;
+    };
+    auto pick = [&](const std::vector<std::vector<int>>& options) {
+      return options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)];
+    };
+    auto random_tree = [&](int multiplicity) {
+      PipelineTree t = Tree(r, {});
+      t.multiplicity = multiplicity;
+      std::vector<int> in_tree = {r};
+      std::vector<char> member(static_cast<std::size_t>(g.num_nodes()), 0);
+      member[r] = 1;
+      while (static_cast<int>(in_tree.size()) < g.num_compute()) {
+        std::vector<std::pair<int, int>> frontier;
+        for (int u : in_tree) {
+          for (int v : g.ComputeNodes()) {
+            if (!member[v] && !paths(u, v).empty()) frontier.push_back({u, v});
+          }
+        }
+        const auto [u, v] =
+            frontier[std::uniform_int_distribution<std::size_t>(0, frontier.size() - 1)(rng)];
+        PipelineTreeEdge e;
+        e.from = u;
+        e.to = v;
+        for (int m = 0; m < multiplicity; ++m) e.routes.push_back({pick(paths(u, v)), BigInt(1)});
+        t.edges.push_back(std::move(e));
+        member[v] = 1;
+        in_tree.push_back(v);
+      }
+      return t;
+    };
+    for (int trial = 0; trial < 10; ++trial) {
+      SymmetricPipelineSchedule s = base;
+      s.collective = trial % 3 == 2 ? Collective::kReduceScatter : Collective::kAllgather;
+      reversed = s.collective == Collective::kReduceScatter;
+      std::vector<PipelineTree> trees;
+      if (trial % 2 == 0) {
+        trees = {random_tree(2)};
+      } else {
+        trees = {random_tree(1), random_tree(1)};
+      }
+      s.representatives = {{r, trees}};
+      s.U = 1000;
+      s.ratio = 0;
+      PipelineCheckReport sym = CheckSymmetricPipelineSchedule(g, s);
+      PipelineCheckReport plain = CheckPipelineSchedule(g, Expand(s));
+      const std::string where =
+          std::string(expr) + " trial " + std::to_string(trial) + " seed " + std::to_string(seed);
+      ASSERT_EQ(sym.num_violations, 1) << where << "\n" << Errors(sym);  // the claimed ratio only
+      EXPECT_EQ(sym.violations[0].kind, K::kWrongRatio) << where;
+      EXPECT_EQ(plain.num_violations, 1) << where << "\n" << Errors(plain);
+      EXPECT_EQ(sym.ratio, plain.ratio) << where;
+      s.ratio = sym.ratio;
+      s.U = sym.ratio * Rational(s.k);
+      sym = CheckSymmetricPipelineSchedule(g, s);
+      plain = CheckPipelineSchedule(g, Expand(s));
+      EXPECT_TRUE(sym.ok) << where << "\n" << Errors(sym);
+      EXPECT_TRUE(plain.ok) << where << "\n" << Errors(plain);
+      EXPECT_EQ(sym.verdict, plain.verdict) << where;
+      s.U = s.U * Rational(999, 1000);
+      sym = CheckSymmetricPipelineSchedule(g, s);
+      plain = CheckPipelineSchedule(g, Expand(s));
+      EXPECT_TRUE(Has(sym, K::kOverloaded)) << where;
+      EXPECT_TRUE(Has(plain, K::kOverloaded)) << where;
+    }
+  }
 }
 
 // --- mutations --------------------------------------------------------------------------------
