@@ -3,7 +3,8 @@
 // under its translations, twocluster(2,3,10,1) and fattree(4) under their regular generators,
 // with route trees through switches), accepted with their exact ratio and certificate; each
 // contract violation rejected with its kind; and the plain checker on an expansion written here
-// (not the format's ExpandSymmetricPipelineSchedule) agreeing on ratio and verdict.
+// (not the format's ExpandSymmetricPipelineSchedule) agreeing on ratio and verdict, on these and
+// on random representative trees (COLLSYNTH_SEED).
 #include "proofs_check/symmetric_pipeline_checker.h"
 
 #include <gtest/gtest.h>
