@@ -4,31 +4,13 @@
 #include <map>
 #include <utility>
 
+#include "proofs_check/pipeline_check_parts.h"
+
 namespace collsynth {
 namespace {
 
 using nlohmann::json;
 using K = PipelineViolationKind;
-
-class Collector {
- public:
-  Collector(PipelineCheckReport& report, int max_errors) : report_(report), max_(max_errors) {}
-  void Add(K kind, std::string item, int node, int link, const std::string& message) {
-    ++report_.num_violations;
-    if (static_cast<int>(report_.violations.size()) >= max_) return;
-    std::string text = item.empty() ? message : item + ": " + message;
-    report_.errors.push_back(text);
-    report_.violations.push_back(PipelineViolation{kind, std::move(item), node, link, text});
-  }
-  // No room for more recorded violations: later ones are only counted.
-  bool Full() const { return static_cast<int>(report_.violations.size()) >= max_; }
-  // Counts violations found but not described (their messages could not be recorded).
-  void AddUnrecorded(std::int64_t count) { report_.num_violations += count; }
-
- private:
-  PipelineCheckReport& report_;
-  int max_;
-};
 
 class PipelineChecker {
  public:
@@ -43,7 +25,6 @@ class PipelineChecker {
   std::string LinkName(int e) const {
     return "link " + Name(g_.link(e).from) + " -> " + Name(g_.link(e).to);
   }
-  void CheckTree(std::size_t i, const PipelineTree& t);
   void CheckRootSums();
   void CheckLoads();
   void CheckCut();
@@ -53,170 +34,10 @@ class PipelineChecker {
   const PipelineSchedule& s_;
   const std::string prefix_;  // "phases[0]." inside an allreduce
   PipelineCheckReport& report_;
-  Collector out_;
+  PipelineViolationCollector out_;
   std::vector<BigInt> load_;  // per link: sum of the multiplicities of the routes using it
-  // Per-tree scratch over the nodes, allocated once per schedule and reset only where a tree
-  // touched it, so a schedule of T trees costs O(|V| + size of the trees), not O(T·|V|).
   std::vector<int> compute_nodes_;
-  std::vector<int> parent_, child_head_, mark_;
-  std::vector<char> seen_;
-  std::vector<int> touched_;
 };
-
-// Tree (Def.: an out-tree spanning V_c rooted at its root, seed 004 §1.2/§2): every compute
-// node but the root has exactly one parent, the root none, and all are reachable from the
-// root. Routes: walks from the edge's tail to its head over existing links, switches inside;
-// their multiplicities add up to the tree's. Reduce-scatter: the data flows child -> parent
-// along the reversed path, whose links must exist and carry the load.
-void PipelineChecker::CheckTree(std::size_t i, const PipelineTree& t) {
-  const std::string item = prefix_ + "trees[" + std::to_string(i) + "]";
-  const bool reversed = s_.collective == Collective::kReduceScatter;
-  if (!g_.IsCompute(t.root)) {
-    out_.Add(K::kRootNotCompute, item, t.root, -1, "root '" + Name(t.root) + "' is a switch");
-    return;
-  }
-  if (s_.collective == Collective::kBroadcast && s_.root && t.root != *s_.root) {
-    out_.Add(
-        K::kRootNotCompute, item, t.root, -1,
-        "rooted at '" + Name(t.root) + "', but the broadcast root is '" + Name(*s_.root) + "'");
-  }
-  touched_.assign(1, t.root);
-  std::vector<int> next_child(t.edges.size(), -1);  // child lists threaded through the edges
-  std::vector<char> accepted(t.edges.size(), 0);
-  std::int64_t with_parent = 0;
-  for (std::size_t j = 0; j < t.edges.size(); ++j) {
-    const PipelineTreeEdge& e = t.edges[j];
-    const std::string eitem = item + ".edges[" + std::to_string(j) + "]";
-    if (!g_.IsCompute(e.from) || !g_.IsCompute(e.to) || e.from == e.to) {
-      out_.Add(K::kBadEdge, eitem, g_.IsCompute(e.from) ? e.to : e.from, -1,
-               "tree edge " + Name(e.from) + " -> " + Name(e.to) +
-                   " must join two distinct compute nodes");
-    } else if (e.to == t.root) {
-      out_.Add(K::kExtraParent, eitem, e.to, -1,
-               "edge " + Name(e.from) + " -> " + Name(e.to) + " enters the root");
-    } else if (parent_[e.to] >= 0) {
-      out_.Add(K::kExtraParent, eitem, e.to, -1,
-               "node " + Name(e.to) + " has two parents (" + Name(parent_[e.to]) + " and " +
-                   Name(e.from) + ")");
-    } else {
-      parent_[e.to] = e.from;
-      next_child[j] = child_head_[e.from];
-      child_head_[e.from] = static_cast<int>(j);
-      accepted[j] = 1;
-      ++with_parent;
-      touched_.push_back(e.to);
-      touched_.push_back(e.from);
-    }
-    // Routes.
-    BigInt sum = 0;
-    for (std::size_t k = 0; k < e.routes.size(); ++k) {
-      const PipelineRoute& r = e.routes[k];
-      const std::string ritem = eitem + ".routes[" + std::to_string(k) + "]";
-      sum += r.multiplicity;
-      if (r.path.size() < 2 || r.path.front() != e.from || r.path.back() != e.to) {
-        out_.Add(K::kBadRouteEnds, ritem, -1, -1,
-                 "path must run from " + Name(e.from) + " to " + Name(e.to));
-        continue;
-      }
-      bool path_ok = true;
-      for (std::size_t q = 1; q + 1 < r.path.size(); ++q) {
-        if (g_.IsCompute(r.path[q])) {
-          out_.Add(K::kRouteThroughCompute, ritem, r.path[q], -1,
-                   "path passes through compute node " + Name(r.path[q]) +
-                       " (only switches may be inside a route)");
-          path_ok = false;
-        }
-      }
-      std::vector<int> links;
-      for (std::size_t q = 0; q + 1 < r.path.size(); ++q) {
-        int a = r.path[q], b = r.path[q + 1];
-        if (reversed) std::swap(a, b);
-        auto l = g_.FindLink(a, b);
-        if (!l) {
-          out_.Add(K::kMissingLink, ritem, a, -1,
-                   "path uses link " + Name(a) + " -> " + Name(b) +
-                       ", which the topology does not have" +
-                       (reversed ? " (reduce-scatter data flows along the reversed path)" : ""));
-          path_ok = false;
-        } else {
-          links.push_back(*l);
-        }
-      }
-      if (path_ok) {
-        for (int l : links) load_[l] += r.multiplicity;
-      }
-    }
-    if (sum != t.multiplicity) {
-      out_.Add(K::kRouteMultiplicity, eitem, -1, -1,
-               "route multiplicities sum to " + sum.str() + ", but the tree's multiplicity is " +
-                   t.multiplicity.str());
-    }
-  }
-  // Reachability from the root (plain DFS over the child lists).
-  std::vector<int> stack{t.root};
-  seen_[t.root] = 1;
-  while (!stack.empty()) {
-    int u = stack.back();
-    stack.pop_back();
-    for (int j = child_head_[u]; j >= 0; j = next_child[j]) {
-      const int c = t.edges[j].to;
-      if (!seen_[c]) {
-        seen_[c] = 1;
-        stack.push_back(c);
-      }
-    }
-  }
-  // Compute nodes no edge enters, in id order: N-1-with_parent of them. Only those that can
-  // be recorded are looked for (the scan meets at most |edges|+1 nodes with a parent or the
-  // root first), the rest are counted, so a tree with few edges costs O(edges), not O(N).
-  std::int64_t parentless = static_cast<std::int64_t>(compute_nodes_.size()) - 1 - with_parent;
-  for (std::size_t c = 0; c < compute_nodes_.size() && parentless > 0 && !out_.Full(); ++c) {
-    const int v = compute_nodes_[c];
-    if (v == t.root || parent_[v] >= 0) continue;
-    out_.Add(K::kMissingNode, item, v, -1,
-             "the tree rooted at " + Name(t.root) + " does not reach compute node " + Name(v) +
-                 " (no edge enters it)");
-    --parentless;
-  }
-  out_.AddUnrecorded(parentless);
-  // Unreached nodes that have a parent hang below a parentless node (reported above) or on a
-  // cycle of parent pointers (each node has at most one parent). Each walk stops at a node
-  // explained before, and explains the nodes it passes: O(edges) in all.
-  for (std::size_t j = 0; j < t.edges.size(); ++j) {
-    if (!accepted[j]) continue;
-    const int v = t.edges[j].to;
-    if (seen_[v]) continue;
-    int u = v;
-    mark_[u] = v;
-    while (parent_[u] >= 0 && !seen_[parent_[u]] && mark_[parent_[u]] != v) {
-      u = parent_[u];
-      mark_[u] = v;
-    }
-    if (parent_[u] >= 0 && !seen_[parent_[u]]) {
-      // parent_[u] is on this walk: a cycle through it.
-      const int start = parent_[u];
-      std::string cycle = Name(start);
-      for (int w = parent_[start];; w = parent_[w]) {
-        cycle = Name(w) + " -> " + cycle;
-        if (w == start) break;
-      }
-      out_.Add(K::kCycle, item, start, -1,
-               "tree edges form a cycle " + cycle + ", which the root " + Name(t.root) +
-                   " does not reach");
-    }
-    for (int w = v; !seen_[w];) {  // explained: below a parentless node or on/below the cycle
-      seen_[w] = 1;
-      if (parent_[w] < 0) break;
-      w = parent_[w];
-    }
-  }
-  for (int v : touched_) {
-    parent_[v] = -1;
-    child_head_[v] = -1;
-    mark_[v] = -1;
-    seen_[v] = 0;
-  }
-}
 
 void PipelineChecker::CheckRootSums() {
   std::map<int, BigInt> sum;
@@ -265,25 +86,8 @@ void PipelineChecker::CheckLoads() {
 // The lower bounds of seed 004: (1) allgather, its transpose for reduce-scatter, (5) broadcast.
 void PipelineChecker::CheckCut() {
   if (!s_.bottleneck_cut) return;
-  const std::string item = prefix_ + "bottleneck_cut";
-  const CutBound b = CheckCutBound(g_, s_.collective, *s_.bottleneck_cut, s_.root);
-  if (!b.ok) {
-    out_.Add(K::kBadCut, item, -1, -1, b.error);
-    return;
-  }
-  report_.cut_ratio = b.bound;
-  report_.certified_optimal = b.bound == report_.ratio;
-  if (report_.certified_optimal) report_.certified_by = b.name;
-  if (!report_.certified_optimal) {
-    const bool ingress = s_.collective == Collective::kReduceScatter;
-    out_.Add(K::kCutMismatch, item, -1, -1,
-             std::string("the cut gives ") +
-                 (ingress                                   ? "|S ∩ V_c| / B-(S)"
-                  : s_.collective == Collective::kBroadcast ? "1 / B+(S)"
-                                                            : "|S ∩ V_c| / B+(S)") +
-                 " = " + ToString(b.bound) + ", which does not equal the ratio " +
-                 ToString(report_.ratio) + ": the optimality certificate fails");
-  }
+  CheckPipelineBottleneckCut(g_, s_.collective, *s_.bottleneck_cut, s_.root,
+                             prefix_ + "bottleneck_cut", report_, out_);
 }
 
 // The fixed-k lower bound (header comment): X must hold a compute node and leave some tree
@@ -336,38 +140,29 @@ void PipelineChecker::CheckFixedKCut() {
 void PipelineChecker::Run() {
   load_.assign(g_.num_links(), BigInt(0));
   compute_nodes_ = g_.ComputeNodes();
-  parent_.assign(g_.num_nodes(), -1);
-  child_head_.assign(g_.num_nodes(), -1);
-  mark_.assign(g_.num_nodes(), -1);
-  seen_.assign(g_.num_nodes(), 0);
-  for (std::size_t i = 0; i < s_.trees.size(); ++i) CheckTree(i, s_.trees[i]);
+  // One tree checker for the whole schedule: its per-tree scratch over the nodes is
+  // allocated once, so a schedule of T trees costs O(|V| + size of the trees), not O(T·|V|).
+  PipelineTreeChecker trees(g_, s_.collective, s_.root, out_);
+  for (std::size_t i = 0; i < s_.trees.size(); ++i)
+    trees.Check(prefix_ + "trees[" + std::to_string(i) + "]", s_.trees[i], load_);
   CheckRootSums();
   CheckLoads();
   CheckCut();
   CheckFixedKCut();
-  report_.ok = report_.num_violations == 0;
-  report_.verdict = !report_.ok                 ? PipelineVerdict::kInvalid
-                    : report_.certified_optimal ? PipelineVerdict::kOptimalCertified
-                                                : PipelineVerdict::kValid;
+  SetPipelineVerdict(report_);
 }
 
 // Allreduce (seed 004 App. B): reduce-scatter then allgather; ratio = the sum; an optional
 // top-level cut certifies against bound (6): T_B >= M / B+(S), i.e. N / B+(S) in M/N units.
 void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckReport& report,
                     int max_errors) {
-  Collector out(report, max_errors);
+  PipelineViolationCollector out(report, max_errors);
   Rational total = 0;
-  bool phases_ok = true;
   for (std::size_t i = 0; i < s.phases.size(); ++i) {
     PipelineCheckReport sub;
     PipelineChecker(g, s.phases[i], "phases[" + std::to_string(i) + "].", sub, max_errors).Run();
     total += sub.ratio;
-    phases_ok = phases_ok && sub.ok;
-    for (const PipelineViolation& v : sub.violations)
-      out.Add(v.kind, v.item, v.node, v.link,
-              v.message.substr(v.item.empty() ? 0 : v.item.size() + 2));
-    report.num_violations += sub.num_violations - static_cast<std::int64_t>(sub.violations.size());
-    report.phases.push_back(std::move(sub));
+    AddAllreducePhase(std::move(sub), report, out);
   }
   report.fixed_k_certified = !report.phases.empty();
   for (const PipelineCheckReport& p : report.phases)
@@ -378,50 +173,8 @@ void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckR
             "claimed ratio " + ToString(s.ratio) + ", but the phases' ratios sum to " +
                 ToString(total));
   }
-  // Lower bounds (6) and (7); the certificate is their maximum (each is a valid bound).
-  std::vector<CutBound> bounds;
-  if (s.bottleneck_cut) {
-    CutBound b = CheckCutBound(g, Collective::kAllreduce, *s.bottleneck_cut);
-    if (!b.ok) {
-      out.Add(K::kBadCut, "bottleneck_cut", -1, -1, b.error);
-    } else {
-      bounds.push_back(std::move(b));
-    }
-  }
-  if (s.single_node_cuts) {
-    CutBound b = CheckSingleNodeCutsBound(g, *s.single_node_cuts);
-    if (!b.ok) {
-      out.Add(K::kBadCut, "single_node_cuts", -1, -1, b.error);
-    } else {
-      bounds.push_back(std::move(b));
-    }
-  }
-  if (!bounds.empty()) {
-    Rational best = bounds[0].bound;
-    for (const CutBound& b : bounds) best = std::max(best, b.bound);
-    report.cut_ratio = best;
-    report.certified_optimal = best == total;
-    std::string names, values;
-    for (const CutBound& b : bounds) {
-      values += (values.empty() ? "" : ", ") + b.name + " = " + ToString(b.bound);
-      if (b.bound == total)
-        names += (names.empty() ? "" : " and ") + b.name.substr(b.name.find('('));
-    }
-    if (report.certified_optimal) {
-      report.certified_by =
-          (names.find(" and ") != std::string::npos ? "bounds " : "bound ") + names;
-    } else {
-      out.Add(K::kCutMismatch, s.bottleneck_cut ? "bottleneck_cut" : "single_node_cuts", -1, -1,
-              "the certificate gives " + values +
-                  " (N / B+(S) for (6), 2(N-1) / max_v B+(S_v) "
-                  "for (7)), whose maximum does not equal the ratio " +
-                  ToString(total));
-    }
-  }
-  report.ok = report.num_violations == 0;
-  report.verdict = !report.ok                 ? PipelineVerdict::kInvalid
-                   : report.certified_optimal ? PipelineVerdict::kOptimalCertified
-                                              : PipelineVerdict::kValid;
+  CheckAllreduceCertificate(g, s.bottleneck_cut, s.single_node_cuts, total, report, out);
+  SetPipelineVerdict(report);
 }
 
 }  // namespace
@@ -562,6 +315,14 @@ const char* PipelineViolationKindName(PipelineViolationKind kind) {
       return "cut-mismatch";
     case K::kFixedKCut:
       return "fixed-k-cut";
+    case K::kNotAutomorphism:
+      return "not-automorphism";
+    case K::kGroupRelation:
+      return "group-relation";
+    case K::kNotRegular:
+      return "not-regular";
+    case K::kRootList:
+      return "root-list";
   }
   return "unknown";
 }
@@ -595,6 +356,14 @@ json PipelineCheckReport::ToJson() const {
   json kinds = json::array();
   for (const PipelineViolation& v : violations) kinds.push_back(PipelineViolationKindName(v.kind));
   j["error_kinds"] = std::move(kinds);
+  if (symmetric) {
+    j["format"] = "pipeline-symmetric";
+    j["format_checked"] = "pipeline-symmetric";
+    j["num_generators"] = symmetric->generators;
+    j["num_representatives"] = symmetric->representatives;
+    j["group_order"] = symmetric->group_order ? json(*symmetric->group_order) : json(nullptr);
+    j["link_orbits"] = symmetric->link_orbits ? json(*symmetric->link_orbits) : json(nullptr);
+  }
   if (!phases.empty()) {
     json ph = json::array();
     for (const PipelineCheckReport& p : phases) ph.push_back(p.ToJson());

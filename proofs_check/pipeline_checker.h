@@ -44,6 +44,12 @@ enum class PipelineViolationKind {
   kBadCut,               // the bottleneck cut is not a cut the bound applies to
   kCutMismatch,          // the claimed cut does not certify the ratio
   kFixedKCut,            // the fixed-k cut does not certify that no k-tree schedule is better
+  // pipeline-symmetric only (symmetric_pipeline_checker.h):
+  kNotAutomorphism,  // a generator that is not a permutation of the nodes or not an automorphism
+  kGroupRelation,    // two generators that do not commute, or gen_i^{orders[i]} != identity
+  kNotRegular,       // a root orbit reached twice with different exponents: H is not regular
+  kRootList,         // roots/representatives inconsistent: a compute node missing or listed
+                     // twice, a switch listed, wrong representative or exponents
 };
 
 const char* PipelineViolationKindName(PipelineViolationKind kind);
@@ -82,6 +88,20 @@ struct PipelineCheckReport {
   // for allreduce: every phase's cut) has a smaller ratio.
   bool fixed_k_certified = false;
   PipelineVerdict verdict = PipelineVerdict::kInvalid;
+  // Set by CheckSymmetricPipelineSchedule (the schedule was checked in the compact
+  // "pipeline-symmetric" form, without expanding it); an allreduce's phases carry their own.
+  struct SymmetryFacts {
+    std::int64_t generators = 0;
+    std::int64_t representatives = 0;
+    // |H| (= the product of the orders, = every root orbit's size) once the regular action is
+    // verified; the number of H-orbits on the links once the generators are permutations.
+    std::optional<std::int64_t> group_order;
+    std::optional<std::int64_t> link_orbits;
+  };
+  std::optional<SymmetryFacts> symmetric;
+  // {"ok", "ratio", "errors", "verdict", ...}; with `symmetric`: "format" and "format_checked"
+  // "pipeline-symmetric", "group_order", "link_orbits", "num_generators",
+  // "num_representatives".
   nlohmann::json ToJson() const;  // {"ok", "ratio", "errors", "verdict", ...}
 };
 
