@@ -7,6 +7,7 @@
 
 #include "graphs/expression.h"
 #include "proofs_check/pipeline_checker.h"
+#include "proofs_check/symmetric_pipeline_checker.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 
 namespace collsynth {
@@ -54,6 +55,11 @@ void ExpectSymmetricOptimal(const std::string& expr, Collective c = Collective::
   PipelineBuildResult plain = BuildPipelineSchedule(g, o);
   EXPECT_EQ(sym.optimal_ratio, plain.optimal_ratio);
   EXPECT_EQ(sym.schedule->ratio, plain.schedule.ratio);
+  // The symmetric checker (no expansion) and the plain checker on the expansion agree.
+  PipelineCheckReport srep = CheckSymmetricPipelineSchedule(g, *sym.schedule);
+  EXPECT_TRUE(srep.ok) << (srep.errors.empty() ? "" : srep.errors[0]);
+  EXPECT_EQ(srep.ratio, plain.schedule.ratio);
+  EXPECT_EQ(srep.verdict, PipelineVerdict::kOptimalCertified);
   PipelineCheckReport rep = CheckPipelineSchedule(g, ExpandForTest(*sym.schedule, g));
   EXPECT_TRUE(rep.ok) << (rep.errors.empty() ? "" : rep.errors[0]);
   EXPECT_EQ(rep.ratio, plain.schedule.ratio);
@@ -61,17 +67,18 @@ void ExpectSymmetricOptimal(const std::string& expr, Collective c = Collective::
 }
 
 TEST(SymmetricPipeline, TorusHypercubeCirculantReachTheOptimum) {
-  for (const char* e : {"torus(3,3)", "torus(4,4)", "torus(2,3,4)", "hypercube(3)", "hamming(2,3)",
-                        "dcirculant(7,1,2)", "circulant(8,1,3)", "complete(5)",
-                        "twistedtorus(3,4,1)", "bipartite(3)", "uniring(2,5)", "biring(2,5)",
-                        "shiftedring(6)", "totientperms(9)"}) {
+  for (const char* e :
+       {"torus(3,3)", "torus(4,4)", "torus(2,3,4)", "hypercube(3)", "hamming(2,3)",
+        "dcirculant(7,1,2)", "circulant(8,1,3)", "complete(5)", "twistedtorus(3,4,1)",
+        "bipartite(3)", "uniring(2,5)", "biring(2,5)", "shiftedring(6)", "totientperms(9)"}) {
     ExpectSymmetricOptimal(e);
   }
 }
 
 TEST(SymmetricPipeline, SwitchTopologiesReachTheOptimum) {
-  for (const char* e : {"fattree(4)", "fattree(6)", "gpuboxes(4,4,300,25,2)", "gpuboxes(3,8,300,25,8)",
-                        "twocluster(3,2,10,5)", "dgx1(2)", "gpuboxes(3,6,300,25,4)"}) {
+  for (const char* e :
+       {"fattree(4)", "fattree(6)", "gpuboxes(4,4,300,25,2)", "gpuboxes(3,8,300,25,8)",
+        "twocluster(3,2,10,5)", "dgx1(2)", "gpuboxes(3,6,300,25,4)"}) {
     ExpectSymmetricOptimal(e);
   }
 }
