@@ -14,7 +14,10 @@
 //     links" statements of §IV-B and §VI,
 //   tb_ratio_vs_multitree — T_B over MultiTree's T_B on the same topology.
 // params: "topologies": ["torus(4,4)", "mesh(4,4)", ...] (2-D grids, first dimension even for
-// RING), "algorithms": ["ring", "2dring", "multitree", "bfb"]. One task per topology.
+// RING), "algorithms": ["ring", "2dring", "torus", "multitree", "bfb"]. One task per topology.
+// "torus" is the workbench's traditional torus baseline as an allreduce (reduce-scatter then
+// allgather dimension by dimension, solvers/baselines/torus_baseline.h): the hierarchical 2-D
+// scheme that sends N²-1 shards per phase, for contrast with 2D-RING's 2N(N-1).
 // A (topology, algorithm) pair the algorithm cannot run on (2D-ring on a mesh larger than 2×2)
 // gives a row with verified n/a and the reason in `note`.
 #include <chrono>
@@ -171,6 +174,9 @@ std::vector<ExperimentRow> RunTopology(const std::string& expr,
           if (a == "ring") {
             opt.name = "uniring";
             opt.order = SnakeOrder(g, grid, expr);
+          } else if (a == "torus") {
+            opt.name = "torus";
+            opt.dims = grid.dims;
           } else {
             opt.name = a;
           }
@@ -225,9 +231,9 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   const std::vector<std::string> topologies = list("topologies");
   const std::vector<std::string> algorithms = list("algorithms");
   for (const std::string& a : algorithms) {
-    if (a != "ring" && a != "2dring" && a != "multitree" && a != "bfb") {
+    if (a != "ring" && a != "2dring" && a != "torus" && a != "multitree" && a != "bfb") {
       throw InputError("", "algorithms",
-                       "unknown algorithm '" + a + "' (ring, 2dring, multitree, bfb)");
+                       "unknown algorithm '" + a + "' (ring, 2dring, torus, multitree, bfb)");
     }
   }
   std::vector<ExperimentTask> tasks;

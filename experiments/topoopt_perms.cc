@@ -75,12 +75,9 @@ ExperimentRow Row(const std::string& instance, const std::string& algorithm, std
   row.algorithm = algorithm;
   row.nodes = n;
   row.verified = Verified::kNotApplicable;
-  row.extra = {{"n", std::to_string(n)},
-               {"d", std::to_string(d)},
-               {"shifts", Join(shifts)},
-               {"diameter", std::to_string(diameter)},
-               {"bound", bound},
-               {"within_bound", within},
+  row.extra = {{"n", std::to_string(n)}, {"d", std::to_string(d)},
+               {"shifts", Join(shifts)}, {"diameter", std::to_string(diameter)},
+               {"bound", bound},         {"within_bound", within},
                {"paper", paper}};
   return row;
 }
@@ -108,7 +105,7 @@ std::string PaperNote(std::int64_t n, std::int64_t d, const std::string& algorit
 }
 
 struct Plan {
-  std::vector<std::int64_t> totient;                           // n
+  std::vector<std::int64_t> totient;                             // n
   std::vector<std::pair<std::int64_t, std::int64_t>> select;     // (n, d), d <= φ(n)
   std::vector<std::pair<std::int64_t, std::int64_t>> geometric;  // (x, d)
 };

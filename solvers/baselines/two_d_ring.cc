@@ -30,8 +30,7 @@ Topology LineRing(const Topology& g, const std::vector<int>& nodes, const std::s
     for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
       std::optional<int> e = g.FindLink(nodes[from], nodes[to]);
       if (!e) {
-        throw InputError(file,
-                         "link " + g.node(nodes[from]).name + " -> " + g.node(nodes[to]).name,
+        throw InputError(file, "link " + g.node(nodes[from]).name + " -> " + g.node(nodes[to]).name,
                          "missing: 2D-ring runs a ring along every row and column, wrap-around "
                          "included (a torus, or a 2x2 mesh)");
       }

@@ -34,10 +34,10 @@
 namespace collsynth {
 
 struct TwoDRingLine {
-  int half = 0;          // 0: dimension 0 then 1; 1: dimension 1 then 0
-  int dimension = 0;     // the grid dimension the line runs along
-  int first_step = 1;    // the step of the whole 2D-ring at which the line's step 1 runs
-  Rational share;        // the part of the data M this allreduce carries (1/2)
+  int half = 0;            // 0: dimension 0 then 1; 1: dimension 1 then 0
+  int dimension = 0;       // the grid dimension the line runs along
+  int first_step = 1;      // the step of the whole 2D-ring at which the line's step 1 runs
+  Rational share;          // the part of the data M this allreduce carries (1/2)
   std::vector<int> nodes;  // g's node ids along the line; node i of `ring` is nodes[i]
   Topology ring;           // the line's links copied from g (same bandwidths)
   StepSchedule allreduce;  // ring allreduce on `ring` (steps 1..2(d-1))

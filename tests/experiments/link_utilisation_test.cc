@@ -36,8 +36,8 @@ std::vector<ExperimentRow> RunKind(const nlohmann::json& params) {
 
 TEST(LinkUtilisationExperiment, FourByFourTorusMatchesThePapersNumbers) {
   const auto rows = RunKind({{"topologies", {"torus(4,4)"}},
-                             {"algorithms", {"ring", "2dring", "multitree", "bfb"}}});
-  ASSERT_EQ(rows.size(), 4u);
+                             {"algorithms", {"ring", "2dring", "multitree", "bfb", "torus"}}});
+  ASSERT_EQ(rows.size(), 5u);
   for (const ExperimentRow& r : rows) {
     EXPECT_EQ(r.verified, Verified::kYes) << r.algorithm;
     EXPECT_EQ(*r.lower_bound, Rational(15, 2)) << r.algorithm;  // 2(N-1)/B, B = 4
@@ -46,7 +46,7 @@ TEST(LinkUtilisationExperiment, FourByFourTorusMatchesThePapersNumbers) {
   EXPECT_EQ(*ring.tl, Rational(30));
   EXPECT_EQ(*ring.tb, Rational(30));
   EXPECT_EQ(Extra(ring, "data_per_node_per_phase"), "15");  // N²-1
-  EXPECT_EQ(Extra(ring, "avg_link_utilisation"), "1/4");   // "only 25%"
+  EXPECT_EQ(Extra(ring, "avg_link_utilisation"), "1/4");    // "only 25%"
   EXPECT_EQ(Extra(ring, "step_utilisation"), "1/4*30");
   const ExperimentRow& two_d = rows[1];
   EXPECT_EQ(*two_d.tl, Rational(12));
@@ -61,16 +61,22 @@ TEST(LinkUtilisationExperiment, FourByFourTorusMatchesThePapersNumbers) {
   EXPECT_EQ(Extra(mt, "step_utilisation"), "1/4*1 3/4*2 1*4 3/4*2 1/4*1");
   EXPECT_EQ(Extra(two_d, "tb_ratio_vs_multitree"), "1.200");
   EXPECT_EQ(*rows[3].tb, Rational(15, 2));  // BFB meets the bound
+  // The hierarchical 2-D scheme (the torus baseline's RS then AG per dimension): 2D-ring's 12
+  // steps, but the ring's N²-1 shards per phase and T_B at the bound.
+  const ExperimentRow& torus = rows[4];
+  EXPECT_EQ(*torus.tl, Rational(12));
+  EXPECT_EQ(*torus.tb, Rational(15, 2));
+  EXPECT_EQ(Extra(torus, "data_per_node_per_phase"), "15");
 }
 
 TEST(LinkUtilisationExperiment, MeshesTwoDRingOnlyOnTwoByTwo) {
-  const auto rows =
-      RunKind({{"topologies", {"mesh(2,2)", "mesh(4,4)"}}, {"algorithms", {"2dring", "multitree"}}});
+  const auto rows = RunKind(
+      {{"topologies", {"mesh(2,2)", "mesh(4,4)"}}, {"algorithms", {"2dring", "multitree"}}});
   ASSERT_EQ(rows.size(), 4u);
   EXPECT_EQ(rows[0].verified, Verified::kYes);
   EXPECT_EQ(*rows[0].tb, Rational(4));
-  EXPECT_EQ(*rows[1].tb, Rational(4));  // MultiTree: 2 per phase ...
-  EXPECT_EQ(*rows[1].lower_bound, Rational(3));  // ... against 3/2 per phase
+  EXPECT_EQ(*rows[1].tb, Rational(4));                    // MultiTree: 2 per phase ...
+  EXPECT_EQ(*rows[1].lower_bound, Rational(3));           // ... against 3/2 per phase
   EXPECT_EQ(rows[2].verified, Verified::kNotApplicable);  // no wrap-around on mesh(4,4)
   EXPECT_FALSE(rows[2].tb.has_value());
   EXPECT_EQ(Extra(rows[2], "note").rfind("not run: link t3_0 -> t0_0: missing", 0), 0u)

@@ -41,10 +41,9 @@ const ExperimentRow* Find(const std::vector<ExperimentRow>& rows, const std::str
 }
 
 TEST(TopoOptPermsExperiment, PaperExamplesAndBfsDiameters) {
-  const auto rows = RunKind(
-      {{"totient", {12}},
-       {"select", {{"extra_n", {12, 16, 64, 100, 1024}}, {"d", {2, 3, 5}}}},
-       {"geometric", {{{"x", 2}, {"d", 4}}, {{"x", 3}, {"d", 3}}}}});
+  const auto rows = RunKind({{"totient", {12}},
+                             {"select", {{"extra_n", {12, 16, 64, 100, 1024}}, {"d", {2, 3, 5}}}},
+                             {"geometric", {{{"x", 2}, {"d", 4}}, {{"x", 3}, {"d", 3}}}}});
   // §4.3: "for n = 12 servers, the ring generation rule for p = 1,5,7,11".
   const ExperimentRow* t12 = Find(rows, "totientperms(12)");
   ASSERT_NE(t12, nullptr);

@@ -16,8 +16,8 @@ namespace {
 TEST(TwoDRingTest, FourByFourTorusUsesEveryLinkInEveryStep) {
   const Topology g = Torus({4, 4});
   const TwoDRingResult r = BuildTwoDRing(g, InferGrid(g, {}, "<test>"), "<test>");
-  EXPECT_EQ(r.total_steps, 12);                // 2(4-1) + 2(4-1)
-  ASSERT_EQ(r.lines.size(), 16u);              // 2 halves x 2 phases x 4 lines
+  EXPECT_EQ(r.total_steps, 12);    // 2(4-1) + 2(4-1)
+  ASSERT_EQ(r.lines.size(), 16u);  // 2 halves x 2 phases x 4 lines
   for (const TwoDRingLine& line : r.lines) {
     const StepCheckReport rep = CheckStepSchedule(line.ring, line.allreduce);
     EXPECT_TRUE(rep.ok) << (rep.errors.empty() ? "" : rep.errors[0]);
