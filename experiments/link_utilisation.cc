@@ -3,8 +3,9 @@
 // Hamiltonian cycle of the grid) and 2D-RING (solvers/baselines/two_d_ring.h), and the
 // workbench's BFB allreduce, every step schedule checked by proofs_check (the 2D-ring line by
 // line), with the link-level numbers a schedule-level tool can compute:
-//   tl, tb (shard units (M/N)/b), lower_bound (the checker's (N-1)/B per phase on a regular
-//   topology, so 2(N-1)/B for allreduce; empty on a mesh, which is not regular),
+//   tl, tb (shard units (M/N)/b), lower_bound = ratio*(G^T) + ratio*(G) (seed 004 bound (1)
+//   per phase): the least T_B of any reduce-scatter-then-allgather schedule, which every row
+//   here is (2D-ring line by line); 2(N-1)/B on the regular tori,
 //   data_per_node_per_phase — the shards a node sends in one phase (half the allreduce): the
 //     paper's "2D-ring transmits 2N(N-1) data while flat ring communicates N²-1" (§I, §II-C),
 //   avg_link_utilisation — data carried / (Σ_e b_e · T_B), the paper's "only 25% link
@@ -17,7 +18,9 @@
 // RING), "algorithms": ["ring", "2dring", "torus", "multitree", "bfb"]. One task per topology.
 // "torus" is the workbench's traditional torus baseline as an allreduce (reduce-scatter then
 // allgather dimension by dimension, solvers/baselines/torus_baseline.h): the hierarchical 2-D
-// scheme that sends N²-1 shards per phase, for contrast with 2D-RING's 2N(N-1).
+// scheme that sends N²-1 shards per phase, for contrast with 2D-RING's 2N(N-1). "pipeline" is
+// seed 004's optimal pipeline allreduce (collective_compare.h, checked by the pipeline
+// checker): a fluid schedule, so only tb (the optimum) and no step or utilisation columns.
 // A (topology, algorithm) pair the algorithm cannot run on (2D-ring on a mesh larger than 2×2)
 // gives a row with verified n/a and the reason in `note`.
 #include <chrono>
@@ -27,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "experiments/collective_compare.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "graphs/expression.h"
@@ -36,6 +40,7 @@
 #include "solvers/baselines/baselines.h"
 #include "solvers/baselines/two_d_ring.h"
 #include "solvers/bfb/bfb_schedule.h"
+#include "solvers/pipeline/allgather_optimum.h"
 
 namespace collsynth::experiments {
 namespace {
@@ -140,7 +145,9 @@ std::vector<ExperimentRow> RunTopology(const std::string& expr,
   const Grid grid = InferGrid(g, {}, expr);
   const bool torus = expr.rfind("torus(", 0) == 0;
   std::vector<ExperimentRow> rows;
-  std::optional<Rational> bound;
+  // RS then AG: each phase at least its allgather optimum ratio* (seed 004 (1)), on G^T for RS.
+  const Rational bound =
+      ComputeAllgatherOptimum(g.Transpose()).ratio + ComputeAllgatherOptimum(g).ratio;
   std::optional<Rational> multitree_tb;
   for (const std::string& a : algorithms) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -148,7 +155,17 @@ std::vector<ExperimentRow> RunTopology(const std::string& expr,
     std::string note;
     std::optional<LoadStats> st;
     try {
-      if (a == "2dring") {
+      if (a == "pipeline") {
+        const ExperimentRow pr =
+            RunCollectiveCase(expr, "", "pipeline", Collective::kAllreduce, {}, true);
+        row.verified = pr.verified;
+        row.tb = pr.tb;
+        std::string certified;
+        for (const auto& [k, v] : pr.extra) {
+          if (k == "certified_optimal") certified = v;
+        }
+        note = "fluid pipeline schedule (seed 004): T_B only; certified optimal: " + certified;
+      } else if (a == "2dring") {
         const TwoDRingResult r = BuildTwoDRing(g, grid, expr);
         bool ok = true;
         for (const TwoDRingLine& line : r.lines) {
@@ -187,7 +204,6 @@ std::vector<ExperimentRow> RunTopology(const std::string& expr,
         row.tl = Rational(rep.tl);
         st = Summarise(g, ScheduleLoads(g, s, rep.tl));
         if (st->tb != rep.tb) row.verified = Verified::kNo;  // the loads must be the checker's
-        if (rep.bandwidth_lower_bound) bound = rep.bandwidth_lower_bound;
       }
     } catch (const InputError& e) {
       note = "not run: " + e.item() + ": " + e.problem();
@@ -231,9 +247,11 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   const std::vector<std::string> topologies = list("topologies");
   const std::vector<std::string> algorithms = list("algorithms");
   for (const std::string& a : algorithms) {
-    if (a != "ring" && a != "2dring" && a != "torus" && a != "multitree" && a != "bfb") {
-      throw InputError("", "algorithms",
-                       "unknown algorithm '" + a + "' (ring, 2dring, torus, multitree, bfb)");
+    if (a != "ring" && a != "2dring" && a != "torus" && a != "multitree" && a != "bfb" &&
+        a != "pipeline") {
+      throw InputError(
+          "", "algorithms",
+          "unknown algorithm '" + a + "' (ring, 2dring, torus, multitree, bfb, pipeline)");
     }
   }
   std::vector<ExperimentTask> tasks;

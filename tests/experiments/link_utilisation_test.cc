@@ -81,7 +81,21 @@ TEST(LinkUtilisationExperiment, MeshesTwoDRingOnlyOnTwoByTwo) {
   EXPECT_FALSE(rows[2].tb.has_value());
   EXPECT_EQ(Extra(rows[2], "note").rfind("not run: link t3_0 -> t0_0: missing", 0), 0u)
       << Extra(rows[2], "note");
-  EXPECT_FALSE(rows[3].lower_bound.has_value());  // mesh(4,4) is not regular
+  EXPECT_EQ(*rows[3].lower_bound, Rational(15));  // mesh(4,4): 2 · ratio* = 2 · 15/2
+}
+
+// On the 8x8 mesh (not regular) the RS+AG bound ratio*(G^T) + ratio*(G) is 63 = 2·63/2, met
+// by the optimal pipeline: MultiTree 64, BFB 68 (BFB is not bandwidth optimal off the tori).
+TEST(LinkUtilisationExperiment, MeshBoundIsTheRsAgOptimum) {
+  const auto rows =
+      RunKind({{"topologies", {"mesh(8,8)"}}, {"algorithms", {"multitree", "bfb", "pipeline"}}});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(*rows[0].tb, Rational(64));
+  EXPECT_EQ(*rows[1].tb, Rational(68));
+  EXPECT_EQ(*rows[2].tb, Rational(63));
+  EXPECT_EQ(rows[2].verified, Verified::kYes);
+  EXPECT_FALSE(rows[2].tl.has_value());
+  for (const ExperimentRow& r : rows) EXPECT_EQ(*r.lower_bound, Rational(63)) << r.algorithm;
 }
 
 TEST(LinkUtilisationExperiment, UnknownAlgorithmIsAnInputError) {
