@@ -9,9 +9,10 @@ set grid
 set xtics rotate by -40 ('mesh(2,2)' 0, 'torus(4,4)' 1, 'torus(8,8)' 2, 'mesh(4,4)' 3, 'mesh(8,8)' 4, 'torus(6,6)' 5, 'torus(10,10)' 6, 'torus(12,12)' 7, 'torus(14,14)' 8, 'torus(16,16)' 9)
 set xrange [-0.5:10-0.5]
 set style fill solid 0.6
-set boxwidth 0.16
-plot 'tb.dat' index 0 using ($1-0.4+0.08):2 with boxes title 'ring', \
-     'tb.dat' index 1 using ($1-0.4+0.24):2 with boxes title '2dring', \
-     'tb.dat' index 2 using ($1-0.4+0.4):2 with boxes title 'torus', \
-     'tb.dat' index 3 using ($1-0.4+0.56):2 with boxes title 'multitree', \
-     'tb.dat' index 4 using ($1-0.4+0.72):2 with boxes title 'bfb'
+set boxwidth 0.133333
+plot 'tb.dat' index 0 using ($1-0.4+0.0666667):2 with boxes title 'ring', \
+     'tb.dat' index 1 using ($1-0.4+0.2):2 with boxes title '2dring', \
+     'tb.dat' index 2 using ($1-0.4+0.333333):2 with boxes title 'torus', \
+     'tb.dat' index 3 using ($1-0.4+0.466667):2 with boxes title 'multitree', \
+     'tb.dat' index 4 using ($1-0.4+0.6):2 with boxes title 'bfb', \
+     'tb.dat' index 5 using ($1-0.4+0.733333):2 with boxes title 'pipeline'
