@@ -10,6 +10,7 @@
 #include "graphs/generators/double_binary_tree_topology.h"
 #include "graphs/generators/family_args.h"
 #include "graphs/generators/finite_field.h"
+#include "graphs/generators/mesh.h"
 #include "graphs/generators/polarstar.h"
 #include "graphs/generators/switch_topologies.h"
 #include "graphs/generators/topoopt.h"
@@ -83,6 +84,17 @@ std::vector<Family> OtherFamilies() {
                [](const std::vector<GenArg>& a) {
                  RequireArgCount(a, 1, "shiftedring(n)");
                  return ShiftedRing(Int(a, 0, "n", 3));
+               }});
+  // --- MultiTree's meshes (seed 001 §VI) ---
+  f.push_back({"mesh", "mesh(d1,...,dk)", "seed 001 §VI (2D Mesh)",
+               "mesh d1 x ... x dk = the torus without wrap-around links (product of paths)",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 1, 64, "mesh(d1,...,dk)");
+                 std::vector<int> dims;
+                 for (std::size_t i = 0; i < a.size(); ++i) {
+                   dims.push_back(static_cast<int>(Int(a, i, "dimension", 2, 1 << 20)));
+                 }
+                 return Mesh(dims);
                }});
   // --- NCCL double binary tree (seed 000 §8.2 baseline DBT) ---
   f.push_back({"dbtree", "dbtree(n)", "seed 000 §8.2 [35, 58]",

@@ -7,8 +7,10 @@
 #include <set>
 
 #include "graphs/expansions.h"
+#include "graphs/expression.h"
 #include "graphs/generators/seed000_drg.h"
 #include "graphs/generators/seed000_generators.h"
+#include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
 
@@ -357,6 +359,28 @@ TEST(GeneratorsTest, AbsurdSizesAreRefusedBeforeBuilding) {
   EXPECT_THROW(Kautz(10, 10), std::invalid_argument);
   EXPECT_THROW(Torus({10000, 10000}), std::invalid_argument);
   EXPECT_THROW(Hamming(64, 1000), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// mesh(d1,...,dk) (seed 001 §VI): the torus without wrap-around links, torus names.
+TEST(MeshTest, ProductOfPathsWithTorusNames) {
+  const Topology g = EvaluateTopologyExpression("mesh(3,4)");
+  EXPECT_EQ(g.num_compute(), 12);
+  EXPECT_EQ(g.num_links(), 2 * (3 * 3 + 2 * 4));  // duplex: 3 rows of 3, 4 columns of 2
+  EXPECT_EQ(g.node(0).name, "t0_0");
+  EXPECT_EQ(g.node(5).name, "t1_1");
+  EXPECT_TRUE(g.FindLink(0, 1).has_value());
+  EXPECT_TRUE(g.FindLink(0, 4).has_value());
+  EXPECT_FALSE(g.FindLink(0, 3).has_value());  // no wrap-around
+  const Topology c4 = EvaluateTopologyExpression("mesh(2,2)");
+  EXPECT_EQ(c4.num_links(), 8);
+  EXPECT_EQ(c4.link(*c4.FindLink(0, 1)).multiplicity, 1);  // torus(2,2) has double links
+  EXPECT_THROW(EvaluateTopologyExpression("mesh(1,4)"), InputError);
 }
 
 }  // namespace
