@@ -423,7 +423,8 @@ SymmetricPipelineResult BuildSymmetricPipelineSchedule(const Topology& topology,
       return out;
     }
     rep_total[columns[i].rep] += x[i];
-    rep_den[columns[i].rep] = boost::multiprecision::lcm(rep_den[columns[i].rep], Denominator(x[i]));
+    rep_den[columns[i].rep] =
+        boost::multiprecision::lcm(rep_den[columns[i].rep], Denominator(x[i]));
   }
   for (int r = 0; r < num_reps; ++r) {
     if (rep_total[r] != 1) {

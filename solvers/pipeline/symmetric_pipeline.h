@@ -51,10 +51,10 @@ namespace collsynth {
 struct RegularGroup {
   std::vector<std::vector<int>> generators;
   std::vector<std::int64_t> orders;
-  std::vector<int> representatives;                 // one compute node per orbit, ascending
-  std::vector<int> representative_of;               // per node: index into representatives, or -1
+  std::vector<int> representatives;                  // one compute node per orbit, ascending
+  std::vector<int> representative_of;                // per node: index into representatives, or -1
   std::vector<std::vector<std::int64_t>> exponents;  // per node (compute only; else empty)
-  std::vector<int> link_orbit;                      // per link: orbit index
+  std::vector<int> link_orbit;                       // per link: orbit index
   std::vector<std::int64_t> link_orbit_size;
   std::int64_t order = 1;  // |H| = Π orders = the size of every compute orbit
 };
@@ -73,9 +73,9 @@ struct SymmetricPipelineStats {
 
 struct SymmetricPipelineResult {
   std::optional<SymmetricPipelineSchedule> schedule;  // none: see `why`
-  std::string why;             // why there is no symmetric schedule (then use the plain path)
-  Rational optimal_ratio;      // ratio* (when computed)
-  Rational lp_ratio;           // the exact ratio of the best tree mixture found
+  std::string why;         // why there is no symmetric schedule (then use the plain path)
+  Rational optimal_ratio;  // ratio* (when computed)
+  Rational lp_ratio;       // the exact ratio of the best tree mixture found
   SymmetricPipelineStats stats;
 };
 
@@ -85,8 +85,8 @@ struct SymmetricPipelineOptions {
 
 // Allgather or reduce-scatter (the allgather of G^T, trees written unchanged, as the plain
 // builder does). Other collectives: std::invalid_argument.
-SymmetricPipelineResult BuildSymmetricPipelineSchedule(const Topology& g, Collective collective,
-                                                       const SymmetricPipelineOptions& options = {});
+SymmetricPipelineResult BuildSymmetricPipelineSchedule(
+    const Topology& g, Collective collective, const SymmetricPipelineOptions& options = {});
 
 }  // namespace collsynth
 
