@@ -7,7 +7,11 @@
 //   finder-best-per-n   params {"degree" | "degrees": [d...], "n_min", "n_max", "sizes_bytes",
 //                       "alpha_us", "bandwidth_gbps", "n_chunk"}: the best frontier entry per
 //                       (d, N, M) (formula rows); one task per degree and block of n_chunk
-//                       consecutive N (default 0: all N in one task per degree).
+//                       consecutive N (default 0: all N in one task per degree);
+//                       "directions": ["unidirectional", "bidirectional"] (optional) runs the
+//                       finder once per entry (bidirectional: FinderOptions::bidirectional,
+//                       Figure 13's "best bidirectional topology known") and adds the columns
+//                       direction and series (the label, or "bidirectional").
 //   genkautz-ratio      params {"degrees", "n_max"}: T_B(Π_{d,N}) / T_B* from the table.
 //   theorem-sweeps      params {"sweeps": [names] (empty = all), "ranges": {name: "LO..HI"},
 //                       "range_scale": K (default 1), "chunks": C (default 1)}: one row per
@@ -128,6 +132,23 @@ std::vector<ExperimentTask> BestPerNTasks(const ExperimentInput& in) {
   std::vector<std::int64_t> sizes;
   for (const auto& s : p.value("sizes_bytes", json::array({1 << 20})))
     sizes.push_back(s.get<std::int64_t>());
+  std::vector<bool> directions;  // bidirectional?
+  const bool with_directions = p.contains("directions");
+  if (with_directions) {
+    if (!p["directions"].is_array() || p["directions"].empty())
+      throw InputError("", "params.directions",
+                       "must be a non-empty array of \"unidirectional\" / \"bidirectional\"");
+    for (const auto& x : p["directions"]) {
+      if (x == "unidirectional" || x == "bidirectional") {
+        directions.push_back(x == "bidirectional");
+      } else {
+        throw InputError("", "params.directions",
+                         "must be a non-empty array of \"unidirectional\" / \"bidirectional\"");
+      }
+    }
+  } else {
+    directions.push_back(false);
+  }
   FinderWorkload base;
   base.alpha = Rational(Int(p, "alpha_us", 10), 1000000);
   base.bandwidth_bps = Rational(Int(p, "bandwidth_gbps", 100)) * 1000000000;
@@ -135,33 +156,45 @@ std::vector<ExperimentTask> BestPerNTasks(const ExperimentInput& in) {
   // a task the engine's memo is shared across N (that is what makes it fast); blocks are
   // independent, for sharding (experiments/shards.h).
   std::vector<ExperimentTask> tasks;
-  for (int d : degrees) {
-    const std::int64_t step = chunk > 0 ? chunk : std::max<std::int64_t>(1, hi - lo + 1);
-    for (std::int64_t a = lo; a <= hi; a += step) {
-      const std::int64_t b = std::min(hi, a + step - 1);
-      std::string label = "finder best per N";
-      if (degrees.size() > 1 || chunk > 0) {
-        label += " d=" + std::to_string(d) + " N=" + std::to_string(a) + ".." + std::to_string(b);
-      }
-      tasks.push_back({label, [d, a, b, sizes, base]() {
-                         TopologyFinder f;
-                         std::vector<ExperimentRow> rows;
-                         for (std::int64_t n = a; n <= b; ++n) {
-                           auto t0 = std::chrono::steady_clock::now();
-                           FinderResult res = f.Find(n, d);
-                           if (res.frontier.empty()) continue;
-                           for (std::int64_t m : sizes) {
-                             FinderWorkload w = base;
-                             w.size_bytes = Rational(m);
-                             ExperimentRow r = FrontierRow(BestForWorkload(res, w), w);
-                             r.algorithm = "finder-best";
-                             r.extra.insert(r.extra.begin(), {"size_bytes", std::to_string(m)});
-                             r.wall_seconds = Since(t0);
-                             rows.push_back(std::move(r));
+  for (bool bidir : directions) {
+    for (int d : degrees) {
+      const std::int64_t step = chunk > 0 ? chunk : std::max<std::int64_t>(1, hi - lo + 1);
+      for (std::int64_t a = lo; a <= hi; a += step) {
+        const std::int64_t b = std::min(hi, a + step - 1);
+        std::string label = bidir ? "bidirectional finder best per N" : "finder best per N";
+        if (degrees.size() > 1 || chunk > 0) {
+          label += " d=" + std::to_string(d) + " N=" + std::to_string(a) + ".." + std::to_string(b);
+        }
+        tasks.push_back({label, [d, a, b, sizes, base, bidir, with_directions]() {
+                           FinderOptions options;
+                           options.bidirectional = bidir;
+                           TopologyFinder f(options);
+                           std::vector<ExperimentRow> rows;
+                           for (std::int64_t n = a; n <= b; ++n) {
+                             auto t0 = std::chrono::steady_clock::now();
+                             FinderResult res = f.Find(n, d);
+                             if (res.frontier.empty()) continue;
+                             for (std::int64_t m : sizes) {
+                               FinderWorkload w = base;
+                               w.size_bytes = Rational(m);
+                               ExperimentRow r = FrontierRow(BestForWorkload(res, w), w);
+                               r.algorithm = "finder-best";
+                               r.extra.insert(r.extra.begin(), {"size_bytes", std::to_string(m)});
+                               if (with_directions) {
+                                 std::string lab;
+                                 for (const auto& [k, v] : r.extra)
+                                   if (k == "label") lab = v;
+                                 r.extra.emplace_back("direction",
+                                                      bidir ? "bidirectional" : "unidirectional");
+                                 r.extra.emplace_back("series", bidir ? "bidirectional" : lab);
+                               }
+                               r.wall_seconds = Since(t0);
+                               rows.push_back(std::move(r));
+                             }
                            }
-                         }
-                         return rows;
-                       }});
+                           return rows;
+                         }});
+      }
     }
   }
   return tasks;

@@ -15,7 +15,7 @@ import argparse, csv, os, subprocess, sys, tempfile
 
 TIME_COLUMNS = {"wall_seconds", "generation_seconds", "lp_seconds", "milp_seconds",
                 "export_seconds", "replay_seconds", "time_to_optimal"}
-LONG = {"figure7-large-n", "ilp-vs-polynomial", "table6-generation-time", "polarstar-scale-spectralfly",
+LONG = {"figure7-large-n", "figure7-large-n-2000", "ilp-vs-polynomial", "table6-generation-time", "polarstar-scale-spectralfly",
         "table4-time", "figure7-time", "time-vs-size-full", "time-vs-size-hardware"}
 
 

@@ -101,6 +101,16 @@ Rational LineGraphBandwidthRatioLimit(const BigInt& nodes, std::int64_t degree) 
   return 1 + Rational(BigInt(1), BigInt(degree - 1) * nodes);
 }
 
+Rational LineGraphBandwidthRatio(const BigInt& nodes, std::int64_t degree, int n) {
+  if (degree < 2) throw std::invalid_argument("Cor 10.1 needs degree >= 2");
+  if (nodes < 2) throw std::invalid_argument("Cor 10.1 needs N >= 2");
+  RequireCount(n, 0, "line graph power");
+  const BigInt big_d = Pow(BigInt(degree), n);
+  const BigInt num = big_d * (nodes - 1) * (degree - 1) + BigInt(degree) * (big_d - 1);
+  const BigInt den = (big_d * nodes - 1) * (degree - 1);
+  return Rational(num, den);
+}
+
 AllgatherPerformance DegreeExpansionPerformance(const AllgatherPerformance& base, int n) {
   RequireValid(base);
   RequireCount(n, 1, "degree expansion");

@@ -53,6 +53,11 @@ AllgatherPerformance LineGraphPowerBound(const AllgatherPerformance& base, int n
 AllgatherPerformance LineGraphPowerBfb(const AllgatherPerformance& base, int n);
 // Thm 2: the limit 1 + 1/((d-1)N) of T_B(L^n)/T_B*(d^nN) for a BW-optimal base; d >= 2.
 Rational LineGraphBandwidthRatioLimit(const BigInt& nodes, std::int64_t degree);
+// Figure 3's curve: T_B(L^n(G))/T_B*(d^nN) for a BW-optimal N-node degree-d base with its
+// optimal BFB schedule (Cor 10.1, an equality; eq. (14) of Thm 2's proof), in closed form
+// (D = d^n): [D(N-1) + d(D-1)/(d-1)] / (DN - 1). 1 at n = 0, increasing to the Thm 2 limit.
+// N >= 2, d >= 2, n >= 0 (std::invalid_argument otherwise); O(n) multiplications.
+Rational LineGraphBandwidthRatio(const BigInt& nodes, std::int64_t degree, int n);
 AllgatherPerformance DegreeExpansionPerformance(const AllgatherPerformance& base, int n);  // Thm 11
 AllgatherPerformance CartesianPowerPerformance(const AllgatherPerformance& base, int n);   // Thm 12
 // Thm 13: every factor must be BW optimal (exactly) with latency = its diameter.

@@ -62,10 +62,20 @@ void Finish(FinderCandidate* c) {
   c->moore_optimal = IsMooreOptimal(BigInt(c->nodes), c->degree, c->tl);
 }
 
+// Table 9's reverse-symmetric families (GenKautz is not).
+bool ReverseSymmetricFamily(const std::string& family) { return family != "GenKautz"; }
+
+// Table 9's bidirectional families (every link's reverse is a link).
+bool BidirectionalFamily(const std::string& family) {
+  return family == "Complete" || family == "Bipartite" || family == "Hamming" ||
+         family == "BiRing" || family == "Circulant" || family == "DistReg";
+}
+
 FinderCandidate Base(std::string expr, std::int64_t n, int d, std::int64_t tl, Rational tb,
                      std::string family, std::string derivation, bool self_loops = false,
                      bool multi = false) {
   FinderCandidate c;
+  c.reverse_symmetric = ReverseSymmetricFamily(family);
   c.topology = std::move(expr);
   c.nodes = n;
   c.degree = d;
@@ -154,6 +164,7 @@ FinderCandidate Expanded(const FinderCandidate& op, FinderMethod m, const Allgat
   c.derivation = op.derivation + p.derivation.substr(p.derivation.rfind(';'));
   c.self_loops = op.self_loops;
   c.multi_links = op.multi_links;
+  c.reverse_symmetric = op.reverse_symmetric;
   Finish(&c);
   return c;
 }
@@ -187,6 +198,8 @@ const char* FinderMethodName(FinderMethod m) {
       return "power (Thm 12)";
     case FinderMethod::kProduct:
       return "product (Thm 13)";
+    case FinderMethod::kBidir:
+      return "bidir (App. F)";
   }
   return "?";
 }
@@ -331,6 +344,7 @@ std::optional<FinderCandidate> TopologyFinder::BestProduct(std::int64_t n, int d
       c.base_family = "Product";
       c.expansions = "C";
       c.bfb_optimal = true;
+      c.reverse_symmetric = a->reverse_symmetric && b->reverse_symmetric;
       Finish(&c);
       best = std::move(c);
     }
@@ -349,9 +363,35 @@ const std::vector<FinderCandidate>& TopologyFinder::Candidates(std::int64_t n, i
 std::vector<FinderCandidate> TopologyFinder::Compute(std::int64_t n, int d) {
   std::vector<FinderCandidate> all;
   Bases(n, d, &all);
+  const bool bidir = options_.bidirectional;
+  if (bidir) {
+    all.erase(std::remove_if(all.begin(), all.end(),
+                             [](const FinderCandidate& c) {
+                               return !BidirectionalFamily(c.base_family) &&
+                                      !(c.base_family == "UniRing" && c.nodes == 2);
+                             }),
+              all.end());
+  }
   const int cap = options_.max_alternatives;
-  // Line graph: operand at (N/d, d), Thm 10.
-  if (d >= 2 && n % d == 0 && n / d >= d + 1) {
+  // App. F: G ∪ G^T of a reverse-symmetric unidirectional candidate at (N, d/2).
+  if (bidir && d % 2 == 0) {
+    if (!unidirectional_) {
+      FinderOptions uni = options_;
+      uni.bidirectional = false;
+      unidirectional_ = std::make_unique<TopologyFinder>(uni);
+    }
+    for (const auto& op : unidirectional_->Candidates(n, d / 2)) {
+      if (!op.reverse_symmetric) continue;
+      FinderCandidate c = Expanded(op, FinderMethod::kBidir, BidirectionalPerformance(Perf(op)),
+                                   "bidir(" + op.topology + ")", "B");
+      c.bfb_optimal = false;  // App. F's schedule, not necessarily the optimal BFB one
+      c.multi_links = true;   // opposite links of G merge (conservative: no product use)
+      for (const auto& a : op.alternatives) c.alternatives.push_back("bidir(" + a + ")");
+      all.push_back(std::move(c));
+    }
+  }
+  // Line graph: operand at (N/d, d), Thm 10 (never bidirectional).
+  if (!bidir && d >= 2 && n % d == 0 && n / d >= d + 1) {
     for (const auto& op : Candidates(n / d, d)) {
       if (!LineOk(op)) continue;
       FinderCandidate c = Expanded(op, FinderMethod::kLine, LineGraphPowerBfb(Perf(op), 1),

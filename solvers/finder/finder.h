@@ -48,6 +48,7 @@ enum class FinderMethod {
   kDegree,   // Thm 11: degree expansion of the operand's schedule
   kPower,    // Thm 12: Cartesian power expansion of the operand's schedule
   kProduct,  // Thm 13: BFB schedule generated on the product (its value is proven)
+  kBidir,    // App. F: G ∪ G^T of a reverse-symmetric operand, half the shard each way
 };
 const char* FinderMethodName(FinderMethod m);
 
@@ -71,6 +72,8 @@ struct FinderCandidate {
   bool bfb_optimal = false;  // the schedule is the optimal BFB schedule of the topology
   bool self_loops = false;
   bool multi_links = false;
+  // G ≅ G^T (Table 9's "Reverse-Symmetric" column; kept by L, *n, □): App. F applies.
+  bool reverse_symmetric = false;
 
   // Figure 13's label: the expansion letters if any, else the base family.
   std::string Label() const { return expansions.empty() ? base_family : expansions; }
@@ -82,6 +85,15 @@ struct FinderOptions {
   // Generalized Kautz bases outside the precomputed table are computed up to this size.
   int genkautz_direct_max_nodes = 64;
   int max_alternatives = 6;
+  // Bidirectional topologies only (every link's reverse is a link: Figure 13's "best
+  // bidirectional topology known"): the bidirectional bases (complete, K_{d,d}, Hamming,
+  // BiRing, circulant, distance-regular, Johnson, odd; UniRing only at N = 2), degree
+  // expansion, Cartesian power and product of bidirectional candidates (each keeps the
+  // property), no line graphs, plus App. F's G ∪ G^T (`bidir(G)`, same T_L and T_B in M/B) for
+  // every reverse-symmetric candidate G the unidirectional finder keeps at (N, d/2), d even.
+  // Only candidates kept by that finder's pruning are seen, so this is the best bidirectional
+  // topology *known to the finder*, not a proven optimum.
+  bool bidirectional = false;
 };
 
 // Workload: α in seconds, M in bytes, B in bits per second (exact).
@@ -116,6 +128,7 @@ class TopologyFinder {
   void Bases(std::int64_t nodes, int degree, std::vector<FinderCandidate>* out);
   std::optional<FinderCandidate> BestProduct(std::int64_t nodes, int degree);
   FinderOptions options_;
+  std::unique_ptr<TopologyFinder> unidirectional_;  // App. F operands (bidirectional mode)
   std::map<std::pair<std::int64_t, int>, std::vector<FinderCandidate>> memo_;
   std::map<std::pair<std::int64_t, int>, std::optional<FinderCandidate>> product_memo_;
 };

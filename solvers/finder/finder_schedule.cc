@@ -40,6 +40,12 @@ FinderSchedule BuildFinderSchedule(const FinderCandidate& c, bool need_bfb) {
               : CartesianPowerSchedule(op.topology, op.schedule, c.power, c.topology);
       return {std::move(e.topology), std::move(e.schedule)};
     }
+    case FinderMethod::kBidir: {
+      // App. F needs G ≅ G^T without opposite link pairs (BidirectionalSchedule's contract).
+      FinderSchedule op = BuildFinderSchedule(*c.operands.at(0), false);
+      ExpandedSchedule e = BidirectionalSchedule(op.topology, op.schedule, c.topology);
+      return {std::move(e.topology), std::move(e.schedule)};
+    }
   }
   throw std::logic_error("unknown finder method");
 }

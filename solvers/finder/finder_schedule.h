@@ -22,7 +22,9 @@ struct FinderSchedule {
   StepSchedule schedule;  // allgather
 };
 
-// need_bfb: the caller needs the optimal BFB schedule (a line-graph operand).
+// need_bfb: the caller needs the optimal BFB schedule (a line-graph operand). kBidir (App. F)
+// throws std::invalid_argument (BidirectionalSchedule's contract) when the operand has a pair
+// of opposite links (their union is then a multi-link that App. F's split does not cover).
 FinderSchedule BuildFinderSchedule(const FinderCandidate& c, bool need_bfb = false);
 
 // Converts a checker T_B (shard units over link bandwidth) to units of M/B on a topology whose

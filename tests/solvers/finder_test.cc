@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 
 #include "graphs/expression.h"
@@ -14,6 +15,7 @@
 #include "solvers/finder/finder_bfb_value.h"
 #include "solvers/finder/finder_schedule.h"
 #include "test_util.h"
+#include "theory/expansion_bounds.h"
 
 namespace collsynth {
 namespace {
@@ -195,6 +197,54 @@ TEST(Finder, SampledFrontierSchedulesMatchPrediction) {
 TEST(Finder, RejectsBadInput) {
   EXPECT_THROW(FindTopologies(1, 4), std::invalid_argument);
   EXPECT_THROW(FindTopologies(10, 0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+bool EveryLinkHasItsReverse(const Topology& g) {
+  std::map<std::pair<int, int>, Rational> bw;
+  for (const Link& l : g.links()) bw[{l.from, l.to}] += l.bandwidth * l.multiplicity;
+  for (const auto& [e, b] : bw) {
+    auto it = bw.find({e.second, e.first});
+    if (it == bw.end() || it->second != b) return false;
+  }
+  return true;
+}
+
+// Figure 13's "best bidirectional topology known": every frontier topology of the
+// bidirectional finder is bidirectional, none is faster than the unidirectional best, and
+// App. F's bidir(G) of a reverse-symmetric degree-2 candidate keeps G's (T_L, T_B).
+TEST(Finder, BidirectionalModeFindsOnlyBidirectionalTopologies) {
+  FinderOptions o;
+  o.bidirectional = true;
+  TopologyFinder bi(o);
+  for (std::int64_t n : {8, 12, 16, 24, 48}) {
+    const FinderResult r = bi.Find(n, 4);
+    ASSERT_FALSE(r.frontier.empty()) << n;
+    for (const auto& c : r.frontier) {
+      EXPECT_TRUE(EveryLinkHasItsReverse(EvaluateTopologyExpression(c.topology))) << c.topology;
+    }
+    const FinderWorkload w;
+    EXPECT_GE(AllreduceTime(BestForWorkload(r, w), w),
+              AllreduceTime(BestForWorkload(Engine().Find(n, 4), w), w))
+        << n;
+  }
+  EXPECT_EQ(bi.Find(16, 4).frontier.front().topology, "circulant(16,3,4)");
+  // N = 768 = 3·2^8: bidir(K(2,8)), K(2,8) = L^8(K_3) (Moore optimal, T_L 9 by Cor 10.1).
+  const FinderResult r768 = bi.Find(768, 4);
+  const FinderCandidate& top = r768.frontier.front();
+  EXPECT_EQ(top.tl, 9);
+  EXPECT_EQ(top.method, FinderMethod::kBidir);
+  EXPECT_EQ(top.expansions.substr(0, 1), "B");
+  EXPECT_TRUE(Names(top, "bidir(kautz(2,8))")) << top.topology;
+  EXPECT_EQ(top.tb, LineGraphPowerBfb(BandwidthOptimalBase(3, 2, 1, "K"), 8).bandwidth);
+  // The unidirectional finder never proposes bidir(...).
+  for (const auto& c : Engine().Find(768, 4).frontier)
+    EXPECT_EQ(c.topology.find("bidir("), std::string::npos);
 }
 
 }  // namespace

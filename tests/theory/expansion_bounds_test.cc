@@ -219,3 +219,35 @@ TEST(KautzCirculantBoundsTest, Theorem22IsTheMinimumOverAllTwoOffsetCirculants) 
 
 }  // namespace
 }  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// Figure 3's curve in closed form against Cor 10.1 and the paper's printed values.
+TEST(ExpansionBounds, LineGraphBandwidthRatioIsFigure3sCurve) {
+  // The four degree-4 bases of Figure 3: K_{4,4} (8), K_5 (5), C(6,{1..4}) (6), H(2,3) (9).
+  for (int n0 : {5, 6, 8, 9}) {
+    BigInt nodes = n0;
+    AllgatherPerformance base = BandwidthOptimalBase(nodes, 4, 2, "base");
+    EXPECT_EQ(LineGraphBandwidthRatio(nodes, 4, 0), 1);
+    for (int n = 1; n <= 8; ++n) {
+      AllgatherPerformance l = LineGraphPowerBfb(base, n);
+      EXPECT_EQ(LineGraphBandwidthRatio(nodes, 4, n), l.bandwidth / BandwidthLowerBound(l.nodes));
+      EXPECT_LT(LineGraphBandwidthRatio(nodes, 4, n), LineGraphBandwidthRatioLimit(nodes, 4));
+    }
+  }
+  // Exact points: K_{4,4} -> L(K_{4,4}) (32 nodes): (4·7 + 4·3/3)/(31) = 32/31.
+  EXPECT_EQ(LineGraphBandwidthRatio(8, 4, 1), Rational(32, 31));
+  EXPECT_EQ(LineGraphBandwidthRatio(5, 4, 2), Rational(16 * 4 + 4 * 15 / 3, 79));  // K_5, N = 80
+  // Table 4 (allreduce = 2 x allgather, printed to 4 digits): L^3(C(16,{3,4})) 2.039 M/B and
+  // L^2(Diamond^{□2}) (a 64-node BW-optimal base) 2.008 M/B; bound 1.998 = 2·1023/1024.
+  const Rational tb_star = BandwidthLowerBound(1024);
+  EXPECT_EQ(2 * LineGraphBandwidthRatio(16, 4, 3) * tb_star, Rational(1044, 512));  // 2.0390625
+  EXPECT_EQ(2 * LineGraphBandwidthRatio(64, 4, 2) * tb_star, Rational(1028, 512));  // 2.0078125
+  EXPECT_EQ(2 * tb_star, Rational(1023, 512));                                      // 1.998046875
+  EXPECT_THROW(LineGraphBandwidthRatio(8, 1, 1), std::invalid_argument);
+  EXPECT_THROW(LineGraphBandwidthRatio(8, 4, -1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace collsynth
