@@ -22,9 +22,9 @@ constexpr std::int64_t kMaxOrder = std::int64_t{1} << 31;
 // this one does not have: known, so that they are refused rather than passed through as extras.
 bool IsKnownKey(const std::string& key) {
   return key == "format" || key == "collective" || key == "ratio" || key == "U" || key == "k" ||
-         key == "group" || key == "representatives" || key == "roots" ||
-         key == "bottleneck_cut" || key == "single_node_cuts" || key == "phases" ||
-         key == "trees" || key == "root" || key == "fixed_k_cut";
+         key == "group" || key == "representatives" || key == "roots" || key == "bottleneck_cut" ||
+         key == "single_node_cuts" || key == "phases" || key == "trees" || key == "root" ||
+         key == "fixed_k_cut";
 }
 
 const json& RequireField(const json& obj, const char* key, const std::string& file,
@@ -60,8 +60,7 @@ int ComputeNodeFromJson(const json& v, const Topology& g, const std::string& fil
                         const std::string& item) {
   const int id = NodeFromJson(v, g, file, item);
   if (!g.IsCompute(id)) {
-    throw InputError(file, item,
-                     "'" + g.node(id).name + "' is a switch; roots are compute nodes");
+    throw InputError(file, item, "'" + g.node(id).name + "' is a switch; roots are compute nodes");
   }
   return id;
 }
@@ -80,9 +79,10 @@ std::int64_t IntegerFromJson(const json& v, std::int64_t lo, std::int64_t hi,
     const std::int64_t z = v.get<std::int64_t>();
     if (z >= lo && z <= hi) return z;
   }
-  const std::string got = v.is_string() ? "\"" + v.get_ref<const std::string&>().substr(0, 40) +
-                                              "\""
-                                        : v.is_primitive() ? v.dump() : v.type_name();
+  const std::string got = v.is_string()
+                              ? "\"" + v.get_ref<const std::string&>().substr(0, 40) + "\""
+                          : v.is_primitive() ? v.dump()
+                                             : v.type_name();
   throw InputError(file, item, "must be " + what + " (" + range + "), got " + got);
 }
 
@@ -139,8 +139,8 @@ void ReadGroup(const json& group, const Topology& g, const std::string& file,
     std::vector<int> perm;
     perm.reserve(p.size());
     for (std::size_t v = 0; v < p.size(); ++v) {
-      perm.push_back(static_cast<int>(IntegerFromJson(
-          p[v], 0, n - 1, "a node index", file, gitem + "[" + std::to_string(v) + "]")));
+      perm.push_back(static_cast<int>(IntegerFromJson(p[v], 0, n - 1, "a node index", file,
+                                                      gitem + "[" + std::to_string(v) + "]")));
     }
     if (std::string problem = PermutationProblem(perm, n); !problem.empty()) {
       throw InputError(file, gitem, "is not a permutation: " + problem);
@@ -159,8 +159,9 @@ void ReadRepresentatives(const json& reps, const Topology& g, const std::string&
   if (!reps.is_array()) throw InputError(file, item, "must be an array");
   if (reps.size() > static_cast<std::size_t>(g.num_compute())) {
     throw InputError(file, item,
-                     "lists " + std::to_string(reps.size()) + " representatives, the topology has " +
-                         std::to_string(g.num_compute()) + " compute nodes");
+                     "lists " + std::to_string(reps.size()) +
+                         " representatives, the topology has " + std::to_string(g.num_compute()) +
+                         " compute nodes");
   }
   s->representatives.reserve(reps.size());
   for (std::size_t r = 0; r < reps.size(); ++r) {
@@ -171,8 +172,8 @@ void ReadRepresentatives(const json& reps, const Topology& g, const std::string&
     }
     RefuseUnknownMembers(rep, {"root", "trees"}, file, ritem);
     SymmetricRepresentative out;
-    out.root = ComputeNodeFromJson(RequireField(rep, "root", file, ritem), g, file,
-                                   ritem + ".root");
+    out.root =
+        ComputeNodeFromJson(RequireField(rep, "root", file, ritem), g, file, ritem + ".root");
     const json& trees = RequireField(rep, "trees", file, ritem);
     if (!trees.is_array()) throw InputError(file, ritem + ".trees", "must be an array");
     out.trees.reserve(trees.size());
@@ -220,10 +221,10 @@ void ReadRoots(const json& roots, const Topology& g, const std::string& file,
     if (s->representatives.empty()) {
       throw InputError(file, ritem + ".representative", "there are no representatives");
     }
-    root.representative = static_cast<int>(IntegerFromJson(
-        RequireField(entry, "representative", file, ritem), 0,
-        static_cast<std::int64_t>(s->representatives.size()) - 1, "an index into representatives",
-        file, ritem + ".representative"));
+    root.representative = static_cast<int>(
+        IntegerFromJson(RequireField(entry, "representative", file, ritem), 0,
+                        static_cast<std::int64_t>(s->representatives.size()) - 1,
+                        "an index into representatives", file, ritem + ".representative"));
     const json& exps = RequireField(entry, "exponents", file, ritem);
     if (!exps.is_array()) {
       throw InputError(file, ritem + ".exponents", "must be an array of integers");
@@ -467,7 +468,8 @@ PipelineSchedule Expand(const SymmetricPipelineSchedule& s, const Topology& g) {
   powers.reserve(s.generators.size());
   for (const std::vector<int>& p : s.generators) powers.emplace_back(p);
   std::size_t num_trees = 0;
-  for (const SymmetricRoot& r : s.roots) num_trees += s.representatives[r.representative].trees.size();
+  for (const SymmetricRoot& r : s.roots)
+    num_trees += s.representatives[r.representative].trees.size();
   out.trees.reserve(num_trees);
   // g_s(v), computed once per root and node (a node recurs in many edges and routes).
   std::vector<int> image(g.num_nodes(), -1);
@@ -530,14 +532,14 @@ std::vector<int> SymmetricGroupElement(const SymmetricPipelineSchedule& s,
                                        const std::vector<std::int64_t>& exponents) {
   if (exponents.size() != s.generators.size()) {
     throw std::logic_error("SymmetricGroupElement: " + std::to_string(exponents.size()) +
-                           " exponents for " + std::to_string(s.generators.size()) +
-                           " generators");
+                           " exponents for " + std::to_string(s.generators.size()) + " generators");
   }
   const std::size_t n = s.generators.empty() ? 0 : s.generators[0].size();
   std::vector<int> element(n);
   for (std::size_t v = 0; v < n; ++v) element[v] = static_cast<int>(v);
   for (std::size_t k = s.generators.size(); k-- > 0;) {
-    if (s.generators[k].size() != n || !PermutationProblem(s.generators[k], static_cast<int>(n)).empty()) {
+    if (s.generators[k].size() != n ||
+        !PermutationProblem(s.generators[k], static_cast<int>(n)).empty()) {
       throw std::logic_error("SymmetricGroupElement: generator " + std::to_string(k) +
                              " is not a permutation of the nodes");
     }
@@ -581,8 +583,7 @@ std::string JsonTopLevelFormat(const std::string& text, const std::string& file)
   return format;
 }
 
-std::optional<std::string> ExpandedPipelineScheduleText(const Topology& g,
-                                                        const std::string& text,
+std::optional<std::string> ExpandedPipelineScheduleText(const Topology& g, const std::string& text,
                                                         const std::string& file) {
   if (JsonTopLevelFormat(text, file) != kFormat) return std::nullopt;
   const SymmetricPipelineSchedule s =

@@ -53,21 +53,21 @@ json SymmetricAllgather() {
     roots.push_back(
         {{"node", std::to_string(i)}, {"representative", 0}, {"exponents", json::array({i})}});
   }
-  return {{"format", "pipeline-symmetric"},
-          {"collective", "allgather"},
-          {"ratio", "3"},
-          {"U", "3"},
-          {"k", 1},
-          {"bottleneck_cut", json::array({"1", "2", "3"})},
-          {"group", {{"generators", json::array({json::array({1, 2, 3, 0})})}, {"orders", {4}}}},
-          {"representatives",
-           json::array({{{"root", "0"},
-                         {"trees", json::array({{{"root", "0"},
-                                                 {"multiplicity", 1},
-                                                 {"edges", json::array({edge("0", "1"),
-                                                                        edge("1", "2"),
-                                                                        edge("2", "3")})}}})}}})},
-          {"roots", std::move(roots)}};
+  return {
+      {"format", "pipeline-symmetric"},
+      {"collective", "allgather"},
+      {"ratio", "3"},
+      {"U", "3"},
+      {"k", 1},
+      {"bottleneck_cut", json::array({"1", "2", "3"})},
+      {"group", {{"generators", json::array({json::array({1, 2, 3, 0})})}, {"orders", {4}}}},
+      {"representatives",
+       json::array({{{"root", "0"},
+                     {"trees", json::array({{{"root", "0"},
+                                             {"multiplicity", 1},
+                                             {"edges", json::array({edge("0", "1"), edge("1", "2"),
+                                                                    edge("2", "3")})}}})}}})},
+      {"roots", std::move(roots)}};
 }
 
 std::string Write(const std::string& name, const json& doc) {
@@ -77,8 +77,8 @@ std::string Write(const std::string& name, const json& doc) {
 TEST(ScheduleExpandSymmetricCliTest, WritesTheVerifiedPlainForm) {
   const std::string ring = Ring();
   const std::string out = TempPath("sym_expanded.json");
-  auto r = RunCli(
-      {"schedule", "expand", ring, Write("sym_ok.json", SymmetricAllgather()), "-o", out});
+  auto r =
+      RunCli({"schedule", "expand", ring, Write("sym_ok.json", SymmetricAllgather()), "-o", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out,
             "pipeline-symmetric -> pipeline: allgather, 4 trees, ratio 3, optimal (certified); "
@@ -88,11 +88,11 @@ TEST(ScheduleExpandSymmetricCliTest, WritesTheVerifiedPlainForm) {
   EXPECT_EQ(plain["expanded_from"], "pipeline-symmetric");
   ASSERT_EQ(plain["trees"].size(), 4u);
   EXPECT_EQ(plain["trees"][3]["root"], "3");
-  EXPECT_EQ(plain["trees"][3]["edges"][0],
-            (json{{"from", "3"},
-                  {"to", "0"},
-                  {"routes", json::array({{{"path", json::array({"3", "0"})},
-                                           {"multiplicity", 1}}})}}));
+  EXPECT_EQ(
+      plain["trees"][3]["edges"][0],
+      (json{{"from", "3"},
+            {"to", "0"},
+            {"routes", json::array({{{"path", json::array({"3", "0"})}, {"multiplicity", 1}}})}}));
   auto v = RunCli({"verify", ring, out, "--json"});
   ASSERT_EQ(v.exit_code, 0) << v.err;
   const json report = json::parse(v.out);
@@ -164,7 +164,8 @@ TEST(ScheduleExpandSymmetricCliTest, ConsumersTreatItAsItsExpansion) {
   const std::string plain = TempPath("sym_consumed_plain.json");
   ASSERT_EQ(RunCli({"schedule", "expand", ring, sym, "-o", plain}).exit_code, 0);
   for (const std::string& what : {"msccl", "mscclpp"}) {
-    const std::string a = TempPath("sym_" + what + "_a.out"), b = TempPath("sym_" + what + "_b.out");
+    const std::string a = TempPath("sym_" + what + "_a.out"),
+                      b = TempPath("sym_" + what + "_b.out");
     auto ra = RunCli({"export", what, ring, sym, "-o", a});
     auto rb = RunCli({"export", what, ring, plain, "-o", b});
     ASSERT_EQ(ra.exit_code, 0) << what << ": " << ra.err;

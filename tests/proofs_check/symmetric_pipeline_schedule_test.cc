@@ -180,8 +180,7 @@ TEST(SymmetricPipelineScheduleTest, ExponentCountAndRange) {
   EXPECT_EQ(problem, "has 1 entries for 2 generators");
   doc["roots"][7]["exponents"] = json::array({2, 3});
   EXPECT_EQ(ErrorItem(doc, g, &problem), "roots[7].exponents[1]");
-  EXPECT_EQ(problem,
-            "must be an exponent below the generator's order (an integer in 0..2), got 3");
+  EXPECT_EQ(problem, "must be an exponent below the generator's order (an integer in 0..2), got 3");
   doc["roots"][7]["exponents"] = json::array({-1, 0});
   EXPECT_EQ(ErrorItem(doc, g), "roots[7].exponents[0]");
   doc["roots"][7]["exponents"] = json::array({2, "1"});
@@ -222,19 +221,19 @@ TEST(SymmetricPipelineScheduleTest, RootThatIsASwitch) {
   g.AddDuplexLink(c0, s, Rational(1));
   g.AddDuplexLink(c1, s, Rational(1));
   auto route = json::array({{{"path", json::array({"c0", "s", "c1"})}, {"multiplicity", 1}}});
-  const json tree = {
-      {"root", "c0"},
-      {"multiplicity", 1},
-      {"edges", json::array({{{"from", "c0"}, {"to", "c1"}, {"routes", route}}})}};
-  json doc = {{"format", "pipeline-symmetric"},
-              {"collective", "allgather"},
-              {"ratio", "1"},
-              {"U", "1"},
-              {"k", 1},
-              {"group", {{"generators", json::array({json::array({1, 0, 2})})}, {"orders", {2}}}},
-              {"representatives", json::array({{{"root", "c0"}, {"trees", json::array({tree})}}})},
-              {"roots", json::array({{{"node", "c0"}, {"representative", 0}, {"exponents", {0}}},
-                                     {{"node", "c1"}, {"representative", 0}, {"exponents", {1}}}})}};
+  const json tree = {{"root", "c0"},
+                     {"multiplicity", 1},
+                     {"edges", json::array({{{"from", "c0"}, {"to", "c1"}, {"routes", route}}})}};
+  json doc = {
+      {"format", "pipeline-symmetric"},
+      {"collective", "allgather"},
+      {"ratio", "1"},
+      {"U", "1"},
+      {"k", 1},
+      {"group", {{"generators", json::array({json::array({1, 0, 2})})}, {"orders", {2}}}},
+      {"representatives", json::array({{{"root", "c0"}, {"trees", json::array({tree})}}})},
+      {"roots", json::array({{{"node", "c0"}, {"representative", 0}, {"exponents", {0}}},
+                             {{"node", "c1"}, {"representative", 0}, {"exponents", {1}}}})}};
   EXPECT_EQ(ErrorItem(doc, g), "");
   const PipelineSchedule plain =
       ExpandSymmetricPipelineSchedule(SymmetricPipelineScheduleFromJson(doc, g, ""), g);
@@ -380,11 +379,10 @@ TEST(SymmetricPipelineScheduleTest, TopLevelFormatAndExpandedText) {
   const std::optional<std::string> expanded =
       ExpandedPipelineScheduleText(g, TorusAllgather().dump(), "f");
   ASSERT_TRUE(expanded.has_value());
-  EXPECT_EQ(*expanded,
-            PipelineScheduleToJsonText(
-                ExpandSymmetricPipelineSchedule(
-                    SymmetricPipelineScheduleFromJson(TorusAllgather(), g, "f"), g),
-                g));
+  EXPECT_EQ(*expanded, PipelineScheduleToJsonText(
+                           ExpandSymmetricPipelineSchedule(
+                               SymmetricPipelineScheduleFromJson(TorusAllgather(), g, "f"), g),
+                           g));
 }
 
 }  // namespace
