@@ -73,7 +73,8 @@ std::string SymmetricPipelineScheduleToJsonText(const SymmetricPipelineSchedule&
 
 // The permutation g_s for `exponents` (precondition: sizes agree with s.generators and the
 // generators are permutations; std::logic_error otherwise). O(V · m): each power gen_i^{e_i}
-// is read off gen_i's cycles, whatever e_i.
+// is read off gen_i's cycles, whatever e_i. With no generators the result is empty (the
+// identity; the schedule does not know the number of nodes).
 std::vector<int> SymmetricGroupElement(const SymmetricPipelineSchedule& s,
                                        const std::vector<std::int64_t>& exponents);
 

@@ -364,6 +364,22 @@ TEST(SymmetricPipelineScheduleTest, WrongGroupElementShowsInTheCheck) {
   EXPECT_FALSE(CheckPipelineSchedule(g, expanded).ok);
 }
 
+// Orders are only declared: exponents up to 2^31 - 1 are reduced on the generators' cycles
+// (2^31 - 1 = 1 and 2^31 - 2 = 0 mod 3), never iterated.
+TEST(SymmetricPipelineScheduleTest, HugeExponentsExpandLikeTheirResidues) {
+  const Topology g = Torus33();
+  json doc = TorusAllgather();
+  doc["group"]["orders"] = json::array({2147483648LL, 2147483648LL});
+  doc["roots"][3]["exponents"] = json::array({2147483647LL, 2147483646LL});  // t1_0: (1, 0)
+  const auto start = std::chrono::steady_clock::now();
+  const PipelineSchedule huge =
+      ExpandSymmetricPipelineSchedule(SymmetricPipelineScheduleFromJson(doc, g, ""), g);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  const PipelineSchedule plain = ExpandSymmetricPipelineSchedule(
+      SymmetricPipelineScheduleFromJson(TorusAllgather(), g, ""), g);
+  EXPECT_EQ(PipelineScheduleToJsonText(huge, g), PipelineScheduleToJsonText(plain, g));
+}
+
 TEST(SymmetricPipelineScheduleTest, TopLevelFormatAndExpandedText) {
   const Topology g = Torus33();
   EXPECT_EQ(JsonTopLevelFormat(TorusAllgather().dump(), "f"), "pipeline-symmetric");
