@@ -26,6 +26,7 @@
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
+#include "schedules/symmetric_pipeline_schedule.h"
 
 namespace collsynth::cli {
 namespace {
@@ -65,7 +66,9 @@ int RunExportChakra(const ExportChakraArgs& a) {
   }
   Topology g = ReadTopologyFile(a.topology);
   const std::string file = a.schedule == "-" ? "<stdin>" : a.schedule;
-  const std::string text = ReadTextFile(a.schedule);
+  std::string text = ReadTextFile(a.schedule);
+  // A "pipeline-symmetric" schedule is used as its plain expansion from here on.
+  if (auto plain = ExpandedPipelineScheduleText(g, text, file)) text = std::move(*plain);
   VerifyResult verified = VerifyScheduleText(g, text, file);
   if (!verified.ok) {
     std::string first = verified.report["errors"].empty()

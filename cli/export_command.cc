@@ -36,6 +36,7 @@
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
+#include "schedules/symmetric_pipeline_schedule.h"
 
 namespace collsynth::cli {
 namespace {
@@ -118,7 +119,9 @@ bool ReadVerifiedInput(const std::string& topology, const std::string& schedule,
                        const std::string& ranks, VerifiedInput* in) {
   in->g = ReadTopologyFile(topology);
   in->file = schedule == "-" ? "<stdin>" : schedule;
-  const std::string text = ReadTextFile(schedule);
+  std::string text = ReadTextFile(schedule);
+  // A "pipeline-symmetric" schedule is used as its plain expansion from here on.
+  if (auto plain = ExpandedPipelineScheduleText(in->g, text, in->file)) text = std::move(*plain);
   VerifyResult verified = VerifyScheduleText(in->g, text, in->file);
   if (!verified.ok) {
     std::string first = verified.report["errors"].empty()

@@ -4,6 +4,11 @@
 // App. F (unidirectional -> bidirectional). The output schedule refers to the expanded
 // topology's node names; --topology-out writes that topology. Every output is run through the
 // step checker first and refused (exit 1) when invalid.
+//
+// collsynth schedule expand TOPOLOGY SCHEDULE -o OUT [--json], SCHEDULE a "pipeline-symmetric"
+// schedule (issue 19 §2, no transformation flag): writes its plain "pipeline" form on the same
+// topology (ExpandSymmetricPipelineSchedule), checked by the pipeline checker in memory and
+// again from the written bytes (exit 1, nothing written, when either fails).
 #include <iostream>
 #include <memory>
 
@@ -11,8 +16,11 @@
 #include "cli/schedule_output.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
+#include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
+#include "schedules/symmetric_pipeline_schedule.h"
 #include "solvers/bfb/schedule_expansion.h"
 
 namespace collsynth::cli {
@@ -27,12 +35,55 @@ struct ExpandArgs {
   bool json = false;
 };
 
+// The plain "pipeline" form of a "pipeline-symmetric" schedule (`text`, read from `file`).
+int ExpandSymmetric(const ExpandArgs& a, const Topology& g, const std::string& text,
+                    const std::string& file) {
+  if (!a.topology_out.empty()) {
+    throw InputError("<args>", "--topology-out",
+                     "a pipeline-symmetric schedule expands on its own topology");
+  }
+  PipelineSchedule plain = ExpandSymmetricPipelineSchedule(
+      SymmetricPipelineScheduleFromJson(ParseJsonText(text, file), g, file), g);
+  const std::size_t trees = plain.collective == Collective::kAllreduce
+                                ? plain.phases[0].trees.size() + plain.phases[1].trees.size()
+                                : plain.trees.size();
+  const PipelineCheckReport r = CheckPipelineSchedule(g, plain);
+  if (!r.ok) {  // never written unchecked
+    PrintFailure("schedule expand: " + file + ": the expanded schedule fails the checker: " +
+                 (r.errors.empty() ? std::string("?") : r.errors[0]));
+    return kExitCheckFailed;
+  }
+  json report = r.ToJson();
+  const json expected = {{"ratio", report["ratio"]}, {"verdict", report["verdict"]}};
+  OutputCheck out =
+      WriteCheckedSchedule(g, PipelineScheduleToJsonText(plain, g) + "\n", a.out, {}, expected);
+  if (!out.ok) {
+    PrintFailure("schedule expand: " + a.out + ": " + out.error + " (nothing written)");
+    return kExitCheckFailed;
+  }
+  std::ostream& info = a.out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
+  if (a.json) {
+    report["expansion"] = "pipeline-symmetric";
+    report["collective"] = CollectiveName(plain.collective);
+    report["trees"] = trees;
+    AddOutputCheck(report, out);
+    info << report.dump() << "\n";
+  } else {
+    info << "pipeline-symmetric -> pipeline: " << CollectiveName(plain.collective) << ", " << trees
+         << " trees, ratio " << ToString(r.ratio) << ", " << PipelineVerdictName(r.verdict)
+         << "; output verified\n";
+  }
+  return kExitOk;
+}
+
 CommandRegistrar reg_schedule(0, [](CLI::App& app) {
   auto* schedule = app.add_subcommand("schedule", "Schedule transformations: expand");
   schedule->require_subcommand(1);
   auto a = std::make_shared<ExpandArgs>();
   auto* expand = schedule->add_subcommand(
-      "expand", "Expand an allgather step schedule to a larger topology (seed 000 §5, App. A, F)");
+      "expand",
+      "Expand an allgather step schedule to a larger topology (seed 000 §5, App. A, F), or a "
+      "pipeline-symmetric schedule to the plain pipeline form (no flag)");
   auto* line = expand->add_flag("--line", a->line, "line graph L(G), Def. 2 (T_L + 1, Thm 1)");
   auto* degree = expand->add_option("--degree", a->degree, "degree expansion G*N, Def. 4 (Thm 11)");
   auto* power = expand->add_option("--power", a->power, "Cartesian power G^K, Def. 14 (Thm 12)");
@@ -44,7 +95,8 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
   power->excludes(reverse, bidir);
   reverse->excludes(bidir);
   expand->add_option("topology", a->topology, "base topology (JSON or edge list)")->required();
-  expand->add_option("schedule", a->schedule, "base schedule (steps JSON)")->required();
+  expand->add_option("schedule", a->schedule, "base schedule (steps or pipeline-symmetric JSON)")
+      ->required();
   expand->add_option("-o,--output", a->out, "output schedule JSON ('-' = stdout)")->required();
   expand->add_option("--topology-out", a->topology_out,
                      "write the expanded topology here (.json or edge list)");
@@ -52,16 +104,26 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
   expand->callback([a]() {
     RunCommand([&]() {
       int chosen = a->line + a->reverse + a->bidir + (a->degree != 0) + (a->power != 0);
-      if (chosen != 1) {
+      auto choose_one = [] {
         throw InputError("<args>", "schedule expand",
                          "choose exactly one of --line, --degree N, --power K, --reverse, --bidir");
-      }
+      };
+      if (chosen > 1) choose_one();
       if (a->degree < 0 || a->power < 0) {
         throw InputError("<args>", a->degree < 0 ? "--degree" : "--power", "must be >= 1");
       }
       Topology g = ReadTopologyFile(a->topology);
-      StepSchedule base = StepScheduleFromJson(
-          ParseJsonText(ReadTextFile(a->schedule), a->schedule), g, a->schedule);
+      const std::string text = ReadTextFile(a->schedule);
+      if (JsonTopLevelFormat(text, a->schedule) == "pipeline-symmetric") {
+        if (chosen != 0) {
+          throw InputError("<args>", "schedule expand",
+                           "--line, --degree, --power, --reverse and --bidir expand step "
+                           "schedules; a pipeline-symmetric schedule is expanded without them");
+        }
+        return ExpandSymmetric(*a, g, text, a->schedule);
+      }
+      if (chosen != 1) choose_one();
+      StepSchedule base = StepScheduleFromJson(ParseJsonText(text, a->schedule), g, a->schedule);
       // The expansions' theorems assume a valid base: check it first (exit 1 otherwise).
       if (StepCheckReport b = CheckStepSchedule(g, base); !b.ok) {
         PrintFailure("schedule expand: " + a->schedule + ": the base schedule fails the checker: " +

@@ -19,6 +19,7 @@
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
+#include "schedules/symmetric_pipeline_schedule.h"
 #include "simulate/chunk_choice.h"
 #include "simulate/flow_simulation.h"
 #include "simulate/msccl_simulation.h"
@@ -194,7 +195,7 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
       const Topology& g = read.topology;
       model.link_latency = std::move(read.latency);
       const std::string file = args->schedule == "-" ? "<stdin>" : args->schedule;
-      const std::string text = ReadTextFile(args->schedule);
+      std::string text = ReadTextFile(args->schedule);
       if (IsXml(text)) {
         if (mode->count() > 0) {
           throw InputError("<args>", "--mode",
@@ -213,6 +214,8 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
               std::string("applies to MSCCL XML files only, ") + file + " is a JSON schedule");
         }
       }
+      // A "pipeline-symmetric" schedule is simulated as its plain expansion.
+      if (auto plain = ExpandedPipelineScheduleText(g, text, file)) text = std::move(*plain);
       VerifyResult verified = VerifyScheduleText(g, text, file);
       if (!verified.ok) {
         std::string first = verified.report["errors"].empty()

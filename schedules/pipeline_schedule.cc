@@ -23,21 +23,9 @@ bool IsKnownKey(const std::string& key) {
 
 // Producer extras (unknown keys) are copied and written back recursively; deeper nesting than
 // this is refused while reading (a 2·10^5-deep value overflowed the stack in the copy).
-constexpr int kMaxExtraDepth = 64;
+constexpr int kMaxExtraDepth = kMaxPipelineExtraDepth;
 
-// Whether v nests arrays/objects more than `limit` levels deep (a scalar is 0). Iterative, and
-// stops at the first value past the limit: O(size of v) time, O(size of v) memory at most.
-bool NestedDeeperThan(const json& v, int limit) {
-  std::vector<std::pair<const json*, int>> stack{{&v, 0}};
-  while (!stack.empty()) {
-    const auto [p, depth] = stack.back();
-    stack.pop_back();
-    if (!p->is_structured()) continue;
-    if (depth + 1 > limit) return true;
-    for (const json& child : *p) stack.emplace_back(&child, depth + 1);
-  }
-  return false;
-}
+bool NestedDeeperThan(const json& v, int limit) { return JsonNestedDeeperThan(v, limit); }
 
 const json& RequireField(const json& obj, const char* key, const std::string& file,
                          const std::string& item) {
@@ -289,6 +277,23 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   return s;
 }
 
+json TreeToJson(const PipelineTree& t, const Topology& g) {
+  json edges = json::array();
+  for (const PipelineTreeEdge& e : t.edges) {
+    json routes = json::array();
+    for (const PipelineRoute& r : e.routes) {
+      json path = json::array();
+      for (int v : r.path) path.push_back(g.node(v).name);
+      routes.push_back({{"path", std::move(path)}, {"multiplicity", BigIntToJson(r.multiplicity)}});
+    }
+    edges.push_back(
+        {{"from", g.node(e.from).name}, {"to", g.node(e.to).name}, {"routes", std::move(routes)}});
+  }
+  return {{"root", g.node(t.root).name},
+          {"multiplicity", BigIntToJson(t.multiplicity)},
+          {"edges", std::move(edges)}};
+}
+
 // The JSON tree of s: the reference PipelineScheduleToJsonText is tested against.
 json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
   json j = json::object();
@@ -324,24 +329,7 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
     return j;
   }
   json trees = json::array();
-  for (const PipelineTree& t : s.trees) {
-    json edges = json::array();
-    for (const PipelineTreeEdge& e : t.edges) {
-      json routes = json::array();
-      for (const PipelineRoute& r : e.routes) {
-        json path = json::array();
-        for (int v : r.path) path.push_back(g.node(v).name);
-        routes.push_back(
-            {{"path", std::move(path)}, {"multiplicity", BigIntToJson(r.multiplicity)}});
-      }
-      edges.push_back({{"from", g.node(e.from).name},
-                       {"to", g.node(e.to).name},
-                       {"routes", std::move(routes)}});
-    }
-    trees.push_back({{"root", g.node(t.root).name},
-                     {"multiplicity", BigIntToJson(t.multiplicity)},
-                     {"edges", std::move(edges)}});
-  }
+  for (const PipelineTree& t : s.trees) trees.push_back(TreeToJson(t, g));
   j["trees"] = std::move(trees);
   return j;
 }
@@ -452,6 +440,33 @@ JsonElementHook PipelineTreeStreamHook(const Topology& g, const std::string& fil
     (*trees)[{which, i}] = ReadTree(element, g, file, item);
     return true;
   };
+}
+
+PipelineTree PipelineTreeFromJson(const json& t, const Topology& g, const std::string& file,
+                                  const std::string& item) {
+  return ReadTree(t, g, file, item);
+}
+
+json PipelineTreeToJson(const PipelineTree& t, const Topology& g) { return TreeToJson(t, g); }
+
+BigInt PipelinePositiveBigIntFromJson(const json& v, const std::string& file,
+                                      const std::string& item) {
+  return PositiveBigIntFromJson(v, file, item);
+}
+
+json PipelineBigIntToJson(const BigInt& z) { return BigIntToJson(z); }
+
+// Stops at the first value past the limit: O(size of v) time, O(size of v) memory at most.
+bool JsonNestedDeeperThan(const json& v, int limit) {
+  std::vector<std::pair<const json*, int>> stack{{&v, 0}};
+  while (!stack.empty()) {
+    const auto [p, depth] = stack.back();
+    stack.pop_back();
+    if (!p->is_structured()) continue;
+    if (depth + 1 > limit) return true;
+    for (const json& child : *p) stack.emplace_back(&child, depth + 1);
+  }
+  return false;
 }
 
 json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g) {

@@ -72,6 +72,24 @@ JsonElementHook PipelineTreeStreamHook(const Topology& g, const std::string& fil
                                        StreamedPipelineTrees* trees);
 PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topology& g,
                                           const std::string& file, StreamedPipelineTrees* streamed);
+// Building blocks shared with the "pipeline-symmetric" format
+// (schedules/symmetric_pipeline_schedule.h), whose representatives' trees, k and producer
+// extras are written exactly as here. PipelineTreeFromJson reads one element of "trees"
+// (errors name `item`.root, `item`.edges[3].routes[0].path[2], ...); PipelineTreeToJson is
+// its JSON (what PipelineScheduleToJson puts in "trees"). O(size of the tree).
+PipelineTree PipelineTreeFromJson(const nlohmann::json& t, const Topology& g,
+                                  const std::string& file, const std::string& item);
+nlohmann::json PipelineTreeToJson(const PipelineTree& t, const Topology& g);
+// A positive big integer (`k`, multiplicities): a JSON integer or a decimal string of digits.
+BigInt PipelinePositiveBigIntFromJson(const nlohmann::json& v, const std::string& file,
+                                      const std::string& item);
+// A JSON integer when 0 <= z < 2^63, else its decimal string.
+nlohmann::json PipelineBigIntToJson(const BigInt& z);
+// Producer extras nesting arrays/objects deeper than this are refused while reading.
+inline constexpr int kMaxPipelineExtraDepth = 64;
+// Whether v nests arrays/objects more than `limit` levels deep (a scalar is 0). Iterative.
+bool JsonNestedDeeperThan(const nlohmann::json& v, int limit);
+
 nlohmann::json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g);
 // Byte-identical to PipelineScheduleToJson(s, g).dump(), but the trees (the bulk of a large
 // schedule: N roots × N-1 edges × routes) are written as text directly instead of through

@@ -71,8 +71,10 @@ nlohmann::json SymmetricPipelineScheduleToJson(const SymmetricPipelineSchedule& 
 std::string SymmetricPipelineScheduleToJsonText(const SymmetricPipelineSchedule& s,
                                                 const Topology& g);
 
-// The permutation g_s for `exponents` (precondition: sizes agree with s.generators).
-// O(V · Σ_i e_i).
+// The permutation g_s for `exponents` (precondition: sizes agree with s.generators and the
+// generators are permutations; std::logic_error otherwise). O(V · m): each power gen_i^{e_i}
+// is read off gen_i's cycles, whatever e_i. With no generators the result is empty (the
+// identity; the schedule does not know the number of nodes).
 std::vector<int> SymmetricGroupElement(const SymmetricPipelineSchedule& s,
                                        const std::vector<std::int64_t>& exponents);
 
@@ -81,8 +83,27 @@ std::vector<int> SymmetricGroupElement(const SymmetricPipelineSchedule& s,
 // expanded for allreduce). `extra` gets "expanded_from": "pipeline-symmetric". Time and memory
 // Θ(N · size of the representatives' trees) — what the compact format avoids; for
 // `collsynth schedule expand` and the commands that need per-rank programs.
+// Trees are listed root by root in the order of `roots` (each root's trees in its
+// representative's order); a tree's root is mapped like every other node, so a g_s with
+// g_s(r) != s shows in the expansion (and its check) as it is. Preconditions as the reader
+// guarantees them (std::logic_error otherwise). Time O(V · m + N · (m + size of the
+// representative's trees)).
 PipelineSchedule ExpandSymmetricPipelineSchedule(const SymmetricPipelineSchedule& s,
                                                  const Topology& g);
+
+// The top-level "format" string of a JSON document ("" when absent or not a string), for
+// dispatching on the format: parses only up to the first array element after the "format"
+// member and keeps no array element (so a plain pipeline schedule written by collsynth costs
+// one tree's parse). InputError on malformed JSON before that point.
+std::string JsonTopLevelFormat(const std::string& text, const std::string& file);
+
+// The one entry point for the commands that consume plain "pipeline" schedules (`export
+// msccl`, `export mscclpp`, `export chakra`, `simulate`; docs/cli.md): when `text` is a
+// "pipeline-symmetric" document, reads it (InputError as SymmetricPipelineScheduleFromJson) and
+// returns the text of its expansion (PipelineScheduleToJsonText), which the command then
+// verifies and uses like a plain file; std::nullopt for any other document (use `text`).
+std::optional<std::string> ExpandedPipelineScheduleText(const Topology& g, const std::string& text,
+                                                        const std::string& file);
 
 }  // namespace collsynth
 

@@ -1,0 +1,594 @@
+#include "schedules/symmetric_pipeline_schedule.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graphs/input_error.h"
+#include "graphs/symmetry.h"
+#include "graphs/topology_io.h"
+
+namespace collsynth {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormat = "pipeline-symmetric";
+constexpr std::int64_t kMaxOrder = std::int64_t{1} << 31;
+
+// Fields of the format. "trees", "root" and "fixed_k_cut" are fields of the plain format that
+// this one does not have: known, so that they are refused rather than passed through as extras.
+bool IsKnownKey(const std::string& key) {
+  return key == "format" || key == "collective" || key == "ratio" || key == "U" || key == "k" ||
+         key == "group" || key == "representatives" || key == "roots" || key == "bottleneck_cut" ||
+         key == "single_node_cuts" || key == "phases" || key == "trees" || key == "root" ||
+         key == "fixed_k_cut";
+}
+
+const json& RequireField(const json& obj, const char* key, const std::string& file,
+                         const std::string& item) {
+  auto it = obj.find(key);
+  if (it == obj.end()) throw InputError(file, item, std::string("missing field '") + key + "'");
+  return *it;
+}
+
+// Refuses members of `obj` other than `keys` (the nested objects have no producer extras).
+void RefuseUnknownMembers(const json& obj, std::initializer_list<const char*> keys,
+                          const std::string& file, const std::string& item) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    bool known = false;
+    for (const char* k : keys) known = known || it.key() == k;
+    if (!known) throw InputError(file, item + "." + it.key(), "unknown field");
+  }
+}
+
+int NodeFromJson(const json& v, const Topology& g, const std::string& file,
+                 const std::string& item) {
+  if (!v.is_string()) {
+    throw InputError(file, item,
+                     std::string("expected a node name (string), got ") + v.type_name());
+  }
+  const std::string& name = v.get_ref<const std::string&>();
+  auto id = g.FindNode(name);
+  if (!id) throw InputError(file, item, "unknown node '" + name + "'");
+  return *id;
+}
+
+int ComputeNodeFromJson(const json& v, const Topology& g, const std::string& file,
+                        const std::string& item) {
+  const int id = NodeFromJson(v, g, file, item);
+  if (!g.IsCompute(id)) {
+    throw InputError(file, item, "'" + g.node(id).name + "' is a switch; roots are compute nodes");
+  }
+  return id;
+}
+
+// A JSON integer in [lo, hi] (no strings, no floats).
+std::int64_t IntegerFromJson(const json& v, std::int64_t lo, std::int64_t hi,
+                             const std::string& what, const std::string& file,
+                             const std::string& item) {
+  const std::string range = "an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+  if (v.is_number_unsigned()) {
+    const std::uint64_t u = v.get<std::uint64_t>();
+    if (u <= static_cast<std::uint64_t>(hi) && static_cast<std::int64_t>(u) >= lo) {
+      return static_cast<std::int64_t>(u);
+    }
+  } else if (v.is_number_integer()) {
+    const std::int64_t z = v.get<std::int64_t>();
+    if (z >= lo && z <= hi) return z;
+  }
+  const std::string got = v.is_string()
+                              ? "\"" + v.get_ref<const std::string&>().substr(0, 40) + "\""
+                          : v.is_primitive() ? v.dump()
+                                             : v.type_name();
+  throw InputError(file, item, "must be " + what + " (" + range + "), got " + got);
+}
+
+std::optional<std::vector<int>> NodeSet(const json& j, const char* key, const Topology& g,
+                                        const std::string& file, const std::string& item) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  if (!it->is_array()) throw InputError(file, item, "must be an array of node names");
+  std::vector<int> nodes;
+  nodes.reserve(it->size());
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    nodes.push_back(NodeFromJson((*it)[i], g, file, item + "[" + std::to_string(i) + "]"));
+  }
+  return nodes;
+}
+
+void ReadGroup(const json& group, const Topology& g, const std::string& file,
+               const std::string& item, SymmetricPipelineSchedule* s) {
+  if (!group.is_object()) {
+    throw InputError(file, item,
+                     std::string("must be an object {\"generators\": [...], \"orders\": [...]}, "
+                                 "got ") +
+                         group.type_name());
+  }
+  RefuseUnknownMembers(group, {"generators", "orders"}, file, item);
+  const json& gens = RequireField(group, "generators", file, item);
+  const json& orders = RequireField(group, "orders", file, item);
+  if (!gens.is_array()) {
+    throw InputError(file, item + ".generators",
+                     "must be an array of node permutations (arrays of node indices)");
+  }
+  if (!orders.is_array()) {
+    throw InputError(file, item + ".orders", "must be an array of integers");
+  }
+  if (orders.size() != gens.size()) {
+    throw InputError(file, item + ".orders",
+                     "has " + std::to_string(orders.size()) + " entries for " +
+                         std::to_string(gens.size()) + " generators");
+  }
+  const int n = g.num_nodes();
+  s->generators.reserve(gens.size());
+  for (std::size_t i = 0; i < gens.size(); ++i) {
+    const std::string gitem = item + ".generators[" + std::to_string(i) + "]";
+    const json& p = gens[i];
+    if (!p.is_array()) {
+      throw InputError(file, gitem,
+                       std::string("must be an array of node indices, got ") + p.type_name());
+    }
+    if (p.size() != static_cast<std::size_t>(n)) {  // before reading: the size is the input's
+      throw InputError(file, gitem,
+                       "is not a permutation: has " + std::to_string(p.size()) +
+                           " entries, the topology has " + std::to_string(n) + " nodes");
+    }
+    std::vector<int> perm;
+    perm.reserve(p.size());
+    for (std::size_t v = 0; v < p.size(); ++v) {
+      perm.push_back(static_cast<int>(IntegerFromJson(p[v], 0, n - 1, "a node index", file,
+                                                      gitem + "[" + std::to_string(v) + "]")));
+    }
+    if (std::string problem = PermutationProblem(perm, n); !problem.empty()) {
+      throw InputError(file, gitem, "is not a permutation: " + problem);
+    }
+    s->generators.push_back(std::move(perm));
+  }
+  s->orders.reserve(orders.size());
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    s->orders.push_back(IntegerFromJson(orders[i], 1, kMaxOrder, "the generator's order", file,
+                                        item + ".orders[" + std::to_string(i) + "]"));
+  }
+}
+
+void ReadRepresentatives(const json& reps, const Topology& g, const std::string& file,
+                         const std::string& item, SymmetricPipelineSchedule* s) {
+  if (!reps.is_array()) throw InputError(file, item, "must be an array");
+  if (reps.size() > static_cast<std::size_t>(g.num_compute())) {
+    throw InputError(file, item,
+                     "lists " + std::to_string(reps.size()) +
+                         " representatives, the topology has " + std::to_string(g.num_compute()) +
+                         " compute nodes");
+  }
+  s->representatives.reserve(reps.size());
+  for (std::size_t r = 0; r < reps.size(); ++r) {
+    const std::string ritem = item + "[" + std::to_string(r) + "]";
+    const json& rep = reps[r];
+    if (!rep.is_object()) {
+      throw InputError(file, ritem, std::string("must be an object, got ") + rep.type_name());
+    }
+    RefuseUnknownMembers(rep, {"root", "trees"}, file, ritem);
+    SymmetricRepresentative out;
+    out.root =
+        ComputeNodeFromJson(RequireField(rep, "root", file, ritem), g, file, ritem + ".root");
+    const json& trees = RequireField(rep, "trees", file, ritem);
+    if (!trees.is_array()) throw InputError(file, ritem + ".trees", "must be an array");
+    out.trees.reserve(trees.size());
+    for (std::size_t t = 0; t < trees.size(); ++t) {
+      const std::string titem = ritem + ".trees[" + std::to_string(t) + "]";
+      PipelineTree tree = PipelineTreeFromJson(trees[t], g, file, titem);
+      if (tree.root != out.root) {
+        throw InputError(file, titem + ".root",
+                         "is '" + g.node(tree.root).name + "', not the representative's root '" +
+                             g.node(out.root).name + "'");
+      }
+      out.trees.push_back(std::move(tree));
+    }
+    s->representatives.push_back(std::move(out));
+  }
+}
+
+void ReadRoots(const json& roots, const Topology& g, const std::string& file,
+               const std::string& item, SymmetricPipelineSchedule* s) {
+  if (!roots.is_array()) throw InputError(file, item, "must be an array");
+  if (roots.size() > static_cast<std::size_t>(g.num_compute())) {
+    throw InputError(file, item,
+                     "lists " + std::to_string(roots.size()) + " roots, the topology has " +
+                         std::to_string(g.num_compute()) + " compute nodes");
+  }
+  const std::size_t m = s->generators.size();
+  std::vector<std::int64_t> listed_at(g.num_nodes(), -1);
+  s->roots.reserve(roots.size());
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    const std::string ritem = item + "[" + std::to_string(i) + "]";
+    const json& entry = roots[i];
+    if (!entry.is_object()) {
+      throw InputError(file, ritem, std::string("must be an object, got ") + entry.type_name());
+    }
+    RefuseUnknownMembers(entry, {"node", "representative", "exponents"}, file, ritem);
+    SymmetricRoot root;
+    root.node =
+        ComputeNodeFromJson(RequireField(entry, "node", file, ritem), g, file, ritem + ".node");
+    if (listed_at[root.node] >= 0) {
+      throw InputError(file, ritem + ".node",
+                       "'" + g.node(root.node).name + "' is listed twice (also " + item + "[" +
+                           std::to_string(listed_at[root.node]) + "])");
+    }
+    listed_at[root.node] = static_cast<std::int64_t>(i);
+    if (s->representatives.empty()) {
+      throw InputError(file, ritem + ".representative", "there are no representatives");
+    }
+    root.representative = static_cast<int>(
+        IntegerFromJson(RequireField(entry, "representative", file, ritem), 0,
+                        static_cast<std::int64_t>(s->representatives.size()) - 1,
+                        "an index into representatives", file, ritem + ".representative"));
+    const json& exps = RequireField(entry, "exponents", file, ritem);
+    if (!exps.is_array()) {
+      throw InputError(file, ritem + ".exponents", "must be an array of integers");
+    }
+    if (exps.size() != m) {
+      throw InputError(file, ritem + ".exponents",
+                       "has " + std::to_string(exps.size()) + " entries for " + std::to_string(m) +
+                           " generators");
+    }
+    root.exponents.reserve(m);
+    for (std::size_t e = 0; e < m; ++e) {
+      root.exponents.push_back(IntegerFromJson(exps[e], 0, s->orders[e] - 1,
+                                               "an exponent below the generator's order", file,
+                                               ritem + ".exponents[" + std::to_string(e) + "]"));
+    }
+    s->roots.push_back(std::move(root));
+  }
+}
+
+SymmetricPipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::string& file,
+                                       const std::string& prefix, bool is_phase) {
+  const std::string top = prefix.empty() ? "top level" : prefix;
+  auto item = [&](const std::string& key) { return prefix.empty() ? key : prefix + "." + key; };
+  if (!j.is_object()) {
+    throw InputError(file, top, std::string("expected a JSON object, got ") + j.type_name());
+  }
+  SymmetricPipelineSchedule s;
+  if (auto it = j.find("format"); it != j.end() || !is_phase) {
+    const json& format = RequireField(j, "format", file, top);
+    if (!format.is_string() || format.get_ref<const std::string&>() != kFormat) {
+      throw InputError(file, item("format"),
+                       std::string("expected \"") + kFormat + "\", got " + format.dump());
+    }
+  }
+  const json& collective = RequireField(j, "collective", file, top);
+  const std::optional<Collective> parsed =
+      collective.is_string() ? ParseCollective(collective.get_ref<const std::string&>())
+                             : std::nullopt;
+  if (!parsed || *parsed == Collective::kBroadcast ||
+      (is_phase && *parsed == Collective::kAllreduce)) {
+    throw InputError(file, item("collective"),
+                     std::string(is_phase ? "an allreduce phase must be \"reduce-scatter\" or "
+                                            "\"allgather\""
+                                          : "expected \"allgather\", \"reduce-scatter\" or "
+                                            "\"allreduce\"") +
+                         ", got " + collective.dump());
+  }
+  s.collective = *parsed;
+  const bool allreduce = s.collective == Collective::kAllreduce;
+  for (const char* plain_only : {"trees", "root", "fixed_k_cut"}) {
+    if (j.contains(plain_only)) {
+      throw InputError(file, item(plain_only),
+                       std::string("not a field of the ") + kFormat +
+                           " format (trees are in 'representatives'; no broadcast, no fixed-k "
+                           "certificate)");
+    }
+  }
+  s.ratio = RationalFromJson(RequireField(j, "ratio", file, top), file, item("ratio"));
+  if (!allreduce || j.contains("U")) {
+    s.U = RationalFromJson(RequireField(j, "U", file, top), file, item("U"));
+    if (s.U <= 0) throw InputError(file, item("U"), "must be positive, got " + ToString(s.U));
+  }
+  if (!allreduce || j.contains("k")) {
+    s.k = PipelinePositiveBigIntFromJson(RequireField(j, "k", file, top), file, item("k"));
+  }
+  s.bottleneck_cut = NodeSet(j, "bottleneck_cut", g, file, item("bottleneck_cut"));
+  if (auto it = j.find("single_node_cuts"); it != j.end() && !it->is_null()) {
+    if (!allreduce) {
+      throw InputError(file, item("single_node_cuts"), "only an allreduce carries bound (7) cuts");
+    }
+    if (!it->is_array()) {
+      throw InputError(file, item("single_node_cuts"), "must be an array of arrays of node names");
+    }
+    std::vector<std::vector<int>> cuts;
+    cuts.reserve(it->size());
+    for (std::size_t c = 0; c < it->size(); ++c) {
+      cuts.emplace_back();
+      const std::string citem = item("single_node_cuts[" + std::to_string(c) + "]");
+      const json& cut = (*it)[c];
+      if (!cut.is_array()) throw InputError(file, citem, "must be an array of node names");
+      for (std::size_t i = 0; i < cut.size(); ++i) {
+        cuts.back().push_back(NodeFromJson(cut[i], g, file, citem + "[" + std::to_string(i) + "]"));
+      }
+    }
+    s.single_node_cuts = std::move(cuts);
+  }
+  if (allreduce) {
+    for (const char* phase_only : {"group", "representatives", "roots"}) {
+      if (j.contains(phase_only)) {
+        throw InputError(file, item(phase_only),
+                         "an allreduce carries its group, representatives and roots in 'phases'");
+      }
+    }
+    const json& phases = RequireField(j, "phases", file, top);
+    if (!phases.is_array() || phases.size() != 2) {
+      throw InputError(file, item("phases"),
+                       "an allreduce needs exactly two phases: [reduce-scatter, allgather]");
+    }
+    for (std::size_t i = 0; i < 2; ++i) {
+      s.phases.push_back(
+          ReadSchedule(phases[i], g, file, item("phases[" + std::to_string(i) + "]"), true));
+    }
+    if (s.phases[0].collective != Collective::kReduceScatter ||
+        s.phases[1].collective != Collective::kAllgather) {
+      throw InputError(file, item("phases"),
+                       "an allreduce's phases must be a reduce-scatter then an allgather");
+    }
+  } else {
+    if (j.contains("phases")) {
+      throw InputError(file, item("phases"), "only an allreduce has phases");
+    }
+    ReadGroup(RequireField(j, "group", file, top), g, file, item("group"), &s);
+    ReadRepresentatives(RequireField(j, "representatives", file, top), g, file,
+                        item("representatives"), &s);
+    ReadRoots(RequireField(j, "roots", file, top), g, file, item("roots"), &s);
+  }
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (IsKnownKey(it.key())) continue;
+    if (JsonNestedDeeperThan(it.value(), kMaxPipelineExtraDepth)) {
+      throw InputError(file, item(it.key()),
+                       "nested deeper than " + std::to_string(kMaxPipelineExtraDepth) + " levels");
+    }
+    s.extra[it.key()] = it.value();
+  }
+  return s;
+}
+
+json NamesToJson(const std::vector<int>& nodes, const Topology& g) {
+  json names = json::array();
+  for (int v : nodes) names.push_back(g.node(v).name);
+  return names;
+}
+
+json ScheduleToJson(const SymmetricPipelineSchedule& s, const Topology& g, bool is_phase) {
+  json j = json::object();
+  for (auto it = s.extra.begin(); it != s.extra.end(); ++it) {
+    if (!IsKnownKey(it.key())) j[it.key()] = it.value();
+  }
+  if (!is_phase) j["format"] = kFormat;
+  j["collective"] = CollectiveName(s.collective);
+  j["ratio"] = RationalToJson(s.ratio);
+  const bool allreduce = s.collective == Collective::kAllreduce;
+  if (!allreduce || s.U > 0) j["U"] = RationalToJson(s.U);
+  if (!allreduce || s.k > 0) j["k"] = PipelineBigIntToJson(s.k);
+  if (s.bottleneck_cut) j["bottleneck_cut"] = NamesToJson(*s.bottleneck_cut, g);
+  if (s.single_node_cuts) {
+    json cuts = json::array();
+    for (const std::vector<int>& cut : *s.single_node_cuts) cuts.push_back(NamesToJson(cut, g));
+    j["single_node_cuts"] = std::move(cuts);
+  }
+  if (allreduce) {
+    json phases = json::array();
+    for (const SymmetricPipelineSchedule& p : s.phases) {
+      phases.push_back(ScheduleToJson(p, g, true));
+    }
+    j["phases"] = std::move(phases);
+    return j;
+  }
+  json generators = json::array();
+  for (const std::vector<int>& p : s.generators) generators.push_back(p);
+  j["group"] = {{"generators", std::move(generators)}, {"orders", s.orders}};
+  json reps = json::array();
+  for (const SymmetricRepresentative& r : s.representatives) {
+    json trees = json::array();
+    for (const PipelineTree& t : r.trees) trees.push_back(PipelineTreeToJson(t, g));
+    reps.push_back({{"root", g.node(r.root).name}, {"trees", std::move(trees)}});
+  }
+  j["representatives"] = std::move(reps);
+  json roots = json::array();
+  for (const SymmetricRoot& r : s.roots) {
+    roots.push_back({{"node", g.node(r.node).name},
+                     {"representative", r.representative},
+                     {"exponents", r.exponents}});
+  }
+  j["roots"] = std::move(roots);
+  return j;
+}
+
+// Powers of one permutation in O(1) per node: its cycles laid out one after the other;
+// p^e(v) = the node (e mod length) places after v on v's cycle.
+class CyclePowers {
+ public:
+  explicit CyclePowers(const std::vector<int>& p)
+      : nodes_(p.size()), start_(p.size(), -1), length_(p.size()), position_(p.size()) {
+    int next = 0;
+    for (std::size_t v0 = 0; v0 < p.size(); ++v0) {
+      if (start_[v0] >= 0) continue;
+      const int begin = next;
+      int v = static_cast<int>(v0);
+      do {
+        nodes_[next] = v;
+        start_[v] = begin;
+        position_[v] = next - begin;
+        ++next;
+        v = p[v];
+      } while (v != static_cast<int>(v0));
+      for (int i = begin; i < next; ++i) length_[nodes_[i]] = next - begin;
+    }
+  }
+  int Apply(int v, std::int64_t e) const {
+    const std::int64_t len = length_[v];
+    return nodes_[start_[v] + static_cast<int>((position_[v] + e % len) % len)];
+  }
+
+ private:
+  std::vector<int> nodes_, start_, length_, position_;
+};
+
+// Preconditions of the expansion (what the reader guarantees); a violation is a program
+// fault, not bad input.
+void RequireWellFormed(const SymmetricPipelineSchedule& s, const Topology& g) {
+  auto fail = [](const std::string& what) {
+    throw std::logic_error("pipeline-symmetric schedule: " + what);
+  };
+  if (s.orders.size() != s.generators.size()) fail("orders and generators differ in number");
+  for (const std::vector<int>& p : s.generators) {
+    if (!PermutationProblem(p, g.num_nodes()).empty()) fail("a generator is not a permutation");
+  }
+  for (const SymmetricRoot& r : s.roots) {
+    if (r.representative < 0 || r.representative >= static_cast<int>(s.representatives.size()))
+      fail("a root's representative index is out of range");
+    if (r.exponents.size() != s.generators.size()) fail("a root's exponents differ in number");
+  }
+}
+
+PipelineSchedule Expand(const SymmetricPipelineSchedule& s, const Topology& g) {
+  PipelineSchedule out;
+  out.collective = s.collective;
+  out.ratio = s.ratio;
+  out.U = s.U;
+  out.k = s.k;
+  out.bottleneck_cut = s.bottleneck_cut;
+  out.single_node_cuts = s.single_node_cuts;
+  out.extra = s.extra;
+  if (s.collective == Collective::kAllreduce) {
+    for (const SymmetricPipelineSchedule& p : s.phases) out.phases.push_back(Expand(p, g));
+    return out;
+  }
+  RequireWellFormed(s, g);
+  std::vector<CyclePowers> powers;
+  powers.reserve(s.generators.size());
+  for (const std::vector<int>& p : s.generators) powers.emplace_back(p);
+  std::size_t num_trees = 0;
+  for (const SymmetricRoot& r : s.roots)
+    num_trees += s.representatives[r.representative].trees.size();
+  out.trees.reserve(num_trees);
+  // g_s(v), computed once per root and node (a node recurs in many edges and routes).
+  std::vector<int> image(g.num_nodes(), -1);
+  std::vector<std::size_t> computed_for(g.num_nodes(), static_cast<std::size_t>(-1));
+  for (std::size_t i = 0; i < s.roots.size(); ++i) {
+    const SymmetricRoot& root = s.roots[i];
+    auto map = [&](int v) {
+      if (computed_for[v] != i) {
+        int w = v;  // g_s = gen_0^{e_0} ∘ ... ∘ gen_{m-1}^{e_{m-1}}: the last applies first
+        for (std::size_t k = powers.size(); k-- > 0;) {
+          if (root.exponents[k] != 0) w = powers[k].Apply(w, root.exponents[k]);
+        }
+        image[v] = w;
+        computed_for[v] = i;
+      }
+      return image[v];
+    };
+    for (const PipelineTree& t : s.representatives[root.representative].trees) {
+      PipelineTree mapped;
+      mapped.root = map(t.root);
+      mapped.multiplicity = t.multiplicity;
+      mapped.edges.reserve(t.edges.size());
+      for (const PipelineTreeEdge& e : t.edges) {
+        PipelineTreeEdge me;
+        me.from = map(e.from);
+        me.to = map(e.to);
+        me.routes.reserve(e.routes.size());
+        for (const PipelineRoute& r : e.routes) {
+          PipelineRoute mr;
+          mr.path.reserve(r.path.size());
+          for (int v : r.path) mr.path.push_back(map(v));
+          mr.multiplicity = r.multiplicity;
+          me.routes.push_back(std::move(mr));
+        }
+        mapped.edges.push_back(std::move(me));
+      }
+      out.trees.push_back(std::move(mapped));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+SymmetricPipelineSchedule SymmetricPipelineScheduleFromJson(const json& j, const Topology& g,
+                                                            const std::string& file) {
+  return ReadSchedule(j, g, file, "", false);
+}
+
+json SymmetricPipelineScheduleToJson(const SymmetricPipelineSchedule& s, const Topology& g) {
+  return ScheduleToJson(s, g, false);
+}
+
+std::string SymmetricPipelineScheduleToJsonText(const SymmetricPipelineSchedule& s,
+                                                const Topology& g) {
+  return ScheduleToJson(s, g, false).dump();
+}
+
+std::vector<int> SymmetricGroupElement(const SymmetricPipelineSchedule& s,
+                                       const std::vector<std::int64_t>& exponents) {
+  if (exponents.size() != s.generators.size()) {
+    throw std::logic_error("SymmetricGroupElement: " + std::to_string(exponents.size()) +
+                           " exponents for " + std::to_string(s.generators.size()) + " generators");
+  }
+  const std::size_t n = s.generators.empty() ? 0 : s.generators[0].size();
+  std::vector<int> element(n);
+  for (std::size_t v = 0; v < n; ++v) element[v] = static_cast<int>(v);
+  for (std::size_t k = s.generators.size(); k-- > 0;) {
+    if (s.generators[k].size() != n ||
+        !PermutationProblem(s.generators[k], static_cast<int>(n)).empty()) {
+      throw std::logic_error("SymmetricGroupElement: generator " + std::to_string(k) +
+                             " is not a permutation of the nodes");
+    }
+    if (exponents[k] == 0) continue;
+    const CyclePowers powers(s.generators[k]);
+    for (int& w : element) w = powers.Apply(w, exponents[k]);
+  }
+  return element;
+}
+
+PipelineSchedule ExpandSymmetricPipelineSchedule(const SymmetricPipelineSchedule& s,
+                                                 const Topology& g) {
+  PipelineSchedule out = Expand(s, g);
+  out.extra["expanded_from"] = kFormat;
+  return out;
+}
+
+std::string JsonTopLevelFormat(const std::string& text, const std::string& file) {
+  struct Seen {};
+  std::string format;
+  bool seen = false;
+  auto look = [&](const json& root) {
+    if (!root.is_object()) return;
+    auto it = root.find("format");
+    if (it == root.end()) return;
+    if (it->is_string()) format = it->get<std::string>();
+    seen = true;
+  };
+  json doc;
+  try {
+    doc = ParseJsonText(text, file,
+                        [&](const std::vector<std::string>&, json&, const json& root) -> bool {
+                          look(root);
+                          if (seen) throw Seen{};
+                          return true;  // keep nothing: only "format" is wanted
+                        });
+  } catch (const Seen&) {
+    return format;
+  }
+  look(doc);
+  return format;
+}
+
+std::optional<std::string> ExpandedPipelineScheduleText(const Topology& g, const std::string& text,
+                                                        const std::string& file) {
+  if (JsonTopLevelFormat(text, file) != kFormat) return std::nullopt;
+  const SymmetricPipelineSchedule s =
+      SymmetricPipelineScheduleFromJson(ParseJsonText(text, file), g, file);
+  return PipelineScheduleToJsonText(ExpandSymmetricPipelineSchedule(s, g), g);
+}
+
+}  // namespace collsynth
