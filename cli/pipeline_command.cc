@@ -11,10 +11,14 @@
 #include "cli/schedule_output.h"
 #include "graphs/input_error.h"
 #include "graphs/properties.h"
+#include "graphs/symmetry.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
+#include "proofs_check/symmetric_pipeline_checker.h"
 #include "schedules/collective.h"
+#include "schedules/symmetric_pipeline_schedule.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "solvers/pipeline/symmetric_pipeline.h"
 
 namespace collsynth::cli {
 namespace {
@@ -30,7 +34,90 @@ struct PipelineArgs {
   std::string packing = "batch";
   std::string splitting = "whole";
   bool json = false;
+  bool symmetric = false;
+  bool no_symmetric = false;
 };
+
+double Since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Issue 19 §2: the symmetric path. Returns the exit code, or std::nullopt when no symmetric
+// schedule was found (`*why` says why; the caller then runs the plain path).
+std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Collective collective,
+                                std::string* why) {
+  auto t0 = std::chrono::steady_clock::now();
+  SymmetricPipelineResult built = BuildSymmetricPipelineSchedule(g, collective);
+  const double build_s = Since(t0);
+  if (!built.schedule) {
+    *why = built.why;
+    return std::nullopt;
+  }
+  const SymmetricPipelineSchedule& s = *built.schedule;
+  auto t_check = std::chrono::steady_clock::now();
+  PipelineCheckReport rep = CheckSymmetricPipelineSchedule(g, s);
+  if (!rep.ok) {
+    PrintFailure(std::string("pipeline: the symmetric schedule failed the checker, not written: ") +
+                 (rep.errors.empty() ? "?" : rep.errors[0]));
+    return kExitCheckFailed;
+  }
+  const json r = rep.ToJson();
+  const json expected = {{"ratio", r["ratio"]}, {"verdict", r["verdict"]}};
+  const double check_s = Since(t_check);
+  auto t_write = std::chrono::steady_clock::now();
+  std::string text = SymmetricPipelineScheduleToJsonText(s, g) + "\n";
+  const double write_s = Since(t_write);
+  const std::size_t bytes = text.size();
+  OutputCheck written = WriteCheckedSchedule(g, std::move(text), args.output, {}, expected);
+  if (!written.ok) {
+    PrintFailure("pipeline: " + args.output + ": " + written.error + " (nothing written)");
+    return kExitCheckFailed;
+  }
+  std::int64_t trees = 0;
+  for (const SymmetricRepresentative& rep_trees : s.representatives) {
+    trees += static_cast<std::int64_t>(rep_trees.trees.size());
+  }
+  json sum;
+  sum["format"] = "pipeline-symmetric";
+  sum["collective"] = CollectiveName(s.collective);
+  sum["ratio"] = RationalToJson(s.ratio);
+  sum["optimal_ratio"] = RationalToJson(built.optimal_ratio);
+  sum["U"] = RationalToJson(s.U);
+  sum["k"] = s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
+  sum["trees"] = trees;
+  sum["verdict"] = PipelineVerdictName(rep.verdict);
+  sum["symmetric"] = {{"used", true},
+                      {"group_order", s.extra.value("group_order", json(nullptr))},
+                      {"generators", s.generators.size()},
+                      {"representatives", s.representatives.size()},
+                      {"link_orbits", s.extra.value("link_orbits", json(nullptr))},
+                      {"column_generation_rounds", built.stats.column_generation_rounds},
+                      {"columns", built.stats.columns}};
+  sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows}, {"splitting", 0}, {"packing", 0}};
+  sum["seconds"] = build_s;
+  sum["stage_seconds"] = {{"group", built.stats.group_seconds},
+                          {"optimum", built.stats.optimum_seconds},
+                          {"packing", built.stats.packing_seconds},
+                          {"check", check_s},
+                          {"write", write_s},
+                          {"output_check", written.seconds}};
+  sum["bytes"] = bytes;
+  AddOutputCheck(sum, written);
+  if (args.output == "-") {
+    std::cerr << sum.dump() << "\n";
+  } else if (args.json) {
+    std::cout << sum.dump() << "\n";
+  } else {
+    std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
+              << ToString(built.optimal_ratio) << "), U = " << ToString(s.U)
+              << ", k = " << ToString(s.k) << ", " << trees << " distinct trees for "
+              << s.representatives.size() << " representative(s) of a group of order "
+              << s.extra.value("group_order", json(0)).dump() << "; "
+              << PipelineVerdictName(rep.verdict) << "; written to " << args.output
+              << " (pipeline-symmetric)\n";
+  }
+  return kExitOk;
+}
 
 CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
   auto args = std::make_shared<PipelineArgs>();
@@ -52,6 +139,11 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       "pairing certified by one rooted min cut) or pairwise (Theorem 8 pair by pair, as in the "
       "paper)");
   cmd->add_flag("--json", args->json, "print the summary as one JSON object");
+  cmd->add_flag("--symmetric", args->symmetric,
+                "write the compact pipeline-symmetric format (the default when the topology "
+                "declares automorphisms; allgather and reduce-scatter)");
+  cmd->add_flag("--no-symmetric", args->no_symmetric,
+                "ignore declared automorphisms: the plain pipeline format");
   cmd->callback([args]() {
     RunCommand([&]() {
       PipelineOptions opt;
@@ -100,6 +192,38 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       } else {
         opt.root = g.ComputeNodes().front();
       }
+      if (args->symmetric && args->no_symmetric) {
+        throw InputError("<args>", "--symmetric", "contradicts --no-symmetric");
+      }
+      const bool symmetric_collective = (opt.collective == Collective::kAllgather ||
+                                         opt.collective == Collective::kReduceScatter) &&
+                                        !opt.fixed_k;
+      if (args->symmetric && !symmetric_collective) {
+        throw InputError("<args>", "--symmetric",
+                         "applies to allgather and reduce-scatter without --fixed-k");
+      }
+      if (args->symmetric && g.automorphisms().empty()) {
+        throw InputError(args->file, "automorphisms",
+                         "--symmetric needs declared automorphisms (`collsynth topo symmetry "
+                         "FILE` finds them)");
+      }
+      std::string symmetric_why;
+      if (!args->no_symmetric && symmetric_collective && !g.automorphisms().empty()) {
+        for (std::size_t i = 0; i < g.automorphisms().size(); ++i) {
+          AutomorphismCheck check = CheckAutomorphism(g, g.automorphisms()[i]);
+          if (!check.ok) {
+            throw InputError(args->file, "automorphisms[" + std::to_string(i) + "]",
+                             "not an automorphism: " + check.problem);
+          }
+        }
+        if (std::optional<int> code = RunSymmetric(*args, g, opt.collective, &symmetric_why)) {
+          return *code;
+        }
+        if (!args->json && args->output != "-") {
+          std::cerr << "collsynth: note: no symmetric schedule (" << symmetric_why
+                    << "); using the plain path\n";
+        }
+      }
       auto t0 = std::chrono::steady_clock::now();
       PipelineBuildResult built = BuildPipelineSchedule(g, opt);
       double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -140,6 +264,8 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         return kExitCheckFailed;
       }
       json sum;
+      sum["format"] = "pipeline";
+      if (!symmetric_why.empty()) sum["symmetric"] = {{"used", false}, {"why", symmetric_why}};
       sum["collective"] = CollectiveName(s.collective);
       sum["ratio"] = RationalToJson(s.ratio);
       sum["optimal_ratio"] = RationalToJson(built.optimal_ratio);

@@ -6,9 +6,11 @@
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
+#include "proofs_check/symmetric_pipeline_checker.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
+#include "schedules/symmetric_pipeline_schedule.h"
 
 namespace collsynth {
 
@@ -25,7 +27,8 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
   auto it = schedule.find("format");
   if (it == schedule.end() || !it->is_string()) {
     throw InputError(file, "top level",
-                     "missing field 'format' (\"steps\", \"steps-compact\" or \"pipeline\")");
+                     "missing field 'format' (\"steps\", \"steps-compact\", \"pipeline\" or "
+                     "\"pipeline-symmetric\")");
   }
   VerifyResult result;
   result.format = it->get<std::string>();
@@ -56,22 +59,33 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
     result.report = r.ToJson();
     result.report["format"] = result.format;
     result.report["collective"] = CollectiveName(collective);
-  } else if (result.format == "pipeline") {
+  } else if (result.format == "pipeline" || result.format == "pipeline-symmetric") {
     if (options.check_bfb || options.check_bandwidth_optimal || options.check_no_duplicates) {
       throw InputError("<args>", "options",
                        "--bw-optimal, --bfb and --no-duplicates apply to \"steps\" schedules; a "
                        "pipeline schedule's optimality is certified by its bottleneck_cut");
     }
-    PipelineSchedule s = PipelineScheduleFromJson(schedule, g, file, streamed);
-    PipelineCheckReport r = CheckPipelineSchedule(g, s, options.max_errors);
+    PipelineCheckReport r;
+    Collective collective = Collective::kAllgather;
+    if (result.format == "pipeline") {
+      PipelineSchedule s = PipelineScheduleFromJson(schedule, g, file, streamed);
+      r = CheckPipelineSchedule(g, s, options.max_errors);
+      collective = s.collective;
+    } else {
+      SymmetricPipelineSchedule s = SymmetricPipelineScheduleFromJson(schedule, g, file);
+      r = CheckSymmetricPipelineSchedule(g, s, options.max_errors);
+      collective = s.collective;
+    }
     result.ok = r.ok;
     result.verdict = r.verdict;
     result.report = r.ToJson();
-    result.report["collective"] = CollectiveName(s.collective);
+    result.report["format"] = result.format;
+    result.report["collective"] = CollectiveName(collective);
   } else {
     throw InputError(file, "format",
                      "unknown schedule format \"" + result.format +
-                         "\" (expected \"steps\", \"steps-compact\" or \"pipeline\")");
+                         "\" (expected \"steps\", \"steps-compact\", \"pipeline\" or "
+                         "\"pipeline-symmetric\")");
   }
   result.report["verdict"] = ScheduleVerdictName(result.verdict);
   return result;

@@ -1,0 +1,142 @@
+// `collsynth pipeline` through symmetry (issue 19 §2, §4): the default on topologies that
+// declare automorphisms, the same optimum and verdict as --no-symmetric, `verify` of the
+// compact file, its expansion verifying to the same ratio, and the bad inputs (a wrong
+// automorphism, --symmetric without automorphisms or with a collective it does not cover).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "test_util.h"
+
+namespace collsynth {
+namespace {
+
+using nlohmann::json;
+using testing::RunCli;
+using testing::TempPath;
+using testing::WriteTempFile;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string Gen(const std::string& expr, const std::string& name) {
+  const std::string path = TempPath(name);
+  EXPECT_EQ(RunCli({"topo", "gen", expr, "-o", path}).exit_code, 0);
+  return path;
+}
+
+json Summary(const std::vector<std::string>& args) {
+  testing::CliResult r = RunCli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return json::parse(r.out);
+}
+
+TEST(PipelineSymmetricCli, DefaultIsSymmetricAndAgreesWithThePlainPath) {
+  struct Case {
+    const char* expr;
+    const char* ratio;  // ratio*, the same for both paths
+    const char* collective;
+  };
+  for (const Case& c : {Case{"torus(4,4)", "15/4", "allgather"},
+                        Case{"fattree(4)", "15", "allgather"},
+                        Case{"torus(3,4)", "11/4", "reduce-scatter"},
+                        Case{"gpuboxes(4,4,300,25,2)", "3/25", "allgather"}}) {
+    SCOPED_TRACE(c.expr);
+    const std::string topo = Gen(c.expr, "psym_topo.json");
+    const std::string sym = TempPath("psym.json"), plain = TempPath("psym_plain.json");
+    json s = Summary({"pipeline", topo, "--collective", c.collective, "-o", sym, "--json"});
+    json p = Summary({"pipeline", topo, "--collective", c.collective, "--no-symmetric", "-o", plain,
+                      "--json"});
+    EXPECT_EQ(s["format"], "pipeline-symmetric");
+    EXPECT_EQ(p["format"], "pipeline");
+    EXPECT_EQ(s["symmetric"]["used"], true);
+    EXPECT_EQ(s["ratio"], c.ratio);
+    EXPECT_EQ(s["optimal_ratio"], c.ratio);
+    EXPECT_EQ(p["ratio"], c.ratio);
+    EXPECT_EQ(s["verdict"], "optimal (certified)");
+    EXPECT_EQ(s["verdict"], p["verdict"]);
+    EXPECT_EQ(json::parse(Slurp(sym))["format"], "pipeline-symmetric");
+    // verify reads the compact form; the expansion verifies to the same ratio and verdict.
+    json v = Summary({"verify", topo, sym, "--json"});
+    EXPECT_EQ(v["format"], "pipeline-symmetric");
+    EXPECT_EQ(v["ratio"], c.ratio);
+    EXPECT_EQ(v["verdict"], "optimal (certified)");
+    const std::string expanded = TempPath("psym_expanded.json");
+    ASSERT_EQ(RunCli({"schedule", "expand", topo, sym, "-o", expanded}).exit_code, 0);
+    json e = Summary({"verify", topo, expanded, "--json"});
+    EXPECT_EQ(e["ratio"], c.ratio);
+    EXPECT_EQ(e["verdict"], "optimal (certified)");
+  }
+}
+
+TEST(PipelineSymmetricCli, SymmetricFileIsSmallerThanThePlainOne) {
+  const std::string topo = Gen("torus(8,8)", "psym_t8.json");
+  const std::string sym = TempPath("psym8.json"), plain = TempPath("psym8_plain.json");
+  Summary({"pipeline", topo, "-o", sym, "--json"});
+  Summary({"pipeline", topo, "--no-symmetric", "-o", plain, "--json"});
+  // 4 representative trees of 63 edges against 64 roots' trees: at least 10x smaller.
+  EXPECT_LT(Slurp(sym).size() * 10, Slurp(plain).size());
+}
+
+TEST(PipelineSymmetricCli, WrongAutomorphismIsExit2NamingIt) {
+  // The directed 4-ring 0 -> 1 -> 2 -> 3 -> 0: rotation is an automorphism, the swap (0 1) is not.
+  const std::string topo = WriteTempFile("psym_bad_auto.json", R"({"nodes": [{"name": "a"},
+    {"name": "b"}, {"name": "c"}, {"name": "d"}],
+    "links": [{"from": "a", "to": "b", "bandwidth": 1}, {"from": "b", "to": "c", "bandwidth": 1},
+              {"from": "c", "to": "d", "bandwidth": 1}, {"from": "d", "to": "a", "bandwidth": 1}],
+    "automorphisms": [[1, 2, 3, 0], [1, 0, 2, 3]]})");
+  testing::CliResult r = RunCli({"pipeline", topo, "-o", TempPath("psym_bad.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(topo + ": automorphisms[1]: not an automorphism"), std::string::npos)
+      << r.err;
+  // --no-symmetric does not use them.
+  EXPECT_EQ(RunCli({"pipeline", topo, "--no-symmetric", "-o", TempPath("psym_bad.json")}).exit_code,
+            0);
+}
+
+TEST(PipelineSymmetricCli, SymmetricRequestsThatCannotBeMetAreExit2) {
+  const std::string none = WriteTempFile("psym_none.json", R"({"nodes": [{"name": "a"},
+    {"name": "b"}], "links": [{"from": "a", "to": "b", "bandwidth": 1, "duplex": true}]})");
+  testing::CliResult r = RunCli({"pipeline", none, "--symmetric", "-o", TempPath("psym_n.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(none + ": automorphisms: --symmetric needs declared automorphisms"),
+            std::string::npos)
+      << r.err;
+  const std::string topo = Gen("torus(3,3)", "psym_t3.json");
+  r = RunCli({"pipeline", topo, "--symmetric", "--collective", "broadcast", "-o",
+              TempPath("psym_b.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--symmetric: applies to allgather and reduce-scatter"), std::string::npos)
+      << r.err;
+  r = RunCli({"pipeline", topo, "--symmetric", "--no-symmetric", "-o", TempPath("psym_b.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  // Allreduce on a symmetric topology: the plain path, and the summary says so.
+  json s = Summary({"pipeline", topo, "--collective", "allreduce", "-o", TempPath("psym_ar.json"),
+                    "--json"});
+  EXPECT_EQ(s["format"], "pipeline");
+}
+
+TEST(PipelineSymmetricCli, OverloadedRepresentativeTreeIsRejectedByVerify) {
+  const std::string topo = Gen("torus(3,3)", "psym_m.json");
+  const std::string sym = TempPath("psym_m_sched.json");
+  Summary({"pipeline", topo, "-o", sym, "--json"});
+  json doc = json::parse(Slurp(sym));
+  // Claim half the ratio: every link orbit is then over U·b_O·|O|.
+  doc["ratio"] = "1";
+  doc["U"] = "1";
+  const std::string bad = WriteTempFile("psym_m_bad.json", doc.dump());
+  testing::CliResult r = RunCli({"verify", topo, bad, "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  json v = json::parse(r.out);
+  EXPECT_EQ(v["ok"], false);
+  EXPECT_EQ(v["verdict"], "invalid");
+}
+
+}  // namespace
+}  // namespace collsynth
