@@ -104,65 +104,63 @@ std::vector<ExperimentTask> LineGraphCurveTasks(const ExperimentInput& in) {
     const json& b = p["bases"][i];
     const std::string expr = Str(b, "topology", at);
     const std::string label = b.contains("label") ? Str(b, "label", at) : expr;
-    tasks.push_back({label, [expr, label, at, n_max, build_max]() {
-                       const Topology g = EvaluateTopologyExpression(expr);
-                       const std::int64_t nodes = g.num_nodes();
-                       const Rational d_rat = g.OutBandwidth(0);
-                       if (Denominator(d_rat) != 1 || d_rat < 2)
-                         throw InputError("", at + "topology", "needs an integer degree >= 2");
-                       const std::int64_t d = static_cast<std::int64_t>(Numerator(d_rat));
-                       const Checked base = CheckedBfb(g, expr, Collective::kAllgather);
-                       if (!base.ok || base.tb != BandwidthLowerBound(BigInt(nodes))) {
-                         throw InputError("", at + "topology",
-                                          "its BFB allgather is not BW optimal (T_B " +
-                                              ToString(base.tb) + " M/B): Cor 10.1's curve "
-                                              "needs a BW-optimal base");
-                       }
-                       std::vector<ExperimentRow> rows;
-                       BigInt big_d = 1;
-                       for (int n = 0; n <= n_max; ++n, big_d *= d) {
-                         auto t0 = std::chrono::steady_clock::now();
-                         const BigInt big_n = big_d * nodes;
-                         const Rational ratio = LineGraphBandwidthRatio(BigInt(nodes), d, n);
-                         const Rational tb_star = BandwidthLowerBound(big_n);
-                         const std::int64_t tl = base.tl + n;  // Thm 1 (5)
-                         ExperimentRow r;
-                         r.instance = n == 0 ? expr : "line(" + expr + "," + std::to_string(n) + ")";
-                         r.algorithm = "bfb (Cor 10.1)";
-                         r.collective = Collective::kAllgather;
-                         r.nodes = static_cast<std::int64_t>(big_n);
-                         r.tl = Rational(tl);
-                         r.tb = ratio * tb_star;
-                         r.lower_bound = tb_star;
-                         r.tb_unit = "M/B";
-                         std::string checked_tl, checked_tb;
-                         if (big_n <= build_max) {
-                           const Topology l = n == 0 ? g : EvaluateTopologyExpression(r.instance);
-                           const Checked c = CheckedBfb(l, r.instance, Collective::kAllgather);
-                           checked_tl = std::to_string(c.tl);
-                           checked_tb = ToString(c.tb);
-                           r.verified = c.ok && c.tl == tl && c.tb == *r.tb ? Verified::kYes
-                                                                            : Verified::kNo;
-                         }
-                         const Rational limit = LineGraphBandwidthRatioLimit(BigInt(nodes), d);
-                         r.extra = {
-                             {"series", label},
-                             {"base_nodes", std::to_string(nodes)},
-                             {"degree", std::to_string(d)},
-                             {"n", std::to_string(n)},
-                             {"ratio", ToString(ratio)},
-                             {"ratio_decimal", FormatDecimal(ratio, 6)},
-                             {"thm2_limit", ToString(limit)},
-                             {"thm2_limit_decimal", FormatDecimal(limit, 6)},
-                             {"moore_optimal",
-                              IsMooreOptimal(big_n, d, tl) ? "yes" : "no"},
-                             {"checked_tl", checked_tl},
-                             {"checked_tb", checked_tb}};
-                         r.wall_seconds = Since(t0);
-                         rows.push_back(std::move(r));
-                       }
-                       return rows;
-                     }});
+    tasks.push_back(
+        {label, [expr, label, at, n_max, build_max]() {
+           const Topology g = EvaluateTopologyExpression(expr);
+           const std::int64_t nodes = g.num_nodes();
+           const Rational d_rat = g.OutBandwidth(0);
+           if (Denominator(d_rat) != 1 || d_rat < 2)
+             throw InputError("", at + "topology", "needs an integer degree >= 2");
+           const std::int64_t d = static_cast<std::int64_t>(Numerator(d_rat));
+           const Checked base = CheckedBfb(g, expr, Collective::kAllgather);
+           if (!base.ok || base.tb != BandwidthLowerBound(BigInt(nodes))) {
+             throw InputError("", at + "topology",
+                              "its BFB allgather is not BW optimal (T_B " + ToString(base.tb) +
+                                  " M/B): Cor 10.1's curve "
+                                  "needs a BW-optimal base");
+           }
+           std::vector<ExperimentRow> rows;
+           BigInt big_d = 1;
+           for (int n = 0; n <= n_max; ++n, big_d *= d) {
+             auto t0 = std::chrono::steady_clock::now();
+             const BigInt big_n = big_d * nodes;
+             const Rational ratio = LineGraphBandwidthRatio(BigInt(nodes), d, n);
+             const Rational tb_star = BandwidthLowerBound(big_n);
+             const std::int64_t tl = base.tl + n;  // Thm 1 (5)
+             ExperimentRow r;
+             r.instance = n == 0 ? expr : "line(" + expr + "," + std::to_string(n) + ")";
+             r.algorithm = "bfb (Cor 10.1)";
+             r.collective = Collective::kAllgather;
+             r.nodes = static_cast<std::int64_t>(big_n);
+             r.tl = Rational(tl);
+             r.tb = ratio * tb_star;
+             r.lower_bound = tb_star;
+             r.tb_unit = "M/B";
+             std::string checked_tl, checked_tb;
+             if (big_n <= build_max) {
+               const Topology l = n == 0 ? g : EvaluateTopologyExpression(r.instance);
+               const Checked c = CheckedBfb(l, r.instance, Collective::kAllgather);
+               checked_tl = std::to_string(c.tl);
+               checked_tb = ToString(c.tb);
+               r.verified = c.ok && c.tl == tl && c.tb == *r.tb ? Verified::kYes : Verified::kNo;
+             }
+             const Rational limit = LineGraphBandwidthRatioLimit(BigInt(nodes), d);
+             r.extra = {{"series", label},
+                        {"base_nodes", std::to_string(nodes)},
+                        {"degree", std::to_string(d)},
+                        {"n", std::to_string(n)},
+                        {"ratio", ToString(ratio)},
+                        {"ratio_decimal", FormatDecimal(ratio, 6)},
+                        {"thm2_limit", ToString(limit)},
+                        {"thm2_limit_decimal", FormatDecimal(limit, 6)},
+                        {"moore_optimal", IsMooreOptimal(big_n, d, tl) ? "yes" : "no"},
+                        {"checked_tl", checked_tl},
+                        {"checked_tb", checked_tb}};
+             r.wall_seconds = Since(t0);
+             rows.push_back(std::move(r));
+           }
+           return rows;
+         }});
   }
   return tasks;
 }
@@ -316,10 +314,9 @@ std::vector<ExperimentTask> ModelTopologyTasks(const ExperimentInput& in) {
                          checked_tl = std::to_string(c.tl);
                          checked_tb = ToString(c.tb);
                          // Exact formulas must be met exactly, upper bounds (Thm 1) not exceeded.
-                         const bool agrees =
-                             s.perf.bandwidth_is_upper_bound
-                                 ? Rational(c.tl) <= *r.tl && c.tb <= *r.tb
-                                 : Rational(c.tl) == *r.tl && c.tb == *r.tb;
+                         const bool agrees = s.perf.bandwidth_is_upper_bound
+                                                 ? Rational(c.tl) <= *r.tl && c.tb <= *r.tb
+                                                 : Rational(c.tl) == *r.tl && c.tb == *r.tb;
                          r.verified = c.ok && agrees ? Verified::kYes : Verified::kNo;
                        }
                        r.extra = {{"model", model},

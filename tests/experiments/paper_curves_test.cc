@@ -34,9 +34,9 @@ std::vector<ExperimentRow> RunKind(const std::string& kind, const nlohmann::json
 }
 
 TEST(LineGraphCurveKind, Figure3PointsAreCor101AndTheCheckerAgrees) {
-  auto rows = RunKind("linegraph-curve", {{"bases", {{{"topology", "bipartite(4)"}}}},
-                                          {"n_max", 3},
-                                          {"build_max_nodes", 128}});
+  auto rows = RunKind(
+      "linegraph-curve",
+      {{"bases", {{{"topology", "bipartite(4)"}}}}, {"n_max", 3}, {"build_max_nodes", 128}});
   ASSERT_EQ(rows.size(), 4u);
   // K_{4,4}: N = 8, 32, 128, 512; T_L = 2 + n; T_B/T_B* = 1, 32/31, 132/127, 76/73.
   EXPECT_EQ(rows[1].instance, "line(bipartite(4),1)");
@@ -90,15 +90,15 @@ nlohmann::json Table8Topologies() {
 }
 
 TEST(ModelTopologiesKind, Table8RowsScoredByTheTheorems) {
-  auto rows = RunKind("model-topologies",
-                      {{"alpha_us", "10"},
-                       {"gbps", "100"},
-                       {"sizes_bytes", {1048576}},
-                       {"topologies", Table8Topologies()},
-                       {"models",
-                        {{{"model", "resnet50"}, {"topology", "L^2(Diamond^2)"}},
-                         {{"model", "squeezenet1_1"}, {"topology", "L^3(C(16,{3,4}))"}},
-                         {{"model", "vgg16"}, {"topology", "L(DBJMod(2,4))^2"}}}}});
+  auto rows =
+      RunKind("model-topologies", {{"alpha_us", "10"},
+                                   {"gbps", "100"},
+                                   {"sizes_bytes", {1048576}},
+                                   {"topologies", Table8Topologies()},
+                                   {"models",
+                                    {{{"model", "resnet50"}, {"topology", "L^2(Diamond^2)"}},
+                                     {{"model", "squeezenet1_1"}, {"topology", "L^3(C(16,{3,4}))"}},
+                                     {{"model", "vgg16"}, {"topology", "L(DBJMod(2,4))^2"}}}}});
   ASSERT_EQ(rows.size(), 3u);
   // Table 4 row 3: 16α, 2.008 M/B, 328.4 µs (M = 2^20 bytes).
   EXPECT_EQ(Extra(rows[0], "model"), "resnet50");
