@@ -12,10 +12,10 @@
 #include "experiments/experiment.h"
 #include "graphs/expansions.h"
 #include "graphs/input_error.h"
+#include "proofs_check/step_checker.h"
 #include "solvers/bfb/bfb_schedule.h"
 #include "solvers/bfb/schedule_expansion.h"
 #include "solvers/bfb/step_milp.h"
-#include "proofs_check/step_checker.h"
 #include "theory/moore_bound.h"
 
 namespace collsynth::experiments {
@@ -70,9 +70,9 @@ class Canonizer {
       std::copy(row.begin(), row.end(), code_.begin() + static_cast<std::ptrdiff_t>(i) * d_);
       const auto end = code_.begin() + static_cast<std::ptrdiff_t>(i + 1) * d_;
       // Prune a prefix that is already larger than the best code's.
-      if (best_.empty() || !std::lexicographical_compare(
-                               best_.begin(), best_.begin() + (end - code_.begin()),
-                               code_.begin(), end)) {
+      if (best_.empty() ||
+          !std::lexicographical_compare(best_.begin(), best_.begin() + (end - code_.begin()),
+                                        code_.begin(), end)) {
         Label(i + 1, next + static_cast<int>(fresh.size()));
       }
       for (int w : fresh) label_[w] = -1;
@@ -289,7 +289,6 @@ BfbValue BfbAllgather(const Topology& g) {
   return v;
 }
 
-
 // ---- Experiment kind "seed000-base-search" ----
 //   params {"diamond": {"table4_tl": 16, "table4_tb": "2.008"},
 //           "dbjmod": [{"d", "n", "tl", "reverse_symmetric", "table4_tl", "table4_tb"}],
@@ -347,8 +346,8 @@ struct SearchSpec {
 };
 
 struct MilpSpec {
-  std::vector<int> chunks;  // P values tried in order; empty = no MILP
-  double seconds = 10;      // per solve
+  std::vector<int> chunks;   // P values tried in order; empty = no MILP
+  double seconds = 10;       // per solve
   std::vector<int> classes;  // only these class indices (empty = all)
 };
 
@@ -451,8 +450,8 @@ std::vector<ExperimentRow> RunSearch(const SearchSpec& spec, int all_rows_max,
     const bool rs_ok = tl_ok && rs == spec.reverse_symmetric;
     const bool bfb_fits = rs_ok && diameter == spec.tl && bw;
     const bool milp_here =
-        milp.classes.empty() ||
-        std::find(milp.classes.begin(), milp.classes.end(), static_cast<int>(k)) != milp.classes.end();
+        milp.classes.empty() || std::find(milp.classes.begin(), milp.classes.end(),
+                                          static_cast<int>(k)) != milp.classes.end();
     const bool run_milp = spec.milp && rs_ok && !bfb_fits && milp_here && !milp.chunks.empty();
     const MilpFinding mf = run_milp ? MilpAtSteps(top, spec.tl, milp) : MilpFinding{};
     const int milp_p = mf.chunks;
@@ -526,31 +525,31 @@ std::vector<ExperimentRow> RunSearch(const SearchSpec& spec, int all_rows_max,
   summary.algorithm = "summary";
   summary.nodes = nodes;
   summary.tl = Rational(spec.diamond ? moore : spec.tl);
-  summary.extra = {{"edges", ""},
-                   {"canonical", ""},
-                   {"added_cycle", ""},
-                   {"labelled_rewirings", ""},
-                   {"reverse_symmetric", spec.reverse_symmetric ? "yes" : "no"},
-                   {"bfb_optimal", ""},
-                   {"transpose_bfb_optimal", ""},
-                   {"milp_optimal_chunks", ""},
-                   {"milp_tb", ""},
-                   {"milp_outcomes", ""},
-                   {"fits_table9", std::to_string(n_fit)},
-                   {"table4_tl", spec.has_table4 ? ToString(spec.table4_tl) : ""},
-                   {"table4_tb", spec.table4_tb},
-                   {"table4_us", ""},
-                   {"table4_expanded_tl", ""},
-                   {"table4_expanded_tb", ""},
-                   {"table4_expanded_us", ""},
-                   {"matches_table4", ""},
-                   {"counts", std::string(spec.diamond ? "" : "cycles listed ") +
-                                  (spec.diamond ? "" : std::to_string(listed) + "; ") +
-                                  (restricted ? "restricted to rotation-invariant cycles; " : "") +
-                                  "classes " + std::to_string(classes.size()) + "; D <= T_L " +
-                                  std::to_string(n_tl) + "; and reverse symmetry as Table 9 " +
-                                  std::to_string(n_rs) + "; and bandwidth optimal at T_L steps " +
-                                  std::to_string(n_bw)}};
+  summary.extra = {
+      {"edges", ""},
+      {"canonical", ""},
+      {"added_cycle", ""},
+      {"labelled_rewirings", ""},
+      {"reverse_symmetric", spec.reverse_symmetric ? "yes" : "no"},
+      {"bfb_optimal", ""},
+      {"transpose_bfb_optimal", ""},
+      {"milp_optimal_chunks", ""},
+      {"milp_tb", ""},
+      {"milp_outcomes", ""},
+      {"fits_table9", std::to_string(n_fit)},
+      {"table4_tl", spec.has_table4 ? ToString(spec.table4_tl) : ""},
+      {"table4_tb", spec.table4_tb},
+      {"table4_us", ""},
+      {"table4_expanded_tl", ""},
+      {"table4_expanded_tb", ""},
+      {"table4_expanded_us", ""},
+      {"matches_table4", ""},
+      {"counts", std::string(spec.diamond ? "" : "cycles listed ") +
+                     (spec.diamond ? "" : std::to_string(listed) + "; ") +
+                     (restricted ? "restricted to rotation-invariant cycles; " : "") + "classes " +
+                     std::to_string(classes.size()) + "; D <= T_L " + std::to_string(n_tl) +
+                     "; and reverse symmetry as Table 9 " + std::to_string(n_rs) +
+                     "; and bandwidth optimal at T_L steps " + std::to_string(n_bw)}};
   summary.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rows.insert(rows.begin(), std::move(summary));
@@ -628,7 +627,8 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& input) {
   }
   std::vector<ExperimentTask> tasks;
   for (const auto& s : specs) {
-    tasks.push_back({s.name + " search", [s, all_rows_max, milp] { return RunSearch(s, all_rows_max, milp); }});
+    tasks.push_back(
+        {s.name + " search", [s, all_rows_max, milp] { return RunSearch(s, all_rows_max, milp); }});
   }
   return tasks;
 }

@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <set>
 
+#include "experiments/experiment.h"
 #include "graphs/expansions.h"
 #include "graphs/generators/seed000_generators.h"
 #include "graphs/metrics.h"
@@ -171,7 +173,7 @@ TEST(Seed000BaseSearch, DbjModFamiliesMatchTable9) {
     EXPECT_EQ(g.num_nodes(), r.nodes);
     for (int v = 0; v < g.num_nodes(); ++v) {
       EXPECT_EQ(s[v].size(), static_cast<std::size_t>(r.d));
-      EXPECT_EQ(std::count(s[v].begin(), s[v].end(), v), 0);  // no self-loop
+      EXPECT_EQ(std::count(s[v].begin(), s[v].end(), v), 0);                   // no self-loop
       EXPECT_EQ(std::set<int>(s[v].begin(), s[v].end()).size(), s[v].size());  // no multi-link
     }
     EXPECT_EQ(SmallDiameter(s), r.diameter) << r.d << "," << r.n;
@@ -215,6 +217,38 @@ TEST(Seed000BaseSearch, Table4RowsTl) {
   const Topology h2 = CartesianPower(LineGraph(DbjMod(2, 4)), 2);
   EXPECT_EQ(h2.num_nodes(), 1024);
   EXPECT_EQ(2 * ComputeDistanceStats(h2, 1).diameter, 20);
+}
+
+TEST(Seed000Table7, BidirectionalMooreColumnAndTheAg24Row) {
+  // Table 7's T_L** (bidirectional Moore optimum) for the rows the paper prints, including the
+  // two graphs not built here (N = 189, 728: formula columns only), and the built N = 32 row.
+  const ExperimentKindFn* kind = FindExperimentKind("seed000-table7");
+  ASSERT_NE(kind, nullptr);
+  ExperimentInput in;
+  auto row = [](const char* topology, int n, int tl, int tl_star, int tl_2star) {
+    return nlohmann::json{
+        {"label", std::string("N = ") + std::to_string(n)},
+        {"topology", topology},
+        {"paper", {{"n", n}, {"tl", tl}, {"tl_star", tl_star}, {"tl_2star", tl_2star}}}};
+  };
+  in.params = {{"rows",
+                {row("drg(ag24minus)", 32, 4, 3, 3), row("", 21, 3, 2, 3), row("", 189, 6, 4, 5),
+                 row("", 728, 6, 5, 6)}}};
+  const auto tasks = (*kind)(in);
+  ASSERT_EQ(tasks.size(), 4u);
+  const std::vector<std::string> tl2 = {"3", "3", "5", "6"}, tl1 = {"3", "2", "4", "5"};
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const auto rows = tasks[i].run();
+    ASSERT_EQ(rows.size(), 1u);
+    std::map<std::string, std::string> extra(rows[0].extra.begin(), rows[0].extra.end());
+    EXPECT_EQ(extra["tl_2star"], tl2[i]) << i;
+    EXPECT_EQ(extra["tl_star"], tl1[i]) << i;
+    EXPECT_EQ(extra["matches_paper"], "yes") << i;
+  }
+  const auto ag = tasks[0].run()[0];
+  EXPECT_EQ(ag.nodes, 32);
+  EXPECT_EQ(*ag.tl, Rational(4));
+  EXPECT_EQ(*ag.tb, Rational(31, 32));  // bandwidth optimal (Thm 18)
 }
 
 }  // namespace
