@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "graphs/generators/family_args.h"
+#include "graphs/generators/finite_field.h"
 #include "graphs/generators/seed000_generators.h"
 #include "graphs/metrics.h"
 
@@ -243,6 +244,23 @@ Topology SymplecticQuadrangleIncidence(int q) {
   return g;
 }
 
+Topology AffinePlaneMinusParallelClassIncidence(int q) {
+  if (q < 2 || q > 16 || !IsPrimePower(q))
+    throw std::invalid_argument("AG(2,q) needs a prime power q <= 16");
+  const FiniteField f(q);
+  Topology g("agminus(" + std::to_string(q) + ")");
+  for (int x = 0; x < q; ++x) {
+    for (int y = 0; y < q; ++y) g.AddCompute("p" + std::to_string(x) + "." + std::to_string(y));
+  }
+  for (int m = 0; m < q; ++m) {
+    for (int b = 0; b < q; ++b) {
+      const int line = g.AddCompute("l" + std::to_string(m) + "." + std::to_string(b));
+      for (int x = 0; x < q; ++x) g.AddDuplexLink(x * q + f.Add(f.Mul(m, x), b), line, 1);
+    }
+  }
+  return g;
+}
+
 Topology UndirectedLineGraph(const Topology& g) {
   std::vector<std::pair<int, int>> edges;
   for (const Link& l : g.links()) {
@@ -282,8 +300,9 @@ Topology DistanceGraph(const Topology& g, int k) {
 }
 
 std::vector<std::string> DistanceRegularGraphNames() {
-  return {"octahedron",  "paley9", "k55minus", "heawooddist3", "petersenline", "q4",
-          "heawoodline", "pg23",   "odd4",     "tutte8line",   "doubledodd4",  "gq33"};
+  return {"octahedron", "paley9",      "k55minus", "heawooddist3", "petersenline",
+          "q4",         "heawoodline", "pg23",     "ag24minus",    "odd4",
+          "tutte8line", "doubledodd4", "gq33"};
 }
 
 Topology DistanceRegularGraph(const std::string& name) {
@@ -304,6 +323,8 @@ Topology DistanceRegularGraph(const std::string& name) {
     g = UndirectedLineGraph(ProjectivePlaneIncidence(2));
   else if (name == "pg23")
     g = ProjectivePlaneIncidence(3);
+  else if (name == "ag24minus")
+    g = AffinePlaneMinusParallelClassIncidence(4);
   else if (name == "odd4")
     g = OddGraph(4);
   else if (name == "tutte8line")

@@ -46,6 +46,11 @@ Topology ProjectivePlaneIncidence(int q);
 // Incidence graph of the symplectic generalized quadrangle W(q) = GQ(q,q), q prime: points of
 // PG(3,q) and totally isotropic lines of x0y1 - x1y0 + x2y3 - x3y2. q = 2 is Tutte's 8-cage.
 Topology SymplecticQuadrangleIncidence(int q);
+
+// Incidence graph of the affine plane AG(2, q) minus one parallel class (the vertical lines),
+// q a prime power <= 16: points "p{x}.{y}" (x, y in F_q), lines "l{m}.{b}" = {y = m·x + b};
+// 2q² nodes, degree q, distance-regular with diameter 4 (Table 7: q = 4, N = 32).
+Topology AffinePlaneMinusParallelClassIncidence(int q);
 // Undirected line graph of a symmetric simple topology: a node "u-v" per edge {u,v}, adjacent
 // iff the edges share an endpoint. (Not the directed L(G) of Def. 1: see graphs/expansions.h.)
 Topology UndirectedLineGraph(const Topology& g);

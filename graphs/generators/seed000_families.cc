@@ -107,6 +107,29 @@ std::vector<Family> Seed000Families() {
                  BigInt nodes = BigInt(1) << n;
                  return RegularSize(nodes, n, nodes * n, true);
                }});
+  f.push_back({"diamond", "diamond()", "seed 000 Fig. 16, Table 9 (reconstructed)",
+               "Diamond: 8 nodes, degree 2, diameter 3, not reverse-symmetric (docs/topologies.md)",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 0, "diamond()");
+                 return Diamond();
+               },
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 0, "diamond()");
+                 return RegularSize(8, 2, 16, true);
+               }});
+  f.push_back(
+      {"dbjmod", "dbjmod(d,n)", "seed 000 Fig. 17, Table 9 (reconstructed)",
+       "modified de Bruijn DBJMod(d,n), (d,n) in {(2,3),(2,4),(3,2),(4,2)}: d^n nodes, degree d",
+       [](const std::vector<GenArg>& a) {
+         RequireArgCount(a, 2, "dbjmod(d,n)");
+         return DbjMod(Int(a, 0, "d", 2, 4), Int(a, 1, "n", 2, 4));
+       },
+       [](const std::vector<GenArg>& a) {
+         RequireArgCount(a, 2, "dbjmod(d,n)");
+         int d = Int(a, 0, "d", 2, 4), n = Int(a, 1, "n", 2, 4);
+         BigInt nodes = boost::multiprecision::pow(BigInt(d), static_cast<unsigned>(n));
+         return RegularSize(nodes, d, nodes * d, true);
+       }});
   f.push_back({"kautz", "kautz(d,n)", "seed 000 Table 9, App. E.2",
                "Kautz digraph K(d,n) = L^n(K_{d+1}): d^n(d+1) nodes, degree d, Moore optimal",
                [](const std::vector<GenArg>& a) {

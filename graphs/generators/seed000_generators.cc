@@ -273,6 +273,59 @@ Topology DeBruijn(int d, int n) {
   return g;
 }
 
+Topology Diamond() {
+  Topology g = NumberedNodes("diamond()", 8);
+  const int out[8][2] = {{1, 2}, {2, 3}, {4, 5}, {0, 6}, {0, 6}, {1, 7}, {5, 7}, {3, 4}};
+  for (int v = 0; v < 8; ++v) {
+    for (int w : out[v]) g.AddLink(v, w, kOne);
+  }
+  return g;
+}
+
+Topology DbjMod(int d, int n) {
+  // The added cycle per (d, n), as word indices (docs/topologies.md: the search's choice).
+  static const std::vector<std::pair<std::pair<int, int>, std::vector<int>>> kCycles = {
+      {{2, 3}, {0, 2, 7, 5}},
+      {{2, 4}, {0, 5, 10, 15}},
+      {{3, 2}, {0, 4, 6, 3, 5, 2, 1, 7, 8}},
+      {{4, 2}, {0, 6, 3, 8, 15, 1, 14, 7, 10, 12, 9, 2, 5, 11, 4, 13}}};
+  const std::vector<int>* cycle = nullptr;
+  for (const auto& [dn, c] : kCycles) {
+    if (dn == std::make_pair(d, n)) cycle = &c;
+  }
+  if (cycle == nullptr) {
+    throw std::invalid_argument(
+        "dbjmod(d,n) is defined for (2,3), (2,4), (3,2), (4,2) only (seed 000 "
+        "Table 9), not (" +
+        std::to_string(d) + "," + std::to_string(n) + ")");
+  }
+  const int count = static_cast<int>(ToInt64(Pow(d, n)));
+  auto words = AllWords(n, d);
+  Topology g("dbjmod(" + std::to_string(d) + "," + std::to_string(n) + ")");
+  for (const auto& w : words) g.AddCompute(WordName(w, d));
+  // A word of period <= 2 (a b a b ...) loses its link to b a b a ... (a loop when a = b).
+  auto partner = [&](int i) {
+    const auto& w = words[i];
+    for (int k = 2; k < n; ++k) {
+      if (w[k] != w[k - 2]) return -1;
+    }
+    int j = 0;
+    for (int k = 0; k < n; ++k) j = j * d + w[(k + 1) % 2];
+    return j;
+  };
+  for (int i = 0; i < count; ++i) {
+    const int skip = partner(i);
+    for (int a = 0; a < d; ++a) {
+      const int j = (i * d) % count + a;
+      if (j != skip) g.AddLink(i, j, kOne);
+    }
+  }
+  for (std::size_t k = 0; k < cycle->size(); ++k) {
+    g.AddLink((*cycle)[k], (*cycle)[(k + 1) % cycle->size()], kOne);
+  }
+  return g;
+}
+
 Topology Circulant(int n, std::vector<int> offsets, bool bidirectional) {
   RequireRange(n, 2, kMaxGeneratedNodes, "n");
   if (offsets.empty()) throw std::invalid_argument("circulant needs at least one offset");

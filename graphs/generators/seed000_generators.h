@@ -46,6 +46,21 @@ Topology GeneralizedKautz(int d, int m);
 // d^n nodes, degree d, d self-loops.
 Topology DeBruijn(int d, int n);
 
+// Diamond (seed 000 Fig. 16, Table 9; the figure is not in the text): the 2-regular digraph on
+// nodes "0".."7" chosen by the search of experiments/seed000_base_search.h (docs/topologies.md
+// lists every candidate): 0->1,2 1->2,3 2->4,5 3->0,6 4->0,6 5->1,7 6->5,7 7->3,4. Diameter 3
+// (Moore optimal), not reverse-symmetric, no self-loops or multi-links; a 3-step allgather
+// with T_B = (N-1)/N M/B exists (found by the step MILP with 2 chunks per shard; BFB gives
+// 1 M/B). Trivial automorphism group (none declared).
+Topology Diamond();
+
+// DBJMod(d, n) (seed 000 Fig. 17, Table 9), (d, n) in {(2,3), (2,4), (3,2), (4,2)}: de Bruijn
+// B(d, n) (same nodes and names) without its self-loops and 2-cycles, plus one directed cycle
+// through the d² words a b a b ... that lost a link, in the order chosen by the search of
+// experiments/seed000_base_search.h (docs/topologies.md). Degree d, no self-loops or
+// multi-links. std::invalid_argument for other (d, n).
+Topology DbjMod(int d, int n);
+
 // Circulant C(n, {a_1..a_k}) (Def. 18), n >= 2, 1 <= a_j <= n-1, gcd(n, a_1..a_k) = 1
 // (else disconnected: rejected). Nodes "0".."n-1". bidirectional: i -> i ± a_j (degree 2k);
 // directed: i -> i + a_j (degree k). Coinciding targets (a_j = n/2, repeated offsets) merge

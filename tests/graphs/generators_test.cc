@@ -301,8 +301,9 @@ TEST(GeneratorsTest, Table7DistanceRegularGraphsHaveThePapersNAndTL) {
   const Row rows[] = {
       {"octahedron", 6, 2, 2},    {"paley9", 9, 2, 2},        {"k55minus", 10, 3, 2},
       {"heawooddist3", 14, 3, 2}, {"petersenline", 15, 3, 2}, {"q4", 16, 4, 2},
-      {"heawoodline", 21, 3, 2},  {"pg23", 26, 3, 3},         {"odd4", 35, 3, 3},
-      {"tutte8line", 45, 4, 3},   {"doubledodd4", 70, 7, 3},  {"gq33", 80, 4, 3}};
+      {"heawoodline", 21, 3, 2},  {"pg23", 26, 3, 3},         {"ag24minus", 32, 4, 3},
+      {"odd4", 35, 3, 3},         {"tutte8line", 45, 4, 3},   {"doubledodd4", 70, 7, 3},
+      {"gq33", 80, 4, 3}};
   for (const Row& r : rows) {
     Topology g = DistanceRegularGraph(r.name);
     EXPECT_EQ(g.num_nodes(), r.n) << r.name;
