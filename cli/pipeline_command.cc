@@ -74,8 +74,12 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
     return kExitCheckFailed;
   }
   std::int64_t trees = 0;
-  for (const SymmetricRepresentative& rep_trees : s.representatives) {
-    trees += static_cast<std::int64_t>(rep_trees.trees.size());
+  const std::vector<SymmetricPipelineSchedule> self = {s};
+  const SymmetricPipelineSchedule& first = s.phases.empty() ? s : s.phases.back();
+  for (const SymmetricPipelineSchedule& phase : s.phases.empty() ? self : s.phases) {
+    for (const SymmetricRepresentative& rep_trees : phase.representatives) {
+      trees += static_cast<std::int64_t>(rep_trees.trees.size());
+    }
   }
   json sum;
   sum["format"] = "pipeline-symmetric";
@@ -87,10 +91,10 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
   sum["trees"] = trees;
   sum["verdict"] = PipelineVerdictName(rep.verdict);
   sum["symmetric"] = {{"used", true},
-                      {"group_order", s.extra.value("group_order", json(nullptr))},
-                      {"generators", s.generators.size()},
-                      {"representatives", s.representatives.size()},
-                      {"link_orbits", s.extra.value("link_orbits", json(nullptr))},
+                      {"group_order", first.extra.value("group_order", json(nullptr))},
+                      {"generators", first.generators.size()},
+                      {"representatives", first.representatives.size()},
+                      {"link_orbits", first.extra.value("link_orbits", json(nullptr))},
                       {"column_generation_rounds", built.stats.column_generation_rounds},
                       {"columns", built.stats.columns}};
   sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows}, {"splitting", 0}, {"packing", 0}};
@@ -111,8 +115,8 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
     std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
               << ToString(built.optimal_ratio) << "), U = " << ToString(s.U)
               << ", k = " << ToString(s.k) << ", " << trees << " distinct trees for "
-              << s.representatives.size() << " representative(s) of a group of order "
-              << s.extra.value("group_order", json(0)).dump() << "; "
+              << first.representatives.size() << " representative(s) of a group of order "
+              << first.extra.value("group_order", json(0)).dump() << "; "
               << PipelineVerdictName(rep.verdict) << "; written to " << args.output
               << " (pipeline-symmetric)\n";
   }
@@ -196,11 +200,12 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         throw InputError("<args>", "--symmetric", "contradicts --no-symmetric");
       }
       const bool symmetric_collective = (opt.collective == Collective::kAllgather ||
-                                         opt.collective == Collective::kReduceScatter) &&
+                                         opt.collective == Collective::kReduceScatter ||
+                                         opt.collective == Collective::kAllreduce) &&
                                         !opt.fixed_k;
       if (args->symmetric && !symmetric_collective) {
         throw InputError("<args>", "--symmetric",
-                         "applies to allgather and reduce-scatter without --fixed-k");
+                         "applies to allgather, reduce-scatter and allreduce without --fixed-k");
       }
       if (args->symmetric && g.automorphisms().empty()) {
         throw InputError(args->file, "automorphisms",

@@ -59,6 +59,42 @@ BroadcastBound ComputeBroadcastBound(const Topology& g, int root) {
   return b;
 }
 
+std::vector<SingleNodeCut> ComputeSingleNodeCuts(const Topology& g, const std::vector<int>& nodes) {
+  std::vector<SingleNodeCut> out;
+  // (7): μ_v = F(v, t) with infinite arcs u -> t for every other compute node u. Without
+  // switches the only S with S ∩ V_c = {v} is {v}: μ_v = B+({v}), v's out-bandwidth to other
+  // nodes (self-loops do not leave {v}), and S_v = {v}.
+  if (g.num_compute() == g.num_nodes()) {
+    for (int v : nodes) {
+      SingleNodeCut c;
+      for (int e : g.OutLinks(v))
+        if (g.link(e).to != v) c.mu += g.link(e).bandwidth;
+      c.cut = {v};
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+  IntegerBandwidths ib = ScaleToIntegers(g);
+  int t = g.num_nodes();
+  FlowNetwork net = ScaledNetwork(g, ib, 1);
+  std::vector<int> arc_of(g.num_nodes(), -1);
+  for (int u : g.ComputeNodes()) arc_of[u] = net.AddInfiniteArc(u, t);
+  MaxFlowSolver solver(net);
+  for (int v : nodes) {
+    solver.SetCapacity(arc_of[v], 0);
+    const MaxFlowResult r = solver.Solve(v, t, true);
+    SingleNodeCut c;
+    c.mu = Rational(r.value) / ib.scale;
+    // The source side holds v and no other compute node (its arc to t is infinite).
+    for (int u = 0; u < g.num_nodes(); ++u) {
+      if (r.source_side[u]) c.cut.push_back(u);
+    }
+    solver.SetInfinite(arc_of[v]);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 AllreduceBounds ComputeAllreduceBounds(const Topology& g, const AllgatherOptimum& optimum) {
   IntegerBandwidths ib = ScaleToIntegers(g);
   std::vector<int> compute = g.ComputeNodes();
@@ -95,35 +131,13 @@ AllreduceBounds ComputeAllreduceBounds(const Topology& g, const AllgatherOptimum
   // switches the only S with S ∩ V_c = {v} is {v}: μ_v = B+({v}), v's out-bandwidth to other
   // nodes (self-loops do not leave {v}), and S_v = {v}.
   std::vector<Rational> mu(g.num_nodes());
-  if (switchless) {
-    for (int v : compute) {
-      for (int e : g.OutLinks(v))
-        if (g.link(e).to != v) mu[v] += g.link(e).bandwidth;
-      a.single_cuts.push_back({v});
-      if (mu[v] > a.max_single_cut) a.max_single_cut = mu[v];
-    }
-    a.bound7 = Rational(2 * (n - 1)) / a.max_single_cut;
-  } else {
-    int t = g.num_nodes();
-    FlowNetwork net = ScaledNetwork(g, ib, 1);
-    std::vector<int> arc_of(g.num_nodes(), -1);
-    for (int u : compute) arc_of[u] = net.AddInfiniteArc(u, t);
-    MaxFlowSolver solver(net);
-    for (int v : compute) {
-      solver.SetCapacity(arc_of[v], 0);
-      const MaxFlowResult r = solver.Solve(v, t, true);
-      mu[v] = Rational(r.value) / ib.scale;
-      // The source side holds v and no other compute node (its arc to t is infinite).
-      std::vector<int> cut;
-      for (int u = 0; u < g.num_nodes(); ++u) {
-        if (r.source_side[u]) cut.push_back(u);
-      }
-      a.single_cuts.push_back(std::move(cut));
-      solver.SetInfinite(arc_of[v]);
-      if (mu[v] > a.max_single_cut) a.max_single_cut = mu[v];
-    }
-    a.bound7 = Rational(2 * (n - 1)) / a.max_single_cut;
+  std::vector<SingleNodeCut> cuts = ComputeSingleNodeCuts(g, compute);
+  for (std::size_t i = 0; i < compute.size(); ++i) {
+    mu[compute[i]] = cuts[i].mu;
+    if (cuts[i].mu > a.max_single_cut) a.max_single_cut = cuts[i].mu;
+    a.single_cuts.push_back(std::move(cuts[i].cut));
   }
+  a.bound7 = Rational(2 * (n - 1)) / a.max_single_cut;
   a.lower_bound = a.bound6 > a.bound7 ? a.bound6 : a.bound7;
   a.rs_ag_ratio = 2 * optimum.ratio;
   a.theorem19_a = 2 * optimum.cut_compute == n;

@@ -49,6 +49,16 @@ struct AllreduceBounds {
 };
 AllreduceBounds ComputeAllreduceBounds(const Topology& g, const AllgatherOptimum& optimum);
 
+// Bound (7)'s ingredients for the given compute nodes only: μ_v = min B+(S) over S with
+// S ∩ V_c = {v}, and a set S_v attaining it (node ids ascending). One max-flow per node with
+// switches, none without. Used by ComputeAllreduceBounds (all compute nodes) and by the
+// symmetric allreduce (one node per orbit: μ and S map along automorphisms).
+struct SingleNodeCut {
+  Rational mu;
+  std::vector<int> cut;
+};
+std::vector<SingleNodeCut> ComputeSingleNodeCuts(const Topology& g, const std::vector<int>& nodes);
+
 }  // namespace collsynth
 
 #endif  // COLLSYNTH_SOLVERS_PIPELINE_COLLECTIVE_BOUNDS_H_

@@ -14,6 +14,7 @@
 #include "graphs/symmetry.h"
 #include "solvers/backends/lp_backend.h"
 #include "solvers/pipeline/allgather_optimum.h"
+#include "solvers/pipeline/collective_bounds.h"
 
 namespace collsynth {
 namespace {
@@ -267,12 +268,11 @@ std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* w
   return h;
 }
 
-SymmetricPipelineResult BuildSymmetricPipelineSchedule(const Topology& topology,
-                                                       Collective collective,
-                                                       const SymmetricPipelineOptions& options) {
-  if (collective != Collective::kAllgather && collective != Collective::kReduceScatter) {
-    throw std::invalid_argument("symmetric pipeline: allgather and reduce-scatter only");
-  }
+namespace {
+
+// One phase (allgather, or reduce-scatter as the allgather of G^T).
+SymmetricPipelineResult BuildPhase(const Topology& topology, Collective collective,
+                                   const SymmetricPipelineOptions& options) {
   // Reduce-scatter: the allgather of G^T (automorphisms of G are automorphisms of G^T).
   const Topology transposed =
       collective == Collective::kReduceScatter ? topology.Transpose() : Topology();
@@ -498,6 +498,124 @@ SymmetricPipelineResult BuildSymmetricPipelineSchedule(const Topology& topology,
   s.extra["link_orbits"] = num_orbits;
   out.schedule = std::move(s);
   return out;
+}
+
+// The image of v under gen^e, by the generator's cycles: O(1) after O(V) per generator.
+class CyclePowers {
+ public:
+  explicit CyclePowers(const std::vector<int>& p) : cycle_of_(p.size(), -1), pos_(p.size(), 0) {
+    for (std::size_t v = 0; v < p.size(); ++v) {
+      if (cycle_of_[v] >= 0) continue;
+      std::vector<int> cycle;
+      for (int u = static_cast<int>(v); cycle_of_[u] < 0; u = p[u]) {
+        cycle_of_[u] = static_cast<int>(cycles_.size());
+        pos_[u] = static_cast<std::int64_t>(cycle.size());
+        cycle.push_back(u);
+      }
+      cycles_.push_back(std::move(cycle));
+    }
+  }
+  int Apply(int v, std::int64_t e) const {
+    const std::vector<int>& c = cycles_[cycle_of_[v]];
+    return c[(pos_[v] + e) % static_cast<std::int64_t>(c.size())];
+  }
+
+ private:
+  std::vector<int> cycle_of_;
+  std::vector<std::int64_t> pos_;
+  std::vector<std::vector<int>> cycles_;
+};
+
+// Allreduce (Appendix B): reduce-scatter then allgather, each symmetric; the certificate of
+// bound (7) from one min cut per representative mapped to every compute node by its group
+// element (μ_v and S_v move along automorphisms); without switches ComputeAllreduceBounds
+// itself is cheap (one Hao-Orlin run for (6), S_v = {v} for (7)) and gives both bounds.
+SymmetricPipelineResult BuildAllreduce(const Topology& g, const SymmetricPipelineOptions& options) {
+  SymmetricPipelineResult rs = BuildPhase(g, Collective::kReduceScatter, options);
+  if (!rs.schedule) return rs;
+  SymmetricPipelineResult ag = BuildPhase(g, Collective::kAllgather, options);
+  if (!ag.schedule) return ag;
+  SymmetricPipelineResult out;
+  out.optimal_ratio = rs.optimal_ratio + ag.optimal_ratio;
+  out.lp_ratio = rs.lp_ratio + ag.lp_ratio;
+  for (const SymmetricPipelineStats* st : {&rs.stats, &ag.stats}) {
+    out.stats.optimum_max_flows += st->optimum_max_flows;
+    out.stats.column_generation_rounds += st->column_generation_rounds;
+    out.stats.columns += st->columns;
+    out.stats.optimum_seconds += st->optimum_seconds;
+    out.stats.group_seconds += st->group_seconds;
+    out.stats.packing_seconds += st->packing_seconds;
+  }
+  SymmetricPipelineSchedule s;
+  s.collective = Collective::kAllreduce;
+  s.ratio = rs.schedule->ratio + ag.schedule->ratio;
+  s.U = ag.schedule->U;
+  s.k = ag.schedule->k;
+  const int n = g.num_compute();
+  auto t0 = Clock::now();
+  Rational bound6 = 0, bound7;
+  std::vector<std::vector<int>> single_cuts;
+  std::optional<std::vector<int>> cut6;
+  if (g.num_compute() == g.num_nodes()) {
+    AllgatherOptimum opt;  // only Theorem 19's flags read it; the bounds do not
+    opt.ratio = ag.optimal_ratio;
+    AllreduceBounds b = ComputeAllreduceBounds(g, opt);
+    bound6 = b.bound6;
+    bound7 = b.bound7;
+    single_cuts = std::move(b.single_cuts);
+    cut6 = b.min_cut_set;
+  } else {
+    const SymmetricPipelineSchedule& a = *ag.schedule;
+    std::vector<int> reps;
+    for (const SymmetricRepresentative& r : a.representatives) reps.push_back(r.root);
+    std::vector<SingleNodeCut> rep_cuts = ComputeSingleNodeCuts(g, reps);
+    std::vector<CyclePowers> powers;
+    for (const std::vector<int>& p : a.generators) powers.emplace_back(p);
+    std::vector<const SymmetricRoot*> root_of(g.num_nodes(), nullptr);
+    for (const SymmetricRoot& r : a.roots) root_of[r.node] = &r;
+    Rational max_mu = 0;
+    for (int v : g.ComputeNodes()) {
+      const SymmetricRoot& r = *root_of[v];
+      const SingleNodeCut& c = rep_cuts[r.representative];
+      if (c.mu > max_mu) max_mu = c.mu;
+      std::vector<int> image;
+      for (int x : c.cut) {
+        int y = x;
+        for (std::size_t i = powers.size(); i-- > 0;) y = powers[i].Apply(y, r.exponents[i]);
+        image.push_back(y);
+      }
+      std::sort(image.begin(), image.end());
+      single_cuts.push_back(std::move(image));
+    }
+    bound7 = Rational(2 * (n - 1)) / max_mu;
+  }
+  out.stats.optimum_seconds += Seconds(t0);
+  const Rational lower = bound6 > bound7 ? bound6 : bound7;
+  s.extra["allreduce_lower_bound"] = ToString(lower);
+  if (cut6 && s.ratio == bound6) s.bottleneck_cut = *cut6;
+  if (s.ratio == bound7) s.single_node_cuts = std::move(single_cuts);
+  s.extra["rs_ag_optimal"] = s.ratio == lower;
+  s.phases.push_back(std::move(*rs.schedule));
+  s.phases.push_back(std::move(*ag.schedule));
+  out.schedule = std::move(s);
+  return out;
+}
+
+}  // namespace
+
+SymmetricPipelineResult BuildSymmetricPipelineSchedule(const Topology& topology,
+                                                       Collective collective,
+                                                       const SymmetricPipelineOptions& options) {
+  switch (collective) {
+    case Collective::kAllgather:
+    case Collective::kReduceScatter:
+      return BuildPhase(topology, collective, options);
+    case Collective::kAllreduce:
+      return BuildAllreduce(topology, options);
+    default:
+      throw std::invalid_argument(
+          "symmetric pipeline: allgather, reduce-scatter and allreduce only");
+  }
 }
 
 }  // namespace collsynth

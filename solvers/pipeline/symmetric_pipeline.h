@@ -83,8 +83,12 @@ struct SymmetricPipelineOptions {
   int max_rounds = 200;  // column-generation rounds
 };
 
-// Allgather or reduce-scatter (the allgather of G^T, trees written unchanged, as the plain
-// builder does). Other collectives: std::invalid_argument.
+// Allgather, reduce-scatter (the allgather of G^T, trees written unchanged, as the plain
+// builder does) or allreduce (reduce-scatter then allgather, each symmetric, as `phases`;
+// certified like the plain allreduce: bound (7) by one min cut S_v per compute node, computed
+// for one node per orbit and mapped by the group elements (one max-flow per representative
+// with switches, none without), and bound (6) by one Hao-Orlin run without switches). Other
+// collectives: std::invalid_argument.
 SymmetricPipelineResult BuildSymmetricPipelineSchedule(
     const Topology& g, Collective collective, const SymmetricPipelineOptions& options = {});
 

@@ -43,16 +43,16 @@ TEST(PipelineSymmetricCli, DefaultIsSymmetricAndAgreesWithThePlainPath) {
     const char* ratio;  // ratio*, the same for both paths
     const char* collective;
   };
-  for (const Case& c : {Case{"torus(4,4)", "15/4", "allgather"},
-                        Case{"fattree(4)", "15", "allgather"},
-                        Case{"torus(3,4)", "11/4", "reduce-scatter"},
-                        Case{"gpuboxes(4,4,300,25,2)", "3/25", "allgather"}}) {
+  for (const Case& c :
+       {Case{"torus(4,4)", "15/4", "allgather"}, Case{"fattree(4)", "15", "allgather"},
+        Case{"torus(3,4)", "11/4", "reduce-scatter"}, Case{"fattree(4)", "30", "allreduce"},
+        Case{"gpuboxes(4,4,300,25,2)", "3/25", "allgather"}}) {
     SCOPED_TRACE(c.expr);
     const std::string topo = Gen(c.expr, "psym_topo.json");
     const std::string sym = TempPath("psym.json"), plain = TempPath("psym_plain.json");
     json s = Summary({"pipeline", topo, "--collective", c.collective, "-o", sym, "--json"});
-    json p = Summary({"pipeline", topo, "--collective", c.collective, "--no-symmetric", "-o", plain,
-                      "--json"});
+    json p = Summary(
+        {"pipeline", topo, "--collective", c.collective, "--no-symmetric", "-o", plain, "--json"});
     EXPECT_EQ(s["format"], "pipeline-symmetric");
     EXPECT_EQ(p["format"], "pipeline");
     EXPECT_EQ(s["symmetric"]["used"], true);
@@ -112,13 +112,13 @@ TEST(PipelineSymmetricCli, SymmetricRequestsThatCannotBeMetAreExit2) {
   r = RunCli({"pipeline", topo, "--symmetric", "--collective", "broadcast", "-o",
               TempPath("psym_b.json")});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--symmetric: applies to allgather and reduce-scatter"), std::string::npos)
+  EXPECT_NE(r.err.find("--symmetric: applies to allgather, reduce-scatter and allreduce"),
+            std::string::npos)
       << r.err;
   r = RunCli({"pipeline", topo, "--symmetric", "--no-symmetric", "-o", TempPath("psym_b.json")});
   EXPECT_EQ(r.exit_code, 2);
-  // Allreduce on a symmetric topology: the plain path, and the summary says so.
-  json s = Summary({"pipeline", topo, "--collective", "allreduce", "-o", TempPath("psym_ar.json"),
-                    "--json"});
+  // Fixed k on a symmetric topology: the plain path.
+  json s = Summary({"pipeline", topo, "--fixed-k", "2", "-o", TempPath("psym_fk.json"), "--json"});
   EXPECT_EQ(s["format"], "pipeline");
 }
 

@@ -83,6 +83,30 @@ TEST(SymmetricPipeline, SwitchTopologiesReachTheOptimum) {
   }
 }
 
+// Allreduce: RS + AG, each symmetric; the same ratio and verdict as the plain allreduce, whose
+// certificates ((6) without switches, (7) by single-node cuts) the symmetric one reproduces from
+// one cut per orbit.
+TEST(SymmetricPipeline, AllreduceMatchesThePlainAllreduce) {
+  for (const char* expr : {"torus(3,4)", "hypercube(3)", "fattree(4)", "gpuboxes(3,4,300,25,2)",
+                           "twocluster(3,2,10,5)"}) {
+    SCOPED_TRACE(expr);
+    Topology g = EvaluateTopologyExpression(expr);
+    SymmetricPipelineResult sym = BuildSymmetricPipelineSchedule(g, Collective::kAllreduce);
+    ASSERT_TRUE(sym.schedule.has_value()) << sym.why;
+    PipelineOptions o;
+    o.collective = Collective::kAllreduce;
+    PipelineBuildResult plain = BuildPipelineSchedule(g, o);
+    PipelineCheckReport prep = CheckPipelineSchedule(g, plain.schedule);
+    PipelineCheckReport srep = CheckSymmetricPipelineSchedule(g, *sym.schedule);
+    EXPECT_TRUE(srep.ok) << (srep.errors.empty() ? "" : srep.errors[0]);
+    EXPECT_EQ(sym.schedule->ratio, plain.schedule.ratio);
+    EXPECT_EQ(srep.ratio, prep.ratio);
+    EXPECT_EQ(srep.verdict, prep.verdict);
+    EXPECT_EQ(srep.certified_by, prep.certified_by);
+    EXPECT_EQ(srep.cut_ratio, prep.cut_ratio);
+  }
+}
+
 TEST(SymmetricPipeline, ReduceScatterReachesTheOptimum) {
   ExpectSymmetricOptimal("torus(3,4)", Collective::kReduceScatter);
   ExpectSymmetricOptimal("fattree(4)", Collective::kReduceScatter);
