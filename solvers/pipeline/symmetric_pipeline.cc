@@ -226,6 +226,59 @@ std::optional<std::vector<Rational>> SolveExactly(std::vector<std::vector<Ration
   return x;
 }
 
+// Integer multiplicities m_T >= 0 with Σ_T m_T = d per representative and, for every link
+// orbit, Σ_T m_T·c_O(T) <= ratio·cap_O·d (exact right-hand sides, floored), by CBC with a 1 s
+// budget; std::nullopt when CBC finds none. The caller re-checks the answer exactly.
+std::optional<std::vector<BigInt>> SmallIntegerMixture(const std::vector<Column>& columns,
+                                                       int num_reps,
+                                                       const std::vector<Rational>& cap,
+                                                       const Rational& ratio, const BigInt& d) {
+  const int num_orbits = static_cast<int>(cap.size());
+  LpProblem ilp;
+  const int cols = static_cast<int>(columns.size());
+  ilp.objective.assign(cols, 0.0);
+  ilp.col_lower.assign(cols, 0.0);
+  ilp.col_upper.assign(cols, d.convert_to<double>());
+  ilp.integer.assign(cols, true);
+  for (int o = 0; o < num_orbits; ++o) {
+    ilp.row_lower.push_back(-kLpInfinity);
+    ilp.row_upper.push_back(Floor(ratio * cap[o] * Rational(d)).convert_to<double>());
+  }
+  for (int r = 0; r < num_reps; ++r) {
+    ilp.row_lower.push_back(d.convert_to<double>());
+    ilp.row_upper.push_back(d.convert_to<double>());
+  }
+  for (int i = 0; i < cols; ++i) {
+    for (int o = 0; o < num_orbits; ++o) {
+      if (columns[i].orbit_steps[o] != 0) {
+        ilp.entries.push_back({o, i, static_cast<double>(columns[i].orbit_steps[o])});
+      }
+    }
+    ilp.entries.push_back({num_orbits + columns[i].rep, i, 1.0});
+  }
+  CbcOptions options;
+  options.time_limit_seconds = 1.0;
+  LpSolution sol = SolveIlpWithCbc(ilp, options);
+  if (sol.outcome != LpOutcome::kOptimal) return std::nullopt;
+  std::vector<BigInt> m(cols);
+  std::vector<BigInt> sum(num_reps, 0);
+  for (int i = 0; i < cols; ++i) {
+    const double v = std::round(sol.primal[i]);
+    if (v < 0 || std::abs(v - sol.primal[i]) > 1e-6) return std::nullopt;
+    m[i] = static_cast<long long>(v);
+    sum[columns[i].rep] += m[i];
+  }
+  for (const BigInt& s : sum) {
+    if (s != d) return std::nullopt;
+  }
+  for (int o = 0; o < num_orbits; ++o) {
+    BigInt load = 0;
+    for (int i = 0; i < cols; ++i) load += m[i] * columns[i].orbit_steps[o];
+    if (Rational(load) > ratio * cap[o] * Rational(d)) return std::nullopt;
+  }
+  return m;
+}
+
 }  // namespace
 
 std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* why) {
@@ -436,6 +489,46 @@ SymmetricPipelineResult BuildPhase(const Topology& topology, Collective collecti
   for (const BigInt& d : rep_den) k = boost::multiprecision::lcm(k, d);
   std::vector<BigInt> mult(columns.size(), 0);
   for (std::size_t i = 0; i < columns.size(); ++i) mult[i] = Numerator(x[i] * Rational(k));
+  // A vertex of the LP may need a large k (denominators of the weights); executors split each
+  // shard into k pieces. Look for integer multiplicities with Σ = D per representative for
+  // small D (multiples of Proposition 3's least k, as the plain path uses), by CBC on the
+  // columns found; any answer is checked exactly below like the vertex.
+  {
+    Rational u0;
+    BigInt k0;
+    MinimalUk(g, opt.ratio, &u0, &k0);
+    // More candidate trees for the integer search: Prim trees under a strict priority of two
+    // or three link orbits (costs 1, 2, 3 for them, 4 for the rest). On tori the trees that
+    // balance the directions with equal weights are of this kind.
+    if (k > k0 && num_orbits <= 12) {
+      const int depth = num_orbits <= 8 ? 3 : 2;
+      for (int a = 0; a < num_orbits; ++a) {
+        for (int b = 0; b < num_orbits; ++b) {
+          for (int c = depth == 3 ? 0 : -1; c < (depth == 3 ? num_orbits : 0); ++c) {
+            if (a == b || c == a || c == b) continue;
+            std::vector<double> w(g.num_links(), 4.0);
+            for (int e = 0; e < g.num_links(); ++e) {
+              const int o = h.link_orbit[e];
+              w[e] = o == a ? 1.0 : o == b ? 2.0 : o == c ? 3.0 : 4.0;
+            }
+            for (int r = 0; r < num_reps; ++r) {
+              if (add_column(GrowTree(g, h, r, w))) mult.push_back(0);
+            }
+          }
+        }
+      }
+    }
+    const auto deadline = Clock::now() + std::chrono::seconds(2);
+    for (BigInt d = k0; d < k && d <= 16 * k0 && d <= 1000000 && Clock::now() < deadline; d += k0) {
+      std::optional<std::vector<BigInt>> small =
+          SmallIntegerMixture(columns, num_reps, cap, opt.ratio, d);
+      if (small) {
+        mult = std::move(*small);
+        k = d;
+        break;
+      }
+    }
+  }
   std::vector<BigInt> orbit_load(num_orbits, 0);
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (mult[i] == 0) continue;

@@ -118,6 +118,26 @@ TEST(SymmetricPipeline, ReduceScatterReachesTheOptimum) {
 namespace collsynth {
 namespace {
 
+// Executors split each shard into k pieces: the integer search over the trees found keeps k as
+// small as the plain path's (Proposition 3's least k) where the balancing trees exist.
+TEST(SymmetricPipeline, SmallKOnToriAndHypercubes) {
+  for (const char* expr : {"torus(4,4)", "torus(6,6)", "hypercube(4)"}) {
+    SCOPED_TRACE(expr);
+    Topology g = EvaluateTopologyExpression(expr);
+    SymmetricPipelineResult sym = BuildSymmetricPipelineSchedule(g, Collective::kAllgather);
+    ASSERT_TRUE(sym.schedule.has_value()) << sym.why;
+    PipelineOptions o;
+    PipelineBuildResult plain = BuildPipelineSchedule(g, o);
+    EXPECT_EQ(sym.schedule->k, plain.schedule.k);
+  }
+  // 3-D: the six direction orbits balance with six trees of equal weight (k = 6; the plain
+  // path's k is 3), instead of the LP vertex's large denominators.
+  Topology t3 = EvaluateTopologyExpression("torus(3,3,3)");
+  SymmetricPipelineResult sym = BuildSymmetricPipelineSchedule(t3, Collective::kAllgather);
+  ASSERT_TRUE(sym.schedule.has_value()) << sym.why;
+  EXPECT_EQ(sym.schedule->k, 6);
+}
+
 TEST(SymmetricPipeline, GroupKeepsTheGeneratorsThatActRegularly) {
   std::string why;
   // circulant: rotation kept (order 8), the reflection i -> -i fixes node 0 and is dropped.
