@@ -26,6 +26,11 @@
 //     the result is accepted only when its exact ratio equals ratio*, certified by the
 //     bottleneck cut. Otherwise the result says why (no schedule), and the caller falls back
 //     to the plain path.
+//  4. Small k: a vertex of the LP can have large denominators (k is their lcm, and executors
+//     split each shard into k pieces). CBC then looks for integer multiplicities summing to
+//     D = k0, 2·k0, ... (k0 = Proposition 3's least k, at most 16·k0, 2 s in all) over the
+//     trees found plus Prim trees under strict priorities of two or three link orbits; an
+//     answer is checked exactly like the vertex. 2-D tori and hypercubes get the plain k.
 // Cost: step 1 O((V + E)·m²); step 2 one max-flow per orbit and Dinkelbach step; step 3
 // iterations × (one Prim growth O((V + E) log V) per representative + one small LP with #link
 // orbits + #representatives rows). Memory O(V + E + N·m + the representatives' trees).
