@@ -62,7 +62,8 @@ struct Case {
   std::string expr;  // empty: the random graph
 };
 
-void Run(const Case& c, bool plain, bool baseline) {
+// Returns false when a symmetric schedule the case expects is missing or not certified.
+bool Run(const Case& c, bool plain, bool baseline) {
   Topology g = c.expr.empty() ? RandomEulerian(2000, 3, 19) : EvaluateTopologyExpression(c.expr);
   std::printf("%s: %d compute + %d switches, %d links, %zu declared generators\n", c.name.c_str(),
               g.num_compute(), g.num_switches(), g.num_links(), g.automorphisms().size());
@@ -73,6 +74,7 @@ void Run(const Case& c, bool plain, bool baseline) {
     std::printf("  baseline optimum stage (one max-flow per compute node): %.3f s, ratio* %s\n",
                 t_opt, ToString(opt.ratio).c_str());
   }
+  bool ok = true;
   SymmetricPipelineResult sym;
   double t_build = Time([&] { sym = BuildSymmetricPipelineSchedule(g, Collective::kAllgather); });
   if (sym.schedule) {
@@ -93,7 +95,9 @@ void Run(const Case& c, bool plain, bool baseline) {
     if (baseline && t_opt > 0) {
       std::printf("  ratio total / baseline optimum stage: %.2f\n", total / t_opt);
     }
+    if (!rep.ok || rep.verdict != PipelineVerdict::kOptimalCertified) ok = false;
   } else {
+    if (!c.expr.empty()) ok = false;
     std::printf("  symmetric: none after %.3f s (%s)\n", t_build, sym.why.c_str());
   }
   if (plain) {
@@ -104,7 +108,9 @@ void Run(const Case& c, bool plain, bool baseline) {
     double t_check = Time([&] { rep = CheckPipelineSchedule(g, r.schedule); });
     std::printf("  plain path: build %.3f s, check %.3f s (%s, ratio %s); peak %.0f MB\n", t_plain,
                 t_check, PipelineVerdictName(rep.verdict), ToString(rep.ratio).c_str(), PeakMb());
+    if (!rep.ok) ok = false;
   }
+  return ok;
 }
 
 }  // namespace
@@ -150,10 +156,14 @@ int main(int argc, char** argv) {
       cases.push_back({e, e});
     }
   }
+  bool failed = false;
   for (const Case& c : cases) {
     if (!only.empty() && c.name != only) continue;
     const bool small = c.name == "fattree16" || c.name == "torus32x32" || c.name == "random2000";
-    collsynth::Run(c, plain && small, baseline);
+    if (!collsynth::Run(c, plain && small, baseline)) {
+      std::printf("  FAILED\n");
+      failed = true;
+    }
   }
-  return 0;
+  return failed ? 1 : 0;
 }

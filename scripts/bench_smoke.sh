@@ -20,6 +20,7 @@ declare -A smoke_args=(
   [pipeline_bench]="--only torus4"
   [polarstar_bench]="8"
   [simulate_bench]="--quick"
+  [symmetric_bench]="--only fattree16 --plain"
   [schedule_writer_bench]="--dim 4 --boxes 2 --fattree 4 --reps 1"
   [topo_info_bench]="2000"
 )
