@@ -68,6 +68,18 @@ enum class PipelineVerdict { kInvalid, kValid, kOptimalCertified };
 // "invalid", "valid", "optimal (certified)": the report's "verdict" (docs/cli.md).
 const char* PipelineVerdictName(PipelineVerdict v);
 
+// What the symmetric checker (proofs_check/symmetric_pipeline_checker.h) found about the group.
+// Declared outside PipelineCheckReport: clang does not treat a nested struct with default member
+// initializers as default-constructible inside its enclosing class (std::optional::emplace()).
+struct PipelineSymmetryFacts {
+  std::int64_t generators = 0;
+  std::int64_t representatives = 0;
+  // |H| (= the product of the orders, = every root orbit's size) once the regular action is
+  // verified; the number of H-orbits on the links once the generators are permutations.
+  std::optional<std::int64_t> group_order;
+  std::optional<std::int64_t> link_orbits;
+};
+
 struct PipelineCheckReport {
   bool ok = false;
   std::vector<std::string> errors;            // first violations: tree, edge, route, link
@@ -90,14 +102,7 @@ struct PipelineCheckReport {
   PipelineVerdict verdict = PipelineVerdict::kInvalid;
   // Set by CheckSymmetricPipelineSchedule (the schedule was checked in the compact
   // "pipeline-symmetric" form, without expanding it); an allreduce's phases carry their own.
-  struct SymmetryFacts {
-    std::int64_t generators = 0;
-    std::int64_t representatives = 0;
-    // |H| (= the product of the orders, = every root orbit's size) once the regular action is
-    // verified; the number of H-orbits on the links once the generators are permutations.
-    std::optional<std::int64_t> group_order;
-    std::optional<std::int64_t> link_orbits;
-  };
+  using SymmetryFacts = PipelineSymmetryFacts;
   std::optional<SymmetryFacts> symmetric;
   // {"ok", "ratio", "errors", "verdict", ...}; with `symmetric`: "format" and "format_checked"
   // "pipeline-symmetric", "group_order", "link_orbits", "num_generators",
