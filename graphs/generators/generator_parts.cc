@@ -1,0 +1,42 @@
+#include "graphs/generators/generator_parts.h"
+
+#include "graphs/generators/family_args.h"
+
+namespace collsynth {
+
+std::vector<std::int64_t> GridStrides(const std::vector<int>& dims) {
+  std::vector<std::int64_t> stride(dims.size());
+  std::int64_t s = 1;
+  for (std::size_t p = dims.size(); p-- > 0;) {
+    stride[p] = s;
+    s *= dims[p];
+  }
+  return stride;
+}
+
+Topology GridNodes(const std::string& family, const std::vector<int>& dims) {
+  std::string name = family + "(";
+  BigInt nodes = 1;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    nodes *= dims[i];
+    name += (i ? "," : "") + std::to_string(dims[i]);
+  }
+  name += ")";
+  CheckTopologySize(nodes, nodes * 2 * dims.size(), name);
+  const std::int64_t count = ToInt64(nodes);
+  const std::size_t k = dims.size();
+  Topology g(name);
+  std::vector<int> x(k, 0);
+  for (std::int64_t i = 0; i < count; ++i) {
+    std::string n = "t";
+    for (std::size_t p = 0; p < k; ++p) n += (p ? "_" : "") + std::to_string(x[p]);
+    g.AddCompute(n);
+    for (std::size_t p = k; p-- > 0;) {
+      if (++x[p] < dims[p]) break;
+      x[p] = 0;
+    }
+  }
+  return g;
+}
+
+}  // namespace collsynth
