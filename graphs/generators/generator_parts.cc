@@ -1,5 +1,7 @@
 #include "graphs/generators/generator_parts.h"
 
+#include <utility>
+
 #include "graphs/generators/family_args.h"
 
 namespace collsynth {
@@ -37,6 +39,20 @@ Topology GridNodes(const std::string& family, const std::vector<int>& dims) {
     }
   }
   return g;
+}
+
+void SetAutomorphisms(Topology& g, const std::vector<std::function<int(int)>>& images) {
+  std::vector<std::vector<int>> generators;
+  for (const auto& image : images) {
+    std::vector<int> p(static_cast<std::size_t>(g.num_nodes()));
+    bool identity = true;
+    for (int v = 0; v < g.num_nodes(); ++v) {
+      p[v] = image(v);
+      identity = identity && p[v] == v;
+    }
+    if (!identity) generators.push_back(std::move(p));
+  }
+  g.set_automorphisms(std::move(generators));
 }
 
 }  // namespace collsynth

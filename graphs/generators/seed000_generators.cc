@@ -44,22 +44,6 @@ std::vector<std::vector<int>> AllWords(int n, int q) {
   return words;
 }
 
-// Sets g's declared automorphisms (graphs/topology.h) to the permutations built by `images`
-// (each a node -> image function), dropping identities.
-void SetAutomorphisms(Topology& g, const std::vector<std::function<int(int)>>& images) {
-  std::vector<std::vector<int>> generators;
-  for (const auto& image : images) {
-    std::vector<int> p(static_cast<std::size_t>(g.num_nodes()));
-    bool identity = true;
-    for (int v = 0; v < g.num_nodes(); ++v) {
-      p[v] = image(v);
-      identity = identity && p[v] == v;
-    }
-    if (!identity) generators.push_back(std::move(p));
-  }
-  g.set_automorphisms(std::move(generators));
-}
-
 // The translations x_p -> x_p + 1 mod dims[p] of a mixed-radix grid whose node index is
 // sum x_p · stride[p] (stride of the last position 1): the automorphisms of tori and Hamming
 // graphs. One permutation per position.
