@@ -11,6 +11,8 @@
 #include <tuple>
 #include <utility>
 
+#include "proofs_check/wait_for_chains.h"
+
 namespace collsynth::msccl {
 namespace {
 
@@ -579,39 +581,21 @@ class Simulator {
   // Reports each wait-for cycle (or chain ending at a finished block); true if any block is
   // unfinished.
   bool ReportDeadlock() {
-    const int nb = static_cast<int>(blocks_.size());
-    std::vector<int> mark(nb, -1);  // walk id that visited the block
-    bool any = false;
     int unfinished = 0;
     for (const SimBlock& b : blocks_) unfinished += b.finished ? 0 : 1;
-    for (int start = 0; start < nb; ++start) {
-      if (blocks_[start].finished || mark[start] >= 0) continue;
-      any = true;
-      std::vector<int> path;
-      int cur = start;
-      while (cur >= 0 && !blocks_[cur].finished && mark[cur] < 0) {
-        mark[cur] = start;
-        path.push_back(cur);
-        cur = WaitsFor(blocks_[cur]).second;
-      }
-      if (cur >= 0 && !blocks_[cur].finished && mark[cur] != start) continue;  // known part
-      std::vector<int> chain;
-      std::string text;
+    const std::vector<WaitForChain> chains = FindWaitForChains(
+        static_cast<int>(blocks_.size()), [&](int x) { return blocks_[x].finished; },
+        [&](int x) { return WaitsFor(blocks_[x]).second; });
+    for (const WaitForChain& c : chains) {
+      const int cur = c.end;
+      std::string text = c.cycle ? "deadlock: wait-for cycle: " : "deadlock: wait-for chain: ";
       std::vector<ReplayStepRef> refs;
-      if (cur >= 0 && !blocks_[cur].finished) {  // a cycle through cur
-        auto it = std::find(path.begin(), path.end(), cur);
-        chain.assign(it, path.end());
-        text = "deadlock: wait-for cycle: ";
-      } else {
-        chain = path;
-        text = "deadlock: wait-for chain: ";
-      }
-      for (int x : chain) {
+      for (int x : c.blocks) {
         const SimBlock& b = blocks_[x];
         text += At(b) + " " + WaitsFor(b).first + " -> ";
         refs.push_back(Ref(b));
       }
-      if (cur >= 0 && !blocks_[cur].finished) {
+      if (c.cycle) {
         text += "back to " + Where(blocks_[cur].gpu, blocks_[cur].tb);
       } else if (cur >= 0) {
         text += Where(blocks_[cur].gpu, blocks_[cur].tb) +
@@ -620,11 +604,11 @@ class Simulator {
         text += "nothing can release it";
       }
       text += " (" + std::to_string(unfinished) + " blocks unfinished)";
-      const SimBlock& head = blocks_[chain.front()];
+      const SimBlock& head = blocks_[c.blocks.front()];
       rep_->Add(ReplayStage::kExecute, Kind::kDeadlock, "[" + mode_ + "] " + text, head.gpu,
                 head.tb, head.step, std::move(refs));
     }
-    return any;
+    return !chains.empty();
   }
 
   void CheckPostcondition() {

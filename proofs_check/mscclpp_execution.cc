@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "proofs_check/wait_for_chains.h"
+
 namespace collsynth::mscclpp_check {
 namespace {
 
@@ -679,38 +681,22 @@ class Simulator {
   // Reports each wait-for cycle (or chain ending at a finished block); true if any block is
   // unfinished.
   bool ReportDeadlock() {
-    const int nb = static_cast<int>(blocks_.size());
-    std::vector<int> mark(nb, -1);
-    bool any = false;
     int unfinished = 0;
     for (const SimBlock& b : blocks_) unfinished += b.finished ? 0 : 1;
-    for (int start = 0; start < nb; ++start) {
-      if (blocks_[start].finished || mark[start] >= 0) continue;
-      any = true;
-      std::vector<int> path;
-      int cur = start;
-      while (cur >= 0 && !blocks_[cur].finished && mark[cur] < 0) {
-        mark[cur] = start;
-        path.push_back(cur);
-        cur = WaitsFor(cur).second;
-      }
-      if (cur >= 0 && !blocks_[cur].finished && mark[cur] != start) continue;  // known part
-      std::vector<int> chain;
-      const bool cycle = cur >= 0 && !blocks_[cur].finished;
-      if (cycle) {
-        chain.assign(std::find(path.begin(), path.end(), cur), path.end());
-      } else {
-        chain = path;
-      }
-      std::string text = cycle ? "deadlock: wait-for cycle: " : "deadlock: wait-for chain: ";
+    const std::vector<WaitForChain> chains = FindWaitForChains(
+        static_cast<int>(blocks_.size()), [&](int x) { return blocks_[x].finished; },
+        [&](int x) { return WaitsFor(x).second; });
+    for (const WaitForChain& c : chains) {
+      const int cur = c.end;
+      std::string text = c.cycle ? "deadlock: wait-for cycle: " : "deadlock: wait-for chain: ";
       std::vector<ReplayStepRef> refs;
-      for (int x : chain) {
+      for (int x : c.blocks) {
         const SimBlock& b = blocks_[x];
         text += At(b, b.pc) + (b.round > 0 ? " in launch " + std::to_string(b.round + 1) : "") +
                 " " + WaitsFor(x).first + " -> ";
         refs.push_back({b.gpu, b.tb, b.pc, b.round});
       }
-      if (cycle) {
+      if (c.cycle) {
         text += "back to " + Where(blocks_[cur].gpu, blocks_[cur].tb);
       } else if (cur >= 0) {
         text += Where(blocks_[cur].gpu, blocks_[cur].tb) + " has finished";
@@ -718,11 +704,11 @@ class Simulator {
         text += "nothing can release it";
       }
       text += " (" + std::to_string(unfinished) + " blocks unfinished)";
-      const SimBlock& head = blocks_[chain.front()];
+      const SimBlock& head = blocks_[c.blocks.front()];
       rep_->Add(ReplayStage::kExecute, Kind::kDeadlock, mode_ + text, head.gpu, head.tb, head.pc,
                 std::move(refs));
     }
-    return any;
+    return !chains.empty();
   }
 
   // Block `self` has run all its operations of its launch; the kernel of its gpu ends when

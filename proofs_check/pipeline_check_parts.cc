@@ -223,6 +223,35 @@ void AddAllreducePhase(PipelineCheckReport sub, PipelineCheckReport& report,
   report.phases.push_back(std::move(sub));
 }
 
+Rational CheckAllreducePhases(
+    std::size_t num_phases,
+    const std::function<void(std::size_t, const std::string&, PipelineCheckReport&)>& check_phase,
+    PipelineCheckReport& report, PipelineViolationCollector& out) {
+  Rational total = 0;
+  for (std::size_t i = 0; i < num_phases; ++i) {
+    PipelineCheckReport sub;
+    check_phase(i, "phases[" + std::to_string(i) + "].", sub);
+    total += sub.ratio;
+    AddAllreducePhase(std::move(sub), report, out);
+  }
+  return total;
+}
+
+void FinishAllreduceCheck(const Topology& g, const Rational& claimed_ratio,
+                          const std::optional<std::vector<int>>& cut,
+                          const std::optional<std::vector<std::vector<int>>>& single_node_cuts,
+                          const Rational& total, PipelineCheckReport& report,
+                          PipelineViolationCollector& out) {
+  report.ratio = total;
+  if (claimed_ratio != total) {
+    out.Add(K::kWrongRatio, "ratio", -1, -1,
+            "claimed ratio " + ToString(claimed_ratio) + ", but the phases' ratios sum to " +
+                ToString(total));
+  }
+  CheckAllreduceCertificate(g, cut, single_node_cuts, total, report, out);
+  SetPipelineVerdict(report);
+}
+
 // Lower bounds (6) and (7); the certificate is their maximum (each is a valid bound).
 void CheckAllreduceCertificate(const Topology& g, const std::optional<std::vector<int>>& cut,
                                const std::optional<std::vector<std::vector<int>>>& single_node_cuts,

@@ -6,7 +6,9 @@
 #ifndef COLLSYNTH_PROOFS_CHECK_PIPELINE_CHECK_PARTS_H_
 #define COLLSYNTH_PROOFS_CHECK_PIPELINE_CHECK_PARTS_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,6 +82,23 @@ void CheckPipelineBottleneckCut(const Topology& g, Collective collective,
 // re-recorded in `report` (counted in full) and it is appended to report.phases.
 void AddAllreducePhase(PipelineCheckReport sub, PipelineCheckReport& report,
                        PipelineViolationCollector& out);
+
+// An allreduce's phases 0..num_phases-1 in order: check_phase(i, "phases[i].", sub) checks
+// phase i into the fresh report `sub` (items prefixed so), which is then added with
+// AddAllreducePhase. Returns the sum of the phases' ratios. O(the phases' checks).
+Rational CheckAllreducePhases(
+    std::size_t num_phases,
+    const std::function<void(std::size_t, const std::string&, PipelineCheckReport&)>& check_phase,
+    PipelineCheckReport& report, PipelineViolationCollector& out);
+
+// The end of an allreduce check, after its phases (whose ratios sum to `total`): sets
+// report.ratio = total, records kWrongRatio when `claimed_ratio` differs, checks the
+// certificate (CheckAllreduceCertificate) and sets the verdict (SetPipelineVerdict).
+void FinishAllreduceCheck(const Topology& g, const Rational& claimed_ratio,
+                          const std::optional<std::vector<int>>& cut,
+                          const std::optional<std::vector<std::vector<int>>>& single_node_cuts,
+                          const Rational& total, PipelineCheckReport& report,
+                          PipelineViolationCollector& out);
 
 // The allreduce certificate (seed 004 App. B): bound (6) from `cut` and/or bound (7) from
 // `single_node_cuts`; their maximum certifies when it equals `total` (the phases' summed

@@ -157,24 +157,16 @@ void PipelineChecker::Run() {
 void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckReport& report,
                     int max_errors) {
   PipelineViolationCollector out(report, max_errors);
-  Rational total = 0;
-  for (std::size_t i = 0; i < s.phases.size(); ++i) {
-    PipelineCheckReport sub;
-    PipelineChecker(g, s.phases[i], "phases[" + std::to_string(i) + "].", sub, max_errors).Run();
-    total += sub.ratio;
-    AddAllreducePhase(std::move(sub), report, out);
-  }
+  const Rational total = CheckAllreducePhases(
+      s.phases.size(),
+      [&](std::size_t i, const std::string& prefix, PipelineCheckReport& sub) {
+        PipelineChecker(g, s.phases[i], prefix, sub, max_errors).Run();
+      },
+      report, out);
   report.fixed_k_certified = !report.phases.empty();
   for (const PipelineCheckReport& p : report.phases)
     report.fixed_k_certified &= p.fixed_k_certified;
-  report.ratio = total;
-  if (s.ratio != total) {
-    out.Add(K::kWrongRatio, "ratio", -1, -1,
-            "claimed ratio " + ToString(s.ratio) + ", but the phases' ratios sum to " +
-                ToString(total));
-  }
-  CheckAllreduceCertificate(g, s.bottleneck_cut, s.single_node_cuts, total, report, out);
-  SetPipelineVerdict(report);
+  FinishAllreduceCheck(g, s.ratio, s.bottleneck_cut, s.single_node_cuts, total, report, out);
 }
 
 }  // namespace

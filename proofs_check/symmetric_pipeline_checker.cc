@@ -427,26 +427,18 @@ void CheckAllreduce(const Topology& g, const SymmetricPipelineSchedule& s,
                     PipelineCheckReport& report, int max_errors) {
   PipelineViolationCollector out(report, max_errors);
   report.symmetric.emplace();
-  Rational total = 0;
-  for (std::size_t i = 0; i < s.phases.size(); ++i) {
-    PipelineCheckReport sub;
-    SymmetricChecker(g, s.phases[i], "phases[" + std::to_string(i) + "].", sub, max_errors).Run();
-    total += sub.ratio;
-    AddAllreducePhase(std::move(sub), report, out);
-  }
+  const Rational total = CheckAllreducePhases(
+      s.phases.size(),
+      [&](std::size_t i, const std::string& prefix, PipelineCheckReport& sub) {
+        SymmetricChecker(g, s.phases[i], prefix, sub, max_errors).Run();
+      },
+      report, out);
   if (s.phases.size() != 2 || s.phases[0].collective != Collective::kReduceScatter ||
       s.phases[1].collective != Collective::kAllgather) {
     out.Add(K::kRootList, "phases", -1, -1,
             "an allreduce's phases must be a reduce-scatter then an allgather");
   }
-  report.ratio = total;
-  if (s.ratio != total) {
-    out.Add(K::kWrongRatio, "ratio", -1, -1,
-            "claimed ratio " + ToString(s.ratio) + ", but the phases' ratios sum to " +
-                ToString(total));
-  }
-  CheckAllreduceCertificate(g, s.bottleneck_cut, s.single_node_cuts, total, report, out);
-  SetPipelineVerdict(report);
+  FinishAllreduceCheck(g, s.ratio, s.bottleneck_cut, s.single_node_cuts, total, report, out);
 }
 
 }  // namespace

@@ -21,12 +21,6 @@ bool IsKnownKey(const std::string& key) {
          key == "phases" || key == "single_node_cuts";
 }
 
-// Producer extras (unknown keys) are copied and written back recursively; deeper nesting than
-// this is refused while reading (a 2·10^5-deep value overflowed the stack in the copy).
-constexpr int kMaxExtraDepth = kMaxPipelineExtraDepth;
-
-bool NestedDeeperThan(const json& v, int limit) { return JsonNestedDeeperThan(v, limit); }
-
 const json& RequireField(const json& obj, const char* key, const std::string& file,
                          const std::string& item) {
   auto it = obj.find(key);
@@ -212,26 +206,7 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   };
   s.bottleneck_cut = node_set("bottleneck_cut");
   s.fixed_k_cut = node_set("fixed_k_cut");
-  if (auto it = j.find("single_node_cuts"); it != j.end() && !it->is_null()) {
-    if (!allreduce) {
-      throw InputError(file, item("single_node_cuts"), "only an allreduce carries bound (7) cuts");
-    }
-    if (!it->is_array()) {
-      throw InputError(file, item("single_node_cuts"), "must be an array of arrays of node names");
-    }
-    std::vector<std::vector<int>> cuts;
-    for (std::size_t c = 0; c < it->size(); ++c) {
-      const std::string citem = item("single_node_cuts[" + std::to_string(c) + "]");
-      const json& cut = (*it)[c];
-      if (!cut.is_array()) throw InputError(file, citem, "must be an array of node names");
-      std::vector<int> nodes;
-      for (std::size_t i = 0; i < cut.size(); ++i) {
-        nodes.push_back(NodeFromJson(cut[i], g, file, citem + "[" + std::to_string(i) + "]"));
-      }
-      cuts.push_back(std::move(nodes));
-    }
-    s.single_node_cuts = std::move(cuts);
-  }
+  s.single_node_cuts = ReadPipelineSingleNodeCuts(j, allreduce, g, file, prefix);
   if (allreduce) {
     const json& phases = RequireField(j, "phases", file, top);
     if (!phases.is_array() || phases.size() != 2) {
@@ -266,14 +241,7 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
       s.trees.push_back(ReadTree(trees[i], g, file, item("trees[" + std::to_string(i) + "]")));
     }
   }
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (IsKnownKey(it.key())) continue;
-    if (NestedDeeperThan(it.value(), kMaxExtraDepth)) {
-      throw InputError(file, item(it.key()),
-                       "nested deeper than " + std::to_string(kMaxExtraDepth) + " levels");
-    }
-    s.extra[it.key()] = it.value();
-  }
+  ReadPipelineExtras(j, IsKnownKey, file, prefix, s.extra);
   return s;
 }
 
@@ -467,6 +435,49 @@ bool JsonNestedDeeperThan(const json& v, int limit) {
     for (const json& child : *p) stack.emplace_back(&child, depth + 1);
   }
   return false;
+}
+
+// Producer extras (unknown keys) are copied and written back recursively; deeper nesting than
+// kMaxPipelineExtraDepth is refused while reading (a 2·10^5-deep value overflowed the stack in
+// the copy).
+void ReadPipelineExtras(const json& j, bool (*is_known)(const std::string&),
+                        const std::string& file, const std::string& prefix, json& extra) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (is_known(it.key())) continue;
+    if (JsonNestedDeeperThan(it.value(), kMaxPipelineExtraDepth)) {
+      throw InputError(file, prefix.empty() ? it.key() : prefix + "." + it.key(),
+                       "nested deeper than " + std::to_string(kMaxPipelineExtraDepth) + " levels");
+    }
+    extra[it.key()] = it.value();
+  }
+}
+
+std::optional<std::vector<std::vector<int>>> ReadPipelineSingleNodeCuts(const json& j,
+                                                                        bool allreduce,
+                                                                        const Topology& g,
+                                                                        const std::string& file,
+                                                                        const std::string& prefix) {
+  auto item = [&](const std::string& key) { return prefix.empty() ? key : prefix + "." + key; };
+  auto it = j.find("single_node_cuts");
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  if (!allreduce) {
+    throw InputError(file, item("single_node_cuts"), "only an allreduce carries bound (7) cuts");
+  }
+  if (!it->is_array()) {
+    throw InputError(file, item("single_node_cuts"), "must be an array of arrays of node names");
+  }
+  std::vector<std::vector<int>> cuts;
+  for (std::size_t c = 0; c < it->size(); ++c) {
+    const std::string citem = item("single_node_cuts[" + std::to_string(c) + "]");
+    const json& cut = (*it)[c];
+    if (!cut.is_array()) throw InputError(file, citem, "must be an array of node names");
+    std::vector<int> nodes;
+    for (std::size_t i = 0; i < cut.size(); ++i) {
+      nodes.push_back(NodeFromJson(cut[i], g, file, citem + "[" + std::to_string(i) + "]"));
+    }
+    cuts.push_back(std::move(nodes));
+  }
+  return cuts;
 }
 
 json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g) {

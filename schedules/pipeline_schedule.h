@@ -89,6 +89,19 @@ nlohmann::json PipelineBigIntToJson(const BigInt& z);
 inline constexpr int kMaxPipelineExtraDepth = 64;
 // Whether v nests arrays/objects more than `limit` levels deep (a scalar is 0). Iterative.
 bool JsonNestedDeeperThan(const nlohmann::json& v, int limit);
+// Adds to `extra` the members of the schedule object `j` whose keys is_known rejects (the
+// producer extras a reader passes through); one nesting deeper than kMaxPipelineExtraDepth is an
+// InputError naming it ("PREFIX.KEY", or "KEY" at the top level). O(size of j's members).
+void ReadPipelineExtras(const nlohmann::json& j, bool (*is_known)(const std::string&),
+                        const std::string& file, const std::string& prefix, nlohmann::json& extra);
+// The optional member "single_node_cuts" of the schedule object `j` (bound (7) sets: an array
+// of arrays of node names of g); nullopt when absent or null. InputError naming the member
+// ("PREFIX.single_node_cuts[c][i]") when it is malformed or `allreduce` is false. O(its size).
+std::optional<std::vector<std::vector<int>>> ReadPipelineSingleNodeCuts(const nlohmann::json& j,
+                                                                        bool allreduce,
+                                                                        const Topology& g,
+                                                                        const std::string& file,
+                                                                        const std::string& prefix);
 
 nlohmann::json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g);
 // Byte-identical to PipelineScheduleToJson(s, g).dump(), but the trees (the bulk of a large

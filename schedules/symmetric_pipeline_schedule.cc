@@ -291,26 +291,7 @@ SymmetricPipelineSchedule ReadSchedule(const json& j, const Topology& g, const s
     s.k = PipelinePositiveBigIntFromJson(RequireField(j, "k", file, top), file, item("k"));
   }
   s.bottleneck_cut = NodeSet(j, "bottleneck_cut", g, file, item("bottleneck_cut"));
-  if (auto it = j.find("single_node_cuts"); it != j.end() && !it->is_null()) {
-    if (!allreduce) {
-      throw InputError(file, item("single_node_cuts"), "only an allreduce carries bound (7) cuts");
-    }
-    if (!it->is_array()) {
-      throw InputError(file, item("single_node_cuts"), "must be an array of arrays of node names");
-    }
-    std::vector<std::vector<int>> cuts;
-    cuts.reserve(it->size());
-    for (std::size_t c = 0; c < it->size(); ++c) {
-      cuts.emplace_back();
-      const std::string citem = item("single_node_cuts[" + std::to_string(c) + "]");
-      const json& cut = (*it)[c];
-      if (!cut.is_array()) throw InputError(file, citem, "must be an array of node names");
-      for (std::size_t i = 0; i < cut.size(); ++i) {
-        cuts.back().push_back(NodeFromJson(cut[i], g, file, citem + "[" + std::to_string(i) + "]"));
-      }
-    }
-    s.single_node_cuts = std::move(cuts);
-  }
+  s.single_node_cuts = ReadPipelineSingleNodeCuts(j, allreduce, g, file, prefix);
   if (allreduce) {
     for (const char* phase_only : {"group", "representatives", "roots"}) {
       if (j.contains(phase_only)) {
@@ -341,14 +322,7 @@ SymmetricPipelineSchedule ReadSchedule(const json& j, const Topology& g, const s
                         item("representatives"), &s);
     ReadRoots(RequireField(j, "roots", file, top), g, file, item("roots"), &s);
   }
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (IsKnownKey(it.key())) continue;
-    if (JsonNestedDeeperThan(it.value(), kMaxPipelineExtraDepth)) {
-      throw InputError(file, item(it.key()),
-                       "nested deeper than " + std::to_string(kMaxPipelineExtraDepth) + " levels");
-    }
-    s.extra[it.key()] = it.value();
-  }
+  ReadPipelineExtras(j, IsKnownKey, file, prefix, s.extra);
   return s;
 }
 

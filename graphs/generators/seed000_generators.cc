@@ -6,6 +6,7 @@
 #include <string>
 
 #include "graphs/generators/family_args.h"
+#include "graphs/generators/generator_parts.h"
 
 namespace collsynth {
 namespace {
@@ -43,33 +44,12 @@ std::vector<std::vector<int>> AllWords(int n, int q) {
   return words;
 }
 
-// Sets g's declared automorphisms (graphs/topology.h) to the permutations built by `images`
-// (each a node -> image function), dropping identities.
-void SetAutomorphisms(Topology& g, const std::vector<std::function<int(int)>>& images) {
-  std::vector<std::vector<int>> generators;
-  for (const auto& image : images) {
-    std::vector<int> p(static_cast<std::size_t>(g.num_nodes()));
-    bool identity = true;
-    for (int v = 0; v < g.num_nodes(); ++v) {
-      p[v] = image(v);
-      identity = identity && p[v] == v;
-    }
-    if (!identity) generators.push_back(std::move(p));
-  }
-  g.set_automorphisms(std::move(generators));
-}
-
 // The translations x_p -> x_p + 1 mod dims[p] of a mixed-radix grid whose node index is
 // sum x_p · stride[p] (stride of the last position 1): the automorphisms of tori and Hamming
 // graphs. One permutation per position.
 std::vector<std::function<int(int)>> GridTranslations(const std::vector<int>& dims) {
   std::vector<std::function<int(int)>> images;
-  std::vector<std::int64_t> stride(dims.size());
-  std::int64_t s = 1;
-  for (std::size_t p = dims.size(); p-- > 0;) {
-    stride[p] = s;
-    s *= dims[p];
-  }
+  const std::vector<std::int64_t> stride = GridStrides(dims);
   for (std::size_t p = 0; p < dims.size(); ++p) {
     const std::int64_t st = stride[p], d = dims[p];
     images.push_back([st, d](int i) {
@@ -384,34 +364,13 @@ Topology BiRing(int d, int m) {
 
 Topology Torus(const std::vector<int>& dims) {
   if (dims.empty()) throw std::invalid_argument("torus needs at least one dimension");
-  std::string name = "torus(";
-  BigInt nodes = 1;
   for (std::size_t i = 0; i < dims.size(); ++i) {
     RequireRange(dims[i], 2, kMaxGeneratedNodes, "dimension " + std::to_string(i + 1));
-    nodes *= dims[i];
-    name += (i ? "," : "") + std::to_string(dims[i]);
   }
-  name += ")";
-  CheckTopologySize(nodes, nodes * 2 * dims.size(), name);
-  std::int64_t count = ToInt64(nodes);
-  std::size_t k = dims.size();
-  Topology g(name);
-  std::vector<int> x(k, 0);
-  std::vector<std::int64_t> stride(k);
-  std::int64_t s = 1;
-  for (std::size_t p = k; p-- > 0;) {
-    stride[p] = s;
-    s *= dims[p];
-  }
-  for (std::int64_t i = 0; i < count; ++i) {
-    std::string n = "t";
-    for (std::size_t p = 0; p < k; ++p) n += (p ? "_" : "") + std::to_string(x[p]);
-    g.AddCompute(n);
-    for (std::size_t p = k; p-- > 0;) {
-      if (++x[p] < dims[p]) break;
-      x[p] = 0;
-    }
-  }
+  Topology g = GridNodes("torus", dims);
+  const std::int64_t count = g.num_nodes();
+  const std::size_t k = dims.size();
+  const std::vector<std::int64_t> stride = GridStrides(dims);
   for (std::int64_t i = 0; i < count; ++i) {
     for (std::size_t p = 0; p < k; ++p) {
       std::int64_t coord = (i / stride[p]) % dims[p];

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "graphs/generators/family_args.h"
+#include "graphs/generators/generator_parts.h"
 
 namespace collsynth {
 namespace {
@@ -26,22 +27,6 @@ void RequirePositive(const Rational& value, const std::string& param, const std:
 }
 
 std::string S(std::int64_t v) { return std::to_string(v); }
-
-// Sets g's declared automorphisms (graphs/topology.h) to the permutations built by `images`
-// (node -> image), dropping identities.
-void SetAutomorphisms(Topology& g, const std::vector<std::function<int(int)>>& images) {
-  std::vector<std::vector<int>> generators;
-  for (const auto& image : images) {
-    std::vector<int> p(static_cast<std::size_t>(g.num_nodes()));
-    bool identity = true;
-    for (int v = 0; v < g.num_nodes(); ++v) {
-      p[v] = image(v);
-      identity = identity && p[v] == v;
-    }
-    if (!identity) generators.push_back(std::move(p));
-  }
-  g.set_automorphisms(std::move(generators));
-}
 
 }  // namespace
 

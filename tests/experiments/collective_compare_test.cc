@@ -8,15 +8,12 @@
 
 #include <string>
 
+#include "experiments/experiment_test_util.h"
+
 namespace collsynth::experiments {
 namespace {
 
-std::string Extra(const ExperimentRow& row, const std::string& name) {
-  for (const auto& [key, value] : row.extra) {
-    if (key == name) return value;
-  }
-  return "<absent>";
-}
+using ::collsynth::testing::Extra;
 
 TEST(CollectiveCompareIssue14, Dgx1AllreducePipelineCertifiedByBound7) {
   const ExperimentRow row =

@@ -9,32 +9,17 @@
 #include <vector>
 
 #include "experiments/experiment.h"
+#include "experiments/experiment_test_util.h"
 #include "graphs/input_error.h"
 
 namespace collsynth::experiments {
 namespace {
 
-std::string Extra(const ExperimentRow& row, const std::string& name) {
-  for (const auto& [key, value] : row.extra) {
-    if (key == name) return value;
-  }
-  return "<absent>";
-}
-
-std::vector<ExperimentRow> RunKind(const std::string& kind, const nlohmann::json& params) {
-  const ExperimentKindFn* fn = FindExperimentKind(kind);
-  EXPECT_NE(fn, nullptr) << kind;
-  ExperimentInput in;
-  in.params = params;
-  std::vector<ExperimentRow> rows;
-  for (const ExperimentTask& t : (*fn)(in)) {
-    for (ExperimentRow& r : t.run()) rows.push_back(std::move(r));
-  }
-  return rows;
-}
+using ::collsynth::testing::Extra;
+using ::collsynth::testing::RunExperimentKind;
 
 TEST(LineGraphCurveKind, Figure3PointsAreCor101AndTheCheckerAgrees) {
-  auto rows = RunKind(
+  auto rows = RunExperimentKind(
       "linegraph-curve",
       {{"bases", {{{"topology", "bipartite(4)"}}}}, {"n_max", 3}, {"build_max_nodes", 128}});
   ASSERT_EQ(rows.size(), 4u);
@@ -59,11 +44,12 @@ TEST(LineGraphCurveKind, Figure3PointsAreCor101AndTheCheckerAgrees) {
 
 TEST(LineGraphCurveKind, RejectsABaseThatIsNotBandwidthOptimal) {
   // de Bruijn B(2,1) is not BW optimal (docs/errata.md); uniring(1,4) has degree 1.
-  EXPECT_THROW(RunKind("linegraph-curve", {{"bases", {{{"topology", "debruijn(2,1)"}}}}}),
+  EXPECT_THROW(RunExperimentKind("linegraph-curve", {{"bases", {{{"topology", "debruijn(2,1)"}}}}}),
                InputError);
-  EXPECT_THROW(RunKind("linegraph-curve", {{"bases", {{{"topology", "uniring(1,4)"}}}}}),
+  EXPECT_THROW(RunExperimentKind("linegraph-curve", {{"bases", {{{"topology", "uniring(1,4)"}}}}}),
                InputError);
-  EXPECT_THROW(RunKind("linegraph-curve", {{"bases", nlohmann::json::array()}}), InputError);
+  EXPECT_THROW(RunExperimentKind("linegraph-curve", {{"bases", nlohmann::json::array()}}),
+               InputError);
 }
 
 // [["line", 3], ...] (a braced list of one pair would read as a JSON object).
@@ -90,15 +76,15 @@ nlohmann::json Table8Topologies() {
 }
 
 TEST(ModelTopologiesKind, Table8RowsScoredByTheTheorems) {
-  auto rows =
-      RunKind("model-topologies", {{"alpha_us", "10"},
-                                   {"gbps", "100"},
-                                   {"sizes_bytes", {1048576}},
-                                   {"topologies", Table8Topologies()},
-                                   {"models",
-                                    {{{"model", "resnet50"}, {"topology", "L^2(Diamond^2)"}},
-                                     {{"model", "squeezenet1_1"}, {"topology", "L^3(C(16,{3,4}))"}},
-                                     {{"model", "vgg16"}, {"topology", "L(DBJMod(2,4))^2"}}}}});
+  auto rows = RunExperimentKind("model-topologies",
+                                {{"alpha_us", "10"},
+                                 {"gbps", "100"},
+                                 {"sizes_bytes", {1048576}},
+                                 {"topologies", Table8Topologies()},
+                                 {"models",
+                                  {{{"model", "resnet50"}, {"topology", "L^2(Diamond^2)"}},
+                                   {{"model", "squeezenet1_1"}, {"topology", "L^3(C(16,{3,4}))"}},
+                                   {{"model", "vgg16"}, {"topology", "L(DBJMod(2,4))^2"}}}}});
   ASSERT_EQ(rows.size(), 3u);
   // Table 4 row 3: 16α, 2.008 M/B, 328.4 µs (M = 2^20 bytes).
   EXPECT_EQ(Extra(rows[0], "model"), "resnet50");
@@ -128,7 +114,7 @@ TEST(ModelTopologiesKind, Table8RowsScoredByTheTheorems) {
 }
 
 TEST(ModelTopologiesKind, BuiltTopologyIsCheckedAgainstTheFormula) {
-  auto rows = RunKind(
+  auto rows = RunExperimentKind(
       "model-topologies",
       {{"alpha_us", "10"},
        {"gbps", "100"},
@@ -151,27 +137,28 @@ TEST(ModelTopologiesKind, RejectsBadParameters) {
                       {"gbps", "100"},
                       {"topologies", Table8Topologies()},
                       {"models", {{{"model", "m"}, {"topology", "unknown"}}}}};
-  EXPECT_THROW(RunKind("model-topologies", p), InputError);
+  EXPECT_THROW(RunExperimentKind("model-topologies", p), InputError);
   p["models"] = {{{"model", "m"}, {"topology", "L^2(Diamond^2)"}}};
   p["topologies"]["L^2(Diamond^2)"]["expansions"] = Steps({{"spin", 2}});
-  EXPECT_THROW(RunKind("model-topologies", p), InputError);
+  EXPECT_THROW(RunExperimentKind("model-topologies", p), InputError);
 }
 
 TEST(FinderBestPerNKind, Figure13BidirectionalSeries) {
-  auto rows = RunKind("finder-best-per-n", {{"degree", 4},
-                                            {"n_min", 16},
-                                            {"n_max", 16},
-                                            {"sizes_bytes", {1048576}},
-                                            {"directions", {"unidirectional", "bidirectional"}}});
+  auto rows =
+      RunExperimentKind("finder-best-per-n", {{"degree", 4},
+                                              {"n_min", 16},
+                                              {"n_max", 16},
+                                              {"sizes_bytes", {1048576}},
+                                              {"directions", {"unidirectional", "bidirectional"}}});
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(Extra(rows[0], "direction"), "unidirectional");
   EXPECT_EQ(Extra(rows[0], "series"), Extra(rows[0], "label"));
   EXPECT_EQ(Extra(rows[1], "direction"), "bidirectional");
   EXPECT_EQ(Extra(rows[1], "series"), "bidirectional");
   EXPECT_EQ(rows[1].instance, "circulant(16,3,4)");
-  EXPECT_THROW(RunKind("finder-best-per-n", {{"directions", {"sideways"}}}), InputError);
+  EXPECT_THROW(RunExperimentKind("finder-best-per-n", {{"directions", {"sideways"}}}), InputError);
   // Without "directions" the columns are unchanged.
-  auto plain = RunKind("finder-best-per-n", {{"n_min", 16}, {"n_max", 16}});
+  auto plain = RunExperimentKind("finder-best-per-n", {{"n_min", 16}, {"n_max", 16}});
   EXPECT_EQ(Extra(plain[0], "direction"), "<absent>");
 }
 

@@ -8,27 +8,17 @@
 #include <string>
 
 #include "experiments/experiment.h"
+#include "experiments/experiment_test_util.h"
 #include "graphs/input_error.h"
 
 namespace collsynth::experiments {
 namespace {
 
-std::string Extra(const ExperimentRow& row, const std::string& name) {
-  for (const auto& [key, value] : row.extra) {
-    if (key == name) return value;
-  }
-  return "<absent>";
-}
+using ::collsynth::testing::Extra;
+using ::collsynth::testing::RunExperimentKind;
 
 std::vector<ExperimentRow> RunAll(const std::string& params) {
-  const ExperimentKindFn* kind = FindExperimentKind("table6-generation-time");
-  EXPECT_NE(kind, nullptr);
-  ExperimentInput in;
-  in.params = nlohmann::json::parse(params);
-  std::vector<ExperimentRow> rows;
-  for (const ExperimentTask& t : (*kind)(in))
-    for (ExperimentRow& r : t.run()) rows.push_back(std::move(r));
-  return rows;
+  return RunExperimentKind("table6-generation-time", nlohmann::json::parse(params));
 }
 
 TEST(Table6Sccl, LeastStepsRowsMeetTheCountingBoundOnHypercube2) {

@@ -8,17 +8,13 @@
 #include <string>
 
 #include "experiments/experiment.h"
+#include "experiments/experiment_test_util.h"
 #include "graphs/input_error.h"
 
 namespace collsynth::experiments {
 namespace {
 
-std::string Extra(const ExperimentRow& row, const std::string& name) {
-  for (const auto& [key, value] : row.extra) {
-    if (key == name) return value;
-  }
-  return "<absent>";
-}
+using ::collsynth::testing::Extra;
 
 TEST(TimeVsSize, FastestPerSizeTakesTheFirstAmongEqualTimes) {
   // Algorithm 0: 10 + M, algorithm 1: 30 + M/4 (cross at M = 80/3), algorithm 2 missing at 0.

@@ -6,40 +6,25 @@
 #include <string>
 
 #include "experiments/experiment.h"
+#include "experiments/experiment_test_util.h"
 #include "graphs/input_error.h"
 
 namespace collsynth::experiments {
 namespace {
 
-std::string Extra(const ExperimentRow& row, const std::string& name) {
-  for (const auto& [key, value] : row.extra) {
-    if (key == name) return value;
-  }
-  return "<absent>";
-}
-
-std::vector<ExperimentRow> RunKind(const std::string& kind, const nlohmann::json& params) {
-  const ExperimentKindFn* fn = FindExperimentKind(kind);
-  EXPECT_NE(fn, nullptr) << kind;
-  ExperimentInput in;
-  in.params = params;
-  std::vector<ExperimentRow> rows;
-  for (const ExperimentTask& t : (*fn)(in)) {
-    for (ExperimentRow& r : t.run()) rows.push_back(std::move(r));
-  }
-  return rows;
-}
+using ::collsynth::testing::Extra;
+using ::collsynth::testing::RunExperimentKind;
 
 TEST(TopologyTableKind, MeasuresRoutersRadixEndpointsAndDiameter) {
   // karyntree(2,3): 3 levels of 4 switches, 8 hosts; middle switches have 4 router ports;
   // leaf to leaf is 4 router hops. hyperx(2,3): direct, 6 routers, radix 3, diameter 2.
-  auto rows =
-      RunKind("topology-table",
-              {{"rows",
-                {{{"label", "FT"},
-                  {"topology", "karyntree(2,3)"},
-                  {"paper", {{"routers", "12"}, {"endpoints", "9"}}}},
-                 {{"label", "HX"}, {"topology", "hyperx(2,3)"}, {"endpoints_per_router", 2}}}}});
+  auto rows = RunExperimentKind(
+      "topology-table",
+      {{"rows",
+        {{{"label", "FT"},
+          {"topology", "karyntree(2,3)"},
+          {"paper", {{"routers", "12"}, {"endpoints", "9"}}}},
+         {{"label", "HX"}, {"topology", "hyperx(2,3)"}, {"endpoints_per_router", 2}}}}});
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(Extra(rows[0], "routers"), "12");
   EXPECT_EQ(Extra(rows[0], "radix"), "4");
@@ -55,20 +40,20 @@ TEST(TopologyTableKind, MeasuresRoutersRadixEndpointsAndDiameter) {
 }
 
 TEST(Diameter3ScaleKind, GeometricMeanRowComparesWithThePaper) {
-  auto rows = RunKind("diameter3-scale", {{"radix_min", 8},
-                                          {"radix_max", 128},
-                                          {"families", {"hyperx3"}},
-                                          {"paper_ratios", {{"hyperx3", "6.7"}}}});
+  auto rows = RunExperimentKind("diameter3-scale", {{"radix_min", 8},
+                                                    {"radix_max", 128},
+                                                    {"families", {"hyperx3"}},
+                                                    {"paper_ratios", {{"hyperx3", "6.7"}}}});
   ASSERT_EQ(rows.size(), 122u);                   // 121 radixes + the mean
   EXPECT_EQ(rows[15].instance, "hyperx(9,9,8)");  // radix 23
   EXPECT_EQ(Extra(rows[15], "routers"), "648");
   EXPECT_EQ(rows.back().instance, "geomean[8,128]");
   EXPECT_EQ(Extra(rows.back(), "geomean_ratio_floor"), "6.726");
   EXPECT_EQ(Extra(rows.back(), "matches_paper"), "yes");
-  auto wrong = RunKind("diameter3-scale", {{"radix_min", 8},
-                                           {"radix_max", 128},
-                                           {"families", {"hyperx3"}},
-                                           {"paper_ratios", {{"hyperx3", "6.8"}}}});
+  auto wrong = RunExperimentKind("diameter3-scale", {{"radix_min", 8},
+                                                     {"radix_max", 128},
+                                                     {"families", {"hyperx3"}},
+                                                     {"paper_ratios", {{"hyperx3", "6.8"}}}});
   EXPECT_EQ(Extra(wrong.back(), "matches_paper"), "no");
 }
 

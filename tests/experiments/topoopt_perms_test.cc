@@ -8,29 +8,17 @@
 #include <vector>
 
 #include "experiments/experiment.h"
+#include "experiments/experiment_test_util.h"
 #include "graphs/input_error.h"
 
 namespace collsynth::experiments {
 namespace {
 
-std::string Extra(const ExperimentRow& row, const std::string& name) {
-  for (const auto& [key, value] : row.extra) {
-    if (key == name) return value;
-  }
-  return "<absent>";
-}
+using ::collsynth::testing::Extra;
+using ::collsynth::testing::RunExperimentKind;
 
 std::vector<ExperimentRow> RunKind(const nlohmann::json& params) {
-  const ExperimentKindFn* kind = FindExperimentKind("topoopt-perms");
-  EXPECT_NE(kind, nullptr);
-  if (kind == nullptr) return {};
-  ExperimentInput in;
-  in.params = params;
-  std::vector<ExperimentRow> rows;
-  for (const ExperimentTask& t : (*kind)(in)) {
-    for (ExperimentRow& r : t.run()) rows.push_back(std::move(r));
-  }
-  return rows;
+  return RunExperimentKind("topoopt-perms", params);
 }
 
 const ExperimentRow* Find(const std::vector<ExperimentRow>& rows, const std::string& instance) {

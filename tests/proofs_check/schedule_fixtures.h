@@ -2,10 +2,12 @@
 // papers' descriptions (not by the producers in solvers/), so the checker is tested
 // independently: seed 000 Figure 1 (K_{2,2}), unidirectional and bidirectional (Figure 11)
 // rings, a 2-D torus dimension by dimension, hypercube recursive doubling and BFB, and a
-// pipeline schedule on the two-cluster example of seed 004.
+// pipeline schedule on the two-cluster example of seed 004; and the expansion of a
+// pipeline-symmetric schedule written from the format's definition.
 #ifndef COLLSYNTH_TESTS_PROOFS_CHECK_SCHEDULE_FIXTURES_H_
 #define COLLSYNTH_TESTS_PROOFS_CHECK_SCHEDULE_FIXTURES_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "graphs/topology.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
+#include "schedules/symmetric_pipeline_schedule.h"
 
 namespace collsynth::testing {
 
@@ -254,6 +257,54 @@ inline PipelineSchedule TwoClusterPipeline() {
   }
   p.bottleneck_cut = std::vector<int>{id("s1"), id("c11"), id("c12"), id("c13"), id("c14")};
   return p;
+}
+
+// The group element Π generators[i]^e[i] of a symmetric schedule as a permutation of n nodes
+// (node -> image), applied generator by generator. O(Σ e · n).
+inline std::vector<int> SymmetricElementForTest(const SymmetricPipelineSchedule& s,
+                                                const std::vector<std::int64_t>& e, std::size_t n) {
+  std::vector<int> p(n);
+  for (std::size_t v = 0; v < n; ++v) p[v] = static_cast<int>(v);
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    for (std::int64_t t = 0; t < e[i]; ++t) {
+      for (int& x : p) x = s.generators[i][x];
+    }
+  }
+  return p;
+}
+
+// The plain schedule a symmetric one stands for, written here from the format's definition
+// (docs/symmetry.md), not by the format's ExpandSymmetricPipelineSchedule: each root entry's
+// element Π generators[i]^exponents[i] applied to its representative's trees, phases likewise.
+// The permutations act on generators[0].size() nodes, or on `num_nodes` when a schedule (or
+// phase) has no generators. O(size of the expansion + Σ exponents · N).
+inline PipelineSchedule ExpandSymmetricForTest(const SymmetricPipelineSchedule& s, int num_nodes) {
+  PipelineSchedule out;
+  out.collective = s.collective;
+  out.ratio = s.ratio;
+  out.U = s.U;
+  out.k = s.k;
+  out.bottleneck_cut = s.bottleneck_cut;
+  out.single_node_cuts = s.single_node_cuts;
+  for (const SymmetricPipelineSchedule& p : s.phases)
+    out.phases.push_back(ExpandSymmetricForTest(p, num_nodes));
+  const std::size_t n =
+      s.generators.empty() ? static_cast<std::size_t>(num_nodes) : s.generators[0].size();
+  for (const SymmetricRoot& root : s.roots) {
+    const std::vector<int> h = SymmetricElementForTest(s, root.exponents, n);
+    for (PipelineTree t : s.representatives[root.representative].trees) {
+      t.root = h[t.root];
+      for (PipelineTreeEdge& e : t.edges) {
+        e.from = h[e.from];
+        e.to = h[e.to];
+        for (PipelineRoute& r : e.routes) {
+          for (int& v : r.path) v = h[v];
+        }
+      }
+      out.trees.push_back(std::move(t));
+    }
+  }
+  return out;
 }
 
 }  // namespace collsynth::testing

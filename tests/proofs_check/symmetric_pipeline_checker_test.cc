@@ -2,9 +2,9 @@
 // schedules built by hand from the definitions (a directed ring under its rotation, torus(3,3)
 // under its translations, twocluster(2,3,10,1) and fattree(4) under their regular generators,
 // with route trees through switches), accepted with their exact ratio and certificate; each
-// contract violation rejected with its kind; and the plain checker on an expansion written here
-// (not the format's ExpandSymmetricPipelineSchedule) agreeing on ratio and verdict, on these and
-// on random representative trees (COLLSYNTH_SEED).
+// contract violation rejected with its kind; and the plain checker on an expansion written in
+// the test fixtures (schedule_fixtures.h, not the format's ExpandSymmetricPipelineSchedule)
+// agreeing on ratio and verdict, on these and on random representative trees (COLLSYNTH_SEED).
 #include "proofs_check/symmetric_pipeline_checker.h"
 
 #include <gtest/gtest.h>
@@ -48,43 +48,15 @@ SymmetricRoot RootEntry(int node, std::vector<std::int64_t> exponents, int rep =
   return SymmetricRoot{node, rep, std::move(exponents)};
 }
 
-// --- the expansion, written here from the format's definition ---------------------------------
+// --- the expansion, written in schedule_fixtures.h from the format's definition ----------------
 
 Perm Element(const SymmetricPipelineSchedule& s, const std::vector<std::int64_t>& e) {
-  Perm p(s.generators.empty() ? 0 : s.generators[0].size());
-  for (std::size_t v = 0; v < p.size(); ++v) p[v] = static_cast<int>(v);
-  for (std::size_t i = 0; i < e.size(); ++i) {
-    for (std::int64_t t = 0; t < e[i]; ++t) {
-      for (int& x : p) x = s.generators[i][x];
-    }
-  }
-  return p;
+  return ::collsynth::testing::SymmetricElementForTest(
+      s, e, s.generators.empty() ? 0 : s.generators[0].size());
 }
 
 PipelineSchedule Expand(const SymmetricPipelineSchedule& s) {
-  PipelineSchedule out;
-  out.collective = s.collective;
-  out.ratio = s.ratio;
-  out.U = s.U;
-  out.k = s.k;
-  out.bottleneck_cut = s.bottleneck_cut;
-  out.single_node_cuts = s.single_node_cuts;
-  for (const SymmetricPipelineSchedule& p : s.phases) out.phases.push_back(Expand(p));
-  for (const SymmetricRoot& root : s.roots) {
-    const Perm h = Element(s, root.exponents);
-    for (PipelineTree t : s.representatives[root.representative].trees) {
-      t.root = h[t.root];
-      for (PipelineTreeEdge& e : t.edges) {
-        e.from = h[e.from];
-        e.to = h[e.to];
-        for (PipelineRoute& r : e.routes) {
-          for (int& v : r.path) v = h[v];
-        }
-      }
-      out.trees.push_back(std::move(t));
-    }
-  }
-  return out;
+  return ::collsynth::testing::ExpandSymmetricForTest(s, 0);
 }
 
 // --- hand-built symmetric schedules -----------------------------------------------------------

@@ -7,43 +7,14 @@
 
 #include "graphs/expression.h"
 #include "proofs_check/pipeline_checker.h"
+#include "proofs_check/schedule_fixtures.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 
 namespace collsynth {
 namespace {
 
-// Test-local expansion: g_s applied to the representative's trees.
-PipelineSchedule ExpandForTest(const SymmetricPipelineSchedule& s, const Topology& g) {
-  PipelineSchedule p;
-  p.collective = s.collective;
-  p.ratio = s.ratio;
-  p.U = s.U;
-  p.k = s.k;
-  p.bottleneck_cut = s.bottleneck_cut;
-  for (const SymmetricRoot& root : s.roots) {
-    std::vector<int> perm(g.num_nodes());
-    for (int v = 0; v < g.num_nodes(); ++v) perm[v] = v;
-    for (std::size_t i = 0; i < s.generators.size(); ++i) {
-      for (std::int64_t t = 0; t < root.exponents[i]; ++t) {
-        for (int& v : perm) v = s.generators[i][v];
-      }
-    }
-    for (const PipelineTree& t : s.representatives[root.representative].trees) {
-      PipelineTree m = t;
-      m.root = perm[t.root];
-      for (PipelineTreeEdge& e : m.edges) {
-        e.from = perm[e.from];
-        e.to = perm[e.to];
-        for (PipelineRoute& r : e.routes) {
-          for (int& v : r.path) v = perm[v];
-        }
-      }
-      p.trees.push_back(std::move(m));
-    }
-  }
-  return p;
-}
+using ::collsynth::testing::ExpandSymmetricForTest;
 
 void ExpectSymmetricOptimal(const std::string& expr, Collective c = Collective::kAllgather) {
   SCOPED_TRACE(expr);
@@ -60,7 +31,8 @@ void ExpectSymmetricOptimal(const std::string& expr, Collective c = Collective::
   EXPECT_TRUE(srep.ok) << (srep.errors.empty() ? "" : srep.errors[0]);
   EXPECT_EQ(srep.ratio, plain.schedule.ratio);
   EXPECT_EQ(srep.verdict, PipelineVerdict::kOptimalCertified);
-  PipelineCheckReport rep = CheckPipelineSchedule(g, ExpandForTest(*sym.schedule, g));
+  PipelineCheckReport rep =
+      CheckPipelineSchedule(g, ExpandSymmetricForTest(*sym.schedule, g.num_nodes()));
   EXPECT_TRUE(rep.ok) << (rep.errors.empty() ? "" : rep.errors[0]);
   EXPECT_EQ(rep.ratio, plain.schedule.ratio);
   EXPECT_EQ(rep.verdict, PipelineVerdict::kOptimalCertified);
