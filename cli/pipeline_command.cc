@@ -253,17 +253,27 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       }
       const double check_s = since(t_check);
       auto t_write = std::chrono::steady_clock::now();
-      // Keep what the summary needs, then release the schedule: the read-back check of the
-      // written file holds the file's copy only.
+      // Keep what the summary needs; the text goes straight to the file (never held whole),
+      // and the schedule is released before the read-back check of the written file, which
+      // streams the file and holds its own copy of the schedule (docs/performance.md, "Plain
+      // pipeline path: where the memory goes").
       PipelineSchedule s;
       s.collective = built.schedule.collective;
       s.ratio = built.schedule.ratio;
       s.U = built.schedule.U;
       s.k = built.schedule.k;
-      std::string text = PipelineScheduleToJsonText(built.schedule, g) + "\n";
-      built.schedule = PipelineSchedule();
-      const double write_s = since(t_write);
-      OutputCheck written = WriteCheckedSchedule(g, std::move(text), args->output, {}, expected);
+      double write_s = 0;
+      OutputCheck written = WriteCheckedSchedule(
+          g,
+          [&](std::ostream& out) {
+            WritePipelineScheduleJson(built.schedule, g, out);
+            out << '\n';
+          },
+          [&] {
+            built.schedule = PipelineSchedule();
+            write_s = since(t_write);
+          },
+          args->output, {}, expected);
       if (!written.ok) {
         PrintFailure("pipeline: " + args->output + ": " + written.error + " (nothing written)");
         return kExitCheckFailed;

@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
@@ -40,13 +42,13 @@ void Corrupt(std::string& text) {
   text = j.dump() + "\n";
 }
 
-// Checks the document's text (read as `verify` reads it) and compares it with what the
+// Checks the document (read as `verify` reads it, by `verify`) and compares it with what the
 // in-memory check found.
-OutputCheck CheckDocument(const Topology& g, const std::string& text, const std::string& name,
-                          const VerifyOptions& options, const json& expected) {
+template <typename VerifyFn>
+OutputCheck CheckDocument(const VerifyFn& verify, const json& expected) {
   OutputCheck c;
   try {
-    c.result = VerifyScheduleText(g, text, name, options);
+    c.result = verify();
   } catch (const InputError& e) {
     c.error = std::string("the written file does not read back: ") + e.what();
     return c;
@@ -70,6 +72,21 @@ OutputCheck CheckDocument(const Topology& g, const std::string& text, const std:
   return c;
 }
 
+// The read-back of OUT.partial (streamed), then the rename to OUT, or its removal.
+OutputCheck CheckWrittenFile(const Topology& g, const std::string& partial, const std::string& path,
+                             const VerifyOptions& options, const json& expected) {
+  const auto t1 = std::chrono::steady_clock::now();
+  OutputCheck c =
+      CheckDocument([&] { return VerifyScheduleFile(g, partial, path, options); }, expected);
+  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  if (c.ok && std::rename(partial.c_str(), path.c_str()) != 0) {
+    c.ok = false;
+    c.error = "cannot rename " + partial + " to " + path + ": " + std::strerror(errno);
+  }
+  if (!c.ok) std::remove(partial.c_str());
+  return c;
+}
+
 }  // namespace
 
 OutputCheck WriteCheckedSchedule(const Topology& g, std::string&& text, const std::string& path,
@@ -80,28 +97,46 @@ OutputCheck WriteCheckedSchedule(const Topology& g, std::string&& text, const st
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   if (path == "-") {
-    OutputCheck c = CheckDocument(g, text, "<stdout>", options, expected);
+    OutputCheck c =
+        CheckDocument([&] { return VerifyScheduleText(g, text, "<stdout>", options); }, expected);
     c.seconds = seconds();
     if (c.ok) std::cout << text << std::flush;
     return c;
   }
   const std::string partial = path + ".partial";
   WriteTextFile(partial, text);
-  std::string().swap(text);  // one copy at a time: the read-back holds the file's
-  const auto t1 = std::chrono::steady_clock::now();
-  OutputCheck c;
-  try {
-    c = CheckDocument(g, ReadTextFile(partial), path, options, expected);
-  } catch (const InputError& e) {
-    c.error = std::string("the written file does not read back: ") + e.what();
+  std::string().swap(text);  // the read-back streams the file (VerifyScheduleFile)
+  return CheckWrittenFile(g, partial, path, options, expected);
+}
+
+OutputCheck WriteCheckedSchedule(const Topology& g, const ScheduleTextWriter& write,
+                                 const std::function<void()>& written, const std::string& path,
+                                 const VerifyOptions& options, const json& expected) {
+  if (path == "-" || FaultInjected()) {  // small documents: through the text
+    std::ostringstream text;
+    write(text);
+    if (written) written();
+    return WriteCheckedSchedule(g, text.str(), path, options, expected);
   }
-  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-  if (c.ok && std::rename(partial.c_str(), path.c_str()) != 0) {
-    c.ok = false;
-    c.error = "cannot rename " + partial + " to " + path + ": " + std::strerror(errno);
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary);
+    if (!out) throw InputError(partial, "", "cannot open file for writing");
+    try {
+      write(out);
+    } catch (...) {
+      out.close();
+      std::remove(partial.c_str());
+      throw;
+    }
+    out.close();
+    if (!out) {
+      std::remove(partial.c_str());
+      throw InputError(partial, "", "write failed");
+    }
   }
-  if (!c.ok) std::remove(partial.c_str());
-  return c;
+  if (written) written();
+  return CheckWrittenFile(g, partial, path, options, expected);
 }
 
 void AddOutputCheck(json& summary, const OutputCheck& check) {

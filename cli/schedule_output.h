@@ -1,9 +1,10 @@
 // Writing a schedule so that the bytes on disk are the checked artifact (issue 14 §1): the
 // text is written to OUT.partial, read back with the reader `collsynth verify` uses
-// (ParseJsonText + VerifyScheduleJson), checked, compared with the in-memory check's figures,
-// and only then renamed to OUT. A writer bug, a short write or a full disk is a failed check
-// (exit 1) and leaves no file at OUT. For "-" the text is checked before it is printed.
-// Cost: one parse and one check of the written file (docs/performance.md, "Output check").
+// (the same parser and checker, streamed from the file: VerifyScheduleFile), checked, compared with
+// the in-memory check's figures, and only then renamed to OUT. A writer bug, a short write or a
+// full disk is a failed check (exit 1) and leaves no file at OUT. For "-" the text is checked
+// before it is printed. Cost: one parse and one check of the written file (docs/performance.md,
+// "Output check").
 //
 // Testing hook (docs/cli.md): COLLSYNTH_FAULT_INJECT=corrupt-output makes the writer drop the
 // last element of the schedule's "sends", "steps" or "trees" array before writing, so tests
@@ -11,7 +12,9 @@
 #ifndef COLLSYNTH_CLI_SCHEDULE_OUTPUT_H_
 #define COLLSYNTH_CLI_SCHEDULE_OUTPUT_H_
 
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 
 #include "graphs/topology.h"
@@ -30,6 +33,17 @@ struct OutputCheck {
 // above. `expected` holds report fields (e.g. {"tl", "tb"} or {"ratio", "verdict"}) that the
 // re-check must reproduce exactly. `text` is consumed (freed before the read-back).
 OutputCheck WriteCheckedSchedule(const Topology& g, std::string&& text, const std::string& path,
+                                 const VerifyOptions& options, const nlohmann::json& expected);
+
+// The same with the document written by `write` straight to OUT.partial (16 KiB at a time,
+// issue 19 §3: a 3,456-host pipeline schedule is 1.5 GB of text, never held in memory).
+// `written` (may be empty) is called once the bytes are on disk, before the read-back, so
+// the caller can free what it wrote from. For "-" and under the testing hook the document
+// goes through a string and the function above. A file that cannot be opened or written is
+// an InputError naming OUT.partial (as WriteTextFile), and leaves no OUT.partial behind.
+using ScheduleTextWriter = std::function<void(std::ostream&)>;
+OutputCheck WriteCheckedSchedule(const Topology& g, const ScheduleTextWriter& write,
+                                 const std::function<void()>& written, const std::string& path,
                                  const VerifyOptions& options, const nlohmann::json& expected);
 
 // Adds "output_verified" and "output_verify_seconds" to a --json summary.

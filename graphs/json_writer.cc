@@ -24,6 +24,8 @@ JsonWriter::JsonWriter(Spacing spacing)
     : item_separator_(spacing == Spacing::kCompact ? "," : ", "),
       key_separator_(spacing == Spacing::kCompact ? ":" : ": ") {}
 
+JsonWriter::JsonWriter(std::ostream& out, Spacing spacing) : JsonWriter(spacing) { out_ = &out; }
+
 std::string JsonWriter::TakeText() {
   Flush();
   std::string text = std::move(text_);

@@ -23,6 +23,9 @@
 // second top-level value, a key out of order in a kSorted object) throws std::logic_error: a
 // program fault, never the input's. Cost: O(bytes written); the text grows in one string,
 // appended 16 KiB at a time; nothing else is allocated except for strings that need escapes.
+// A writer made with a std::ostream (JsonWriter(out)) hands each 16 KiB chunk to the stream
+// instead and never holds the text: memory O(16 KiB) whatever the document's size (issue 19
+// §3: a 3,456-host pipeline schedule is 1.5 GB of text).
 // Nesting is not limited here (readers refuse depth > kMaxJsonDepth; the formats stay far below).
 #ifndef COLLSYNTH_GRAPHS_JSON_WRITER_H_
 #define COLLSYNTH_GRAPHS_JSON_WRITER_H_
@@ -32,6 +35,7 @@
 #include <cstring>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -71,12 +75,17 @@ class JsonWriter {
   };
 
   explicit JsonWriter(Spacing spacing = Spacing::kCompact);
+  // Streaming: the text goes to `out` a chunk at a time (`out` must outlive the writer). Call
+  // FlushToStream() once complete(); the stream's state says whether the bytes were written.
+  explicit JsonWriter(std::ostream& out, Spacing spacing = Spacing::kCompact);
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
 
   // The text written so far, handed to the caller (call it once complete()); the writer is
   // then empty and may write a new document.
   std::string TakeText();
+  // Streaming writer: hands the bytes staged so far to the stream (TakeText would return "").
+  void FlushToStream() { Flush(); }
 
   JsonWriter& BeginObject(KeyOrder order = KeyOrder::kAsWritten);
   JsonWriter& EndObject();
@@ -118,7 +127,11 @@ class JsonWriter {
     return chunk_ + used_;
   }
   void Flush() {
-    text_.append(chunk_, used_);
+    if (out_ != nullptr) {
+      out_->write(chunk_, static_cast<std::streamsize>(used_));
+    } else {
+      text_.append(chunk_, used_);
+    }
     used_ = 0;
   }
   void Put(char c) {
@@ -128,7 +141,11 @@ class JsonWriter {
   void Put(std::string_view s) {
     if (s.size() > kChunk) {
       Flush();
-      text_.append(s);
+      if (out_ != nullptr) {
+        out_->write(s.data(), static_cast<std::streamsize>(s.size()));
+      } else {
+        text_.append(s);
+      }
       return;
     }
     std::memcpy(Room(s.size()), s.data(), s.size());
@@ -177,7 +194,8 @@ class JsonWriter {
   void Close(char bracket, bool object);
   [[noreturn]] static void Misuse(const char* what);
 
-  std::string text_;  // the text so far, then chunk_[0, used_)
+  std::ostream* out_ = nullptr;  // streaming: where the chunks go (then text_ stays empty)
+  std::string text_;             // the text so far, then chunk_[0, used_)
   std::size_t used_ = 0;
   char chunk_[kChunk];
   std::string_view item_separator_;  // "," or ", "

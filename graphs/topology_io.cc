@@ -244,6 +244,42 @@ class TrackingIterator {
   const char** read_up_to_;
 };
 
+// The same over a stream buffer (ParseJsonFile): reads one byte at a time from the buffer
+// and counts them. A default-constructed iterator is the end; any iterator at the end of its
+// buffer equals it.
+class CountingStreamIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = char;
+
+  CountingStreamIterator() = default;
+  CountingStreamIterator(std::streambuf* buf, std::size_t* count) : buf_(buf), count_(count) {}
+  char operator*() const { return std::char_traits<char>::to_char_type(buf_->sgetc()); }
+  CountingStreamIterator& operator++() {
+    buf_->sbumpc();
+    ++*count_;
+    return *this;
+  }
+  CountingStreamIterator operator++(int) {
+    CountingStreamIterator old = *this;
+    ++*this;
+    return old;
+  }
+  bool operator==(const CountingStreamIterator& o) const { return AtEnd() == o.AtEnd(); }
+  bool operator!=(const CountingStreamIterator& o) const { return !(*this == o); }
+
+ private:
+  bool AtEnd() const {
+    return buf_ == nullptr ||
+           std::char_traits<char>::eq_int_type(buf_->sgetc(), std::char_traits<char>::eof());
+  }
+  std::streambuf* buf_ = nullptr;
+  std::size_t* count_ = nullptr;
+};
+
 bool IsIntegerLiteral(const std::string& s) {
   std::size_t i = !s.empty() && s[0] == '-' ? 1 : 0;
   if (i == s.size()) return false;
@@ -263,13 +299,12 @@ constexpr std::size_t kMaxJsonMessage = 300;
 // and every error is an InputError naming the file and the byte.
 class BoundedDomBuilder {
  public:
-  BoundedDomBuilder(json& root, const std::string& file, const char* begin,
-                    const char* const* read_up_to, std::size_t max_memory,
-                    const JsonElementHook* hook)
+  // `bytes_read()` is how far the parser has read (asked only for an error message).
+  BoundedDomBuilder(json& root, const std::string& file, std::function<std::size_t()> bytes_read,
+                    std::size_t max_memory, const JsonElementHook* hook)
       : root_(root),
         file_(file),
-        begin_(begin),
-        read_up_to_(read_up_to),
+        bytes_read_(std::move(bytes_read)),
         max_memory_(max_memory),
         hook_(hook != nullptr && *hook ? hook : nullptr) {}
 
@@ -320,7 +355,7 @@ class BoundedDomBuilder {
 
  private:
   [[noreturn]] void Fail(const std::string& problem) const {
-    throw InputError(file_, "byte " + std::to_string(*read_up_to_ - begin_), problem);
+    throw InputError(file_, "byte " + std::to_string(bytes_read_()), problem);
   }
   template <class Value>
   json* Insert(Value&& v) {
@@ -389,8 +424,7 @@ class BoundedDomBuilder {
 
   json& root_;
   const std::string& file_;
-  const char* begin_;
-  const char* const* read_up_to_;
+  std::function<std::size_t()> bytes_read_;
   std::vector<json*> stack_;  // open containers, innermost last
   json* pending_ = nullptr;   // the value slot of the last key
   std::size_t max_memory_;
@@ -417,7 +451,8 @@ json ParseJsonText(const std::string& text, const std::string& file, const JsonE
   json root;
   const char* begin = text.data();
   const char* read_up_to = begin;
-  BoundedDomBuilder builder(root, file, begin, &read_up_to, max_memory, &hook);
+  BoundedDomBuilder builder(
+      root, file, [&] { return static_cast<std::size_t>(read_up_to - begin); }, max_memory, &hook);
   try {
     // The builder throws on every error, so a false return would be a broken invariant.
     if (!json::sax_parse(TrackingIterator(begin, &read_up_to),
@@ -428,6 +463,42 @@ json ParseJsonText(const std::string& text, const std::string& file, const JsonE
     throw InputError(file, "byte " + std::to_string(read_up_to - begin),
                      std::string("malformed JSON: ") + e.what());
   }
+  return root;
+}
+
+json ParseJsonFile(const std::string& path, const std::string& file, const JsonElementHook& hook,
+                   std::size_t max_memory) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  // Anything but a non-empty regular file (stdin, pipes, /proc files, errors): as ReadTextFile.
+  if (path == "-" || !fs::is_regular_file(st) || fs::file_size(path, ec) == 0) {
+    return ParseJsonText(ReadTextFile(path), file, hook, max_memory);
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "cannot open file (missing or unreadable)");
+  in.seekg(0, std::ios::end);
+  const auto size = in.tellg();
+  if (size < 0) throw InputError(path, "", "cannot read file");
+  if (static_cast<std::size_t>(size) > kMaxInputBytes) {
+    throw InputError(path, "", "file is larger than " + std::to_string(kMaxInputBytes) + " bytes");
+  }
+  in.seekg(0, std::ios::beg);
+  json root;
+  std::size_t read = 0;
+  BoundedDomBuilder builder(
+      root, file, [&read] { return read; }, max_memory, &hook);
+  try {
+    if (!json::sax_parse(CountingStreamIterator(in.rdbuf(), &read), CountingStreamIterator(),
+                         &builder)) {
+      throw std::logic_error("JSON SAX parse of " + file + " stopped without an error");
+    }
+  } catch (const json::exception& e) {  // not expected: the builder reports its own errors
+    throw InputError(file, "byte " + std::to_string(read),
+                     std::string("malformed JSON: ") + e.what());
+  }
+  // A read error ends the buffer early: a parse error above, or (after a complete value) here.
+  if (read != static_cast<std::size_t>(size)) throw InputError(path, "", "cannot read file");
   return root;
 }
 

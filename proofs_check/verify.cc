@@ -110,6 +110,13 @@ VerifyResult VerifyScheduleText(const Topology& g, const std::string& text, cons
   return Verify(g, doc, file, options, &trees);
 }
 
+VerifyResult VerifyScheduleFile(const Topology& g, const std::string& path, const std::string& file,
+                                const VerifyOptions& options) {
+  StreamedPipelineTrees trees;
+  const json doc = ParseJsonFile(path, file, PipelineTreeStreamHook(g, file, &trees));
+  return Verify(g, doc, file, options, &trees);
+}
+
 std::string VerifyResult::Text() const {
   std::ostringstream o;
   auto s = [](const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };

@@ -44,6 +44,12 @@ struct VerifyResult {
 VerifyResult VerifyScheduleText(const Topology& g, const std::string& text, const std::string& file,
                                 const VerifyOptions& options = {});
 
+// The same from the file at `path` (errors while parsing name `file`), read as it is parsed
+// (ParseJsonFile): a pipeline schedule's text is never held whole either. What the output
+// check of `collsynth pipeline` uses for the written file.
+VerifyResult VerifyScheduleFile(const Topology& g, const std::string& path, const std::string& file,
+                                const VerifyOptions& options = {});
+
 VerifyResult VerifyScheduleJson(const Topology& g, const nlohmann::json& schedule,
                                 const std::string& file, const VerifyOptions& options = {});
 

@@ -490,4 +490,10 @@ std::string PipelineScheduleToJsonText(const PipelineSchedule& s, const Topology
   return w.TakeText();
 }
 
+void WritePipelineScheduleJson(const PipelineSchedule& s, const Topology& g, std::ostream& out) {
+  JsonWriter w(out);
+  WriteSchedule(w, s, QuotedNodeNames(g));
+  w.FlushToStream();
+}
+
 }  // namespace collsynth

@@ -82,13 +82,16 @@ std::optional<std::vector<PipelineTree>> TreesFor(
   stats->packing_check_seconds += pack.condition_check_seconds;
   if (!pack.ok) throw std::logic_error("arborescence packing failed after edge splitting");
   stats->trees += static_cast<std::int64_t>(pack.trees.size());
-  // Hand out each G* arc's physical paths to the trees that use it.
+  // Hand out each G* arc's physical paths to the trees that use it. Each packed tree is
+  // released once converted (the routed trees are the bulk: N roots × (N-1) edges).
   auto& pool = split.routes;
   std::vector<PipelineTree> trees;
-  for (const PackedTree& t : pack.trees) {
+  trees.reserve(pack.trees.size());
+  for (PackedTree& t : pack.trees) {
     PipelineTree pt;
     pt.root = t.root;
     pt.multiplicity = t.multiplicity;
+    pt.edges.reserve(t.edges.size());
     for (const auto& [x, y] : t.edges) {
       PipelineTreeEdge e;
       e.from = x;
@@ -106,6 +109,7 @@ std::optional<std::vector<PipelineTree>> TreesFor(
       }
       pt.edges.push_back(std::move(e));
     }
+    decltype(t.edges)().swap(t.edges);
     trees.push_back(std::move(pt));
   }
   return trees;

@@ -6,7 +6,10 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "test_util.h"
 
@@ -18,6 +21,11 @@ using testing::RunCli;
 using testing::SourcePath;
 using testing::TempPath;
 using testing::WriteTempFile;
+
+std::string Contents(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 bool Exists(const std::string& path) {
   struct stat st;
@@ -107,6 +115,29 @@ TEST(OutputCheckCliTest, PipelineAndBfbSummariesSayTheOutputWasVerified) {
   auto b = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "-o", bout, "--json"});
   ASSERT_EQ(b.exit_code, 0) << b.err;
   EXPECT_EQ(json::parse(b.out)["output_verified"], true);
+}
+
+// Issue 19 §3: the plain pipeline schedule is written straight to OUT.partial (never held as
+// one string) and read back from the file as it streams; the file holds exactly the bytes
+// `-o -` prints (which still go through one string), and a file that cannot be opened is
+// exit 2 naming OUT.partial, leaving nothing behind.
+TEST(OutputCheckCliTest, StreamedPipelineFileEqualsStdout) {
+  const std::string topo = SourcePath("experiments/topologies/two_cluster.json");
+  for (const char* collective : {"allgather", "allreduce"}) {
+    const std::string out = TempPath(std::string("oc_stream_") + collective + ".json");
+    auto file = RunCli({"pipeline", topo, "--no-symmetric", "--collective", collective, "-o", out});
+    ASSERT_EQ(file.exit_code, 0) << file.err;
+    auto printed =
+        RunCli({"pipeline", topo, "--no-symmetric", "--collective", collective, "-o", "-"});
+    ASSERT_EQ(printed.exit_code, 0) << printed.err;
+    EXPECT_EQ(Contents(out), printed.out) << collective;
+    EXPECT_FALSE(Exists(out + ".partial"));
+  }
+  const std::string bad = TempPath("oc_no_such_dir") + "/s.json";
+  auto r = RunCli({"pipeline", topo, "--no-symmetric", "-o", bad});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "collsynth: " + bad + ".partial: cannot open file for writing\n");
+  EXPECT_FALSE(Exists(bad + ".partial"));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <limits>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -118,6 +119,27 @@ TEST(JsonWriterTest, EqualsDumpOnRandomDocuments) {
     const json v = value(0);
     ASSERT_EQ(Written(v), v.dump()) << "seed " << seed << ", document " << i;
   }
+}
+
+// A writer on a stream (issue 19 §3) writes the same bytes, chunk by chunk, and holds none:
+// a document of many 16 KiB chunks, with strings longer than a chunk (written past the
+// chunk) and escapes.
+TEST(JsonWriterTest, StreamingWriterWritesTheSameBytes) {
+  json v = json::array();
+  for (int i = 0; i < 5000; ++i) {
+    v.push_back({{"from", "node-" + std::to_string(i)}, {"multiplicity", i}, {"t\n", "é\""}});
+  }
+  v.push_back(std::string(40000, 'x'));  // longer than a chunk
+  v.push_back(json::object());
+  std::ostringstream out;
+  JsonWriter w(out);
+  Write(w, v);
+  ASSERT_TRUE(w.complete());
+  w.FlushToStream();
+  const std::string dump = v.dump();
+  ASSERT_GT(dump.size(), std::size_t{5} * 16384);
+  EXPECT_EQ(out.str(), dump);
+  EXPECT_EQ(w.TakeText(), "");  // nothing kept in memory
 }
 
 TEST(JsonWriterTest, InvalidUtf8ThrowsAsNlohmannDoes) {

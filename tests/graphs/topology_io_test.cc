@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "graphs/input_error.h"
 #include "test_util.h"
@@ -293,6 +296,50 @@ TEST(JsonLimitsTest, DocumentMemoryIsBoundedWhileParsing) {
         << e.what();
   }
   EXPECT_EQ(ParseJsonText(text, "m.json", std::size_t{4} << 20).size(), 10000u);
+}
+
+// ParseJsonFile (issue 19 §3: the output check streams the written file) gives what
+// ParseJsonText gives on the file's text: the document, the hook's calls, and the same
+// errors at the same bytes (malformed JSON, a duplicate key, the memory budget).
+TEST(JsonFileTest, StreamedParseEqualsTextParse) {
+  std::string text = R"({"format": "x", "trees": [)";
+  for (int i = 0; i < 3000; ++i) text += std::string(i ? "," : "") + R"({"a": [1, "b"]})";
+  text += R"(], "big": 123456789012345678901234567890})";
+  std::vector<std::string> text_calls, file_calls;
+  auto hook = [](std::vector<std::string>* calls) -> JsonElementHook {
+    return [calls](const std::vector<std::string>& path, json& element, const json&) {
+      std::string p;
+      for (const std::string& key : path) p += "/" + key;
+      calls->push_back(p + "=" + element.dump());
+      return path.size() == 3;  // consume the elements of "trees"
+    };
+  };
+  const std::string path = testing::WriteTempFile("streamed.json", text);
+  const json from_text = ParseJsonText(text, "s.json", hook(&text_calls));
+  const json from_file = ParseJsonFile(path, "s.json", hook(&file_calls));
+  EXPECT_EQ(from_file, from_text);
+  EXPECT_EQ(from_file["big"], "123456789012345678901234567890");
+  EXPECT_EQ(file_calls, text_calls);
+  EXPECT_EQ(file_calls.size(), 3000u);  // the elements of "trees" (containers in arrays)
+  auto error = [](const std::function<void()>& parse) -> std::string {
+    try {
+      parse();
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  for (const std::string& bad :
+       {std::string(R"({"a": [1, 2}, "b": 3})"), std::string(R"({"a": 1, "b": 2, "a": 3})"),
+        std::string(R"({"a": [1, 2, 3])"), text}) {
+    const std::string bad_path = testing::WriteTempFile("bad.json", bad);
+    const std::size_t budget = bad == text ? 100000 : kMaxJsonMemory;
+    const std::string want = error([&] { ParseJsonText(bad, "b.json", {}, budget); });
+    EXPECT_EQ(error([&] { ParseJsonFile(bad_path, "b.json", {}, budget); }), want);
+    EXPECT_NE(want, "no error");
+  }
+  EXPECT_EQ(error([&] { ParseJsonFile(testing::TempPath("missing.json"), "b.json", {}); }),
+            error([&] { ReadTextFile(testing::TempPath("missing.json")); }));
 }
 
 TEST(JsonLimitsTest, DuplicateKeysAreRefused) {

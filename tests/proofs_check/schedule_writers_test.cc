@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "graphs/topology.h"
@@ -106,7 +107,11 @@ TEST(PipelineWriterTest, EqualsTreeDump) {
   ar.phases[0].trees.clear();
   cases.push_back({g, ar});
   for (const auto& [topology, s] : cases) {
-    EXPECT_EQ(PipelineScheduleToJsonText(s, topology), PipelineScheduleToJson(s, topology).dump());
+    const std::string dump = PipelineScheduleToJson(s, topology).dump();
+    EXPECT_EQ(PipelineScheduleToJsonText(s, topology), dump);
+    std::ostringstream streamed;  // issue 19 §3: what `collsynth pipeline` writes to the file
+    WritePipelineScheduleJson(s, topology, streamed);
+    EXPECT_EQ(streamed.str(), dump);
   }
 }
 
