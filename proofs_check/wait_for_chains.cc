@@ -5,7 +5,8 @@
 
 namespace collsynth {
 
-std::vector<WaitForChain> FindWaitForChains(int num_blocks, const std::function<bool(int)>& finished,
+std::vector<WaitForChain> FindWaitForChains(int num_blocks,
+                                            const std::function<bool(int)>& finished,
                                             const std::function<int(int)>& waits_for) {
   std::vector<WaitForChain> chains;
   std::vector<int> mark(static_cast<std::size_t>(num_blocks), -1);  // walk that visited it

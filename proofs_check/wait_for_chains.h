@@ -24,7 +24,8 @@ struct WaitForChain {
 // block, at -1, or at a visited block (a walk that runs into an earlier walk's blocks is
 // reported there and gives no chain). waits_for(i) is the block unfinished block i waits for,
 // or -1. Empty iff every block is finished. O(num_blocks) calls of each function.
-std::vector<WaitForChain> FindWaitForChains(int num_blocks, const std::function<bool(int)>& finished,
+std::vector<WaitForChain> FindWaitForChains(int num_blocks,
+                                            const std::function<bool(int)>& finished,
                                             const std::function<int(int)>& waits_for);
 
 }  // namespace collsynth
