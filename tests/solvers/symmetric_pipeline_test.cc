@@ -42,7 +42,8 @@ TEST(SymmetricPipeline, TorusHypercubeCirculantReachTheOptimum) {
   for (const char* e :
        {"torus(3,3)", "torus(4,4)", "torus(2,3,4)", "hypercube(3)", "hamming(2,3)",
         "dcirculant(7,1,2)", "circulant(8,1,3)", "complete(5)", "twistedtorus(3,4,1)",
-        "bipartite(3)", "uniring(2,5)", "biring(2,5)", "shiftedring(6)", "totientperms(9)"}) {
+        "bipartite(3)", "uniring(2,5)", "biring(2,5)", "shiftedring(6)", "totientperms(9)",
+        "kautz(2,3)", "debruijn(2,3)", "dragonfly(3,1,1)"}) {
     ExpectSymmetricOptimal(e);
   }
 }
