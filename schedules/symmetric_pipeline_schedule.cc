@@ -377,36 +377,6 @@ json ScheduleToJson(const SymmetricPipelineSchedule& s, const Topology& g, bool 
   return j;
 }
 
-// Powers of one permutation in O(1) per node: its cycles laid out one after the other;
-// p^e(v) = the node (e mod length) places after v on v's cycle.
-class CyclePowers {
- public:
-  explicit CyclePowers(const std::vector<int>& p)
-      : nodes_(p.size()), start_(p.size(), -1), length_(p.size()), position_(p.size()) {
-    int next = 0;
-    for (std::size_t v0 = 0; v0 < p.size(); ++v0) {
-      if (start_[v0] >= 0) continue;
-      const int begin = next;
-      int v = static_cast<int>(v0);
-      do {
-        nodes_[next] = v;
-        start_[v] = begin;
-        position_[v] = next - begin;
-        ++next;
-        v = p[v];
-      } while (v != static_cast<int>(v0));
-      for (int i = begin; i < next; ++i) length_[nodes_[i]] = next - begin;
-    }
-  }
-  int Apply(int v, std::int64_t e) const {
-    const std::int64_t len = length_[v];
-    return nodes_[start_[v] + static_cast<int>((position_[v] + e % len) % len)];
-  }
-
- private:
-  std::vector<int> nodes_, start_, length_, position_;
-};
-
 // Preconditions of the expansion (what the reader guarantees); a violation is a program
 // fault, not bad input.
 void RequireWellFormed(const SymmetricPipelineSchedule& s, const Topology& g) {
@@ -438,7 +408,7 @@ PipelineSchedule Expand(const SymmetricPipelineSchedule& s, const Topology& g) {
     return out;
   }
   RequireWellFormed(s, g);
-  std::vector<CyclePowers> powers;
+  std::vector<PermutationPowers> powers;
   powers.reserve(s.generators.size());
   for (const std::vector<int>& p : s.generators) powers.emplace_back(p);
   std::size_t num_trees = 0;
@@ -452,11 +422,7 @@ PipelineSchedule Expand(const SymmetricPipelineSchedule& s, const Topology& g) {
     const SymmetricRoot& root = s.roots[i];
     auto map = [&](int v) {
       if (computed_for[v] != i) {
-        int w = v;  // g_s = gen_0^{e_0} ∘ ... ∘ gen_{m-1}^{e_{m-1}}: the last applies first
-        for (std::size_t k = powers.size(); k-- > 0;) {
-          if (root.exponents[k] != 0) w = powers[k].Apply(w, root.exponents[k]);
-        }
-        image[v] = w;
+        image[v] = ApplyGroupElement(powers, v, root.exponents);
         computed_for[v] = i;
       }
       return image[v];
@@ -502,6 +468,37 @@ std::string SymmetricPipelineScheduleToJsonText(const SymmetricPipelineSchedule&
   return ScheduleToJson(s, g, false).dump();
 }
 
+PermutationPowers::PermutationPowers(const std::vector<int>& p)
+    : nodes_(p.size()), start_(p.size(), -1), length_(p.size()), position_(p.size()) {
+  int next = 0;
+  for (std::size_t v0 = 0; v0 < p.size(); ++v0) {
+    if (start_[v0] >= 0) continue;
+    const int begin = next;
+    int v = static_cast<int>(v0);
+    do {
+      nodes_[next] = v;
+      start_[v] = begin;
+      position_[v] = next - begin;
+      ++next;
+      v = p[v];
+    } while (v != static_cast<int>(v0));
+    for (int i = begin; i < next; ++i) length_[nodes_[i]] = next - begin;
+  }
+}
+
+int PermutationPowers::Apply(int v, std::int64_t e) const {
+  const std::int64_t len = length_[v];
+  return nodes_[start_[v] + static_cast<int>((position_[v] + e % len) % len)];
+}
+
+int ApplyGroupElement(const std::vector<PermutationPowers>& generators, int v,
+                      const std::vector<std::int64_t>& exponents) {
+  for (std::size_t k = generators.size(); k-- > 0;) {
+    if (exponents[k] != 0) v = generators[k].Apply(v, exponents[k]);
+  }
+  return v;
+}
+
 std::vector<int> SymmetricGroupElement(const SymmetricPipelineSchedule& s,
                                        const std::vector<std::int64_t>& exponents) {
   if (exponents.size() != s.generators.size()) {
@@ -518,7 +515,7 @@ std::vector<int> SymmetricGroupElement(const SymmetricPipelineSchedule& s,
                              " is not a permutation of the nodes");
     }
     if (exponents[k] == 0) continue;
-    const CyclePowers powers(s.generators[k]);
+    const PermutationPowers powers(s.generators[k]);
     for (int& w : element) w = powers.Apply(w, exponents[k]);
   }
   return element;

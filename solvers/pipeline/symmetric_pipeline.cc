@@ -593,32 +593,6 @@ SymmetricPipelineResult BuildPhase(const Topology& topology, Collective collecti
   return out;
 }
 
-// The image of v under gen^e, by the generator's cycles: O(1) after O(V) per generator.
-class CyclePowers {
- public:
-  explicit CyclePowers(const std::vector<int>& p) : cycle_of_(p.size(), -1), pos_(p.size(), 0) {
-    for (std::size_t v = 0; v < p.size(); ++v) {
-      if (cycle_of_[v] >= 0) continue;
-      std::vector<int> cycle;
-      for (int u = static_cast<int>(v); cycle_of_[u] < 0; u = p[u]) {
-        cycle_of_[u] = static_cast<int>(cycles_.size());
-        pos_[u] = static_cast<std::int64_t>(cycle.size());
-        cycle.push_back(u);
-      }
-      cycles_.push_back(std::move(cycle));
-    }
-  }
-  int Apply(int v, std::int64_t e) const {
-    const std::vector<int>& c = cycles_[cycle_of_[v]];
-    return c[(pos_[v] + e) % static_cast<std::int64_t>(c.size())];
-  }
-
- private:
-  std::vector<int> cycle_of_;
-  std::vector<std::int64_t> pos_;
-  std::vector<std::vector<int>> cycles_;
-};
-
 // Allreduce (Appendix B): reduce-scatter then allgather, each symmetric; the certificate of
 // bound (7) from one min cut per representative mapped to every compute node by its group
 // element (μ_v and S_v move along automorphisms); without switches ComputeAllreduceBounds
@@ -662,7 +636,7 @@ SymmetricPipelineResult BuildAllreduce(const Topology& g, const SymmetricPipelin
     std::vector<int> reps;
     for (const SymmetricRepresentative& r : a.representatives) reps.push_back(r.root);
     std::vector<SingleNodeCut> rep_cuts = ComputeSingleNodeCuts(g, reps);
-    std::vector<CyclePowers> powers;
+    std::vector<PermutationPowers> powers;
     for (const std::vector<int>& p : a.generators) powers.emplace_back(p);
     std::vector<const SymmetricRoot*> root_of(g.num_nodes(), nullptr);
     for (const SymmetricRoot& r : a.roots) root_of[r.node] = &r;
@@ -672,11 +646,7 @@ SymmetricPipelineResult BuildAllreduce(const Topology& g, const SymmetricPipelin
       const SingleNodeCut& c = rep_cuts[r.representative];
       if (c.mu > max_mu) max_mu = c.mu;
       std::vector<int> image;
-      for (int x : c.cut) {
-        int y = x;
-        for (std::size_t i = powers.size(); i-- > 0;) y = powers[i].Apply(y, r.exponents[i]);
-        image.push_back(y);
-      }
+      for (int x : c.cut) image.push_back(ApplyGroupElement(powers, x, r.exponents));
       std::sort(image.begin(), image.end());
       single_cuts.push_back(std::move(image));
     }
