@@ -15,7 +15,9 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/checked_output.h"
 #include "cli/command_registry.h"
+#include "cli/schedule_input.h"
 #include "export/chakra_et.h"
 #include "export/msccl_program.h"
 #include "export/msccl_xml.h"
@@ -65,20 +67,9 @@ int RunExportChakra(const ExportChakraArgs& a) {
     throw InputError("<args>", "-o", "give a file prefix: the traces are PREFIX.<rank>.et");
   }
   Topology g = ReadTopologyFile(a.topology);
-  const std::string file = a.schedule == "-" ? "<stdin>" : a.schedule;
-  std::string text = ReadTextFile(a.schedule);
-  // A "pipeline-symmetric" schedule is used as its plain expansion from here on.
-  if (auto plain = ExpandedPipelineScheduleText(g, text, file)) text = std::move(*plain);
-  VerifyResult verified = VerifyScheduleText(g, text, file);
-  if (!verified.ok) {
-    std::string first = verified.report["errors"].empty()
-                            ? std::string(ScheduleVerdictName(verified.verdict))
-                            : verified.report["errors"][0].get<std::string>();
-    PrintFailure(file + ": the schedule does not verify, nothing exported: " + first);
-    return kExitCheckFailed;
-  }
-  json doc = ParseJsonText(text, file);
-  const std::string format = doc.value("format", "");
+  std::optional<CheckedSchedule> checked = LoadCheckedSchedule(g, a.schedule, "exported");
+  if (!checked) return kExitCheckFailed;
+  const std::string& file = checked->file;
   auto refuse_broadcast = [&](Collective c) {
     if (c == Collective::kBroadcast) {
       throw InputError(file, "collective",
@@ -94,18 +85,11 @@ int RunExportChakra(const ExportChakraArgs& a) {
   const std::vector<int> rank = DefaultRanks(g);
   MscclExportResult r;
   try {
-    if (format == "pipeline") {
-      PipelineSchedule s = PipelineScheduleFromJson(doc, g, file);
-      refuse_broadcast(s.collective);
-      r = ExportPipelineToMscclProgram(g, s, rank, o, file);
-    } else if (format == "steps" || format == "steps-compact") {
-      StepSchedule s = format == "steps"
-                           ? StepScheduleFromJson(doc, g, file)
-                           : StepsFromCompact(CompactStepScheduleFromJson(doc, g, file));
-      refuse_broadcast(s.collective);
-      r = ExportStepsToMscclProgram(g, s, rank, o, file);
+    refuse_broadcast(checked->collective());
+    if (checked->pipeline) {
+      r = ExportPipelineToMscclProgram(g, *checked->pipeline, rank, o, file);
     } else {
-      throw InputError(file, "format", "'" + format + "' is not pipeline, steps or steps-compact");
+      r = ExportStepsToMscclProgram(g, *checked->steps, rank, o, file);
     }
   } catch (const ExportLimitError& e) {
     PrintFailure("export chakra: limit " + e.limit() + ": " + e.what());
@@ -158,18 +142,25 @@ int RunExportChakra(const ExportChakraArgs& a) {
     PrintFailure("export chakra: the traces break: " + violations[0] + "; nothing written");
     return kExitCheckFailed;
   }
-  std::vector<std::string> paths;
-  try {
-    for (int v = 0; v < t.ngpus; ++v) {
-      paths.push_back(a.prefix + "." + std::to_string(v) + ".et");
-      WriteTextFile(paths.back() + ".partial", ChakraEtFileBytes(t, v));
-    }
-  } catch (...) {
-    std::error_code ec;
-    for (const std::string& path : paths) std::filesystem::remove(path + ".partial", ec);
-    throw;
+  // The traces are checked in memory above (CheckChakraTraces); on disk they must read back
+  // byte for byte (a short write or a full disk is exit 1, nothing kept).
+  std::vector<OutputFile> files;
+  for (int v = 0; v < t.ngpus; ++v) {
+    files.push_back({a.prefix + "." + std::to_string(v) + ".et",
+                     [&t, v](std::ostream& out) { out << ChakraEtFileBytes(t, v); }});
   }
-  for (const std::string& path : paths) std::filesystem::rename(path + ".partial", path);
+  const CheckedOutput written = WriteChecked(files, [&t](const std::vector<std::string>& partials) {
+    for (std::size_t v = 0; v < partials.size(); ++v) {
+      if (ReadTextFile(partials[v]) != ChakraEtFileBytes(t, static_cast<int>(v))) {
+        return partials[v] + " does not read back as written";
+      }
+    }
+    return std::string();
+  });
+  if (!written.ok) {
+    PrintFailure("export chakra: " + written.error + "; nothing written");
+    return kExitCheckFailed;
+  }
 
   std::int64_t nodes = 0, sends = 0;
   std::size_t max_nodes = 0;
@@ -189,7 +180,7 @@ int RunExportChakra(const ExportChakraArgs& a) {
   if (a.json) {
     json summary = {{"ok", true},
                     {"prefix", a.prefix},
-                    {"files", paths.size()},
+                    {"files", files.size()},
                     {"system_json_key", key},
                     {"collective", CollectiveName(t.collective)},
                     {"ngpus", t.ngpus},
@@ -207,8 +198,8 @@ int RunExportChakra(const ExportChakraArgs& a) {
                     {"replay", "accepted"}};
     std::cout << summary.dump() << "\n";
   } else {
-    std::cout << "wrote " << EscapeForMessage(paths.front()) << " .. "
-              << EscapeForMessage(paths.back()) << " (" << CollectiveName(t.collective) << ", "
+    std::cout << "wrote " << EscapeForMessage(files.front().path) << " .. "
+              << EscapeForMessage(files.back().path) << " (" << CollectiveName(t.collective) << ", "
               << t.ngpus << " ranks, " << nodes << " nodes, " << t.slices
               << " slices of nchunksperloop " << p.nchunksperloop << ", " << t.chunk_slice_bytes
               << " bytes per chunk slice; program replay accepted)\n"

@@ -24,7 +24,9 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/checked_output.h"
 #include "cli/command_registry.h"
+#include "cli/schedule_input.h"
 #include "export/msccl_program.h"
 #include "export/msccl_xml.h"
 #include "export/mscclpp_plan.h"
@@ -104,48 +106,34 @@ std::vector<int> ReadRanks(const Topology& g, const std::string& path) {
   return rank;
 }
 
-// A schedule read, verified and ready to lower.
+// A schedule read once, checked (the check `collsynth verify` runs) and ready to lower.
 struct VerifiedInput {
   Topology g;
   std::string file;  // the schedule's name in messages ("<stdin>" for -)
-  json doc;
   std::string format;
+  CheckedSchedule schedule;
   std::vector<int> rank;  // node id -> rank
 };
 
-// Reads the topology and the schedule and verifies the schedule; false (after printing the
+// Reads the topology and the schedule and checks the schedule; false (after printing the
 // failure, exit 1) when it does not verify. Then reads the rank mapping (--ranks).
 bool ReadVerifiedInput(const std::string& topology, const std::string& schedule,
                        const std::string& ranks, VerifiedInput* in) {
   in->g = ReadTopologyFile(topology);
-  in->file = schedule == "-" ? "<stdin>" : schedule;
-  std::string text = ReadTextFile(schedule);
-  // A "pipeline-symmetric" schedule is used as its plain expansion from here on.
-  if (auto plain = ExpandedPipelineScheduleText(in->g, text, in->file)) text = std::move(*plain);
-  VerifyResult verified = VerifyScheduleText(in->g, text, in->file);
-  if (!verified.ok) {
-    std::string first = verified.report["errors"].empty()
-                            ? std::string(ScheduleVerdictName(verified.verdict))
-                            : verified.report["errors"][0].get<std::string>();
-    PrintFailure(in->file + ": the schedule does not verify, nothing exported: " + first);
-    return false;
-  }
+  std::optional<CheckedSchedule> checked = LoadCheckedSchedule(in->g, schedule, "exported");
+  if (!checked) return false;
+  in->schedule = std::move(*checked);
+  in->file = in->schedule.file;
+  in->format = in->schedule.format;
   in->rank = ranks.empty() ? DefaultRanks(in->g) : ReadRanks(in->g, ranks);
-  in->doc = ParseJsonText(text, in->file);
-  in->format = in->doc.value("format", "");
   return true;
 }
 
-// Calls `pipeline` or `steps` with the schedule in its format.
+// Calls `pipeline` or `steps` with the checked schedule.
 template <typename R, typename P, typename S>
 R LowerByFormat(const VerifiedInput& in, P pipeline, S steps) {
-  if (in.format == "pipeline") return pipeline(PipelineScheduleFromJson(in.doc, in.g, in.file));
-  if (in.format == "steps") return steps(StepScheduleFromJson(in.doc, in.g, in.file));
-  if (in.format == "steps-compact") {
-    return steps(StepsFromCompact(CompactStepScheduleFromJson(in.doc, in.g, in.file)));
-  }
-  throw InputError(in.file, "format",
-                   "'" + in.format + "' is not pipeline, steps or steps-compact");
+  if (in.schedule.pipeline) return pipeline(*in.schedule.pipeline);
+  return steps(*in.schedule.steps);
 }
 
 // Where the file goes: OUT, or OUT/<generated name> when OUT is a directory (or ends in '/').
@@ -277,6 +265,16 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       if (o.profile == MscclExportProfile::kRccl && o.max_tbs > 64) {
         throw InputError("<args>", "--max-tbs", "RCCL allows at most 64 thread blocks per GPU");
       }
+      if (o.max_tbs > kMscclMaxDependableBlocks) {
+        // A step names the block it waits for in an int8_t (dependentBid: microsoft/msccl
+        // src/include/msccl.h, Azure/msccl-executor-nccl src/include/msccl/msccl_struct.h):
+        // a dependency on block 128 or above would be stored truncated, without a message.
+        throw InputError("<args>", "--max-tbs",
+                         std::to_string(o.max_tbs) +
+                             " thread blocks per GPU: the runtimes store a "
+                             "dependency's block id in int8_t, so at most " +
+                             std::to_string(kMscclMaxDependableBlocks) + " blocks are exported");
+      }
       o.max_channels = args->max_channels;
       o.max_chunks = args->max_chunks;
       o.instances = args->instances;
@@ -290,7 +288,6 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
       }
       const Topology& g = in.g;
       const std::string& file = in.file;
-      const std::string& format = in.format;
       MscclExportResult r;
       try {
         r = LowerByFormat<MscclExportResult>(
@@ -311,25 +308,41 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
                      std::to_string(violations.size()) + " violations; nothing written)");
         return kExitCheckFailed;
       }
+      if (o.profile == MscclExportProfile::kLegacy && o.max_bytes == 0 &&
+          MscclMaxScratchChunks(r.program) > 0) {
+        throw InputError(
+            "<args>", "--max-bytes",
+            "the legacy runtime allocates maxBytes * s_chunks / nchunksperloop bytes of scratch "
+            "(here s_chunks " +
+                std::to_string(MscclMaxScratchChunks(r.program)) + ", nchunksperloop " +
+                std::to_string(r.program.nchunksperloop) +
+                ") and has no unbounded maxBytes: give --max-bytes with --profile legacy");
+      }
       const std::string path = OutputPath(args->output, MscclFileName(r.program, o.profile));
-      const std::string partial = path + ".partial";
-      std::string xml = MscclXmlText(r.program, o.profile);
-      MaybeCorrupt(xml);
-      WriteTextFile(partial, xml);
-      xml.clear();
-      std::vector<std::string> replay = ReplayWrittenFile(partial, o.profile, r.root_rank);
-      if (!replay.empty()) {
-        std::remove(partial.c_str());
+      const std::string routes = RoutesPath(path, ".xml");
+      std::vector<std::string> replay;
+      const CheckedOutput written =
+          WriteChecked({{path,
+                         [&](std::ostream& out) {
+                           std::string xml = MscclXmlText(r.program, o.profile);
+                           MaybeCorrupt(xml);
+                           out << xml;
+                         }},
+                        {routes, [&](std::ostream& out) { out << r.routes.dump() << "\n"; }}},
+                       [&](const std::vector<std::string>& partials) {
+                         replay = ReplayWrittenFile(partials[0], o.profile, r.root_rank);
+                         return replay.empty() ? std::string() : replay[0];
+                       });
+      if (!written.ok) {
         PrintFailure(
-            "export msccl: the replay checker did not accept " + path + ": " + replay[0] +
-            (replay.size() > 1 ? " (and " + std::to_string(replay.size() - 1) + " more)" : "") +
-            "; nothing written");
+            replay.empty()
+                ? "export msccl: " + written.error + "; nothing written"
+                : "export msccl: the replay checker did not accept " + path + ": " + replay[0] +
+                      (replay.size() > 1 ? " (and " + std::to_string(replay.size() - 1) + " more)"
+                                         : "") +
+                      "; nothing written");
         return kExitCheckFailed;
       }
-      const std::string routes = RoutesPath(path, ".xml");
-      WriteTextFile(routes + ".partial", r.routes.dump() + "\n");
-      std::filesystem::rename(routes + ".partial", routes);
-      std::filesystem::rename(partial, path);
 
       json summary = {{"ok", true},
                       {"file", path},
@@ -351,7 +364,7 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
                       {"inplace", r.program.inplace},
                       {"min_bytes", r.program.min_bytes},
                       {"max_bytes", MscclWrittenMaxBytes(r.program, o.profile)},
-                      {"lowering", o.fuse && format == "pipeline" ? "fused" : "split"},
+                      {"lowering", o.fuse && in.schedule.pipeline ? "fused" : "split"},
                       {"replay", "accepted"}};
       if (args->json) {
         std::cout << summary.dump() << "\n";
@@ -486,15 +499,26 @@ CommandRegistrar reg_export_mscclpp(11, [](CLI::App& app) {
         return kExitCheckFailed;
       }
       const std::string path = OutputPath(args->output, MscclppFileName(r, o));
-      const std::string partial = path + ".partial";
-      std::string text = MscclppPlanText(r);
-      MaybeCorruptPlan(text);
-      WriteTextFile(partial, text);
-      text.clear();
-      const ReplayResult replay =
-          ReplayMscclppPlan(ReadTextFile(partial), path, MscclppReplayOptions{});
+      const std::string routes = RoutesPath(path, ".json");
+      ReplayResult replay;
+      replay.ok = true;
+      const CheckedOutput written = WriteChecked(
+          {{path,
+            [&](std::ostream& out) {
+              std::string text = MscclppPlanText(r);
+              MaybeCorruptPlan(text);
+              out << text;
+            }},
+           {routes, [&](std::ostream& out) { out << r.routes.dump() << "\n"; }}},
+          [&](const std::vector<std::string>& partials) {
+            replay = ReplayMscclppPlan(ReadTextFile(partials[0]), path, MscclppReplayOptions{});
+            return replay.ok ? std::string() : std::string("rejected");
+          });
+      if (!written.ok && replay.ok) {
+        PrintFailure("export mscclpp: " + written.error + "; nothing written");
+        return kExitCheckFailed;
+      }
       if (!replay.ok) {
-        std::remove(partial.c_str());
         std::string first = "rejected without a violation listed";
         if (!replay.violations.empty()) {
           const ReplayViolation& v = replay.violations[0];
@@ -510,10 +534,6 @@ CommandRegistrar reg_export_mscclpp(11, [](CLI::App& app) {
                      "; nothing written");
         return kExitCheckFailed;
       }
-      const std::string routes = RoutesPath(path, ".json");
-      WriteTextFile(routes + ".partial", r.routes.dump() + "\n");
-      std::filesystem::rename(routes + ".partial", routes);
-      std::filesystem::rename(partial, path);
 
       json summary = {{"ok", true},
                       {"file", path},

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "cli/command_registry.h"
+#include "cli/schedule_input.h"
 #include "cli/schedule_output.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
@@ -42,17 +43,15 @@ int ExpandSymmetric(const ExpandArgs& a, const Topology& g, const std::string& t
     throw InputError("<args>", "--topology-out",
                      "a pipeline-symmetric schedule expands on its own topology");
   }
-  PipelineSchedule plain = ExpandSymmetricPipelineSchedule(
-      SymmetricPipelineScheduleFromJson(ParseJsonText(text, file), g, file), g);
+  // The check `verify` runs on the file, then the plain check of the expansion.
+  std::optional<CheckedSchedule> checked =
+      CheckLoadedSchedule(g, LoadScheduleText(g, text, file), "expanded");
+  if (!checked) return kExitCheckFailed;
+  const PipelineSchedule& plain = *checked->pipeline;
   const std::size_t trees = plain.collective == Collective::kAllreduce
                                 ? plain.phases[0].trees.size() + plain.phases[1].trees.size()
                                 : plain.trees.size();
-  const PipelineCheckReport r = CheckPipelineSchedule(g, plain);
-  if (!r.ok) {  // never written unchecked
-    PrintFailure("schedule expand: " + file + ": the expanded schedule fails the checker: " +
-                 (r.errors.empty() ? std::string("?") : r.errors[0]));
-    return kExitCheckFailed;
-  }
+  const PipelineCheckReport& r = *checked->expansion_report;
   json report = r.ToJson();
   const json expected = {{"ratio", report["ratio"]}, {"verdict", report["verdict"]}};
   OutputCheck out =

@@ -76,8 +76,13 @@ OutputCheck CheckDocument(const VerifyFn& verify, const json& expected) {
 OutputCheck CheckWrittenFile(const Topology& g, const std::string& partial, const std::string& path,
                              const VerifyOptions& options, const json& expected) {
   const auto t1 = std::chrono::steady_clock::now();
-  OutputCheck c =
-      CheckDocument([&] { return VerifyScheduleFile(g, partial, path, options); }, expected);
+  OutputCheck c;
+  try {
+    c = CheckDocument([&] { return VerifyScheduleFile(g, partial, path, options); }, expected);
+  } catch (...) {  // out of memory, ...: no OUT.partial is left behind (checked_output.h)
+    std::remove(partial.c_str());
+    throw;
+  }
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   if (c.ok && std::rename(partial.c_str(), path.c_str()) != 0) {
     c.ok = false;

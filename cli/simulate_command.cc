@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "cli/command_registry.h"
+#include "cli/schedule_input.h"
 #include "graphs/input_error.h"
 #include "graphs/link_latency.h"
 #include "graphs/topology_io.h"
@@ -41,6 +42,9 @@ struct SimulateArgs {
   std::string ranks, routes, profile = "executor", fifo_depth = "0";  // MSCCL XML only
   int root = 0;
   bool json = false;
+  // Which options the command line gave (set from CLI11 before RunSimulate).
+  bool mode_given = false, chunks_given = false;
+  std::string xml_option_given;  // the first MSCCL-XML-only option given, or ""
 };
 
 // The schedule file is an MSCCL XML (its first character other than whitespace is '<').
@@ -76,7 +80,7 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
     PrintFailure(file + ": the replay checker rejects the MSCCL XML, nothing simulated: " + first);
     return kExitCheckFailed;
   }
-  const msccl::Algo algo = ReadMscclProgram(text, file);
+  const msccl::Algo algo = ReadMscclProgram(text, file, ro);
   if (algo.ngpus != g.num_compute()) {
     throw InputError(file, "ngpus",
                      std::to_string(algo.ngpus) + " GPUs, but the topology has " +
@@ -142,8 +146,135 @@ SimulationModel ParseModel(const SimulateArgs& a) {
   return m;
 }
 
-CommandRegistrar reg_simulate(0, [](CLI::App& app) {
-  auto args = std::make_shared<SimulateArgs>();
+// The simulation of one schedule file (a JSON schedule of any format, or an MSCCL XML file).
+int RunSimulate(const SimulateArgs& a) {
+  SimulationModel model = ParseModel(a);
+  TopologyWithLatencies read = ReadTopologyWithLatencies(a.topology);
+  const Topology& g = read.topology;
+  model.link_latency = std::move(read.latency);
+  const std::string file = a.schedule == "-" ? "<stdin>" : a.schedule;
+  std::string text = ReadTextFile(a.schedule);
+  if (IsXml(text)) {
+    if (a.mode_given) {
+      throw InputError("<args>", "--mode",
+                       "applies to step schedules only, " + file + " is an MSCCL XML file");
+    }
+    if (!a.chunks_sweep.empty()) {
+      throw InputError("<args>", "--chunks-sweep",
+                       "applies to pipeline schedules only, " + file + " is an MSCCL XML file");
+    }
+    return SimulateXml(a, model, g, file, text);
+  }
+  if (!a.xml_option_given.empty()) {
+    throw InputError(
+        "<args>", a.xml_option_given,
+        std::string("applies to MSCCL XML files only, ") + file + " is a JSON schedule");
+  }
+  std::optional<CheckedSchedule> checked =
+      CheckLoadedSchedule(g, LoadScheduleText(g, text, file), "simulated");
+  if (!checked) return kExitCheckFailed;
+  text = std::string();
+  const bool pipeline = checked->pipeline.has_value();
+  // As before the single loader: a pipeline-symmetric file reports its expansion.
+  const std::string format = pipeline ? "pipeline" : checked->format;
+  if (pipeline && a.mode_given) {
+    throw InputError("<args>", "--mode",
+                     "applies to step schedules only, " + file + " is a pipeline schedule");
+  }
+  if (!a.chunks_sweep.empty() && (!pipeline || a.chunks_given)) {
+    throw InputError("<args>", "--chunks-sweep",
+                     pipeline ? std::string("replaces --chunks, give one of them")
+                              : "applies to pipeline schedules only, " + file + " is a " +
+                                    checked->format + " schedule");
+  }
+  if (!pipeline && a.chunks_given) {
+    throw InputError("<args>", "--chunks",
+                     "applies to pipeline schedules only, " + file + " is a " + checked->format +
+                         " schedule (its chunks are in the file)");
+  }
+  std::unique_ptr<FlowSimulation> sim;
+  json sweep = json::array();
+  Collective collective;
+  if (pipeline) {
+    const PipelineSchedule& s = *checked->pipeline;
+    collective = s.collective;
+    if (!a.chunks_sweep.empty()) {
+      const std::vector<std::int64_t> list =
+          ParseChunkList("--chunks-sweep", a.chunks_sweep, kMaxSimulatedTransfers);
+      // The sweep's whole work is bounded like one simulation's: its simulations move at
+      // most kMaxSimulatedTransfers transfers together (the fastest P is then simulated
+      // once more for the report).
+      std::uint64_t total = 0;
+      for (std::int64_t p : list) {
+        SimulationModel mp = model;
+        mp.chunks = p;
+        const std::uint64_t count = PipelineTransferCount(s, mp);
+        if (count > kMaxSimulatedTransfers) {
+          throw InputError("<args>", "--chunks-sweep",
+                           "P = " + std::to_string(p) + " gives more than " +
+                               std::to_string(kMaxSimulatedTransfers) +
+                               " transfers (routes x P x hops), above the simulator's limit");
+        }
+        total += count;
+        if (total > kMaxSimulatedTransfers) {
+          throw InputError("<args>", "--chunks-sweep",
+                           "the sweep's simulations up to P = " + std::to_string(p) +
+                               " move more than " + std::to_string(kMaxSimulatedTransfers) +
+                               " transfers in all (routes x P x hops, summed over the "
+                               "list), above the simulator's limit: give fewer or smaller P");
+        }
+      }
+      ChunkChoice choice = ChooseChunkCount(s, g, model, list);
+      model.chunks = choice.best;
+      for (const auto& [p, t] : choice.times) {
+        sweep.push_back({{"chunks", p},
+                         {"completion_time", ToString(t)},
+                         {"completion_seconds", DecimalString(t)}});
+      }
+    }
+    if (PipelineTransferCount(s, model) > kMaxSimulatedTransfers) {
+      throw InputError("<args>", "--chunks",
+                       "P = " + std::to_string(model.chunks) + " gives more than " +
+                           std::to_string(kMaxSimulatedTransfers) +
+                           " transfers (routes x P x hops), above the simulator's limit");
+    }
+    sim = std::make_unique<FlowSimulation>(BuildPipelineSimulation(s, g, model));
+  } else {
+    const StepSchedule& s = *checked->steps;
+    collective = s.collective;
+    sim = std::make_unique<FlowSimulation>(BuildStepSimulation(s, g, model));
+  }
+  const FlowSimulationResult result = sim->Run();
+  if (!a.timeline.empty()) {
+    std::ofstream out(a.timeline);
+    if (!out) throw InputError(a.timeline, "timeline", "cannot be written");
+    WriteTimelineCsv(*sim, result, !pipeline, out);
+    out.close();
+    if (!out) throw InputError(a.timeline, "timeline", "write failed");
+  }
+  json report = SimulationReportJson(*sim, result, model, format, collective);
+  if (!sweep.empty()) {
+    report["chunk_sweep"] = sweep;
+    report["best_chunks"] = model.chunks;
+  }
+  if (a.json) {
+    std::cout << report.dump() << "\n";
+  } else {
+    if (!sweep.empty()) {
+      std::cout << "chunk sweep (simulated time per P):\n";
+      for (const json& row : sweep) {
+        std::cout << "  P = " << row["chunks"] << ": "
+                  << row["completion_seconds"].get<std::string>() << " s\n";
+      }
+      std::cout << "best P = " << model.chunks << "; its simulation:\n";
+    }
+    std::cout << SimulationReportText(report);
+  }
+  return kExitOk;
+}
+
+// The options of `simulate` into *args; returns the subcommand.
+CLI::App* AddSimulateOptions(CLI::App& app, SimulateArgs* args) {
   auto* cmd = app.add_subcommand(
       "simulate",
       "Discrete-event simulation of a schedule in exact time (alpha-beta-gamma model, "
@@ -154,10 +285,9 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
                   "message size M in bytes (B, KB = 2^10 B, MB = 2^20 B, GB = 2^30 B; "
                   "allgather: the output, shard = M/N)")
       ->required();
-  auto* chunks =
-      cmd->add_option("--chunks", args->chunks,
-                      "pipeline schedules: chunks P per tree share; MSCCL XML: iterations of the "
-                      "runtime's chunk (gridOffset) loop (default 1)");
+  cmd->add_option("--chunks", args->chunks,
+                  "pipeline schedules: chunks P per tree share; MSCCL XML: iterations of the "
+                  "runtime's chunk (gridOffset) loop (default 1)");
   cmd->add_option("--alpha", args->alpha,
                   "latency of links without a 'latency' field (s, ms, us, ns; bare = s; "
                   "default 0)");
@@ -169,7 +299,7 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
                   "MB/s, TB/s, KiB/s, MiB/s, GiB/s, bps..Tbps, or bytes/s)");
   cmd->add_option("--switch-model", args->switch_model,
                   "pipeline routes through switches: store-and-forward (default) or cut-through");
-  auto* mode = cmd->add_option("--mode", args->mode, "step schedules: sync (default) or async");
+  cmd->add_option("--mode", args->mode, "step schedules: sync (default) or async");
   cmd->add_option("--chunks-sweep", args->chunks_sweep,
                   "pipeline schedules: simulate each P of the list (e.g. 1,2,4,8), report the "
                   "times and simulate the fastest");
@@ -188,132 +318,27 @@ CommandRegistrar reg_simulate(0, [](CLI::App& app) {
   cmd->add_option("--root", args->root,
                   "MSCCL XML broadcast: the root rank the replay checks (default 0)");
   cmd->add_flag("--json", args->json, "print one JSON object");
-  cmd->callback([args, chunks, mode, cmd_ptr = cmd]() {
+  return cmd;
+}
+
+CommandRegistrar reg_simulate(0, [](CLI::App& app) {
+  auto args = std::make_shared<SimulateArgs>();
+  CLI::App* cmd = AddSimulateOptions(app, args.get());
+  cmd->callback([args, cmd]() {
+    args->mode_given = cmd->count("--mode") > 0;
+    args->chunks_given = cmd->count("--chunks") > 0;
+    for (const char* xml_only : {"--ranks", "--routes", "--profile", "--fifo-depth", "--root"}) {
+      if (args->xml_option_given.empty() && cmd->count(xml_only) > 0) {
+        args->xml_option_given = xml_only;
+      }
+    }
     RunCommand([&]() {
-      SimulationModel model = ParseModel(*args);
-      TopologyWithLatencies read = ReadTopologyWithLatencies(args->topology);
-      const Topology& g = read.topology;
-      model.link_latency = std::move(read.latency);
-      const std::string file = args->schedule == "-" ? "<stdin>" : args->schedule;
-      std::string text = ReadTextFile(args->schedule);
-      if (IsXml(text)) {
-        if (mode->count() > 0) {
-          throw InputError("<args>", "--mode",
-                           "applies to step schedules only, " + file + " is an MSCCL XML file");
-        }
-        if (!args->chunks_sweep.empty()) {
-          throw InputError("<args>", "--chunks-sweep",
-                           "applies to pipeline schedules only, " + file + " is an MSCCL XML file");
-        }
-        return SimulateXml(*args, model, g, file, text);
+      try {
+        return RunSimulate(*args);
+      } catch (const SimulationTimeResolutionError& e) {
+        // The inputs' digits, not the run, are at fault: bad input (docs/simulate.md).
+        throw InputError(args->topology, "exact time resolution", e.what());
       }
-      for (const char* xml_only : {"--ranks", "--routes", "--profile", "--fifo-depth", "--root"}) {
-        if (cmd_ptr->count(xml_only) > 0) {
-          throw InputError(
-              "<args>", xml_only,
-              std::string("applies to MSCCL XML files only, ") + file + " is a JSON schedule");
-        }
-      }
-      // A "pipeline-symmetric" schedule is simulated as its plain expansion.
-      if (auto plain = ExpandedPipelineScheduleText(g, text, file)) text = std::move(*plain);
-      VerifyResult verified = VerifyScheduleText(g, text, file);
-      if (!verified.ok) {
-        std::string first = verified.report["errors"].empty()
-                                ? std::string(ScheduleVerdictName(verified.verdict))
-                                : verified.report["errors"][0].get<std::string>();
-        PrintFailure(file + ": the schedule does not verify, nothing simulated: " + first);
-        return kExitCheckFailed;
-      }
-      StreamedPipelineTrees trees;
-      json doc = ParseJsonText(text, file, PipelineTreeStreamHook(g, file, &trees));
-      const std::string format = doc.value("format", "");
-      const bool pipeline = format == "pipeline";
-      if (pipeline && mode->count() > 0) {
-        throw InputError("<args>", "--mode",
-                         "applies to step schedules only, " + file + " is a pipeline schedule");
-      }
-      if (!args->chunks_sweep.empty() && (!pipeline || chunks->count() > 0)) {
-        throw InputError("<args>", "--chunks-sweep",
-                         pipeline ? std::string("replaces --chunks, give one of them")
-                                  : "applies to pipeline schedules only, " + file + " is a " +
-                                        format + " schedule");
-      }
-      if (!pipeline && chunks->count() > 0) {
-        throw InputError("<args>", "--chunks",
-                         "applies to pipeline schedules only, " + file + " is a " + format +
-                             " schedule (its chunks are in the file)");
-      }
-      std::unique_ptr<FlowSimulation> sim;
-      json sweep = json::array();
-      Collective collective;
-      if (pipeline) {
-        PipelineSchedule s = PipelineScheduleFromJson(doc, g, file, &trees);
-        doc = json();
-        trees.clear();
-        collective = s.collective;
-        if (!args->chunks_sweep.empty()) {
-          const std::vector<std::int64_t> list =
-              ParseChunkList("--chunks-sweep", args->chunks_sweep, kMaxSimulatedTransfers);
-          for (std::int64_t p : list) {
-            SimulationModel mp = model;
-            mp.chunks = p;
-            if (PipelineTransferCount(s, mp) > kMaxSimulatedTransfers) {
-              throw InputError("<args>", "--chunks-sweep",
-                               "P = " + std::to_string(p) + " gives more than " +
-                                   std::to_string(kMaxSimulatedTransfers) +
-                                   " transfers (routes x P x hops), above the simulator's limit");
-            }
-          }
-          ChunkChoice choice = ChooseChunkCount(s, g, model, list);
-          model.chunks = choice.best;
-          for (const auto& [p, t] : choice.times) {
-            sweep.push_back({{"chunks", p},
-                             {"completion_time", ToString(t)},
-                             {"completion_seconds", DecimalString(t)}});
-          }
-        }
-        if (PipelineTransferCount(s, model) > kMaxSimulatedTransfers) {
-          throw InputError("<args>", "--chunks",
-                           "P = " + std::to_string(model.chunks) + " gives more than " +
-                               std::to_string(kMaxSimulatedTransfers) +
-                               " transfers (routes x P x hops), above the simulator's limit");
-        }
-        sim = std::make_unique<FlowSimulation>(BuildPipelineSimulation(s, g, model));
-      } else {
-        StepSchedule s = format == "steps-compact"
-                             ? StepsFromCompact(CompactStepScheduleFromJson(doc, g, file))
-                             : StepScheduleFromJson(doc, g, file);
-        doc = json();
-        collective = s.collective;
-        sim = std::make_unique<FlowSimulation>(BuildStepSimulation(s, g, model));
-      }
-      const FlowSimulationResult result = sim->Run();
-      if (!args->timeline.empty()) {
-        std::ofstream out(args->timeline);
-        if (!out) throw InputError(args->timeline, "timeline", "cannot be written");
-        WriteTimelineCsv(*sim, result, !pipeline, out);
-        out.close();
-        if (!out) throw InputError(args->timeline, "timeline", "write failed");
-      }
-      json report = SimulationReportJson(*sim, result, model, format, collective);
-      if (!sweep.empty()) {
-        report["chunk_sweep"] = sweep;
-        report["best_chunks"] = model.chunks;
-      }
-      if (args->json) {
-        std::cout << report.dump() << "\n";
-      } else {
-        if (!sweep.empty()) {
-          std::cout << "chunk sweep (simulated time per P):\n";
-          for (const json& row : sweep) {
-            std::cout << "  P = " << row["chunks"] << ": "
-                      << row["completion_seconds"].get<std::string>() << " s\n";
-          }
-          std::cout << "best P = " << model.chunks << "; its simulation:\n";
-        }
-        std::cout << SimulationReportText(report);
-      }
-      return kExitOk;
     });
   });
 });

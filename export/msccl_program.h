@@ -71,6 +71,11 @@ inline constexpr int kMscclMaxChannels = 32;          // MAXCHANNELS of the exec
 // 1 + ngpus + tbs(r) + steps(r) <= 4095. The file as a whole has no element limit.
 inline constexpr int kMscclMaxRankElements = 4095;
 inline constexpr int kMscclMaxSubs = 1024;  // MAX_SUBS: counted children (gpus; tbs of a gpu)
+// Every runtime stores the block a step depends on in an int8_t (dependentBid), and srcoff,
+// dstoff and deps in int16_t (microsoft/msccl src/include/msccl.h; Azure/msccl-executor-nccl
+// and ROCm/rccl src/include/msccl/msccl_struct.h): --max-tbs is capped at 128 blocks per GPU.
+inline constexpr int kMscclMaxDependableBlocks = 128;
+inline constexpr std::int64_t kMscclMaxOffset = 32767;
 
 struct MscclStep {
   std::string type;  // "s", "r", "rrc", "cpy" (this exporter); the writer takes any

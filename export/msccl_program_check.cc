@@ -93,8 +93,16 @@ std::vector<std::string> CheckMscclProgramInvariants(const MscclProgram& p,
             v.push_back(st() + ": offset " + std::string(1, buf) + "[" + std::to_string(off) + "+" +
                         std::to_string(s.cnt) + "] outside the buffer");
           }
+          if (off > kMscclMaxOffset) {
+            v.push_back(st() + ": offset " + std::to_string(off) +
+                        " does not fit the runtime's int16_t srcOffset/dstOffset");
+          }
         }
         if ((s.depid < 0) != (s.deps < 0)) v.push_back(st() + ": depid/deps half set");
+        if (s.depid >= kMscclMaxDependableBlocks) {
+          v.push_back(st() + ": depid " + std::to_string(s.depid) +
+                      " does not fit the runtime's int8_t dependentBid");
+        }
         if (s.depid >= 0) {
           if (s.depid >= static_cast<int>(G.blocks.size()) ||
               s.deps >= static_cast<int>(G.blocks[s.depid].steps.size())) {

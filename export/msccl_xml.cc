@@ -1,5 +1,6 @@
 #include "export/msccl_xml.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -20,8 +21,16 @@ std::string MscclCollName(Collective collective, MscclExportProfile profile) {
 }
 
 std::int64_t MscclWrittenMaxBytes(const MscclProgram& p, MscclExportProfile profile) {
-  if (profile == MscclExportProfile::kLegacy && p.max_bytes == 0) return std::int64_t{1} << 40;
+  if (profile == MscclExportProfile::kLegacy && p.max_bytes == 0) {
+    return kMscclLegacyUnboundedMaxBytes;
+  }
   return p.max_bytes;
+}
+
+std::int64_t MscclMaxScratchChunks(const MscclProgram& p) {
+  std::int64_t most = 0;
+  for (const MscclGpu& gpu : p.gpus) most = std::max(most, gpu.s_chunks);
+  return most;
 }
 
 namespace {
@@ -64,11 +73,10 @@ std::string MscclXmlText(const MscclProgram& p, MscclExportProfile profile) {
   Attr(&out, "coll", MscclCollName(p.collective, profile));
   Attr(&out, "inplace", p.inplace ? 1 : 0);
   Attr(&out, "outofplace", p.inplace ? 0 : 1);
-  // The legacy parser compares attribute names case-sensitively with "minbytes"/"maxbytes";
-  // the executor and RCCL require "minBytes"/"maxBytes".
-  const bool legacy = profile == MscclExportProfile::kLegacy;
-  Attr(&out, legacy ? "minbytes" : "minBytes", p.min_bytes);
-  Attr(&out, legacy ? "maxbytes" : "maxBytes", MscclWrittenMaxBytes(p, profile));
+  // Every runtime reads the camel-case names on <algo> (the legacy one too: microsoft/msccl
+  // src/graph/topo.cc; its lower-case spelling belongs to the <load> element of a config file).
+  Attr(&out, "minBytes", p.min_bytes);
+  Attr(&out, "maxBytes", MscclWrittenMaxBytes(p, profile));
   out += ">\n";
   for (std::size_t g = 0; g < p.gpus.size(); ++g) {
     const MscclGpu& gpu = p.gpus[g];

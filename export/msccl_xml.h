@@ -3,8 +3,8 @@
 // indentation, one element per line, every attribute on the element's line in double quotes
 // separated by single spaces, at most 16 attributes, no tabs, LF line ends. `<algo>` always
 // carries name proto nchannels nchunksperloop ngpus coll inplace outofplace minBytes maxBytes
-// (spelled minbytes/maxbytes for the legacy runtime, whose parser compares names
-// case-sensitively with the lower-case spelling and would silently ignore the others);
+// (this spelling for every runtime: the legacy one reads minBytes/maxBytes on <algo> too,
+// microsoft/msccl src/graph/topo.cc, and compares names case-sensitively);
 // every step all ten attributes (s type srcbuf srcoff dstbuf dstoff cnt depid deps hasdep).
 // `coll` is `reducescatter` for the executor and RCCL profiles and `reduce_scatter` for the
 // legacy runtime. Cost: linear in the program. Never prints.
@@ -22,9 +22,17 @@ namespace collsynth {
 // "allreduce", "broadcast").
 std::string MscclCollName(Collective collective, MscclExportProfile profile);
 
-// maxBytes as written: the legacy runtime caps a missing or 0 maxBytes (128 MiB default),
-// so with the legacy profile 0 is written as 2^40 (1 TiB); others write 0 (no bound).
+// maxBytes as written. The executor and RCCL read 0 as "no bound". The legacy runtime selects
+// a file only for bytes < maxBytes (0 selects nothing, a missing maxBytes means 2^27) and
+// allocates maxBytes * s_chunks / nchunksperloop bytes of scratch (microsoft/msccl
+// src/init.cc), so with the legacy profile an unbounded range (0) is written as
+// kMscclLegacyUnboundedMaxBytes, and only for a program without scratch chunks: the CLI
+// refuses the legacy profile without --max-bytes when MscclMaxScratchChunks(p) > 0.
+inline constexpr std::int64_t kMscclLegacyUnboundedMaxBytes = std::int64_t{1} << 40;
 std::int64_t MscclWrittenMaxBytes(const MscclProgram& p, MscclExportProfile profile);
+
+// The largest s_chunks over the program's GPUs.
+std::int64_t MscclMaxScratchChunks(const MscclProgram& p);
 
 // The XML document (ends with a newline).
 std::string MscclXmlText(const MscclProgram& p, MscclExportProfile profile);

@@ -1,19 +1,22 @@
 // libFuzzer target: "pipeline-symmetric" schedules (SymmetricPipelineScheduleFromJson, issue 19
 // §2) against one of the fixed topologies (fuzz_common.h). A schedule that reads must write back
 // to a document that reads to the same schedule (the writer's output is a fixed point); its
-// expansion must be what the consumers' helper (ExpandedPipelineScheduleText) produces from the
-// input text, and the plain checker must give the same report on the expansion in memory and on
-// its written text read back the way `verify` reads it.
+// the consumers' loader (LoadScheduleText, schedules/schedule_file.h) must read the input text to
+// the same schedule, the check `verify` runs must give the same verdict on the loaded value and
+// on the text, and the plain checker must give the same report on the expansion in memory and
+// on its written text read back the way `verify` reads it.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 
 #include "fuzz/fuzz_common.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/verify.h"
 #include "schedules/pipeline_schedule.h"
+#include "schedules/schedule_file.h"
 #include "schedules/symmetric_pipeline_schedule.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -33,9 +36,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                   "JsonTopLevelFormat misses the format of a document that reads");
     const PipelineSchedule expanded = ExpandSymmetricPipelineSchedule(s, g);
     const std::string plain = PipelineScheduleToJsonText(expanded, g);
-    const std::optional<std::string> helper = ExpandedPipelineScheduleText(g, in.text, "fuzz.json");
-    fuzz::Require(helper.has_value() && *helper == plain,
-                  "ExpandedPipelineScheduleText differs from the expansion");
+    const LoadedSchedule loaded = LoadScheduleText(g, in.text, "fuzz.json");
+    const auto* as_loaded = std::get_if<SymmetricPipelineSchedule>(&loaded.value);
+    fuzz::Require(
+        as_loaded != nullptr &&
+            PipelineScheduleToJsonText(ExpandSymmetricPipelineSchedule(*as_loaded, g), g) == plain,
+        "the consumers' loader reads another schedule");
+    fuzz::Require(VerifyLoadedSchedule(g, loaded).report.dump() ==
+                      VerifyScheduleText(g, in.text, "fuzz.json").report.dump(),
+                  "the loaded schedule checks differently from its text");
     const PipelineCheckReport r = CheckPipelineSchedule(g, expanded);
     const VerifyResult v = VerifyScheduleText(g, plain, "<expanded>");
     fuzz::Require(

@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <map>
+#include <string>
+#include <tuple>
 #include <utility>
 
 namespace collsynth::msccl {
@@ -16,6 +18,8 @@ namespace {
 constexpr std::int64_t kMaxCellsPerRound = std::int64_t{1} << 22;
 constexpr int kMaxGpus = 4096;
 constexpr int kMaxCount = 72;                 // MSCCL_MAX_COUNT (cnt < 72)
+constexpr int kMaxDepid = 127;                // int8_t dependentBid of every runtime
+constexpr int kMaxInt16Field = 32767;         // int16_t dependentStep, srcOffset, dstOffset
 constexpr int kMaxBlocksPerChannelSide = 32;  // MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL
 constexpr int kMaxReduceFusion = 16;          // MSCCL_MAX_REDUCE_FUSION
 
@@ -161,15 +165,37 @@ class SchemaReader {
       ReadColl(*coll);
     }
     if (lim_.legacy) {
-      std::int64_t v = 0;
-      Int(e, "minbytes", where, &v, false);
-      if (Int(e, "maxbytes", where, &v, false) && v < 0) {
-        Bad(Kind::kBadValue, where + ": maxbytes is negative");
+      // microsoft/msccl src/graph/topo.cc (mscclGetAlgoFromXMLAndSetAlgo) reads minBytes and
+      // maxBytes on <algo>, both optional (defaults 0 and 2^27), names compared
+      // case-sensitively (src/graph/xml.h); the lower-case spelling is read only on the
+      // <load> element of an MSCCL_CONFIG file. It selects the algorithm for
+      // minBytes <= bytes < maxBytes (src/graph/tuning.cc) and refuses minBytes > maxBytes or
+      // a negative value with ncclInvalidUsage.
+      if (e.Find("minbytes") != nullptr || e.Find("maxbytes") != nullptr) {
+        Bad(Kind::kBadValue,
+            where +
+                ": minbytes/maxbytes (lower case) are ignored by the legacy runtime on "
+                "<algo>, which reads minBytes/maxBytes; the file would load with the size "
+                "range [0, 2^27)");
       }
-      if (e.Find("minBytes") != nullptr || e.Find("maxBytes") != nullptr) {
+      std::int64_t minb = 0, maxb = std::int64_t{1} << 27;
+      const bool has_min = Int(e, "minBytes", where, &minb, false);
+      const bool has_max = Int(e, "maxBytes", where, &maxb, false);
+      if (has_min && minb < 0) Bad(Kind::kBadValue, where + ": minBytes is negative");
+      if (has_max && maxb < 0) Bad(Kind::kBadValue, where + ": maxBytes is negative");
+      if (minb >= 0 && maxb >= 0 && minb > maxb) {
+        Bad(Kind::kBadValue, where + ": minBytes " + std::to_string(minb) + " > maxBytes " +
+                                 std::to_string(maxb) +
+                                 " (the legacy runtime refuses the file: ncclInvalidUsage)");
+      } else if (minb >= 0 && maxb >= 0 && minb == maxb) {
+        Bad(Kind::kBadValue, where + ": minBytes = maxBytes = " + std::to_string(maxb) +
+                                 ": never selected (the legacy runtime selects minBytes <= "
+                                 "bytes < maxBytes; maxBytes 0 is not unbounded there)");
+      }
+      if (!has_max) {
         result_->notes.push_back(
-            "legacy profile: minBytes/maxBytes are ignored by the legacy runtime, which reads "
-            "lower-case minbytes/maxbytes (default max 128 MiB)");
+            "legacy profile: no maxBytes on <algo>: the runtime selects the file only below "
+            "2^27 bytes (128 MiB)");
       }
       bool inplace = false;
       Flag(e, "inplace", where, &inplace, false);
@@ -470,6 +496,24 @@ class SchemaReader {
           b.id, index);
       ok = false;
     }
+    // The runtimes keep these fields narrower than the int the parser reads (microsoft/msccl
+    // src/include/msccl.h; Azure/msccl-executor-nccl and ROCm/rccl
+    // src/include/msccl/msccl_struct.h): dependentBid is int8_t, dependentStep, srcOffset and
+    // dstOffset are int16_t. A value outside the field is stored truncated, without a message.
+    for (auto [value, name, max] :
+         {std::tuple{st->depid, "depid", kMaxDepid}, std::tuple{st->deps, "deps", kMaxInt16Field},
+          std::tuple{st->srcoff, "srcoff", kMaxInt16Field},
+          std::tuple{st->dstoff, "dstoff", kMaxInt16Field}}) {
+      if (value > max) {
+        Bad(Kind::kLimit,
+            where + ": " + name + "=" + std::to_string(value) + " does not fit the runtime's " +
+                (max == kMaxDepid ? "int8_t dependentBid" : "int16_t field") + " (at most " +
+                std::to_string(max) + "); the runtime would store it truncated",
+            gpu, b.id, index);
+        ok = false;
+      }
+    }
+    if (!ok) return false;
     if ((st->depid < 0) != (st->deps < 0) || st->depid < -1 || st->deps < -1) {
       Bad(Kind::kDependency,
           where + ": depid=" + std::to_string(st->depid) + " deps=" + std::to_string(st->deps) +

@@ -44,7 +44,7 @@ class Lexer {
     if (!SkipSpaceAndComments()) return Fail();
     if (Peek() < 0) return Error("the file holds no element"), Fail();
     if (Peek() != '<') return Error("expecting '<', got " + Show(Peek())), Fail();
-    if (!Element(-1)) return Fail();
+    if (!Element(-1, 1)) return Fail();
     if (!SkipSpaceAndComments()) return Fail();
     if (Peek() >= 0) {
       Error("content after the closing tag of <" + doc_.elements[0].name + ">: got " +
@@ -129,9 +129,16 @@ class Lexer {
     return true;
   }
 
-  // After '<' of an opening tag. parent = -1 for the top-level element.
-  bool Element(int parent) {
+  // After '<' of an opening tag. parent = -1 for the top-level element, depth 1.
+  bool Element(int parent, int depth) {
     Get();  // '<'
+    if (depth > kMscclLexerDepthGuard) {
+      // Checked before the element is read, so the recursion stays within the guard.
+      Error("elements nested more than " + std::to_string(kMscclLexerDepthGuard) +
+            " levels deep (a resource guard of this checker, not a runtime rule; the runtimes' "
+            "schema has 4 levels: algo, gpu, tb, step)");
+      return false;
+    }
     if (doc_.elements.size() >= static_cast<std::size_t>(kMscclLexerElementGuard)) {
       Error("more than " + std::to_string(kMscclLexerElementGuard) +
             " elements (a resource guard of this checker, not a runtime rule)");
@@ -246,7 +253,7 @@ class Lexer {
         Get();
         return true;
       }
-      if (!Element(index)) return false;
+      if (!Element(index, depth + 1)) return false;
     }
   }
 

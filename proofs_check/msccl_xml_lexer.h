@@ -23,6 +23,9 @@
 //     names the rank and the line of its <gpu>;
 //   - a resource guard of this checker, not a runtime rule: at most kMscclLexerElementGuard
 //     elements in all (far above any file a runtime could load for a sane rank count);
+//   - a resource guard of this checker, not a runtime rule: elements nest at most
+//     kMscclLexerDepthGuard levels (the reader recurses once per level; the runtimes' schema
+//     has 4 levels);
 //   - closing tags '</NAME>' must match; the file holds one top-level element, followed only by
 //     whitespace and comments (conservative: the runtime stops reading there).
 // Duplicate attribute names keep the first value (note). Complexity O(|text|).
@@ -41,6 +44,7 @@ inline constexpr int kMscclMaxAttrCount = 16;
 inline constexpr int kMscclMaxSubs = 1024;
 inline constexpr int kMscclMaxNodes = 4096;              // per loading rank (see above)
 inline constexpr int kMscclLexerElementGuard = 1 << 22;  // checker resource guard only
+inline constexpr int kMscclLexerDepthGuard = 256;        // checker resource guard only
 
 struct MscclXmlElement {
   std::string name;

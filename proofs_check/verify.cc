@@ -9,6 +9,7 @@
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"
+#include "schedules/schedule_file.h"
 #include "schedules/step_schedule.h"
 #include "schedules/symmetric_pipeline_schedule.h"
 
@@ -18,80 +19,78 @@ using nlohmann::json;
 
 namespace {
 
-VerifyResult Verify(const Topology& g, const json& schedule, const std::string& file,
-                    const VerifyOptions& options, StreamedPipelineTrees* streamed) {
-  if (!schedule.is_object()) {
-    throw InputError(file, "top level",
-                     std::string("expected a JSON object, got ") + schedule.type_name());
-  }
-  auto it = schedule.find("format");
-  if (it == schedule.end() || !it->is_string()) {
-    throw InputError(file, "top level",
-                     "missing field 'format' (\"steps\", \"steps-compact\", \"pipeline\" or "
-                     "\"pipeline-symmetric\")");
-  }
-  VerifyResult result;
-  result.format = it->get<std::string>();
-  if (result.format == "steps" || result.format == "steps-compact") {
+// The checker of the loaded format, on the loaded value.
+struct Checker {
+  const Topology& g;
+  const VerifyOptions& options;
+  const std::string& file;
+  VerifyResult* result;
+
+  StepCheckOptions StepOptions() const {
     StepCheckOptions o;
     o.check_bandwidth_optimal = options.check_bandwidth_optimal;
     o.check_bfb = options.check_bfb;
     o.check_no_duplicates = options.check_no_duplicates;
     o.max_errors = options.max_errors;
+    return o;
+  }
+  template <typename S>
+  void Steps(const S& s) {
     StepCheckReport r;
-    Collective collective = Collective::kAllgather;
     try {
-      if (result.format == "steps") {
-        StepSchedule s = StepScheduleFromJson(schedule, g, file);
-        r = CheckStepSchedule(g, s, o);
-        collective = s.collective;
-      } else {
-        CompactStepSchedule s = CompactStepScheduleFromJson(schedule, g, file);
-        r = CheckStepSchedule(g, s, o);
-        collective = s.collective;
-      }
+      r = CheckStepSchedule(g, s, StepOptions());
     } catch (const InputError& e) {
       if (!e.file().empty()) throw;
       throw InputError(file, e.item(), e.problem());  // a checker limit: name the file
     }
-    result.ok = r.ok;
-    result.verdict = r.verdict();
-    result.report = r.ToJson();
-    result.report["format"] = result.format;
-    result.report["collective"] = CollectiveName(collective);
-  } else if (result.format == "pipeline" || result.format == "pipeline-symmetric") {
+    result->ok = r.ok;
+    result->verdict = r.verdict();
+    result->report = r.ToJson();
+  }
+  void Pipeline(const PipelineCheckReport& r) {
+    result->ok = r.ok;
+    result->verdict = r.verdict;
+    result->report = r.ToJson();
+  }
+  void RefuseStepOptions() const {
     if (options.check_bfb || options.check_bandwidth_optimal || options.check_no_duplicates) {
       throw InputError("<args>", "options",
                        "--bw-optimal, --bfb and --no-duplicates apply to \"steps\" schedules; a "
                        "pipeline schedule's optimality is certified by its bottleneck_cut");
     }
-    PipelineCheckReport r;
-    Collective collective = Collective::kAllgather;
-    if (result.format == "pipeline") {
-      PipelineSchedule s = PipelineScheduleFromJson(schedule, g, file, streamed);
-      r = CheckPipelineSchedule(g, s, options.max_errors);
-      collective = s.collective;
-    } else {
-      SymmetricPipelineSchedule s = SymmetricPipelineScheduleFromJson(schedule, g, file);
-      r = CheckSymmetricPipelineSchedule(g, s, options.max_errors);
-      collective = s.collective;
-    }
-    result.ok = r.ok;
-    result.verdict = r.verdict;
-    result.report = r.ToJson();
-    result.report["format"] = result.format;
-    result.report["collective"] = CollectiveName(collective);
-  } else {
-    throw InputError(file, "format",
-                     "unknown schedule format \"" + result.format +
-                         "\" (expected \"steps\", \"steps-compact\", \"pipeline\" or "
-                         "\"pipeline-symmetric\")");
   }
+  void operator()(const StepSchedule& s) { Steps(s); }
+  void operator()(const CompactStepSchedule& s) { Steps(s); }
+  void operator()(const PipelineSchedule& s) {
+    RefuseStepOptions();
+    Pipeline(CheckPipelineSchedule(g, s, options.max_errors));
+  }
+  void operator()(const SymmetricPipelineSchedule& s) {
+    RefuseStepOptions();
+    Pipeline(CheckSymmetricPipelineSchedule(g, s, options.max_errors));
+  }
+};
+
+}  // namespace
+
+VerifyResult VerifyLoadedSchedule(const Topology& g, const LoadedSchedule& schedule,
+                                  const VerifyOptions& options) {
+  VerifyResult result;
+  result.format = schedule.Format();
+  std::visit(Checker{g, options, schedule.file, &result}, schedule.value);
+  result.report["format"] = result.format;
+  result.report["collective"] = CollectiveName(schedule.collective());
   result.report["verdict"] = ScheduleVerdictName(result.verdict);
   return result;
 }
 
-}  // namespace
+std::string VerifyResult::FirstError() const {
+  const auto it = report.find("errors");
+  if (it != report.end() && it->is_array() && !it->empty() && (*it)[0].is_string()) {
+    return (*it)[0].get<std::string>();
+  }
+  return ScheduleVerdictName(verdict);
+}
 
 const char* ScheduleVerdictName(const ScheduleVerdict& v) {
   if (const StepVerdict* s = std::get_if<StepVerdict>(&v)) return StepVerdictName(*s);
@@ -100,21 +99,17 @@ const char* ScheduleVerdictName(const ScheduleVerdict& v) {
 
 VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const std::string& file,
                                 const VerifyOptions& options) {
-  return Verify(g, schedule, file, options, nullptr);
+  return VerifyLoadedSchedule(g, LoadScheduleJson(g, schedule, file), options);
 }
 
 VerifyResult VerifyScheduleText(const Topology& g, const std::string& text, const std::string& file,
                                 const VerifyOptions& options) {
-  StreamedPipelineTrees trees;
-  const json doc = ParseJsonText(text, file, PipelineTreeStreamHook(g, file, &trees));
-  return Verify(g, doc, file, options, &trees);
+  return VerifyLoadedSchedule(g, LoadScheduleText(g, text, file), options);
 }
 
 VerifyResult VerifyScheduleFile(const Topology& g, const std::string& path, const std::string& file,
                                 const VerifyOptions& options) {
-  StreamedPipelineTrees trees;
-  const json doc = ParseJsonFile(path, file, PipelineTreeStreamHook(g, file, &trees));
-  return Verify(g, doc, file, options, &trees);
+  return VerifyLoadedSchedule(g, LoadScheduleFile(g, path, file), options);
 }
 
 std::string VerifyResult::Text() const {

@@ -14,6 +14,7 @@
 #include "graphs/topology.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
+#include "schedules/schedule_file.h"
 
 namespace collsynth {
 
@@ -36,7 +37,16 @@ struct VerifyResult {
   ScheduleVerdict verdict = StepVerdict::kInvalid;
   nlohmann::json report;     // {"ok", "tl", "tb", "ratio", "errors", "verdict", ...}
   std::string Text() const;  // human-readable summary, several lines, for the CLI
+  // The first violation the checker listed, or the verdict's name when it listed none.
+  std::string FirstError() const;
 };
+
+// The check `collsynth verify` runs, on a schedule already loaded (schedules/schedule_file.h):
+// the step checker for "steps" and "steps-compact", the pipeline checker for "pipeline", the
+// symmetric checker (without expanding) for "pipeline-symmetric". Every consumer of a
+// schedule file runs this on the value it then acts on, so one file gets one verdict.
+VerifyResult VerifyLoadedSchedule(const Topology& g, const LoadedSchedule& schedule,
+                                  const VerifyOptions& options = {});
 
 // The same from the file's text: parses it (ParseJsonText) and, for pipeline schedules,
 // converts the trees while parsing (PipelineTreeStreamHook), so the document's JSON tree is

@@ -117,6 +117,13 @@ void ReadGroup(const json& group, const Topology& g, const std::string& file,
   if (!orders.is_array()) {
     throw InputError(file, item + ".orders", "must be an array of integers");
   }
+  if (gens.size() > kMaxSymmetricGenerators) {
+    // A regular direct product of cyclic groups of order >= 2 on N <= 2^31 nodes has at most
+    // 31 factors; the bound keeps the checker's pairwise commutation test O(V).
+    throw InputError(file, item + ".generators",
+                     "has " + std::to_string(gens.size()) + " generators, more than " +
+                         std::to_string(kMaxSymmetricGenerators));
+  }
   if (orders.size() != gens.size()) {
     throw InputError(file, item + ".orders",
                      "has " + std::to_string(orders.size()) + " entries for " +
@@ -552,14 +559,6 @@ std::string JsonTopLevelFormat(const std::string& text, const std::string& file)
   }
   look(doc);
   return format;
-}
-
-std::optional<std::string> ExpandedPipelineScheduleText(const Topology& g, const std::string& text,
-                                                        const std::string& file) {
-  if (JsonTopLevelFormat(text, file) != kFormat) return std::nullopt;
-  const SymmetricPipelineSchedule s =
-      SymmetricPipelineScheduleFromJson(ParseJsonText(text, file), g, file);
-  return PipelineScheduleToJsonText(ExpandSymmetricPipelineSchedule(s, g), g);
 }
 
 }  // namespace collsynth

@@ -43,6 +43,9 @@ struct SymmetricRoot {
   std::vector<std::int64_t> exponents;  // one per generator, 0 <= e_i < orders[i]
 };
 
+// The reader's bound on group.generators (at most log2(N) <= 31 are ever needed).
+inline constexpr std::size_t kMaxSymmetricGenerators = 64;
+
 struct SymmetricPipelineSchedule {
   Collective collective = Collective::kAllgather;  // allgather, reduce-scatter or allreduce
   Rational ratio;  // claimed: max over links of load / (k · b_e) of the expansion
@@ -113,14 +116,6 @@ PipelineSchedule ExpandSymmetricPipelineSchedule(const SymmetricPipelineSchedule
 // member and keeps no array element (so a plain pipeline schedule written by collsynth costs
 // one tree's parse). InputError on malformed JSON before that point.
 std::string JsonTopLevelFormat(const std::string& text, const std::string& file);
-
-// The one entry point for the commands that consume plain "pipeline" schedules (`export
-// msccl`, `export mscclpp`, `export chakra`, `simulate`; docs/cli.md): when `text` is a
-// "pipeline-symmetric" document, reads it (InputError as SymmetricPipelineScheduleFromJson) and
-// returns the text of its expansion (PipelineScheduleToJsonText), which the command then
-// verifies and uses like a plain file; std::nullopt for any other document (use `text`).
-std::optional<std::string> ExpandedPipelineScheduleText(const Topology& g, const std::string& text,
-                                                        const std::string& file);
 
 }  // namespace collsynth
 

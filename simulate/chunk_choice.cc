@@ -1,5 +1,6 @@
 #include "simulate/chunk_choice.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "simulate/flow_simulation.h"
@@ -30,7 +31,8 @@ std::vector<std::int64_t> ParseChunkList(const std::string& option, const std::s
   std::size_t begin = 0;
   while (true) {
     const std::size_t comma = text.find(',', begin);
-    out.push_back(ParseChunkCount(option, text.substr(begin, comma - begin), max_chunks));
+    const std::int64_t p = ParseChunkCount(option, text.substr(begin, comma - begin), max_chunks);
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);  // once each
     if (comma == std::string::npos) break;
     begin = comma + 1;
   }

@@ -28,7 +28,9 @@ struct ChunkChoice {
 ChunkChoice ChooseChunkCount(const PipelineSchedule& s, const Topology& g, SimulationModel m,
                              const std::vector<std::int64_t>& candidates);
 
-// "1,2,4,16" -> {1, 2, 4, 16}; every entry as ParseChunkCount(option, entry, max_chunks).
+// "1,2,4,16" -> {1, 2, 4, 16}; every entry as ParseChunkCount(option, entry, max_chunks). A
+// repeated entry is kept once, where it first appears ("4,1,4" -> {4, 1}): simulating it
+// again would give the same time.
 std::vector<std::int64_t> ParseChunkList(const std::string& option, const std::string& text,
                                          std::int64_t max_chunks);
 

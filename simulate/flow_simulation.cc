@@ -280,6 +280,15 @@ std::vector<Rational> LinkBytes(const Topology& g, const std::vector<std::int64_
 
 }  // namespace
 
+SimulationTimeResolutionError::SimulationTimeResolutionError(std::size_t bits)
+    : std::length_error(
+          "the exact times need " + std::to_string(bits) +
+          " bits (the least common denominator of every latency, transfer duration and "
+          "reduction time, times their largest numerator), above the simulator's limit of " +
+          std::to_string(kMaxTimeBits) +
+          " bits: give latencies, bandwidths, --size, --alpha and --gamma with fewer digits"),
+      bits_(bits) {}
+
 FlowSimulationResult FlowSimulation::RunRational() const {
   FlowSimulationResult r;
   auto duration = [&](std::int64_t slot) {
@@ -302,15 +311,24 @@ FlowSimulationResult FlowSimulation::Run() const {
   std::unordered_map<std::uint64_t, Rational> durations;  // (link, amount) -> seconds
   BigInt lcm = 1;
   bool ticks_ok = true;
+  // Every time is a sum of these inputs, so the inputs' size in bits (the lcm, and the
+  // largest input counted in ticks) bounds the size of every number the run computes.
+  std::size_t largest_numerator_bits = 0;
   auto include = [&](const Rational& q) {
     const BigInt d = Denominator(q);
     lcm = lcm / boost::multiprecision::gcd(lcm, d) * d;
     if (lcm > kLimit) ticks_ok = false;
+    if (Numerator(q) != 0) {
+      largest_numerator_bits = std::max<std::size_t>(
+          largest_numerator_bits, boost::multiprecision::msb(abs(Numerator(q))) + 1);
+    }
+    const std::size_t bits = boost::multiprecision::msb(lcm) + 1 + largest_numerator_bits;
+    if (bits > kMaxTimeBits) throw SimulationTimeResolutionError(bits);
   };
-  for (int e = 0; e < g_.num_links() && ticks_ok; ++e) include(link_latency_[e]);
+  for (int e = 0; e < g_.num_links(); ++e) include(link_latency_[e]);
   const int n = num_transfers();
-  for (int t = 0; t < n && ticks_ok; ++t) {
-    for (std::int64_t i = link_begin_[t]; i < link_begin_[t + 1] && ticks_ok; ++i) {
+  for (int t = 0; t < n; ++t) {
+    for (std::int64_t i = link_begin_[t]; i < link_begin_[t + 1]; ++i) {
       const std::uint64_t key =
           (static_cast<std::uint64_t>(link_ids_[i]) << 32) | static_cast<std::uint32_t>(amount_[t]);
       auto [it, fresh] = durations.try_emplace(key);
@@ -321,8 +339,8 @@ FlowSimulationResult FlowSimulation::Run() const {
     }
   }
   std::vector<std::int64_t> reduction_ticks(amounts_.size(), 0);
-  if (ticks_ok && gamma_ > 0) {
-    for (std::size_t a = 0; a < amounts_.size() && ticks_ok; ++a) include(gamma_ * amounts_[a]);
+  if (gamma_ > 0) {
+    for (std::size_t a = 0; a < amounts_.size(); ++a) include(gamma_ * amounts_[a]);
   }
   auto to_ticks = [&](const Rational& q, std::int64_t* out) {
     const Rational x = q * Rational(lcm);

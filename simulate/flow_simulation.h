@@ -20,6 +20,8 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -73,6 +75,21 @@ struct FlowSimulationResult {
   }
 };
 
+// Bits of exact time arithmetic the simulator accepts (lcm of the input durations'
+// denominators, plus the bits of the largest numerator): 2048 bits are about 617 decimal
+// digits, far beyond any physical latency or bandwidth, and keep one Rational operation in
+// microseconds.
+inline constexpr std::size_t kMaxTimeBits = 2048;
+
+class SimulationTimeResolutionError : public std::length_error {
+ public:
+  explicit SimulationTimeResolutionError(std::size_t bits);
+  std::size_t bits() const { return bits_; }
+
+ private:
+  std::size_t bits_;
+};
+
 class FlowSimulation {
  public:
   // link_rate[e] > 0 bytes/s and link_latency[e] >= 0 seconds for every link of g (the caller
@@ -108,7 +125,11 @@ class FlowSimulation {
   // Runs the simulation. Throws std::logic_error when some transfer is never issued (a
   // dependency cycle: a builder's bug). Times are computed in integer ticks when the least
   // common denominator of every latency, bytes/rate and γ·bytes fits (and no time overflows
-  // int64), else in Rationals; both are exact and give the same result.
+  // int64), else in Rationals; both are exact and give the same result. Before anything runs,
+  // throws SimulationTimeResolutionError when that denominator and the largest of those
+  // inputs counted in ticks need more than kMaxTimeBits bits together: every time is a sum of
+  // those inputs, and the Rational arithmetic on numbers that size is what made 50,000-digit
+  // latencies take minutes (docs/simulate.md, "Limits").
   FlowSimulationResult Run() const;
   // The same, always in Rationals (tests compare the two).
   FlowSimulationResult RunRational() const;

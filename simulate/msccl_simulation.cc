@@ -79,13 +79,13 @@ std::map<ConnectorKey, std::vector<int>> ConnectorRoutes(const Algo& algo, const
 
 }  // namespace
 
-msccl::Algo ReadMscclProgram(const std::string& text, const std::string& file) {
+msccl::Algo ReadMscclProgram(const std::string& text, const std::string& file,
+                             const ReplayOptions& options) {
   ReplayResult result;
   msccl::Reporter rep(&result, 1);
   const MscclXmlDocument doc = LexMscclXml(text);
   if (!doc.ok) throw InputError(file, "xml", doc.error);
   Algo algo;
-  ReplayOptions options;
   msccl::ReadMscclSchema(doc, options, &rep, &algo, &result);
   if (!result.violations.empty()) throw InputError(file, "xml", result.violations[0].message);
   return algo;

@@ -46,9 +46,12 @@
 namespace collsynth {
 
 // Reads an XML file the replay checker accepted into the checker's typed model (lexer and
-// schema of proofs_check). Throws InputError(file, "xml", ...) if the reader reports a
-// violation (cannot happen after an accepting replay with the same profile).
-msccl::Algo ReadMscclProgram(const std::string& text, const std::string& file);
+// schema of proofs_check) with the rules of `options.profile` (the legacy runtime spells
+// `reduce_scatter` and needs no `outofplace`, for example). Throws InputError(file, "xml", ...)
+// if the reader reports a violation (cannot happen after an accepting replay with the same
+// options).
+msccl::Algo ReadMscclProgram(const std::string& text, const std::string& file,
+                             const ReplayOptions& options);
 
 Collective MscclCollective(const msccl::Algo& algo);
 

@@ -26,6 +26,14 @@ double Seconds(Clock::time_point since) {
 }
 
 constexpr std::int64_t kMaxOrder = std::int64_t{1} << 31;
+// Distinct candidate generators (automorphisms fixing no compute node and commuting with
+// those kept) tried by ChooseRegularGroup; at most log2(N) of them can be kept.
+constexpr int kMaxGeneratorTrials = 64;
+// The small-k search tries k = k0, 2·k0, ..., this many times k0; a larger k is refused.
+constexpr int kMaxSymmetricKFactor = 16;
+// A k above both that range and the exporters' default chunk bound (export msccl
+// --max-chunks 256) makes the symmetric schedule useless to executors: no schedule.
+constexpr int kMaxPlainSymmetricK = 256;
 
 // The order of permutation p (lcm of its cycle lengths), or 0 when it exceeds kMaxOrder.
 std::int64_t PermutationOrder(const std::vector<int>& p) {
@@ -283,15 +291,34 @@ std::optional<std::vector<BigInt>> SmallIntegerMixture(const std::vector<Column>
 
 std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* why) {
   const auto& declared = g.automorphisms();
+  // Distinct generators, in the declared order (a repeat is found by its hash).
+  std::vector<std::size_t> distinct;
+  std::unordered_map<std::size_t, std::vector<std::size_t>> by_hash;
   for (std::size_t i = 0; i < declared.size(); ++i) {
+    std::size_t hash = declared[i].size();
+    for (int v : declared[i]) hash = hash * 1000003u ^ static_cast<std::size_t>(v);
+    std::vector<std::size_t>& same = by_hash[hash];
+    bool repeat = false;
+    for (std::size_t j : same) repeat = repeat || declared[j] == declared[i];
+    if (repeat) continue;
+    same.push_back(i);
+    distinct.push_back(i);
+  }
+  for (std::size_t i : distinct) {
     AutomorphismCheck check = CheckAutomorphism(g, declared[i]);
     if (!check.ok) {
       throw std::invalid_argument("automorphisms[" + std::to_string(i) +
                                   "] is not an automorphism: " + check.problem);
     }
   }
+  // Generators are tried one at a time, in the declared order, and kept when the group stays
+  // a regular direct product of cyclic groups. Each kept generator at least doubles |H| <= N,
+  // so at most log2(N) are kept, and at most kMaxGeneratorTrials candidates are tried (each
+  // costs one BFS).
   RegularGroup h;
-  for (const std::vector<int>& p : declared) {
+  int trials = 0;
+  for (std::size_t i : distinct) {
+    const std::vector<int>& p = declared[i];
     bool fixes_compute = false;
     bool identity = true;
     for (int v = 0; v < g.num_nodes(); ++v) {
@@ -304,12 +331,19 @@ std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* w
     bool commutes = true;
     for (const std::vector<int>& q : h.generators) commutes = commutes && Commute(p, q);
     if (!commutes) continue;
+    if (++trials > kMaxGeneratorTrials) break;
     h.generators.push_back(p);
     h.orders.push_back(order);
+    if (!AssignExponents(g, &h)) {
+      h.generators.pop_back();
+      h.orders.pop_back();
+      continue;
+    }
+    // One orbit holding every compute node: no generator outside H can keep it regular.
+    if (h.representatives.size() == 1) break;
   }
-  while (!h.generators.empty() && !AssignExponents(g, &h)) {
-    h.generators.pop_back();
-    h.orders.pop_back();
+  if (!h.generators.empty() && !AssignExponents(g, &h)) {
+    throw std::logic_error("ChooseRegularGroup: the kept generators stopped acting regularly");
   }
   if (h.generators.empty()) {
     *why = declared.empty() ? "the topology declares no automorphisms"
@@ -493,10 +527,10 @@ SymmetricPipelineResult BuildPhase(const Topology& topology, Collective collecti
   // shard into k pieces. Look for integer multiplicities with Σ = D per representative for
   // small D (multiples of Proposition 3's least k, as the plain path uses), by CBC on the
   // columns found; any answer is checked exactly below like the vertex.
+  Rational u0;
+  BigInt k0;
+  MinimalUk(g, opt.ratio, &u0, &k0);
   {
-    Rational u0;
-    BigInt k0;
-    MinimalUk(g, opt.ratio, &u0, &k0);
     // More candidate trees for the integer search: Prim trees under a strict priority of two
     // or three link orbits (costs 1, 2, 3 for them, 4 for the rest). On tori the trees that
     // balance the directions with equal weights are of this kind.
@@ -519,7 +553,9 @@ SymmetricPipelineResult BuildPhase(const Topology& topology, Collective collecti
       }
     }
     const auto deadline = Clock::now() + std::chrono::seconds(2);
-    for (BigInt d = k0; d < k && d <= 16 * k0 && d <= 1000000 && Clock::now() < deadline; d += k0) {
+    for (BigInt d = k0;
+         d < k && d <= kMaxSymmetricKFactor * k0 && d <= 1000000 && Clock::now() < deadline;
+         d += k0) {
       std::optional<std::vector<BigInt>> small =
           SmallIntegerMixture(columns, num_reps, cap, opt.ratio, d);
       if (small) {
@@ -546,6 +582,17 @@ SymmetricPipelineResult BuildPhase(const Topology& topology, Collective collecti
               ToString(opt.ratio) + " (column generation stopped after " +
               std::to_string(out.stats.column_generation_rounds) + " rounds at LP value " +
               std::to_string(sol.objective) + ")";
+    return out;
+  }
+  // An absurd k makes the schedule useless to executors, which split every shard into k
+  // pieces (e.g. fattree(8) under the 19 generators `topo symmetry` finds: k ~ 10^37, where
+  // the plain path has k = 1): beyond the search's range and beyond what an export's default
+  // chunk bound can hold, the caller takes the plain path.
+  if (k > kMaxSymmetricKFactor * k0 && k > kMaxPlainSymmetricK) {
+    out.why = "the symmetric trees need k = " + ToString(k) +
+              " trees per root, and none was found within " + std::to_string(kMaxSymmetricKFactor) +
+              " times Proposition 3's least k (" + ToString(k0) + ") or below " +
+              std::to_string(kMaxPlainSymmetricK);
     return out;
   }
 

@@ -6,12 +6,16 @@
 // symmetric_pipeline_schedule.h), with the exact optimum ratio* and its bottleneck cut.
 //
 // Method:
-//  1. Group (ChooseRegularGroup): from the declared generators, each checked to be an
-//     automorphism, keep those that fix no compute node, have an order below 2^31 and commute
-//     with the ones kept; then assign exponent vectors by a BFS over every compute orbit
-//     (e(r) = 0, e(gen_j(t)) = e(t) + unit_j mod n_j). A node reached with two vectors means H
-//     is not the direct product of the cyclic groups or not regular: the last generator is
-//     dropped and the BFS repeated. Link orbits of H by union-find over the generator images.
+//  1. Group (ChooseRegularGroup): the declared generators, each checked to be an
+//     automorphism, are tried in order; duplicates are skipped (by hash), and so are those
+//     that fix a compute node, have an order of 2^31 or more, or do not commute with the ones
+//     kept. A candidate is kept when exponent vectors can still be assigned by a BFS over every
+//     compute orbit (e(r) = 0, e(gen_j(t)) = e(t) + unit_j mod n_j); a node reached with two
+//     vectors means H would not be the direct product of the cyclic groups or not regular,
+//     and the candidate is dropped. At most 64 candidates are tried, and the search stops
+//     when one orbit holds every compute node (|H| = N), so thousands of declared
+//     automorphisms cost one hash each. Link orbits of H by union-find over the generator
+//     images.
 //  2. Optimum: ComputeAllgatherOptimum with one sink per orbit of the whole declared group
 //     (F(s, v) is constant on orbits): one max-flow per orbit instead of N.
 //  3. Trees: the reduced LP of docs/symmetry.md — variables x_T for trees T of the
@@ -31,7 +35,8 @@
 //     D = k0, 2·k0, ... (k0 = Proposition 3's least k, at most 16·k0, 2 s in all) over the
 //     trees found plus Prim trees under strict priorities of two or three link orbits; an
 //     answer is checked exactly like the vertex. 2-D tori and hypercubes get the plain k.
-// Cost: step 1 O((V + E)·m²); step 2 one max-flow per orbit and Dinkelbach step; step 3
+// Cost: step 1 O(V·m) to hash the m declared generators, plus O((V + E)·log² N) per
+// candidate tried (at most 64); step 2 one max-flow per orbit and Dinkelbach step; step 3
 // iterations × (one Prim growth O((V + E) log V) per representative + one small LP with #link
 // orbits + #representatives rows). Memory O(V + E + N·m + the representatives' trees).
 // Preconditions: Eulerian, strongly connected, >= 2 compute nodes. Exact: ratios, loads and

@@ -140,3 +140,58 @@ TEST(PipelineSymmetricCli, OverloadedRepresentativeTreeIsRejectedByVerify) {
 
 }  // namespace
 }  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// Declared generators repeated thousands of times used to cost quadratic work (10,000 copies of
+// torus(16,16)'s two: 9.4 s); repeats are now skipped by their hash and the schedule is the
+// one the two generators give.
+TEST(PipelineSymmetricCli, RepeatedGeneratorsGiveTheSameSchedule) {
+  const std::string torus = Gen("torus(6,6)", "rep_torus66.json");
+  json doc = json::parse(Slurp(torus));
+  ASSERT_EQ(doc["automorphisms"].size(), 2u);
+  json repeated = doc;
+  for (int i = 0; i < 5000; ++i) {
+    repeated["automorphisms"].push_back(doc["automorphisms"][i % 2]);
+  }
+  const std::string many = WriteTempFile("rep_torus66_many.json", repeated.dump());
+  const std::string a = TempPath("rep_a.json"), b = TempPath("rep_b.json");
+  json sa = Summary({"pipeline", torus, "-o", a, "--json"});
+  json sb = Summary({"pipeline", many, "-o", b, "--json"});
+  EXPECT_EQ(sa["format"], "pipeline-symmetric");
+  EXPECT_EQ(sb["format"], "pipeline-symmetric");
+  EXPECT_EQ(sb["symmetric"]["generators"], 2);
+  EXPECT_EQ(Slurp(a), Slurp(b));
+}
+
+// A group that leaves many representatives can need an absurd k (fattree(8) under the 19
+// generators `topo symmetry --write` finds: k ~ 10^37, U ~ 10^39); beyond 16 times
+// Proposition 3's least k and 256 the command says so and takes the plain path (k = 1 there).
+TEST(PipelineSymmetricCli, AbsurdSymmetricKFallsBackToThePlainPathAndSaysWhy) {
+  const std::string ft = Gen("fattree(8)", "absurd_ft8.json");
+  json doc = json::parse(Slurp(ft));
+  doc.erase("automorphisms");
+  const std::string bare = WriteTempFile("absurd_ft8_bare.json", doc.dump());
+  const std::string found = TempPath("absurd_ft8_found.json");
+  ASSERT_EQ(RunCli({"topo", "symmetry", bare, "--write", found}).exit_code, 0);
+  json s = Summary({"pipeline", found, "-o", TempPath("absurd_out.json"), "--json"});
+  EXPECT_EQ(s["format"], "pipeline");
+  EXPECT_EQ(s["symmetric"]["used"], false);
+  const std::string why = s["symmetric"]["why"].get<std::string>();
+  EXPECT_EQ(why.rfind("the symmetric trees need k = ", 0), 0u) << why;
+  EXPECT_NE(why.find("none was found within 16 times Proposition 3's least k (1) or below 256"),
+            std::string::npos)
+      << why;
+  EXPECT_EQ(s["k"], 1);
+  EXPECT_EQ(s["ratio"], "127");
+  // Without --json the note says the same on stderr.
+  testing::CliResult text = RunCli({"pipeline", found, "-o", TempPath("absurd_out2.json")});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.err.find("collsynth: note: no symmetric schedule (the symmetric trees need k = "),
+            std::string::npos)
+      << text.err;
+}
+
+}  // namespace
+}  // namespace collsynth

@@ -86,7 +86,16 @@ TEST(ReplayCliTest, ProfileChangesCollSpellingVerdict) {
   auto r = RunCli({"replay", f});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("rejected at stage 1 (schema)"), std::string::npos) << r.out;
-  EXPECT_EQ(RunCli({"replay", f, "--profile", "legacy"}).exit_code, 0);
+  // In the executor's spelling maxBytes="0" means "no bound"; the legacy runtime selects a
+  // file for bytes < maxBytes, so there it is never selected.
+  auto never = RunCli({"replay", f, "--profile", "legacy"});
+  EXPECT_EQ(never.exit_code, 1);
+  EXPECT_NE(never.out.find("never selected"), std::string::npos) << never.out;
+  testing::XAlgo legacy = RingReduceScatter(4, "reduce_scatter");
+  legacy.legacy = true;
+  legacy.inplace = 0;
+  const std::string lf = WriteTempFile("rs_legacy.xml", ToXml(legacy));
+  EXPECT_EQ(RunCli({"replay", lf, "--profile", "legacy"}).exit_code, 0);
   EXPECT_EQ(RunCli({"replay", f, "--profile", "msccl"}).exit_code, 2);
 }
 

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "test_util.h"
 
@@ -117,14 +119,17 @@ TEST(ScheduleExpandSymmetricCliTest, MalformedFileIsExitTwoNamingFileAndItem) {
   EXPECT_EQ(s.err, r.err);
 }
 
-TEST(ScheduleExpandSymmetricCliTest, ExpansionFailingTheCheckerIsExitOneAndNothingWritten) {
+TEST(ScheduleExpandSymmetricCliTest, FileFailingTheCheckerIsExitOneAndNothingWritten) {
   json doc = SymmetricAllgather();
   doc["ratio"] = "2";  // the expansion's ratio is 3
   const std::string file = Write("sym_wrong_ratio.json", doc);
   const std::string out = TempPath("sym_wrong_ratio_out.json");
   auto r = RunCli({"schedule", "expand", Ring(), file, "-o", out});
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.err.find("the expanded schedule fails the checker"), std::string::npos) << r.err;
+  // The symmetric checker (what `verify` runs) rejects it before it is expanded.
+  EXPECT_NE(r.err.find("the schedule does not verify, nothing expanded"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(RunCli({"verify", Ring(), file}).exit_code, 1);
   EXPECT_FALSE(Exists(out));
   auto s = RunCli({"simulate", Ring(), file, "--size", "1MB"});
   EXPECT_EQ(s.exit_code, 1) << s.err;
@@ -185,6 +190,49 @@ TEST(ScheduleExpandSymmetricCliTest, ConsumersTreatItAsItsExpansion) {
   ASSERT_EQ(sa.exit_code, 0) << sa.err;
   EXPECT_EQ(sa.out, sb.out);
   EXPECT_EQ(json::parse(sa.out)["completion_time"], "1536/1953125");
+}
+
+}  // namespace
+}  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// One schedule gets one verdict: files whose expansion is a valid plain schedule but that
+// `verify` rejects (a wrong declared order breaks the regular action; swapped exponents name
+// the wrong group element for a root) are rejected by every consumer too, before expanding,
+// and nothing is written.
+TEST(ScheduleExpandSymmetricCliTest, EveryConsumerGivesTheVerdictVerifyGives) {
+  const std::string ring = Ring();
+  json wrong_order = SymmetricAllgather();
+  wrong_order["group"]["orders"] = json::array({8});
+  json swapped = SymmetricAllgather();
+  swapped["roots"][1]["exponents"] = json::array({3});
+  swapped["roots"][3]["exponents"] = json::array({1});
+  for (const auto& [name, doc, kind] : {std::tuple{"sym_wrong_order", wrong_order, "not-regular"},
+                                        std::tuple{"sym_swapped", swapped, "root-list"}}) {
+    SCOPED_TRACE(name);
+    const std::string file = Write(std::string(name) + ".json", doc);
+    auto v = RunCli({"verify", ring, file, "--json"});
+    ASSERT_EQ(v.exit_code, 1) << v.out << v.err;
+    EXPECT_NE(v.out.find(kind), std::string::npos) << v.out;
+    const std::string out = TempPath(std::string(name) + "_out");
+    const std::vector<std::vector<std::string>> consumers = {
+        {"schedule", "expand", ring, file, "-o", out + ".json"},
+        {"simulate", ring, file, "--size", "1MB"},
+        {"export", "msccl", ring, file, "-o", out + ".xml"},
+        {"export", "mscclpp", ring, file, "-o", out + ".plan.json"},
+        {"export", "chakra", ring, file, "-o", out, "--size", "4096"}};
+    for (const std::vector<std::string>& args : consumers) {
+      auto r = RunCli(args);
+      EXPECT_EQ(r.exit_code, 1) << args[0] << " " << args[1] << ": " << r.err;
+      EXPECT_NE(r.err.find("the schedule does not verify, nothing"), std::string::npos) << r.err;
+    }
+    for (const std::string suffix :
+         {".json", ".xml", ".plan.json", ".0.et", ".json.partial", ".xml.partial"}) {
+      EXPECT_FALSE(Exists(out + suffix)) << suffix;
+    }
+  }
 }
 
 }  // namespace

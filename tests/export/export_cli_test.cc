@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "graphs/rational.h"
 #include "graphs/topology_io.h"
@@ -158,15 +159,61 @@ TEST(ExportCli, EveryCollectiveProfileAndModeIsReplayAccepted) {
     for (const std::string profile : {"executor", "rccl", "legacy"}) {
       for (const std::string mode : {"--inplace", "--outofplace"}) {
         SCOPED_TRACE(coll + " " + profile + " " + mode);
-        nlohmann::json j = ExportAndReplay(kTwoCluster, s, TempPath("tc-" + coll + ".xml"),
-                                           {mode, "--root-specific"}, profile);
+        // The legacy runtime needs a finite maxBytes for its scratch buffer (export.md).
+        std::vector<std::string> extra = {mode, "--root-specific"};
+        if (profile == "legacy") extra.insert(extra.end(), {"--max-bytes", "134217728"});
+        nlohmann::json j =
+            ExportAndReplay(kTwoCluster, s, TempPath("tc-" + coll + ".xml"), extra, profile);
         EXPECT_EQ(j["collective"], coll);
         EXPECT_EQ(j["ngpus"], 8);
         EXPECT_EQ(j["exact_chunks"], true);
         EXPECT_EQ(j["achieved_ratio"], j["optimal_ratio"]);
+        EXPECT_EQ(j["max_bytes"], profile == "legacy" ? 134217728 : 0);
       }
     }
   }
+}
+
+// microsoft/msccl reads minBytes/maxBytes on <algo>, selects a file for bytes < maxBytes and
+// allocates maxBytes * s_chunks / nchunksperloop bytes of scratch (src/graph/topo.cc,
+// src/init.cc): "unbounded" is a finite 2^40 when the program has no scratch, and a program
+// with scratch needs --max-bytes.
+TEST(ExportCli, LegacyByteRangeIsCamelCaseAndScratchNeedsMaxBytes) {
+  const std::string ag = PipelineSchedule("allgather");
+  nlohmann::json j =
+      ExportAndReplay(kTwoCluster, ag, TempPath("tc-legacy-ag.xml"), {"--root-specific"}, "legacy");
+  EXPECT_EQ(j["max_bytes"], 1099511627776);
+  const std::string xml = ReadTextFile(j["file"].get<std::string>());
+  EXPECT_NE(xml.find(" minBytes=\"0\" maxBytes=\"1099511627776\">"), std::string::npos);
+  EXPECT_EQ(xml.find("maxbytes"), std::string::npos);
+  const std::string rs = PipelineSchedule("reduce-scatter");
+  const std::string out = TempPath("tc-legacy-rs.xml");
+  CliResult r = RunCli({"export", "msccl", kTwoCluster, rs, "-o", out, "--profile", "legacy"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("collsynth: <args>: --max-bytes: the legacy runtime allocates maxBytes * "
+                       "s_chunks / nchunksperloop bytes of scratch"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(NothingWritten(out));
+  j = ExportAndReplay(kTwoCluster, rs, out, {"--min-bytes", "4096", "--max-bytes", "65536"},
+                      "legacy");
+  EXPECT_EQ(j["min_bytes"], 4096);
+  EXPECT_EQ(j["max_bytes"], 65536);
+}
+
+// Every runtime keeps the block a step waits for in an int8_t: more than 128 blocks per GPU
+// could write dependencies the runtime truncates.
+TEST(ExportCli, MaxTbsIsCappedAtTheRuntimesDependencyWidth) {
+  const std::string ag = PipelineSchedule("allgather");
+  for (const std::string profile : {"executor", "legacy"}) {
+    CliResult r = RunCli({"export", "msccl", kTwoCluster, ag, "-o", TempPath("tbs.xml"),
+                          "--profile", profile, "--max-tbs", "129"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err,
+              "collsynth: <args>: --max-tbs: 129 thread blocks per GPU: the runtimes store a "
+              "dependency's block id in int8_t, so at most 128 blocks are exported\n");
+  }
+  ExportAndReplay(kTwoCluster, ag, TempPath("tbs128.xml"), {"--max-tbs", "128"});
 }
 
 TEST(ExportCli, ExampleTopologiesPipelineAndStepSchedules) {
@@ -316,6 +363,38 @@ TEST(ExportCli, BaselineStepSchedulesAreReplayAccepted) {
     nlohmann::json j =
         ExportAndReplay(c.topo, s, TempPath("baseline-" + c.baseline + ".xml"), {"--inplace"});
     EXPECT_EQ(j["achieved_ratio"], j["optimal_ratio"]);
+  }
+}
+
+}  // namespace
+}  // namespace collsynth::testing
+
+namespace collsynth::testing {
+namespace {
+
+// One failure policy for every written file (cli/checked_output.h): a write that fails as a
+// full disk does is exit 1 naming the file and the OS error, never an internal error, and
+// leaves neither the file nor OUT.partial.
+TEST(ExportCli, AFailedWriteIsExitOneWithTheOsErrorAndLeavesNoFile) {
+  const std::string ag = PipelineSchedule("allgather");
+  const std::string xml = TempPath("enospc.xml"), plan = TempPath("enospc.plan.json"),
+                    traces = TempPath("enospc_chakra");
+  setenv("COLLSYNTH_FAULT_INJECT", "write-error", 1);
+  const CliResult m = RunCli({"export", "msccl", kTwoCluster, ag, "-o", xml});
+  const CliResult p = RunCli({"export", "mscclpp", kTwoCluster, ag, "-o", plan});
+  const CliResult c =
+      RunCli({"export", "chakra", kTwoCluster, ag, "-o", traces, "--size", "1048576"});
+  unsetenv("COLLSYNTH_FAULT_INJECT");
+  for (const auto& [r, out, what] : {std::tuple{m, xml, "msccl"}, std::tuple{p, plan, "mscclpp"},
+                                     std::tuple{c, traces + ".0.et", "chakra"}}) {
+    EXPECT_EQ(r.exit_code, 1) << what << ": " << r.err;
+    EXPECT_EQ(r.err.rfind(std::string("collsynth: export ") + what + ": ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(".partial: cannot write: No space left on device; nothing written"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    EXPECT_TRUE(NothingWritten(out)) << what;
+    EXPECT_FALSE(std::filesystem::exists(out + ".partial")) << what;
   }
 }
 

@@ -81,8 +81,12 @@ void SweepFamily(const std::string& expr, const std::string& tag) {
     for (const std::string profile : {"executor", "rccl", "legacy"}) {
       SCOPED_TRACE(expr + " " + cname + " " + profile);
       const std::string out = TempPath("family-" + tag + "-" + cname + "-" + profile + ".xml");
-      CliResult r = RunCli({"export", "msccl", topo, sched, "-o", out, "--profile", profile,
-                            "--root-specific", "--json"});
+      std::vector<std::string> args = {
+          "export", "msccl",           topo,    sched, "-o", out, "--profile",
+          profile,  "--root-specific", "--json"};
+      // The legacy runtime sizes its scratch buffer from maxBytes (docs/export.md).
+      if (profile == "legacy") args.insert(args.end(), {"--max-bytes", "134217728"});
+      CliResult r = RunCli(args);
       ASSERT_EQ(r.exit_code, 0) << r.err;
       const json j = json::parse(r.out);
       EXPECT_EQ(j["ngpus"], g.num_compute());

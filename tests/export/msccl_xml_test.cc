@@ -102,14 +102,22 @@ TEST(MscclXml, CollectiveSpellingPerProfile) {
             std::string::npos);
 }
 
-TEST(MscclXml, LegacyAlwaysBoundsMaxBytes) {
+TEST(MscclXml, LegacyWritesCamelCaseAndAlwaysBoundsMaxBytes) {
+  // microsoft/msccl src/graph/topo.cc reads minBytes/maxBytes on <algo> (case-sensitive
+  // names) and selects a file for bytes < maxBytes, so "unbounded" is a finite value there.
   MscclProgram p = SmallProgram("allgather");
   EXPECT_NE(MscclXmlText(p, MscclExportProfile::kExecutor).find("maxBytes=\"0\""),
             std::string::npos);
   const std::string legacy = MscclXmlText(p, MscclExportProfile::kLegacy);
-  EXPECT_NE(legacy.find(" minbytes=\"0\" maxbytes=\"1099511627776\">"), std::string::npos)
+  EXPECT_NE(legacy.find(" minBytes=\"0\" maxBytes=\"1099511627776\">"), std::string::npos)
       << legacy;
-  EXPECT_EQ(legacy.find("maxBytes"), std::string::npos);
+  EXPECT_EQ(legacy.find("maxbytes"), std::string::npos);
+  EXPECT_EQ(legacy.find("minbytes"), std::string::npos);
+  p.min_bytes = 1024;
+  p.max_bytes = 65536;
+  EXPECT_NE(
+      MscclXmlText(p, MscclExportProfile::kLegacy).find(" minBytes=\"1024\" maxBytes=\"65536\">"),
+      std::string::npos);
 }
 
 TEST(MscclXml, FileNamesSortLikeSizes) {

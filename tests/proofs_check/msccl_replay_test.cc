@@ -744,3 +744,85 @@ TEST(MscclReplayTest, BadOptionsThrow) {
 
 }  // namespace
 }  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// The runtimes keep depid in an int8_t and srcoff, dstoff, deps in int16_t (microsoft/msccl
+// src/include/msccl.h; Azure/msccl-executor-nccl and ROCm/rccl
+// src/include/msccl/msccl_struct.h): a wider value loads truncated, without a message, so the
+// replay rejects it in every profile. 127 and 32767 fit (and are judged on their merits).
+TEST(MscclReplayFieldWidths, ValuesOutsideTheRuntimesFieldsAreRejectedInEveryProfile) {
+  for (MscclProfile profile :
+       {MscclProfile::kExecutor, MscclProfile::kRccl, MscclProfile::kLegacy}) {
+    XAlgo a = RingAllgather(2, 1, false);
+    if (profile == MscclProfile::kLegacy) a.legacy = true;
+    const std::string xml = ToXml(a);
+    ASSERT_TRUE(Replay(xml, profile).ok) << Dump(Replay(xml, profile));
+    const std::string step =
+        "<step s=\"1\" type=\"s\" srcbuf=\"o\" srcoff=\"0\" dstbuf=\"o\" "
+        "dstoff=\"0\" cnt=\"1\" depid=\"-1\" deps=\"-1\"";
+    auto with = [&](const std::string& fields) {
+      return Replay(Replace(xml, step, "<step s=\"1\" type=\"s\" srcbuf=\"o\" " + fields), profile);
+    };
+    ExpectRejectedAt(
+        with("srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" depid=\"200\" deps=\"0\""),
+        ReplayStage::kSchema, ReplayViolationKind::kLimit,
+        "depid=200 does not fit the runtime's int8_t dependentBid (at most 127)");
+    ExpectRejectedAt(
+        with("srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" depid=\"128\" deps=\"0\""),
+        ReplayStage::kSchema, ReplayViolationKind::kLimit, "depid=128");
+    // 127 fits the field: it is rejected only because block 127 does not exist.
+    ExpectRejectedAt(
+        with("srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" depid=\"127\" deps=\"0\""),
+        ReplayStage::kSchema, ReplayViolationKind::kDependency, "depends on tb 127");
+    ExpectRejectedAt(
+        with("srcoff=\"32768\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" depid=\"-1\" deps=\"-1\""),
+        ReplayStage::kSchema, ReplayViolationKind::kLimit,
+        "srcoff=32768 does not fit the runtime's int16_t field (at most 32767)");
+    ExpectRejectedAt(
+        with("srcoff=\"0\" dstbuf=\"o\" dstoff=\"70000\" cnt=\"1\" depid=\"-1\" deps=\"-1\""),
+        ReplayStage::kSchema, ReplayViolationKind::kLimit, "dstoff=70000");
+    ExpectRejectedAt(
+        with("srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" depid=\"0\" deps=\"40000\""),
+        ReplayStage::kSchema, ReplayViolationKind::kLimit, "deps=40000");
+    // 32767 fits: rejected as outside the 2-chunk buffer, not as a width.
+    const ReplayResult in_field =
+        with("srcoff=\"32767\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" depid=\"-1\" deps=\"-1\"");
+    EXPECT_FALSE(Has(in_field, ReplayStage::kSchema, ReplayViolationKind::kLimit))
+        << Dump(in_field);
+    EXPECT_TRUE(Has(in_field, ReplayStage::kSchema, ReplayViolationKind::kBadValue,
+                    "is outside the output buffer"))
+        << Dump(in_field);
+  }
+}
+
+// microsoft/msccl src/graph/topo.cc reads minBytes/maxBytes (camel case, optional, default
+// max 2^27) on <algo>; the lower-case names belong to a config file's <load> element, and a
+// file selected for minBytes <= bytes < maxBytes is never selected when they are equal.
+TEST(MscclReplayLegacyByteRange, TheRuntimesSpellingAndRangeRules) {
+  XAlgo a = RingAllgather(2, 1, false);
+  a.legacy = true;
+  const std::string xml = ToXml(a);
+  const std::string range = " minBytes=\"0\" maxBytes=\"1099511627776\">";
+  EXPECT_TRUE(Replay(xml, MscclProfile::kLegacy).ok);
+  ExpectRejectedAt(Replay(Replace(xml, range, " minbytes=\"0\" maxbytes=\"1099511627776\">"),
+                          MscclProfile::kLegacy),
+                   ReplayStage::kSchema, ReplayViolationKind::kBadValue,
+                   "minbytes/maxbytes (lower case) are ignored by the legacy runtime on <algo>");
+  ExpectRejectedAt(
+      Replay(Replace(xml, range, " minBytes=\"0\" maxBytes=\"0\">"), MscclProfile::kLegacy),
+      ReplayStage::kSchema, ReplayViolationKind::kBadValue, "never selected");
+  ExpectRejectedAt(
+      Replay(Replace(xml, range, " minBytes=\"4096\" maxBytes=\"1024\">"), MscclProfile::kLegacy),
+      ReplayStage::kSchema, ReplayViolationKind::kBadValue, "minBytes 4096 > maxBytes 1024");
+  const ReplayResult no_range = Replay(Replace(xml, range, ">"), MscclProfile::kLegacy);
+  EXPECT_TRUE(no_range.ok) << Dump(no_range);
+  ASSERT_FALSE(no_range.notes.empty());
+  EXPECT_NE(no_range.notes.back().find("only below 2^27 bytes"), std::string::npos);
+  // The executor reads maxBytes 0 as no bound.
+  EXPECT_TRUE(Replay(ToXml(RingAllgather(2, 1, false))).ok);
+}
+
+}  // namespace
+}  // namespace collsynth

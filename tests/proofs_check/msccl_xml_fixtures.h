@@ -33,7 +33,7 @@ struct XGpu {
 struct XAlgo {
   std::string name = "test", proto = "Simple", coll = "allgather";
   int nchannels = 1, nchunksperloop = 1, ngpus = 1, inplace = 0, outofplace = 1;
-  bool legacy = false;  // lower-case minbytes/maxbytes, no outofplace
+  bool legacy = false;  // no outofplace, a finite maxBytes (microsoft/msccl src/graph/topo.cc)
   std::vector<XGpu> gpus;
 };
 
@@ -55,7 +55,7 @@ inline std::string ToXml(const XAlgo& a) {
   std::string x = "<algo name=\"" + a.name + "\" proto=\"" + a.proto +
                   "\" nchannels=" + q(a.nchannels) + " nchunksperloop=" + q(a.nchunksperloop) +
                   " ngpus=" + q(a.ngpus) + " coll=\"" + a.coll + "\" inplace=" + q(a.inplace);
-  x += a.legacy ? " minbytes=\"0\" maxbytes=\"0\">\n"
+  x += a.legacy ? " minBytes=\"0\" maxBytes=\"1099511627776\">\n"
                 : " outofplace=" + q(a.outofplace) + " minBytes=\"0\" maxBytes=\"0\">\n";
   for (const XGpu& g : a.gpus) {
     x += "  <gpu id=" + q(g.id) + " i_chunks=" + q(g.i_chunks) + " o_chunks=" + q(g.o_chunks) +

@@ -45,6 +45,9 @@ TEST(ChunkChoiceTest, PathPicksTheMinimumOfTheClosedForm) {
 
 TEST(ChunkChoiceTest, ParsesListsAndRefusesBadEntries) {
   EXPECT_EQ(ParseChunkList("--chunks-sweep", "1,2,64", 100), (std::vector<std::int64_t>{1, 2, 64}));
+  // A repeated P is simulated once, where it first appears.
+  EXPECT_EQ(ParseChunkList("--chunks-sweep", "4,1,4,2,1,4", 100),
+            (std::vector<std::int64_t>{4, 1, 2}));
   for (const std::string bad : {"", "1,,2", "0", "2,1/2", "101", "x"}) {
     EXPECT_THROW(ParseChunkList("--chunks-sweep", bad, 100), InputError) << bad;
   }

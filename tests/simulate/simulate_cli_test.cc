@@ -205,3 +205,73 @@ TEST(SimulateCliTest, AScheduleTheCheckerRejectsIsExitOne) {
 
 }  // namespace
 }  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// Every time is a sum of latencies, transfer durations and reduction times, so their size in
+// bits bounds the work of the exact arithmetic: 50,000-digit latencies took 78 s. Inputs whose
+// least common denominator and largest numerator need more than 2048 bits are refused before
+// anything runs (exit 2, naming the topology), below the bound the run is exact as always.
+TEST(SimulateCliTest, LatenciesWithHugeDigitCountsAreRefusedBeforeRunning) {
+  const std::string sched = WriteTempFile("huge_lat_s.json", R"({"format": "steps",
+    "collective": "allgather", "sends": [
+      {"source": "a", "chunk": [["0", "1"]], "from": "a", "to": "b", "step": 1},
+      {"source": "b", "chunk": [["0", "1"]], "from": "b", "to": "a", "step": 1}]})");
+  auto topo_with = [](const std::string& name, const std::string& latency) {
+    return WriteTempFile(name, R"({"nodes": [{"name": "a"}, {"name": "b"}], "links": [
+      {"from": "a", "to": "b", "bandwidth": 1, "duplex": true, "latency": ")" +
+                                   latency + R"("}]})");
+  };
+  // 1/3^k seconds: 3^1000 has 1585 bits, 3^1300 has 2061.
+  std::string three_1000 = "1", three_1300;
+  {
+    BigInt p = 1;
+    for (int i = 0; i < 1300; ++i) {
+      p *= 3;
+      if (i + 1 == 1000) three_1000 = p.str();
+    }
+    three_1300 = p.str();
+  }
+  const std::string fits = topo_with("lat_1000.json", "1/" + three_1000);
+  json ok = SimulateJson({fits, sched, "--size", "2", "--bandwidth-unit", "1"});
+  // One step: latency 1/3^1000 plus 1 byte at 1 byte/s.
+  EXPECT_EQ(ParseRational(ok["completion_time"].get<std::string>()),
+            Rational(1) + ParseRational("1/" + three_1000));
+  const std::string huge = topo_with("lat_1300.json", "1/" + three_1300);
+  testing::CliResult r = RunCli({"simulate", huge, sched, "--size", "2"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("collsynth: " + huge + ": exact time resolution: the exact times need ", 0),
+            0u)
+      << r.err;
+  EXPECT_NE(r.err.find("above the simulator's limit of 2048 bits"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// --chunks-sweep: a repeated P is simulated once, and the whole sweep's work is bounded like
+// one simulation's (2^24 transfers in all), checked before anything runs.
+TEST(SimulateCliTest, ChunkSweepDropsRepeatsAndBoundsItsTotalWork) {
+  const std::string sched = TempPath("tc_pipeline_sweep.json");
+  ASSERT_EQ(RunCli({"pipeline", kTwoCluster, "-o", sched}).exit_code, 0);
+  json sweep = SimulateJson(
+      {kTwoCluster, sched, "--size", "1MB", "--alpha", "5us", "--chunks-sweep", "4,1,4,2,1"});
+  ASSERT_EQ(sweep["chunk_sweep"].size(), 3u);
+  EXPECT_EQ(sweep["chunk_sweep"][0]["chunks"], 4);
+  EXPECT_EQ(sweep["chunk_sweep"][1]["chunks"], 1);
+  EXPECT_EQ(sweep["chunk_sweep"][2]["chunks"], 2);
+  // Transfers grow linearly in P: one P at 60 % of the limit passes alone, two do not.
+  const json one = SimulateJson({kTwoCluster, sched, "--size", "1MB", "--chunks", "1"});
+  const std::int64_t per_p = one["transfers"].get<std::int64_t>();
+  const std::int64_t p = (std::int64_t{1} << 24) * 6 / 10 / per_p;
+  const std::int64_t q = p - 1;
+  testing::CliResult r = RunCli({"simulate", kTwoCluster, sched, "--size", "1MB", "--chunks-sweep",
+                                 std::to_string(p) + "," + std::to_string(q)});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--chunks-sweep: the sweep's simulations up to P = " + std::to_string(q) +
+                       " move more than 16777216 transfers in all"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace collsynth

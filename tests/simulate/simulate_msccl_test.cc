@@ -391,3 +391,51 @@ TEST(SimulateMscclTest, RanksAndTimeline) {
 
 }  // namespace
 }  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// `simulate --profile legacy` reads the file with the legacy runtime's rules, as `replay
+// --profile legacy` does (`reduce_scatter`, an optional `outofplace`). It used to read with
+// the executor's rules after the legacy replay accepted, and refuse legacy reduce-scatters.
+TEST(SimulateMscclLegacy, LegacyFilesAreSimulatedWithTheLegacyRules) {
+  for (const std::string coll : {"allgather", "reduce-scatter"}) {
+    SCOPED_TRACE(coll);
+    const std::string prefix = "legacy_sim_" + coll;
+    const std::string xml = Export(Path4(), prefix, {"--collective", coll},
+                                   {"--profile", "legacy", "--max-bytes", "1048576"});
+    const std::string executor = Export(Path4(), prefix + "_x", {"--collective", coll});
+    ASSERT_EQ(RunCli({"replay", xml, "--profile", "legacy"}).exit_code, 0);
+    const json legacy =
+        Simulate({Path4(), xml, "--size", "4000", "--alpha", "1us", "--profile", "legacy"});
+    // The same program in the executor's spelling takes the same time.
+    const json same = Simulate({Path4(), executor, "--size", "4000", "--alpha", "1us"});
+    EXPECT_EQ(Completion(legacy), Completion(same));
+    // The executor's rules refuse the legacy spelling of reduce-scatter.
+    testing::CliResult r = RunCli({"simulate", Path4(), xml, "--size", "4000"});
+    EXPECT_EQ(r.exit_code, coll == "reduce-scatter" ? 1 : 0) << r.err;
+  }
+}
+
+// A 94 KB file nested 13,400 levels deep under a valid header overflowed the stack of the
+// XML reader (SIGSEGV) in `replay` and `simulate`; the reader now refuses nesting past 256
+// levels: the file is rejected, exit 1.
+TEST(SimulateMscclDeepXml, DeepNestingIsARejectionNotACrash) {
+  std::string x =
+      "<algo name=\"t\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"4\" ngpus=\"4\" "
+      "coll=\"allgather\" inplace=\"0\" outofplace=\"1\" minBytes=\"0\" maxBytes=\"0\">\n"
+      "  <gpu id=\"0\" i_chunks=\"1\" o_chunks=\"4\" s_chunks=\"0\">\n";
+  for (int i = 0; i < 13400; ++i) x += "<tb id=\"0\" send=\"1\" recv=\"3\" chan=\"0\">";
+  for (int i = 0; i < 13400; ++i) x += "</tb>";
+  x += "\n  </gpu>\n</algo>\n";
+  const std::string deep = WriteTempFile("deep_nesting.xml", x);
+  testing::CliResult replay = RunCli({"replay", deep});
+  EXPECT_EQ(replay.exit_code, 1) << replay.err;
+  EXPECT_NE(replay.out.find("nested more than 256 levels deep"), std::string::npos) << replay.out;
+  testing::CliResult sim = RunCli({"simulate", Path4(), deep, "--size", "1000"});
+  EXPECT_EQ(sim.exit_code, 1) << sim.err;
+  EXPECT_NE(sim.err.find("nested more than 256 levels deep"), std::string::npos) << sim.err;
+}
+
+}  // namespace
+}  // namespace collsynth

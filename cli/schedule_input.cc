@@ -1,0 +1,62 @@
+#include "cli/schedule_input.h"
+
+#include <type_traits>
+#include <utility>
+
+#include "cli/command_registry.h"
+#include "proofs_check/pipeline_checker.h"
+#include "schedules/compact_schedule.h"
+#include "schedules/symmetric_pipeline_schedule.h"
+
+namespace collsynth::cli {
+
+Collective CheckedSchedule::collective() const {
+  return pipeline ? pipeline->collective : steps->collective;
+}
+
+std::optional<CheckedSchedule> LoadCheckedSchedule(const Topology& g, const std::string& path,
+                                                   const std::string& action) {
+  return CheckLoadedSchedule(g, LoadScheduleFile(g, path, path == "-" ? "<stdin>" : path),
+                             action);
+}
+
+std::optional<CheckedSchedule> CheckLoadedSchedule(const Topology& g, LoadedSchedule loaded,
+                                                   const std::string& action) {
+  CheckedSchedule out;
+  out.file = loaded.file;
+  out.format = loaded.Format();
+  out.verified = VerifyLoadedSchedule(g, loaded);
+  if (!out.verified.ok) {
+    PrintFailure(out.file + ": the schedule does not verify, nothing " + action + ": " +
+                 out.verified.FirstError());
+    return std::nullopt;
+  }
+  std::visit(
+      [&](auto& s) {
+        using S = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<S, StepSchedule>) {
+          out.steps = std::move(s);
+        } else if constexpr (std::is_same_v<S, CompactStepSchedule>) {
+          out.steps = StepsFromCompact(s);
+        } else if constexpr (std::is_same_v<S, PipelineSchedule>) {
+          out.pipeline = std::move(s);
+        } else {
+          out.pipeline = ExpandSymmetricPipelineSchedule(s, g);
+        }
+      },
+      loaded.value);
+  loaded = LoadedSchedule{};
+  if (out.format == "pipeline-symmetric") {
+    out.expansion_report = CheckPipelineSchedule(g, *out.pipeline);
+    if (!out.expansion_report->ok) {
+      const std::vector<std::string>& errors = out.expansion_report->errors;
+      PrintFailure(out.file + ": the expansion of the pipeline-symmetric schedule fails the "
+                              "pipeline checker, nothing " +
+                   action + ": " + (errors.empty() ? "?" : errors[0]));
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+}  // namespace collsynth::cli

@@ -1,0 +1,61 @@
+// One loader for every schedule format: a JSON schedule file ("steps", "steps-compact",
+// "pipeline", "pipeline-symmetric"; docs/formats.md) read once into one typed value. Every
+// command that consumes a schedule (verify, export msccl|mscclpp|chakra, simulate, schedule
+// expand) loads it here, has proofs_check/verify.h check that very value, and then acts on
+// it: what is lowered or simulated is the object that was checked (docs/architecture.md,
+// "Where a schedule is loaded, checked, acted on and written").
+//
+// A "pipeline" file is parsed with PipelineTreeStreamHook, so its JSON tree is never held
+// whole: memory is the typed schedule plus one tree's JSON. Bad input throws
+// InputError(file, item, problem): a document that is not an object, a "format" that is
+// missing or not a string, an unknown format, anything the format's reader refuses. Never
+// prints. Cost: that of the format's reader, O(size of the file).
+#ifndef COLLSYNTH_SCHEDULES_SCHEDULE_FILE_H_
+#define COLLSYNTH_SCHEDULES_SCHEDULE_FILE_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <variant>
+
+#include "graphs/topology.h"
+#include "schedules/collective.h"
+#include "schedules/compact_schedule.h"
+#include "schedules/pipeline_schedule.h"
+#include "schedules/step_schedule.h"
+#include "schedules/symmetric_pipeline_schedule.h"
+
+namespace collsynth {
+
+using ScheduleValue = std::variant<StepSchedule, CompactStepSchedule, PipelineSchedule,
+                                   SymmetricPipelineSchedule>;
+
+struct LoadedSchedule {
+  std::string file;  // the name used in messages ("<stdin>" for "-")
+  ScheduleValue value;
+
+  // "steps", "steps-compact", "pipeline" or "pipeline-symmetric".
+  const char* Format() const;
+  Collective collective() const;
+  bool IsSteps() const;     // steps or steps-compact
+  bool IsPipeline() const;  // pipeline or pipeline-symmetric
+};
+
+// From the file at `path` ("-" is stdin), parsed as it is read (ParseJsonFile); errors while
+// parsing and reading name `file` (errors of the file itself, such as a missing file, name
+// `path`).
+LoadedSchedule LoadScheduleFile(const Topology& g, const std::string& path,
+                                const std::string& file);
+// From text already read; `file` names it in messages.
+LoadedSchedule LoadScheduleText(const Topology& g, const std::string& text,
+                                const std::string& file);
+// From a parsed document (no streaming).
+LoadedSchedule LoadScheduleJson(const Topology& g, const nlohmann::json& doc,
+                                const std::string& file);
+
+// The value of the top-level "format" member of `doc`: InputError(file, "top level" or
+// "format", ...) when `doc` is not an object or "format" is missing or not a string.
+std::string ScheduleFormatOf(const nlohmann::json& doc, const std::string& file);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_SCHEDULES_SCHEDULE_FILE_H_
