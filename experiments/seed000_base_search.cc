@@ -296,9 +296,13 @@ BfbValue BfbAllgather(const Topology& g) {
 // One task per search. Rows: one "summary" row per search (the count after each filter, in
 // `counts`), then one row per isomorphism class: every class when there are at most K,
 // else only the classes that fit Table 9. A row's tl/tb are D(G) and BFB's allgather T_B
-// (M/B); `table4_*` are the allreduce T_L (α) and T_B (M/B) of the Table 4 row built on G
-// (Diamond: L²(G^□2); DBJMod(2,4): L(G)^□2), BFB on H for allgather plus BFB on H^T for
-// reduce-scatter (Cor. 3.1), and its time at α = 10 µs, M/B = 2^20 B / 100 Gbps = 83.88608 µs.
+// (M/B); `table4_*` are the allreduce T_L (α) and T_B (M/B) of the Table 4 row built on G,
+// BFB on H for allgather plus BFB on H^T for reduce-scatter (Cor. 3.1), and its time at
+// α = 10 µs, M/B = 2^20 B / 100 Gbps = 83.88608 µs. Both rows square first, then take line
+// graphs: Diamond H = L²(G^□2), DBJMod(2,4) H = L(G^□2) (the printed "L(DBJMod(2,4))^□2" read
+// as L applied to the square; the other reading, L(G)^□2, gives allreduce T_L 4·(D+1), never
+// the printed 22: docs/errata.md). `table4_expanded_*` are the same row from a bandwidth-optimal
+// step-MILP base schedule expanded by Thms 12 and 1 and checked (when the MILP finds one).
 // `matches_table4` says whether T_L equals and T_B rounds to the printed value.
 namespace {
 
@@ -386,14 +390,14 @@ MilpFinding MilpAtSteps(const Topology& g, int steps, const MilpSpec& milp) {
   return f;
 }
 
-// Diamond's Table 4 row the paper's way: the base allgather schedule expanded by Cartesian
-// square and two line-graph expansions (solvers/bfb/schedule_expansion.h), checked by the step
-// checker; returns {T_L, T_B in shard units}, or nullopt when the checker rejects it.
-std::optional<std::pair<int, Rational>> ExpandedDiamondRow(const Topology& g,
-                                                           const StepSchedule& a) {
+// A Table 4 row the paper's way: the base allgather schedule expanded by Cartesian square
+// and then `lines` line-graph expansions (Diamond 2, DBJMod(2,4) 1;
+// solvers/bfb/schedule_expansion.h), checked by the step checker; returns {T_L, T_B in shard
+// units}, or nullopt when the checker rejects it.
+std::optional<std::pair<int, Rational>> ExpandedTable4Row(const Topology& g, const StepSchedule& a,
+                                                          int lines) {
   ExpandedSchedule e = CartesianPowerSchedule(g, a, 2);
-  e = LineGraphSchedule(e.topology, e.schedule);
-  e = LineGraphSchedule(e.topology, e.schedule);
+  for (int k = 0; k < lines; ++k) e = LineGraphSchedule(e.topology, e.schedule);
   const StepCheckReport r = CheckStepSchedule(e.topology, e.schedule);
   if (!r.ok) return std::nullopt;
   return std::make_pair(r.tl, r.tb);
@@ -471,13 +475,14 @@ std::vector<ExperimentRow> RunSearch(const SearchSpec& spec, int all_rows_max,
     row.lower_bound = bound;
     row.tb_unit = "M/B";
     std::string t4_tl, t4_tb, t4_us, t4_match, t4x_tl, t4x_tb, t4x_us;
-    if (spec.has_table4 && spec.diamond && milp_p > 0) {
+    const int lines = spec.diamond ? 2 : 1;  // L²(G^□2) or L(G^□2)
+    if (spec.has_table4 && milp_p > 0) {
       // Allgather on H from G's schedule, reduce-scatter on H from G^T's (Cor. 3.1).
       const Topology gt = TransposeOf(top);
       const MilpFinding mt = MilpAtSteps(gt, spec.tl, milp);
       if (mt.chunks > 0) {
-        const auto ag = ExpandedDiamondRow(top, mf.schedule);
-        const auto rs = ExpandedDiamondRow(gt, mt.schedule);
+        const auto ag = ExpandedTable4Row(top, mf.schedule, lines);
+        const auto rs = ExpandedTable4Row(gt, mt.schedule, lines);
         if (ag && rs) {
           const Rational tl(ag->first + rs->first);
           const Rational tb = (ag->second + rs->second) * Rational(4, 1024);
@@ -489,8 +494,7 @@ std::vector<ExperimentRow> RunSearch(const SearchSpec& spec, int all_rows_max,
       }
     }
     if (spec.has_table4) {
-      Topology h = spec.diamond ? LineGraphPower(CartesianPower(top, 2), 2)
-                                : CartesianPower(LineGraph(top), 2);
+      const Topology h = LineGraphPower(CartesianPower(top, 2), lines);
       const Table4Value v = Table4Of(h);
       t4_tl = ToString(v.tl);
       t4_tb = ToString(v.tb);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
 
@@ -212,11 +213,83 @@ TEST(Seed000BaseSearch, Table4RowsTl) {
   const Topology h1 = LineGraphPower(CartesianPower(diamond, 2), 2);
   EXPECT_EQ(h1.num_nodes(), 1024);
   EXPECT_EQ(2 * ComputeDistanceStats(h1, 1).diameter, 16);
-  // L(DBJMod(2,4))^□2: 20, not the printed 22 (docs/errata.md: 22 = 2 mod 4 is no allreduce
-  // T_L of a Cartesian square of one schedule pair; the paper's DBJMod(2,4) has T_L 5).
-  const Topology h2 = CartesianPower(LineGraph(DbjMod(2, 4)), 2);
-  EXPECT_EQ(h2.num_nodes(), 1024);
-  EXPECT_EQ(2 * ComputeDistanceStats(h2, 1).diameter, 20);
+  // L(DBJMod(2,4))^□2 on the chosen rewiring (diameter 4): BFB's allreduce T_L is 2·D of the
+  // expanded graph, 2·(2·4 + 1) = 18 with the square first (the paper's order, docs/errata.md)
+  // and 2·2·(4 + 1) = 20 with the line graph first.
+  const Topology square_first = LineGraph(CartesianPower(DbjMod(2, 4), 2));
+  EXPECT_EQ(square_first.num_nodes(), 1024);
+  EXPECT_EQ(2 * ComputeDistanceStats(square_first, 1).diameter, 18);
+  const Topology line_first = CartesianPower(LineGraph(DbjMod(2, 4)), 2);
+  EXPECT_EQ(line_first.num_nodes(), 1024);
+  EXPECT_EQ(2 * ComputeDistanceStats(line_first, 1).diameter, 20);
+}
+
+// Table 4 row 4, "L(DBJMod(2,4))^□2 | 22α | 2.000M/B | 387.8us", scored by the theorems from a
+// bandwidth-optimal 5-step base (Table 9) in both composition orders (experiment kind
+// model-topologies, the Table 8 experiment's scoring): square first (Thm 12, then Thm 1 /
+// Cor 1.1) gives the printed row, 22α, T_B 2 M/B, 387.772 µs; line graph first gives 24α,
+// 33/16 M/B, 413.015 µs, neither printed number (docs/errata.md, "Withdrawn").
+TEST(Seed000BaseSearch, DbjModTable4RowBothCompositionOrders) {
+  const ExperimentKindFn* kind = FindExperimentKind("model-topologies");
+  ASSERT_NE(kind, nullptr);
+  auto score = [&](const nlohmann::json& expansions) {
+    ExperimentInput in;
+    in.params = {{"alpha_us", "10"},
+                 {"gbps", "100"},
+                 {"sizes_bytes", {1048576}},
+                 {"topologies",
+                  {{"dbj",
+                    {{"base",
+                      {{"label", "DBJMod(2,4)"},
+                       {"nodes", 16},
+                       {"degree", 2},
+                       {"steps", 5},
+                       {"bfb", false}}},
+                     {"expansions", expansions}}}}},
+                 {"models", {{{"model", "m"}, {"topology", "dbj"}}}}};
+    const auto tasks = (*kind)(in);
+    EXPECT_EQ(tasks.size(), 1u);
+    const auto rows = tasks.at(0).run();
+    EXPECT_EQ(rows.size(), 1u);
+    return rows.at(0);
+  };
+  auto extra = [](const ExperimentRow& r, const std::string& key) {
+    for (const auto& [k, v] : r.extra) {
+      if (k == key) return v;
+    }
+    return std::string("(missing)");
+  };
+  using nlohmann::json;
+  const ExperimentRow square_first =
+      score(json::array({json::array({"power", 2}), json::array({"line", 1})}));
+  EXPECT_EQ(square_first.nodes, 1024);
+  EXPECT_EQ(*square_first.tl, Rational(22));
+  EXPECT_EQ(*square_first.tb, Rational(2));
+  EXPECT_EQ(extra(square_first, "time_us_1048576"), "387.772");
+  const ExperimentRow line_first =
+      score(json::array({json::array({"line", 1}), json::array({"power", 2})}));
+  EXPECT_EQ(line_first.nodes, 1024);
+  EXPECT_EQ(*line_first.tl, Rational(24));
+  EXPECT_EQ(*line_first.tb, Rational(33, 16));
+  EXPECT_EQ(extra(line_first, "time_us_1048576"), "413.015");
+}
+
+// BFB (no bandwidth-optimal base needed) on L(G^□2) for the one DBJMod(2,4) rewiring of
+// diameter 5 (reverse-symmetric, cycle 0>5>15>10): allreduce (allgather on H plus allgather on
+// H^T, Cor. 3.1) has T_L 2(2·5 + 1) = 22, the printed value, with T_B above 2 M/B.
+TEST(Seed000BaseSearch, DbjModTable4RowByBfbSquareFirst) {
+  const DbjRewirings r = DbjModRewirings(2, 4);
+  const SmallDigraph* d5 = nullptr;
+  for (const auto& w : r.rewirings) {
+    if (SmallDiameter(w.graph) == 5) d5 = &w.graph;
+  }
+  ASSERT_NE(d5, nullptr);
+  EXPECT_TRUE(IsReverseSymmetric(*d5));
+  const Topology h = LineGraph(CartesianPower(ToTopology(*d5, "dbjmod24-d5"), 2));
+  ASSERT_EQ(h.num_nodes(), 1024);
+  const BfbValue ag = BfbAllgather(h), rs = BfbAllgather(TransposeOf(h));
+  EXPECT_EQ(ag.tl + rs.tl, 22);
+  EXPECT_EQ((ag.tb + rs.tb) * Rational(4, 1024), Rational(1288, 512));
 }
 
 TEST(Seed000Table7, BidirectionalMooreColumnAndTheAg24Row) {
