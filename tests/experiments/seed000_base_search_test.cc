@@ -274,22 +274,47 @@ TEST(Seed000BaseSearch, DbjModTable4RowBothCompositionOrders) {
   EXPECT_EQ(extra(line_first, "time_us_1048576"), "413.015");
 }
 
-// BFB (no bandwidth-optimal base needed) on L(G^□2) for the one DBJMod(2,4) rewiring of
-// diameter 5 (reverse-symmetric, cycle 0>5>15>10): allreduce (allgather on H plus allgather on
-// H^T, Cor. 3.1) has T_L 2(2·5 + 1) = 22, the printed value, with T_B above 2 M/B.
+// BFB (no bandwidth-optimal base needed) on L(G^□2), run by the experiment kind as
+// seed000-base-search does: allreduce (allgather on H plus allgather on H^T, Cor. 3.1) has T_L
+// 2(2D + 1): 22, the printed value, on the one DBJMod(2,4) rewiring of diameter 5
+// (reverse-symmetric, cycle 0>5>15>10), with T_B 161/64 = 2.516 M/B above the printed 2.000;
+// 18 on the three of diameter 4. (Line graph first, the kind gave 24 and 20.)
 TEST(Seed000BaseSearch, DbjModTable4RowByBfbSquareFirst) {
-  const DbjRewirings r = DbjModRewirings(2, 4);
-  const SmallDigraph* d5 = nullptr;
-  for (const auto& w : r.rewirings) {
-    if (SmallDiameter(w.graph) == 5) d5 = &w.graph;
+  const ExperimentKindFn* kind = FindExperimentKind("seed000-base-search");
+  ASSERT_NE(kind, nullptr);
+  ExperimentInput in;
+  in.params = {{"dbjmod",
+                {{{"d", 2},
+                  {"n", 4},
+                  {"tl", 5},
+                  {"reverse_symmetric", false},
+                  {"table4_tl", 22},
+                  {"table4_tb", "2.000"},
+                  {"milp", false}}}}};
+  const auto tasks = (*kind)(in);
+  ASSERT_EQ(tasks.size(), 1u);
+  const auto rows = tasks[0].run();
+  ASSERT_EQ(rows.size(), 5u);  // summary + 4 classes
+  auto extra = [](const ExperimentRow& r, const std::string& key) {
+    for (const auto& [k, v] : r.extra) {
+      if (k == key) return v;
+    }
+    return std::string("(missing)");
+  };
+  int d5 = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    SCOPED_TRACE(rows[i].instance);
+    const bool diameter5 = *rows[i].tl == Rational(5);
+    d5 += diameter5;
+    EXPECT_EQ(extra(rows[i], "table4_tl"), diameter5 ? "22" : "18");
+    if (diameter5) {
+      EXPECT_EQ(extra(rows[i], "reverse_symmetric"), "yes");
+      EXPECT_EQ(extra(rows[i], "added_cycle"), "0>5>15>10");
+      EXPECT_EQ(extra(rows[i], "table4_tb"), "161/64");
+      EXPECT_EQ(extra(rows[i], "matches_table4"), "no");  // T_B 2.516, not 2.000
+    }
   }
-  ASSERT_NE(d5, nullptr);
-  EXPECT_TRUE(IsReverseSymmetric(*d5));
-  const Topology h = LineGraph(CartesianPower(ToTopology(*d5, "dbjmod24-d5"), 2));
-  ASSERT_EQ(h.num_nodes(), 1024);
-  const BfbValue ag = BfbAllgather(h), rs = BfbAllgather(TransposeOf(h));
-  EXPECT_EQ(ag.tl + rs.tl, 22);
-  EXPECT_EQ((ag.tb + rs.tb) * Rational(4, 1024), Rational(161, 64));  // 2.516 M/B
+  EXPECT_EQ(d5, 1);
 }
 
 TEST(Seed000Table7, BidirectionalMooreColumnAndTheAg24Row) {
