@@ -7,12 +7,14 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "graphs/expansions.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
+#include "solvers/backends/lp_backend.h"
 #include "solvers/bfb/bfb_schedule.h"
 #include "solvers/bfb/schedule_expansion.h"
 #include "solvers/bfb/step_milp.h"
@@ -272,6 +274,130 @@ DbjRewirings DbjModRewirings(int d, int n) {
   return result;
 }
 
+ExactOnceResult ExactOnceStepMilp(const Topology& g, int steps, int chunks, double seconds) {
+  const int n = g.num_nodes();
+  std::vector<std::vector<int>> dist(n, std::vector<int>(n, -1));  // BFS from each node
+  for (int s = 0; s < n; ++s) {
+    std::vector<int> queue{s};
+    dist[s][s] = 0;
+    for (std::size_t h = 0; h < queue.size(); ++h) {
+      for (int l : g.OutLinks(queue[h])) {
+        const int w = g.link(l).to;
+        if (dist[s][w] < 0) {
+          dist[s][w] = dist[s][queue[h]] + 1;
+          queue.push_back(w);
+        }
+      }
+    }
+  }
+  for (const Link& l : g.links()) {
+    if (l.multiplicity != 1 || l.bandwidth != 1 || g.IsSwitch(l.from) || g.IsSwitch(l.to))
+      throw std::invalid_argument("ExactOnceStepMilp: unit links between compute nodes only");
+  }
+  const int degree = static_cast<int>(g.OutLinks(0).size());
+  LpProblem lp;
+  auto column = [&](double hi) {
+    lp.objective.push_back(0);
+    lp.col_lower.push_back(0);
+    lp.col_upper.push_back(hi);
+    lp.integer.push_back(true);
+    return lp.num_cols() - 1;
+  };
+  auto new_row = [&](double lo, double hi) {
+    lp.row_lower.push_back(lo);
+    lp.row_upper.push_back(hi);
+    return lp.num_rows() - 1;
+  };
+  // z[(s, chunk, link, t)]: that chunk of s's shard crosses the link at step t; only where the
+  // sender can hold it (d(s, from) <= t - 1) and the receiver can use it (d(s, to) <= t).
+  std::map<std::tuple<int, int, int, int>, int> z;
+  for (int s = 0; s < n; ++s) {
+    for (int c = 0; c < chunks; ++c) {
+      for (int e = 0; e < g.num_links(); ++e) {
+        const Link& l = g.link(e);
+        for (int t = 1; t <= steps; ++t) {
+          if (l.to != s && dist[s][l.from] <= t - 1 && dist[s][l.to] <= t)
+            z[{s, c, e, t}] = column(1);
+        }
+      }
+    }
+  }
+  std::vector<int> load(steps + 1);
+  for (int t = 1; t <= steps; ++t) load[t] = column(chunks * n);
+  auto z_at = [&](int s, int c, int e, int t) {
+    auto it = z.find({s, c, e, t});
+    return it == z.end() ? -1 : it->second;
+  };
+  for (int s = 0; s < n; ++s) {  // every chunk reaches every other node exactly once
+    for (int c = 0; c < chunks; ++c) {
+      for (int v = 0; v < n; ++v) {
+        if (v == s) continue;
+        const int r = new_row(1, 1);
+        for (int e : g.InLinks(v)) {
+          for (int t = 1; t <= steps; ++t) {
+            if (z_at(s, c, e, t) >= 0) lp.entries.push_back({r, z_at(s, c, e, t), 1});
+          }
+        }
+      }
+    }
+  }
+  for (const auto& [key, col] : z) {  // the sender received it at an earlier step
+    const auto [s, c, e, t] = key;
+    const int u = g.link(e).from;
+    if (u == s) continue;
+    const int r = new_row(-kLpInfinity, 0);
+    lp.entries.push_back({r, col, 1});
+    for (int e2 : g.InLinks(u)) {
+      for (int t2 = 1; t2 < t; ++t2) {
+        if (z_at(s, c, e2, t2) >= 0) lp.entries.push_back({r, z_at(s, c, e2, t2), -1});
+      }
+    }
+  }
+  for (int e = 0; e < g.num_links(); ++e) {  // every link carries L_t chunks at step t
+    for (int t = 1; t <= steps; ++t) {
+      const int r = new_row(0, 0);
+      lp.entries.push_back({r, load[t], -1});
+      for (int s = 0; s < n; ++s) {
+        for (int c = 0; c < chunks; ++c) {
+          if (z_at(s, c, e, t) >= 0) lp.entries.push_back({r, z_at(s, c, e, t), 1});
+        }
+      }
+    }
+  }
+  const double total = static_cast<double>(chunks) * (n - 1) / degree;  // sum_t L_t
+  const int r = new_row(total, total);
+  for (int t = 1; t <= steps; ++t) lp.entries.push_back({r, load[t], 1});
+  CbcOptions options;
+  options.time_limit_seconds = seconds;
+  options.standard_cuts = true;
+  const LpSolution sol = SolveIlpWithCbc(lp, options);
+  ExactOnceResult out;
+  if (sol.outcome == LpOutcome::kInfeasible) {
+    out.outcome = "none";
+    return out;
+  }
+  if (sol.outcome != LpOutcome::kOptimal || sol.primal.empty()) {
+    out.outcome = "time limit";
+    return out;
+  }
+  out.outcome = "found";
+  for (const auto& [key, col] : z) {
+    if (sol.primal[col] < 0.5) continue;
+    const auto [s, c, e, t] = key;
+    StepSend send;
+    send.source = s;
+    send.chunk = {Interval{Rational(c, chunks), Rational(c + 1, chunks)}};
+    send.from = g.link(e).from;
+    send.to = g.link(e).to;
+    send.step = t;
+    out.schedule.sends.push_back(send);
+  }
+  for (int t = 1; t <= steps; ++t) out.loads.push_back(static_cast<int>(sol.primal[load[t]] + 0.5));
+  const StepCheckReport report = CheckStepSchedule(g, out.schedule);
+  out.checked = report.ok && report.tl == steps && report.tb == Rational(n - 1) / Rational(degree);
+  return out;
+}
+
 BfbValue BfbAllgather(const Topology& g) {
   BfbOptions options;
   options.certificates = false;
@@ -296,9 +422,13 @@ BfbValue BfbAllgather(const Topology& g) {
 // One task per search. Rows: one "summary" row per search (the count after each filter, in
 // `counts`), then one row per isomorphism class: every class when there are at most K,
 // else only the classes that fit Table 9. A row's tl/tb are D(G) and BFB's allgather T_B
-// (M/B); `table4_*` are the allreduce T_L (α) and T_B (M/B) of the Table 4 row built on G
-// (Diamond: L²(G^□2); DBJMod(2,4): L(G)^□2), BFB on H for allgather plus BFB on H^T for
-// reduce-scatter (Cor. 3.1), and its time at α = 10 µs, M/B = 2^20 B / 100 Gbps = 83.88608 µs.
+// (M/B); `table4_*` are the allreduce T_L (α) and T_B (M/B) of the Table 4 row built on G,
+// BFB on H for allgather plus BFB on H^T for reduce-scatter (Cor. 3.1), and its time at
+// α = 10 µs, M/B = 2^20 B / 100 Gbps = 83.88608 µs. Both rows square first, then take line
+// graphs: Diamond H = L²(G^□2), DBJMod(2,4) H = L(G^□2) (the printed "L(DBJMod(2,4))^□2" read
+// as L applied to the square; the other reading, L(G)^□2, gives allreduce T_L 4·(D+1), never
+// the printed 22: docs/errata.md). `table4_expanded_*` are the same row from a bandwidth-optimal
+// step-MILP base schedule expanded by Thms 12 and 1 and checked (when the MILP finds one).
 // `matches_table4` says whether T_L equals and T_B rounds to the printed value.
 namespace {
 
@@ -349,6 +479,7 @@ struct MilpSpec {
   std::vector<int> chunks;   // P values tried in order; empty = no MILP
   double seconds = 10;       // per solve
   std::vector<int> classes;  // only these class indices (empty = all)
+  bool exact_once = false;   // "model": "exact-once" (ExactOnceStepMilp), else the step MILP
 };
 
 // The step MILP (solvers/bfb/step_milp.h) with exactly `steps` comm steps, P = each of
@@ -366,6 +497,19 @@ MilpFinding MilpAtSteps(const Topology& g, int steps, const MilpSpec& milp) {
       Rational(g.num_nodes() - 1) / Rational(static_cast<long>(g.OutLinks(0).size()));
   MilpFinding f;
   for (int p : milp.chunks) {
+    if (milp.exact_once) {
+      ExactOnceResult r = ExactOnceStepMilp(g, steps, p, milp.seconds);
+      f.outcomes += (f.outcomes.empty() ? "" : " ") + std::string("P=") + std::to_string(p) +
+                    ":exact-once " + r.outcome +
+                    (r.outcome == "found" && !r.checked ? " (rejected)" : "");
+      if (r.checked) {
+        f.tb = bound;
+        f.chunks = p;
+        f.schedule = std::move(r.schedule);
+        break;
+      }
+      continue;
+    }
     StepMilpOptions o;
     o.chunks = p;
     o.min_steps = steps;
@@ -386,14 +530,14 @@ MilpFinding MilpAtSteps(const Topology& g, int steps, const MilpSpec& milp) {
   return f;
 }
 
-// Diamond's Table 4 row the paper's way: the base allgather schedule expanded by Cartesian
-// square and two line-graph expansions (solvers/bfb/schedule_expansion.h), checked by the step
-// checker; returns {T_L, T_B in shard units}, or nullopt when the checker rejects it.
-std::optional<std::pair<int, Rational>> ExpandedDiamondRow(const Topology& g,
-                                                           const StepSchedule& a) {
+// A Table 4 row the paper's way: the base allgather schedule expanded by Cartesian square
+// and then `lines` line-graph expansions (Diamond 2, DBJMod(2,4) 1;
+// solvers/bfb/schedule_expansion.h), checked by the step checker; returns {T_L, T_B in shard
+// units}, or nullopt when the checker rejects it.
+std::optional<std::pair<int, Rational>> ExpandedTable4Row(const Topology& g, const StepSchedule& a,
+                                                          int lines) {
   ExpandedSchedule e = CartesianPowerSchedule(g, a, 2);
-  e = LineGraphSchedule(e.topology, e.schedule);
-  e = LineGraphSchedule(e.topology, e.schedule);
+  for (int k = 0; k < lines; ++k) e = LineGraphSchedule(e.topology, e.schedule);
   const StepCheckReport r = CheckStepSchedule(e.topology, e.schedule);
   if (!r.ok) return std::nullopt;
   return std::make_pair(r.tl, r.tb);
@@ -471,13 +615,14 @@ std::vector<ExperimentRow> RunSearch(const SearchSpec& spec, int all_rows_max,
     row.lower_bound = bound;
     row.tb_unit = "M/B";
     std::string t4_tl, t4_tb, t4_us, t4_match, t4x_tl, t4x_tb, t4x_us;
-    if (spec.has_table4 && spec.diamond && milp_p > 0) {
+    const int lines = spec.diamond ? 2 : 1;  // L²(G^□2) or L(G^□2)
+    if (spec.has_table4 && milp_p > 0) {
       // Allgather on H from G's schedule, reduce-scatter on H from G^T's (Cor. 3.1).
       const Topology gt = TransposeOf(top);
       const MilpFinding mt = MilpAtSteps(gt, spec.tl, milp);
       if (mt.chunks > 0) {
-        const auto ag = ExpandedDiamondRow(top, mf.schedule);
-        const auto rs = ExpandedDiamondRow(gt, mt.schedule);
+        const auto ag = ExpandedTable4Row(top, mf.schedule, lines);
+        const auto rs = ExpandedTable4Row(gt, mt.schedule, lines);
         if (ag && rs) {
           const Rational tl(ag->first + rs->first);
           const Rational tb = (ag->second + rs->second) * Rational(4, 1024);
@@ -489,8 +634,7 @@ std::vector<ExperimentRow> RunSearch(const SearchSpec& spec, int all_rows_max,
       }
     }
     if (spec.has_table4) {
-      Topology h = spec.diamond ? LineGraphPower(CartesianPower(top, 2), 2)
-                                : CartesianPower(LineGraph(top), 2);
+      const Topology h = LineGraphPower(CartesianPower(top, 2), lines);
       const Table4Value v = Table4Of(h);
       t4_tl = ToString(v.tl);
       t4_tb = ToString(v.tb);
@@ -590,6 +734,11 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& input) {
     if (m.contains("seconds")) {
       if (!m["seconds"].is_number()) throw InputError("", "milp.seconds", "must be a number");
       milp.seconds = m["seconds"].get<double>();
+    }
+    if (m.contains("model")) {
+      if (m["model"] != "objective" && m["model"] != "exact-once")
+        throw InputError("", "milp.model", "must be \"objective\" or \"exact-once\"");
+      milp.exact_once = m["model"] == "exact-once";
     }
   }
   std::vector<SearchSpec> specs;

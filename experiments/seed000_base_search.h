@@ -24,6 +24,7 @@
 
 #include "graphs/rational.h"
 #include "graphs/topology.h"
+#include "schedules/step_schedule.h"
 
 namespace collsynth::experiments {
 
@@ -64,6 +65,21 @@ struct DbjRewirings {
   long long cycles_listed = 0;  // cycles looked at (valid or not)
 };
 DbjRewirings DbjModRewirings(int d, int n);
+
+// Does g (unit links, d-regular, no switches) have an allgather of exactly `steps` steps with
+// P = `chunks` equal chunks per shard and T_B = (N-1)/d shard units (Thm 6's bound)? A
+// feasibility 0/1 program with what that bound forces, so much smaller and tighter than the
+// step MILP's T_B objective: every node receives every chunk exactly once, over links that
+// already hold it (causality), and every link carries the same number L_t of chunks at step
+// t, with sum_t L_t = P(N-1)/d. CBC with `seconds` of wall clock (solvers/backends). The
+// schedule, when found, is the step checker's to accept (`checked`).
+struct ExactOnceResult {
+  std::string outcome;  // "found", "none" (CBC proved infeasible) or "time limit"
+  StepSchedule schedule;
+  bool checked = false;    // the step checker accepted it, with T_L = steps and T_B the bound
+  std::vector<int> loads;  // L_t, t = 1..steps (chunks per link)
+};
+ExactOnceResult ExactOnceStepMilp(const Topology& g, int steps, int chunks, double seconds);
 
 // BFB allgather T_B of g (shard units, unit bandwidth) and T_L = D(g): solvers/bfb.
 struct BfbValue {
