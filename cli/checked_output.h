@@ -38,8 +38,9 @@ struct CheckedOutput {
 // `check` receives the PATH.partial paths, in the order of `files`, and returns "" when it
 // accepts the bytes on disk, else its first problem (reported as "the written file is
 // rejected: PROBLEM").
-CheckedOutput WriteChecked(const std::vector<OutputFile>& files,
-                           const std::function<std::string(const std::vector<std::string>&)>& check);
+CheckedOutput WriteChecked(
+    const std::vector<OutputFile>& files,
+    const std::function<std::string(const std::vector<std::string>&)>& check);
 
 }  // namespace collsynth::cli
 

@@ -96,6 +96,12 @@ int RunExportChakra(const ExportChakraArgs& a) {
     return kExitCheckFailed;
   }
   const MscclProgram& p = r.program;
+  if (const std::int64_t nodes = ChakraTraceNodeCount(p, a.slices); nodes > kMaxChakraTraceNodes) {
+    throw InputError("<args>", "--slices",
+                     std::to_string(a.slices) + " slices give " + std::to_string(nodes) +
+                         " trace nodes, more than " + std::to_string(kMaxChakraTraceNodes) +
+                         " (about 150 bytes each in memory, 100 on disk): use fewer slices");
+  }
   const std::int64_t pieces = p.nchunksperloop * a.slices;
   if (a.size % pieces != 0) {
     const std::int64_t below = a.size / pieces * pieces;

@@ -33,6 +33,7 @@
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/msccl_replay.h"
+#include "proofs_check/mscclpp_plan.h"
 #include "proofs_check/mscclpp_replay.h"
 #include "proofs_check/verify.h"
 #include "schedules/compact_schedule.h"
@@ -496,6 +497,16 @@ CommandRegistrar reg_export_mscclpp(11, [](CLI::App& app) {
             });
       } catch (const ExportLimitError& e) {
         PrintFailure("export mscclpp: limit " + e.limit() + ": " + e.what());
+        return kExitCheckFailed;
+      }
+      std::int64_t blocks = 0;
+      for (const std::vector<int>& gpu : r.ops_per_block) blocks += gpu.size();
+      if (blocks > mscclpp_check::kMaxBlocksTotal) {  // refused before the plan is written
+        PrintFailure("export mscclpp: limit blocks: " + std::to_string(blocks) +
+                     " thread blocks in all, above the plan replay's limit of " +
+                     std::to_string(mscclpp_check::kMaxBlocksTotal) +
+                     " (its memory grows with the square of the blocks, docs/export.md); "
+                     "nothing written");
         return kExitCheckFailed;
       }
       const std::string path = OutputPath(args->output, MscclppFileName(r, o));

@@ -16,8 +16,7 @@ Collective CheckedSchedule::collective() const {
 
 std::optional<CheckedSchedule> LoadCheckedSchedule(const Topology& g, const std::string& path,
                                                    const std::string& action) {
-  return CheckLoadedSchedule(g, LoadScheduleFile(g, path, path == "-" ? "<stdin>" : path),
-                             action);
+  return CheckLoadedSchedule(g, LoadScheduleFile(g, path, path == "-" ? "<stdin>" : path), action);
 }
 
 std::optional<CheckedSchedule> CheckLoadedSchedule(const Topology& g, LoadedSchedule loaded,
@@ -50,8 +49,9 @@ std::optional<CheckedSchedule> CheckLoadedSchedule(const Topology& g, LoadedSche
     out.expansion_report = CheckPipelineSchedule(g, *out.pipeline);
     if (!out.expansion_report->ok) {
       const std::vector<std::string>& errors = out.expansion_report->errors;
-      PrintFailure(out.file + ": the expansion of the pipeline-symmetric schedule fails the "
-                              "pipeline checker, nothing " +
+      PrintFailure(out.file +
+                   ": the expansion of the pipeline-symmetric schedule fails the "
+                   "pipeline checker, nothing " +
                    action + ": " + (errors.empty() ? "?" : errors[0]));
       return std::nullopt;
     }

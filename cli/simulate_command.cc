@@ -98,11 +98,12 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
       throw InputError(a.routes, "routes", std::string("malformed side file: ") + e.what());
     }
   }
-  if (MscclTransferCount(algo, routing, g, model) > kMaxSimulatedTransfers) {
+  if (MscclTransferCount(algo, routing, g, model) > kMaxMscclSimulatedTransfers) {
     throw InputError("<args>", "--chunks",
                      "P = " + std::to_string(model.chunks) + " gives more than " +
-                         std::to_string(kMaxSimulatedTransfers) +
-                         " transfers (units x P x hops), above the simulator's limit");
+                         std::to_string(kMaxMscclSimulatedTransfers) +
+                         " transfers (units x P x hops), above the simulator's limit for MSCCL "
+                         "XML files (about 220 bytes each)");
   }
   const FlowSimulation sim =
       BuildMscclSimulation(algo, g, std::move(routing), model, ro.fifo_depth);

@@ -91,6 +91,23 @@ std::string IntAttr(const std::string& name, int field, std::int64_t value) {
 
 }  // namespace
 
+std::int64_t ChakraTraceNodeCount(const MscclProgram& p, int slices) {
+  std::int64_t per_slice = 0;
+  for (const MscclGpu& gpu : p.gpus) {
+    for (const MscclBlock& b : gpu.blocks) {
+      for (const MscclStep& s : b.steps) {
+        const std::vector<ChakraNodeType>* parts = PartsOf(s.type);
+        if (parts != nullptr) per_slice += static_cast<std::int64_t>(parts->size());
+      }
+    }
+  }
+  std::int64_t total = 0;
+  if (__builtin_mul_overflow(per_slice, static_cast<std::int64_t>(slices), &total)) {
+    return std::numeric_limits<std::int64_t>::max();
+  }
+  return total;
+}
+
 ChakraTraces LowerMscclProgramToChakra(const MscclProgram& p, const ChakraOptions& options) {
   if (p.collective == Collective::kBroadcast) {
     throw std::invalid_argument(

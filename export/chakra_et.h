@@ -86,6 +86,18 @@ struct ChakraOptions {
 // 2^31 - 1.
 ChakraTraces LowerMscclProgramToChakra(const MscclProgram& p, const ChakraOptions& options);
 
+// The number of trace nodes LowerMscclProgramToChakra(p, {.., slices}) builds, over all ranks
+// (each step's parts, once per slice), computed in O(steps) before anything is built. Steps of
+// a type outside the table count 0 (the lowering refuses them).
+std::int64_t ChakraTraceNodeCount(const MscclProgram& p, int slices);
+
+// The bound export chakra puts on ChakraTraceNodeCount: a node takes about 150 bytes in memory
+// and 100 bytes on disk (two_cluster allgather, 7,680 and 61,440 nodes: 12.4 and 20.3 MB peak,
+// 100 KB and 788 KB per rank file), so 2^23 nodes stay near 1.3 GB in memory and 0.9 GB of
+// traces; --slices 65536 on a 9-node torus wrote 2.1 GB, --slices 4096 on fattree(8) ran out of
+// memory.
+inline constexpr std::int64_t kMaxChakraTraceNodes = std::int64_t{1} << 23;
+
 // The lowering's self-check on the in-memory traces: every rank has a node (ASTRA-sim ends a
 // custom collective only when a node completes); ids dense with every data_dep naming a
 // smaller id of the same rank; SEND/RECV with comm_size > 0, peers in range, the own rank on

@@ -32,7 +32,13 @@ inline constexpr int kMaxSemaphoresPerOp = 16;  // semaphore ids per operation
 // This checker's bounds on work (hostile plans; kLimit violations naming them).
 inline constexpr int kMaxGpus = 1024;
 inline constexpr int kMaxBlocksPerGpu = 1024;
-inline constexpr int kMaxBlocksTotal = 8192;  // vector clocks are O(blocks^2)
+// Every block, proxy and caller is an actor, and the execution keeps a vector clock over all
+// actors for every block and every signal in flight, so memory grows with the square of the
+// blocks, about 80 bytes per block^2 on large plans: fattree(8) allgather, 3,328 blocks,
+// 335 MB peak; the fattree(8) allreduce, about 6,400 blocks, 3.2 GB; fattree(10) allgather,
+// 7,500 blocks, 4.4 GB (out of memory under a 4 GB cap). 6,656 blocks stay near 3.5 GB
+// (docs/export.md, "Plan replay").
+inline constexpr int kMaxBlocksTotal = 6656;
 inline constexpr std::int64_t kMaxChunksPerBuffer = 1 << 16;
 inline constexpr std::int64_t kMaxCellsTotal = std::int64_t{1} << 20;
 inline constexpr std::int64_t kMaxCellAccesses = std::int64_t{1} << 24;

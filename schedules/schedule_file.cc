@@ -63,8 +63,7 @@ std::string ScheduleFormatOf(const json& doc, const std::string& file) {
   }
   auto it = doc.find("format");
   if (it == doc.end()) {
-    throw InputError(file, "top level",
-                     std::string("missing field 'format' (") + kFormats + ")");
+    throw InputError(file, "top level", std::string("missing field 'format' (") + kFormats + ")");
   }
   if (!it->is_string()) {
     throw InputError(file, "format",

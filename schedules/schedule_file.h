@@ -26,8 +26,8 @@
 
 namespace collsynth {
 
-using ScheduleValue = std::variant<StepSchedule, CompactStepSchedule, PipelineSchedule,
-                                   SymmetricPipelineSchedule>;
+using ScheduleValue =
+    std::variant<StepSchedule, CompactStepSchedule, PipelineSchedule, SymmetricPipelineSchedule>;
 
 struct LoadedSchedule {
   std::string file;  // the name used in messages ("<stdin>" for "-")

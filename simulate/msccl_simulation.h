@@ -55,6 +55,11 @@ msccl::Algo ReadMscclProgram(const std::string& text, const std::string& file,
 
 Collective MscclCollective(const msccl::Algo& algo);
 
+// The simulator's limit on the transfers of an MSCCL XML file's run (sending units x P x route
+// links): the run keeps about 220 bytes per transfer (fattree(8) allgather with its side file,
+// 390,144 and 780,288 transfers: 120 and 206 MB peak), so 2^23 transfers stay near 2 GB.
+inline constexpr std::uint64_t kMaxMscclSimulatedTransfers = std::uint64_t{1} << 23;
+
 // One path of a route: topology links in the order data crosses them, and its share of the
 // bytes (shares of a route sum to 1).
 struct MscclRoutePart {

@@ -180,3 +180,31 @@ TEST(ExportChakraCli, InvalidScheduleIsExit1) {
 
 }  // namespace
 }  // namespace collsynth::testing
+
+namespace collsynth::testing {
+namespace {
+
+// The traces' node count (program steps' parts x slices) is bounded before anything is built:
+// --slices 4096 on fattree(8) ran out of memory, 65536 on a 9-node torus wrote 2.1 GB.
+TEST(ExportChakraCli, TraceNodesAboveTheLimitAreRefusedBeforeBuilding) {
+  const std::string ag = Schedule("pipeline", "allgather");
+  const std::string prefix = TempPath("chakra_nodes_limit");
+  CliResult one = RunCli({"export", "chakra", kTwoCluster, ag, "--size", "4800", "--slices", "1",
+                          "-o", prefix + "_one", "--json"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const std::int64_t per_slice = nlohmann::json::parse(one.out)["nodes"].get<std::int64_t>();
+  ASSERT_GT(per_slice, 0);
+  const std::int64_t slices = (std::int64_t{1} << 23) / per_slice + 1;
+  CliResult r = RunCli({"export", "chakra", kTwoCluster, ag, "--size", "4800", "--slices",
+                        std::to_string(slices), "-o", prefix});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "collsynth: <args>: --slices: " + std::to_string(slices) + " slices give " +
+                       std::to_string(per_slice * slices) +
+                       " trace nodes, more than 8388608 (about 150 bytes each in memory, 100 on "
+                       "disk): use fewer slices\n");
+  EXPECT_FALSE(std::filesystem::exists(prefix + ".0.et"));
+  EXPECT_FALSE(std::filesystem::exists(prefix + ".0.et.partial"));
+}
+
+}  // namespace
+}  // namespace collsynth::testing

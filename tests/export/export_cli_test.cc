@@ -382,8 +382,8 @@ TEST(ExportCli, AFailedWriteIsExitOneWithTheOsErrorAndLeavesNoFile) {
   setenv("COLLSYNTH_FAULT_INJECT", "write-error", 1);
   const CliResult m = RunCli({"export", "msccl", kTwoCluster, ag, "-o", xml});
   const CliResult p = RunCli({"export", "mscclpp", kTwoCluster, ag, "-o", plan});
-  const CliResult c =
-      RunCli({"export", "chakra", kTwoCluster, ag, "-o", traces, "--size", "1048576"});
+  const CliResult c = RunCli(
+      {"export", "chakra", kTwoCluster, ag, "-o", traces, "--size", "4800", "--slices", "1"});
   unsetenv("COLLSYNTH_FAULT_INJECT");
   for (const auto& [r, out, what] : {std::tuple{m, xml, "msccl"}, std::tuple{p, plan, "mscclpp"},
                                      std::tuple{c, traces + ".0.et", "chakra"}}) {

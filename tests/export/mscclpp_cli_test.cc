@@ -236,3 +236,28 @@ TEST(ExportMscclppCli, BaselineStepSchedules) {
 
 }  // namespace
 }  // namespace collsynth::testing
+
+namespace collsynth::testing {
+namespace {
+
+// The plan replay's memory grows with the square of the blocks (fattree(10) allgather, 7,500
+// blocks: 4.4 GB, out of memory under a 4 GB cap): export mscclpp refuses a plan above the
+// replay's 6,656-block limit before writing it, exit 1 naming the limit.
+TEST(MscclppCli, PlansAboveTheReplaysBlockLimitAreRefusedBeforeWriting) {
+  const std::string topo = TempPath("mscclpp_ft10.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "fattree(10)", "-o", topo}).exit_code, 0);
+  const std::string sched = TempPath("mscclpp_ft10_ag.json");
+  ASSERT_EQ(RunCli({"pipeline", topo, "-o", sched}).exit_code, 0);
+  const std::string plan = TempPath("mscclpp_ft10.plan.json");
+  CliResult r = RunCli({"export", "mscclpp", topo, sched, "-o", plan});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err.rfind("collsynth: export mscclpp: limit blocks: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(" thread blocks in all, above the plan replay's limit of 6656"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(plan));
+  EXPECT_FALSE(std::filesystem::exists(plan + ".partial"));
+}
+
+}  // namespace
+}  // namespace collsynth::testing

@@ -439,3 +439,26 @@ TEST(SimulateMscclDeepXml, DeepNestingIsARejectionNotACrash) {
 
 }  // namespace
 }  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// An MSCCL XML run keeps about 220 bytes per transfer, so its limit is 2^23 transfers (about
+// 2 GB), checked before building: --chunks 109 on a large export (16.7 M transfers, under the
+// old 2^24) ran out of memory after 31 s.
+TEST(SimulateMscclLimits, TransfersAboveTwoToThe23AreRefusedBeforeBuilding) {
+  const std::string xml = Export(Path4(), "h10_limit");
+  const json one = Simulate({Path4(), xml, "--size", "4000", "--chunks", "1"});
+  const std::int64_t per_p = one["transfers"].get<std::int64_t>();
+  ASSERT_GT(per_p, 0);
+  const std::int64_t over = (std::int64_t{1} << 23) / per_p + 1;
+  testing::CliResult r =
+      RunCli({"simulate", Path4(), xml, "--size", "4000", "--chunks", std::to_string(over)});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "collsynth: <args>: --chunks: P = " + std::to_string(over) +
+                       " gives more than 8388608 transfers (units x P x hops), above the "
+                       "simulator's limit for MSCCL XML files (about 220 bytes each)\n");
+}
+
+}  // namespace
+}  // namespace collsynth
