@@ -187,7 +187,7 @@ namespace {
 // The traces' node count (program steps' parts x slices) is bounded before anything is built:
 // --slices 4096 on fattree(8) ran out of memory, 65536 on a 9-node torus wrote 2.1 GB.
 TEST(ExportChakraCli, TraceNodesAboveTheLimitAreRefusedBeforeBuilding) {
-  const std::string ag = Schedule("pipeline", "allgather");
+  const std::string ag = Schedule("pipeline", "allreduce");
   const std::string prefix = TempPath("chakra_nodes_limit");
   CliResult one = RunCli({"export", "chakra", kTwoCluster, ag, "--size", "4800", "--slices", "1",
                           "-o", prefix + "_one", "--json"});
@@ -195,6 +195,7 @@ TEST(ExportChakraCli, TraceNodesAboveTheLimitAreRefusedBeforeBuilding) {
   const std::int64_t per_slice = nlohmann::json::parse(one.out)["nodes"].get<std::int64_t>();
   ASSERT_GT(per_slice, 0);
   const std::int64_t slices = (std::int64_t{1} << 23) / per_slice + 1;
+  ASSERT_LE(slices, 65536);  // --slices takes 1..65536
   CliResult r = RunCli({"export", "chakra", kTwoCluster, ag, "--size", "4800", "--slices",
                         std::to_string(slices), "-o", prefix});
   EXPECT_EQ(r.exit_code, 2) << r.err;
