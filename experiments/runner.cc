@@ -17,6 +17,7 @@ RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& optio
   ExperimentInput input;
   input.params = def.params;
   input.seeds = def.seeds;
+  input.file = def.path;
   std::vector<ExperimentTask> tasks;
   try {
     tasks = (*kind)(input);

@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,10 +67,19 @@ void WriteShard(const std::string& shard_dir, const ExperimentDefinition& def,
 // OUT/shard-I-of-N/ folder present, ordered by (N, I). InputError when there are none.
 std::vector<std::string> FindShardDirs(const std::string& out, size_t count);
 
+// One shard as merged. The fields of meta.json the merge reads are type-checked (a wrong
+// type is an InputError naming meta.json and the key, experiments/params.h); absent ones
+// take the defaults below.
 struct ShardInfo {
   std::string dir;
   ShardSpec spec;
   nlohmann::json meta;
+  size_t rows = 0;                       // "rows"
+  unsigned jobs = 1;                     // "jobs" (1..2^32-1)
+  double run_seconds = 0;                // "run_seconds" (>= 0)
+  nlohmann::json environment = nullptr;  // "environment" (an object; null when absent)
+  // environment.machine.hostname: nullopt without "machine", "" when it has no hostname.
+  std::optional<std::string> hostname;
 };
 
 struct MergedShards {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -258,6 +259,51 @@ TEST(Shards, TamperedRowsAreExit2NamingTheItem) {
   EXPECT_NE(b.err.find(rows_path + ": tasks[1].rows[0].nodes: missing or not an integer"),
             std::string::npos)
       << b.err;
+}
+
+// Every field of meta.json the merge reads is type-checked: a wrong type is exit 2 naming
+// meta.json and the field (these were nlohmann type_errors, exit 3).
+TEST(Shards, MistypedMetaFieldsAreExit2NamingTheField) {
+  const std::string def = WriteDef("mistyped-meta", kDefinition);
+  const std::string out = TwoShards("mistyped-meta-out", def);
+  const std::string meta_path = out + "/shard-1-of-2/meta.json";
+  const auto good = ParseJsonText(ReadTextFile(meta_path), meta_path);
+  const std::vector<std::pair<nlohmann::json::json_pointer, nlohmann::json>> mutants = {
+      {nlohmann::json::json_pointer("/jobs"), "2"},
+      {nlohmann::json::json_pointer("/jobs"), 0},
+      {nlohmann::json::json_pointer("/run_seconds"), "1.5"},
+      {nlohmann::json::json_pointer("/run_seconds"), -1},
+      {nlohmann::json::json_pointer("/rows"), "2"},
+      {nlohmann::json::json_pointer("/rows"), -2},
+      {nlohmann::json::json_pointer("/environment"), "here"},
+      {nlohmann::json::json_pointer("/environment/git_commit"), 7},
+      {nlohmann::json::json_pointer("/environment/git_dirty"), "no"},
+      {nlohmann::json::json_pointer("/environment/machine"), nlohmann::json::array()},
+      {nlohmann::json::json_pointer("/environment/machine/hostname"), 42},
+  };
+  for (const auto& [at, value] : mutants) {
+    auto bad = good;
+    bad[at] = value;
+    std::ofstream(meta_path) << bad.dump();
+    const auto r = RunCli({"experiment", "merge", def, "--out", out, "--no-plots"});
+    std::string field = at.to_string().substr(1);
+    for (char& c : field) {
+      if (c == '/') c = '.';
+    }
+    EXPECT_EQ(r.exit_code, 2) << field << " = " << value.dump() << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("collsynth: " + meta_path + ": " + field + ": ", 0), 0u)
+        << field << " = " << value.dump() << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  // The message says what was expected and what was found.
+  auto jobs = good;
+  jobs["jobs"] = "2";
+  std::ofstream(meta_path) << jobs.dump();
+  const auto r = RunCli({"experiment", "merge", def, "--out", out, "--no-plots"});
+  EXPECT_EQ(r.err, "collsynth: " + meta_path + ": jobs: expected an integer, got a string\n");
+  // The untouched shard merges again.
+  std::ofstream(meta_path) << good.dump();
+  EXPECT_EQ(RunCli({"experiment", "merge", def, "--out", out, "--no-plots"}).exit_code, 0);
 }
 
 TEST(Shards, RerunningOneShardAndMergingAgainGivesTheSameCsv) {
