@@ -26,9 +26,12 @@ VerifyResult Verify(const Topology& g, const json& schedule, const std::string& 
   }
   auto it = schedule.find("format");
   if (it == schedule.end() || !it->is_string()) {
-    throw InputError(file, "top level",
-                     "missing field 'format' (\"steps\", \"steps-compact\", \"pipeline\" or "
-                     "\"pipeline-symmetric\")");
+    const char* kFormats = "(\"steps\", \"steps-compact\", \"pipeline\" or \"pipeline-symmetric\")";
+    if (it == schedule.end()) {
+      throw InputError(file, "top level", std::string("missing field 'format' ") + kFormats);
+    }
+    throw InputError(file, "format",
+                     std::string("must be a string ") + kFormats + ", got " + it->dump());
   }
   VerifyResult result;
   result.format = it->get<std::string>();
