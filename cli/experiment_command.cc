@@ -417,6 +417,7 @@ CommandRegistrar reg_experiment(0, [](CLI::App& app) {
       nlohmann::json meta = nlohmann::json::object();
       if (fs::exists(dir + "/meta.json")) {
         meta = ParseJsonText(ReadTextFile(dir + "/meta.json"), dir + "/meta.json");
+        ex::CheckReadmeMeta(meta, dir + "/meta.json");
       }
       return Finish(def, table, meta, dir, rep_args->no_plots);
     });

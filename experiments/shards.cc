@@ -8,6 +8,7 @@
 #include <map>
 #include <regex>
 
+#include "experiments/outputs.h"
 #include "experiments/params.h"
 #include "graphs/input_error.h"
 #include "graphs/rational.h"
@@ -89,10 +90,9 @@ void ReadShardRunFields(const std::string& meta_path, ShardInfo& info) {
   info.jobs = static_cast<unsigned>(meta.Int("jobs", 1, 1, UINT32_MAX));
   info.run_seconds = meta.Number("run_seconds", 0);
   if (info.run_seconds < 0) throw meta.Error("run_seconds", "must be >= 0");
+  CheckReadmeMeta(info.meta, meta_path);  // environment, git_commit, git_dirty
   if (!meta.Has("environment")) return;
   const Params env = meta.Object("environment");
-  if (env.Has("git_commit") && !env.Raw()["git_commit"].is_null()) env.String("git_commit");
-  env.Bool("git_dirty", false);
   if (env.Has("machine")) info.hostname = env.Object("machine").String("hostname", "");
   info.environment = env.Raw();
 }

@@ -209,6 +209,31 @@ TEST(ExperimentCli, DeclaredColumnsCoverEveryCommittedCsv) {
   EXPECT_GT(checked, 500);
 }
 
+// `experiment report` reads meta.json back for the README: a mistyped field is exit 2 naming
+// it (git_dirty as a string was an nlohmann type_error, exit 3).
+TEST(ExperimentCli, ReportOnAMistypedMetaIsExit2NamingTheField) {
+  const std::string path = WriteTempFile("tiny-compare.json", kDefinition);
+  const std::string out = TempPath("report-meta-out");
+  std::filesystem::remove_all(out);
+  ASSERT_EQ(RunCli({"experiment", "run", path, "--out", out, "--no-plots"}).exit_code, 0);
+  const std::string meta_path = out + "/meta.json";
+  const auto good = ParseJsonText(Slurp(meta_path), meta_path);
+  auto dirty = good;
+  dirty["environment"]["git_commit"] = "abc";
+  dirty["environment"]["git_dirty"] = "yes";
+  std::ofstream(meta_path) << dirty.dump();
+  auto r = RunCli({"experiment", "report", path, "--out", out, "--no-plots"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "collsynth: " + meta_path +
+                       ": environment.git_dirty: expected true or false, got a string\n");
+  std::ofstream(meta_path) << "[1]";
+  r = RunCli({"experiment", "report", path, "--out", out, "--no-plots"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "collsynth: " + meta_path + ": expected an object, got an array\n");
+  std::ofstream(meta_path) << good.dump();
+  EXPECT_EQ(RunCli({"experiment", "report", path, "--out", out, "--no-plots"}).exit_code, 0);
+}
+
 TEST(ExperimentCli, ListShowsTheShippedDefinitions) {
   auto r = RunCli({"experiment", "list", "--dir", SourcePath("experiments")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
