@@ -221,6 +221,7 @@ int SubmitCommand(const ExperimentArgs& a) {
   }
   if (a.shards == 0) throw InputError("--shards", "", "missing: the number of array tasks");
   const auto def = LoadNamed(a);
+  ex::MakeExperimentTasks(def);  // a bad parameter fails here, not in every array task
   ex::SlurmSubmitSpec spec;
   std::error_code ec;
   spec.binary = fs::canonical("/proc/self/exe", ec).string();

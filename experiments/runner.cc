@@ -10,7 +10,7 @@
 
 namespace collsynth::experiments {
 
-RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& options) {
+std::vector<ExperimentTask> MakeExperimentTasks(const ExperimentDefinition& def) {
   const ExperimentKindFn* kind = FindExperimentKind(def.kind);
   if (kind == nullptr)
     throw InputError(def.path, "kind", "unknown experiment kind '" + def.kind + "'");
@@ -26,6 +26,11 @@ RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& optio
     if (e.file() == def.path) throw;
     throw InputError(def.path, "params" + (e.item().empty() ? "" : "." + e.item()), e.problem());
   }
+  return tasks;
+}
+
+RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& options) {
+  const std::vector<ExperimentTask> tasks = MakeExperimentTasks(def);
 
   if (options.shard_count == 0 || options.shard_index >= options.shard_count) {
     throw std::invalid_argument("RunExperiment: shard index " +

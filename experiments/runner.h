@@ -57,6 +57,12 @@ struct RunResult {
 
 RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& options = {});
 
+// The kind's task list for `def`, built and not run: every parameter is checked on the way
+// (InputError naming the definition file and the key, experiments/params.h). RunExperiment
+// starts with it; `experiment submit` calls it so that a bad parameter is refused before any
+// job is submitted. Costs what the kind's task builder costs (no task runs).
+std::vector<ExperimentTask> MakeExperimentTasks(const ExperimentDefinition& def);
+
 }  // namespace collsynth::experiments
 
 #endif  // COLLSYNTH_EXPERIMENTS_RUNNER_H_

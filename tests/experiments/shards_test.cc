@@ -467,6 +467,22 @@ TEST(Slurm, SubmitDryRunPrintsTheScriptsAndSubmitsNothing) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// A bad parameter is refused before anything is submitted (each array task would fail on it).
+TEST(Slurm, SubmitChecksTheParametersFirst) {
+  std::string text = kDefinition;
+  text.replace(text.find(R"("collective": "allgather")"), 25, R"("collective": 7)");
+  const std::string def = WriteDef("submit-bad-param", text);
+  const std::string out = TempPath("submit-bad-param-out");
+  fs::remove_all(out);
+  const auto r =
+      RunCli({"experiment", "submit", def, "--slurm", "--shards", "2", "--out", out, "--dry-run"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err,
+            "collsynth: " + def + ": params.collective: expected a string, got an integer\n");
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST(Slurm, SubmitWithoutSlurmIsAClearExit2) {
   const std::string def = WriteTempFile("shard-compare.json", kDefinition);
   const auto no_flag = RunCli({"experiment", "submit", def, "--shards", "2", "--dry-run"});
