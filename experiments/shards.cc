@@ -338,6 +338,13 @@ MergedShards MergeShards(const ExperimentDefinition& def, const std::vector<std:
     merged.shards.push_back(std::move(info));
   }
   const size_t count = merged.shards.front().spec.count;
+  // The definition decides how many tasks there are; a shard cannot shrink the run.
+  const size_t defined = MakeExperimentTasks(def).size();
+  if (tasks_total != defined) {
+    throw InputError((fs::path(merged.shards.front().dir) / "meta.json").string(), "tasks_total",
+                     std::to_string(tasks_total) + " tasks, but " + def.path + " makes " +
+                         std::to_string(defined));
+  }
   const fs::path base = fs::path(merged.shards.front().dir).parent_path();
   for (size_t i = 0; i < count; ++i) {
     if (!by_index.count(i)) {

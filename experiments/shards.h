@@ -17,9 +17,10 @@
 // failed or killed rerun leaves it missing, and rerunning a shard replaces it (idempotent).
 //
 // MergeShards checks that the shards belong to the definition being merged (same name and
-// DefinitionHash), to one commit (git commit and dirty flag) and one N, that every index
-// 0..N-1 is there exactly once and that every task 0..T-1 is in exactly the shard it belongs
-// to; it returns the rows in task order, so RowsToTable of the result is the table a single
+// DefinitionHash), to one commit (git commit and dirty flag) and one N, that their tasks_total
+// is the number of tasks the definition makes (MakeExperimentTasks, experiments/runner.h), that
+// every index 0..N-1 is there exactly once and that every task 0..T-1 is in exactly the shard it
+// belongs to; it returns the rows in task order, so RowsToTable of the result is the table a single
 // `experiment run` produces (byte-identical CSV except the time columns). Every problem is an
 // InputError naming the shard folder or file: missing, duplicated, foreign (another
 // definition, commit or N) or malformed. O(total rows) time and memory.

@@ -306,6 +306,32 @@ TEST(Shards, MistypedMetaFieldsAreExit2NamingTheField) {
   EXPECT_EQ(RunCli({"experiment", "merge", def, "--out", out, "--no-plots"}).exit_code, 0);
 }
 
+// A shard whose tasks_total is not the definition's (with rows to match) cannot shrink the
+// merged run: it was merged silently, with the other tasks' rows missing.
+TEST(Shards, TasksTotalMustBeTheDefinitions) {
+  const std::string def = WriteDef("shrunk", kDefinition);
+  const std::string out = TempPath("shrunk-out");
+  fs::remove_all(out);
+  ASSERT_EQ(RunCli({"experiment", "run", def, "--out", out, "--shard", "0/1"}).exit_code, 0);
+  const std::string dir = out + "/shard-0-of-1";
+  auto meta = ParseJsonText(ReadTextFile(dir + "/meta.json"), "meta");
+  auto rows = ParseJsonText(ReadTextFile(dir + "/rows.json"), "rows");
+  ASSERT_EQ(meta["tasks_total"], 5);
+  meta["tasks_total"] = 2;
+  meta["tasks"] = nlohmann::json::array({0, 1});
+  nlohmann::json kept = nlohmann::json::array();
+  kept.push_back(rows["tasks"][0]);
+  kept.push_back(rows["tasks"][1]);
+  rows["tasks"] = kept;
+  std::ofstream(dir + "/meta.json") << meta.dump();
+  std::ofstream(dir + "/rows.json") << rows.dump();
+  const auto r = RunCli({"experiment", "merge", def, "--out", out, "--no-plots"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(r.err,
+            "collsynth: " + dir + "/meta.json: tasks_total: 2 tasks, but " + def + " makes 5\n");
+  EXPECT_FALSE(fs::exists(out + "/results.csv"));
+}
+
 TEST(Shards, RerunningOneShardAndMergingAgainGivesTheSameCsv) {
   const std::string def = WriteTempFile("shard-compare.json", kDefinition);
   const std::string out = TwoShards("rerun", def);
