@@ -294,6 +294,11 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
         throw cj.Error("algorithms",
                        "unknown algorithm '" + a + "' (bfb, pipeline, baseline:NAME, tree:dbtree)");
       }
+      for (Collective collective : collectives) {
+        if (a == "tree:dbtree" && collective != Collective::kAllreduce) {
+          throw cj.Error("algorithms", "tree:dbtree is an allreduce (reduce, then broadcast)");
+        }
+      }
     }
     for (const auto& [k, v] : cj.Members("paper_us")) {
       if (!v->is_string()) {
