@@ -52,7 +52,15 @@ RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& optio
   // the lowest failing task index once every worker has stopped.
   ParallelFor(selected.size(), std::max(1u, options.jobs), [&](size_t k) {
     const size_t i = selected[k];
-    results[k] = tasks[i].run();
+    try {
+      results[k] = tasks[i].run();
+    } catch (const InputError& e) {
+      // Input a task finds bad only when it runs (a topology the expression check could not
+      // size, a condition on the built topology): name the definition and the task.
+      if (e.file() == def.path) throw;
+      throw InputError(def.path, "task " + std::to_string(i) + " (" + tasks[i].label + ")",
+                       e.what());
+    }
     if (!options.progress) return;
     std::lock_guard<std::mutex> lock(progress_mutex);
     ++done;

@@ -12,7 +12,9 @@
 //
 // Errors: InputError from the kind (bad params) propagates; an exception in a task stops the
 // handing out of further tasks and is rethrown after all workers stop, for the lowest failing
-// task index (deterministic); unverified rows raise UnverifiedRowError listing them.
+// task index (deterministic); an InputError a task throws is rethrown naming the definition
+// file and the task ("task I (LABEL)") with the original message; unverified rows raise
+// UnverifiedRowError listing them.
 #ifndef COLLSYNTH_EXPERIMENTS_RUNNER_H_
 #define COLLSYNTH_EXPERIMENTS_RUNNER_H_
 

@@ -234,6 +234,20 @@ TEST(ExperimentCli, ReportOnAMistypedMetaIsExit2NamingTheField) {
   EXPECT_EQ(RunCli({"experiment", "report", path, "--out", out, "--no-plots"}).exit_code, 0);
 }
 
+// Input a task finds bad only when it runs (here: tree:dbtree on a switched topology) names
+// the definition file and the task (it named only "<input>").
+TEST(ExperimentCli, TaskInputErrorNamesTheDefinitionAndTheTask) {
+  const std::string path = WriteTempFile("tvs.json", R"j({"name": "tvs", "kind": "time-vs-size",
+    "params": {"collective": "allreduce", "sizes": ["1KB"],
+               "cases": [{"topology": "torus(3,3)", "algorithms": ["bfb"]},
+                         {"topology": "twocluster(2,2,10,1)", "algorithms": ["tree:dbtree"]}]}})j");
+  const auto r = RunCli({"experiment", "run", path, "--out", TempPath("tvs-out"), "--no-plots"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "collsynth: " + path +
+                       ": task 1 (twocluster(2,2,10,1) allreduce): <input>: algorithms: "
+                       "tree:dbtree needs a direct-connect topology\n");
+}
+
 TEST(ExperimentCli, ListShowsTheShippedDefinitions) {
   auto r = RunCli({"experiment", "list", "--dir", SourcePath("experiments")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
