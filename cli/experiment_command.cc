@@ -195,22 +195,18 @@ int MergeCommand(const ExperimentArgs& a) {
   double seconds = 0;
   nlohmann::json shards = nlohmann::json::array();
   for (const auto& s : merged.shards) {
-    seconds += s.meta.value("run_seconds", 0.0);
-    nlohmann::json host = nullptr;
-    if (s.meta.contains("environment") && s.meta["environment"].contains("machine")) {
-      host = s.meta["environment"]["machine"].value("hostname", "");
-    }
-    shards.push_back({{"index", s.spec.index},
-                      {"dir", s.dir},
-                      {"rows", s.meta.value("rows", 0)},
-                      {"jobs", s.meta.value("jobs", 1)},
-                      {"run_seconds", s.meta.value("run_seconds", 0.0)},
-                      {"hostname", host}});
+    seconds += s.run_seconds;
+    shards.push_back(
+        {{"index", s.spec.index},
+         {"dir", s.dir},
+         {"rows", s.rows},
+         {"jobs", s.jobs},
+         {"run_seconds", s.run_seconds},
+         {"hostname", s.hostname ? nlohmann::json(*s.hostname) : nlohmann::json(nullptr)}});
   }
-  const auto& first = merged.shards.front().meta;
+  const auto& first = merged.shards.front();
   nlohmann::json meta =
-      RunMeta(def, table, first.value("jobs", 1u), merged.tasks, merged.rows.size(), seconds,
-              first.contains("environment") ? first["environment"] : nlohmann::json(nullptr));
+      RunMeta(def, table, first.jobs, merged.tasks, merged.rows.size(), seconds, first.environment);
   meta["shards"] = shards;
   std::cout << "merged " << merged.shards.size() << " shards of " << def.name << " ("
             << merged.tasks << " tasks, " << merged.rows.size() << " rows)\n";
@@ -225,6 +221,7 @@ int SubmitCommand(const ExperimentArgs& a) {
   }
   if (a.shards == 0) throw InputError("--shards", "", "missing: the number of array tasks");
   const auto def = LoadNamed(a);
+  ex::MakeExperimentTasks(def);  // a bad parameter fails here, not in every array task
   ex::SlurmSubmitSpec spec;
   std::error_code ec;
   spec.binary = fs::canonical("/proc/self/exe", ec).string();
@@ -421,6 +418,7 @@ CommandRegistrar reg_experiment(0, [](CLI::App& app) {
       nlohmann::json meta = nlohmann::json::object();
       if (fs::exists(dir + "/meta.json")) {
         meta = ParseJsonText(ReadTextFile(dir + "/meta.json"), dir + "/meta.json");
+        ex::CheckReadmeMeta(meta, dir + "/meta.json");
       }
       return Finish(def, table, meta, dir, rep_args->no_plots);
     });

@@ -113,13 +113,22 @@ CommandRegistrar reg_schedule(0, [](CLI::App& app) {
       }
       Topology g = ReadTopologyFile(a->topology);
       const std::string text = ReadTextFile(a->schedule);
-      if (JsonTopLevelFormat(text, a->schedule) == "pipeline-symmetric") {
+      const std::string format = JsonTopLevelFormat(text, a->schedule);
+      if (format == "pipeline-symmetric") {
         if (chosen != 0) {
           throw InputError("<args>", "schedule expand",
                            "--line, --degree, --power, --reverse and --bidir expand step "
                            "schedules; a pipeline-symmetric schedule is expanded without them");
         }
         return ExpandSymmetric(*a, g, text, a->schedule);
+      }
+      if (format != "steps") {
+        // Not a schedule this command reads: the file is at fault, whatever the options say.
+        if (!format.empty()) {
+          throw InputError(a->schedule, "format",
+                           "expected \"steps\" or \"pipeline-symmetric\", got \"" + format + "\"");
+        }
+        StepScheduleFromJson(ParseJsonText(text, a->schedule), g, a->schedule);  // says why
       }
       if (chosen != 1) choose_one();
       StepSchedule base = StepScheduleFromJson(ParseJsonText(text, a->schedule), g, a->schedule);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "experiments/csv_table.h"
+#include "experiments/params.h"
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
 #include "graphs/metrics.h"
@@ -21,32 +22,6 @@ namespace collsynth::experiments {
 namespace {
 
 using nlohmann::json;
-
-Rational ParamRational(const json& obj, const std::string& key, const std::string& item) {
-  if (!obj.contains(key)) throw InputError("", item + "." + key, "missing");
-  const json& v = obj[key];
-  try {
-    if (v.is_string()) return ParseRational(v.get<std::string>());
-    if (v.is_number_integer()) return Rational(v.get<std::int64_t>());
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", item + "." + key, e.what());
-  }
-  throw InputError("", item + "." + key, "must be an integer or a \"p/q\" / decimal string");
-}
-
-std::vector<std::string> StringList(const json& obj, const std::string& key,
-                                    const std::string& item) {
-  std::vector<std::string> out;
-  if (!obj.contains(key)) return out;
-  if (!obj[key].is_array()) throw InputError("", item + key, "must be an array of strings");
-  for (size_t i = 0; i < obj[key].size(); ++i) {
-    if (!obj[key][i].is_string()) {
-      throw InputError("", item + key + "[" + std::to_string(i) + "]", "must be a string");
-    }
-    out.push_back(obj[key][i].get<std::string>());
-  }
-  return out;
-}
 
 double Since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -134,19 +109,19 @@ void AddCertificateColumns(ExperimentRow& row, const std::optional<RowBound>& rb
 }
 
 std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
-  const json& p = in.params;
-  std::vector<std::string> names = StringList(p, "collectives", "");
-  if (names.empty()) names.push_back(p.value("collective", std::string("allreduce")));
+  const Params p(in);
+  std::vector<std::string> names = p.Strings("collectives");
+  const std::string names_key = names.empty() ? "collective" : "collectives";
+  if (names.empty()) names.push_back(p.String("collective", "allreduce"));
   std::vector<Collective> collectives;
   for (const auto& name : names) {
     const std::optional<Collective> c = ParseCollective(name);
     if (!c || *c == Collective::kBroadcast) {
-      throw InputError("", "collective",
-                       "'" + name + "' is not allgather, reduce-scatter or allreduce");
+      throw p.Error(names_key, "'" + name + "' is not allgather, reduce-scatter or allreduce");
     }
     collectives.push_back(*c);
   }
-  const bool lower_bound = p.value("lower_bound", true);
+  const bool lower_bound = p.Bool("lower_bound", true);
   const auto workloads = ParseWorkloads(p);
   struct Case {
     std::string topology, label;
@@ -154,32 +129,24 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
     std::string series;
   };
   std::vector<Case> cases;
-  if (p.contains("cases")) {
-    if (!p["cases"].is_array()) throw InputError("", "cases", "must be an array");
-    for (size_t i = 0; i < p["cases"].size(); ++i) {
-      const json& c = p["cases"][i];
-      const std::string item = "cases[" + std::to_string(i) + "].";
-      if (!c.is_object() || !c.contains("topology") || !c["topology"].is_string()) {
-        throw InputError("", item + "topology", "missing (a topo gen expression is required)");
-      }
-      cases.push_back({c["topology"].get<std::string>(), c.value("label", std::string()),
-                       StringList(c, "algorithms", item), c.value("series", std::string())});
-    }
+  for (const Params& c : p.Objects("cases")) {
+    cases.push_back({c.Topology("topology"), c.String("label", ""), c.Strings("algorithms"),
+                     c.String("series", "")});
   }
-  for (const auto& t : StringList(p, "topologies", "")) {
-    cases.push_back({t, "", StringList(p, "algorithms", ""), ""});
+  for (const auto& t : p.Topologies("topologies")) {
+    cases.push_back({t, "", p.Strings("algorithms"), ""});
   }
-  if (cases.empty()) throw InputError("", "cases", "no topologies given (cases or topologies)");
+  if (cases.empty()) throw p.Error("cases", "no topologies given (cases or topologies)");
   std::vector<ExperimentTask> tasks;
   for (const auto& c : cases) {
     if (c.algorithms.empty()) {
-      throw InputError("", "algorithms", "no algorithms for topology " + c.topology);
+      throw p.Error("algorithms", "no algorithms for topology " + c.topology);
     }
     for (const auto& collective : collectives) {
       for (const auto& a : c.algorithms) {
         if (a != "bfb" && a != "pipeline" && a != "optimum" && a.rfind("baseline:", 0) != 0) {
-          throw InputError("", "algorithms",
-                           "unknown algorithm '" + a + "' (bfb, pipeline, optimum, baseline:NAME)");
+          throw p.Error("algorithms",
+                        "unknown algorithm '" + a + "' (bfb, pipeline, optimum, baseline:NAME)");
         }
         tasks.push_back({c.topology + " " + a, [=] {
                            ExperimentRow row = RunCollectiveCase(c.topology, c.label, a, collective,
@@ -194,29 +161,24 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   return tasks;
 }
 
-const ExperimentKindRegistrar kRegistrar("collective-compare", &MakeTasks);
+const ExperimentKindRegistrar kRegistrar("collective-compare", &MakeTasks,
+                                         {"series", "k", "U", "trees", "rs_ag_optimal",
+                                          "cut_compute", "cut_bandwidth", "certified_optimal",
+                                          "certificate", "links", "diameter", "time_us_*"});
 
 }  // namespace
 
-std::vector<Workload> ParseWorkloads(const json& params) {
+std::vector<Workload> ParseWorkloads(const Params& params) {
   std::vector<Workload> out;
-  if (!params.contains("workloads")) return out;
-  if (!params["workloads"].is_array()) throw InputError("", "workloads", "must be an array");
-  for (size_t i = 0; i < params["workloads"].size(); ++i) {
-    const json& w = params["workloads"][i];
-    const std::string item = "workloads[" + std::to_string(i) + "]";
-    if (!w.is_object() || !w.contains("name") || !w["name"].is_string()) {
-      throw InputError("", item + ".name", "missing (a string is required)");
-    }
-    Workload wl{w["name"].get<std::string>(), ParamRational(w, "alpha_us", item),
-                ParamRational(w, "bytes", item), ParamRational(w, "gbps", item)};
+  for (const Params& w : params.Objects("workloads")) {
+    Workload wl{w.String("name"), w.Exact("alpha_us"), w.Exact("bytes"), w.Exact("gbps")};
     if (wl.name.empty() || wl.name.find_first_not_of(
                                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
                                std::string::npos) {
-      throw InputError("", item + ".name", "must be [A-Za-z0-9_]+ (it names a CSV column)");
+      throw w.Error("name", "must be [A-Za-z0-9_]+ (it names a CSV column)");
     }
     if (wl.alpha_us < 0 || wl.bytes <= 0 || wl.gbps <= 0) {
-      throw InputError("", item, "alpha_us must be >= 0, bytes and gbps > 0");
+      throw w.Error("", "alpha_us must be >= 0, bytes and gbps > 0");
     }
     out.push_back(wl);
   }

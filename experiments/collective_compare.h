@@ -42,6 +42,8 @@
 
 namespace collsynth::experiments {
 
+class Params;
+
 struct Workload {
   std::string name;
   Rational alpha_us, bytes, gbps;
@@ -52,7 +54,8 @@ ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::str
                                 const std::string& algorithm, Collective collective,
                                 const std::vector<Workload>& workloads, bool lower_bound);
 
-std::vector<Workload> ParseWorkloads(const nlohmann::json& params);
+// params.workloads (absent: none); InputError naming the key (experiments/params.h).
+std::vector<Workload> ParseWorkloads(const Params& params);
 
 }  // namespace collsynth::experiments
 

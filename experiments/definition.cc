@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
@@ -95,6 +96,39 @@ PlotSpec ReadPlot(const Reader& r, const json& p, const std::string& item) {
   return s;
 }
 
+// Every column a plot names must be one the kind's CSV can have: a fixed column or one the
+// kind declares (experiments/experiment.h). Checked when the definition is read, so a typo
+// is reported before the experiment runs, not after it wrote its files.
+void CheckPlotColumns(const ExperimentDefinition& def) {
+  const std::vector<std::string>* declared = ExperimentKindColumns(def.kind);
+  if (declared == nullptr) return;  // unknown kinds are reported by the caller
+  auto known = [&](const std::string& c) {
+    const auto& fixed = FixedColumns();
+    return std::find(fixed.begin(), fixed.end(), c) != fixed.end() ||
+           IsDeclaredColumn(*declared, c);
+  };
+  auto refuse = [&](const std::string& item, const std::string& c) {
+    std::string columns;
+    for (const auto& f : FixedColumns()) columns += (columns.empty() ? "" : ", ") + f;
+    for (const auto& d : *declared) columns += ", " + d;
+    throw InputError(def.path, item,
+                     "no CSV column '" + c + "' in an experiment of kind " + def.kind +
+                         " (columns: " + columns + ")");
+  };
+  for (size_t i = 0; i < def.plots.size(); ++i) {
+    const PlotSpec& p = def.plots[i];
+    const std::string item = "plots[" + std::to_string(i) + "].";
+    for (const auto& [key, column] : {std::pair<const char*, const std::string*>{"x", &p.x},
+                                      {"y", &p.y},
+                                      {"group", &p.group}}) {
+      if (!column->empty() && !known(*column)) refuse(item + key, *column);
+    }
+    for (const auto& [column, value] : p.where) {
+      if (!known(column)) refuse(item + "where." + column, column);
+    }
+  }
+}
+
 }  // namespace
 
 ExperimentDefinition LoadExperimentDefinition(const std::string& path) {
@@ -143,6 +177,7 @@ ExperimentDefinition LoadExperimentDefinition(const std::string& path) {
       def.plots.push_back(ReadPlot(r, doc["plots"][i], "plots[" + std::to_string(i) + "]"));
     }
   }
+  CheckPlotColumns(def);
   if (doc.contains("readme")) {
     const json& md = doc["readme"];
     if (md.is_string()) {

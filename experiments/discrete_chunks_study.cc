@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "experiments/experiment.h"
+#include "experiments/params.h"
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
@@ -20,7 +21,6 @@
 namespace collsynth::experiments {
 namespace {
 
-using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 std::vector<ExperimentRow> RunCase(const std::string& expr, std::int64_t chunks) {
@@ -72,30 +72,28 @@ std::vector<ExperimentRow> RunCase(const std::string& expr, std::int64_t chunks)
 }
 
 std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
-  const json& p = in.params;
-  if (!p.contains("topologies") || !p["topologies"].is_array() || p["topologies"].empty())
-    throw InputError("", "topologies", "must be a non-empty array of topo gen expressions");
-  if (!p.contains("chunks") || !p["chunks"].is_array() || p["chunks"].empty())
-    throw InputError("", "chunks", "must be a non-empty array of chunk counts P");
-  std::vector<std::int64_t> chunks;
-  for (size_t i = 0; i < p["chunks"].size(); ++i) {
-    const json& c = p["chunks"][i];
-    if (!c.is_number_integer() || c.get<std::int64_t>() < 1 || c.get<std::int64_t>() > kMaxChunks)
-      throw InputError("", "chunks[" + std::to_string(i) + "]", "must be an integer in 1..1000000");
-    chunks.push_back(c.get<std::int64_t>());
+  const Params p(in);
+  const std::vector<std::string> topologies = p.Topologies("topologies");
+  if (topologies.empty())
+    throw p.Error("topologies", "must be a non-empty array of topo gen expressions");
+  const std::vector<std::int64_t> chunks = p.Ints("chunks");
+  if (chunks.empty()) throw p.Error("chunks", "must be a non-empty array of chunk counts P");
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    if (chunks[i] < 1 || chunks[i] > kMaxChunks)
+      throw p.Error("chunks[" + std::to_string(i) + "]", "must be an integer in 1..1000000");
   }
   std::vector<ExperimentTask> tasks;
-  for (size_t i = 0; i < p["topologies"].size(); ++i) {
-    if (!p["topologies"][i].is_string())
-      throw InputError("", "topologies[" + std::to_string(i) + "]", "must be a string");
-    const std::string expr = p["topologies"][i].get<std::string>();
+  for (const std::string& expr : topologies) {
     for (std::int64_t c : chunks)
       tasks.push_back({expr + " P=" + std::to_string(c), [expr, c] { return RunCase(expr, c); }});
   }
   return tasks;
 }
 
-const ExperimentKindRegistrar kRegistrar("discrete-chunks", &MakeTasks);
+const ExperimentKindRegistrar kRegistrar("discrete-chunks", &MakeTasks,
+                                         {"bound_by", "chunks", "degree", "moore_optimal",
+                                          "thm20_gap", "thm20_bound", "thm20_holds", "cbc_solves",
+                                          "cbc_repaired"});
 
 }  // namespace
 }  // namespace collsynth::experiments

@@ -15,8 +15,11 @@
 // are the only ones allowed to differ between two runs of the same definition.
 //
 // Registering a kind (in its own experiments/<kind>.cc; the experiments library is linked
-// whole-archive, so the static registrar is kept):
-//   namespace { const ExperimentKindRegistrar kReg("my-kind", &MakeMyTasks); }
+// whole-archive, so the static registrar is kept), with the extra columns its rows can have
+// ("prefix_*" for a family of columns named from the parameters, e.g. "time_us_*"):
+//   namespace { const ExperimentKindRegistrar kReg("my-kind", &MakeMyTasks, {"k", "U"}); }
+// The declared columns let a definition's plots be checked before anything runs
+// (experiments/definition.h); tests/experiments check them against the kinds' rows.
 #ifndef COLLSYNTH_EXPERIMENTS_EXPERIMENT_H_
 #define COLLSYNTH_EXPERIMENTS_EXPERIMENT_H_
 
@@ -58,21 +61,29 @@ struct ExperimentTask {
   std::function<std::vector<ExperimentRow>()> run;
 };
 
-// What a kind sees: the definition's "params" object and its "seeds" list.
+// What a kind sees: the definition's "params" object, its "seeds" list and the definition
+// file (named by parameter errors). Kinds read params through experiments/params.h.
 struct ExperimentInput {
   nlohmann::json params = nlohmann::json::object();
   std::vector<uint64_t> seeds;
+  std::string file;
 };
 
-// Builds the task list. Bad parameters: throw InputError (file = the definition file).
+// Builds the task list. Bad parameters: throw InputError (file = the definition file, item =
+// the key path, experiments/params.h); every parameter is checked here, before any task runs.
 using ExperimentKindFn = std::function<std::vector<ExperimentTask>(const ExperimentInput&)>;
 
 struct ExperimentKindRegistrar {
-  ExperimentKindRegistrar(const std::string& name, ExperimentKindFn fn);
+  ExperimentKindRegistrar(const std::string& name, ExperimentKindFn fn,
+                          std::vector<std::string> columns);
 };
 
 // nullptr when unknown.
 const ExperimentKindFn* FindExperimentKind(const std::string& name);
+// The extra columns kind `name` declares (nullptr when unknown).
+const std::vector<std::string>* ExperimentKindColumns(const std::string& name);
+// Whether `column` is one of `declared` (an exact name, or "prefix_*" matching prefix_...).
+bool IsDeclaredColumn(const std::vector<std::string>& declared, const std::string& column);
 std::vector<std::string> ExperimentKindNames();  // sorted
 
 }  // namespace collsynth::experiments

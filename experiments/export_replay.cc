@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "experiments/experiment.h"
+#include "experiments/params.h"
 #include "export/msccl_program.h"
 #include "export/msccl_xml.h"
 #include "export/mscclpp_plan.h"
@@ -52,19 +53,6 @@ std::string Seconds(double s) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.6f", s);
   return buf;
-}
-
-std::vector<std::string> Strings(const json& p, const std::string& key) {
-  std::vector<std::string> out;
-  if (!p.contains(key)) return out;
-  if (!p[key].is_array()) throw InputError("", key, "must be an array of strings");
-  for (size_t i = 0; i < p[key].size(); ++i) {
-    if (!p[key][i].is_string()) {
-      throw InputError("", key + "[" + std::to_string(i) + "]", "must be a string");
-    }
-    out.push_back(p[key][i].get<std::string>());
-  }
-  return out;
 }
 
 MscclProfile ReplayProfile(MscclExportProfile p) {
@@ -230,33 +218,25 @@ ExperimentRow RunCase(const std::string& expr, const std::string& label, Collect
 }
 
 std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
-  const json& p = in.params;
+  const Params p(in);
   struct Case {
     std::string topology, label;
   };
   std::vector<Case> cases;
-  if (p.contains("cases")) {
-    if (!p["cases"].is_array()) throw InputError("", "cases", "must be an array");
-    for (size_t i = 0; i < p["cases"].size(); ++i) {
-      const json& c = p["cases"][i];
-      if (!c.is_object() || !c.contains("topology") || !c["topology"].is_string()) {
-        throw InputError("", "cases[" + std::to_string(i) + "].topology",
-                         "missing (a topo gen expression is required)");
-      }
-      cases.push_back({c["topology"].get<std::string>(), c.value("label", std::string())});
-    }
+  for (const Params& c : p.Objects("cases")) {
+    cases.push_back({c.Topology("topology"), c.String("label", "")});
   }
-  for (const auto& t : Strings(p, "topologies")) cases.push_back({t, ""});
-  if (cases.empty()) throw InputError("", "cases", "no topologies given (cases or topologies)");
+  for (const auto& t : p.Topologies("topologies")) cases.push_back({t, ""});
+  if (cases.empty()) throw p.Error("cases", "no topologies given (cases or topologies)");
   std::vector<Collective> collectives;
-  for (const auto& name : Strings(p, "collectives")) {
+  for (const auto& name : p.Strings("collectives")) {
     const std::optional<Collective> c = ParseCollective(name);
-    if (!c) throw InputError("", "collectives", "unknown collective '" + name + "'");
+    if (!c) throw p.Error("collectives", "unknown collective '" + name + "'");
     collectives.push_back(*c);
   }
-  if (collectives.empty()) throw InputError("", "collectives", "no collectives given");
+  if (collectives.empty()) throw p.Error("collectives", "no collectives given");
   std::vector<Target> profiles;
-  for (const auto& name : Strings(p, "profiles")) {
+  for (const auto& name : p.Strings("profiles")) {
     Target t;
     if (name == "mscclpp") {
       t.mscclpp = true;
@@ -264,23 +244,16 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
       try {
         t.profile = ParseMscclExportProfile(name);
       } catch (const std::invalid_argument&) {
-        throw InputError("", "profiles", "'" + name + "' is not executor, rccl, legacy or mscclpp");
+        throw p.Error("profiles", "'" + name + "' is not executor, rccl, legacy or mscclpp");
       }
     }
     profiles.push_back(t);
   }
   if (profiles.empty()) profiles.push_back(Target{});
   Limits limits;
-  auto positive = [&](const char* key, std::int64_t fallback) {
-    if (!p.contains(key)) return fallback;
-    if (!p[key].is_number_integer() || p[key].get<std::int64_t>() < 1) {
-      throw InputError("", key, "must be a positive integer");
-    }
-    return p[key].get<std::int64_t>();
-  };
-  limits.max_tbs = static_cast<int>(positive("max_tbs", limits.max_tbs));
-  limits.max_channels = static_cast<int>(positive("max_channels", limits.max_channels));
-  limits.max_chunks = positive("max_chunks", limits.max_chunks);
+  limits.max_tbs = static_cast<int>(p.Int("max_tbs", limits.max_tbs, 1, INT32_MAX));
+  limits.max_channels = static_cast<int>(p.Int("max_channels", limits.max_channels, 1, INT32_MAX));
+  limits.max_chunks = p.Int("max_chunks", limits.max_chunks, 1, INT64_MAX);
   std::vector<ExperimentTask> tasks;
   for (const auto& c : cases) {
     for (Collective coll : collectives) {
@@ -295,7 +268,8 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   return tasks;
 }
 
-const ExperimentKindRegistrar kRegistrar("export-replay", &MakeTasks);
+const ExperimentKindRegistrar kRegistrar("export-replay", &MakeTasks,
+                                         {std::begin(kColumns), std::end(kColumns)});
 
 }  // namespace
 }  // namespace collsynth::experiments

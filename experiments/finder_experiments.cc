@@ -24,6 +24,7 @@
 #include <map>
 
 #include "experiments/experiment.h"
+#include "experiments/params.h"
 #include "experiments/sweeps/sweep.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
@@ -35,16 +36,19 @@
 namespace collsynth::experiments {
 namespace {
 
-using nlohmann::json;
-
-std::int64_t Int(const json& p, const std::string& key, std::int64_t def) {
-  if (!p.contains(key)) return def;
-  if (!p[key].is_number_integer()) throw InputError("", "params." + key, "must be an integer");
-  return p[key].get<std::int64_t>();
-}
-
 double Since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// params.degrees (each in 1..2^31-1), or `fallback` when absent.
+std::vector<int> Degrees(const Params& p, std::vector<int> fallback) {
+  if (!p.Has("degrees")) return fallback;
+  std::vector<int> out;
+  for (std::int64_t d : p.Ints("degrees")) {
+    if (d < 1 || d > INT32_MAX) throw p.Error("degrees", "must be positive integers");
+    out.push_back(static_cast<int>(d));
+  }
+  return out;
 }
 
 std::string Alternatives(const FinderCandidate& c) {
@@ -79,14 +83,13 @@ ExperimentRow FrontierRow(const FinderCandidate& c, const FinderWorkload& w) {
 }
 
 std::vector<ExperimentTask> FrontierTasks(const ExperimentInput& in) {
-  const json& p = in.params;
-  if (!p.contains("cases") || !p["cases"].is_array())
-    throw InputError("", "params.cases", "must be an array");
-  std::int64_t verify_max = Int(p, "verify_max_nodes", 300);
+  const Params p(in);
+  if (!p.Has("cases")) throw p.Error("cases", "missing (an array of objects is required)");
+  std::int64_t verify_max = p.Int("verify_max_nodes", 300);
   std::vector<ExperimentTask> tasks;
-  for (const auto& c : p["cases"]) {
-    std::int64_t n = Int(c, "nodes", 0);
-    int d = static_cast<int>(Int(c, "degree", 0));
+  for (const Params& c : p.Objects("cases")) {
+    std::int64_t n = c.Int("nodes", 0);
+    int d = static_cast<int>(c.Int("degree", 0, INT32_MIN, INT32_MAX));
     tasks.push_back(
         {"finder N=" + std::to_string(n) + " d=" + std::to_string(d), [n, d, verify_max]() {
            TopologyFinder f;
@@ -113,45 +116,31 @@ std::vector<ExperimentTask> FrontierTasks(const ExperimentInput& in) {
 }
 
 std::vector<ExperimentTask> BestPerNTasks(const ExperimentInput& in) {
-  const json& p = in.params;
-  std::vector<int> degrees;
-  if (p.contains("degrees")) {
-    if (!p["degrees"].is_array() || p["degrees"].empty())
-      throw InputError("", "params.degrees", "must be a non-empty array of integers");
-    for (const auto& d : p["degrees"]) {
-      if (!d.is_number_integer())
-        throw InputError("", "params.degrees", "must be a non-empty array of integers");
-      degrees.push_back(d.get<int>());
-    }
-  } else {
-    degrees.push_back(static_cast<int>(Int(p, "degree", 4)));
-  }
-  std::int64_t lo = Int(p, "n_min", 5), hi = Int(p, "n_max", 2000);
-  const std::int64_t chunk = Int(p, "n_chunk", 0);
-  if (chunk < 0) throw InputError("", "params.n_chunk", "must be >= 0 (0: one task per degree)");
-  std::vector<std::int64_t> sizes;
-  for (const auto& s : p.value("sizes_bytes", json::array({1 << 20})))
-    sizes.push_back(s.get<std::int64_t>());
+  const Params p(in);
+  std::vector<int> degrees = Degrees(p, {static_cast<int>(p.Int("degree", 4, 1, INT32_MAX))});
+  if (p.Has("degrees") && degrees.empty())
+    throw p.Error("degrees", "must be a non-empty array of integers");
+  std::int64_t lo = p.Int("n_min", 5), hi = p.Int("n_max", 2000);
+  const std::int64_t chunk = p.Int("n_chunk", 0);
+  if (chunk < 0) throw p.Error("n_chunk", "must be >= 0 (0: one task per degree)");
+  std::vector<std::int64_t> sizes =
+      p.Has("sizes_bytes") ? p.Ints("sizes_bytes") : std::vector<std::int64_t>{1 << 20};
   std::vector<bool> directions;  // bidirectional?
-  const bool with_directions = p.contains("directions");
+  const bool with_directions = p.Has("directions");
   if (with_directions) {
-    if (!p["directions"].is_array() || p["directions"].empty())
-      throw InputError("", "params.directions",
-                       "must be a non-empty array of \"unidirectional\" / \"bidirectional\"");
-    for (const auto& x : p["directions"]) {
-      if (x == "unidirectional" || x == "bidirectional") {
-        directions.push_back(x == "bidirectional");
-      } else {
-        throw InputError("", "params.directions",
-                         "must be a non-empty array of \"unidirectional\" / \"bidirectional\"");
-      }
+    const char* const kDirections =
+        "must be a non-empty array of \"unidirectional\" / \"bidirectional\"";
+    for (const auto& x : p.Strings("directions")) {
+      if (x != "unidirectional" && x != "bidirectional") throw p.Error("directions", kDirections);
+      directions.push_back(x == "bidirectional");
     }
+    if (directions.empty()) throw p.Error("directions", kDirections);
   } else {
     directions.push_back(false);
   }
   FinderWorkload base;
-  base.alpha = Rational(Int(p, "alpha_us", 10), 1000000);
-  base.bandwidth_bps = Rational(Int(p, "bandwidth_gbps", 100)) * 1000000000;
+  base.alpha = Rational(p.Int("alpha_us", 10), 1000000);
+  base.bandwidth_bps = Rational(p.Int("bandwidth_gbps", 100)) * 1000000000;
   // One task per degree and block of n_chunk consecutive N (all N when n_chunk = 0): within
   // a task the engine's memo is shared across N (that is what makes it fast); blocks are
   // independent, for sharding (experiments/shards.h).
@@ -201,11 +190,9 @@ std::vector<ExperimentTask> BestPerNTasks(const ExperimentInput& in) {
 }
 
 std::vector<ExperimentTask> GenKautzTasks(const ExperimentInput& in) {
-  const json& p = in.params;
-  std::int64_t hi = Int(p, "n_max", 2000);
-  std::vector<int> degrees;
-  for (const auto& d : p.value("degrees", json::array({2, 4, 8, 16})))
-    degrees.push_back(d.get<int>());
+  const Params p(in);
+  std::int64_t hi = p.Int("n_max", 2000);
+  const std::vector<int> degrees = Degrees(p, {2, 4, 8, 16});
   std::vector<ExperimentTask> tasks;
   for (int d : degrees) {
     tasks.push_back(
@@ -238,36 +225,29 @@ std::vector<ExperimentTask> GenKautzTasks(const ExperimentInput& in) {
 }
 
 std::vector<ExperimentTask> SweepTasks(const ExperimentInput& in) {
-  std::vector<std::string> names;
-  for (const auto& n : in.params.value("sweeps", json::array()))
-    names.push_back(n.get<std::string>());
+  const Params p(in);
+  std::vector<std::string> names = p.Strings("sweeps");
   if (names.empty()) {
     for (const auto& s : sweeps::AllSweeps()) names.push_back(s.name);
   }
-  const std::int64_t scale = Int(in.params, "range_scale", 1);
-  const std::int64_t chunks = Int(in.params, "chunks", 1);
-  if (scale < 1 || scale > 1000) throw InputError("", "params.range_scale", "must be 1..1000");
-  if (chunks < 1 || chunks > 100000) throw InputError("", "params.chunks", "must be 1..100000");
+  const std::int64_t scale = p.Int("range_scale", 1, 1, 1000);
+  const std::int64_t chunks = p.Int("chunks", 1, 1, 100000);
   // "ranges": {"sweep": "LO..HI"} replaces a sweep's default range (before range_scale).
   std::map<std::string, sweeps::SweepRange> base;
-  if (in.params.contains("ranges")) {
-    const json& rs = in.params["ranges"];
-    if (!rs.is_object()) throw InputError("", "params.ranges", "must be an object");
-    for (const auto& [k, v] : rs.items()) {
-      const sweeps::SweepSpec* spec = sweeps::FindSweep(k);
-      if (!spec) throw InputError("", "params.ranges." + k, "unknown sweep");
-      if (!v.is_string()) throw InputError("", "params.ranges." + k, "must be \"LO..HI\"");
-      try {
-        base[k] = sweeps::ParseSweepRange(v.get<std::string>(), spec->default_range);
-      } catch (const InputError& e) {
-        throw InputError("", "params.ranges." + k, e.problem());
-      }
+  for (const auto& [k, v] : p.Members("ranges")) {
+    const sweeps::SweepSpec* spec = sweeps::FindSweep(k);
+    if (!spec) throw p.Error("ranges." + k, "unknown sweep");
+    if (!v->is_string()) throw p.Error("ranges." + k, "must be \"LO..HI\"");
+    try {
+      base[k] = sweeps::ParseSweepRange(v->get<std::string>(), spec->default_range);
+    } catch (const InputError& e) {
+      throw p.Error("ranges." + k, e.problem());
     }
   }
   std::vector<ExperimentTask> tasks;
   for (const auto& name : names) {
     const sweeps::SweepSpec* spec = sweeps::FindSweep(name);
-    if (!spec) throw InputError("", "params.sweeps", "unknown sweep '" + name + "'");
+    if (!spec) throw p.Error("sweeps", "unknown sweep '" + name + "'");
     const sweeps::SweepRange from = base.count(name) ? base[name] : spec->default_range;
     // range_scale K: lo..lo + K·(hi - lo + 1) - 1, K times as many range values; chunks C:
     // C consecutive sub-ranges of (nearly) equal length, one task each (empty ones dropped).
@@ -321,10 +301,19 @@ std::vector<ExperimentTask> SweepTasks(const ExperimentInput& in) {
   return tasks;
 }
 
-const ExperimentKindRegistrar kFrontier("finder-frontier", &FrontierTasks);
-const ExperimentKindRegistrar kBest("finder-best-per-n", &BestPerNTasks);
-const ExperimentKindRegistrar kGenKautz("genkautz-ratio", &GenKautzTasks);
-const ExperimentKindRegistrar kSweeps("theorem-sweeps", &SweepTasks);
+const ExperimentKindRegistrar kFrontier("finder-frontier", &FrontierTasks,
+                                        {"degree", "bound_by", "label", "bw_optimal",
+                                         "moore_optimal", "allreduce_us", "alternatives"});
+const ExperimentKindRegistrar kBest("finder-best-per-n", &BestPerNTasks,
+                                    {"size_bytes", "degree", "bound_by", "label", "bw_optimal",
+                                     "moore_optimal", "allreduce_us", "alternatives", "direction",
+                                     "series"});
+const ExperimentKindRegistrar kGenKautz("genkautz-ratio", &GenKautzTasks,
+                                        {"degree", "bound_by", "ratio", "ratio_decimal",
+                                         "moore_steps"});
+const ExperimentKindRegistrar kSweeps("theorem-sweeps", &SweepTasks,
+                                      {"source", "range", "instances", "counterexamples", "holds",
+                                       "first_counterexample", "limit"});
 
 }  // namespace
 }  // namespace collsynth::experiments

@@ -33,6 +33,7 @@
 #include <stdexcept>
 
 #include "experiments/experiment.h"
+#include "experiments/params.h"
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
 #include "proofs_check/pipeline_checker.h"
@@ -46,7 +47,6 @@
 namespace collsynth::experiments {
 namespace {
 
-using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kTbUnit = "(M/N)/b";
@@ -61,25 +61,10 @@ std::string Seconds(double s) {
   return buf;
 }
 
-std::vector<int> IntList(const json& obj, const std::string& key, const std::string& item,
-                         std::vector<int> fallback) {
-  if (!obj.contains(key)) return fallback;
-  const json& v = obj[key];
-  if (!v.is_array()) throw InputError("", item + key, "must be an array of integers");
-  std::vector<int> out;
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (!v[i].is_number_integer())
-      throw InputError("", item + key + "[" + std::to_string(i) + "]", "must be an integer");
-    out.push_back(v[i].get<int>());
-  }
-  return out;
-}
-
-double PositiveNumber(const json& obj, const std::string& key, double fallback) {
-  if (!obj.contains(key)) return fallback;
-  if (!obj[key].is_number() || obj[key].get<double>() <= 0)
-    throw InputError("", key, "must be a positive number (seconds)");
-  return obj[key].get<double>();
+double PositiveNumber(const Params& p, const std::string& key, double fallback) {
+  const double v = p.Number(key, fallback);
+  if (!(v > 0)) throw p.Error(key, "must be a positive number (seconds)");
+  return v;
 }
 
 // The pipeline optimum ratio* (the lower bound of every allgather row, seed 004 (1)) with
@@ -304,23 +289,16 @@ ExperimentRow PipelineLpRow(const std::string& instance, const Topology& g,
 }
 
 std::vector<ExperimentTask> MakeIlpVsPolynomialTasks(const ExperimentInput& in) {
-  const json& p = in.params;
+  const Params p(in);
   const double limit = PositiveNumber(p, "milp_time_limit", 10);
-  if (!p.contains("cases") || !p["cases"].is_array() || p["cases"].empty())
-    throw InputError("", "cases", "must be a non-empty array of {\"topology\": EXPR, ...}");
+  const std::vector<Params> cases = p.Objects("cases");
+  if (cases.empty())
+    throw p.Error("cases", "must be a non-empty array of {\"topology\": EXPR, ...}");
   std::vector<ExperimentTask> tasks;
-  for (size_t i = 0; i < p["cases"].size(); ++i) {
-    const json& c = p["cases"][i];
-    const std::string item = "cases[" + std::to_string(i) + "].";
-    if (!c.is_object() || !c.contains("topology") || !c["topology"].is_string())
-      throw InputError("", item + "topology", "missing (a topo gen expression is required)");
-    const std::string expr = c["topology"].get<std::string>();
-    const std::vector<int> chunks = IntList(c, "chunks", item, {1});
-    for (int pc : chunks)
-      if (pc < 1 || pc > kMaxMilpChunks) throw InputError("", item + "chunks", "each in 1..64");
-    const int extra_steps = c.value("extra_steps", 0);
-    if (extra_steps < 0 || extra_steps > 8)
-      throw InputError("", item + "extra_steps", "must be in 0..8");
+  for (const Params& c : cases) {
+    const std::string expr = c.Topology("topology");
+    const std::vector<std::int64_t> chunks = c.Ints("chunks", {1}, 1, kMaxMilpChunks);
+    const int extra_steps = static_cast<int>(c.Int("extra_steps", 0, 0, 8));
     tasks.push_back({expr + " bfb, pipeline, pipeline-lp", [expr] {
                        const Topology g = EvaluateTopologyExpression(expr);
                        const InstanceBound bound = ComputeInstanceBound(g);
@@ -328,7 +306,8 @@ std::vector<ExperimentTask> MakeIlpVsPolynomialTasks(const ExperimentInput& in) 
                                                          PipelineRow(expr, g, bound),
                                                          PipelineLpRow(expr, g, bound)};
                      }});
-    for (int pc : chunks) {
+    for (const std::int64_t chunk : chunks) {
+      const int pc = static_cast<int>(chunk);
       tasks.push_back({expr + " milp P=" + std::to_string(pc), [expr, pc, extra_steps, limit] {
                          const Topology g = EvaluateTopologyExpression(expr);
                          const InstanceBound bound = ComputeInstanceBound(g);
@@ -340,23 +319,20 @@ std::vector<ExperimentTask> MakeIlpVsPolynomialTasks(const ExperimentInput& in) 
 }
 
 std::vector<ExperimentTask> MakeTable6Tasks(const ExperimentInput& in) {
-  const json& p = in.params;
+  const Params p(in);
   const double limit = PositiveNumber(p, "milp_time_limit", 20);
-  const int milp_max_nodes = p.value("milp_max_nodes", 16);
-  const std::vector<int> milp_chunks = IntList(p, "milp_chunks", "", {1, 2, 3, 4});
+  const std::int64_t milp_max_nodes = p.Int("milp_max_nodes", 16);
+  const std::vector<std::int64_t> milp_chunks =
+      p.Ints("milp_chunks", {1, 2, 3, 4}, 1, kMaxMilpChunks);
   // SCCL-style least-steps rows (off unless sccl_chunks is given).
-  const std::vector<int> sccl_chunks = IntList(p, "sccl_chunks", "", {});
-  const int sccl_max_nodes = p.value("sccl_max_nodes", 64);
+  const std::vector<std::int64_t> sccl_chunks = p.Ints("sccl_chunks", {}, 1, kMaxMilpChunks);
+  const std::int64_t sccl_max_nodes = p.Int("sccl_max_nodes", 64);
   const double sccl_limit = PositiveNumber(p, "sccl_time_limit", limit);
-  for (int pc : sccl_chunks)
-    if (pc < 1 || pc > kMaxMilpChunks) throw InputError("", "sccl_chunks", "each in 1..64");
   std::vector<std::string> exprs;
-  for (int d : IntList(p, "hypercube_dims", "", {2, 3, 4, 5, 6, 10})) {
-    if (d < 1 || d > 12) throw InputError("", "hypercube_dims", "each in 1..12");
+  for (std::int64_t d : p.Ints("hypercube_dims", {2, 3, 4, 5, 6, 10}, 1, 12)) {
     exprs.push_back("hypercube(" + std::to_string(d) + ")");
   }
-  for (int n : IntList(p, "torus_sides", "", {2, 3, 4, 5, 6, 50})) {
-    if (n < 2 || n > 60) throw InputError("", "torus_sides", "each in 2..60");
+  for (std::int64_t n : p.Ints("torus_sides", {2, 3, 4, 5, 6, 50}, 2, 60)) {
     exprs.push_back("torus(" + std::to_string(n) + "," + std::to_string(n) + ")");
   }
   std::vector<ExperimentTask> tasks;
@@ -368,7 +344,8 @@ std::vector<ExperimentTask> MakeTable6Tasks(const ExperimentInput& in) {
                      }});
     const Topology g = EvaluateTopologyExpression(expr);
     if (g.num_compute() <= sccl_max_nodes) {
-      for (int pc : sccl_chunks) {
+      for (const std::int64_t chunk : sccl_chunks) {
+        const int pc = static_cast<int>(chunk);
         tasks.push_back({expr + " sccl-milp c=" + std::to_string(pc), [expr, pc, sccl_limit] {
                            const Topology h = EvaluateTopologyExpression(expr);
                            const InstanceBound bound = ComputeInstanceBound(h);
@@ -378,8 +355,8 @@ std::vector<ExperimentTask> MakeTable6Tasks(const ExperimentInput& in) {
       }
     }
     if (g.num_compute() > milp_max_nodes) continue;
-    for (int pc : milp_chunks) {
-      if (pc < 1 || pc > kMaxMilpChunks) throw InputError("", "milp_chunks", "each in 1..64");
+    for (const std::int64_t chunk : milp_chunks) {
+      const int pc = static_cast<int>(chunk);
       tasks.push_back({expr + " milp P=" + std::to_string(pc), [expr, pc, limit] {
                          const Topology h = EvaluateTopologyExpression(expr);
                          const InstanceBound bound = ComputeInstanceBound(h);
@@ -390,8 +367,31 @@ std::vector<ExperimentTask> MakeTable6Tasks(const ExperimentInput& in) {
   return tasks;
 }
 
-const ExperimentKindRegistrar kIlpVsPolynomial("ilp-vs-polynomial", &MakeIlpVsPolynomialTasks);
-const ExperimentKindRegistrar kTable6("table6-generation-time", &MakeTable6Tasks);
+// The extra columns of both kinds (experiments/experiment.h).
+const std::vector<std::string> kMilpColumns = {"generation_seconds",
+                                               "certified_optimal",
+                                               "certificate",
+                                               "k",
+                                               "lp_status",
+                                               "lp_matches_combinatorial",
+                                               "lp_cols",
+                                               "lp_seconds",
+                                               "chunks",
+                                               "milp_steps",
+                                               "milp_outcome",
+                                               "milp_binaries",
+                                               "milp_rows",
+                                               "cbc_bound",
+                                               "milp_seconds",
+                                               "milp_objective",
+                                               "time_to_optimal",
+                                               "milp_time_limit_reached",
+                                               "milp_gap",
+                                               "milp_gap_decimal",
+                                               "steps_lower_bound"};
+const ExperimentKindRegistrar kIlpVsPolynomial("ilp-vs-polynomial", &MakeIlpVsPolynomialTasks,
+                                               kMilpColumns);
+const ExperimentKindRegistrar kTable6("table6-generation-time", &MakeTable6Tasks, kMilpColumns);
 
 }  // namespace
 }  // namespace collsynth::experiments

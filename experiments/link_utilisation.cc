@@ -33,6 +33,7 @@
 #include "experiments/collective_compare.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
+#include "experiments/params.h"
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
@@ -232,26 +233,17 @@ std::vector<ExperimentRow> RunTopology(const std::string& expr,
 }
 
 std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
-  const json& p = in.params;
-  auto list = [&](const char* key) {
-    std::vector<std::string> out;
-    if (!p.contains(key) || !p[key].is_array() || p[key].empty()) {
-      throw InputError("", key, "must be a non-empty array of strings");
-    }
-    for (const json& x : p[key]) {
-      if (!x.is_string()) throw InputError("", key, "must be a non-empty array of strings");
-      out.push_back(x.get<std::string>());
-    }
-    return out;
-  };
-  const std::vector<std::string> topologies = list("topologies");
-  const std::vector<std::string> algorithms = list("algorithms");
+  const Params p(in);
+  const std::vector<std::string> topologies = p.Topologies("topologies");
+  const std::vector<std::string> algorithms = p.Strings("algorithms");
+  for (const char* key : {"topologies", "algorithms"}) {
+    if (p.Strings(key).empty()) throw p.Error(key, "must be a non-empty array of strings");
+  }
   for (const std::string& a : algorithms) {
     if (a != "ring" && a != "2dring" && a != "torus" && a != "multitree" && a != "bfb" &&
         a != "pipeline") {
-      throw InputError(
-          "", "algorithms",
-          "unknown algorithm '" + a + "' (ring, 2dring, torus, multitree, bfb, pipeline)");
+      throw p.Error("algorithms", "unknown algorithm '" + a +
+                                      "' (ring, 2dring, torus, multitree, bfb, pipeline)");
     }
   }
   std::vector<ExperimentTask> tasks;
@@ -261,7 +253,10 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   return tasks;
 }
 
-const ExperimentKindRegistrar kRegistrar("link-utilisation", &MakeTasks);
+const ExperimentKindRegistrar kRegistrar("link-utilisation", &MakeTasks,
+                                         {"data_per_node_per_phase", "avg_link_utilisation",
+                                          "avg_link_utilisation_pct", "step_utilisation",
+                                          "tb_ratio_vs_multitree", "paper_value", "note"});
 
 }  // namespace
 }  // namespace collsynth::experiments

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "experiments/params.h"
 #include "experiments/program_run.h"
 #include "graphs/input_error.h"
 #include "graphs/rational.h"
@@ -319,6 +320,14 @@ std::string ReadmeMarkdown(const ExperimentDefinition& def, const CsvTable& tabl
        << (meta["environment"].value("git_dirty", false) ? " with local changes" : "") << ".\n";
   }
   return md.str();
+}
+
+void CheckReadmeMeta(const json& meta, const std::string& file) {
+  const Params m(meta, file, "");
+  if (!m.Has("environment")) return;
+  const Params env = m.Object("environment");
+  if (env.Has("git_commit") && !env.Raw()["git_commit"].is_null()) env.String("git_commit");
+  env.Bool("git_dirty", false);
 }
 
 std::vector<std::string> WriteExperimentOutputs(const ExperimentDefinition& def,

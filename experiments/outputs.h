@@ -37,8 +37,15 @@ PlotFiles MakePlotFiles(const PlotSpec& plot, const CsvTable& table);
 
 nlohmann::json NotebookJson(const ExperimentDefinition& def);
 
+// The README reads meta.json's jobs (any value, printed as JSON), environment.git_commit (a
+// string or null) and environment.git_dirty (a boolean).
 std::string ReadmeMarkdown(const ExperimentDefinition& def, const CsvTable& table,
                            const nlohmann::json& meta);
+
+// Type-checks what ReadmeMarkdown reads of a meta.json read back from `file` (`experiment
+// report`): an object; environment, when present, an object with git_commit a string or null
+// and git_dirty a boolean. InputError naming the file and the field otherwise.
+void CheckReadmeMeta(const nlohmann::json& meta, const std::string& file);
 
 // Writes every file above into dir (created if needed); returns the gnuplot script paths.
 std::vector<std::string> WriteExperimentOutputs(const ExperimentDefinition& def,

@@ -36,6 +36,7 @@
 
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
+#include "experiments/params.h"
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
 #include "graphs/metrics.h"
@@ -52,26 +53,6 @@ using nlohmann::json;
 
 double Since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::int64_t Int(const json& p, const std::string& key, std::int64_t def, const std::string& at) {
-  if (!p.contains(key)) return def;
-  if (!p[key].is_number_integer()) throw InputError("", at + key, "must be an integer");
-  return p[key].get<std::int64_t>();
-}
-
-std::string Str(const json& p, const std::string& key, const std::string& at) {
-  if (!p.contains(key) || !p[key].is_string()) throw InputError("", at + key, "must be a string");
-  return p[key].get<std::string>();
-}
-
-Rational Exact(const json& p, const std::string& key, const std::string& at) {
-  const std::string s = Str(p, key, at);
-  try {
-    return ParseRational(s);
-  } catch (const std::exception&) {
-    throw InputError("", at + key, "must be an exact number such as \"10\" or \"1/3\"");
-  }
 }
 
 // The optimal BFB allgather of `g`, checked: (T_L steps, T_B in M/B).
@@ -92,29 +73,27 @@ Checked CheckedBfb(const Topology& g, const std::string& expr, Collective collec
 // ---- linegraph-curve (Figure 3) ----
 
 std::vector<ExperimentTask> LineGraphCurveTasks(const ExperimentInput& in) {
-  const json& p = in.params;
-  const int n_max = static_cast<int>(Int(p, "n_max", 6, "params."));
-  const std::int64_t build_max = Int(p, "build_max_nodes", 600, "params.");
-  if (n_max < 0 || n_max > 40) throw InputError("", "params.n_max", "must be 0..40");
-  if (!p.contains("bases") || !p["bases"].is_array() || p["bases"].empty())
-    throw InputError("", "params.bases", "must be a non-empty array");
+  const Params p(in);
+  const int n_max = static_cast<int>(p.Int("n_max", 6, 0, 40));
+  const std::int64_t build_max = p.Int("build_max_nodes", 600);
+  const std::vector<Params> bases = p.Objects("bases");
+  if (bases.empty()) throw p.Error("bases", "must be a non-empty array");
   std::vector<ExperimentTask> tasks;
-  for (std::size_t i = 0; i < p["bases"].size(); ++i) {
-    const std::string at = "params.bases[" + std::to_string(i) + "].";
-    const json& b = p["bases"][i];
-    const std::string expr = Str(b, "topology", at);
-    const std::string label = b.contains("label") ? Str(b, "label", at) : expr;
+  for (const Params& b : bases) {
+    const std::string expr = b.Topology("topology");
+    const std::string label = b.String("label", expr);
+    const std::string file = b.file(), at = b.Path("topology");
     tasks.push_back(
-        {label, [expr, label, at, n_max, build_max]() {
+        {label, [expr, label, file, at, n_max, build_max]() {
            const Topology g = EvaluateTopologyExpression(expr);
            const std::int64_t nodes = g.num_nodes();
            const Rational d_rat = g.OutBandwidth(0);
            if (Denominator(d_rat) != 1 || d_rat < 2)
-             throw InputError("", at + "topology", "needs an integer degree >= 2");
+             throw InputError(file, at, "needs an integer degree >= 2");
            const std::int64_t d = static_cast<std::int64_t>(Numerator(d_rat));
            const Checked base = CheckedBfb(g, expr, Collective::kAllgather);
            if (!base.ok || base.tb != BandwidthLowerBound(BigInt(nodes))) {
-             throw InputError("", at + "topology",
+             throw InputError(file, at,
                               "its BFB allgather is not BW optimal (T_B " + ToString(base.tb) +
                                   " M/B): Cor 10.1's curve "
                                   "needs a BW-optimal base");
@@ -170,27 +149,28 @@ std::vector<ExperimentTask> LineGraphCurveTasks(const ExperimentInput& in) {
 struct Scored {
   std::string name, build, derivation;
   AllgatherPerformance perf;
-  json paper;
+  // The paper's printed values (strings as written; "" when not given).
+  std::string paper_tl, paper_tb, paper_us_1mb, paper_table4_row;
+  std::optional<std::pair<Rational, Rational>> paper_line;  // (tl, tb) when both are given
 };
 
-Scored ScoreTopology(const std::string& name, const json& t, const std::string& at) {
-  if (!t.is_object()) throw InputError("", at, "must be an object");
-  if (!t.contains("base") || !t["base"].is_object())
-    throw InputError("", at + ".base", "must be an object");
-  const json& b = t["base"];
-  const std::string bat = at + ".base.";
-  const std::int64_t nodes = Int(b, "nodes", 0, bat), degree = Int(b, "degree", 0, bat);
-  const std::int64_t steps = Int(b, "steps", 0, bat);
+Scored ScoreTopology(const std::string& name, const Params& t) {
+  const Params b = t.Object("base");
+  const std::int64_t nodes = b.Int("nodes", 0), degree = b.Int("degree", 0);
+  const std::int64_t steps = b.Int("steps", 0);
   if (nodes < 2 || degree < 1 || steps < 1)
-    throw InputError("", at + ".base", "needs nodes >= 2, degree >= 1, steps >= 1");
-  bool bfb = b.value("bfb", false);
+    throw t.Error("base", "needs nodes >= 2, degree >= 1, steps >= 1");
+  bool bfb = b.Bool("bfb", false);
   Scored s;
   s.name = name;
-  s.perf = BandwidthOptimalBase(BigInt(nodes), degree, steps, Str(b, "label", bat));
-  for (const auto& e : t.value("expansions", json::array())) {
+  s.perf = BandwidthOptimalBase(BigInt(nodes), degree, steps, b.String("label"));
+  const char* const kExpansion = "each must be [\"line\"|\"power\", n >= 1]";
+  if (t.Has("expansions") && !t.Raw()["expansions"].is_array())
+    throw t.Error("expansions", kExpansion);
+  for (const auto& e : t.Raw().value("expansions", json::array())) {
     if (!e.is_array() || e.size() != 2 || !e[0].is_string() || !e[1].is_number_integer() ||
-        e[1].get<int>() < 1)
-      throw InputError("", at + ".expansions", "each must be [\"line\"|\"power\", n >= 1]");
+        e[1].get<std::int64_t>() < 1 || e[1].get<std::int64_t>() > INT32_MAX)
+      throw t.Error("expansions", kExpansion);
     const std::string what = e[0].get<std::string>();
     const int n = e[1].get<int>();
     if (what == "line") {
@@ -201,11 +181,18 @@ Scored ScoreTopology(const std::string& name, const json& t, const std::string& 
       s.perf = CartesianPowerPerformance(s.perf, n);
       bfb = false;
     } else {
-      throw InputError("", at + ".expansions", "unknown expansion '" + what + "'");
+      throw t.Error("expansions", "unknown expansion '" + what + "'");
     }
   }
-  if (t.contains("build")) s.build = Str(t, "build", at + ".");
-  s.paper = t.value("paper", json::object());
+  if (t.Has("build")) s.build = t.Topology("build");
+  if (t.Has("paper")) {
+    const Params paper = t.Object("paper");
+    s.paper_tl = paper.String("tl", "");
+    s.paper_tb = paper.String("tb", "");
+    s.paper_us_1mb = paper.String("us_1MB", "");
+    s.paper_table4_row = paper.String("table4_row", "");
+    if (paper.Has("tl") && paper.Has("tb")) s.paper_line = {paper.Exact("tl"), paper.Exact("tb")};
+  }
   return s;
 }
 
@@ -256,29 +243,24 @@ std::pair<std::string, std::string> RangeText(const Ranges& r, const std::string
 }
 
 std::vector<ExperimentTask> ModelTopologyTasks(const ExperimentInput& in) {
-  const json& p = in.params;
-  const Rational alpha_us = Exact(p, "alpha_us", "params."), gbps = Exact(p, "gbps", "params.");
-  std::vector<std::int64_t> sizes;
-  for (const auto& s : p.value("sizes_bytes", json::array({1 << 20}))) {
-    if (!s.is_number_integer() || s.get<std::int64_t>() < 1)
-      throw InputError("", "params.sizes_bytes", "must be positive integers");
-    sizes.push_back(s.get<std::int64_t>());
-  }
-  if (!p.contains("topologies") || !p["topologies"].is_object() || p["topologies"].empty())
-    throw InputError("", "params.topologies", "must be a non-empty object");
+  const Params p(in);
+  const Rational alpha_us = p.Exact("alpha_us"), gbps = p.Exact("gbps");
+  if (gbps <= 0) throw p.Error("gbps", "must be positive");
+  const std::vector<std::int64_t> sizes = p.Ints("sizes_bytes", {1 << 20}, 1, INT64_MAX);
+  const Params topology_params = p.Object("topologies");
   std::map<std::string, Scored> topologies;
-  for (const auto& [k, v] : p["topologies"].items())
-    topologies.emplace(k, ScoreTopology(k, v, "params.topologies." + k));
-  if (!p.contains("models") || !p["models"].is_array() || p["models"].empty())
-    throw InputError("", "params.models", "must be a non-empty array");
+  for (const auto& [k, v] : p.Members("topologies"))
+    topologies.emplace(k, ScoreTopology(k, topology_params.Object(k)));
+  if (topologies.empty()) throw p.Error("topologies", "must be a non-empty object");
+  const std::vector<Params> models = p.Objects("models");
+  if (models.empty()) throw p.Error("models", "must be a non-empty array");
   const Rational us_per_byte = Rational(8) / (gbps * 1000);  // M/B in µs per byte
   std::map<std::string, Line> ours, paper;
   bool all_paper = true;
   for (const auto& [k, x] : topologies) {
     ours[k] = {Rational(AllreduceLatencySteps(x.perf)), AllreduceBandwidth(x.perf)};
-    if (x.paper.contains("tl") && x.paper.contains("tb")) {
-      const std::string at = "params.topologies." + k + ".paper.";
-      paper[k] = {Exact(x.paper, "tl", at), Exact(x.paper, "tb", at)};
+    if (x.paper_line) {
+      paper[k] = {x.paper_line->first, x.paper_line->second};
     } else {
       all_paper = false;
     }
@@ -286,13 +268,11 @@ std::vector<ExperimentTask> ModelTopologyTasks(const ExperimentInput& in) {
   const auto range = FastestRanges(ours, alpha_us, us_per_byte);
   const auto paper_range = all_paper ? FastestRanges(paper, alpha_us, us_per_byte) : Ranges{};
   std::vector<ExperimentTask> tasks;
-  for (std::size_t i = 0; i < p["models"].size(); ++i) {
-    const std::string at = "params.models[" + std::to_string(i) + "].";
-    const json& m = p["models"][i];
-    const std::string model = Str(m, "model", at), name = Str(m, "topology", at);
+  for (const Params& m : models) {
+    const std::string model = m.String("model"), name = m.String("topology");
     auto it = topologies.find(name);
     if (it == topologies.end())
-      throw InputError("", at + "topology", "'" + name + "' is not in params.topologies");
+      throw m.Error("topology", "'" + name + "' is not in params.topologies");
     const Scored s = it->second;
     const auto ours_text = RangeText(range, name), paper_text = RangeText(paper_range, name);
     tasks.push_back({model, [model, s, ours_text, paper_text, sizes, alpha_us, us_per_byte]() {
@@ -325,10 +305,10 @@ std::vector<ExperimentTask> ModelTopologyTasks(const ExperimentInput& in) {
                                   {"build", s.build},
                                   {"checked_tl", checked_tl},
                                   {"checked_tb", checked_tb},
-                                  {"paper_tl", s.paper.value("tl", "")},
-                                  {"paper_tb", s.paper.value("tb", "")},
-                                  {"paper_us_1MB", s.paper.value("us_1MB", "")},
-                                  {"paper_table4_row", s.paper.value("table4_row", "")}};
+                                  {"paper_tl", s.paper_tl},
+                                  {"paper_tb", s.paper_tb},
+                                  {"paper_us_1MB", s.paper_us_1mb},
+                                  {"paper_table4_row", s.paper_table4_row}};
                        for (std::int64_t m : sizes) {
                          const Rational t = *r.tl * alpha_us + *r.tb * Rational(m) * us_per_byte;
                          r.extra.emplace_back("time_us_" + std::to_string(m), FormatDecimal(t, 3));
@@ -344,8 +324,15 @@ std::vector<ExperimentTask> ModelTopologyTasks(const ExperimentInput& in) {
   return tasks;
 }
 
-const ExperimentKindRegistrar kLineCurve("linegraph-curve", &LineGraphCurveTasks);
-const ExperimentKindRegistrar kModelTopologies("model-topologies", &ModelTopologyTasks);
+const ExperimentKindRegistrar kLineCurve("linegraph-curve", &LineGraphCurveTasks,
+                                         {"series", "base_nodes", "degree", "n", "ratio",
+                                          "ratio_decimal", "thm2_limit", "thm2_limit_decimal",
+                                          "moore_optimal", "checked_tl", "checked_tb"});
+const ExperimentKindRegistrar kModelTopologies(
+    "model-topologies", &ModelTopologyTasks,
+    {"model", "degree", "derivation", "build", "checked_tl", "checked_tb", "paper_tl", "paper_tb",
+     "paper_us_1MB", "paper_table4_row", "time_us_*", "fastest_from_bytes", "fastest_to_bytes",
+     "paper_fastest_from_bytes", "paper_fastest_to_bytes"});
 
 }  // namespace
 }  // namespace collsynth::experiments

@@ -10,13 +10,14 @@
 
 namespace collsynth::experiments {
 
-RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& options) {
+std::vector<ExperimentTask> MakeExperimentTasks(const ExperimentDefinition& def) {
   const ExperimentKindFn* kind = FindExperimentKind(def.kind);
   if (kind == nullptr)
     throw InputError(def.path, "kind", "unknown experiment kind '" + def.kind + "'");
   ExperimentInput input;
   input.params = def.params;
   input.seeds = def.seeds;
+  input.file = def.path;
   std::vector<ExperimentTask> tasks;
   try {
     tasks = (*kind)(input);
@@ -25,6 +26,11 @@ RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& optio
     if (e.file() == def.path) throw;
     throw InputError(def.path, "params" + (e.item().empty() ? "" : "." + e.item()), e.problem());
   }
+  return tasks;
+}
+
+RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& options) {
+  const std::vector<ExperimentTask> tasks = MakeExperimentTasks(def);
 
   if (options.shard_count == 0 || options.shard_index >= options.shard_count) {
     throw std::invalid_argument("RunExperiment: shard index " +
@@ -46,7 +52,15 @@ RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& optio
   // the lowest failing task index once every worker has stopped.
   ParallelFor(selected.size(), std::max(1u, options.jobs), [&](size_t k) {
     const size_t i = selected[k];
-    results[k] = tasks[i].run();
+    try {
+      results[k] = tasks[i].run();
+    } catch (const InputError& e) {
+      // Input a task finds bad only when it runs (a topology the expression check could not
+      // size, a condition on the built topology): name the definition and the task.
+      if (e.file() == def.path) throw;
+      throw InputError(def.path, "task " + std::to_string(i) + " (" + tasks[i].label + ")",
+                       e.what());
+    }
     if (!options.progress) return;
     std::lock_guard<std::mutex> lock(progress_mutex);
     ++done;

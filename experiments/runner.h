@@ -12,7 +12,9 @@
 //
 // Errors: InputError from the kind (bad params) propagates; an exception in a task stops the
 // handing out of further tasks and is rethrown after all workers stop, for the lowest failing
-// task index (deterministic); unverified rows raise UnverifiedRowError listing them.
+// task index (deterministic); an InputError a task throws is rethrown naming the definition
+// file and the task ("task I (LABEL)") with the original message; unverified rows raise
+// UnverifiedRowError listing them.
 #ifndef COLLSYNTH_EXPERIMENTS_RUNNER_H_
 #define COLLSYNTH_EXPERIMENTS_RUNNER_H_
 
@@ -56,6 +58,12 @@ struct RunResult {
 };
 
 RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& options = {});
+
+// The kind's task list for `def`, built and not run: every parameter is checked on the way
+// (InputError naming the definition file and the key, experiments/params.h). RunExperiment
+// starts with it; `experiment submit` calls it so that a bad parameter is refused before any
+// job is submitted. Costs what the kind's task builder costs (no task runs).
+std::vector<ExperimentTask> MakeExperimentTasks(const ExperimentDefinition& def);
 
 }  // namespace collsynth::experiments
 

@@ -11,6 +11,7 @@
 
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
+#include "experiments/params.h"
 #include "graphs/expansions.h"
 #include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
@@ -700,49 +701,39 @@ std::vector<ExperimentRow> RunSearch(const SearchSpec& spec, int all_rows_max,
   return rows;
 }
 
-int IntParam(const json& p, const std::string& key) {
-  if (!p.contains(key) || !p[key].is_number_integer())
-    throw InputError("", key, "must be an integer");
-  return p[key].get<int>();
+// A required integer in int's range.
+int IntParam(const Params& p, const std::string& key) {
+  if (!p.Has(key)) throw p.Error(key, "missing (an integer is required)");
+  return static_cast<int>(p.Int(key, 0, INT32_MIN, INT32_MAX));
 }
 
-void ReadTable4(const json& p, SearchSpec& s) {
-  if (!p.contains("table4_tl")) return;
+void ReadTable4(const Params& p, SearchSpec& s) {
+  if (!p.Has("table4_tl")) return;
   s.has_table4 = true;
   s.table4_tl = IntParam(p, "table4_tl");
-  if (!p.contains("table4_tb") || !p["table4_tb"].is_string())
-    throw InputError("", "table4_tb", "must be a string (the printed digits)");
-  s.table4_tb = p["table4_tb"].get<std::string>();
+  s.table4_tb = p.String("table4_tb");  // the printed digits
 }
 
 std::vector<ExperimentTask> MakeTasks(const ExperimentInput& input) {
-  const json& p = input.params;
-  int all_rows_max = p.contains("all_rows_max") ? IntParam(p, "all_rows_max") : 16;
+  const Params p(input);
+  const int all_rows_max = static_cast<int>(p.Int("all_rows_max", 16, INT32_MIN, INT32_MAX));
   MilpSpec milp;
-  if (p.contains("milp")) {
-    const json& m = p["milp"];
-    if (!m.is_object() || !m.contains("chunks") || !m["chunks"].is_array())
-      throw InputError("", "milp", "must be {\"chunks\": [P...], \"seconds\": S}");
-    for (const auto& c : m["chunks"]) {
-      if (!c.is_number_integer() || c.get<int>() < 1 || c.get<int>() > kMaxMilpChunks)
-        throw InputError("", "milp.chunks", "must be integers in 1..64");
-      milp.chunks.push_back(c.get<int>());
+  if (p.Has("milp")) {
+    const Params m = p.Object("milp");
+    if (!m.Has("chunks")) throw m.Error("chunks", "missing (an array of integers is required)");
+    for (std::int64_t c : m.Ints("chunks", {}, 1, kMaxMilpChunks))
+      milp.chunks.push_back(static_cast<int>(c));
+    for (std::int64_t c : m.Ints("classes", {}, INT32_MIN, INT32_MAX))
+      milp.classes.push_back(static_cast<int>(c));
+    milp.seconds = m.Number("seconds", milp.seconds);
+    const std::string model = m.String("model", "objective");
+    if (model != "objective" && model != "exact-once") {
+      throw m.Error("model", "must be \"objective\" or \"exact-once\", got \"" + model + "\"");
     }
-    if (m.contains("classes")) {
-      for (const auto& c : m["classes"]) milp.classes.push_back(c.get<int>());
-    }
-    if (m.contains("seconds")) {
-      if (!m["seconds"].is_number()) throw InputError("", "milp.seconds", "must be a number");
-      milp.seconds = m["seconds"].get<double>();
-    }
-    if (m.contains("model")) {
-      if (m["model"] != "objective" && m["model"] != "exact-once")
-        throw InputError("", "milp.model", "must be \"objective\" or \"exact-once\"");
-      milp.exact_once = m["model"] == "exact-once";
-    }
+    milp.exact_once = model == "exact-once";
   }
   std::vector<SearchSpec> specs;
-  if (p.contains("diamond")) {
+  if (p.Has("diamond")) {
     SearchSpec s;
     s.name = "diamond";
     s.diamond = true;
@@ -750,29 +741,21 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& input) {
     s.n = 8;
     s.tl = static_cast<int>(MooreOptimalSteps(8, 2));
     s.reverse_symmetric = false;
-    ReadTable4(p["diamond"], s);
+    ReadTable4(p.Object("diamond"), s);
     specs.push_back(s);
   }
-  if (p.contains("dbjmod")) {
-    if (!p["dbjmod"].is_array()) throw InputError("", "dbjmod", "must be an array");
-    for (const auto& e : p["dbjmod"]) {
-      SearchSpec s;
-      s.d = IntParam(e, "d");
-      s.n = IntParam(e, "n");
-      if (s.d < 2 || s.d > 5 || s.n < 2 || s.n > 5)
-        throw InputError("", "dbjmod", "d and n must be in 2..5");
-      s.name = "dbjmod(" + std::to_string(s.d) + "," + std::to_string(s.n) + ")";
-      s.tl = IntParam(e, "tl");
-      if (!e.contains("reverse_symmetric") || !e["reverse_symmetric"].is_boolean())
-        throw InputError("", "dbjmod.reverse_symmetric", "must be true or false");
-      s.reverse_symmetric = e["reverse_symmetric"].get<bool>();
-      if (e.contains("milp")) {
-        if (!e["milp"].is_boolean()) throw InputError("", "dbjmod.milp", "must be true or false");
-        s.milp = e["milp"].get<bool>();
-      }
-      ReadTable4(e, s);
-      specs.push_back(s);
-    }
+  for (const Params& e : p.Objects("dbjmod")) {
+    SearchSpec s;
+    s.d = IntParam(e, "d");
+    s.n = IntParam(e, "n");
+    if (s.d < 2 || s.d > 5 || s.n < 2 || s.n > 5) throw e.Error("", "d and n must be in 2..5");
+    s.name = "dbjmod(" + std::to_string(s.d) + "," + std::to_string(s.n) + ")";
+    s.tl = IntParam(e, "tl");
+    if (!e.Has("reverse_symmetric")) throw e.Error("reverse_symmetric", "missing (true or false)");
+    s.reverse_symmetric = e.Bool("reverse_symmetric", false);
+    s.milp = e.Bool("milp", s.milp);
+    ReadTable4(e, s);
+    specs.push_back(s);
   }
   std::vector<ExperimentTask> tasks;
   for (const auto& s : specs) {
@@ -782,7 +765,13 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& input) {
   return tasks;
 }
 
-const ExperimentKindRegistrar kRegistrar("seed000-base-search", &MakeTasks);
+const ExperimentKindRegistrar kRegistrar("seed000-base-search", &MakeTasks,
+                                         {"edges", "canonical", "added_cycle", "labelled_rewirings",
+                                          "reverse_symmetric", "bfb_optimal",
+                                          "transpose_bfb_optimal", "milp_optimal_chunks", "milp_tb",
+                                          "milp_outcomes", "fits_table9", "table4_tl", "table4_tb",
+                                          "table4_us", "table4_expanded_tl", "table4_expanded_tb",
+                                          "table4_expanded_us", "matches_table4", "counts"});
 
 }  // namespace
 

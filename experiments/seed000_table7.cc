@@ -9,6 +9,7 @@
 #include <chrono>
 
 #include "experiments/experiment.h"
+#include "experiments/params.h"
 #include "experiments/seed000_base_search.h"
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
@@ -17,8 +18,6 @@
 
 namespace collsynth::experiments {
 namespace {
-
-using nlohmann::json;
 
 // Least k with the undirected Moore bound 1 + d·Σ_{i<k} (d-1)^i >= n (d >= 3).
 int BidirectionalMooreSteps(std::int64_t n, std::int64_t d) {
@@ -32,18 +31,22 @@ int BidirectionalMooreSteps(std::int64_t n, std::int64_t d) {
   return k;
 }
 
-int PaperInt(const json& paper, const char* key) {
-  if (!paper.contains(key) || !paper[key].is_number_integer())
-    throw InputError("", std::string("rows.paper.") + key, "must be an integer");
-  return paper[key].get<int>();
+// The paper's printed values of one row.
+struct PaperRow {
+  int n = 0, tl = 0, tl_star = 0, tl_2star = 0;
+};
+
+int PaperInt(const Params& paper, const char* key, std::int64_t lo) {
+  if (!paper.Has(key)) throw paper.Error(key, "missing (an integer is required)");
+  return static_cast<int>(paper.Int(key, 0, lo, INT32_MAX));
 }
 
 std::vector<ExperimentRow> RunRow(const std::string& label, const std::string& expr,
-                                  const json& paper) {
+                                  const PaperRow& paper) {
   const auto t0 = std::chrono::steady_clock::now();
   const int d = 4;
-  const int paper_n = PaperInt(paper, "n"), paper_tl = PaperInt(paper, "tl");
-  const int paper_tl_star = PaperInt(paper, "tl_star"), paper_tl_2 = PaperInt(paper, "tl_2star");
+  const int paper_n = paper.n, paper_tl = paper.tl;
+  const int paper_tl_star = paper.tl_star, paper_tl_2 = paper.tl_2star;
   ExperimentRow row;
   row.instance = expr.empty() ? label : expr;
   row.algorithm = expr.empty() ? "not built" : "bfb";
@@ -80,24 +83,28 @@ std::vector<ExperimentRow> RunRow(const std::string& label, const std::string& e
 }
 
 std::vector<ExperimentTask> MakeTasks(const ExperimentInput& input) {
-  const json& p = input.params;
-  if (!p.contains("rows") || !p["rows"].is_array())
-    throw InputError("", "rows", "must be an array of {label, topology, paper}");
+  const Params p(input);
+  if (!p.Has("rows")) throw p.Error("rows", "missing (an array of {label, topology, paper})");
   std::vector<ExperimentTask> tasks;
-  for (const auto& r : p["rows"]) {
-    if (!r.contains("label") || !r["label"].is_string() || !r.contains("topology") ||
-        !r["topology"].is_string() || !r.contains("paper") || !r["paper"].is_object())
-      throw InputError("", "rows", "each row needs label, topology (string) and paper (object)");
-    const std::string label = r["label"].get<std::string>();
-    const std::string expr = r["topology"].get<std::string>();
-    const json paper = r["paper"];
-    PaperInt(paper, "n");
+  for (const Params& r : p.Objects("rows")) {
+    const std::string label = r.String("label");
+    const std::string expr = r.String("topology");
+    if (!expr.empty()) r.CheckTopology("topology", expr);
+    const Params paper_params = r.Object("paper");
+    PaperRow paper;
+    paper.n = PaperInt(paper_params, "n", 1);
+    paper.tl = PaperInt(paper_params, "tl", INT32_MIN);
+    paper.tl_star = PaperInt(paper_params, "tl_star", INT32_MIN);
+    paper.tl_2star = PaperInt(paper_params, "tl_2star", INT32_MIN);
     tasks.push_back({label, [label, expr, paper] { return RunRow(label, expr, paper); }});
   }
   return tasks;
 }
 
-const ExperimentKindRegistrar kRegistrar("seed000-table7", &MakeTasks);
+const ExperimentKindRegistrar kRegistrar("seed000-table7", &MakeTasks,
+                                         {"label", "degree", "tl_star", "tl_minus_tl_star",
+                                          "tl_2star", "tl_minus_tl_2star", "bandwidth_optimal",
+                                          "paper", "matches_paper"});
 
 }  // namespace
 }  // namespace collsynth::experiments

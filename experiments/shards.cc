@@ -8,6 +8,8 @@
 #include <map>
 #include <regex>
 
+#include "experiments/outputs.h"
+#include "experiments/params.h"
 #include "graphs/input_error.h"
 #include "graphs/rational.h"
 #include "graphs/topology_io.h"
@@ -79,6 +81,20 @@ std::string CommitOf(const json& meta) {
     c += " with local changes";
   }
   return c;
+}
+
+// The fields of meta.json that the merge reads beyond the shard's identity, type-checked.
+void ReadShardRunFields(const std::string& meta_path, ShardInfo& info) {
+  const Params meta(info.meta, meta_path, "");
+  info.rows = meta.Unsigned("rows", 0);
+  info.jobs = static_cast<unsigned>(meta.Int("jobs", 1, 1, UINT32_MAX));
+  info.run_seconds = meta.Number("run_seconds", 0);
+  if (info.run_seconds < 0) throw meta.Error("run_seconds", "must be >= 0");
+  CheckReadmeMeta(info.meta, meta_path);  // environment, git_commit, git_dirty
+  if (!meta.Has("environment")) return;
+  const Params env = meta.Object("environment");
+  if (env.Has("machine")) info.hostname = env.Object("machine").String("hostname", "");
+  info.environment = env.Raw();
 }
 
 }  // namespace
@@ -289,6 +305,7 @@ MergedShards MergeShards(const ExperimentDefinition& def, const std::vector<std:
       throw InputError(meta_path, "shard", "index not below count");
     }
     const size_t total = Index(m, "tasks_total", meta_path, "");
+    ReadShardRunFields(meta_path, info);
     if (merged.shards.empty()) {
       commit = CommitOf(m);
       tasks_total = total;
@@ -321,6 +338,13 @@ MergedShards MergeShards(const ExperimentDefinition& def, const std::vector<std:
     merged.shards.push_back(std::move(info));
   }
   const size_t count = merged.shards.front().spec.count;
+  // The definition decides how many tasks there are; a shard cannot shrink the run.
+  const size_t defined = MakeExperimentTasks(def).size();
+  if (tasks_total != defined) {
+    throw InputError((fs::path(merged.shards.front().dir) / "meta.json").string(), "tasks_total",
+                     std::to_string(tasks_total) + " tasks, but " + def.path + " makes " +
+                         std::to_string(defined));
+  }
   const fs::path base = fs::path(merged.shards.front().dir).parent_path();
   for (size_t i = 0; i < count; ++i) {
     if (!by_index.count(i)) {

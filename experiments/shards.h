@@ -17,9 +17,10 @@
 // failed or killed rerun leaves it missing, and rerunning a shard replaces it (idempotent).
 //
 // MergeShards checks that the shards belong to the definition being merged (same name and
-// DefinitionHash), to one commit (git commit and dirty flag) and one N, that every index
-// 0..N-1 is there exactly once and that every task 0..T-1 is in exactly the shard it belongs
-// to; it returns the rows in task order, so RowsToTable of the result is the table a single
+// DefinitionHash), to one commit (git commit and dirty flag) and one N, that their tasks_total
+// is the number of tasks the definition makes (MakeExperimentTasks, experiments/runner.h), that
+// every index 0..N-1 is there exactly once and that every task 0..T-1 is in exactly the shard it
+// belongs to; it returns the rows in task order, so RowsToTable of the result is the table a single
 // `experiment run` produces (byte-identical CSV except the time columns). Every problem is an
 // InputError naming the shard folder or file: missing, duplicated, foreign (another
 // definition, commit or N) or malformed. O(total rows) time and memory.
@@ -28,6 +29,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,10 +68,19 @@ void WriteShard(const std::string& shard_dir, const ExperimentDefinition& def,
 // OUT/shard-I-of-N/ folder present, ordered by (N, I). InputError when there are none.
 std::vector<std::string> FindShardDirs(const std::string& out, size_t count);
 
+// One shard as merged. The fields of meta.json the merge reads are type-checked (a wrong
+// type is an InputError naming meta.json and the key, experiments/params.h); absent ones
+// take the defaults below.
 struct ShardInfo {
   std::string dir;
   ShardSpec spec;
   nlohmann::json meta;
+  size_t rows = 0;                       // "rows"
+  unsigned jobs = 1;                     // "jobs" (1..2^32-1)
+  double run_seconds = 0;                // "run_seconds" (>= 0)
+  nlohmann::json environment = nullptr;  // "environment" (an object; null when absent)
+  // environment.machine.hostname: nullopt without "machine", "" when it has no hostname.
+  std::optional<std::string> hostname;
 };
 
 struct MergedShards {

@@ -8,6 +8,7 @@
 
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
+#include "experiments/params.h"
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
 #include "proofs_check/pipeline_checker.h"
@@ -53,17 +54,6 @@ namespace {
 
 using nlohmann::json;
 
-Rational ParamRational(const json& p, const std::string& key, const std::string& fallback) {
-  if (!p.contains(key)) return ParseRational(fallback);
-  try {
-    if (p[key].is_string()) return ParseRational(p[key].get<std::string>());
-    if (p[key].is_number_integer()) return Rational(p[key].get<std::int64_t>());
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", key, e.what());
-  }
-  throw InputError("", key, "must be an integer or a \"p/q\" / decimal string");
-}
-
 struct Size {
   std::string label;
   Rational bytes;
@@ -76,7 +66,7 @@ struct Case {
   std::string series;                           // topology family (plot group), optional
 };
 
-struct Params {
+struct SizeParams {
   std::vector<Size> sizes;
   Rational alpha_seconds, bytes_per_unit;
   std::vector<std::int64_t> chunks{1};
@@ -150,7 +140,7 @@ Built BuildAlgorithm(const Topology& g, const Case& c, const std::string& algori
   return b;
 }
 
-std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const Params& p) {
+std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const SizeParams& p) {
   const Topology g = EvaluateTopologyExpression(c.topology);
   SimulationModel model;
   model.bytes_per_unit = p.bytes_per_unit;
@@ -244,98 +234,78 @@ std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const P
   return out;
 }
 
-std::vector<std::string> Strings(const json& obj, const std::string& key, const std::string& item) {
-  std::vector<std::string> out;
-  if (!obj.contains(key) || !obj[key].is_array()) {
-    throw InputError("", item + key, "must be an array of strings");
-  }
-  for (size_t i = 0; i < obj[key].size(); ++i) {
-    if (!obj[key][i].is_string()) {
-      throw InputError("", item + key + "[" + std::to_string(i) + "]", "must be a string");
-    }
-    out.push_back(obj[key][i].get<std::string>());
-  }
-  return out;
-}
-
 std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
-  const json& j = in.params;
+  const Params j(in);
   std::vector<std::string> names;
-  if (j.contains("collectives")) {
-    names = Strings(j, "collectives", "");
+  if (j.Has("collectives")) {
+    names = j.Strings("collectives");
   } else {
-    names.push_back(j.value("collective", std::string("allreduce")));
+    names.push_back(j.String("collective", "allreduce"));
   }
   std::vector<Collective> collectives;
   for (const auto& name : names) {
     const std::optional<Collective> c = ParseCollective(name);
     if (!c || *c == Collective::kBroadcast) {
-      throw InputError("", "collective",
-                       "'" + name + "' is not allgather, reduce-scatter or allreduce");
+      throw j.Error(j.Has("collectives") ? "collectives" : "collective",
+                    "'" + name + "' is not allgather, reduce-scatter or allreduce");
     }
     collectives.push_back(*c);
   }
-  auto params = std::make_shared<Params>();
-  for (const std::string& text : Strings(j, "sizes", "")) {
-    params->sizes.push_back({text, ParseQuantity("sizes", text, SizeUnits(), "B", false)});
+  auto params = std::make_shared<SizeParams>();
+  for (const std::string& text : j.Strings("sizes")) {
+    try {
+      params->sizes.push_back({text, ParseQuantity("sizes", text, SizeUnits(), "B", false)});
+    } catch (const InputError& e) {
+      throw j.Error("sizes", e.problem());
+    }
   }
-  if (params->sizes.empty()) throw InputError("", "sizes", "must not be empty");
-  const Rational alpha_us = ParamRational(j, "alpha_us", "0");
-  const Rational gbps = ParamRational(j, "link_gbps", "8");
+  if (params->sizes.empty()) throw j.Error("sizes", "must not be empty");
+  const Rational alpha_us = j.Exact("alpha_us", "0");
+  const Rational gbps = j.Exact("link_gbps", "8");
   if (alpha_us < 0 || gbps <= 0) {
-    throw InputError("", "alpha_us", "alpha_us must be >= 0 and link_gbps > 0");
+    throw j.Error("alpha_us", "alpha_us must be >= 0 and link_gbps > 0");
   }
   params->alpha_seconds = alpha_us / 1000000;
   params->bytes_per_unit = gbps * 1000000000 / 8;
-  if (j.contains("chunks")) {
-    params->chunks.clear();
-    if (!j["chunks"].is_array() || j["chunks"].empty()) {
-      throw InputError("", "chunks", "must be a non-empty array of positive integers");
+  if (j.Has("chunks")) {
+    params->chunks = j.Ints("chunks");
+    for (std::int64_t v : params->chunks) {
+      if (v < 1) throw j.Error("chunks", "must be a non-empty array of positive integers");
     }
-    for (const json& v : j["chunks"]) {
-      if (!v.is_number_integer() || v.get<std::int64_t>() < 1) {
-        throw InputError("", "chunks", "must be a non-empty array of positive integers");
-      }
-      params->chunks.push_back(v.get<std::int64_t>());
+    if (params->chunks.empty()) {
+      throw j.Error("chunks", "must be a non-empty array of positive integers");
     }
   }
-  if (j.contains("max_transfers")) {
-    if (!j["max_transfers"].is_number_integer() || j["max_transfers"].get<std::int64_t>() < 1) {
-      throw InputError("", "max_transfers", "must be a positive integer");
-    }
-    params->max_transfers = j["max_transfers"].get<std::uint64_t>();
+  if (j.Has("max_transfers")) {
+    params->max_transfers = static_cast<std::uint64_t>(j.Int("max_transfers", 1, 1, INT64_MAX));
   }
-  if (!j.contains("cases") || !j["cases"].is_array() || j["cases"].empty()) {
-    throw InputError("", "cases", "must be a non-empty array");
-  }
+  const std::vector<Params> cases = j.Objects("cases");
+  if (cases.empty()) throw j.Error("cases", "must be a non-empty array");
   std::vector<ExperimentTask> tasks;
-  for (size_t i = 0; i < j["cases"].size(); ++i) {
-    const json& cj = j["cases"][i];
-    const std::string item = "cases[" + std::to_string(i) + "].";
-    if (!cj.is_object() || !cj.contains("topology") || !cj["topology"].is_string()) {
-      throw InputError("", item + "topology", "missing (a topo gen expression is required)");
-    }
-    Case c{cj["topology"].get<std::string>(),
-           cj.value("label", std::string()),
-           Strings(cj, "algorithms", item),
-           {}};
+  for (const Params& cj : cases) {
+    if (!cj.Has("algorithms")) throw cj.Error("algorithms", "missing (an array of strings)");
+    Case c{cj.Topology("topology"),
+           cj.String("label", ""),
+           cj.Strings("algorithms"),
+           {},
+           cj.String("series", "")};
     for (const auto& a : c.algorithms) {
       if (a != "bfb" && a != "pipeline" && a != "tree:dbtree" && a.rfind("baseline:", 0) != 0) {
-        throw InputError(
-            "", item + "algorithms",
-            "unknown algorithm '" + a + "' (bfb, pipeline, baseline:NAME, tree:dbtree)");
+        throw cj.Error("algorithms",
+                       "unknown algorithm '" + a + "' (bfb, pipeline, baseline:NAME, tree:dbtree)");
+      }
+      for (Collective collective : collectives) {
+        if (a == "tree:dbtree" && collective != Collective::kAllreduce) {
+          throw cj.Error("algorithms", "tree:dbtree is an allreduce (reduce, then broadcast)");
+        }
       }
     }
-    if (cj.contains("paper_us")) {
-      if (!cj["paper_us"].is_object()) {
-        throw InputError("", item + "paper_us", "must be an object {\"SIZE\": \"µs\"}");
+    for (const auto& [k, v] : cj.Members("paper_us")) {
+      if (!v->is_string()) {
+        throw cj.Error("paper_us." + k, "expected a string, got " + JsonTypePhrase(*v));
       }
-      for (const auto& [k, v] : cj["paper_us"].items()) {
-        if (!v.is_string()) throw InputError("", item + "paper_us." + k, "must be a string");
-        c.paper_us[k] = v.get<std::string>();
-      }
+      c.paper_us[k] = v->get<std::string>();
     }
-    c.series = cj.value("series", std::string());
     for (Collective collective : collectives) {
       tasks.push_back({c.topology + " " + CollectiveName(collective),
                        [c, collective, params] { return RunCase(c, collective, *params); }});
@@ -344,7 +314,10 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   return tasks;
 }
 
-const ExperimentKindRegistrar kRegistrar("time-vs-size", &MakeTasks);
+const ExperimentKindRegistrar kRegistrar("time-vs-size", &MakeTasks,
+                                         {"series", "size", "size_bytes", "time_us",
+                                          "time_us_decimal", "best_chunks", "time_us_p1", "fastest",
+                                          "paper_us", "size_below", "from", "to"});
 
 }  // namespace
 }  // namespace collsynth::experiments

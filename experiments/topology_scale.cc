@@ -17,9 +17,11 @@
 //                    the node count with the family's closed form (EstimateTopologyExpressionSize).
 #include <chrono>
 #include <map>
+#include <optional>
 #include <queue>
 
 #include "experiments/experiment.h"
+#include "experiments/params.h"
 #include "graphs/expression.h"
 #include "graphs/input_error.h"
 #include "theory/diameter3_scale.h"
@@ -29,18 +31,6 @@ namespace collsynth::experiments {
 namespace {
 
 using nlohmann::json;
-
-std::int64_t Int(const json& p, const std::string& key, std::int64_t def) {
-  if (!p.contains(key)) return def;
-  if (!p[key].is_number_integer()) throw InputError("", "params." + key, "must be an integer");
-  return p[key].get<std::int64_t>();
-}
-
-std::string Str(const json& p, const std::string& key, const std::string& item) {
-  if (!p.contains(key) || !p[key].is_string())
-    throw InputError("", item + "." + key, "must be a string");
-  return p[key].get<std::string>();
-}
 
 double Since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -53,46 +43,45 @@ std::string Decimal6(const Rational& x) {
   return ToString(BigInt(scaled / 1000000)) + "." + std::string(6 - frac.size(), '0') + frac;
 }
 
-// "1.3" -> (13, 1): digits after the point (at most 2).
-std::pair<BigInt, int> ParsePaperValue(const std::string& s, const std::string& item) {
+// "1.3" -> (13, 1): digits after the point (at most 2); nullopt when `s` is not such a decimal.
+std::optional<std::pair<BigInt, int>> ParsePaperValue(const std::string& s) {
   const auto dot = s.find('.');
   const std::string digits = dot == std::string::npos ? s : s.substr(0, dot) + s.substr(dot + 1);
   const int decimals = dot == std::string::npos ? 0 : static_cast<int>(s.size() - dot - 1);
   if (digits.empty() || decimals > 2 || digits.find_first_not_of("0123456789") != std::string::npos)
-    throw InputError("", item, "must be a decimal with at most 2 decimals, got '" + s + "'");
-  return {BigInt(digits), decimals};
+    return std::nullopt;
+  return std::pair<BigInt, int>{BigInt(digits), decimals};
 }
 
-Diameter3Family FamilyByName(const std::string& name) {
+// The family called `name`; InputError at `key` of p when there is none.
+Diameter3Family FamilyByName(const std::string& name, const Params& p, const std::string& key) {
   for (Diameter3Family f : AllDiameter3Families()) {
     if (Diameter3FamilyName(f) == name) return f;
   }
-  throw InputError("", "params.families", "unknown family '" + name + "'");
+  throw p.Error(key, "unknown family '" + name + "'");
 }
 
 std::vector<ExperimentTask> ScaleTasks(const ExperimentInput& in) {
-  const json& p = in.params;
-  const std::int64_t lo = Int(p, "radix_min", 8), hi = Int(p, "radix_max", 128);
+  const Params p(in);
+  const std::int64_t lo = p.Int("radix_min", 8), hi = p.Int("radix_max", 128);
   if (lo < 3 || hi < lo || hi > 1000)
-    throw InputError("", "params.radix_min", "need 3 <= radix_min <= radix_max <= 1000");
+    throw p.Error("radix_min", "need 3 <= radix_min <= radix_max <= 1000");
   std::vector<Diameter3Family> families;
-  if (p.contains("families")) {
-    if (!p["families"].is_array()) throw InputError("", "params.families", "must be an array");
-    for (const auto& f : p["families"]) {
-      if (!f.is_string()) throw InputError("", "params.families", "must be names");
-      families.push_back(FamilyByName(f.get<std::string>()));
-    }
+  if (p.Has("families")) {
+    for (const auto& f : p.Strings("families")) families.push_back(FamilyByName(f, p, "families"));
   } else {
     families = AllDiameter3Families();
   }
   std::map<std::string, std::string> paper;
-  if (p.contains("paper_ratios")) {
-    for (const auto& [k, v] : p["paper_ratios"].items()) {
-      FamilyByName(k);
-      if (!v.is_string()) throw InputError("", "params.paper_ratios." + k, "must be a string");
-      ParsePaperValue(v.get<std::string>(), "params.paper_ratios." + k);
-      paper[k] = v.get<std::string>();
+  for (const auto& [k, v] : p.Members("paper_ratios")) {
+    const std::string key = "paper_ratios." + k;
+    FamilyByName(k, p, key);
+    if (!v->is_string()) throw p.Error(key, "expected a string, got " + JsonTypePhrase(*v));
+    if (!ParsePaperValue(v->get<std::string>())) {
+      throw p.Error(
+          key, "must be a decimal with at most 2 decimals, got '" + v->get<std::string>() + "'");
     }
+    paper[k] = v->get<std::string>();
   }
   std::vector<ExperimentTask> tasks;
   for (Diameter3Family fam : families) {
@@ -141,7 +130,7 @@ std::vector<ExperimentTask> ScaleTasks(const ExperimentInput& in) {
              if (!want.empty()) {
                // Round the exact mean half up to the paper's decimals, from
                // floor(1000·x) (floor(floor(y)/10) = floor(y/10)).
-               auto [paper_digits, decimals] = ParsePaperValue(want, "paper");
+               auto [paper_digits, decimals] = *ParsePaperValue(want);  // checked in ScaleTasks
                BigInt m(gm.substr(0, gm.find('.')) + gm.substr(gm.find('.') + 1));
                for (int i = decimals; i < 2; ++i) m /= 10;  // floor(10^(d+1)·x)
                const BigInt rounded = (m + 5) / 10;
@@ -217,17 +206,25 @@ Measured Measure(const Topology& g, std::int64_t endpoints_per_router) {
 }
 
 std::vector<ExperimentTask> TableTasks(const ExperimentInput& in) {
-  const json& p = in.params;
-  if (!p.contains("rows") || !p["rows"].is_array())
-    throw InputError("", "params.rows", "must be an array");
+  const Params p(in);
+  if (!p.Has("rows")) throw p.Error("rows", "missing (an array of objects is required)");
   std::vector<ExperimentTask> tasks;
-  for (std::size_t i = 0; i < p["rows"].size(); ++i) {
-    const json& row = p["rows"][i];
-    const std::string item = "params.rows[" + std::to_string(i) + "]";
-    const std::string label = Str(row, "label", item);
-    const std::string topo = Str(row, "topology", item);
-    const std::int64_t per_router = Int(row, "endpoints_per_router", 0);
-    const json paper = row.contains("paper") ? row["paper"] : json::object();
+  for (const Params& row : p.Objects("rows")) {
+    const std::string label = row.String("label");
+    const std::string topo = row.Topology("topology");
+    const std::int64_t per_router = row.Int("endpoints_per_router", 0);
+    // The paper's printed routers / radix / endpoints (a string or an integer), "" if absent.
+    std::map<std::string, std::string> paper;
+    if (row.Has("paper")) {
+      const Params printed = row.Object("paper");
+      for (const char* key : {"routers", "radix", "endpoints"}) {
+        if (!printed.Has(key)) continue;
+        const json& v = printed.Raw()[key];
+        if (!v.is_string() && !v.is_number_integer())
+          throw printed.Error(key, "expected a string or an integer, got " + JsonTypePhrase(v));
+        paper[key] = v.is_string() ? v.get<std::string>() : v.dump();
+      }
+    }
     tasks.push_back(
         {label + " " + topo, [label, topo, per_router, paper]() {
            auto t0 = std::chrono::steady_clock::now();
@@ -247,9 +244,8 @@ std::vector<ExperimentTask> TableTasks(const ExperimentInput& in) {
              const std::string ours = key == std::string("routers") ? std::to_string(m.routers)
                                       : key == std::string("radix") ? std::to_string(m.radix)
                                                                     : std::to_string(m.endpoints);
-             std::string theirs;
-             if (paper.contains(key))
-               theirs = paper[key].is_string() ? paper[key].get<std::string>() : paper[key].dump();
+             const auto printed = paper.find(key);
+             const std::string theirs = printed == paper.end() ? "" : printed->second;
              r.extra.push_back({std::string("paper_") + key, theirs});
              printed |= !theirs.empty();
              if (!theirs.empty() && theirs != ours)
@@ -276,8 +272,15 @@ std::vector<ExperimentTask> TableTasks(const ExperimentInput& in) {
   return tasks;
 }
 
-const ExperimentKindRegistrar kScale("diameter3-scale", &ScaleTasks);
-const ExperimentKindRegistrar kTable("topology-table", &TableTasks);
+const ExperimentKindRegistrar kScale("diameter3-scale", &ScaleTasks,
+                                     {"radix", "routers", "moore_bound", "moore_efficiency",
+                                      "moore_efficiency_decimal", "polarstar", "polarstar_routers",
+                                      "ratio", "ratio_decimal", "radixes", "geomean_ratio_floor",
+                                      "paper_ratio", "matches_paper"});
+const ExperimentKindRegistrar kTable("topology-table", &TableTasks,
+                                     {"routers", "radix", "endpoints", "diameter", "paper_routers",
+                                      "paper_radix", "paper_endpoints", "nodes_built",
+                                      "nodes_closed_form", "matches_paper"});
 
 }  // namespace
 }  // namespace collsynth::experiments

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "experiments/experiment.h"
+#include "experiments/params.h"
 #include "graphs/generators/topoopt.h"
 #include "graphs/input_error.h"
 #include "graphs/metrics.h"
@@ -26,8 +27,6 @@
 
 namespace collsynth::experiments {
 namespace {
-
-using nlohmann::json;
 
 BigInt Pow(const BigInt& b, std::int64_t e) {
   BigInt r = 1;
@@ -82,19 +81,6 @@ ExperimentRow Row(const std::string& instance, const std::string& algorithm, std
   return row;
 }
 
-std::vector<std::int64_t> IntList(const json& obj, const char* key, const std::string& item) {
-  std::vector<std::int64_t> out;
-  if (!obj.contains(key)) return out;
-  if (!obj[key].is_array()) throw InputError("", item + key, "must be an array of integers");
-  for (const json& x : obj[key]) {
-    if (!x.is_number_integer() || x.get<std::int64_t>() < 1 || x.get<std::int64_t>() > 4096) {
-      throw InputError("", item + key, "must be an array of integers in [1, 4096]");
-    }
-    out.push_back(x.get<std::int64_t>());
-  }
-  return out;
-}
-
 std::string PaperNote(std::int64_t n, std::int64_t d, const std::string& algorithm) {
   if (algorithm == "TotientPerms" && n == 12) return "§4.3: p = 1, 5, 7, 11";
   if (algorithm == "SelectPermutations" && n == 16 && d == 3) {
@@ -111,25 +97,18 @@ struct Plan {
 };
 
 // Bad parameters: InputError (file = the definition), before any task runs.
-Plan ParsePlan(const json& p) {
+Plan ParsePlan(const Params& p) {
   Plan plan;
-  for (std::int64_t n : IntList(p, "totient", "")) {
-    if (n < 2) throw InputError("", "totient", "n must be >= 2");
-    plan.totient.push_back(n);
-  }
-  if (p.contains("select")) {
-    const json& s = p["select"];
-    if (!s.is_object()) throw InputError("", "select", "must be an object");
+  for (std::int64_t n : p.Ints("totient", {}, 2, 4096)) plan.totient.push_back(n);
+  if (p.Has("select")) {
+    const Params s = p.Object("select");
     std::vector<std::int64_t> ns;
-    const std::int64_t lo = s.value("n_min", std::int64_t{0});
-    const std::int64_t hi = s.value("n_max", std::int64_t{-1});
-    if (lo < 0 || hi > 4096) throw InputError("", "select", "n_min/n_max must lie in [2, 4096]");
+    const std::int64_t lo = s.Int("n_min", 0);
+    const std::int64_t hi = s.Int("n_max", -1);
+    if (lo < 0 || hi > 4096) throw s.Error("", "n_min/n_max must lie in [2, 4096]");
     for (std::int64_t n = std::max<std::int64_t>(lo, 2); n <= hi; ++n) ns.push_back(n);
-    for (std::int64_t n : IntList(s, "extra_n", "select.")) {
-      if (n < 2) throw InputError("", "select.extra_n", "n must be >= 2");
-      ns.push_back(n);
-    }
-    const std::vector<std::int64_t> ds = IntList(s, "d", "select.");
+    for (std::int64_t n : s.Ints("extra_n", {}, 2, 4096)) ns.push_back(n);
+    const std::vector<std::int64_t> ds = s.Ints("d", {}, 1, 4096);
     for (std::int64_t n : ns) {
       const std::int64_t phi = static_cast<std::int64_t>(TotientShifts(n).size());
       for (std::int64_t d : ds) {
@@ -137,19 +116,13 @@ Plan ParsePlan(const json& p) {
       }
     }
   }
-  if (p.contains("geometric")) {
-    if (!p["geometric"].is_array()) throw InputError("", "geometric", "must be an array");
-    for (const json& c : p["geometric"]) {
-      if (!c.is_object() || !c.contains("x") || !c.contains("d") || !c["x"].is_number_integer() ||
-          !c["d"].is_number_integer()) {
-        throw InputError("", "geometric", "entries are {\"x\": x, \"d\": d}");
-      }
-      const std::int64_t x = c["x"].get<std::int64_t>(), d = c["d"].get<std::int64_t>();
-      if (x < 2 || d < 1 || d > 12 || Pow(BigInt(x), d) > 4096) {
-        throw InputError("", "geometric", "needs x >= 2, 1 <= d, x^d <= 4096");
-      }
-      plan.geometric.emplace_back(x, d);
+  for (const Params& c : p.Objects("geometric")) {
+    if (!c.Has("x") || !c.Has("d")) throw c.Error("", "entries are {\"x\": x, \"d\": d}");
+    const std::int64_t x = c.Int("x"), d = c.Int("d");
+    if (x < 2 || d < 1 || d > 12 || Pow(BigInt(x), d) > 4096) {
+      throw c.Error("", "needs x >= 2, 1 <= d, x^d <= 4096");
     }
+    plan.geometric.emplace_back(x, d);
   }
   return plan;
 }
@@ -185,11 +158,13 @@ std::vector<ExperimentRow> RunPlan(const Plan& plan) {
 }
 
 std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
-  const Plan plan = ParsePlan(in.params);
+  const Plan plan = ParsePlan(Params(in));
   return {{"topoopt-perms", [plan] { return RunPlan(plan); }}};
 }
 
-const ExperimentKindRegistrar kRegistrar("topoopt-perms", &MakeTasks);
+const ExperimentKindRegistrar kRegistrar("topoopt-perms", &MakeTasks,
+                                         {"n", "d", "shifts", "diameter", "bound", "within_bound",
+                                          "paper"});
 
 }  // namespace
 }  // namespace collsynth::experiments

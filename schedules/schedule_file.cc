@@ -59,15 +59,16 @@ bool LoadedSchedule::IsPipeline() const { return value.index() >= 2; }
 std::string ScheduleFormatOf(const json& doc, const std::string& file) {
   if (!doc.is_object()) {
     throw InputError(file, "top level",
-                     std::string("expected a JSON object (a schedule), got ") + doc.type_name());
+                     std::string("expected a JSON object, got ") + doc.type_name());
   }
   auto it = doc.find("format");
   if (it == doc.end()) {
     throw InputError(file, "top level", std::string("missing field 'format' (") + kFormats + ")");
   }
   if (!it->is_string()) {
-    throw InputError(file, "format",
-                     std::string("must be a string (") + kFormats + "), got " + it->type_name());
+    std::string value = it->dump();
+    if (value.size() > 40) value = value.substr(0, 37) + "...";
+    throw InputError(file, "format", std::string("must be a string (") + kFormats + "), got " + value);
   }
   return it->get<std::string>();
 }

@@ -16,7 +16,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-30}"
 shift || true
-all_targets=(topology_json edge_list expression steps steps_compact pipeline symmetric_pipeline experiment_definition msccl_xml mscclpp_plan)
+all_targets=(topology_json edge_list expression steps steps_compact pipeline symmetric_pipeline experiment_definition experiment_shards msccl_xml mscclpp_plan)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=("${all_targets[@]}"); fi
 
@@ -35,6 +35,7 @@ dict_for() {
     expression) echo "$root/fuzz/expression.dict" ;;
     msccl_xml) echo "$root/fuzz/msccl_xml.dict" ;;
     mscclpp_plan) echo "$root/fuzz/mscclpp_plan.dict" ;;
+    experiment_shards) echo "$root/fuzz/experiment_shards.dict" ;;
     *) echo "$root/fuzz/json.dict" ;;
   esac
 }

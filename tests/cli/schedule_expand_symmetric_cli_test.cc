@@ -161,6 +161,31 @@ TEST(ScheduleExpandSymmetricCliTest, StepExpansionFlagsAreRefused) {
   EXPECT_EQ(t.exit_code, 2);
 }
 
+// A file that is no schedule `schedule expand` reads is the file's fault, with or without
+// options (it was reported as a missing option).
+TEST(ScheduleExpandSymmetricCliTest, NonScheduleDocumentIsBlamedNotTheOptions) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"7", ": top level: expected a JSON object, got number\n"},
+      {"[]", ": top level: expected a JSON object, got array\n"},
+      {"{}", ": top level: missing field 'format'\n"},
+      {"{\"format\": 1}", ": format: expected \"steps\", got 1\n"},
+      {"{\"format\": \"pipeline\"}",
+       ": format: expected \"steps\" or \"pipeline-symmetric\", got \"pipeline\"\n"},
+  };
+  for (const auto& [text, message] : cases) {
+    const std::string file = WriteTempFile("not_a_schedule.json", text);
+    for (const std::vector<std::string>& options :
+         {std::vector<std::string>{}, std::vector<std::string>{"--line"}}) {
+      std::vector<std::string> args = {"schedule", "expand", Ring(),
+                                       file,       "-o",     TempPath("not_a_schedule_out.json")};
+      args.insert(args.end(), options.begin(), options.end());
+      auto r = RunCli(args);
+      EXPECT_EQ(r.exit_code, 2) << text;
+      EXPECT_EQ(r.err, "collsynth: " + file + message) << text;
+    }
+  }
+}
+
 // export msccl / mscclpp / chakra and simulate give the same bytes for the symmetric file as
 // for its plain expansion.
 TEST(ScheduleExpandSymmetricCliTest, ConsumersTreatItAsItsExpansion) {

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -113,6 +114,138 @@ TEST(ExperimentCli, BadInputIsExit2NamingFileAndItem) {
                             "--out", TempPath("never-run")});
   EXPECT_EQ(no_results.exit_code, 2);
   EXPECT_NE(no_results.err.find("no results yet"), std::string::npos);
+}
+
+// A mistyped parameter is exit 2 naming the definition file and the key (it was an nlohmann
+// type_error, exit 3); a bad topology expression names the key that holds it (it named only
+// "<expr>"), and both are reported before anything runs or is written.
+TEST(ExperimentCli, BadParameterIsExit2NamingTheDefinitionAndTheKey) {
+  struct Case {
+    std::string from, to, line_prefix;
+  };
+  const std::vector<Case> cases = {
+      {R"("collective": "allgather")", R"("collective": [])",
+       "params.collective: expected a string, got an array"},
+      {R"j("topology": "torus(3,3)")j", R"j("topology": "torus(2,2")j",
+       "params.cases[0].topology: 'torus(2,2' column 10: "},
+      {R"j("topology": "biring(2,6)")j", R"j("topology": "nosuchfamily(3)")j",
+       "params.cases[1].topology: "},
+      {R"("alpha_us": "10")", R"("alpha_us": true)",
+       "params.workloads[0].alpha_us: expected an integer or a \"p/q\" / decimal string, got a "
+       "boolean"},
+  };
+  for (const auto& c : cases) {
+    std::string text = kDefinition;
+    text.replace(text.find(c.from), c.from.size(), c.to);
+    const std::string path = WriteTempFile("tiny-compare.json", text);
+    const std::string out = TempPath("bad-param-out");
+    std::filesystem::remove_all(out);
+    const auto r = RunCli({"experiment", "run", path, "--out", out, "--no-plots"});
+    EXPECT_EQ(r.exit_code, 2) << c.to << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("collsynth: " + path + ": " + c.line_prefix, 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out + "/results.csv")) << c.to;
+  }
+}
+
+// A plot naming a column the kind's CSV cannot have is exit 2 when the definition is read:
+// before anything runs or is written, with or without --no-plots (it was reported only after
+// the whole run had written its files).
+TEST(ExperimentCli, PlotNamingAnUnknownColumnIsExit2BeforeRunning) {
+  for (const std::string& bad :
+       {std::string(R"("y": "tb_decimals")"),
+        std::string(R"("y": "tb_decimal", "where": {"colective": "x"})")}) {
+    std::string text = kDefinition;
+    text.replace(text.find(R"("y": "tb_decimal")"), 17, bad);
+    const std::string path = WriteTempFile("tiny-compare.json", text);
+    for (const bool no_plots : {true, false}) {
+      const std::string out = TempPath("bad-plot-out");
+      std::filesystem::remove_all(out);
+      std::vector<std::string> args = {"experiment", "run", path, "--out", out};
+      if (no_plots) args.push_back("--no-plots");
+      const auto r = RunCli(args);
+      EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+      const std::string item = bad.find("where") == std::string::npos
+                                   ? "plots[0].y: no CSV column 'tb_decimals'"
+                                   : "plots[0].where.colective: no CSV column 'colective'";
+      EXPECT_EQ(r.err.rfind("collsynth: " + path + ": " + item +
+                                " in an experiment of kind collective-compare (columns: instance, ",
+                            0),
+                0u)
+          << r.err;
+      EXPECT_FALSE(std::filesystem::exists(out)) << "something was written";
+      EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+  }
+  // Columns named from the parameters (time_us_<workload>) are known before the run.
+  std::string ok = kDefinition;
+  ok.replace(ok.find(R"("y": "tb_decimal")"), 17, R"("y": "time_us_1MB")");
+  const std::string out = TempPath("workload-plot-out");
+  std::filesystem::remove_all(out);
+  EXPECT_EQ(RunCli({"experiment", "run", WriteTempFile("tiny-compare.json", ok), "--out", out,
+                    "--no-plots"})
+                .exit_code,
+            0);
+}
+
+// The columns each kind declares cover every column of every committed result of the shipped
+// definitions (the declarations are what plots are checked against before a run).
+TEST(ExperimentCli, DeclaredColumnsCoverEveryCommittedCsv) {
+  int checked = 0;
+  for (const auto& def : LoadExperimentDefinitions(SourcePath("experiments"))) {
+    const std::string csv = SourcePath("notebooks_data/" + def.name + "/results.csv");
+    if (!std::filesystem::exists(csv)) continue;
+    const CsvTable t = ParseCsv(Slurp(csv), csv);
+    const auto& fixed = FixedColumns();
+    const std::vector<std::string>* declared = ExperimentKindColumns(def.kind);
+    ASSERT_NE(declared, nullptr) << def.kind;
+    for (const auto& h : t.header) {
+      const bool known =
+          std::find(fixed.begin(), fixed.end(), h) != fixed.end() || IsDeclaredColumn(*declared, h);
+      EXPECT_TRUE(known) << def.name << " (" << def.kind << "): column " << h;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 500);
+}
+
+// `experiment report` reads meta.json back for the README: a mistyped field is exit 2 naming
+// it (git_dirty as a string was an nlohmann type_error, exit 3).
+TEST(ExperimentCli, ReportOnAMistypedMetaIsExit2NamingTheField) {
+  const std::string path = WriteTempFile("tiny-compare.json", kDefinition);
+  const std::string out = TempPath("report-meta-out");
+  std::filesystem::remove_all(out);
+  ASSERT_EQ(RunCli({"experiment", "run", path, "--out", out, "--no-plots"}).exit_code, 0);
+  const std::string meta_path = out + "/meta.json";
+  const auto good = ParseJsonText(Slurp(meta_path), meta_path);
+  auto dirty = good;
+  dirty["environment"]["git_commit"] = "abc";
+  dirty["environment"]["git_dirty"] = "yes";
+  std::ofstream(meta_path) << dirty.dump();
+  auto r = RunCli({"experiment", "report", path, "--out", out, "--no-plots"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "collsynth: " + meta_path +
+                       ": environment.git_dirty: expected true or false, got a string\n");
+  std::ofstream(meta_path) << "[1]";
+  r = RunCli({"experiment", "report", path, "--out", out, "--no-plots"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "collsynth: " + meta_path + ": expected an object, got an array\n");
+  std::ofstream(meta_path) << good.dump();
+  EXPECT_EQ(RunCli({"experiment", "report", path, "--out", out, "--no-plots"}).exit_code, 0);
+}
+
+// Input a task finds bad only when it runs (here: tree:dbtree on a switched topology) names
+// the definition file and the task (it named only "<input>").
+TEST(ExperimentCli, TaskInputErrorNamesTheDefinitionAndTheTask) {
+  const std::string path = WriteTempFile("tvs.json", R"j({"name": "tvs", "kind": "time-vs-size",
+    "params": {"collective": "allreduce", "sizes": ["1KB"],
+               "cases": [{"topology": "torus(3,3)", "algorithms": ["bfb"]},
+                         {"topology": "twocluster(2,2,10,1)", "algorithms": ["tree:dbtree"]}]}})j");
+  const auto r = RunCli({"experiment", "run", path, "--out", TempPath("tvs-out"), "--no-plots"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "collsynth: " + path +
+                       ": task 1 (twocluster(2,2,10,1) allreduce): <input>: algorithms: "
+                       "tree:dbtree needs a direct-connect topology\n");
 }
 
 TEST(ExperimentCli, ListShowsTheShippedDefinitions) {

@@ -23,8 +23,9 @@ inline std::string Extra(const experiments::ExperimentRow& row, const std::strin
 }
 
 // The rows of every task of the registered experiment kind `kind` run on `params`, in task
-// order (serially, in this process). An unknown kind is a test failure and gives no rows;
-// exceptions of the kind (e.g. InputError on bad params) propagate.
+// order (serially, in this process). An unknown kind is a test failure and gives no rows, and
+// so is a row with an extra column the kind does not declare; exceptions of the kind (e.g.
+// InputError on bad params) propagate.
 inline std::vector<experiments::ExperimentRow> RunExperimentKind(const std::string& kind,
                                                                  const nlohmann::json& params) {
   const experiments::ExperimentKindFn* fn = experiments::FindExperimentKind(kind);
@@ -33,8 +34,16 @@ inline std::vector<experiments::ExperimentRow> RunExperimentKind(const std::stri
   experiments::ExperimentInput in;
   in.params = params;
   std::vector<experiments::ExperimentRow> rows;
+  const std::vector<std::string>* declared = experiments::ExperimentKindColumns(kind);
   for (const experiments::ExperimentTask& t : (*fn)(in)) {
-    for (experiments::ExperimentRow& r : t.run()) rows.push_back(std::move(r));
+    for (experiments::ExperimentRow& r : t.run()) {
+      // Every column a row has is one its kind declares (plots are checked against them).
+      for (const auto& [name, value] : r.extra) {
+        EXPECT_TRUE(experiments::IsDeclaredColumn(*declared, name))
+            << kind << " produced column '" << name << "' it does not declare";
+      }
+      rows.push_back(std::move(r));
+    }
   }
   return rows;
 }

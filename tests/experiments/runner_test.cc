@@ -47,7 +47,7 @@ std::vector<ExperimentTask> TestTasks(const ExperimentInput& in) {
   }
   return tasks;
 }
-const ExperimentKindRegistrar kTestKind("test-kind", &TestTasks);
+const ExperimentKindRegistrar kTestKind("test-kind", &TestTasks, {"seed_sum", "odd_only"});
 
 // A kind whose tasks run a parallel-for of their own (as BFB plans and BFS metrics do inside
 // collective-compare and the sweeps): params {"n": N}; each task records its thread budget
@@ -74,7 +74,7 @@ std::vector<ExperimentTask> NestedTasks(const ExperimentInput& in) {
   }
   return tasks;
 }
-const ExperimentKindRegistrar kNestedKind("nested-kind", &NestedTasks);
+const ExperimentKindRegistrar kNestedKind("nested-kind", &NestedTasks, {});
 
 ExperimentDefinition Def(const std::string& name, const std::string& params) {
   const std::string path = WriteTempFile(

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -260,6 +261,77 @@ TEST(Shards, TamperedRowsAreExit2NamingTheItem) {
       << b.err;
 }
 
+// Every field of meta.json the merge reads is type-checked: a wrong type is exit 2 naming
+// meta.json and the field (these were nlohmann type_errors, exit 3).
+TEST(Shards, MistypedMetaFieldsAreExit2NamingTheField) {
+  const std::string def = WriteDef("mistyped-meta", kDefinition);
+  const std::string out = TwoShards("mistyped-meta-out", def);
+  const std::string meta_path = out + "/shard-1-of-2/meta.json";
+  const auto good = ParseJsonText(ReadTextFile(meta_path), meta_path);
+  const std::vector<std::pair<nlohmann::json::json_pointer, nlohmann::json>> mutants = {
+      {nlohmann::json::json_pointer("/jobs"), "2"},
+      {nlohmann::json::json_pointer("/jobs"), 0},
+      {nlohmann::json::json_pointer("/run_seconds"), "1.5"},
+      {nlohmann::json::json_pointer("/run_seconds"), -1},
+      {nlohmann::json::json_pointer("/rows"), "2"},
+      {nlohmann::json::json_pointer("/rows"), -2},
+      {nlohmann::json::json_pointer("/environment"), "here"},
+      {nlohmann::json::json_pointer("/environment/git_commit"), 7},
+      {nlohmann::json::json_pointer("/environment/git_dirty"), "no"},
+      {nlohmann::json::json_pointer("/environment/machine"), nlohmann::json::array()},
+      {nlohmann::json::json_pointer("/environment/machine/hostname"), 42},
+  };
+  for (const auto& [at, value] : mutants) {
+    auto bad = good;
+    bad[at] = value;
+    std::ofstream(meta_path) << bad.dump();
+    const auto r = RunCli({"experiment", "merge", def, "--out", out, "--no-plots"});
+    std::string field = at.to_string().substr(1);
+    for (char& c : field) {
+      if (c == '/') c = '.';
+    }
+    EXPECT_EQ(r.exit_code, 2) << field << " = " << value.dump() << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("collsynth: " + meta_path + ": " + field + ": ", 0), 0u)
+        << field << " = " << value.dump() << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  // The message says what was expected and what was found.
+  auto jobs = good;
+  jobs["jobs"] = "2";
+  std::ofstream(meta_path) << jobs.dump();
+  const auto r = RunCli({"experiment", "merge", def, "--out", out, "--no-plots"});
+  EXPECT_EQ(r.err, "collsynth: " + meta_path + ": jobs: expected an integer, got a string\n");
+  // The untouched shard merges again.
+  std::ofstream(meta_path) << good.dump();
+  EXPECT_EQ(RunCli({"experiment", "merge", def, "--out", out, "--no-plots"}).exit_code, 0);
+}
+
+// A shard whose tasks_total is not the definition's (with rows to match) cannot shrink the
+// merged run: it was merged silently, with the other tasks' rows missing.
+TEST(Shards, TasksTotalMustBeTheDefinitions) {
+  const std::string def = WriteDef("shrunk", kDefinition);
+  const std::string out = TempPath("shrunk-out");
+  fs::remove_all(out);
+  ASSERT_EQ(RunCli({"experiment", "run", def, "--out", out, "--shard", "0/1"}).exit_code, 0);
+  const std::string dir = out + "/shard-0-of-1";
+  auto meta = ParseJsonText(ReadTextFile(dir + "/meta.json"), "meta");
+  auto rows = ParseJsonText(ReadTextFile(dir + "/rows.json"), "rows");
+  ASSERT_EQ(meta["tasks_total"], 5);
+  meta["tasks_total"] = 2;
+  meta["tasks"] = nlohmann::json::array({0, 1});
+  nlohmann::json kept = nlohmann::json::array();
+  kept.push_back(rows["tasks"][0]);
+  kept.push_back(rows["tasks"][1]);
+  rows["tasks"] = kept;
+  std::ofstream(dir + "/meta.json") << meta.dump();
+  std::ofstream(dir + "/rows.json") << rows.dump();
+  const auto r = RunCli({"experiment", "merge", def, "--out", out, "--no-plots"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(r.err,
+            "collsynth: " + dir + "/meta.json: tasks_total: 2 tasks, but " + def + " makes 5\n");
+  EXPECT_FALSE(fs::exists(out + "/results.csv"));
+}
+
 TEST(Shards, RerunningOneShardAndMergingAgainGivesTheSameCsv) {
   const std::string def = WriteTempFile("shard-compare.json", kDefinition);
   const std::string out = TwoShards("rerun", def);
@@ -418,6 +490,22 @@ TEST(Slurm, SubmitDryRunPrintsTheScriptsAndSubmitsNothing) {
   EXPECT_NE(r.out.find("--shard \"${SLURM_ARRAY_TASK_ID}/4\""), std::string::npos);
   EXPECT_NE(r.out.find("experiment merge "), std::string::npos);
   EXPECT_NE(r.out.find("--dependency=afterok:"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// A bad parameter is refused before anything is submitted (each array task would fail on it).
+TEST(Slurm, SubmitChecksTheParametersFirst) {
+  std::string text = kDefinition;
+  text.replace(text.find(R"("collective": "allgather")"), 25, R"("collective": 7)");
+  const std::string def = WriteDef("submit-bad-param", text);
+  const std::string out = TempPath("submit-bad-param-out");
+  fs::remove_all(out);
+  const auto r =
+      RunCli({"experiment", "submit", def, "--slurm", "--shards", "2", "--out", out, "--dry-run"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err,
+            "collsynth: " + def + ": params.collective: expected a string, got an integer\n");
+  EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_FALSE(fs::exists(out));
 }
 

@@ -100,6 +100,15 @@ TEST(TimeVsSize, TreeDbtreeIsAnAllreduceModelWithTheBestChunkCount) {
   EXPECT_LT(ParseRational(Extra(rows[1], "time_us")), ParseRational(Extra(rows[1], "time_us_p1")));
   in.params["collective"] = "allgather";
   EXPECT_THROW((*kind)(in)[0].run(), InputError);
+  // Refused while the tasks are made (before anything runs), naming the key.
+  in.file = "t.json";
+  try {
+    (*kind)(in);
+    ADD_FAILURE() << "tree:dbtree accepted for allgather";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "t.json");
+    EXPECT_EQ(e.item(), "params.cases[0].algorithms");
+  }
 }
 
 }  // namespace
