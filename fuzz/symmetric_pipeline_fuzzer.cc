@@ -1,7 +1,7 @@
-// libFuzzer target: "pipeline-symmetric" schedules (SymmetricPipelineScheduleFromJson, issue 19
-// §2) against one of the fixed topologies (fuzz_common.h). A schedule that reads must write back
-// to a document that reads to the same schedule (the writer's output is a fixed point); its
-// expansion must be what the consumers' helper (ExpandedPipelineScheduleText) produces from the
+// libFuzzer target: "pipeline-symmetric" schedules (SymmetricPipelineScheduleFromJson,
+// docs/formats.md) against one of the fixed topologies (fuzz_common.h). A schedule that reads must
+// write back to a document that reads to the same schedule (the writer's output is a fixed point);
+// its expansion must be what the consumers' helper (ExpandedPipelineScheduleText) produces from the
 // input text, and the plain checker must give the same report on the expansion in memory and on
 // its written text read back the way `verify` reads it.
 #include <cstddef>

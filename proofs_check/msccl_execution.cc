@@ -174,7 +174,7 @@ class Simulator {
 
  private:
   // Index of the cell holding buffer `buf`[off] of gpu g in round it, after the in-place
-  // aliases of executors.md §2.6 / §8.3.
+  // aliases of docs/export.md "Buffer layout per collective".
   std::size_t Resolve(int it, int g, char buf, int off) const {
     const std::size_t round = per_round_ * it;
     const std::size_t in_base = static_cast<std::size_t>(g) * algo_.in_size;

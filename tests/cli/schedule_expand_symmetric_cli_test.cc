@@ -1,6 +1,7 @@
-// `collsynth schedule expand` of a "pipeline-symmetric" schedule (issue 19 §2), and the
-// commands that consume pipeline schedules (export msccl / mscclpp / chakra, simulate) taking
-// the symmetric form: they behave exactly as on its plain expansion.
+// `collsynth schedule expand` of a "pipeline-symmetric" schedule (docs/formats.md "Symmetric
+// pipeline schedule JSON"), and the commands that consume pipeline schedules (export msccl /
+// mscclpp / chakra, simulate) taking the symmetric form: they behave exactly as on its plain
+// expansion.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 

@@ -1,4 +1,4 @@
-// docs/reproduction.md cannot rot (issue 20): in every table of the page, each row's command
+// docs/reproduction.md cannot rot: in every table of the page, each row's command
 // column may only name experiments that exist (`experiment run NAME` -> experiments/NAME.json)
 // and registered sweeps (`collsynth prove NAME`), its command and shipped-output columns may
 // only cite paths under notebooks_data/ that exist, and its verdict is one of the five the
@@ -186,7 +186,7 @@ TEST(ReproductionDoc, CheckerCatchesEachKindOfRot) {
   EXPECT_EQ(one("| b | a | b | — | — | exact |\n"),
             "line 4: 6 cells, the header has 5 (a '|' inside a cell?)");
   EXPECT_EQ(one("| b | 2 | `collsynth experiment run beta` | `notebooks_data/beta/x.csv` | "
-                "in progress (issue 20): beta |\n"),
+                "in progress: beta |\n"),
             "got 0 problems:");
   std::ofstream(root / "experiments" / "gamma.json") << "{}";
   EXPECT_EQ(ReproductionProblems(head + good, root, SweepNames()),

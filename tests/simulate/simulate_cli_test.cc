@@ -1,4 +1,4 @@
-// `collsynth simulate` end to end (issue 17 §1-2): the BFB closed form from the bfb command's
+// `collsynth simulate` end to end (docs/simulate.md): the BFB closed form from the bfb command's
 // own T_L and T_B, ring and pipeline runs, per-link latencies from the topology file, the
 // timeline CSV, units, and every bad input as exit 2 with one line naming it (exit 1 for a
 // schedule the checker rejects).

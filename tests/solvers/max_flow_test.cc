@@ -191,7 +191,7 @@ TEST(MaxFlowTest, WarmStartsMatchColdSolvesBigInt) {
   RunWarmStarts(BigInt("1000000000000000000000000000000"), 100);
 }
 
-// Issue 15 point 5: the result is a full certificate (status, value, flow per arc, cut). The
+// The result is a full certificate (status, value, flow per arc, cut). The
 // flow is checked here by hand (capacity, conservation, value) and the cut's capacity equals
 // the value; VerifyMaxFlowCertificate agrees and rejects a broken flow or cut.
 void ExpectFullCertificate(const FlowNetwork& net, int s, int t, const BigInt& expected) {
