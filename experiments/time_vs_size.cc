@@ -318,6 +318,7 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
     Case c{cj["topology"].get<std::string>(),
            cj.value("label", std::string()),
            Strings(cj, "algorithms", item),
+           {},
            {}};
     for (const auto& a : c.algorithms) {
       if (a != "bfb" && a != "pipeline" && a != "tree:dbtree" && a.rfind("baseline:", 0) != 0) {

@@ -164,7 +164,7 @@ TEST(ScheduleExpandSymmetricCliTest, ConsumersTreatItAsItsExpansion) {
   const std::string sym = Write("sym_consumed.json", SymmetricAllgather());
   const std::string plain = TempPath("sym_consumed_plain.json");
   ASSERT_EQ(RunCli({"schedule", "expand", ring, sym, "-o", plain}).exit_code, 0);
-  for (const std::string& what : {"msccl", "mscclpp"}) {
+  for (const std::string what : {"msccl", "mscclpp"}) {
     const std::string a = TempPath("sym_" + what + "_a.out"),
                       b = TempPath("sym_" + what + "_b.out");
     auto ra = RunCli({"export", what, ring, sym, "-o", a});

@@ -240,13 +240,17 @@ TEST(Runner, Issue15TasksShareTheThreadBudgetWithTheirOwnParallelWork) {
 }
 
 TEST(Runner, UnverifiedRowFailsTheRun) {
-  EXPECT_THROW(RunExperiment(Def("unverified", R"({"n": 5, "unverified_at": 3})"), {2}),
+  RunOptions two_jobs;
+  two_jobs.jobs = 2;
+  EXPECT_THROW(RunExperiment(Def("unverified", R"({"n": 5, "unverified_at": 3})"), two_jobs),
                UnverifiedRowError);
 }
 
 TEST(Runner, TaskErrorPropagatesAndBadParamsNameTheFile) {
+  RunOptions three_jobs;
+  three_jobs.jobs = 3;
   try {
-    RunExperiment(Def("failing", R"({"n": 6, "fail_at": 4})"), {3});
+    RunExperiment(Def("failing", R"({"n": 6, "fail_at": 4})"), three_jobs);
     ADD_FAILURE() << "no error";
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "task failed: 4");
