@@ -39,7 +39,7 @@ void Report(const std::string& what, const collsynth::Topology& g,
 int main(int argc, char** argv) {
   using namespace collsynth;
   int scale = argc > 1 ? std::atoi(argv[1]) : 1;
-  for (const std::string& name : {"multitree", "torus", "biring-bfb"}) {
+  for (const std::string name : {"multitree", "torus", "biring-bfb"}) {
     int side = 8 * scale;
     Topology g = name == "biring-bfb" ? BiRing(2, side * side) : Torus({side, side});
     BaselineOptions o;

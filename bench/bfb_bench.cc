@@ -26,6 +26,7 @@
 #include "graphs/topology_io.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/compact_schedule.h"
+#include "solvers/backends/lemon_graph.h"
 #include "solvers/backends/lp_backend.h"
 #include "solvers/bfb/bfb_cell.h"
 #include "solvers/bfb/bfb_schedule.h"
@@ -34,8 +35,6 @@
 #ifdef COLLSYNTH_HAVE_GOOGLE_BENCHMARK
 #include <benchmark/benchmark.h>
 #endif
-#include <lemon/preflow.h>
-#include <lemon/smart_graph.h>
 
 #include <map>
 #include <memory>

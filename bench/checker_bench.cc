@@ -1,8 +1,8 @@
-// Checker benchmark (issue 5 §1): verify a 1024-node hypercube recursive-doubling allgather
-// with one send per (source, step, link), N(N-1) ≈ 10^6 sends. Baselines measured in the
-// same process: JSON serialization + parsing of the schedule (what `collsynth verify` reads)
-// and the brute-force simulator on a small hypercube.
-// Usage: checker_bench [dim=10]
+// Checker benchmark (docs/performance.md "Checkers"): verify a 1024-node hypercube
+// recursive-doubling allgather with one send per (source, step, link), N(N-1) ≈ 10^6 sends.
+// Baselines measured in the same process: JSON serialization + parsing of the schedule (what
+// `collsynth verify` reads) and the brute-force simulator on a small hypercube. Usage:
+// checker_bench [dim=10]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>

@@ -1,10 +1,10 @@
-// MSCCL export benchmark (issue 16 §4): for each case, the optimal pipeline schedule is built
-// (not timed against the target), then timed separately: lowering to the MSCCL program
-// (ExportPipelineToMscclProgram, with the exporter's own invariant check), writing the XML
-// text (MscclXmlText) and the independent replay (ReplayMscclXml: stages 0-3, two loop
-// iterations, in-place/out-of-place as the file claims), run twice as `collsynth export msccl`
-// runs it: at the kernel's connector depth and at depth 1. "export+replay" is lower + write +
-// both replays. Targets: the 64-GPU, 138-node cluster in under 2 s, a 1,024-GPU fat-tree
+// MSCCL export benchmark (docs/performance.md "MSCCL export + replay at scale"): for each case, the
+// optimal pipeline schedule is built (not timed against the target), then timed separately:
+// lowering to the MSCCL program (ExportPipelineToMscclProgram, with the exporter's own invariant
+// check), writing the XML text (MscclXmlText) and the independent replay (ReplayMscclXml: stages
+// 0-3, two loop iterations, in-place/out-of-place as the file claims), run twice as `collsynth
+// export msccl` runs it: at the kernel's connector depth and at depth 1. "export+replay" is lower +
+// write + both replays. Targets: the 64-GPU, 138-node cluster in under 2 s, a 1,024-GPU fat-tree
 // allgather (fattree16) in under a minute. After each case the process's peak resident memory
 // so far (VmHWM of /proc/self/status, Linux) is printed. When the exporter refuses a case
 // (ExportLimitError), the limit and message are printed instead of the times; that is a

@@ -1,6 +1,6 @@
-// Pipeline-schedule benchmark (issue 4 §5): end-to-end time (optimum + edge splitting +
-// arborescence packing + the independent check) on the reference topologies, with the
-// paper's binary search as the in-process baseline for the optimum (Dinkelbach is the
+// Pipeline-schedule benchmark (docs/performance.md "Pipeline schedules"): end-to-end time (optimum
+// + edge splitting + arborescence packing + the independent check) on the reference topologies,
+// with the paper's binary search as the in-process baseline for the optimum (Dinkelbach is the
 // default). Prints absolute times, max-flow counts per stage and ratios.
 // On switch topologies the paper's pair-by-pair Algorithm 1 (SplittingOptions::whole_switches
 // = false) is the in-process baseline of the whole-switch splitting.
@@ -147,7 +147,7 @@ void Run(const Topology& g, double reference_seconds, bool arc_by_arc_baseline) 
         b3.stats.splitting_seconds / s.splitting_seconds, t3 / t_build);
   }
   if (reference_seconds > 0) {
-    std::printf("  vs reference implementation's %.0fs (issue 4): %.0fx faster\n",
+    std::printf("  vs reference implementation's %.0fs (docs/performance.md): %.0fx faster\n",
                 reference_seconds, reference_seconds / total);
   }
   std::fflush(stdout);

@@ -1,11 +1,11 @@
-// Schedule and topology writers (issue 15 §4): each format written by its streaming writer
-// (the one collsynth uses) against the nlohmann baseline, building the document's JSON tree
-// and dump()ing it, in the same process on the same data. Both texts are compared byte for
-// byte where the contract says they are equal (pipeline, steps, topology as a parsed
-// document); the compact forms have no tree writer in the project, so the baseline builds
-// the same document as an nlohmann::ordered_json tree.
-// Inputs: the BFB allgather of hypercube(D) (steps-compact; steps from the compact form, as
-// `bfb` writes it; steps from the StepSchedule, as `baseline`, `schedule expand` and `bfb
+// Schedule and topology writers (docs/performance.md "Writers: one streaming JSON writer"): each
+// format written by its streaming writer (the one collsynth uses) against the nlohmann baseline,
+// building the document's JSON tree and dump()ing it, in the same process on the same data. Both
+// texts are compared byte for byte where the contract says they are equal (pipeline, steps,
+// topology as a parsed document); the compact forms have no tree writer in the project, so the
+// baseline builds the same document as an nlohmann::ordered_json tree. Inputs: the BFB allgather of
+// hypercube(D) (steps-compact; steps from the compact form, as `bfb` writes it; steps from the
+// StepSchedule, as `baseline`, `schedule expand` and `bfb
 // --chunks` write it), the pipeline allgather of a GPU cluster (pipeline), fattree(K)
 // (topology).
 // Times are process CPU seconds (steadier than wall time on the shared machine), the best of

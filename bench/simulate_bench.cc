@@ -1,6 +1,6 @@
-// Simulator benchmark (issue 17 "Figures"): `collsynth simulate`'s engine on the two reference
-// instances, build and run times and events per second, with the run's result cross-checked
-// against the closed forms it must satisfy (exit 1 otherwise):
+// Simulator benchmark (docs/performance.md "Simulator"): `collsynth simulate`'s engine on the two
+// reference instances, build and run times and events per second, with the run's result
+// cross-checked against the closed forms it must satisfy (exit 1 otherwise):
 //   - a 64-GPU cluster (8 boxes of 8, A100-style as in pipeline_bench) optimal allgather
 //     pipeline schedule with P = 64 chunks, α = 0 (target < 1 s): T_B*·M/N <= time <=
 //     (P + H - 1)/P · ratio·M/N (docs/simulate.md);

@@ -1,9 +1,9 @@
-// Symmetric pipeline schedules at cluster scale (issue 19 §3): for each case, the time and
-// peak memory of the symmetric build (group, optimum with one max-flow per orbit, column
-// generation), its independent check, and the written size, against the in-process baseline
-// "optimum stage" of the plain path (ComputeAllgatherOptimum with one max-flow per compute
-// node: the floor of any exact method that does not use symmetry). Prints ratios
-// total / optimum-stage. Peak memory is the process's (getrusage): run one case per process
+// Symmetric pipeline schedules at cluster scale (docs/performance.md "Symmetric pipeline
+// schedules"): for each case, the time and peak memory of the symmetric build (group, optimum with
+// one max-flow per orbit, column generation), its independent check, and the written size, against
+// the in-process baseline "optimum stage" of the plain path (ComputeAllgatherOptimum with one
+// max-flow per compute node: the floor of any exact method that does not use symmetry). Prints
+// ratios total / optimum-stage. Peak memory is the process's (getrusage): run one case per process
 // (--only NAME) for per-case figures.
 //   build/bench/symmetric_bench [--only NAME] [--plain] [--no-baseline] [--growth]
 //   (--plain also runs today's plain path on the cases where it finishes: fattree(16),

@@ -42,8 +42,9 @@ double Since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-// Issue 19 §2: the symmetric path. Returns the exit code, or std::nullopt when no symmetric
-// schedule was found (`*why` says why; the caller then runs the plain path).
+// The symmetric path (docs/symmetry.md, docs/cli.md "Symmetric schedules"). Returns the exit code,
+// or std::nullopt when no symmetric schedule was found (`*why` says why; the caller then runs the
+// plain path).
 std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Collective collective,
                                 std::string* why) {
   auto t0 = std::chrono::steady_clock::now();

@@ -6,9 +6,10 @@
 // step checker first and refused (exit 1) when invalid.
 //
 // collsynth schedule expand TOPOLOGY SCHEDULE -o OUT [--json], SCHEDULE a "pipeline-symmetric"
-// schedule (issue 19 §2, no transformation flag): writes its plain "pipeline" form on the same
-// topology (ExpandSymmetricPipelineSchedule), checked by the pipeline checker in memory and
-// again from the written bytes (exit 1, nothing written, when either fails).
+// schedule (docs/formats.md "Symmetric pipeline schedule JSON", no transformation flag): writes its
+// plain "pipeline" form on the same topology (ExpandSymmetricPipelineSchedule), checked by the
+// pipeline checker in memory and again from the written bytes (exit 1, nothing written, when either
+// fails).
 #include <iostream>
 #include <memory>
 

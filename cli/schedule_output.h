@@ -1,4 +1,5 @@
-// Writing a schedule so that the bytes on disk are the checked artifact (issue 14 §1): the
+// Writing a schedule so that the bytes on disk are the checked artifact (docs/performance.md
+// "Output check: the written file is the checked file"): the
 // text is written to OUT.partial, read back with the reader `collsynth verify` uses
 // (the same parser and checker, streamed from the file: VerifyScheduleFile), checked, compared with
 // the in-memory check's figures, and only then renamed to OUT. A writer bug, a short write or a
@@ -36,11 +37,12 @@ OutputCheck WriteCheckedSchedule(const Topology& g, std::string&& text, const st
                                  const VerifyOptions& options, const nlohmann::json& expected);
 
 // The same with the document written by `write` straight to OUT.partial (16 KiB at a time,
-// issue 19 §3: a 3,456-host pipeline schedule is 1.5 GB of text, never held in memory).
-// `written` (may be empty) is called once the bytes are on disk, before the read-back, so
-// the caller can free what it wrote from. For "-" and under the testing hook the document
-// goes through a string and the function above. A file that cannot be opened or written is
-// an InputError naming OUT.partial (as WriteTextFile), and leaves no OUT.partial behind.
+// docs/performance.md "Plain pipeline path: where the memory goes": a 3,456-host pipeline schedule
+// is 1.5 GB of text, never held in memory). `written` (may be empty) is called once the bytes are
+// on disk, before the read-back, so the caller can free what it wrote from. For "-" and under the
+// testing hook the document goes through a string and the function above. A file that cannot be
+// opened or written is an InputError naming OUT.partial (as WriteTextFile), and leaves no
+// OUT.partial behind.
 using ScheduleTextWriter = std::function<void(std::ostream&)>;
 OutputCheck WriteCheckedSchedule(const Topology& g, const ScheduleTextWriter& write,
                                  const std::function<void()>& written, const std::string& path,

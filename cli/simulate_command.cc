@@ -3,8 +3,8 @@
 //   cut-through] [--mode sync|async] [--timeline FILE.csv] [--json]
 //   MSCCL XML files (from `export msccl`): [--ranks FILE] [--routes FILE.routes.json]
 //   [--profile executor|rccl|legacy] [--fifo-depth D]; replayed first (exit 1 if rejected).
-// Discrete-event simulation of a checked schedule in exact rational time (issue 17 §1;
-// simulate/, docs/simulate.md). The schedule is verified first (exit 1 when the checker
+// Discrete-event simulation of a checked schedule in exact rational time
+// (simulate/, docs/simulate.md). The schedule is verified first (exit 1 when the checker
 // rejects it); bad input is exit 2.
 #include <fstream>
 #include <iostream>

@@ -1,6 +1,6 @@
-// Experiment kind "export-replay" (issue 16 point 4): for each topology (a `topo gen`
-// expression) × collective × MSCCL profile, build the optimal pipeline schedule (seed 004),
-// check it with the pipeline checker, lower it with the exporter (export/msccl_program.h),
+// Experiment kind "export-replay" (docs/experiments.md "`export-replay`"): for each topology (a
+// `topo gen` expression) × collective × MSCCL profile, build the optimal pipeline schedule (seed
+// 004), check it with the pipeline checker, lower it with the exporter (export/msccl_program.h),
 // write the XML text (export/msccl_xml.h) and replay that text with the independent checker
 // (proofs_check/msccl_replay.h). The experiment layer is the only place both are included;
 // they stay independent of each other.

@@ -57,8 +57,8 @@ std::string Alternatives(const FinderCandidate& c) {
   return s;
 }
 
-// What lower_bound is and why it holds, in every row (issue 14: no row may look optimal
-// without saying by what).
+// What lower_bound is and why it holds, in every row (no row may look optimal without
+// saying by what).
 const char* const kThm6Bound =
     "seed 000 Thm 6: (N-1)/N M/B, as each node receives (N-1)/N M through in-bandwidth B";
 

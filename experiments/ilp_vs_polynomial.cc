@@ -1,5 +1,5 @@
-// Experiment kinds of issue 7 part 4 (ILP and LP baselines), seed 000 §8.5.1 (Table 6,
-// Figure 9) and seed 004 Theorem 1:
+// Experiment kinds of the ILP and LP baselines (docs/experiments.md "Kinds"), seed 000 §8.5.1
+// (Table 6, Figure 9) and seed 004 Theorem 1:
 //
 //  * "ilp-vs-polynomial": on small direct-connect topologies, the time-indexed step MILP
 //    (solvers/bfb/step_milp.h, SCCL/TACCL style, CBC with a time limit) against BFB
@@ -136,7 +136,8 @@ ExperimentRow BfbRow(const std::string& instance, const Topology& g, const Insta
   return row;
 }
 
-// Columns of issue 20 (Table 6's SCCL column): the objective, time_to_optimal (the budgeted
+// Columns of Table 6's SCCL column (docs/experiments.md "`table6-generation-time` and
+// `ilp-vs-polynomial`: MILP time limits"): the objective, time_to_optimal (the budgeted
 // MILP stage's seconds when optimality was proven, else empty), the gap at the time limit
 // (bandwidth: (T_B - ratio*) / T_B exact, against the exact cut bound, an upper bound on
 // the true gap), the least-steps lower bound, and whether the budget stopped it.

@@ -1,7 +1,8 @@
-// Experiment kind "time-vs-size" (issue 17 §3): the simulated completion time (simulate/, exact
-// rational seconds, docs/simulate.md) of every algorithm on a topology at each message size,
-// the fastest algorithm per size and the crossover points where the fastest one changes; for
-// pipeline schedules the chunk count P that minimises the time at each size (Choosing P).
+// Experiment kind "time-vs-size" (docs/experiments.md "`time-vs-size`"): the simulated completion
+// time (simulate/, exact rational seconds, docs/simulate.md) of every algorithm on a topology at
+// each message size, the fastest algorithm per size and the crossover points where the fastest one
+// changes; for pipeline schedules the chunk count P that minimises the time at each size (Choosing
+// P).
 //
 // params:
 //   "collective": "allreduce" (default) | "allgather" | "reduce-scatter", or "collectives": [...]

@@ -1,5 +1,5 @@
-// Chakra execution traces for ASTRA-sim's custom collectives (issue 17 §4; executors.md §6,
-// §8.6; docs/export.md "ASTRA-sim (Chakra ET)").
+// Chakra execution traces for ASTRA-sim's custom collectives (docs/export.md "ASTRA-sim
+// (Chakra ET)" and "Runtime facts: Chakra ET for ASTRA-sim").
 //
 // ASTRA-sim 2.x runs a custom all-gather, reduce-scatter or all-reduce from one Chakra ET file
 // per rank, `<prefix>.<rank>.et` (astra-sim/system/astraccl/CollectiveImplLookup.cc,

@@ -1,4 +1,4 @@
-// Rational schedule data -> integer MSCCL chunks (executors.md §8.2).
+// Rational schedule data -> integer MSCCL chunks (docs/export.md "Chunking").
 //
 // A pipeline schedule splits each root's shard over its trees with rational weights (tree
 // multiplicity / k); a step schedule cuts shards into rational intervals. The MSCCL executor

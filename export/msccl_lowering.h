@@ -81,7 +81,8 @@ inline auto KeyOf(const Transfer& t) {
   return std::make_tuple(t.instance, t.phase, t.level, t.tree, t.chunk, t.src, t.dst);
 }
 
-// Buffer roles per collective (executors.md §8.3); g = global chunk index.
+// Buffer roles per collective (docs/export.md "Buffer layout per collective"); g = global chunk
+// index.
 struct Layout {
   Collective coll = Collective::kAllgather;
   bool inplace = false;

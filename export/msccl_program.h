@@ -1,5 +1,5 @@
 // The MSCCL intermediate form and the lowering of collsynth schedules into it
-// (executors.md §2.4-2.6, §8.2-8.5; docs/export.md).
+// (docs/export.md, "Chunking", "Lowering" and "Runtime facts").
 //
 // MscclProgram mirrors the executor's XML one to one: per GPU, thread blocks with a fixed
 // (send peer, recv peer, channel) and a list of steps. The default (split) lowering is
@@ -51,7 +51,7 @@
 
 namespace collsynth {
 
-// Which runtime reads the file (executors.md §2.1, §2.7).
+// Which runtime reads the file (docs/export.md "Which runtime reads an MSCCL XML file").
 enum class MscclExportProfile { kExecutor, kRccl, kLegacy };
 
 // MSCCL_MAX_NUM_STEPS of the profile: 64 (executor, RCCL) or 256 (legacy).
@@ -60,7 +60,7 @@ int MscclMaxSteps(MscclExportProfile profile);
 std::string MscclExportProfileName(MscclExportProfile profile);
 MscclExportProfile ParseMscclExportProfile(const std::string& text);
 
-// Executor constants (executors.md §2.4, §2.7).
+// Executor constants (docs/export.md "The MSCCL XML schema", "Compile-time limits").
 inline constexpr int kMscclMaxCount = 72;             // cnt < 72
 inline constexpr int kMscclMaxBlocksPerChannel = 32;  // per direction
 inline constexpr int kMscclMaxChannels = 32;          // MAXCHANNELS of the executor
@@ -185,10 +185,10 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
                                             const MscclExportOptions& options,
                                             const std::string& file);
 
-// The exporter's own check of the hard constraints H1-H6 (executors.md §8.5) on a program:
-// one block per (channel, peer, direction); equal cnt sequences per (src, dst, channel);
-// steps per block and cnt within the profile's limits; blocks per GPU <= max_tbs and <= 32
-// senders / receivers per channel; channels < nchannels <= max_channels; dependencies on
+// The exporter's own check of the hard constraints H1-H6 (docs/export.md "Hard constraints H1–H6")
+// on a program: one block per (channel, peer, direction); equal cnt sequences per (src, dst,
+// channel); steps per block and cnt within the profile's limits; blocks per GPU <= max_tbs and <=
+// 32 senders / receivers per channel; channels < nchannels <= max_channels; dependencies on
 // existing steps with hasdep set; the graph of program order, dependencies and matched
 // send->receive is acyclic; offsets inside the declared buffers; for every rank at most 4095
 // counted elements (algo, all gpus, that rank's blocks and steps: kMscclMaxRankElements), at

@@ -1,5 +1,5 @@
 // MSCCL XML text of an MscclProgram in the lexical profile the runtimes' hand-written lexer
-// accepts (executors.md §2.3, §8.5): no XML declaration, `<algo ...>` first, two-space
+// accepts (docs/export.md "The MSCCL XML lexer"): no XML declaration, `<algo ...>` first, two-space
 // indentation, one element per line, every attribute on the element's line in double quotes
 // separated by single spaces, at most 16 attributes, no tabs, LF line ends. `<algo>` always
 // carries name proto nchannels nchunksperloop ngpus coll inplace outofplace minBytes maxBytes

@@ -1,5 +1,6 @@
-// MSCCL++ execution plans (issue 16 point 3): the JSON that microsoft/mscclpp's C++ executor
-// loads (ExecutionPlan(path, rank); facts in shared/executors.md §4), lowered from the same
+// MSCCL++ execution plans (docs/export.md "MSCCL++ plans"): the JSON that microsoft/mscclpp's C++
+// executor loads (ExecutionPlan(path, rank); facts in docs/export.md "Runtime facts: MSCCL++
+// execution plans"), lowered from the same
 // transfers as the MSCCL XML (msccl_lowering.h: LowerPipelineSchedule / LowerStepSchedule),
 // never converted from the XML. docs/export.md, "MSCCL++ plans", documents the format used.
 //

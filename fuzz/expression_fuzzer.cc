@@ -2,7 +2,7 @@
 // be a fixed point and name the evaluated topology; the result goes through CheckTopology
 // (fuzz_common.h). Evaluation costs what the generators cost: an expression that takes
 // longer than -timeout or more than -rss_limit_mb is a finding (the size guards must
-// refuse it first, issue 14 section 2). Legal but large expressions (by the size estimate)
+// refuse it first, docs/formats.md "Limits"). Legal but large expressions (by the size estimate)
 // are skipped: their cost is the generators', measured in bench/.
 #include <cstddef>
 #include <cstdint>

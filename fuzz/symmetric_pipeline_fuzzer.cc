@@ -1,6 +1,6 @@
-// libFuzzer target: "pipeline-symmetric" schedules (SymmetricPipelineScheduleFromJson, issue 19
-// §2) against one of the fixed topologies (fuzz_common.h). A schedule that reads must write back
-// to a document that reads to the same schedule (the writer's output is a fixed point); its
+// libFuzzer target: "pipeline-symmetric" schedules (SymmetricPipelineScheduleFromJson,
+// docs/formats.md) against one of the fixed topologies (fuzz_common.h). A schedule that reads must
+// write back to a document that reads to the same schedule (the writer's output is a fixed point);
 // the consumers' loader (LoadScheduleText, schedules/schedule_file.h) must read the input text to
 // the same schedule, the check `verify` runs must give the same verdict on the loaded value and
 // on the text, and the plain checker must give the same report on the expansion in memory and

@@ -1,7 +1,8 @@
-// JsonWriter: the one streaming JSON writer of collsynth (issue 15 §4). Every file format the
-// project writes (topology JSON, "steps", "steps-compact", "pipeline"; docs/formats.md) is
-// written through it, as text, without building a JSON tree (a 1,077,248-send "steps"
-// document: 13-15× faster than nlohmann's tree + dump(); docs/performance.md, "Writers").
+// JsonWriter: the one streaming JSON writer of collsynth (docs/performance.md "Writers: one
+// streaming JSON writer"). Every file format the project writes (topology JSON, "steps",
+// "steps-compact", "pipeline"; docs/formats.md) is written through it, as text, without building a
+// JSON tree (a 1,077,248-send "steps" document: 13-15× faster than nlohmann's tree + dump();
+// docs/performance.md, "Writers").
 //
 // Bytes: with Spacing::kCompact the text is exactly what nlohmann::json::dump() (no indent)
 // prints for the same values in the same order. Strings are escaped by nlohmann itself: a
@@ -24,8 +25,8 @@
 // program fault, never the input's. Cost: O(bytes written); the text grows in one string,
 // appended 16 KiB at a time; nothing else is allocated except for strings that need escapes.
 // A writer made with a std::ostream (JsonWriter(out)) hands each 16 KiB chunk to the stream
-// instead and never holds the text: memory O(16 KiB) whatever the document's size (issue 19
-// §3: a 3,456-host pipeline schedule is 1.5 GB of text).
+// instead and never holds the text: memory O(16 KiB) whatever the document's size (a 3,456-host
+// pipeline schedule is 1.5 GB of text; docs/performance.md "Symmetric pipeline schedules").
 // Nesting is not limited here (readers refuse depth > kMaxJsonDepth; the formats stay far below).
 #ifndef COLLSYNTH_GRAPHS_JSON_WRITER_H_
 #define COLLSYNTH_GRAPHS_JSON_WRITER_H_

@@ -1,6 +1,6 @@
-// Symmetry of a topology (issue 19 §1): automorphisms as node permutations, their check, the
-// orbits of the group they generate, and a search for automorphisms of a topology that
-// declares none.
+// Symmetry of a topology (docs/symmetry.md, docs/topologies.md "Automorphisms"): automorphisms as
+// node permutations, their check, the orbits of the group they generate, and a search for
+// automorphisms of a topology that declares none.
 //
 // An automorphism of a Topology is a permutation p of the node ids (p[v] = the image of node v)
 // that keeps node kinds (compute to compute, switch to switch) and maps every link u -> v to a

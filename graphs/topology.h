@@ -12,7 +12,7 @@
 // (NameProblem; std::logic_error otherwise, readers check first); the sum of all multiplicities
 // fits in int64 (so do every degree and every merged link's multiplicity), else AddLink throws
 // std::overflow_error and adds nothing.
-// Declared automorphisms (issue 19): generators of a group of node permutations that the
+// Declared automorphisms (docs/symmetry.md): generators of a group of node permutations that the
 // topology's producer (a generator, or the JSON field "automorphisms", docs/formats.md) states
 // map the topology onto itself. Topology stores them only as permutations (each of length
 // num_nodes(), checked); whether they are automorphisms is checked by CheckAutomorphism

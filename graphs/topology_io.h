@@ -48,7 +48,8 @@ using JsonElementHook = std::function<bool(const std::vector<std::string>& path,
 nlohmann::json ParseJsonText(const std::string& text, const std::string& file,
                              const JsonElementHook& hook, std::size_t max_memory = kMaxJsonMemory);
 // The same from the file at `path`, read as it is parsed (never the whole text in memory:
-// with a hook that consumes the large arrays, memory is what the hook keeps; issue 19 §3).
+// with a hook that consumes the large arrays, memory is what the hook keeps; docs/performance.md
+// "Plain pipeline path: where the memory goes").
 // Same result and errors as ParseJsonText(ReadTextFile(path), file, hook, max_memory) for
 // a regular file (size limit kMaxInputBytes; errors while parsing name `file`, errors of the
 // file itself name `path`); "-", pipes and other files go through exactly that.

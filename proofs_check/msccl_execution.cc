@@ -140,7 +140,7 @@ class Simulator {
         for (int c = 0; c < algo.in_size; ++c) {
           Cell& cell = cells_[Resolve(it, g, 'i', c)];
           cell.value.bottom = false;
-          cell.value.elems = {static_cast<std::uint32_t>(g * algo.in_size + c)};
+          cell.value.elems.assign(1, static_cast<std::uint32_t>(g * algo.in_size + c));
         }
       }
     }
@@ -174,7 +174,7 @@ class Simulator {
 
  private:
   // Index of the cell holding buffer `buf`[off] of gpu g in round it, after the in-place
-  // aliases of executors.md §2.6 / §8.3.
+  // aliases of docs/export.md "Buffer layout per collective".
   std::size_t Resolve(int it, int g, char buf, int off) const {
     const std::size_t round = per_round_ * it;
     const std::size_t in_base = static_cast<std::size_t>(g) * algo_.in_size;
@@ -620,7 +620,7 @@ class Simulator {
           std::vector<std::uint32_t> want;
           switch (algo_.coll) {
             case Coll::kAllgather:
-              want = {static_cast<std::uint32_t>((x / k) * algo_.in_size + x % k)};
+              want.assign(1, static_cast<std::uint32_t>((x / k) * algo_.in_size + x % k));
               break;
             case Coll::kReduceScatter:
               for (int q = 0; q < n; ++q) want.push_back(q * algo_.in_size + r * k + x);
@@ -629,7 +629,7 @@ class Simulator {
               for (int q = 0; q < n; ++q) want.push_back(q * algo_.in_size + x);
               break;
             case Coll::kBroadcast:
-              want = {static_cast<std::uint32_t>(o_.root * algo_.in_size + x)};
+              want.assign(1, static_cast<std::uint32_t>(o_.root * algo_.in_size + x));
               break;
           }
           const Cell& cell = cells_[Resolve(it, r, 'o', x)];

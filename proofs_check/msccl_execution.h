@@ -1,10 +1,10 @@
 // Stages 2 and 3 of the MSCCL XML replay checker (proofs_check/msccl_replay.h), on a file
 // that passed stage 1 (msccl_schema.h):
-//   stage 2, FIFO matching per connector (src, dst, channel) (shared/executors.md §8.5 H2);
-//   stage 3, event-driven symbolic execution of all thread blocks for options.iterations
-//   rounds of the chunk loop (§2.5, §2.6, §8.3, §8.7 and its correction): contribution sets,
-//   the kernel's enabling rules, deadlock with the wait-for cycle, races, double counting,
-//   unwritten reads, input writes, postconditions.
+//   stage 2, FIFO matching per connector (src, dst, channel) (docs/export.md "Hard constraints
+//   H1–H6", H2); stage 3, event-driven symbolic execution of all thread blocks for
+//   options.iterations rounds of the chunk loop (§2.5, §2.6, §8.3, §8.7 and its correction):
+//   contribution sets, the kernel's enabling rules, deadlock with the wait-for cycle, races, double
+//   counting, unwritten reads, input writes, postconditions.
 // Races: cells belong to one GPU, so only accesses by two blocks of one GPU can race, but the
 // path that orders them may pass through other GPUs. Each block keeps a vector clock over
 // the blocks of its own GPU only (program order and that GPU's flags: a sufficient test);

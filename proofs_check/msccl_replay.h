@@ -1,6 +1,6 @@
-// Independent replay checker for MSCCL executor XML files (issue 16 point 2; design in
-// shared/executors.md §8.7, semantics in docs/export.md "Replay checker"). Proves that a file
-// (any file: ours, msccl-tools', ForestColl's, hand-written) is accepted by the runtime and
+// Independent replay checker for MSCCL executor XML files (design and
+// semantics in docs/export.md "Replay checker", runtime facts in "Runtime facts"). Proves that a
+// file (any file: ours, msccl-tools', ForestColl's, hand-written) is accepted by the runtime and
 // implements its collective. Shares no code with any exporter; never prints.
 //
 // Stages, run in order; the first stage with a violation ends the check:
@@ -34,7 +34,7 @@
 
 namespace collsynth {
 
-// Which runtime reads the file (executors.md §2.1, §2.7).
+// Which runtime reads the file (docs/export.md "Which runtime reads an MSCCL XML file").
 enum class MscclProfile {
   kExecutor,  // Azure/msccl-executor-nccl: 64 steps/block, 32 channels, 1024 blocks/GPU
   kRccl,      // ROCm RCCL: 64 steps/block, 128 channels, 64 blocks/GPU

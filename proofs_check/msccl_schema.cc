@@ -614,7 +614,8 @@ class SchemaReader {
                 gid, b.id, i);
           } else if (!g.tbs[st.depid].steps[st.deps].hasdep) {
             // The waiter needs a flag >= deps; a later hasdep step of that block gives one
-            // (executors.md §2.5), only later. Without one it spins forever.
+            // (docs/export.md "Step types, dependencies and flags"), only later. Without one it
+            // spins forever.
             const auto& dsteps = g.tbs[st.depid].steps;
             int later = -1;
             for (int k = st.deps + 1; k < static_cast<int>(dsteps.size()) && later < 0; ++k) {

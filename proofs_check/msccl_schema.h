@@ -1,5 +1,6 @@
 // Stage 1 of the MSCCL XML replay checker (proofs_check/msccl_replay.h): schema and limits
-// per runtime profile (shared/executors.md §2.4, §2.5, §2.7, §8.5 H1/H3/H4/H5), read from the
+// per runtime profile (docs/export.md "The MSCCL XML schema", "Step types,
+// dependencies and flags", "Compile-time limits", H1/H3/H4/H5), read from the
 // element tree of stage 0 (msccl_xml_lexer.h) into the typed model (msccl_model.h). Every
 // violation goes to the reporter; the model is complete only when none was reported.
 // Complexity O(elements · log).

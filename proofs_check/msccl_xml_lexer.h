@@ -1,7 +1,7 @@
 // Stage 0 of the MSCCL XML replay checker (proofs_check/msccl_replay.h): lexical acceptance
 // by the rules of the MSCCL executor's hand-written XML lexer, re-implemented from their
-// description in shared/executors.md §2.2-§2.3 (no foreign parser code), and the element tree
-// it builds.
+// description in docs/export.md "The MSCCL XML lexer" (no foreign parser code), and the element
+// tree it builds.
 //
 // Rules (each a rejection, with line and column of the offending character):
 //   - between elements only ' ', '\n' and '\r' (a tab, text or a byte-order mark is

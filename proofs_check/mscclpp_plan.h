@@ -2,7 +2,7 @@
 // JSON execution plan into a typed model, checking every field the C++ loader reads
 // (execution_plan.cc) with its type, the executor's limits (execution_common.hpp, executor.cc)
 // and this checker's own bounds on work. Internal to the checker; not a public interface.
-// Facts: shared/executors.md §4 and docs/export.md "Replay of MSCCL++ plans".
+// Facts: docs/export.md "Runtime facts: MSCCL++ execution plans" and "Replay of MSCCL++ plans".
 // Complexity O(size of the document).
 #ifndef COLLSYNTH_PROOFS_CHECK_MSCCLPP_PLAN_H_
 #define COLLSYNTH_PROOFS_CHECK_MSCCLPP_PLAN_H_

@@ -1,6 +1,6 @@
-// Independent replay checker for MSCCL++ JSON execution plans (issue 16 point 3; facts in
-// shared/executors.md §4, semantics in docs/export.md "MSCCL++ plans"). Proves that a plan
-// (any plan: ours, the MSCCL++ DSL's, hand-written) is loadable by the C++ executor and
+// Independent replay checker for MSCCL++ JSON execution plans (facts in
+// docs/export.md "Runtime facts: MSCCL++ execution plans", semantics in "MSCCL++ plans"). Proves
+// that a plan (any plan: ours, the MSCCL++ DSL's, hand-written) is loadable by the C++ executor and
 // implements its collective. Shares no code with any exporter; never prints.
 //
 // Stages, run in order; the first stage with a violation ends the check (ReplayStage values):

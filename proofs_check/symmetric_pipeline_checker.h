@@ -1,4 +1,4 @@
-// Model checker for "pipeline-symmetric" schedules (issue 19 §2, docs/symmetry.md,
+// Model checker for "pipeline-symmetric" schedules (docs/symmetry.md,
 // schedules/symmetric_pipeline_schedule.h), written from the definitions, independent of the
 // producers and of the format's expansion code: it checks the compact form WITHOUT expanding it
 // and reports what CheckPipelineSchedule would report on the expansion (same ratio, cut ratio,

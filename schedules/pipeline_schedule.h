@@ -60,7 +60,8 @@ struct PipelineSchedule {
 PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topology& g,
                                           const std::string& file);
 
-// Streaming read (issue 14: the written file is checked by reading it back, and a 1024-GPU
+// Streaming read (the written file is checked by reading it back, docs/performance.md "Output
+// check: the written file is the checked file"; a 1024-GPU
 // schedule's JSON tree took 1.5 GB): ParseJsonText(text, file, PipelineTreeStreamHook(...))
 // converts each tree as soon as the parser has it, once the top-level "format": "pipeline"
 // has been read (every collsynth writer puts it before "trees"; otherwise nothing is streamed
@@ -109,7 +110,8 @@ nlohmann::json PipelineScheduleToJson(const PipelineSchedule& s, const Topology&
 // schedule: N roots × N-1 edges × routes) are written as text directly instead of through
 // a JSON tree. What `collsynth pipeline` writes.
 std::string PipelineScheduleToJsonText(const PipelineSchedule& s, const Topology& g);
-// The same bytes, written to `out` 16 KiB at a time as they are made (issue 19 §3): the text
+// The same bytes, written to `out` 16 KiB at a time as they are made (docs/performance.md "Plain
+// pipeline path: where the memory goes"): the text
 // (1.5 GB for 3,456 hosts) is never held in memory. `out`'s state says whether the write
 // succeeded. O(size of the text) time, O(16 KiB) memory besides s.
 void WritePipelineScheduleJson(const PipelineSchedule& s, const Topology& g, std::ostream& out);

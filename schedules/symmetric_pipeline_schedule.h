@@ -1,9 +1,10 @@
-// SymmetricPipelineSchedule: the "pipeline-symmetric" schedule format (issue 19 §2,
-// docs/symmetry.md): a pipeline schedule (schedules/pipeline_schedule.h) stored as the trees of
-// one representative root per orbit of a group H of automorphisms, plus, for every compute
-// node s, the element g_s of H that maps its representative r to s. The expanded schedule gives
-// s the trees g_s(T) for T in r's trees (edges and route paths mapped node by node, the same
-// multiplicities). Size O(N·m + trees of the representatives) instead of Θ(N²) tree edges.
+// SymmetricPipelineSchedule: the "pipeline-symmetric" schedule format (docs/formats.md
+// "Symmetric pipeline schedule JSON", docs/symmetry.md): a pipeline schedule
+// (schedules/pipeline_schedule.h) stored as the trees of one representative root per orbit of a
+// group H of automorphisms, plus, for every compute node s, the element g_s of H that maps its
+// representative r to s. The expanded schedule gives s the trees g_s(T) for T in r's trees (edges
+// and route paths mapped node by node, the same multiplicities). Size O(N·m + trees of the
+// representatives) instead of Θ(N²) tree edges.
 //
 // H is given by m pairwise commuting generators (node permutations, entry v = image of node v)
 // with declared orders n_i (gen_i^{n_i} = identity); g_s = gen_0^{e_0} ∘ gen_1^{e_1} ∘ ... ∘

@@ -49,7 +49,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$work/corpus" "$work/artifacts"
   cp -r "$root/tests/fuzz_corpus/$t/." "$work/corpus/"
   # expression: a legal 10^6-node topology takes ~2 s natively and ~15-40 s under ASan on a
-  # loaded 2-core machine; 60 s still catches the unguarded sizes (issue 14: > 120 s natively).
+  # loaded 2-core machine; 60 s still catches the unguarded sizes (> 120 s natively; docs/fuzzing.md).
   timeout=10
   if [ "$t" = expression ]; then timeout=60; fi
   # COLLSYNTH_FUZZ_SEED fixes libFuzzer's seed (.ci/run does: a CI run repeats the sequence

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Output regression corpus (issue 15: outputs stay byte-identical across refactors).
+# Output regression corpus (outputs stay byte-identical across refactors).
 #   scripts/output_corpus.sh write BINARY DIR   — runs BINARY over every file format collsynth
 #       writes (topo gen/convert JSON and edge lists; pipeline for every collective, --fixed-k,
 #       both packing/splitting modes, -o -; bfb steps, steps-compact, --thm4, --chunks;

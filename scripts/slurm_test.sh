@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The ctest labelled `slurm` (issue 18 §3): on a one-node Slurm cluster brought up by
+# The ctest labelled `slurm` (docs/experiments.md "From one box to a cluster"): on a one-node Slurm cluster brought up by
 # scripts/slurm_local.sh, `collsynth experiment submit quick-start --slurm --shards 3 --wait`
 # must give the CSV of a one-box `experiment run quick-start` (time columns aside), and a
 # failing array task must make submit --wait exit 1 naming the task and its log. The daemons

@@ -1,7 +1,7 @@
-// Choosing P (issue 17 §3 "Choosing P"): the simulated time of a pipeline schedule for each
-// candidate chunk count at one message size, and the count that minimises it (the smallest
-// among equal times). Each candidate is one full simulation (BuildPipelineSimulation + Run), so
-// the cost is the sum of theirs. Never prints.
+// Choosing P (docs/simulate.md "Pipeline schedules", "Choosing P"): the simulated time of a
+// pipeline schedule for each candidate chunk count at one message size, and the count that
+// minimises it (the smallest among equal times). Each candidate is one full simulation
+// (BuildPipelineSimulation + Run), so the cost is the sum of theirs. Never prints.
 #ifndef COLLSYNTH_SIMULATE_CHUNK_CHOICE_H_
 #define COLLSYNTH_SIMULATE_CHUNK_CHOICE_H_
 

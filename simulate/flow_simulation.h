@@ -1,5 +1,5 @@
 // FlowSimulation: a discrete-event simulation of data transfers over a topology's links, exact
-// in rational seconds (issue 17 §1; the model is docs/simulate.md).
+// in rational seconds (the model is docs/simulate.md).
 //
 // A transfer moves `bytes` over one link, or (cut-through) over a path of links. It is issued
 // when its last predecessor is done; it has arrived when its last byte is through, and it is

@@ -1,4 +1,4 @@
-// Simulation of an MSCCL executor XML file (issue 17 §1, last bullet; docs/simulate.md
+// Simulation of an MSCCL executor XML file (docs/simulate.md
 // "Exported MSCCL XML"): the thread blocks, connectors and chunk loop of the file the runtime
 // would run, on the topology, in exact time.
 //

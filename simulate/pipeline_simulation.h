@@ -1,5 +1,5 @@
-// Simulation of a pipeline schedule (seed 004 §2) on its topology with P chunks (issue 17 §1;
-// docs/simulate.md "Pipeline schedules"). Each tree entry's data (multiplicity/k of its root's
+// Simulation of a pipeline schedule (seed 004 §2) on its topology with P chunks
+// (docs/simulate.md "Pipeline schedules"). Each tree entry's data (multiplicity/k of its root's
 // shard) is cut into P equal chunks; each route of a tree edge carries its share
 // (route multiplicity/k of the shard) of every chunk. Allgather and broadcast: chunks flow from
 // the root down the tree edges, a node forwarding chunk j once every route of its incoming edge

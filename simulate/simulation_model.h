@@ -1,4 +1,4 @@
-// SimulationModel: the parameters of `collsynth simulate` (issue 17 §1; docs/simulate.md) and
+// SimulationModel: the parameters of `collsynth simulate` (docs/simulate.md) and
 // the quantities derived from them: link rates in bytes/s, link latencies, shard sizes, and the
 // exact parsing of the command line's quantities (sizes, times, bandwidth units).
 // Every value is an exact Rational. Cost O(|E|) for the per-link vectors. Never prints.

@@ -1,4 +1,4 @@
-// The report of a simulation (issue 17 §1; docs/simulate.md "Output"): completion time (exact
+// The report of a simulation (docs/simulate.md "Output"): completion time (exact
 // and decimal), per-link bytes and busy fraction, the critical path, as a JSON object and as
 // text, and the per-transfer timeline CSV (one row per transfer and link, plots as a Gantt
 // chart). Builds strings and writes to a caller's stream; never prints. Cost O(transfers + |E|).

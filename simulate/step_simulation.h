@@ -1,5 +1,5 @@
 // Simulation of a step schedule ("steps" / "steps-compact", seed 000 Def. 6) on its topology
-// (issue 17 §1; docs/simulate.md "Step schedules"). One transfer per send over its link, of
+// (docs/simulate.md "Step schedules"). One transfer per send over its link, of
 // measure(chunk) · ShardBytes bytes; sends into a compute node during a reduce-scatter phase
 // are reductions (γ per byte at the receiver).
 // Sync: a barrier between consecutive used steps (the sends of a step are issued when every

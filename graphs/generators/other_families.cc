@@ -124,15 +124,15 @@ std::vector<Family> OtherFamilies() {
                  RequireArgCount(a, 3, "dragonfly(a,p,h)");
                  return Dragonfly(Int(a, 0, "a", 1), Int(a, 1, "p", 1), Int(a, 2, "h", 1));
                }});
-  f.push_back(
-      {"gpuboxes", "gpuboxes(boxes,g,B_box,B_nic,r)", "issue 3 (seed 004 switch topologies)",
-       "boxes of g GPUs on an in-box switch (B_box); GPU i on rail switch i mod r (B_nic)",
-       [](const std::vector<GenArg>& a) {
-         RequireArgCount(a, 5, "gpuboxes(boxes,g,B_box,B_nic,r)");
-         return GpuBoxes(Int(a, 0, "boxes", 1), Int(a, 1, "g", 1), PositiveArg(a, 2, "B_box"),
-                         PositiveArg(a, 3, "B_nic"), Int(a, 4, "r", 1));
-       }});
-  f.push_back({"dgx1", "dgx1(boxes[,nic_bw])", "issue 3 (NVIDIA DGX-1V hybrid cube-mesh)",
+  f.push_back({"gpuboxes", "gpuboxes(boxes,g,B_box,B_nic,r)", "seed 004 switch topologies",
+               "boxes of g GPUs on an in-box switch (B_box); GPU i on rail switch i mod r (B_nic)",
+               [](const std::vector<GenArg>& a) {
+                 RequireArgCount(a, 5, "gpuboxes(boxes,g,B_box,B_nic,r)");
+                 return GpuBoxes(Int(a, 0, "boxes", 1), Int(a, 1, "g", 1),
+                                 PositiveArg(a, 2, "B_box"), PositiveArg(a, 3, "B_nic"),
+                                 Int(a, 4, "r", 1));
+               }});
+  f.push_back({"dgx1", "dgx1(boxes[,nic_bw])", "NVIDIA DGX-1V hybrid cube-mesh",
                "DGX-1 (V100) boxes: 8 GPUs, 6 NVLinks each; NIC links (nic_bw, default 1) to one "
                "switch if boxes>1",
                [](const std::vector<GenArg>& a) {

@@ -1,5 +1,5 @@
 // Switch topologies (seed 004 §1.3 Figure 1; fat-tree and dragonfly baselines of seed 003
-// §9.1) and GPU-server clusters (issue 3).
+// §9.1) and GPU-server clusters (docs/topologies.md "Other families").
 //
 // Problem: build the switch networks that the bandwidth-optimal pipeline paper (seed 004)
 // evaluates: its two-cluster example, k-ary fat-trees, dragonflies, rail-optimized GPU-box

@@ -1,10 +1,8 @@
 #include "solvers/backends/max_flow.h"
 
-#include <lemon/hao_orlin.h>
-#include <lemon/preflow.h>
-#include <lemon/smart_graph.h>
-
 #include <stdexcept>
+
+#include "solvers/backends/lemon_graph.h"
 
 namespace collsynth {
 

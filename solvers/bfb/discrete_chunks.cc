@@ -1,14 +1,12 @@
 #include "solvers/bfb/discrete_chunks.h"
 
-#include <lemon/preflow.h>
-#include <lemon/smart_graph.h>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "graphs/input_error.h"
 #include "graphs/properties.h"
+#include "solvers/backends/lemon_graph.h"
 #include "solvers/backends/lp_backend.h"
 #include "theory/moore_bound.h"
 

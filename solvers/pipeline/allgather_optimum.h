@@ -49,12 +49,12 @@ struct AllgatherOptimum {
 
 // `progress` (optional) is called on the calling thread with (sinks done, sinks) during each
 // Theorem-1 test (once with (N, N) when the test is one rooted cut).
-// `sinks` (issue 19): when not empty, the Theorem-1 tests compute F(s, v) only for these
-// compute nodes. Precondition (the caller's proof obligation): every compute node is the image
-// of one of them under an automorphism of g. The source s feeds every compute node equally, so
-// an automorphism fixes s and F(s, v) = F(s, π(v)): one max-flow per orbit instead of N, and
-// the result (ratio*, S*) is the same. Violating it gives a ratio that may be too small
-// (the checker's cut test then fails), never a wrong certificate.
+// `sinks` (docs/symmetry.md "How the producer finds the trees"): when not empty, the Theorem-1
+// tests compute F(s, v) only for these compute nodes. Precondition (the caller's proof obligation):
+// every compute node is the image of one of them under an automorphism of g. The source s feeds
+// every compute node equally, so an automorphism fixes s and F(s, v) = F(s, π(v)): one max-flow per
+// orbit instead of N, and the result (ratio*, S*) is the same. Violating it gives a ratio that may
+// be too small (the checker's cut test then fails), never a wrong certificate.
 AllgatherOptimum ComputeAllgatherOptimum(const Topology& g,
                                          OptimumMethod method = OptimumMethod::kDinkelbach,
                                          const ProgressCallback& progress = {},

@@ -1,8 +1,5 @@
 #include "solvers/pipeline/arborescence_packing.h"
 
-#include <lemon/hao_orlin.h>
-#include <lemon/smart_graph.h>
-
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -13,6 +10,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "solvers/backends/lemon_graph.h"
 #include "solvers/backends/max_flow.h"
 
 namespace collsynth {
@@ -30,7 +28,7 @@ class Packer {
  public:
   Packer(const Topology& g, const CapacityGraph& graph,
          const std::vector<std::pair<int, BigInt>>& demands, const PackingOptions& options)
-      : g_(g), options_(options) {
+      : options_(options) {
     for (int v : g.ComputeNodes()) {
       local_[v] = static_cast<int>(global_.size());
       global_.push_back(v);
@@ -448,7 +446,6 @@ class Packer {
     DecreaseCapacity(x, y, mu);
   }
 
-  const Topology& g_;
   PackingOptions options_;
   std::int64_t condition_checks_ = 0, batch_arcs_ = 0, rejected_proposals_ = 0;
   double check_seconds_ = 0;

@@ -1,4 +1,4 @@
-// Symmetric bandwidth-optimal pipeline schedules (issue 19 §2; docs/symmetry.md).
+// Symmetric bandwidth-optimal pipeline schedules (docs/symmetry.md).
 //
 // Problem: the allgather (or reduce-scatter) pipeline schedule of seed 004 on a topology that
 // declares automorphisms, built and written as the trees of one representative root per orbit

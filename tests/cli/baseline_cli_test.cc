@@ -1,5 +1,6 @@
-// CLI contract of `collsynth baseline` and `collsynth schedule expand` (issue 6 §2-§3): checked
-// outputs that `collsynth verify` accepts independently, T_L/T_B from the theorems, exit codes.
+// CLI contract of `collsynth baseline` and `collsynth schedule expand` (docs/cli.md "baseline",
+// "schedule"): checked outputs that `collsynth verify` accepts independently, T_L/T_B from the
+// theorems, exit codes.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

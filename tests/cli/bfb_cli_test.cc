@@ -61,8 +61,9 @@ TEST(BfbCliTest, DiscreteChunksReportThm20) {
   EXPECT_EQ(j["tb_lp"], "3/2");
 }
 
-// The compact form end to end (issue 6): bfb --compact writes "steps-compact", verify accepts
-// it with the same T_L/T_B as the "steps" file, and a mutated compact file is rejected.
+// The compact form end to end (docs/formats.md "Schedules"): bfb --compact writes "steps-compact",
+// verify accepts it with the same T_L/T_B as the "steps" file, and a mutated compact file is
+// rejected.
 TEST(BfbCliTest, CompactScheduleVerifiesLikeStepsAndMutationIsRejected) {
   const std::string topo = TempPath("q3.json");
   ASSERT_EQ(RunCli({"topo", "gen", "hypercube(3)", "-o", topo}).exit_code, 0);

@@ -1,4 +1,4 @@
-// The --collective option of every command after the one Collective enum (issue 15 point 5):
+// The --collective option of every command after the one Collective enum (docs/cli.md):
 // an unknown or unsupported name is exit 2 with the same one-line message as before, and the
 // collective is printed with its JSON spelling.
 #include <gtest/gtest.h>

@@ -26,7 +26,7 @@ TEST(ExitCodeMappingTest, InputErrorIsExitTwoWithFileItemProblem) {
 }
 
 TEST(ExitCodeMappingTest, InvalidArgumentIsAnInternalError) {
-  // Before issue 14 this was exit 2 "<args>: ...": a solver's broken precondition blamed the user.
+  // This once was exit 2 "<args>: ...": a solver's broken precondition blamed the user.
   std::string m;
   EXPECT_EQ(Map(std::invalid_argument("PackArborescences: bad demand"), &m), 3);
   EXPECT_EQ(m,

@@ -1,7 +1,7 @@
-// Issue 14 §1 "what is written is what was checked": pipeline, bfb, baseline and schedule
-// expand read the written file back with verify's reader and check it; a writer bug (here
-// injected with COLLSYNTH_FAULT_INJECT=corrupt-output, docs/cli.md) is exit 1 and leaves no
-// file.
+// "What is written is what was checked" (docs/performance.md "Output check: the written file is the
+// checked file"): pipeline, bfb, baseline and schedule expand read the written file back with
+// verify's reader and check it; a writer bug (here injected with
+// COLLSYNTH_FAULT_INJECT=corrupt-output, docs/cli.md) is exit 1 and leaves no file.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -117,7 +117,7 @@ TEST(OutputCheckCliTest, PipelineAndBfbSummariesSayTheOutputWasVerified) {
   EXPECT_EQ(json::parse(b.out)["output_verified"], true);
 }
 
-// Issue 19 §3: the plain pipeline schedule is written straight to OUT.partial (never held as
+// The plain pipeline schedule is written straight to OUT.partial (never held as
 // one string) and read back from the file as it streams; the file holds exactly the bytes
 // `-o -` prints (which still go through one string), and a file that cannot be opened is
 // exit 2 naming OUT.partial, leaving nothing behind.

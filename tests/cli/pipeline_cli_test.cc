@@ -1,4 +1,4 @@
-// `collsynth optimum` and `collsynth pipeline` (issue 4): the JSON contracts, the written
+// `collsynth optimum` and `collsynth pipeline` (docs/cli.md): the JSON contracts, the written
 // schedule, and bad input (exit 2 with the offending node named).
 #include <gtest/gtest.h>
 
@@ -78,7 +78,7 @@ TEST(PipelineCliTest, WritesCheckedScheduleForEveryCollective) {
 }
 
 TEST(PipelineCliTest, FixedKAndExactBandwidths) {
-  // Issue 4 §3: 4-node ring alternating 1000003 / 1000033.
+  // Exactness: 4-node ring alternating 1000003 / 1000033.
   std::string ring = WriteTempFile("ring_big.txt",
                                    "a b 1000003\nb a 1000003\nb c 1000033\nc b 1000033\n"
                                    "c d 1000003\nd c 1000003\nd a 1000033\na d 1000033\n");
@@ -130,7 +130,7 @@ TEST(PipelineCliTest, FixedKAndExactBandwidths) {
   EXPECT_NE(unknown.err.find("fixed_k_cut[1]"), std::string::npos) << unknown.err;
 }
 
-// Issue 4: --fixed-k on a switch topology whose G({⌊U*·b_e⌋}) is not Eulerian used to end
+// --fixed-k on a switch topology whose G({⌊U*·b_e⌋}) is not Eulerian used to end
 // in an internal error (exit 3: "arc s0 -> c0 could not be split off"), then in the coarse
 // Eulerian fallback U' = 1. Relaxed splitting (solvers/pipeline/edge_splitting.h) now isolates s0
 // at U* itself: the schedule attains Theorem 14's lower bound, so no fallback is recorded.

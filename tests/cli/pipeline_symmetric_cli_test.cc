@@ -1,6 +1,6 @@
-// `collsynth pipeline` through symmetry (issue 19 §2, §4): the default on topologies that
-// declare automorphisms, the same optimum and verdict as --no-symmetric, `verify` of the
-// compact file, its expansion verifying to the same ratio, and the bad inputs (a wrong
+// `collsynth pipeline` through symmetry (docs/cli.md "Symmetric schedules"): the default on
+// topologies that declare automorphisms, the same optimum and verdict as --no-symmetric, `verify`
+// of the compact file, its expansion verifying to the same ratio, and the bad inputs (a wrong
 // automorphism, --symmetric without automorphisms or with a collective it does not cover).
 #include <gtest/gtest.h>
 

@@ -1,6 +1,7 @@
-// `collsynth replay` end to end (issue 16 point 2): exit 0 accepted / 1 rejected at any stage
-// (also text the runtime's lexer refuses) / 2 unreadable file or bad arguments, the --json
-// fields, the deadlock cycle in the text output, and --fifo / --profile changing the verdict.
+// `collsynth replay` end to end (docs/export.md "Replay checker"): exit 0 accepted / 1 rejected at
+// any stage (also text the runtime's lexer refuses) / 2 unreadable file or bad arguments, the
+// --json fields, the deadlock cycle in the text output, and --fifo / --profile changing the
+// verdict.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,6 +1,7 @@
-// `collsynth replay` on MSCCL++ execution plans (issue 16 point 3): detection (a .json name or
-// text starting with '{'), exit 0 accepted / 1 rejected / 2 unreadable, the --json fields, the
-// notes for the XML-only options, and the DSL's own plan in tests/data/mscclpp/.
+// `collsynth replay` on MSCCL++ execution plans (docs/export.md "Replay of MSCCL++ plans"):
+// detection (a .json name or text starting with '{'), exit 0 accepted / 1 rejected / 2 unreadable,
+// the --json fields, the notes for the XML-only options, and the DSL's own plan in
+// tests/data/mscclpp/.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,7 @@
-// `collsynth schedule expand` of a "pipeline-symmetric" schedule (issue 19 §2), and the
-// commands that consume pipeline schedules (export msccl / mscclpp / chakra, simulate) taking
-// the symmetric form: they behave exactly as on its plain expansion.
+// `collsynth schedule expand` of a "pipeline-symmetric" schedule (docs/formats.md "Symmetric
+// pipeline schedule JSON"), and the commands that consume pipeline schedules (export msccl /
+// mscclpp / chakra, simulate) taking the symmetric form: they behave exactly as on its plain
+// expansion.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -193,7 +194,7 @@ TEST(ScheduleExpandSymmetricCliTest, ConsumersTreatItAsItsExpansion) {
   const std::string sym = Write("sym_consumed.json", SymmetricAllgather());
   const std::string plain = TempPath("sym_consumed_plain.json");
   ASSERT_EQ(RunCli({"schedule", "expand", ring, sym, "-o", plain}).exit_code, 0);
-  for (const std::string& what : {"msccl", "mscclpp"}) {
+  for (const std::string what : {"msccl", "mscclpp"}) {
     const std::string a = TempPath("sym_" + what + "_a.out"),
                       b = TempPath("sym_" + what + "_b.out");
     auto ra = RunCli({"export", what, ring, sym, "-o", a});

@@ -146,7 +146,7 @@ TEST(TopoInfoCliTest, ErrorMessagesAreOneLineWhateverTheNames) {
   EXPECT_EQ(
       r.err.rfind("collsynth: " + forged + ": nodes[0]: node name contains a control character", 0),
       0u)
-      << r.err;  // names are refused at read time (issue 14), so no message can quote them
+      << r.err;  // names are refused at read time, so no message can quote them
   // A file name with a newline, an escape byte and a byte that is not UTF-8.
   auto bad = RunCli({"topo", "info", "/no/such/a\nb\x1B\xFF.json"});
   EXPECT_EQ(bad.exit_code, 2);
@@ -169,7 +169,8 @@ TEST(TopoConvertCliTest, JsonToEdgeListAndBackIsLossless) {
   EXPECT_EQ(j["nodes"][8]["kind"], "switch");
 }
 
-// --- issue 14: hostile input through the real binary --------------------------------------
+// --- hostile input through the real binary (docs/formats.md "Limits")
+// ---------------------------------
 
 // Exit 2, one line naming the file and containing `problem`, nothing on stdout.
 void ExpectRefused(const std::vector<std::string>& args, const std::string& file,
@@ -246,8 +247,8 @@ TEST(TopoHostileInputCliTest, SchedulesGoThroughTheSameJsonLimits) {
   ExpectRefused({"verify", k22, inf}, inf, "number 1e400 is out of range");
 }
 
-// Issue 14: progress goes to stderr, only after COLLSYNTH_PROGRESS_AFTER_MS (default 2 s),
-// and never changes stdout. With the delay at 0 a small ring shows the lines; with the
+// Progress (docs/cli.md "Progress") goes to stderr, only after COLLSYNTH_PROGRESS_AFTER_MS (default
+// 2 s), and never changes stdout. With the delay at 0 a small ring shows the lines; with the
 // default a fast run prints nothing on stderr.
 class ProgressEnv {
  public:

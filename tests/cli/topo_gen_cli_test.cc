@@ -1,5 +1,5 @@
-// CLI contract of `collsynth topo gen` (issue 3): expression -> file -> `topo info --json`
-// reads back N, degree and diameter; --list; bad expressions exit 2 naming the expression.
+// CLI contract of `collsynth topo gen` (docs/cli.md "topo gen"): expression -> file -> `topo info
+// --json` reads back N, degree and diameter; --list; bad expressions exit 2 naming the expression.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -88,7 +88,7 @@ TEST(TopoGenCliTest, BadExpressionsExitTwoWithOneLineNamingTheExpression) {
   EXPECT_EQ(unwritable.exit_code, 2);
 }
 
-// Issue 14: absurd sizes are refused at once with the exact size of the sub-expression
+// Absurd sizes are refused at once with the exact size of the sub-expression
 // that is too large (before: "power(complete(100),10) ... 100000000 nodes and 0 links";
 // circulant(10000000,1) ran for minutes).
 TEST(TopoGenCliTest, Issue14AbsurdSizesExitTwoNamingTheRealSize) {

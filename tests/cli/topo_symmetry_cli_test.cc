@@ -1,4 +1,5 @@
-// Issue 19 §1 through the CLI: `topo gen` writes the generators' automorphisms (or not, with
+// Automorphisms (docs/cli.md "topo symmetry") through the CLI: `topo gen` writes the generators'
+// automorphisms (or not, with
 // --no-automorphisms), `topo info` verifies declared automorphisms and reports compute-node
 // orbits, malformed or wrong permutations are exit 2 naming the permutation, and
 // `topo symmetry` finds automorphisms of files without them.

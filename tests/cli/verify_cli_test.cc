@@ -1,6 +1,7 @@
-// `collsynth verify` end to end (issue 5 §3): exit codes 0 valid / 1 invalid / 2 bad input,
-// the --json fields, and the text verdicts, on seed 000 Figure 1 (K_{2,2}) and the seed 004
-// two-cluster pipeline. Schedules are written here as JSON text, independent of the library.
+// `collsynth verify` end to end (docs/cli.md "schedule", docs/formats.md "verify"): exit codes 0
+// valid / 1 invalid / 2 bad input, the --json fields, and the text verdicts, on seed 000 Figure 1
+// (K_{2,2}) and the seed 004 two-cluster pipeline. Schedules are written here as JSON text,
+// independent of the library.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -191,7 +192,7 @@ TEST(VerifyCliTest, ForgingNodeNamesAreRefusedAtReadTime) {
                 ": nodes[1]: node name contains a control character (byte 0x0a at offset 1)\n");
 }
 
-// Issue 14: K_{2,2} Figure 1 plus a send at step 0 was "valid", BFB and duplicate-free; it is
+// K_{2,2} Figure 1 plus a send at step 0 once was "valid", BFB and duplicate-free; it is
 // exit 1 naming the send.
 TEST(VerifyCliTest, SendAtStepZeroIsExitOneNamingTheSend) {
   json doc = K22Figure1();

@@ -1,7 +1,7 @@
 // collective-compare rows (experiments/collective_compare.h): certified_optimal is "yes"
 // exactly when the proofs_check checker derived a bound from a cut that equals the row's tb,
-// and the certificate column names that bound or says why there is none (issue 14 §1: the
-// allreduce rows of pipeline-hardware said ratio_to_bound 1 with certified_optimal "no").
+// and the certificate column names that bound or says why there is none (the
+// allreduce rows of pipeline-hardware once said ratio_to_bound 1 with certified_optimal "no").
 #include "experiments/collective_compare.h"
 
 #include <gtest/gtest.h>

@@ -81,7 +81,7 @@ TEST(ExperimentCli, RunWritesCheckedReproducibleOutputs) {
   EXPECT_EQ(meta["environment"]["libraries"]["lemon"], "1.3.1");
   EXPECT_EQ(meta["params"]["collective"], "allgather");
   EXPECT_EQ(meta["rows"], 5);
-  // Issue 20: every run records the hash the provenance test compares with the tree.
+  // Every run records the hash the provenance test compares with the tree.
   EXPECT_EQ(meta["definition_hash"], DefinitionHash(LoadExperimentDefinition(def)));
   const auto nb = ParseJsonText(Slurp(out1 + "/tiny-compare.ipynb"), "nb");
   EXPECT_EQ(nb["nbformat"], 4);
@@ -264,7 +264,7 @@ std::set<std::string> Entries(const std::string& dir) {
   return names;
 }
 
-// Issue 15 §8: the binary had the source root compiled in, so `experiment run NAME` from a
+// The binary once had the source root compiled in, so `experiment run NAME` from a
 // copy of the tree read the original's experiments/ and wrote into the original's
 // notebooks_data/. Definitions and outputs are now relative to the current directory.
 TEST(ExperimentCli, Issue15DefinitionsAndOutputsAreRelativeToTheCurrentDirectory) {
@@ -340,7 +340,7 @@ bool NonEmptyFile(const std::string& path) {
   return std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) > 0;
 }
 
-// Issue 14 §4: the output folder used to be pasted into `cd '<dir>' && gnuplot ...` for sh:
+// The output folder used to be pasted into `cd '<dir>' && gnuplot ...` for sh:
 // a quote gave "sh: Syntax error", no plot and exit 0, and $(...) ran a command.
 TEST(ExperimentCliIssue14, OutputFolderWithQuoteAndCommandSubstitutionRunsNoShell) {
   const std::string base = TempPath("noshell");

@@ -1,4 +1,4 @@
-// The "export-replay" experiment kind (experiments/export_replay.cc, issue 16 point 4): each
+// The "export-replay" experiment kind (experiments/export_replay.cc): each
 // row is a file the exporter lowered and the independent replay checker accepted, with the
 // exporter's exact ratios; a case beyond the runtime's limits is a row naming the limit.
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
-// Issue 20 "Provenance": every shipped output notebooks_data/NAME/ must come from the
+// docs/experiments.md "Provenance": every shipped output notebooks_data/NAME/ must come from the
 // definition experiments/NAME.json as it is in the tree. The check uses the runner's own
 // fingerprint (experiments/shards.h DefinitionHash) on three things: the definition in the
 // tree, the definition recorded in meta.json ("definition") and the recorded
-// "definition_hash" (written by every run since issue 20). An output that lacks the field or
+// "definition_hash" (written by every run). An output that lacks the field or
 // whose definition changed since the run fails, named, with the command that regenerates it,
 // unless tests/experiments/provenance_allowlist.txt lists it (long experiments: regenerate on
 // a cluster with scripts/regenerate_all.sh) pinned to the exact tree hash it was checked

@@ -1,4 +1,4 @@
-// docs/reproduction.md and docs/errata.md cannot rot (issue 20). In every table of
+// docs/reproduction.md and docs/errata.md cannot rot. In every table of
 // reproduction.md, each row's command column may only name experiments that exist
 // (`experiment run NAME` -> experiments/NAME.json) and registered sweeps (`collsynth prove NAME`),
 // its command and shipped-output columns may only cite paths under notebooks_data/ that exist,
@@ -418,7 +418,7 @@ TEST(ReproductionDoc, CheckerCatchesEachKindOfRot) {
   EXPECT_EQ(one("| b | a | b | — | — | reproduced |\n"),
             "line 4: 6 cells, the header has 5 (a '|' inside a cell?)");
   EXPECT_EQ(one("| b | 2 | `collsynth experiment run beta` | `notebooks_data/beta/x.csv` | "
-                "in progress (issue 20): beta |\n"),
+                "in progress: beta |\n"),
             "got 0 problems:");
   // Exactness claimed on an experiment with no comparison column, or on nothing at all.
   EXPECT_EQ(one("| b | 2 | `collsynth experiment run delta` | — | reproduced: 1 |\n"),

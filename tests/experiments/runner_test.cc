@@ -153,7 +153,7 @@ TEST(Definition, RejectsBadFilesNamingTheItem) {
       "a.json",
       R"({"name": "a", "kind": "test-kind", "plots": [{"file": "p.png", "x": "n", "y": "tb", "style": "pie"}]})",
       "plots[0].style");
-  // Issue 14: plot names reach gnuplot scripts and file systems (a newline once broke a run).
+  // Plot names reach gnuplot scripts and file systems (a newline once broke a run).
   for (const char* bad : {"a\\nb.png", "a b.png", "a'b.png", "..png", "a`x`.png"}) {
     expect_item("a.json",
                 std::string(R"({"name": "a", "kind": "test-kind", "plots": [{"file": ")") + bad +
@@ -185,9 +185,10 @@ TEST(Runner, RowOrderIsTaskOrderWhateverTheJobs) {
   }
 }
 
-// Issue 18: shard I of N runs the tasks i with i mod N = I and says which task each row came
-// from; the shards written and merged back give the single run's table, including the
-// column order (test-kind's "odd_only" column first appears in task 1, i.e. in shard 1).
+// Shard I of N (docs/experiments.md "From one box to a cluster") runs the tasks i with i mod N = I
+// and says which task each row came from; the shards written and merged back give the single run's
+// table, including the column order (test-kind's "odd_only" column first appears in task 1, i.e. in
+// shard 1).
 TEST(Runner, ShardsPartitionTheTasksAndMergeBackToTheSingleRun) {
   const auto def = Def("sharded", R"({"n": 7})");
   const auto whole = RunExperiment(def);
@@ -218,7 +219,7 @@ TEST(Runner, ShardsPartitionTheTasksAndMergeBackToTheSingleRun) {
   EXPECT_THROW(RunExperiment(def, bad), std::invalid_argument);
 }
 
-// Issue 15 §6: tasks used to start a full pool each (jobs x cores threads). Now a task's
+// Tasks used to start a full pool each (jobs x cores threads). Now a task's
 // parallel-for gets the task's share of the budget: budget 4 and --jobs 2 gives 2 per task,
 // --jobs 4 runs the inner loops inline; never more than 4 inner bodies at once.
 TEST(Runner, Issue15TasksShareTheThreadBudgetWithTheirOwnParallelWork) {
@@ -239,13 +240,17 @@ TEST(Runner, Issue15TasksShareTheThreadBudgetWithTheirOwnParallelWork) {
 }
 
 TEST(Runner, UnverifiedRowFailsTheRun) {
-  EXPECT_THROW(RunExperiment(Def("unverified", R"({"n": 5, "unverified_at": 3})"), {2}),
+  RunOptions two_jobs;
+  two_jobs.jobs = 2;
+  EXPECT_THROW(RunExperiment(Def("unverified", R"({"n": 5, "unverified_at": 3})"), two_jobs),
                UnverifiedRowError);
 }
 
 TEST(Runner, TaskErrorPropagatesAndBadParamsNameTheFile) {
+  RunOptions three_jobs;
+  three_jobs.jobs = 3;
   try {
-    RunExperiment(Def("failing", R"({"n": 6, "fail_at": 4})"), {3});
+    RunExperiment(Def("failing", R"({"n": 6, "fail_at": 4})"), three_jobs);
     ADD_FAILURE() << "no error";
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "task failed: 4");

@@ -1,5 +1,5 @@
 // Seed 000's Diamond and DBJMod(d,n) (Table 9, Figs. 16/17) reconstructed by search
-// (experiments/seed000_base_search.h, issue 20): the canonical form against brute force, the
+// (experiments/seed000_base_search.h): the canonical form against brute force, the
 // search's class counts, the chosen families' properties, and the T_L of the Table 4 rows.
 #include "experiments/seed000_base_search.h"
 

@@ -1,8 +1,8 @@
-// Issue 18: an experiment in shards (`experiment run --shard I/N`, `experiment merge`) gives
-// the single-box CSV byte for byte (time columns aside); missing, duplicated and foreign
-// shards are exit 2 naming them; `experiment submit --slurm` writes the right batch scripts
-// and fails clearly without Slurm. The run on a real local Slurm is the ctest labelled
-// `slurm` (scripts/slurm_test.sh).
+// An experiment in shards (docs/experiments.md "From one box to a cluster") (`experiment run
+// --shard I/N`, `experiment merge`) gives the single-box CSV byte for byte (time columns aside);
+// missing, duplicated and foreign shards are exit 2 naming them; `experiment submit --slurm` writes
+// the right batch scripts and fails clearly without Slurm. The run on a real local Slurm is the
+// ctest labelled `slurm` (scripts/slurm_test.sh).
 #include "experiments/shards.h"
 
 #include <gtest/gtest.h>
@@ -625,8 +625,9 @@ TEST(Slurm, WaitReportsFailedTasksWithTheirLogs) {
       << ok.out;
 }
 
-// Issue 18 §4: the cluster-sized definitions are submitted as they are (--dry-run) and run in
-// a small form (the same definition with its params scaled down), in shards merged back.
+// The cluster-sized definitions (docs/experiments.md "Cluster-sized definitions") are submitted as
+// they are (--dry-run) and run in a small form (the same definition with its params scaled down),
+// in shards merged back.
 TEST(ClusterSized, DefinitionsHaveTheirTaskCountsAndSubmitDryRun) {
   const std::vector<std::pair<std::string, size_t>> defs = {
       {"finder-table-20k", 80}, {"theorem-sweeps-10x", 230}, {"time-vs-size-cluster", 57}};

@@ -1,4 +1,4 @@
-// table6-generation-time (experiments/ilp_vs_polynomial.cc, issue 20): the small form of the
+// table6-generation-time (experiments/ilp_vs_polynomial.cc): the small form of the
 // SCCL-style column. SCCL's least-steps setup (c chunks per shard, one chunk per unit link per
 // step) on hypercube(2) has the counting bound ceil(3c/2) steps (every node receives 3c chunks
 // over 2 in-links; D(G) = 2), which the MILP attains and proves; a tiny budget on hypercube(3)

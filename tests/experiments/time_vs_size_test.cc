@@ -1,4 +1,4 @@
-// time-vs-size (experiments/time_vs_size.h, issue 17 §3): the fastest algorithm per size and
+// time-vs-size (experiments/time_vs_size.h): the fastest algorithm per size and
 // the crossover points on constructed times, and a small run of the kind whose step rows must
 // equal seed 000's closed form T_L·α + T_B·(M/N)/b exactly.
 #include "experiments/time_vs_size.h"

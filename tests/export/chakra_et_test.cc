@@ -205,7 +205,8 @@ PipelineSchedule ChainAndStar(const std::string& coll, int m1, int m2) {
   return s;
 }
 
-// Nodes per step type, from the decomposition in executors.md §8.6 (independent table).
+// Nodes per step type, from the decomposition in docs/export.md "ASTRA-sim (Chakra ET)"
+// (independent table).
 int NodesOf(const std::string& type) {
   static const std::map<std::string, int> kNodes = {{"s", 1},   {"r", 1},   {"rcs", 2},
                                                     {"rrc", 2}, {"rrs", 3}, {"rrcs", 3},

@@ -51,7 +51,9 @@ TEST(ExampleSchedules, PipelineEveryCollectiveEveryTopology) {
         MscclExportResult r = ExportPipelineToMscclProgram(p.g, s, DefaultRanks(p.g), o, "s");
         EXPECT_EQ(CheckMscclProgramInvariants(r.program, o), std::vector<std::string>{});
         EXPECT_EQ(RunBoth(r.program, coll, inplace, 0), "");
-        if (r.exact_chunks) EXPECT_EQ(r.achieved_ratio, r.optimal_ratio);
+        if (r.exact_chunks) {
+          EXPECT_EQ(r.achieved_ratio, r.optimal_ratio);
+        }
         EXPECT_LE(r.program.nchunksperloop, 256);
       }
     }

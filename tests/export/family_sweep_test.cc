@@ -1,11 +1,11 @@
-// Issue 16 point 4: the generator families (DGX-1, an A100-style GPU box pair, two-cluster,
+// The generator families (DGX-1, an A100-style GPU box pair, two-cluster,
 // a torus, a hypercube, fat-tree k=4) × every collective × every profile: the optimal
 // pipeline schedule (built in process) is exported by the CLI binary, whose written file the
 // replay checker accepted (exit 0, and again by `collsynth replay`), and the load accounting
 // holds: the bytes per physical link in the side file equal the schedule's own loads (from
 // its routes, independent of the exporter) whenever the chunks are exact, and the side
 // file's worst link per phase sums to the achieved ratio the exporter reports.
-// Issue 16 point 3, the same for MSCCL++ plans (SweepFamilyMscclpp): the families (and a
+// The same for MSCCL++ plans (SweepFamilyMscclpp): the families (and a
 // one-way ring) × {allgather, reduce-scatter, allreduce} × {out-of-place, in-place with 2
 // pieces} exported by `export mscclpp`, whose written plan the independent plan replay
 // accepted, within the executor's limits, with the same load accounting.

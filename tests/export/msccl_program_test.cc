@@ -178,7 +178,9 @@ TEST(MscclLowering, InPlaceAllreduceOverwritesWaitLocallyForTheReduceScatterRead
   for (const MscclGpu& gpu : out.program.gpus) {
     for (const MscclBlock& b : gpu.blocks) {
       for (const MscclStep& st : b.steps) {
-        if (st.type == "r") EXPECT_EQ(st.depid, -1);
+        if (st.type == "r") {
+          EXPECT_EQ(st.depid, -1);
+        }
       }
     }
   }

@@ -2,8 +2,8 @@
 // multiset of (origin rank, origin chunk) contributions; FIFOs per (src, dst, chan) with a
 // given capacity in steps; blocks run in program order, honouring depid/deps. Checks the
 // postcondition of allgather / reduce-scatter / allreduce / broadcast, in and out of place.
-// Written for the exporter's tests from the executors.md semantics; the independent replay
-// checker lives in proofs_check/.
+// Written for the exporter's tests from the runtime semantics in docs/export.md "Runtime facts";
+// the independent replay checker lives in proofs_check/.
 #ifndef COLLSYNTH_TESTS_EXPORT_MSCCL_SIM_H_
 #define COLLSYNTH_TESTS_EXPORT_MSCCL_SIM_H_
 

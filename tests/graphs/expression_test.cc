@@ -129,7 +129,7 @@ void ExpectExactError(const std::string& expr, const std::string& item,
 
 const char kLimit[] = "; the limit is 1048576 nodes and 8388608 links";
 
-// Issue 14: the size comes from the expression before anything is built. The first factor
+// The size comes from the expression before anything is built. The first factor
 // below is invalid (gcd 2: disconnected), which only its generator finds; the product is
 // refused by its size first, naming the product and its real size.
 TEST(ExpressionTest, Issue14SizeIsRefusedBeforeAnyOperandIsBuilt) {
@@ -156,7 +156,7 @@ TEST(ExpressionTest, Issue14SizeIsRefusedBeforeAnyOperandIsBuilt) {
                        std::string(kLimit));
 }
 
-// Issue 14: "power(complete(100),10) ... 100000000 nodes and 0 links" (the link count
+// Once "power(complete(100),10) ... 100000000 nodes and 0 links" (the link count
 // overflowed). Sizes are exact BigInts: 100^10 nodes, 10 · 100^9 · 9900 links.
 TEST(ExpressionTest, Issue14PowerAndLineSizesAreExact) {
   ExpectExactError("power(complete(100),10)", "power(complete(100),10)",

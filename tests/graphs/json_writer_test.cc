@@ -121,7 +121,7 @@ TEST(JsonWriterTest, EqualsDumpOnRandomDocuments) {
   }
 }
 
-// A writer on a stream (issue 19 §3) writes the same bytes, chunk by chunk, and holds none:
+// A writer on a stream writes the same bytes, chunk by chunk, and holds none:
 // a document of many 16 KiB chunks, with strings longer than a chunk (written past the
 // chunk) and escapes.
 TEST(JsonWriterTest, StreamingWriterWritesTheSameBytes) {

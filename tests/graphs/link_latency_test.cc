@@ -1,4 +1,4 @@
-// Per-link latencies from topology JSON (graphs/link_latency.h, issue 17 §1): values, duplex,
+// Per-link latencies from topology JSON (graphs/link_latency.h, docs/formats.md): values, duplex,
 // merged links, and every malformed value as an InputError naming the link.
 #include "graphs/link_latency.h"
 

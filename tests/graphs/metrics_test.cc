@@ -89,7 +89,8 @@ TEST(MetricsTest, SwitchHopsCountAndSwitchPairsAreExcluded) {
   EXPECT_EQ(st.histogram[3], 2);  // only the two compute pairs count
 }
 
-// Issue 14: `topo info` on a 20000-node ring took 26 s. The BFS now touches only what it
+// `topo info` on a 20000-node ring took 26 s (docs/performance.md "Sparse graphs, progress and
+// size limits"). The BFS now touches only what it
 // reaches and threads share no counters; the answer is unchanged (a bidirectional ring of
 // n = 2000: 2n pairs at each distance 1..999, n at 1000) for every thread count, and the
 // progress callback runs on the calling thread, ending with (N, N).

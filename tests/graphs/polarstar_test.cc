@@ -190,7 +190,7 @@ struct Instance {
   SupernodeKind kind;
 };
 
-// Issue 3 / seed 003 Theorems 1-2 and §7.1: diameter 3, order (q^2+q+1)(2d'+2) (IQ) or
+// Seed 003 Theorems 1-2 and §7.1: diameter 3, order (q^2+q+1)(2d'+2) (IQ) or
 // (q^2+q+1)(2d'+1) (Paley); IQ is (q+1+d')-regular; with Paley exactly the q+1 vertices
 // (x, 0) of the self-loop supernodes have degree q+d' (f(0) = 0: their loop edge would be a
 // self-loop and is dropped), every other vertex q+1+d'.

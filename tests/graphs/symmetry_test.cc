@@ -1,4 +1,4 @@
-// Issue 19 §1: automorphisms exported by the generators, CheckAutomorphism, orbits and the
+// Automorphisms (docs/symmetry.md) exported by the generators, CheckAutomorphism, orbits and the
 // automorphism search (graphs/symmetry.h). Every generator's permutations are checked here by an
 // independent edge-set mapping (not CheckAutomorphism); orbits by BFS over the generator images
 // (not union-find); group sizes by closure; the search against brute force over all

@@ -1,7 +1,8 @@
 // The shared thread pool (graphs/thread_pool.h): every index runs once with the same result
-// for any thread count, nested parallel-fors stay within the budget (issue 15 §6: two
-// experiment kinds started a pool inside each parallel task and oversubscribed the cores),
-// and exceptions reach the caller, deterministically the lowest failing index's.
+// for any thread count, nested parallel-fors stay within the budget (docs/performance.md
+// "Experiments and the topology finder": two experiment kinds started a pool inside each parallel
+// task and oversubscribed the cores), and exceptions reach the caller, deterministically the lowest
+// failing index's.
 #include "graphs/thread_pool.h"
 
 #include <gtest/gtest.h>
@@ -111,7 +112,7 @@ TEST(ThreadPoolTest, TopLevelRequestAboveTheHardwareIsHonoured) {
   EXPECT_LE(meter.max(), static_cast<int>(many));
 }
 
-// Issue 15 §6: a parallel-for inside a parallel task shares the task's budget instead of
+// A parallel-for inside a parallel task shares the task's budget instead of
 // starting a full pool of its own. Budget 4: two outer tasks at once get 2 threads each,
 // four get 1 (inline); the inner calls ask for 0 (= budget) or for 8 (capped at the share).
 TEST(ThreadPoolTest, Issue15NestedParallelForNeverRunsMoreThanTheBudget) {

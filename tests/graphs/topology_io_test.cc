@@ -146,8 +146,9 @@ TEST(TopologyJsonTest, WriteThenReadIsLosslessForJsonAndEdgeList) {
 }
 
 // The topology writer's exact bytes (docs/formats.md; written through graphs/json_writer.h
-// since issue 15 §4): one node or link per line, names escaped as nlohmann escapes them,
-// bandwidths as integers below 2^63 and "p/q" strings otherwise, multiplicity only when > 1.
+// since the one JSON writer, docs/performance.md "Writers"): one node or link per line, names
+// escaped as nlohmann escapes them, bandwidths as integers below 2^63 and "p/q" strings otherwise,
+// multiplicity only when > 1.
 TEST(TopologyJsonTest, WriterBytes) {
   Topology g("we\"ird é");
   const int a = g.AddCompute("a\"b"), b = g.AddCompute("日本"), s = g.AddSwitch("s\\w");
@@ -217,7 +218,7 @@ TEST(TopologyFileTest, MissingFileAndEmptyFileAreClearErrors) {
   EXPECT_THROW(ReadTopologyFile(empty), InputError);
 }
 
-// --- issue 14: hostile input -------------------------------------------------------------
+// --- hostile input (docs/formats.md "Limits") --------------------------------------------------
 
 // A topology document with `levels` nested containers in all (the top-level object is 1).
 std::string NestedDocument(std::size_t levels) {
@@ -298,7 +299,7 @@ TEST(JsonLimitsTest, DocumentMemoryIsBoundedWhileParsing) {
   EXPECT_EQ(ParseJsonText(text, "m.json", std::size_t{4} << 20).size(), 10000u);
 }
 
-// ParseJsonFile (issue 19 §3: the output check streams the written file) gives what
+// ParseJsonFile (the output check streams the written file) gives what
 // ParseJsonText gives on the file's text: the document, the hook's calls, and the same
 // errors at the same bytes (malformed JSON, a duplicate key, the memory budget).
 TEST(JsonFileTest, StreamedParseEqualsTextParse) {

@@ -1,4 +1,4 @@
-// Differential test (issue 5 §5 cross-check): on tiny instances the interval-sweep step
+// Differential test: on tiny instances the interval-sweep step
 // checker and the naive per-element, per-step brute-force simulator agree on validity, on
 // which (source, node) pairs miss data, on which sends move data illegally, and on T_L / T_B
 // (seed 000 Def. 6/7, Thm 3). Random schedules come from TestSeed().
@@ -171,7 +171,7 @@ TEST(BruteForceTest, AgreesOnRandomSchedules) {
       for (const StepSend& e : s.sends) {
         if (keep(rng)) thin.sends.push_back(e);
       }
-      // Issue 14: a send moved outside 1..T (step 0, or T + 1 under a claimed tl), and for
+      // A send moved outside 1..T (step 0, or T + 1 under a claimed tl), and for
       // allreduce rs_steps moved past T.
       StepSchedule outside = s;
       if (!outside.sends.empty()) {

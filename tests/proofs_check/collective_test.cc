@@ -1,6 +1,6 @@
 // The one Collective enum (schedules/collective.h): every name round-trips, exactly the
 // spellings of the JSON files and the CLI; anything else is no collective; the schedule
-// readers and writers use those spellings (issue 15 point 5).
+// readers and writers use those spellings (docs/formats.md).
 #include "schedules/collective.h"
 
 #include <gtest/gtest.h>

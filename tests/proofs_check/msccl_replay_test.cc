@@ -1,7 +1,7 @@
-// The MSCCL XML replay checker (proofs_check/msccl_replay.h; issue 16 point 2): correct
-// schedules of every supported collective are accepted with their exact chunks per pair, and
-// every corruption class of shared/executors.md App. A / §8.7 is rejected at the stage the
-// design names. Test vectors: tests/proofs_check/msccl_xml_fixtures.h.
+// The MSCCL XML replay checker (proofs_check/msccl_replay.h; docs/export.md "Replay checker"):
+// correct schedules of every supported collective are accepted with their exact chunks per pair,
+// and every corruption class of docs/export.md "Runtime facts" is rejected at the stage the design
+// (docs/export.md "Replay checker") names. Test vectors: tests/proofs_check/msccl_xml_fixtures.h.
 #include "proofs_check/msccl_replay.h"
 
 #include <gtest/gtest.h>
@@ -353,7 +353,7 @@ TEST(MscclReplayTest, DependencyOnStepWithoutHasdepRejectedAtStage1) {
                    "gpu 2 tb 1 step 1: depends on tb 0 step 1, which has hasdep=0 and no later "
                    "step of that block has hasdep=1");
   // A later hasdep step of the same block publishes a flag >= deps: released late, with a
-  // note (executors.md §2.5).
+  // note (docs/export.md "Step types, dependencies and flags").
   XStep publish = Nop();
   publish.hasdep = 1;
   a.gpus[2].tbs[0].steps.push_back(publish);

@@ -1,7 +1,7 @@
 // MSCCL XML test vectors for the replay checker (library and CLI tests), written here from the
-// schema in shared/executors.md §2.4 and the buffer layout of §8.3: a tiny builder that prints
-// the lexical profile the runtime accepts (two-space indentation, one element per line,
-// double-quoted attributes on one line), and correct schedules to corrupt.
+// schema in docs/export.md "The MSCCL XML schema" and "Buffer layout per collective": a tiny
+// builder that prints the lexical profile the runtime accepts (two-space indentation, one element
+// per line, double-quoted attributes on one line), and correct schedules to corrupt.
 #ifndef COLLSYNTH_TESTS_PROOFS_CHECK_MSCCL_XML_FIXTURES_H_
 #define COLLSYNTH_TESTS_PROOFS_CHECK_MSCCL_XML_FIXTURES_H_
 

@@ -1,7 +1,7 @@
 // MSCCL++ execution plan test vectors for the plan replay checker (library, CLI and fuzz seed
-// tests), written here by hand from the loader's schema (shared/executors.md §4,
-// /work/mscclpp_facts.md): correct small allgather / reducescatter / allreduce plans with
-// explicit put + nop + signal / wait + nop, to corrupt in the tests.
+// tests), written here by hand from the loader's schema (docs/export.md
+// "Runtime facts: MSCCL++ execution plans"): correct small allgather / reducescatter / allreduce
+// plans with explicit put + nop + signal / wait + nop, to corrupt in the tests.
 //
 // Layout of every plan: gpu g has one memory channel entry to each peer in rank order (entry
 // of peer p: p < g ? p : p - 1), remote buffers of one type on each peer in the same order,

@@ -1,4 +1,5 @@
-// The MSCCL++ plan replay checker (proofs_check/mscclpp_replay.h, issue 16 point 3): correct
+// The MSCCL++ plan replay checker (proofs_check/mscclpp_replay.h, docs/export.md
+// "Replay of MSCCL++ plans"): correct
 // hand-written plans are accepted, each corruption class is rejected at the expected stage
 // with the expected kind, and the real DSL plan shipped with MSCCL++ (tests/data/mscclpp/)
 // replays as analysed in tests/data/mscclpp/README.md.

@@ -1,4 +1,4 @@
-// Mutation tests (issue 5 §5): a generator corrupts valid schedules of several topologies and
+// Mutation tests: a generator corrupts valid schedules of several topologies and
 // the checkers must reject every mutant for the right reason (the expected violation kind at
 // the mutated send / tree / route / link). Unmutated schedules pass. Mutation sites are drawn
 // from TestSeed() so a failure can be replayed with COLLSYNTH_SEED.
@@ -215,7 +215,7 @@ TEST(StepMutationTest, EveryMutantRejectedForTheRightReason) {
   EXPECT_GT(impostors, 0);
 }
 
-// Issue 14: a send moved outside the schedule's steps (step 0, T + 1 with T the claimed tl,
+// A send moved outside the schedule's steps (step 0, T + 1 with T the claimed tl,
 // a huge step under the claimed tl, a negative step) is rejected naming that send, in the
 // "steps" form and in the "steps-compact" form.
 TEST(StepMutationTest, SendOutsideTheStepsRejected) {
@@ -277,7 +277,7 @@ TEST(StepMutationTest, ReduceScatterMutantsRejected) {
   }
 }
 
-// Issue 14: a reduce-scatter send repeated (the same partial sent twice, or to a second
+// A reduce-scatter send repeated (the same partial sent twice, or to a second
 // neighbour) reduces a contribution twice: rejected without --no-duplicates. The allgather
 // twin (an element received twice) stays valid unless --no-duplicates is asked for.
 TEST(StepMutationTest, ReduceScatterContributionReducedTwiceRejected) {

@@ -228,7 +228,7 @@ TEST(PipelineScheduleJsonTest, ReaderErrorsNameTheItem) {
 // other two (k = 1, U = 1, ratio 1); reduce-scatter: the same trees reversed. Allreduce RS+AG
 // has ratio 2 = bound (7) 2(N-1)/max_v μ_v = 2·2/2 (μ_v = B+({v}) = 2), while bound (6)
 // N/λ_min = 3/2 (λ_min = 2): the schedule is optimal, certified by (7) only (seed 004
-// Corollary 18; issue 14 §1: such allreduce rows said ratio 1 with certified_optimal = no).
+// Corollary 18; such allreduce rows once said ratio 1 with certified_optimal = no).
 Topology K3() {
   Topology g = testing::Nodes(3);
   for (int a = 0; a < 3; ++a) {
@@ -418,7 +418,7 @@ TEST(PipelineCheckerIssue14, MultiplicitiesMustBePositiveIntegers) {
   }
 }
 
-// Hostile sizes (issue 14 §1 point 3): the per-tree analysis used O(|V|) time and memory per
+// Hostile sizes (docs/formats.md "Limits"): the per-tree analysis used O(|V|) time and memory per
 // tree and O(L^2) for a chain of L nodes hanging below a parentless node. Now O(size of the
 // schedule + |V|). Time is not asserted here (performance is measured in bench/, not timed in
 // tests); the instances are sized so that the old quadratic cost runs into ctest's timeout.
@@ -469,10 +469,11 @@ TEST(PipelineCheckerIssue14, LongChainBelowAParentlessNodeIsLinear) {
 namespace collsynth {
 namespace {
 
-// Issue 14: the output check reads pipeline files back streaming, each tree converted as the
-// parser completes it. Same schedule as the plain read, for allgather and allreduce; the
-// document keeps nulls in place of the streamed trees; "format" after "trees" (hand-written
-// files) falls back to the plain read; a bad tree is named as in the plain read.
+// The output check (docs/performance.md "Output check: the written file is the checked file") reads
+// pipeline files back streaming, each tree converted as the parser completes it. Same schedule as
+// the plain read, for allgather and allreduce; the document keeps nulls in place of the streamed
+// trees; "format" after "trees" (hand-written files) falls back to the plain read; a bad tree is
+// named as in the plain read.
 TEST(PipelineStreamingReadTest, SameScheduleAsThePlainRead) {
   Topology g = testing::TwoCluster();
   PipelineSchedule rs = testing::TwoClusterPipeline();

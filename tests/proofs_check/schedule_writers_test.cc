@@ -1,5 +1,6 @@
-// The schedule writers' bytes (docs/formats.md; issue 15 §4: one writer, graphs/json_writer.h,
-// for every format, with the bytes of the hand-written writers it replaced):
+// The schedule writers' bytes (docs/formats.md; docs/performance.md "Writers: one streaming JSON
+// writer": one writer, graphs/json_writer.h, for every format, with the bytes of the hand-written
+// writers it replaced):
 //   "pipeline"       PipelineScheduleToJsonText == nlohmann's dump() of PipelineScheduleToJson;
 //   "steps-compact"  CompactStepScheduleToText == dump() of the same document as an
 //                    insertion-ordered tree, plus a line break before each step and link record;
@@ -109,7 +110,7 @@ TEST(PipelineWriterTest, EqualsTreeDump) {
   for (const auto& [topology, s] : cases) {
     const std::string dump = PipelineScheduleToJson(s, topology).dump();
     EXPECT_EQ(PipelineScheduleToJsonText(s, topology), dump);
-    std::ostringstream streamed;  // issue 19 §3: what `collsynth pipeline` writes to the file
+    std::ostringstream streamed;  // what `collsynth pipeline` writes to the file
     WritePipelineScheduleJson(s, topology, streamed);
     EXPECT_EQ(streamed.str(), dump);
   }

@@ -225,7 +225,7 @@ TEST(StepCheckerTest, WrongClaimsRejected) {
   s.claimed_tb = Rational(3, 4);  // Figure 1's caption value in M/B units, not shard units
   EXPECT_TRUE(HasKind(CheckStepSchedule(g, s), StepViolationKind::kWrongTb));
   s.claimed_tb = Rational(3, 2);
-  s.claimed_tl = 1;  // then the step-2 sends also lie outside the claimed steps (issue 14)
+  s.claimed_tl = 1;  // then the step-2 sends also lie outside the claimed steps
   StepCheckOptions all;
   all.max_errors = 1000;
   StepCheckReport r = CheckStepSchedule(g, s, all);
@@ -272,7 +272,7 @@ TEST(StepScheduleJsonTest, RoundTripAndErrors) {
       EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
     }
   };
-  // Issue 14: step 0 reads (an int); the checker names it (step_range_test.cc). What an int
+  // Step 0 reads (an int); the checker names it (step_range_test.cc). What an int
   // cannot hold is a reader error.
   nlohmann::json bad = j;
   bad["sends"][1]["step"] = 0;

@@ -1,6 +1,6 @@
-// Issue 14 §1-2 regressions: every send lies in 1..T (T = the claimed "tl", else the last
-// step), rs_steps in 0..T, and the checker's memory does not depend on the step numbers or
-// the per-step denominators of the compact form (a 1 KB file once asked for 16 GB).
+// Step-range regressions (docs/formats.md "Schedules"): every send lies in 1..T (T = the claimed
+// "tl", else the last step), rs_steps in 0..T, and the checker's memory does not depend on the step
+// numbers or the per-step denominators of the compact form (a 1 KB file once asked for 16 GB).
 #include <gtest/gtest.h>
 
 #include <climits>

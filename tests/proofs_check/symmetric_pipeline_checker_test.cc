@@ -1,4 +1,4 @@
-// Tests of the pipeline-symmetric checker (issue 19 §2 and §4, docs/symmetry.md): symmetric
+// Tests of the pipeline-symmetric checker (docs/symmetry.md): symmetric
 // schedules built by hand from the definitions (a directed ring under its rotation, torus(3,3)
 // under its translations, twocluster(2,3,10,1) and fattree(4) under their regular generators,
 // with route trees through switches), accepted with their exact ratio and certificate; each

@@ -1,6 +1,6 @@
-// Tests of the "pipeline-symmetric" format (schedules/symmetric_pipeline_schedule.h, issue 19
-// §2): JSON round trip, every reader error naming its item, the group elements, and the
-// expansion on the 3x3 torus (translations) against a plain schedule expanded by hand and the
+// Tests of the "pipeline-symmetric" format (schedules/symmetric_pipeline_schedule.h,
+// docs/formats.md): JSON round trip, every reader error naming its item, the group elements, and
+// the expansion on the 3x3 torus (translations) against a plain schedule expanded by hand and the
 // plain checker.
 #include "schedules/symmetric_pipeline_schedule.h"
 

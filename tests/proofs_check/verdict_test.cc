@@ -1,4 +1,4 @@
-// The checkers' verdicts as enums (issue 15 point 5): each name is the exact spelling that
+// The checkers' verdicts as enums (docs/formats.md "verify"): each name is the exact spelling that
 // `collsynth verify` and `collsynth pipeline` print and write ("verdict" in their JSON), and
 // the step verdict follows from the report's ok / bandwidth_optimal / bfb.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Choosing P (simulate/chunk_choice.h, issue 17 §3): on a path the simulated time is the closed
-// form (P + d - 1)(α + M/(P·b)), minimised at the integer next to sqrt((d - 1)·M/(b·α)).
+// Choosing P (simulate/chunk_choice.h, docs/simulate.md): on a path the simulated time is the
+// closed form (P + d - 1)(α + M/(P·b)), minimised at the integer next to sqrt((d - 1)·M/(b·α)).
 #include "simulate/chunk_choice.h"
 
 #include <gtest/gtest.h>

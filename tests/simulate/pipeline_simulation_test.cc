@@ -1,4 +1,4 @@
-// Pipeline schedules in the simulator (simulate/pipeline_simulation.h, issue 17 §2): one tree
+// Pipeline schedules in the simulator (simulate/pipeline_simulation.h, docs/simulate.md): one tree
 // on a path equals its closed form (P + d - 1)(α + M/(P·b)) exactly (store-and-forward, and
 // cut-through through switches); with α = 0 the optimal schedules of several topologies stay
 // within T_B*·M/N ≤ time ≤ (P + H - 1)/P · T_B*·M/N (H: the deepest chain of hops), so they

@@ -1,4 +1,4 @@
-// `collsynth simulate` end to end (issue 17 §1-2): the BFB closed form from the bfb command's
+// `collsynth simulate` end to end (docs/simulate.md): the BFB closed form from the bfb command's
 // own T_L and T_B, ring and pipeline runs, per-link latencies from the topology file, the
 // timeline CSV, units, and every bad input as exit 2 with one line naming it (exit 1 for a
 // schedule the checker rejects).
@@ -127,7 +127,9 @@ TEST(SimulateCliTest, PipelineWithChunksAndTimeline) {
   for (const json& row : sweep["chunk_sweep"]) {
     const Rational t = ParseRational(row["completion_time"].get<std::string>());
     EXPECT_GE(t, best_time);
-    if (row["chunks"] == sweep["best_chunks"]) EXPECT_EQ(t, best_time);
+    if (row["chunks"] == sweep["best_chunks"]) {
+      EXPECT_EQ(t, best_time);
+    }
   }
   EXPECT_EQ(sweep["model"]["chunks"], sweep["best_chunks"]);
   EXPECT_EQ(RunCli({"simulate", kTwoCluster, sched, "--size", "1MB", "--chunks", "2",
@@ -183,7 +185,7 @@ TEST(SimulateCliTest, BadLatencyFieldIsExitTwoNamingTheLink) {
     "collective": "allgather", "sends": [
       {"source": "a", "chunk": [["0", "1"]], "from": "a", "to": "b", "step": 1},
       {"source": "b", "chunk": [["0", "1"]], "from": "b", "to": "a", "step": 1}]})");
-  for (const std::string& value : {"-1", "1e-6", "\"soon\""}) {
+  for (const std::string value : {"-1", "1e-6", "\"soon\""}) {
     const std::string topo = WriteTempFile("badlat.json", R"({"nodes": [{"name": "a"},
       {"name": "b"}], "links": [{"from": "a", "to": "b", "bandwidth": 1, "duplex": true,
       "latency": )" + value + "}]}");

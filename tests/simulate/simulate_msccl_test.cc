@@ -1,4 +1,4 @@
-// `collsynth simulate TOPO FILE.xml` (issue 17 §1, last bullet; docs/simulate.md "Exported
+// `collsynth simulate TOPO FILE.xml` (docs/simulate.md "Exported
 // MSCCL XML"): files written by `export msccl` simulated through their thread blocks,
 // connectors and P iterations of the chunk loop. Closed forms on paths, the bytes per link
 // against the export's side file, the bandwidth bound, and exit 1 / 2 for rejected and bad

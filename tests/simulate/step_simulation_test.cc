@@ -1,4 +1,4 @@
-// Step schedules in the simulator (simulate/step_simulation.h, issue 17 §2): the closed forms
+// Step schedules in the simulator (simulate/step_simulation.h, docs/simulate.md): the closed forms
 // of seed 000's model exactly (ring allgather (N-1)(α + M/(N·b)); a BFB schedule
 // T_L·α + T_B·M/(N·b) with T_B from the independent checker), reduce-scatter on G equal to
 // the allgather on G^T, the latency bound, and the bytes per link against the loads computed

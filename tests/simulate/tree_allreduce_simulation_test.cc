@@ -1,6 +1,6 @@
-// Pipelined reduce-then-broadcast tree allreduce (simulate/tree_allreduce_simulation.h, issue 17
-// §3: the double binary tree pipelined with P chunks). On a path the chunks cross 2d links in
-// series: (P + 2d - 1)(α + M/(P·b)) exactly; rooted in the middle the two halves overlap.
+// Pipelined reduce-then-broadcast tree allreduce (simulate/tree_allreduce_simulation.h,
+// docs/simulate.md: the double binary tree pipelined with P chunks). On a path the chunks cross 2d
+// links in series: (P + 2d - 1)(α + M/(P·b)) exactly; rooted in the middle the two halves overlap.
 #include "simulate/tree_allreduce_simulation.h"
 
 #include <gtest/gtest.h>

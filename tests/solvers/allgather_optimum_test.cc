@@ -37,7 +37,7 @@ void ExpectUk(const Topology& g, const AllgatherOptimum& r) {
   }
 }
 
-// Issue 4 §4: brute force over all vertex subsets on >= 200 seeded random Eulerian digraphs
+// Brute force over all vertex subsets on >= 200 seeded random Eulerian digraphs
 // with switches (<= 12 nodes): both exact methods return the enumerated maximum, and the
 // reported cut attains it.
 TEST(AllgatherOptimumTest, MatchesBruteForceOnRandomEulerianDigraphs) {
@@ -88,7 +88,7 @@ TEST(AllgatherOptimumTest, Dgx1SevenSixths) {
   ExpectCertificate(g, r);
 }
 
-// Issue 4 §3: the 4-node ring alternating 1000003 / 1000033 (a published float
+// The 4-node ring alternating 1000003 / 1000033 (a published float
 // implementation fails here); ratio (N-1)/min B-(v) = 3/2000036.
 TEST(AllgatherOptimumTest, Issue4RingWithCoprimeLargeBandwidths) {
   Topology g = testing::RingTopology(4, {Rational(1000003), Rational(1000033)});
@@ -165,7 +165,7 @@ TEST(AllgatherOptimumTest, RejectsPreconditionViolations) {
   EXPECT_THROW(ComputeAllgatherOptimum(g), std::invalid_argument);  // not Eulerian
 }
 
-// Issue 14: `optimum` on a 10^4-node unidirectional ring took 50 s in N max-flows per
+// `optimum` on a 10^4-node unidirectional ring took 50 s in N max-flows per
 // Theorem-1 test (each paying O(V + E) to initialise: O(N^2)). On a direct-connect topology
 // the test is one rooted minimum cut; the answer and its certificate are unchanged, and
 // the progress callback sees each test.

@@ -293,9 +293,10 @@ std::vector<Topology> FlatDifferentialTopologies(std::uint64_t seed) {
 
 }  // namespace
 
-// Issue 6 fast path: the flat int64 plan gives, cell by cell, the same exact U_{u,t} as the
-// Rational LP solver (solvers/bfb/bfb_lp.h), the same per-step T_B and U maxima (eq. (4)), and
-// certifies every cell; its witness J reproduces U through WitnessValue of the Rational path.
+// The fast path (docs/performance.md "BFB schedules"): the flat int64 plan gives, cell by cell, the
+// same exact U_{u,t} as the Rational LP solver (solvers/bfb/bfb_lp.h), the same per-step T_B and U
+// maxima (eq. (4)), and certifies every cell; its witness J reproduces U through WitnessValue of
+// the Rational path.
 TEST(BfbScheduleTest, Issue6FlatPlanMatchesRationalPlanOnEveryCell) {
   const std::uint64_t seed = testing::TestSeed();
   for (const Topology& g : FlatDifferentialTopologies(seed)) {

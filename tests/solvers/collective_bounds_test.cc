@@ -1,6 +1,6 @@
 // Allreduce bounds (6) and (7) of seed 004 App. B against brute force over every node set, on
 // random Eulerian topologies with and without switches (the switchless path uses one rooted
-// min cut for (6) and B+({v}) for (7) instead of max-flows; issue 14: `optimum` on a
+// min cut for (6) and B+({v}) for (7) instead of max-flows; `optimum` on a
 // 10^5-node ring took minutes in these bounds).
 #include "solvers/pipeline/collective_bounds.h"
 

@@ -74,7 +74,7 @@ TEST(EdgeSplittingTest, TwoClusterFigure2) {
   EXPECT_EQ(ComputeAllgatherOptimum(gstar).ratio, 1);
 }
 
-// Issue 4 §4 metamorphic: splitting never lowers min_v F(s, v; D_k) below N·k, on random
+// Metamorphic: splitting never lowers min_v F(s, v; D_k) below N·k, on random
 // Eulerian digraphs with switches at their optimal (U, k), and on GPU clusters/fat-trees;
 // both with the whole-switch fast path (default) and with the paper's pair-by-pair
 // Algorithm 1 alone. The random set exercises both the fast path and its fallback.

@@ -191,7 +191,7 @@ TEST(MaxFlowTest, WarmStartsMatchColdSolvesBigInt) {
   RunWarmStarts(BigInt("1000000000000000000000000000000"), 100);
 }
 
-// Issue 15 point 5: the result is a full certificate (status, value, flow per arc, cut). The
+// The result is a full certificate (status, value, flow per arc, cut). The
 // flow is checked here by hand (capacity, conservation, value) and the cut's capacity equals
 // the value; VerifyMaxFlowCertificate agrees and rejects a broken flow or cut.
 void ExpectFullCertificate(const FlowNetwork& net, int s, int t, const BigInt& expected) {
@@ -202,12 +202,17 @@ void ExpectFullCertificate(const FlowNetwork& net, int s, int t, const BigInt& e
   std::vector<BigInt> balance(net.num_nodes(), BigInt(0));
   for (int a = 0; a < net.num_arcs(); ++a) {
     EXPECT_GE(r.flow[a], 0) << "arc " << a;
-    if (!net.infinite(a)) EXPECT_LE(r.flow[a], net.capacity(a)) << "arc " << a;
+    if (!net.infinite(a)) {
+      EXPECT_LE(r.flow[a], net.capacity(a)) << "arc " << a;
+    }
     balance[net.tail(a)] += r.flow[a];
     balance[net.head(a)] -= r.flow[a];
   }
-  for (int v = 0; v < net.num_nodes(); ++v)
-    if (v != s && v != t) EXPECT_EQ(balance[v], 0) << "node " << v;
+  for (int v = 0; v < net.num_nodes(); ++v) {
+    if (v != s && v != t) {
+      EXPECT_EQ(balance[v], 0) << "node " << v;
+    }
+  }
   EXPECT_EQ(balance[s], expected);
   EXPECT_EQ(balance[t], -expected);
   bool inf = true;

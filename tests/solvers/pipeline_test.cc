@@ -51,7 +51,7 @@ void ExpectAllCollectivesOptimal(const Topology& g) {
   }
   PipelineSchedule ar = BuildChecked(g, Collective::kAllreduce);
   EXPECT_EQ(ar.ratio, 2 * opt.ratio);
-  // Issue 14: the allreduce is certified exactly when RS+AG meets max((6), (7)).
+  // The allreduce is certified exactly when RS+AG meets max((6), (7)).
   const AllreduceBounds b = ComputeAllreduceBounds(g, opt);
   EXPECT_EQ(CheckPipelineSchedule(g, ar).certified_optimal, ar.ratio == b.lower_bound);
   int root = g.ComputeNodes().back();
@@ -60,8 +60,8 @@ void ExpectAllCollectivesOptimal(const Topology& g) {
   EXPECT_TRUE(CheckPipelineSchedule(g, bc).certified_optimal);
 }
 
-// Issue 14 §1: on a DGX-1 (V100) RS+AG has ratio 7/3 = bound (7) > bound (6); the experiment
-// row said ratio_to_bound 1 with certified_optimal "no", because only (6) had a certificate.
+// On a DGX-1 (V100) RS+AG has ratio 7/3 = bound (7) > bound (6); the experiment
+// row once said ratio_to_bound 1 with certified_optimal "no", because only (6) had a certificate.
 // The schedule now carries one min cut S_v per GPU and the checker certifies it by (7).
 TEST(PipelineTest, Issue14AllreduceCertifiedByBound7OnDgx1) {
   const Topology g = EvaluateTopologyExpression("dgx1(1)");
@@ -112,7 +112,7 @@ TEST(PipelineTest, DirectConnectAndSwitchTopologies) {
   ExpectAllCollectivesOptimal(testing::TwoClusterTopology(3, 3, Rational(5, 2), Rational(2, 3)));
 }
 
-// Issue 4 §3: exactness on large and rational bandwidths.
+// Exactness on large and rational bandwidths.
 TEST(PipelineTest, Issue4ExactBandwidths) {
   ExpectAllCollectivesOptimal(testing::RingTopology(4, {Rational(1000003), Rational(1000033)}));
   BigInt big("1000000000000000");
@@ -217,13 +217,13 @@ bool IsFloorBreakpoint(const Topology& g, const Rational& u) {
   return false;
 }
 
-// Issue 4 (fixed k on switch topologies): G({⌊U*·b_e⌋}) need not be Eulerian and then
-// Algorithm 1 may fail to isolate a switch. The builder must still return a checked
-// schedule with exactly k trees per root, at the least U it can certify: U* itself (within
-// Theorem 15's bound), else a breakpoint of ⌊U·b_e⌋ strictly between U* and the Eulerian
-// U' = least U >= U* with every U·b_e integral, else U' (flagged). Random switch topologies
-// with mixed integer bandwidths, k = 1..3. (Whether that U is the true optimum is
-// fixed_k_test.cc's brute-force comparison.)
+// Fixed k on switch topologies (docs/performance.md "Fixed k on switch topologies"): G({⌊U*·b_e⌋})
+// need not be Eulerian and then Algorithm 1 may fail to isolate a switch. The builder must still
+// return a checked schedule with exactly k trees per root, at the least U it can certify: U* itself
+// (within Theorem 15's bound), else a breakpoint of ⌊U·b_e⌋ strictly between U* and the Eulerian U'
+// = least U >= U* with every U·b_e integral, else U' (flagged). Random switch topologies with mixed
+// integer bandwidths, k = 1..3. (Whether that U is the true optimum is fixed_k_test.cc's
+// brute-force comparison.)
 TEST(PipelineTest, FixedKOnSwitchTopologiesIssue4) {
   std::mt19937_64 rng(testing::TestSeed() + 11);
   int direct = 0, raised = 0, fallbacks = 0, non_eulerian = 0;

@@ -1,9 +1,9 @@
 // The producers check themselves with assert() (STYLE rule 5, e.g. the pipeline builder's
 // assert(CheckPipelineSchedule(...).ok)); those checks run in the checking build
 // (scripts/sanitize.sh: CMAKE_BUILD_TYPE=Debug, -UNDEBUG, ASan + UBSan), CI stage 2, the
-// Debug build of issue 15 §7. This test fails there if its flags ever stop enabling assert():
-// tests/CMakeLists.txt defines COLLSYNTH_CHECKING_BUILD when COLLSYNTH_SANITIZE is on, and every
-// target of that build is compiled with the same flags as this file.
+// Debug build of docs/fuzzing.md "The checking build". This test fails there if its flags ever stop
+// enabling assert(): tests/CMakeLists.txt defines COLLSYNTH_CHECKING_BUILD when COLLSYNTH_SANITIZE
+// is on, and every target of that build is compiled with the same flags as this file.
 #include <gtest/gtest.h>
 
 #include <cassert>

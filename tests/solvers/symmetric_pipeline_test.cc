@@ -1,4 +1,4 @@
-// Symmetric pipeline schedules (issue 19 §2): on every symmetric family at small size the
+// Symmetric pipeline schedules (docs/symmetry.md): on every symmetric family at small size the
 // symmetric build reaches the exact optimum ratio* of the plain build, and its expansion passes
 // the plain checker with the same ratio and verdict.
 #include "solvers/pipeline/symmetric_pipeline.h"
