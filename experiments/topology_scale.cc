@@ -244,8 +244,8 @@ std::vector<ExperimentTask> TableTasks(const ExperimentInput& in) {
              const std::string ours = key == std::string("routers") ? std::to_string(m.routers)
                                       : key == std::string("radix") ? std::to_string(m.radix)
                                                                     : std::to_string(m.endpoints);
-             const auto printed = paper.find(key);
-             const std::string theirs = printed == paper.end() ? "" : printed->second;
+             const auto found = paper.find(key);
+             const std::string theirs = found == paper.end() ? "" : found->second;
              r.extra.push_back({std::string("paper_") + key, theirs});
              printed |= !theirs.empty();
              if (!theirs.empty() && theirs != ours)

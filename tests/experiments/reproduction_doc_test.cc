@@ -303,8 +303,9 @@ std::vector<std::string> ErrataProblems(const std::string& text, const DocContex
       }
     }
     if (!all) continue;
+    const std::string& text = body;  // a lambda cannot capture a structured binding (C++17)
     auto field = [&](std::size_t i) {
-      return body.substr(at[i], (i + 1 < at.size() ? at[i + 1] : body.size()) - at[i]);
+      return text.substr(at[i], (i + 1 < at.size() ? at[i + 1] : text.size()) - at[i]);
     };
     const std::string paper = field(0), command = field(3), test = field(4), verdict = field(5);
     if (!std::regex_search(paper, kQuote))
