@@ -68,7 +68,8 @@ std::string ScheduleFormatOf(const json& doc, const std::string& file) {
   if (!it->is_string()) {
     std::string value = it->dump();
     if (value.size() > 40) value = value.substr(0, 37) + "...";
-    throw InputError(file, "format", std::string("must be a string (") + kFormats + "), got " + value);
+    throw InputError(file, "format",
+                     std::string("must be a string (") + kFormats + "), got " + value);
   }
   return it->get<std::string>();
 }
