@@ -96,6 +96,13 @@ int RunExportChakra(const ExportChakraArgs& a) {
     return kExitCheckFailed;
   }
   const MscclProgram& p = r.program;
+  if (const std::int64_t steps = MscclProgramStepCount(p); steps > kMscclMaxProgramSteps) {
+    PrintFailure("export chakra: limit steps: " + std::to_string(steps) +
+                 " program steps in all, above " + std::to_string(kMscclMaxProgramSteps) +
+                 " (the program's replay keeps about 2 KB per step, docs/export.md); nothing "
+                 "written");
+    return kExitCheckFailed;
+  }
   if (const std::int64_t nodes = ChakraTraceNodeCount(p, a.slices); nodes > kMaxChakraTraceNodes) {
     throw InputError("<args>", "--slices",
                      std::to_string(a.slices) + " slices give " + std::to_string(nodes) +

@@ -14,6 +14,14 @@ int MscclMaxSteps(MscclExportProfile profile) {
   return profile == MscclExportProfile::kLegacy ? 256 : 64;
 }
 
+std::int64_t MscclProgramStepCount(const MscclProgram& p) {
+  std::int64_t steps = 0;
+  for (const MscclGpu& gpu : p.gpus) {
+    for (const MscclBlock& b : gpu.blocks) steps += static_cast<std::int64_t>(b.steps.size());
+  }
+  return steps;
+}
+
 std::string MscclExportProfileName(MscclExportProfile profile) {
   switch (profile) {
     case MscclExportProfile::kExecutor:

@@ -75,6 +75,11 @@ inline constexpr int kMscclMaxSubs = 1024;  // MAX_SUBS: counted children (gpus;
 // dstoff and deps in int16_t (microsoft/msccl src/include/msccl.h; Azure/msccl-executor-nccl
 // and ROCm/rccl src/include/msccl/msccl_struct.h): --max-tbs is capped at 128 blocks per GPU.
 inline constexpr int kMscclMaxDependableBlocks = 128;
+// The bound export msccl and export chakra put on a program's steps, all GPUs together: the
+// written file's replay keeps about 1.9 KB per step (fattree(16) allgather with --max-chunks
+// 1024 --max-tbs 73: about 2.1 M steps, a 250 MB file, 4.0 GB peak and 37 s; fattree(8)
+// allgather: 32,640 steps, 83 MB), so 2^20 steps stay near 2 GB (docs/export.md).
+inline constexpr std::int64_t kMscclMaxProgramSteps = std::int64_t{1} << 20;
 inline constexpr std::int64_t kMscclMaxOffset = 32767;
 
 struct MscclStep {
@@ -116,6 +121,9 @@ struct MscclProgram {
   std::int64_t max_bytes = 0;  // 0: no upper bound (executor, RCCL)
   std::vector<MscclGpu> gpus;  // index = rank
 };
+
+// The number of steps of every block of every GPU of `p`.
+std::int64_t MscclProgramStepCount(const MscclProgram& p);
 
 struct MscclExportOptions {
   MscclExportProfile profile = MscclExportProfile::kExecutor;

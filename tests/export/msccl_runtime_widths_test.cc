@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "proofs_check/msccl_replay.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/msccl_replay.h"
 #include "proofs_check/msccl_xml_lexer.h"
 #include "test_util.h"
 
@@ -84,9 +84,9 @@ TEST(MscclRuntimeWidths, AFileTheDoubleTruncatesIsRejectedByTheReplay) {
   for (const std::string profile : {"executor", "rccl", "legacy"}) {
     SCOPED_TRACE(profile);
     const std::string xml = TempPath("widths-mutant-" + profile + ".xml");
-    ASSERT_EQ(RunCli({"export", "msccl", kTwoCluster, sched, "-o", xml, "--profile", profile})
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        RunCli({"export", "msccl", kTwoCluster, sched, "-o", xml, "--profile", profile}).exit_code,
+        0);
     std::string text = ReadTextFile(xml);
     // Point the first dependency at block 200 (stored as -56 by an int8_t).
     std::size_t dep = std::string::npos;
