@@ -70,13 +70,7 @@ int RunExportChakra(const ExportChakraArgs& a) {
   std::optional<CheckedSchedule> checked = LoadCheckedSchedule(g, a.schedule, "exported");
   if (!checked) return kExitCheckFailed;
   const std::string& file = checked->file;
-  auto refuse_broadcast = [&](Collective c) {
-    if (c == Collective::kBroadcast) {
-      throw InputError(file, "collective",
-                       "broadcast has no ASTRA-sim custom collective; export chakra takes "
-                       "allgather, reduce-scatter and allreduce");
-    }
-  };
+
   MscclExportOptions o;
   o.max_chunks = a.max_chunks;
   o.max_tbs = a.max_tbs;
@@ -84,8 +78,12 @@ int RunExportChakra(const ExportChakraArgs& a) {
   o.fuse = a.fuse;
   const std::vector<int> rank = DefaultRanks(g);
   MscclExportResult r;
+  if (checked->collective() == Collective::kBroadcast) {
+    throw InputError(file, "collective",
+                     "broadcast has no ASTRA-sim custom collective; export chakra takes "
+                     "allgather, reduce-scatter and allreduce");
+  }
   try {
-    refuse_broadcast(checked->collective());
     if (checked->pipeline) {
       r = ExportPipelineToMscclProgram(g, *checked->pipeline, rank, o, file);
     } else {

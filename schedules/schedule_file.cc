@@ -53,9 +53,6 @@ Collective LoadedSchedule::collective() const {
   return std::visit([](const auto& s) { return s.collective; }, value);
 }
 
-bool LoadedSchedule::IsSteps() const { return value.index() <= 1; }
-bool LoadedSchedule::IsPipeline() const { return value.index() >= 2; }
-
 std::string ScheduleFormatOf(const json& doc, const std::string& file) {
   if (!doc.is_object()) {
     throw InputError(file, "top level",

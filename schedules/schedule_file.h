@@ -36,8 +36,6 @@ struct LoadedSchedule {
   // "steps", "steps-compact", "pipeline" or "pipeline-symmetric".
   const char* Format() const;
   Collective collective() const;
-  bool IsSteps() const;     // steps or steps-compact
-  bool IsPipeline() const;  // pipeline or pipeline-symmetric
 };
 
 // From the file at `path` ("-" is stdin), parsed as it is read (ParseJsonFile); errors while

@@ -317,6 +317,7 @@ std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* w
   // costs one BFS).
   RegularGroup h;
   int trials = 0;
+  bool assigned = true;  // h's exponents and orbits describe its current generators
   for (std::size_t i : distinct) {
     const std::vector<int>& p = declared[i];
     bool fixes_compute = false;
@@ -334,7 +335,8 @@ std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* w
     if (++trials > kMaxGeneratorTrials) break;
     h.generators.push_back(p);
     h.orders.push_back(order);
-    if (!AssignExponents(g, &h)) {
+    assigned = AssignExponents(g, &h);
+    if (!assigned) {
       h.generators.pop_back();
       h.orders.pop_back();
       continue;
@@ -342,7 +344,7 @@ std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* w
     // One orbit holding every compute node: no generator outside H can keep it regular.
     if (h.representatives.size() == 1) break;
   }
-  if (!h.generators.empty() && !AssignExponents(g, &h)) {
+  if (!assigned && !h.generators.empty() && !AssignExponents(g, &h)) {  // undo the last try
     throw std::logic_error("ChooseRegularGroup: the kept generators stopped acting regularly");
   }
   if (h.generators.empty()) {
