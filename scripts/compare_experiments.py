@@ -5,6 +5,11 @@ column, ignoring the columns that measure the machine (wall/generation/LP/MILP s
 
   scripts/compare_experiments.py [--binary build/collsynth] [--jobs 2] [NAME ...]
   scripts/compare_experiments.py --compare-dirs OLD NEW
+  scripts/compare_experiments.py --list
+
+--list prints the quick experiments, one per line as "NAME COST": tests/CMakeLists.txt makes one
+ctest of each, so ctest -j spreads them over the cores, and COST (the seconds a Release run took on
+the 2-core box, COST_SECONDS) makes ctest start the longest first.
 
 Without names it runs the quick experiments (all but the long ones listed in LONG; name them
 to include them). Exit 0 when every compared CSV matches, 1 otherwise (the differing cells are
@@ -17,6 +22,12 @@ TIME_COLUMNS = {"wall_seconds", "generation_seconds", "lp_seconds", "milp_second
                 "export_seconds", "replay_seconds", "time_to_optimal"}
 LONG = {"figure7-large-n", "figure7-large-n-2000", "ilp-vs-polynomial", "table6-generation-time", "polarstar-scale-spectralfly",
         "table4-time", "figure7-time", "time-vs-size-full", "time-vs-size-hardware"}
+
+# Seconds of `experiment run NAME -j 1` in the Release build on the 2-core box (2026-11-27); only
+# the order in which ctest starts the regression tests depends on them. Unlisted: about 1 s.
+COST_SECONDS = {"seed000-base-search": 65, "export-replay-mscclpp": 18, "theorem-sweeps": 11,
+                "export-replay": 7, "time-vs-size": 4, "multitree-link-utilisation": 4,
+                "table4-pareto-1024": 3, "table8-model-topologies": 3}
 
 
 def read(path):
@@ -66,6 +77,8 @@ def main():
     ap.add_argument("--compare-dirs", nargs=2, metavar=("OLD", "NEW"),
                     help="compare the CSVs of two output folders (e.g. a merged sharded run "
                          "and a one-box run); runs nothing")
+    ap.add_argument("--list", action="store_true",
+                    help="print the quick experiments as NAME COST lines and exit")
     ap.add_argument("names", nargs="*")
     a = ap.parse_args()
     if a.compare_dirs:
@@ -76,6 +89,10 @@ def main():
     data = os.path.join(root, "notebooks_data")
     names = a.names or sorted(d for d in os.listdir(data)
                               if os.path.isdir(os.path.join(data, d)) and d not in LONG)
+    if a.list:
+        for name in names:
+            print(name, COST_SECONDS.get(name, 1))
+        return 0
     all_ok = True
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (scripts/sanitize.sh --build-only fuzzers: build-asan/, clang,
-# ASan + UBSan) and runs each for SECONDS (default 30) on a temporary copy of its corpus
+# ASan + UBSan) and runs each for SECONDS (default 30), COLLSYNTH_FUZZ_PARALLEL (default nproc)
+# targets at a time, on a temporary copy of its corpus
 # tests/fuzz_corpus/<target>/ (the repository does not grow). Before fuzzing, every saved
 # crash in tests/fuzz_corpus/crashes/<target>/ is replayed once as a regression test.
 #
@@ -40,10 +41,12 @@ dict_for() {
   esac
 }
 
-failed=()
-for t in "${targets[@]}"; do
+# One target: its messages go to $out/<target>.txt (printed whole once it ends, so parallel
+# runs do not interleave), its failure to a line of $out/failed.
+fuzz_one() {
+  local t="$1" bin work timeout flags crashes start rc runs rate slow
   bin="$root/build-asan/fuzz/${t}_fuzzer"
-  if [ ! -x "$bin" ]; then echo "fuzz: no such target $t ($bin)"; failed+=("$t"); continue; fi
+  if [ ! -x "$bin" ]; then echo "fuzz: no such target $t ($bin)"; echo "$t" >>"$out/failed"; return; fi
   work="$out/$t"
   rm -rf "$work"
   mkdir -p "$work/corpus" "$work/artifacts"
@@ -63,7 +66,7 @@ for t in "${targets[@]}"; do
     if ! "$bin" "${flags[@]}" "$crashes"/* >"$work/replay.log" 2>&1; then
       echo "fuzz: $t: a saved crash still fails; log $work/replay.log:"
       grep -E "ERROR|SUMMARY|finding|Running:|==[0-9]+==" "$work/replay.log" | head -20 || true
-      failed+=("$t(saved crash)")
+      echo "$t(saved crash)" >>"$out/failed"
     fi
   fi
   echo "fuzz: $t: $seconds s on $(ls "$work/corpus" | wc -l) corpus file(s)"
@@ -73,7 +76,6 @@ for t in "${targets[@]}"; do
   "$bin" "${flags[@]}" -max_total_time="$seconds" ${COLLSYNTH_FUZZ_ARGS:-} "$work/corpus" \
     >"$work/fuzz.log" 2>&1
   rc=$?
-  set -e
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/fuzz.log" | grep -o '[0-9]*$' | tail -1)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$work/fuzz.log" | grep -o '[0-9]*$' | tail -1)
   echo "fuzz: $t: exit $rc, ${runs:-?} executions, ${rate:-?} exec/s, $(( $(date +%s) - start )) s"
@@ -83,13 +85,29 @@ for t in "${targets[@]}"; do
   slow=$(find "$work/artifacts" -name 'slow-unit-*' | wc -l)
   if [ "$slow" -gt 0 ]; then echo "fuzz: $t: $slow slow input(s) (> 10 s, not failures) in $work/artifacts"; fi
   if [ $rc -ne 0 ] || [ -n "$(find "$work/artifacts" -type f ! -name 'slow-unit-*')" ]; then
-    failed+=("$t")
+    echo "$t" >>"$out/failed"
     echo "fuzz: $t FAILED; log $work/fuzz.log; crashing input(s):"
     find "$work/artifacts" -type f ! -name 'slow-unit-*' | sed 's/^/  /' || true
     grep -E "==ERROR|ERROR: libFuzzer|SUMMARY|collsynth fuzz finding|runtime error| in collsynth::" "$work/fuzz.log" \
       | grep -v "collsynth::fuzz::" | cut -c1-300 | head -12 || true
   fi
+}
+
+# COLLSYNTH_FUZZ_PARALLEL targets at a time (default: the number of cores): each target still
+# gets SECONDS of its own, on one core, so the stage takes about SECONDS x targets / cores.
+parallel="${COLLSYNTH_FUZZ_PARALLEL:-$(nproc)}"
+: >"$out/failed"
+running=0
+for t in "${targets[@]}"; do
+  if [ "$running" -ge "$parallel" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  (set +e; fuzz_one "$t" >"$out/$t.txt" 2>&1; cat "$out/$t.txt") &
+  running=$((running + 1))
 done
+wait || true
+mapfile -t failed <"$out/failed"
 if [ ${#failed[@]} -ne 0 ]; then
   echo "fuzz: FAILED: ${failed[*]} (inputs under $out/<target>/artifacts/)"
   exit 1
