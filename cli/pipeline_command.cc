@@ -54,7 +54,10 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
     *why = built.why;
     return std::nullopt;
   }
-  const SymmetricPipelineSchedule& s = *built.schedule;
+  SymmetricPipelineSchedule& s = *built.schedule;
+  s.height_hops = SymmetricPipelineScheduleHeightHops(s);  // the claim the checker measures
+  for (SymmetricPipelineSchedule& phase : s.phases)
+    phase.height_hops = SymmetricPipelineScheduleHeightHops(phase);
   auto t_check = std::chrono::steady_clock::now();
   PipelineCheckReport rep = CheckSymmetricPipelineSchedule(g, s);
   if (!rep.ok) {
@@ -63,7 +66,8 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
     return kExitCheckFailed;
   }
   const json r = rep.ToJson();
-  const json expected = {{"ratio", r["ratio"]}, {"verdict", r["verdict"]}};
+  const json expected = {{"ratio", r["ratio"]}, {"verdict", r["verdict"]},
+                         {"height_hops", r["height_hops"]}};
   const double check_s = Since(t_check);
   auto t_write = std::chrono::steady_clock::now();
   std::string text = SymmetricPipelineScheduleToJsonText(s, g) + "\n";
@@ -91,6 +95,8 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
   sum["k"] = s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
   sum["trees"] = trees;
   sum["verdict"] = PipelineVerdictName(rep.verdict);
+  sum["height_hops"] = rep.height_hops;  // measured by the checker (docs/formats.md "Height")
+  sum["height_lower_bound_hops"] = rep.height_lower_bound_hops;
   sum["symmetric"] = {{"used", true},
                       {"group_order", first.extra.value("group_order", json(nullptr))},
                       {"generators", first.generators.size()},
@@ -118,7 +124,9 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
               << ", k = " << ToString(s.k) << ", " << trees << " distinct trees for "
               << first.representatives.size() << " representative(s) of a group of order "
               << first.extra.value("group_order", json(0)).dump() << "; "
-              << PipelineVerdictName(rep.verdict) << "; written to " << args.output
+              << PipelineVerdictName(rep.verdict) << "; height " << rep.height_hops
+              << " links (lower bound " << rep.height_lower_bound_hops << "); written to "
+              << args.output
               << " (pipeline-symmetric)\n";
   }
   return kExitOk;
@@ -238,6 +246,10 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
       };
       PipelineVerdict verdict = PipelineVerdict::kInvalid;
       bool fixed_k_certified = false;  // by the checker, from the schedule's fixed_k_cut
+      std::int64_t height = 0, height_lower_bound = 0;  // measured by the checker
+      built.schedule.height_hops = PipelineScheduleHeightHops(built.schedule);  // the claim
+      for (PipelineSchedule& phase : built.schedule.phases)
+        phase.height_hops = PipelineScheduleHeightHops(phase);
       json expected;
       auto t_check = std::chrono::steady_clock::now();
       {  // never written or reported unchecked
@@ -249,8 +261,11 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         }
         verdict = rep.verdict;
         fixed_k_certified = rep.fixed_k_certified;
+        height = rep.height_hops;
+        height_lower_bound = rep.height_lower_bound_hops;
         const json r = rep.ToJson();
-        expected = {{"ratio", r["ratio"]}, {"verdict", r["verdict"]}};
+        expected = {{"ratio", r["ratio"]}, {"verdict", r["verdict"]},
+                    {"height_hops", r["height_hops"]}};
       }
       const double check_s = since(t_check);
       auto t_write = std::chrono::steady_clock::now();
@@ -290,6 +305,8 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
           s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
       sum["trees"] = built.stats.trees;
       sum["verdict"] = PipelineVerdictName(verdict);
+      sum["height_hops"] = height;  // measured by the checker (docs/formats.md "Height")
+      sum["height_lower_bound_hops"] = height_lower_bound;
       if (built.fixed_k) {
         sum["theorem15_bound"] = RationalToJson(built.fixed_k->theorem15_bound);
         sum["fixed_k_lower_bound"] = RationalToJson(built.fixed_k->lower_bound);
@@ -322,7 +339,8 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
                   << ToString(built.optimal_ratio) << "), U = " << ToString(s.U)
                   << ", k = " << ToString(s.k) << ", " << built.stats.trees << " distinct trees; "
-                  << PipelineVerdictName(verdict);
+                  << PipelineVerdictName(verdict) << "; height " << height
+                  << " links (lower bound " << height_lower_bound << ")";
         if (built.fixed_k) {
           std::cout << "; fixed k: "
                     << (fixed_k_certified

@@ -27,6 +27,7 @@ PipelineTreeChecker::PipelineTreeChecker(const Topology& g, Collective collectiv
       parent_(g.num_nodes(), -1),
       child_head_(g.num_nodes(), -1),
       mark_(g.num_nodes(), -1),
+      depth_(g.num_nodes(), 0),
       seen_(g.num_nodes(), 0) {}
 
 // Tree (Def.: an out-tree spanning V_c rooted at its root, seed 004 §1.2/§2): every compute
@@ -50,6 +51,7 @@ void PipelineTreeChecker::Check(const std::string& item, const PipelineTree& t,
   touched_.assign(1, t.root);
   std::vector<int> next_child(t.edges.size(), -1);  // child lists threaded through the edges
   std::vector<char> accepted(t.edges.size(), 0);
+  std::vector<std::int64_t> hops(t.edges.size(), 0);  // per edge: links on its longest route
   std::int64_t with_parent = 0;
   for (std::size_t j = 0; j < t.edges.size(); ++j) {
     const PipelineTreeEdge& e = t.edges[j];
@@ -80,6 +82,7 @@ void PipelineTreeChecker::Check(const std::string& item, const PipelineTree& t,
       const PipelineRoute& r = e.routes[k];
       const std::string ritem = eitem + ".routes[" + std::to_string(k) + "]";
       sum += r.multiplicity;
+      hops[j] = std::max(hops[j], static_cast<std::int64_t>(r.path.size()) - 1);
       if (r.path.size() < 2 || r.path.front() != e.from || r.path.back() != e.to) {
         out_.Add(K::kBadRouteEnds, ritem, -1, -1,
                  "path must run from " + Name(e.from) + " to " + Name(e.to));
@@ -124,9 +127,12 @@ void PipelineTreeChecker::Check(const std::string& item, const PipelineTree& t,
                    t.multiplicity.str());
     }
   }
-  // Reachability from the root (plain DFS over the child lists).
+  // Reachability from the root (plain DFS over the child lists), and the height: a node's
+  // depth is its parent's plus the links of its edge's longest route.
   std::vector<int> stack{t.root};
   seen_[t.root] = 1;
+  depth_[t.root] = 0;
+  height_ = 0;
   while (!stack.empty()) {
     int u = stack.back();
     stack.pop_back();
@@ -134,6 +140,8 @@ void PipelineTreeChecker::Check(const std::string& item, const PipelineTree& t,
       const int c = t.edges[j].to;
       if (!seen_[c]) {
         seen_[c] = 1;
+        depth_[c] = depth_[u] + hops[j];
+        height_ = std::max(height_, depth_[c]);
         stack.push_back(c);
       }
     }
@@ -238,6 +246,7 @@ Rational CheckAllreducePhases(
 }
 
 void FinishAllreduceCheck(const Topology& g, const Rational& claimed_ratio,
+                          const std::optional<std::int64_t>& claimed_height,
                           const std::optional<std::vector<int>>& cut,
                           const std::optional<std::vector<std::vector<int>>>& single_node_cuts,
                           const Rational& total, PipelineCheckReport& report,
@@ -248,6 +257,13 @@ void FinishAllreduceCheck(const Topology& g, const Rational& claimed_ratio,
             "claimed ratio " + ToString(claimed_ratio) + ", but the phases' ratios sum to " +
                 ToString(total));
   }
+  std::int64_t height = 0;
+  report.height_lower_bound_hops = 0;
+  for (const PipelineCheckReport& p : report.phases) {
+    height += p.height_hops;
+    report.height_lower_bound_hops += p.height_lower_bound_hops;
+  }
+  CheckPipelineHeight(claimed_height, height, "height_hops", report, out);
   CheckAllreduceCertificate(g, cut, single_node_cuts, total, report, out);
   SetPipelineVerdict(report);
 }
@@ -292,6 +308,17 @@ void CheckAllreduceCertificate(const Topology& g, const std::optional<std::vecto
                 " (N / B+(S) for (6), 2(N-1) / max_v B+(S_v) "
                 "for (7)), whose maximum does not equal the ratio " +
                 ToString(total));
+  }
+}
+
+void CheckPipelineHeight(const std::optional<std::int64_t>& claimed, std::int64_t measured,
+                         const std::string& item, PipelineCheckReport& report,
+                         PipelineViolationCollector& out) {
+  report.height_hops = measured;
+  if (claimed && *claimed != measured) {
+    out.Add(K::kWrongHeight, item, -1, -1,
+            "claimed height " + std::to_string(*claimed) + ", but the trees' routes reach " +
+                std::to_string(measured) + " links deep");
   }
 }
 

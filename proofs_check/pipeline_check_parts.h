@@ -56,6 +56,9 @@ class PipelineTreeChecker {
   // per link.
   void Check(const std::string& item, const PipelineTree& t, std::vector<BigInt>& load,
              const BigInt& weight = BigInt(1));
+  // The height of the tree Check saw last (docs/formats.md "Height"): the largest number of
+  // links from its root to a node it reaches, an edge counting its longest route.
+  std::int64_t height() const { return height_; }
 
  private:
   std::string Name(int v) const { return g_.node(v).name; }
@@ -66,6 +69,8 @@ class PipelineTreeChecker {
   PipelineViolationCollector& out_;
   std::vector<int> compute_nodes_;
   std::vector<int> parent_, child_head_, mark_;
+  std::vector<std::int64_t> depth_;  // links from the root, set while the DFS reaches a node
+  std::int64_t height_ = 0;
   std::vector<char> seen_;
   std::vector<int> touched_;
 };
@@ -92,9 +97,12 @@ Rational CheckAllreducePhases(
     PipelineCheckReport& report, PipelineViolationCollector& out);
 
 // The end of an allreduce check, after its phases (whose ratios sum to `total`): sets
-// report.ratio = total, records kWrongRatio when `claimed_ratio` differs, checks the
-// certificate (CheckAllreduceCertificate) and sets the verdict (SetPipelineVerdict).
+// report.ratio = total, records kWrongRatio when `claimed_ratio` differs, the height (the sum
+// of the phases'; CheckPipelineHeight against `claimed_height`) and its lower bound (the sum
+// of the phases'), checks the certificate (CheckAllreduceCertificate) and sets the verdict
+// (SetPipelineVerdict).
 void FinishAllreduceCheck(const Topology& g, const Rational& claimed_ratio,
+                          const std::optional<std::int64_t>& claimed_height,
                           const std::optional<std::vector<int>>& cut,
                           const std::optional<std::vector<std::vector<int>>>& single_node_cuts,
                           const Rational& total, PipelineCheckReport& report,
@@ -108,6 +116,12 @@ void CheckAllreduceCertificate(const Topology& g, const std::optional<std::vecto
                                const std::optional<std::vector<std::vector<int>>>& single_node_cuts,
                                const Rational& total, PipelineCheckReport& report,
                                PipelineViolationCollector& out);
+
+// Sets report.height_hops = measured and records kWrongHeight (named `item`) when `claimed`
+// is given and differs.
+void CheckPipelineHeight(const std::optional<std::int64_t>& claimed, std::int64_t measured,
+                         const std::string& item, PipelineCheckReport& report,
+                         PipelineViolationCollector& out);
 
 // report.ok and report.verdict from the violations counted and report.certified_optimal.
 void SetPipelineVerdict(PipelineCheckReport& report);

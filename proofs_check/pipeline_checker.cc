@@ -143,8 +143,23 @@ void PipelineChecker::Run() {
   // One tree checker for the whole schedule: its per-tree scratch over the nodes is
   // allocated once, so a schedule of T trees costs O(|V| + size of the trees), not O(T·|V|).
   PipelineTreeChecker trees(g_, s_.collective, s_.root, out_);
-  for (std::size_t i = 0; i < s_.trees.size(); ++i)
+  std::int64_t height = 0;
+  for (std::size_t i = 0; i < s_.trees.size(); ++i) {
     trees.Check(prefix_ + "trees[" + std::to_string(i) + "]", s_.trees[i], load_);
+    height = std::max(height, trees.height());
+  }
+  // The bound costs a BFS per root, O(N·(|V| + |E|)): no more than checking a valid schedule's
+  // N trees of N-1 edges, but not spent on trees already found invalid (reported as 0).
+  if (report_.num_violations == 0) {
+    std::vector<int> roots;
+    if (s_.collective != Collective::kBroadcast) {
+      roots = compute_nodes_;
+    } else if (s_.root) {
+      roots.push_back(*s_.root);
+    }
+    report_.height_lower_bound_hops = PipelineHeightLowerBound(g_, s_.collective, roots);
+  }
+  CheckPipelineHeight(s_.height_hops, height, prefix_ + "height_hops", report_, out_);
   CheckRootSums();
   CheckLoads();
   CheckCut();
@@ -166,10 +181,35 @@ void CheckAllreduce(const Topology& g, const PipelineSchedule& s, PipelineCheckR
   report.fixed_k_certified = !report.phases.empty();
   for (const PipelineCheckReport& p : report.phases)
     report.fixed_k_certified &= p.fixed_k_certified;
-  FinishAllreduceCheck(g, s.ratio, s.bottleneck_cut, s.single_node_cuts, total, report, out);
+  FinishAllreduceCheck(g, s.ratio, s.height_hops, s.bottleneck_cut, s.single_node_cuts, total,
+                       report, out);
 }
 
 }  // namespace
+
+std::int64_t PipelineHeightLowerBound(const Topology& g, Collective collective,
+                                      const std::vector<int>& roots) {
+  const bool backwards = collective == Collective::kReduceScatter;  // dist(v, r): in-links
+  std::vector<std::int64_t> dist(g.num_nodes(), -1);
+  std::vector<int> queue;
+  std::int64_t bound = 0;
+  for (int r : roots) {
+    std::fill(dist.begin(), dist.end(), -1);
+    queue.assign(1, r);
+    dist[r] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const int u = queue[head];
+      if (g.IsCompute(u)) bound = std::max(bound, dist[u]);
+      for (int e : backwards ? g.InLinks(u) : g.OutLinks(u)) {
+        const int v = backwards ? g.link(e).from : g.link(e).to;
+        if (dist[v] >= 0) continue;
+        dist[v] = dist[u] + 1;
+        queue.push_back(v);
+      }
+    }
+  }
+  return bound;
+}
 
 CutBound CheckCutBound(const Topology& g, Collective collective, const std::vector<int>& cut,
                        std::optional<int> root) {
@@ -307,6 +347,8 @@ const char* PipelineViolationKindName(PipelineViolationKind kind) {
       return "cut-mismatch";
     case K::kFixedKCut:
       return "fixed-k-cut";
+    case K::kWrongHeight:
+      return "wrong-height";
     case K::kNotAutomorphism:
       return "not-automorphism";
     case K::kGroupRelation:
@@ -343,6 +385,8 @@ json PipelineCheckReport::ToJson() const {
   j["certified_optimal"] = certified_optimal;
   j["certified_by"] = certified_by.empty() ? json(nullptr) : json(certified_by);
   j["fixed_k_certified"] = fixed_k_certified;
+  j["height_hops"] = ok ? json(height_hops) : json(nullptr);
+  j["height_lower_bound_hops"] = height_lower_bound_hops;
   j["errors"] = errors;
   j["num_violations"] = num_violations;
   json kinds = json::array();

@@ -44,6 +44,7 @@ enum class PipelineViolationKind {
   kBadCut,               // the bottleneck cut is not a cut the bound applies to
   kCutMismatch,          // the claimed cut does not certify the ratio
   kFixedKCut,            // the fixed-k cut does not certify that no k-tree schedule is better
+  kWrongHeight,          // claimed height_hops differs from the measured height
   // pipeline-symmetric only (symmetric_pipeline_checker.h):
   kNotAutomorphism,  // a generator that is not a permutation of the nodes or not an automorphism
   kGroupRelation,    // two generators that do not commute, or gen_i^{orders[i]} != identity
@@ -100,6 +101,14 @@ struct PipelineCheckReport {
   // for allreduce: every phase's cut) has a smaller ratio.
   bool fixed_k_certified = false;
   PipelineVerdict verdict = PipelineVerdict::kInvalid;
+  // Height (docs/formats.md "Height"), measured by the checker over the trees it checked: the
+  // largest number of links from a root to a compute node along a tree's routes (an edge
+  // counts its longest route); allreduce: the sum of the phases' heights. And its lower bound
+  // (PipelineHeightLowerBound): every schedule of this collective on this topology is at
+  // least this tall. Meaningful when ok (the plain checker leaves the bound 0 when a tree
+  // was invalid).
+  std::int64_t height_hops = 0;
+  std::int64_t height_lower_bound_hops = 0;
   // Set by CheckSymmetricPipelineSchedule (the schedule was checked in the compact
   // "pipeline-symmetric" form, without expanding it); an allreduce's phases carry their own.
   using SymmetryFacts = PipelineSymmetryFacts;
@@ -112,6 +121,16 @@ struct PipelineCheckReport {
 
 PipelineCheckReport CheckPipelineSchedule(const Topology& g, const PipelineSchedule& s,
                                           int max_errors = 10);
+
+// The height lower bound (docs/formats.md "Height"): a tree rooted at r reaches every compute
+// node v by routes over links, so its height is at least the hop distance dist(r, v) (for
+// reduce-scatter the data climbs from v to r, dist(v, r)). Returns max over r in `roots`
+// and compute v of that distance (0 when nothing is reachable), by one BFS per root:
+// O(|roots| · (|V| + |E|)). Allgather and reduce-scatter take every compute node as a root
+// (or, for a schedule invariant under automorphisms, one root per orbit: distances are
+// invariant); broadcast its root; allreduce is the sum of its phases' bounds.
+std::int64_t PipelineHeightLowerBound(const Topology& g, Collective collective,
+                                      const std::vector<int>& roots);
 
 // A lower bound on T_B derived from a certificate, recomputed exactly from the topology (the
 // same code the schedule check uses, so any producer's rows can be certified with it).

@@ -64,6 +64,7 @@ class SymmetricChecker {
   std::vector<char> good_exponents_;      // per entry of s.roots: m exponents within the orders
   std::vector<std::int64_t> orbit_size_;  // per representative: |Hr| as the BFS found it
   std::vector<BigInt> load_;              // per link: Σ_r |Hr| · (r's route load on it)
+  std::int64_t height_ = 0;               // the tallest representative tree (CheckTrees)
 };
 
 // (a) and (b).
@@ -324,6 +325,8 @@ void SymmetricChecker::CheckTrees() {
       }
       if (!ValidNode(tree.root)) continue;  // reported in (c)
       trees.Check(item, tree, load_, weight);
+      // An automorphism keeps route lengths: a tree's images are as tall as it is.
+      height_ = std::max(height_, trees.height());
     }
     if (sum != s_.k) {
       out_.Add(K::kRootSum, Rep(i) + ".trees", ValidNode(rep.root) ? rep.root : -1, -1,
@@ -409,6 +412,14 @@ void SymmetricChecker::Run() {
   CheckRootList();
   if (usable_) CheckRegularAction();
   CheckTrees();
+  // Every root is the image of its representative under an automorphism (checked above), which
+  // keeps distances: the representatives' roots give the bound of all roots.
+  std::vector<int> rep_roots;
+  for (const SymmetricRepresentative& rep : s_.representatives) {
+    if (ValidNode(rep.root) && g_.IsCompute(rep.root)) rep_roots.push_back(rep.root);
+  }
+  report_.height_lower_bound_hops = PipelineHeightLowerBound(g_, s_.collective, rep_roots);
+  CheckPipelineHeight(s_.height_hops, height_, prefix_ + "height_hops", report_, out_);
   if (usable_) {
     CheckLinkOrbits();
     if (group_ok_ && regular_ok_ && !orbit_size_.empty() && orbit_size_[0] > 0) {
@@ -438,7 +449,8 @@ void CheckAllreduce(const Topology& g, const SymmetricPipelineSchedule& s,
     out.Add(K::kRootList, "phases", -1, -1,
             "an allreduce's phases must be a reduce-scatter then an allgather");
   }
-  FinishAllreduceCheck(g, s.ratio, s.bottleneck_cut, s.single_node_cuts, total, report, out);
+  FinishAllreduceCheck(g, s.ratio, s.height_hops, s.bottleneck_cut, s.single_node_cuts, total,
+                       report, out);
 }
 
 }  // namespace

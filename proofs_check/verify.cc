@@ -129,6 +129,10 @@ std::string VerifyResult::Text() const {
     o << "ratio      " << s(r["ratio"])
       << (bcast ? " (T_B in units of M)\n" : " (T_B in units of M/N)\n");
     if (!r["cut_ratio"].is_null()) o << "cut ratio  " << s(r["cut_ratio"]) << " (bottleneck cut)\n";
+    if (!r.value("height_hops", json()).is_null()) {
+      o << "height     " << s(r["height_hops"]) << " links (lower bound "
+        << s(r["height_lower_bound_hops"]) << ", the largest root-to-node distance)\n";
+    }
     if (r.value("fixed_k_certified", false)) {
       o << "fixed k    no schedule with k trees per root has a smaller ratio (fixed_k_cut)\n";
     }

@@ -1,6 +1,9 @@
 #include "schedules/pipeline_schedule.h"
 
+#include <algorithm>
 #include <cctype>
+#include <map>
+#include <stdexcept>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -18,7 +21,7 @@ using nlohmann::json;
 bool IsKnownKey(const std::string& key) {
   return key == "format" || key == "collective" || key == "root" || key == "ratio" || key == "U" ||
          key == "k" || key == "bottleneck_cut" || key == "fixed_k_cut" || key == "trees" ||
-         key == "phases" || key == "single_node_cuts";
+         key == "phases" || key == "single_node_cuts" || key == "height_hops";
 }
 
 const json& RequireField(const json& obj, const char* key, const std::string& file,
@@ -207,6 +210,7 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   s.bottleneck_cut = node_set("bottleneck_cut");
   s.fixed_k_cut = node_set("fixed_k_cut");
   s.single_node_cuts = ReadPipelineSingleNodeCuts(j, allreduce, g, file, prefix);
+  s.height_hops = ReadPipelineHeightClaim(j, file, prefix);
   if (allreduce) {
     const json& phases = RequireField(j, "phases", file, top);
     if (!phases.is_array() || phases.size() != 2) {
@@ -290,6 +294,7 @@ json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
     }
     j["single_node_cuts"] = std::move(cuts);
   }
+  if (s.height_hops) j["height_hops"] = *s.height_hops;
   if (s.collective == Collective::kAllreduce) {
     json phases = json::array();
     for (const PipelineSchedule& p : s.phases) phases.push_back(ScheduleToJson(p, g));
@@ -333,6 +338,7 @@ void WriteSchedule(JsonWriter& w, const PipelineSchedule& s, const JsonStrings& 
       w.EndArray();
     });
   }
+  if (s.height_hops) top.Add("height_hops", [&s](JsonWriter& w) { w.Int(*s.height_hops); });
   if (s.collective == Collective::kAllreduce) {
     top.Add("phases", [&](JsonWriter& w) {
       w.BeginArray();
@@ -416,6 +422,59 @@ PipelineTree PipelineTreeFromJson(const json& t, const Topology& g, const std::s
 }
 
 json PipelineTreeToJson(const PipelineTree& t, const Topology& g) { return TreeToJson(t, g); }
+
+std::int64_t PipelineTreeHeightHops(const PipelineTree& t) {
+  // child -> (parent, links of the edge's longest route)
+  std::map<int, std::pair<int, std::int64_t>> up;
+  for (const PipelineTreeEdge& e : t.edges) {
+    std::int64_t links = 0;
+    for (const PipelineRoute& r : e.routes)
+      links = std::max(links, static_cast<std::int64_t>(r.path.size()) - 1);
+    if (!up.emplace(e.to, std::pair{e.from, links}).second)
+      throw std::logic_error("PipelineTreeHeightHops: a node with two parents");
+  }
+  std::map<int, std::int64_t> depth{{t.root, 0}};
+  std::int64_t height = 0;
+  std::vector<int> chain;
+  for (const auto& [v, edge] : up) {
+    chain.clear();
+    int u = v;
+    while (depth.find(u) == depth.end()) {  // climb to a node of known depth
+      auto it = up.find(u);
+      if (it == up.end() || chain.size() > up.size())
+        throw std::logic_error("PipelineTreeHeightHops: an edge the root does not reach");
+      chain.push_back(u);
+      u = it->second.first;
+    }
+    for (auto c = chain.rbegin(); c != chain.rend(); ++c) {
+      const auto& [parent, links] = up.at(*c);
+      const std::int64_t d = depth.at(parent) + links;
+      depth.emplace(*c, d);
+      height = std::max(height, d);
+    }
+  }
+  return height;
+}
+
+std::int64_t PipelineScheduleHeightHops(const PipelineSchedule& s) {
+  std::int64_t height = 0;
+  for (const PipelineSchedule& p : s.phases) height += PipelineScheduleHeightHops(p);
+  for (const PipelineTree& t : s.trees) height = std::max(height, PipelineTreeHeightHops(t));
+  return height;
+}
+
+std::optional<std::int64_t> ReadPipelineHeightClaim(const json& j, const std::string& file,
+                                                    const std::string& prefix) {
+  auto it = j.find("height_hops");
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  const std::string item = prefix.empty() ? "height_hops" : prefix + ".height_hops";
+  constexpr std::int64_t kMax = std::int64_t{1} << 62;
+  if (it->is_number_unsigned() && it->get<std::uint64_t>() <= static_cast<std::uint64_t>(kMax))
+    return static_cast<std::int64_t>(it->get<std::uint64_t>());
+  if (it->is_number_integer() && it->get<std::int64_t>() >= 0 && it->get<std::int64_t>() <= kMax)
+    return it->get<std::int64_t>();
+  throw InputError(file, item, "must be an integer in [0, 2^62], got " + it->dump());
+}
 
 BigInt PipelinePositiveBigIntFromJson(const json& v, const std::string& file,
                                       const std::string& item) {

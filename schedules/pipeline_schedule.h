@@ -54,11 +54,25 @@ struct PipelineSchedule {
   // Allreduce only: certificate of bound (7) (seed 004 Corollary 18): one node set S_v per
   // compute node v with S_v ∩ V_c = {v}; the checker derives 2(N-1) / max_v B+(S_v).
   std::optional<std::vector<std::vector<int>>> single_node_cuts;
+  // Claimed height (docs/formats.md "Height"): the largest number of links from a tree's root
+  // to a compute node along the tree's routes, over all trees (allreduce: the sum of the two
+  // phases' heights, each phase carrying its own). Optional; the checker measures the height
+  // itself and rejects a claim that differs (kWrongHeight).
+  std::optional<std::int64_t> height_hops;
   nlohmann::json extra = nlohmann::json::object();  // producer metadata, passed through
 };
 
 PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topology& g,
                                           const std::string& file);
+
+// The producers' height claim (PipelineSchedule::height_hops, docs/formats.md "Height"): the
+// largest number of links from the root to a node along the tree's edges, each edge counting
+// its longest route. Precondition: t is a tree (what a producer built); std::logic_error on a
+// node with two parents or an edge unreachable from the root. O(size of the tree · log).
+// The checker measures the height with its own code (proofs_check/pipeline_check_parts.h).
+std::int64_t PipelineTreeHeightHops(const PipelineTree& t);
+// Over the trees; an allreduce: the sum of its phases' heights.
+std::int64_t PipelineScheduleHeightHops(const PipelineSchedule& s);
 
 // Streaming read (the written file is checked by reading it back, docs/performance.md "Output
 // check: the written file is the checked file"; a 1024-GPU
@@ -85,6 +99,12 @@ nlohmann::json PipelineTreeToJson(const PipelineTree& t, const Topology& g);
 // A positive big integer (`k`, multiplicities): a JSON integer or a decimal string of digits.
 BigInt PipelinePositiveBigIntFromJson(const nlohmann::json& v, const std::string& file,
                                       const std::string& item);
+// The optional member "height_hops" of the schedule object `j` (PipelineSchedule::height_hops):
+// an integer in [0, 2^62]; nullopt when absent or null; InputError naming PREFIX.height_hops
+// otherwise. Shared with the "pipeline-symmetric" reader.
+std::optional<std::int64_t> ReadPipelineHeightClaim(const nlohmann::json& j,
+                                                    const std::string& file,
+                                                    const std::string& prefix);
 // A JSON integer when 0 <= z < 2^63, else its decimal string.
 nlohmann::json PipelineBigIntToJson(const BigInt& z);
 // Producer extras nesting arrays/objects deeper than this are refused while reading.

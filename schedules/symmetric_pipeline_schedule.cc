@@ -24,7 +24,7 @@ bool IsKnownKey(const std::string& key) {
   return key == "format" || key == "collective" || key == "ratio" || key == "U" || key == "k" ||
          key == "group" || key == "representatives" || key == "roots" || key == "bottleneck_cut" ||
          key == "single_node_cuts" || key == "phases" || key == "trees" || key == "root" ||
-         key == "fixed_k_cut";
+         key == "fixed_k_cut" || key == "height_hops";
 }
 
 const json& RequireField(const json& obj, const char* key, const std::string& file,
@@ -299,6 +299,7 @@ SymmetricPipelineSchedule ReadSchedule(const json& j, const Topology& g, const s
   }
   s.bottleneck_cut = NodeSet(j, "bottleneck_cut", g, file, item("bottleneck_cut"));
   s.single_node_cuts = ReadPipelineSingleNodeCuts(j, allreduce, g, file, prefix);
+  s.height_hops = ReadPipelineHeightClaim(j, file, prefix);
   if (allreduce) {
     for (const char* phase_only : {"group", "representatives", "roots"}) {
       if (j.contains(phase_only)) {
@@ -356,6 +357,7 @@ json ScheduleToJson(const SymmetricPipelineSchedule& s, const Topology& g, bool 
     for (const std::vector<int>& cut : *s.single_node_cuts) cuts.push_back(NamesToJson(cut, g));
     j["single_node_cuts"] = std::move(cuts);
   }
+  if (s.height_hops) j["height_hops"] = *s.height_hops;
   if (allreduce) {
     json phases = json::array();
     for (const SymmetricPipelineSchedule& p : s.phases) {
@@ -409,6 +411,7 @@ PipelineSchedule Expand(const SymmetricPipelineSchedule& s, const Topology& g) {
   out.k = s.k;
   out.bottleneck_cut = s.bottleneck_cut;
   out.single_node_cuts = s.single_node_cuts;
+  out.height_hops = s.height_hops;
   out.extra = s.extra;
   if (s.collective == Collective::kAllreduce) {
     for (const SymmetricPipelineSchedule& p : s.phases) out.phases.push_back(Expand(p, g));
@@ -468,6 +471,16 @@ SymmetricPipelineSchedule SymmetricPipelineScheduleFromJson(const json& j, const
 
 json SymmetricPipelineScheduleToJson(const SymmetricPipelineSchedule& s, const Topology& g) {
   return ScheduleToJson(s, g, false);
+}
+
+std::int64_t SymmetricPipelineScheduleHeightHops(const SymmetricPipelineSchedule& s) {
+  std::int64_t height = 0;
+  for (const SymmetricPipelineSchedule& p : s.phases)
+    height += SymmetricPipelineScheduleHeightHops(p);
+  for (const SymmetricRepresentative& r : s.representatives) {
+    for (const PipelineTree& t : r.trees) height = std::max(height, PipelineTreeHeightHops(t));
+  }
+  return height;
 }
 
 std::string SymmetricPipelineScheduleToJsonText(const SymmetricPipelineSchedule& s,

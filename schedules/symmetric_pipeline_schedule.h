@@ -59,8 +59,14 @@ struct SymmetricPipelineSchedule {
   std::optional<std::vector<int>> bottleneck_cut;                 // as in PipelineSchedule
   std::optional<std::vector<std::vector<int>>> single_node_cuts;  // allreduce, as there
   std::vector<SymmetricPipelineSchedule> phases;    // allreduce only: reduce-scatter, allgather
+  std::optional<std::int64_t> height_hops;  // claimed height, as in PipelineSchedule
   nlohmann::json extra = nlohmann::json::object();  // producer metadata, passed through
 };
+
+// The producers' height claim (PipelineTreeHeightHops): the tallest representative tree (a
+// tree's images under automorphisms are as tall as it is); an allreduce: the sum of its
+// phases'. O(size of the representatives' trees · log).
+std::int64_t SymmetricPipelineScheduleHeightHops(const SymmetricPipelineSchedule& s);
 
 // Reading: InputError(file, item, problem) for anything malformed (unknown node, a generator
 // that is not a permutation of the topology's nodes, an order < 1 or above 2^31, exponents of the

@@ -36,6 +36,18 @@ void ExpectSymmetricOptimal(const std::string& expr, Collective c = Collective::
   EXPECT_TRUE(rep.ok) << (rep.errors.empty() ? "" : rep.errors[0]);
   EXPECT_EQ(rep.ratio, plain.schedule.ratio);
   EXPECT_EQ(rep.verdict, PipelineVerdict::kOptimalCertified);
+  // Height (docs/formats.md "Height"): measured on the representatives it is the expansion's,
+  // the producers' claim is what the checkers measure, and every schedule is at least as tall
+  // as the bound. (The symmetric path is not yet never taller than the plain one: on 5 of the
+  // families below it is 1 to 4 links taller, docs/performance.md "Height".)
+  EXPECT_EQ(srep.height_hops, rep.height_hops);
+  EXPECT_EQ(srep.height_lower_bound_hops, rep.height_lower_bound_hops);
+  EXPECT_EQ(SymmetricPipelineScheduleHeightHops(*sym.schedule), srep.height_hops);
+  PipelineCheckReport prep = CheckPipelineSchedule(g, plain.schedule);
+  EXPECT_EQ(PipelineScheduleHeightHops(plain.schedule), prep.height_hops);
+  EXPECT_EQ(prep.height_lower_bound_hops, rep.height_lower_bound_hops);
+  EXPECT_GE(srep.height_hops, srep.height_lower_bound_hops);
+  EXPECT_GE(prep.height_hops, prep.height_lower_bound_hops);
 }
 
 TEST(SymmetricPipeline, TorusHypercubeCirculantReachTheOptimum) {
