@@ -87,18 +87,12 @@ int RunExportChakra(const ExportChakraArgs& a) {
     } else {
       r = ExportStepsToMscclProgram(g, *checked->steps, rank, o, file);
     }
+    CheckMscclProgramStepLimit(r.program, MscclProgramStepLimit());
   } catch (const ExportLimitError& e) {
     PrintFailure("export chakra: limit " + e.limit() + ": " + e.what());
     return kExitCheckFailed;
   }
   const MscclProgram& p = r.program;
-  if (const std::int64_t steps = MscclProgramStepCount(p); steps > kMscclMaxProgramSteps) {
-    PrintFailure("export chakra: limit steps: " + std::to_string(steps) +
-                 " program steps in all, above " + std::to_string(kMscclMaxProgramSteps) +
-                 " (the program's replay keeps about 2 KB per step, docs/export.md); nothing "
-                 "written");
-    return kExitCheckFailed;
-  }
   ChakraOptions co;
   co.size_bytes = a.size;
   co.slices = a.slices;

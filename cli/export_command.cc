@@ -281,16 +281,10 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
             [&](const StepSchedule& s) {
               return ExportStepsToMscclProgram(g, s, in.rank, o, file);
             });
+        // Refused before the file is written and replayed.
+        CheckMscclProgramStepLimit(r.program, MscclProgramStepLimit());
       } catch (const ExportLimitError& e) {
         PrintFailure("export msccl: limit " + e.limit() + ": " + e.what());
-        return kExitCheckFailed;
-      }
-      if (const std::int64_t steps = MscclProgramStepCount(r.program);
-          steps > kMscclMaxProgramSteps) {  // refused before the file is written and replayed
-        PrintFailure("export msccl: limit steps: " + std::to_string(steps) +
-                     " steps in all, above " + std::to_string(kMscclMaxProgramSteps) +
-                     " (the written file's replay keeps about 2 KB per step, docs/export.md); "
-                     "nothing written");
         return kExitCheckFailed;
       }
       std::vector<std::string> violations = CheckMscclProgramInvariants(r.program, o);

@@ -68,6 +68,15 @@ void ValidateMscclExportOptions(const MscclExportOptions& o, bool runtime_file) 
   }
 }
 
+void CheckMscclProgramStepLimit(const MscclProgram& p, std::int64_t limit) {
+  const std::int64_t steps = MscclProgramStepCount(p);
+  if (steps <= limit) return;
+  throw ExportLimitError("steps", steps,
+                         std::to_string(steps) + " steps in all, above " + std::to_string(limit) +
+                             " (the program's replay keeps about 2 KB per step, "
+                             "docs/export.md); nothing written");
+}
+
 std::string MscclExportProfileName(MscclExportProfile profile) {
   switch (profile) {
     case MscclExportProfile::kExecutor:

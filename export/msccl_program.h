@@ -202,6 +202,13 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
 // runtime) max_tbs may go up to 1024.
 void ValidateMscclExportOptions(const MscclExportOptions& options, bool runtime_file = true);
 
+// The bound on a lowered program's steps (all GPUs together), checked after lowering and before
+// anything is written or replayed: ExportLimitError("steps", MscclProgramStepCount(p), ...)
+// when the count is above `limit` (kMscclMaxProgramSteps: the replay of the written file keeps
+// about 1.9 KB per step). The limit is a parameter so that tests can show the refusal on a
+// small program (docs/export.md, "Options").
+void CheckMscclProgramStepLimit(const MscclProgram& p, std::int64_t limit = kMscclMaxProgramSteps);
+
 // The exporter's own check of the hard constraints H1-H6 (docs/export.md "Hard constraints H1–H6")
 // on a program: one block per (channel, peer, direction); equal cnt sequences per (src, dst,
 // channel); steps per block and cnt within the profile's limits; blocks per GPU <= max_tbs and <=

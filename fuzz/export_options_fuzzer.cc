@@ -118,10 +118,10 @@ void ExportMsccl(const fuzz::ValidSchedule& v, const Topology& g, const json& do
   MscclExportResult r;
   try {
     r = Lower(v, g, o);
+    CheckMscclProgramStepLimit(r.program);
   } catch (const ExportLimitError&) {
-    return;  // exit 1, the limit named
+    return;  // exit 1, the limit named (steps included)
   }
-  if (MscclProgramStepCount(r.program) > kMscclMaxProgramSteps) return;  // exit 1, limit steps
   if (chakra) CheckChakraOptions(r.program, co);
   const std::vector<std::string> violations = CheckMscclProgramInvariants(r.program, o);
   fuzz::Require(violations.empty(), "the lowered program breaks " +
