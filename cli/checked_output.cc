@@ -1,11 +1,13 @@
 #include "cli/checked_output.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 
+#include "export/msccl_program.h"
 #include "graphs/input_error.h"
 
 namespace collsynth::cli {
@@ -70,6 +72,26 @@ CheckedOutput WriteChecked(
   }
   result.ok = true;
   return result;
+}
+
+std::int64_t MscclProgramStepLimit() {
+  const char* v = std::getenv("COLLSYNTH_TEST_MAX_PROGRAM_STEPS");
+  if (v == nullptr) return kMscclMaxProgramSteps;
+  const std::string text(v);
+  std::int64_t n = 0;
+  bool ok = !text.empty() && text.size() <= 18;
+  for (char c : text) {
+    if (c < '0' || c > '9') {
+      ok = false;
+      break;
+    }
+    n = n * 10 + (c - '0');
+  }
+  if (!ok) {
+    throw InputError("COLLSYNTH_TEST_MAX_PROGRAM_STEPS", "",
+                     "'" + text + "' is not a decimal integer of at most 18 digits");
+  }
+  return std::min(n, kMscclMaxProgramSteps);
 }
 
 }  // namespace collsynth::cli

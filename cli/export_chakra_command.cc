@@ -59,10 +59,7 @@ const char* SystemJsonKey(Collective c) {
 }
 
 int RunExportChakra(const ExportChakraArgs& a) {
-  if (a.size <= 0) {
-    throw InputError("<args>", "--size",
-                     "must be a positive number of bytes (got " + std::to_string(a.size) + ")");
-  }
+  CheckChakraSize(a.size);
   if (a.prefix.empty() || a.prefix == "-") {
     throw InputError("<args>", "-o", "give a file prefix: the traces are PREFIX.<rank>.et");
   }
@@ -76,6 +73,7 @@ int RunExportChakra(const ExportChakraArgs& a) {
   o.max_tbs = a.max_tbs;
   o.max_channels = a.max_channels;
   o.fuse = a.fuse;
+  ValidateMscclExportOptions(o, /*runtime_file=*/false);
   const std::vector<int> rank = DefaultRanks(g);
   MscclExportResult r;
   if (checked->collective() == Collective::kBroadcast) {
@@ -89,35 +87,16 @@ int RunExportChakra(const ExportChakraArgs& a) {
     } else {
       r = ExportStepsToMscclProgram(g, *checked->steps, rank, o, file);
     }
+    CheckMscclProgramStepLimit(r.program, MscclProgramStepLimit());
   } catch (const ExportLimitError& e) {
     PrintFailure("export chakra: limit " + e.limit() + ": " + e.what());
     return kExitCheckFailed;
   }
   const MscclProgram& p = r.program;
-  if (const std::int64_t steps = MscclProgramStepCount(p); steps > kMscclMaxProgramSteps) {
-    PrintFailure("export chakra: limit steps: " + std::to_string(steps) +
-                 " program steps in all, above " + std::to_string(kMscclMaxProgramSteps) +
-                 " (the program's replay keeps about 2 KB per step, docs/export.md); nothing "
-                 "written");
-    return kExitCheckFailed;
-  }
-  if (const std::int64_t nodes = ChakraTraceNodeCount(p, a.slices); nodes > kMaxChakraTraceNodes) {
-    throw InputError("<args>", "--slices",
-                     std::to_string(a.slices) + " slices give " + std::to_string(nodes) +
-                         " trace nodes, more than " + std::to_string(kMaxChakraTraceNodes) +
-                         " (about 150 bytes each in memory, 100 on disk): use fewer slices");
-  }
-  const std::int64_t pieces = p.nchunksperloop * a.slices;
-  if (a.size % pieces != 0) {
-    const std::int64_t below = a.size / pieces * pieces;
-    throw InputError(
-        "<args>", "--size",
-        std::to_string(a.size) + " bytes is not a multiple of nchunksperloop x slices = " +
-            std::to_string(p.nchunksperloop) + " x " + std::to_string(a.slices) + " = " +
-            std::to_string(pieces) + " (every slice of a chunk is a whole number of bytes); " +
-            (below > 0 ? "use " + std::to_string(below) + " or " : "use ") +
-            std::to_string(below + pieces));
-  }
+  ChakraOptions co;
+  co.size_bytes = a.size;
+  co.slices = a.slices;
+  CheckChakraOptions(p, co);
   std::vector<std::string> violations = CheckMscclProgramInvariants(p, o);
   if (!violations.empty()) {
     PrintFailure("export chakra: the lowered program breaks " + violations[0] +
@@ -138,9 +117,6 @@ int RunExportChakra(const ExportChakraArgs& a) {
       return kExitCheckFailed;
     }
   }
-  ChakraOptions co;
-  co.size_bytes = a.size;
-  co.slices = a.slices;
   ChakraTraces t;
   try {
     t = LowerMscclProgramToChakra(p, co);

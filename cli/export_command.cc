@@ -253,35 +253,17 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
         throw InputError("<args>", "--profile", e.what());
       }
       o.proto = args->proto;
-      if (o.proto != "Simple" && o.proto != "LL" && o.proto != "LL128") {
-        throw InputError("<args>", "--proto", "'" + o.proto + "' is not Simple, LL or LL128");
-      }
       o.inplace = args->inplace;
       o.min_bytes = args->min_bytes;
       o.max_bytes = args->max_bytes;
-      if (o.max_bytes != 0 && o.max_bytes < o.min_bytes) {
-        throw InputError("<args>", "--max-bytes", "below --min-bytes");
-      }
       o.max_tbs = args->max_tbs;
-      if (o.profile == MscclExportProfile::kRccl && o.max_tbs > 64) {
-        throw InputError("<args>", "--max-tbs", "RCCL allows at most 64 thread blocks per GPU");
-      }
-      if (o.max_tbs > kMscclMaxDependableBlocks) {
-        // A step names the block it waits for in an int8_t (dependentBid: microsoft/msccl
-        // src/include/msccl.h, Azure/msccl-executor-nccl src/include/msccl/msccl_struct.h):
-        // a dependency on block 128 or above would be stored truncated, without a message.
-        throw InputError("<args>", "--max-tbs",
-                         std::to_string(o.max_tbs) +
-                             " thread blocks per GPU: the runtimes store a "
-                             "dependency's block id in int8_t, so at most " +
-                             std::to_string(kMscclMaxDependableBlocks) + " blocks are exported");
-      }
       o.max_channels = args->max_channels;
       o.max_chunks = args->max_chunks;
       o.instances = args->instances;
       o.root_specific = args->root_specific;
       o.fuse = args->fuse;
       o.name = args->name;
+      ValidateMscclExportOptions(o);
 
       VerifiedInput in;
       if (!ReadVerifiedInput(args->topology, args->schedule, args->ranks, &in)) {
@@ -299,16 +281,10 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
             [&](const StepSchedule& s) {
               return ExportStepsToMscclProgram(g, s, in.rank, o, file);
             });
+        // Refused before the file is written and replayed.
+        CheckMscclProgramStepLimit(r.program, MscclProgramStepLimit());
       } catch (const ExportLimitError& e) {
         PrintFailure("export msccl: limit " + e.limit() + ": " + e.what());
-        return kExitCheckFailed;
-      }
-      if (const std::int64_t steps = MscclProgramStepCount(r.program);
-          steps > kMscclMaxProgramSteps) {  // refused before the file is written and replayed
-        PrintFailure("export msccl: limit steps: " + std::to_string(steps) +
-                     " steps in all, above " + std::to_string(kMscclMaxProgramSteps) +
-                     " (the written file's replay keeps about 2 KB per step, docs/export.md); "
-                     "nothing written");
         return kExitCheckFailed;
       }
       std::vector<std::string> violations = CheckMscclProgramInvariants(r.program, o);
@@ -317,16 +293,7 @@ CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {
                      std::to_string(violations.size()) + " violations; nothing written)");
         return kExitCheckFailed;
       }
-      if (o.profile == MscclExportProfile::kLegacy && o.max_bytes == 0 &&
-          MscclMaxScratchChunks(r.program) > 0) {
-        throw InputError(
-            "<args>", "--max-bytes",
-            "the legacy runtime allocates maxBytes * s_chunks / nchunksperloop bytes of scratch "
-            "(here s_chunks " +
-                std::to_string(MscclMaxScratchChunks(r.program)) + ", nchunksperloop " +
-                std::to_string(r.program.nchunksperloop) +
-                ") and has no unbounded maxBytes: give --max-bytes with --profile legacy");
-      }
+      CheckMscclLegacyScratchRange(r.program, o);
       const std::string path = OutputPath(args->output, MscclFileName(r.program, o.profile));
       const std::string routes = RoutesPath(path, ".xml");
       std::vector<std::string> replay;
@@ -470,24 +437,15 @@ CommandRegistrar reg_export_mscclpp(11, [](CLI::App& app) {
       }
       MscclppExportOptions o;
       o.proto = args->proto;
-      if (o.proto == "LL") {
-        throw InputError("<args>", "--proto",
-                         "LL is not supported for MSCCL++ plans yet; use Simple");
-      }
-      if (o.proto != "Simple") {
-        throw InputError("<args>", "--proto", "'" + o.proto + "' is not Simple");
-      }
       o.inplace = args->inplace;
       o.min_bytes = args->min_bytes;
       o.max_bytes = args->max_bytes;
-      if (o.max_bytes != 0 && o.max_bytes < o.min_bytes) {
-        throw InputError("<args>", "--max-bytes", "below --min-bytes");
-      }
       o.max_tbs = args->max_tbs;
       o.max_chunks = args->max_chunks;
       o.instances = args->instances;
       o.pieces = args->pieces;
       o.name = args->name;
+      ValidateMscclppExportOptions(o);
 
       VerifiedInput in;
       if (!ReadVerifiedInput(args->topology, args->schedule, args->ranks, &in)) {

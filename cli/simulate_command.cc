@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <utility>
 
 #include "cli/command_registry.h"
 #include "cli/schedule_input.h"
@@ -21,13 +22,10 @@
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
 #include "schedules/symmetric_pipeline_schedule.h"
-#include "simulate/chunk_choice.h"
-#include "simulate/flow_simulation.h"
 #include "simulate/msccl_simulation.h"
-#include "simulate/pipeline_simulation.h"
 #include "simulate/simulation_model.h"
 #include "simulate/simulation_report.h"
-#include "simulate/step_simulation.h"
+#include "simulate/simulation_run.h"
 
 namespace collsynth::cli {
 namespace {
@@ -36,8 +34,7 @@ using nlohmann::json;
 
 struct SimulateArgs {
   std::string topology, schedule;
-  std::string size, chunks = "1", alpha = "0", gamma = "0", bandwidth_unit = "GB/s";
-  std::string switch_model = "store-and-forward", mode = "sync";
+  SimulationOptions model;  // --size, --chunks, --alpha, --gamma, ... (simulate/simulation_run.h)
   std::string timeline, chunks_sweep;
   std::string ranks, routes, profile = "executor", fifo_depth = "0";  // MSCCL XML only
   int root = 0;
@@ -57,20 +54,7 @@ bool IsXml(const std::string& text) {
 // with the checker's reader and simulated for P = --chunks iterations of the chunk loop.
 int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
                 const std::string& file, const std::string& text) {
-  ReplayOptions ro;
-  if (a.profile == "executor") {
-    ro.profile = MscclProfile::kExecutor;
-  } else if (a.profile == "rccl") {
-    ro.profile = MscclProfile::kRccl;
-  } else if (a.profile == "legacy") {
-    ro.profile = MscclProfile::kLegacy;
-  } else {
-    throw InputError("<args>", "--profile", "'" + a.profile + "' is not executor, rccl or legacy");
-  }
-  const std::int64_t depth =
-      a.fifo_depth == "0" ? 0 : ParseChunkCount("--fifo-depth", a.fifo_depth, 1 << 20);
-  ro.fifo_depth = static_cast<int>(depth);
-  ro.root = a.root;
+  const ReplayOptions ro = ParseMscclSimulationOptions(a.profile, a.fifo_depth, a.root);
   const ReplayResult replay = ReplayMscclXml(text, file, ro);
   if (!replay.ok) {
     const std::string first = replay.violations.empty()
@@ -81,11 +65,7 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
     return kExitCheckFailed;
   }
   const msccl::Algo algo = ReadMscclProgram(text, file, ro);
-  if (algo.ngpus != g.num_compute()) {
-    throw InputError(file, "ngpus",
-                     std::to_string(algo.ngpus) + " GPUs, but the topology has " +
-                         std::to_string(g.num_compute()) + " compute nodes");
-  }
+  CheckMscclProgramRanks(algo, g, file);
   MscclRouting routing;
   routing.node_of_rank =
       a.ranks.empty() ? DefaultRankNodes(g)
@@ -98,24 +78,17 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
       throw InputError(a.routes, "routes", std::string("malformed side file: ") + e.what());
     }
   }
-  if (MscclTransferCount(algo, routing, g, model) > kMaxMscclSimulatedTransfers) {
-    throw InputError("<args>", "--chunks",
-                     "P = " + std::to_string(model.chunks) + " gives more than " +
-                         std::to_string(kMaxMscclSimulatedTransfers) +
-                         " transfers (units x P x hops), above the simulator's limit for MSCCL "
-                         "XML files (about 220 bytes each)");
-  }
-  const FlowSimulation sim =
-      BuildMscclSimulation(algo, g, std::move(routing), model, ro.fifo_depth);
-  const FlowSimulationResult result = sim.Run();
+  const SimulationRun run =
+      SimulateMscclProgram(algo, g, std::move(routing), std::move(model), ro.fifo_depth, file);
   if (!a.timeline.empty()) {
     std::ofstream out(a.timeline);
     if (!out) throw InputError(a.timeline, "timeline", "cannot be written");
-    WriteMscclTimelineCsv(sim, result, out);
+    WriteMscclTimelineCsv(*run.sim, run.result, out);
     out.close();
     if (!out) throw InputError(a.timeline, "timeline", "write failed");
   }
-  json report = SimulationReportJson(sim, result, model, "msccl", MscclCollective(algo));
+  json report =
+      SimulationReportJson(*run.sim, run.result, run.model, "msccl", MscclCollective(algo));
   report["model"]["fifo_depth"] = MscclFifoDepth(algo, ro.fifo_depth);
   report["model"]["nchunksperloop"] = algo.nchunks;
   report["model"]["proto"] = algo.proto;
@@ -128,28 +101,9 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
   return kExitOk;
 }
 
-SimulationModel ParseModel(const SimulateArgs& a) {
-  SimulationModel m;
-  m.size = ParseQuantity("--size", a.size, SizeUnits(), "B", false);
-  m.default_alpha = ParseQuantity("--alpha", a.alpha, TimeUnits(), "s", true);
-  m.gamma = ParseQuantity("--gamma", a.gamma, TimePerByteUnits(), "s/B", true);
-  m.bytes_per_unit = ParseBandwidthUnit("--bandwidth-unit", a.bandwidth_unit);
-  m.chunks = ParseChunkCount("--chunks", a.chunks, kMaxSimulatedTransfers);
-  auto sw = ParseSwitchModel(a.switch_model);
-  if (!sw) {
-    throw InputError("<args>", "--switch-model",
-                     "'" + a.switch_model + "' is not store-and-forward or cut-through");
-  }
-  m.switch_model = *sw;
-  auto mode = ParseStepMode(a.mode);
-  if (!mode) throw InputError("<args>", "--mode", "'" + a.mode + "' is not sync or async");
-  m.step_mode = *mode;
-  return m;
-}
-
 // The simulation of one schedule file (a JSON schedule of any format, or an MSCCL XML file).
 int RunSimulate(const SimulateArgs& a) {
-  SimulationModel model = ParseModel(a);
+  SimulationModel model = ParseSimulationOptions(a.model);
   TopologyWithLatencies read = ReadTopologyWithLatencies(a.topology);
   const Topology& g = read.topology;
   model.link_latency = std::move(read.latency);
@@ -164,7 +118,7 @@ int RunSimulate(const SimulateArgs& a) {
       throw InputError("<args>", "--chunks-sweep",
                        "applies to pipeline schedules only, " + file + " is an MSCCL XML file");
     }
-    return SimulateXml(a, model, g, file, text);
+    return SimulateXml(a, std::move(model), g, file, text);
   }
   if (!a.xml_option_given.empty()) {
     throw InputError(
@@ -193,70 +147,27 @@ int RunSimulate(const SimulateArgs& a) {
                      "applies to pipeline schedules only, " + file + " is a " + checked->format +
                          " schedule (its chunks are in the file)");
   }
-  std::unique_ptr<FlowSimulation> sim;
-  json sweep = json::array();
-  Collective collective;
-  if (pipeline) {
-    const PipelineSchedule& s = *checked->pipeline;
-    collective = s.collective;
-    if (!a.chunks_sweep.empty()) {
-      const std::vector<std::int64_t> list =
-          ParseChunkList("--chunks-sweep", a.chunks_sweep, kMaxSimulatedTransfers);
-      // The sweep's whole work is bounded like one simulation's: its simulations move at
-      // most kMaxSimulatedTransfers transfers together (the fastest P is then simulated
-      // once more for the report).
-      std::uint64_t total = 0;
-      for (std::int64_t p : list) {
-        SimulationModel mp = model;
-        mp.chunks = p;
-        const std::uint64_t count = PipelineTransferCount(s, mp);
-        if (count > kMaxSimulatedTransfers) {
-          throw InputError("<args>", "--chunks-sweep",
-                           "P = " + std::to_string(p) + " gives more than " +
-                               std::to_string(kMaxSimulatedTransfers) +
-                               " transfers (routes x P x hops), above the simulator's limit");
-        }
-        total += count;
-        if (total > kMaxSimulatedTransfers) {
-          throw InputError("<args>", "--chunks-sweep",
-                           "the sweep's simulations up to P = " + std::to_string(p) +
-                               " move more than " + std::to_string(kMaxSimulatedTransfers) +
-                               " transfers in all (routes x P x hops, summed over the "
-                               "list), above the simulator's limit: give fewer or smaller P");
-        }
-      }
-      ChunkChoice choice = ChooseChunkCount(s, g, model, list);
-      model.chunks = choice.best;
-      for (const auto& [p, t] : choice.times) {
-        sweep.push_back({{"chunks", p},
-                         {"completion_time", ToString(t)},
-                         {"completion_seconds", DecimalString(t)}});
-      }
-    }
-    if (PipelineTransferCount(s, model) > kMaxSimulatedTransfers) {
-      throw InputError("<args>", "--chunks",
-                       "P = " + std::to_string(model.chunks) + " gives more than " +
-                           std::to_string(kMaxSimulatedTransfers) +
-                           " transfers (routes x P x hops), above the simulator's limit");
-    }
-    sim = std::make_unique<FlowSimulation>(BuildPipelineSimulation(s, g, model));
-  } else {
-    const StepSchedule& s = *checked->steps;
-    collective = s.collective;
-    sim = std::make_unique<FlowSimulation>(BuildStepSimulation(s, g, model));
-  }
-  const FlowSimulationResult result = sim->Run();
+  const SimulationRun run =
+      pipeline ? SimulatePipelineSchedule(*checked->pipeline, g, std::move(model), a.chunks_sweep)
+               : SimulateStepSchedule(*checked->steps, g, std::move(model));
   if (!a.timeline.empty()) {
     std::ofstream out(a.timeline);
     if (!out) throw InputError(a.timeline, "timeline", "cannot be written");
-    WriteTimelineCsv(*sim, result, !pipeline, out);
+    WriteTimelineCsv(*run.sim, run.result, !pipeline, out);
     out.close();
     if (!out) throw InputError(a.timeline, "timeline", "write failed");
   }
-  json report = SimulationReportJson(*sim, result, model, format, collective);
+  json report =
+      SimulationReportJson(*run.sim, run.result, run.model, format, checked->collective());
+  json sweep = json::array();
+  for (const auto& [p, t] : run.sweep) {
+    sweep.push_back({{"chunks", p},
+                     {"completion_time", ToString(t)},
+                     {"completion_seconds", DecimalString(t)}});
+  }
   if (!sweep.empty()) {
     report["chunk_sweep"] = sweep;
-    report["best_chunks"] = model.chunks;
+    report["best_chunks"] = run.model.chunks;
   }
   if (a.json) {
     std::cout << report.dump() << "\n";
@@ -267,7 +178,7 @@ int RunSimulate(const SimulateArgs& a) {
         std::cout << "  P = " << row["chunks"] << ": "
                   << row["completion_seconds"].get<std::string>() << " s\n";
       }
-      std::cout << "best P = " << model.chunks << "; its simulation:\n";
+      std::cout << "best P = " << run.model.chunks << "; its simulation:\n";
     }
     std::cout << SimulationReportText(report);
   }
@@ -282,25 +193,25 @@ CLI::App* AddSimulateOptions(CLI::App& app, SimulateArgs* args) {
       "docs/simulate.md)");
   cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
   cmd->add_option("schedule", args->schedule, "schedule JSON file ('-' = stdin)")->required();
-  cmd->add_option("--size", args->size,
+  cmd->add_option("--size", args->model.size,
                   "message size M in bytes (B, KB = 2^10 B, MB = 2^20 B, GB = 2^30 B; "
                   "allgather: the output, shard = M/N)")
       ->required();
-  cmd->add_option("--chunks", args->chunks,
+  cmd->add_option("--chunks", args->model.chunks,
                   "pipeline schedules: chunks P per tree share; MSCCL XML: iterations of the "
                   "runtime's chunk (gridOffset) loop (default 1)");
-  cmd->add_option("--alpha", args->alpha,
+  cmd->add_option("--alpha", args->model.alpha,
                   "latency of links without a 'latency' field (s, ms, us, ns; bare = s; "
                   "default 0)");
-  cmd->add_option("--gamma", args->gamma,
+  cmd->add_option("--gamma", args->model.gamma,
                   "reduction cost per byte at a compute node (s/B, ms/B, us/B, ns/B, ps/B; "
                   "default 0)");
-  cmd->add_option("--bandwidth-unit", args->bandwidth_unit,
+  cmd->add_option("--bandwidth-unit", args->model.bandwidth_unit,
                   "what one unit of topology bandwidth is (default GB/s = 10^9 B/s; B/s, KB/s, "
                   "MB/s, TB/s, KiB/s, MiB/s, GiB/s, bps..Tbps, or bytes/s)");
-  cmd->add_option("--switch-model", args->switch_model,
+  cmd->add_option("--switch-model", args->model.switch_model,
                   "pipeline routes through switches: store-and-forward (default) or cut-through");
-  cmd->add_option("--mode", args->mode, "step schedules: sync (default) or async");
+  cmd->add_option("--mode", args->model.mode, "step schedules: sync (default) or async");
   cmd->add_option("--chunks-sweep", args->chunks_sweep,
                   "pipeline schedules: simulate each P of the list (e.g. 1,2,4,8), report the "
                   "times and simulate the fastest");

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "export/protobuf_wire.h"
+#include "graphs/input_error.h"
 
 namespace collsynth {
 
@@ -475,6 +476,37 @@ std::string ChakraEtFileBytes(const ChakraTraces& t, int rank) {
     AppendLengthDelimited(&out, w.bytes());
   }
   return out;
+}
+
+void CheckChakraSize(std::int64_t size_bytes) {
+  if (size_bytes <= 0) {
+    throw InputError("<args>", "--size",
+                     "must be a positive number of bytes (got " + std::to_string(size_bytes) + ")");
+  }
+}
+
+void CheckChakraOptions(const MscclProgram& p, const ChakraOptions& o) {
+  CheckChakraSize(o.size_bytes);
+  if (o.slices < 1 || o.slices > 65536) {
+    throw InputError("<args>", "--slices", std::to_string(o.slices) + " is not in 1..65536");
+  }
+  if (const std::int64_t nodes = ChakraTraceNodeCount(p, o.slices); nodes > kMaxChakraTraceNodes) {
+    throw InputError("<args>", "--slices",
+                     std::to_string(o.slices) + " slices give " + std::to_string(nodes) +
+                         " trace nodes, more than " + std::to_string(kMaxChakraTraceNodes) +
+                         " (about 150 bytes each in memory, 100 on disk): use fewer slices");
+  }
+  const std::int64_t pieces = p.nchunksperloop * o.slices;
+  if (o.size_bytes % pieces != 0) {
+    const std::int64_t below = o.size_bytes / pieces * pieces;
+    throw InputError(
+        "<args>", "--size",
+        std::to_string(o.size_bytes) + " bytes is not a multiple of nchunksperloop x slices = " +
+            std::to_string(p.nchunksperloop) + " x " + std::to_string(o.slices) + " = " +
+            std::to_string(pieces) + " (every slice of a chunk is a whole number of bytes); " +
+            (below > 0 ? "use " + std::to_string(below) + " or " : "use ") +
+            std::to_string(below + pieces));
+  }
 }
 
 }  // namespace collsynth

@@ -98,6 +98,15 @@ std::int64_t ChakraTraceNodeCount(const MscclProgram& p, int slices);
 // memory.
 inline constexpr std::int64_t kMaxChakraTraceNodes = std::int64_t{1} << 23;
 
+// The options of `export chakra` for a lowered program, checked before any trace is built:
+// size_bytes > 0; slices 1..65536; at most kMaxChakraTraceNodes trace nodes
+// (ChakraTraceNodeCount); size_bytes a multiple of nchunksperloop x slices (every slice of a
+// chunk is a whole number of bytes; the message names the nearest sizes that are).
+// InputError("<args>", "--size" or "--slices", ...) otherwise. CheckChakraSize is the first
+// check alone (the CLI runs it before reading anything).
+void CheckChakraSize(std::int64_t size_bytes);
+void CheckChakraOptions(const MscclProgram& p, const ChakraOptions& options);
+
 // The lowering's self-check on the in-memory traces: every rank has a node (ASTRA-sim ends a
 // custom collective only when a node completes); ids dense with every data_dep naming a
 // smaller id of the same rank; SEND/RECV with comm_size > 0, peers in range, the own rank on

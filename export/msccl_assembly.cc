@@ -7,6 +7,7 @@
 
 #include "export/msccl_lowering.h"
 #include "export/msccl_program.h"
+#include "graphs/input_error.h"
 
 namespace collsynth {
 
@@ -20,6 +21,60 @@ std::int64_t MscclProgramStepCount(const MscclProgram& p) {
     for (const MscclBlock& b : gpu.blocks) steps += static_cast<std::int64_t>(b.steps.size());
   }
   return steps;
+}
+
+void export_internal::ValidateSharedExportOptions(std::int64_t min_bytes, std::int64_t max_bytes,
+                                                  int max_tbs, std::int64_t max_chunks,
+                                                  int instances) {
+  if (min_bytes < 0) throw InputError("<args>", "--min-bytes", "must not be negative");
+  if (max_bytes < 0) throw InputError("<args>", "--max-bytes", "must not be negative");
+  if (max_bytes != 0 && max_bytes < min_bytes) {
+    throw InputError("<args>", "--max-bytes", "below --min-bytes");
+  }
+  if (max_tbs < 1 || max_tbs > 1024) {
+    throw InputError("<args>", "--max-tbs", std::to_string(max_tbs) + " is not in 1..1024");
+  }
+  if (max_chunks < 1 || max_chunks > (std::int64_t{1} << 40)) {
+    throw InputError("<args>", "--max-chunks", std::to_string(max_chunks) + " is not in 1..2^40");
+  }
+  if (instances < 1 || instances > 32) {
+    throw InputError("<args>", "--instances", std::to_string(instances) + " is not in 1..32");
+  }
+}
+
+void ValidateMscclExportOptions(const MscclExportOptions& o, bool runtime_file) {
+  if (o.proto != "Simple" && o.proto != "LL" && o.proto != "LL128") {
+    throw InputError("<args>", "--proto", "'" + o.proto + "' is not Simple, LL or LL128");
+  }
+  export_internal::ValidateSharedExportOptions(o.min_bytes, o.max_bytes, o.max_tbs, o.max_chunks,
+                                               o.instances);
+  if (o.profile == MscclExportProfile::kRccl && o.max_tbs > 64) {
+    throw InputError("<args>", "--max-tbs", "RCCL allows at most 64 thread blocks per GPU");
+  }
+  if (runtime_file && o.max_tbs > kMscclMaxDependableBlocks) {
+    // A step names the block it waits for in an int8_t (dependentBid: microsoft/msccl
+    // src/include/msccl.h, Azure/msccl-executor-nccl src/include/msccl/msccl_struct.h): a
+    // dependency on block 128 or above would be stored truncated, without a message.
+    throw InputError("<args>", "--max-tbs",
+                     std::to_string(o.max_tbs) +
+                         " thread blocks per GPU: the runtimes store a dependency's block id in "
+                         "int8_t, so at most " +
+                         std::to_string(kMscclMaxDependableBlocks) + " blocks are exported");
+  }
+  if (o.max_channels < 1 || o.max_channels > kMscclMaxChannels) {
+    throw InputError(
+        "<args>", "--max-channels",
+        std::to_string(o.max_channels) + " is not in 1.." + std::to_string(kMscclMaxChannels));
+  }
+}
+
+void CheckMscclProgramStepLimit(const MscclProgram& p, std::int64_t limit) {
+  const std::int64_t steps = MscclProgramStepCount(p);
+  if (steps <= limit) return;
+  throw ExportLimitError("steps", steps,
+                         std::to_string(steps) + " steps in all, above " + std::to_string(limit) +
+                             " (the program's replay keeps about 2 KB per step, "
+                             "docs/export.md); nothing written");
 }
 
 std::string MscclExportProfileName(MscclExportProfile profile) {

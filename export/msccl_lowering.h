@@ -171,6 +171,13 @@ nlohmann::json RoutesJson(const Topology& g, const Lowering& L, Collective coll,
 // std::invalid_argument for option values outside their ranges.
 void CheckOptions(const MscclExportOptions& o);
 
+// The command-line checks `export msccl|chakra` and `export mscclpp` share
+// (ValidateMscclExportOptions, ValidateMscclppExportOptions): InputError("<args>", "--OPTION",
+// ...) for --min-bytes / --max-bytes, --max-tbs outside 1..1024, --max-chunks outside 1..2^40,
+// --instances outside 1..32.
+void ValidateSharedExportOptions(std::int64_t min_bytes, std::int64_t max_bytes, int max_tbs,
+                                 std::int64_t max_chunks, int instances);
+
 // The lowering options of an MSCCL export.
 LowerOptions LowerOptionsOf(const MscclExportOptions& o);
 

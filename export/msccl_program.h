@@ -193,6 +193,22 @@ MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedul
                                             const MscclExportOptions& options,
                                             const std::string& file);
 
+// The options `export msccl` and `export chakra` take (docs/export.md, "Options"), checked
+// before anything is lowered: proto Simple, LL or LL128; min_bytes >= 0; max_bytes 0 (no
+// bound) or >= min_bytes; max_tbs 1..128 (kMscclMaxDependableBlocks: the runtimes store a
+// dependency's block in an int8_t), at most 64 for RCCL; max_channels 1..32; max_chunks
+// 1..2^40; instances 1..32. InputError("<args>", "--OPTION", ...) otherwise. With
+// `runtime_file` false (export chakra: the program is an intermediate, never loaded by an MSCCL
+// runtime) max_tbs may go up to 1024.
+void ValidateMscclExportOptions(const MscclExportOptions& options, bool runtime_file = true);
+
+// The bound on a lowered program's steps (all GPUs together), checked after lowering and before
+// anything is written or replayed: ExportLimitError("steps", MscclProgramStepCount(p), ...)
+// when the count is above `limit` (kMscclMaxProgramSteps: the replay of the written file keeps
+// about 1.9 KB per step). The limit is a parameter so that tests can show the refusal on a
+// small program (docs/export.md, "Options").
+void CheckMscclProgramStepLimit(const MscclProgram& p, std::int64_t limit = kMscclMaxProgramSteps);
+
 // The exporter's own check of the hard constraints H1-H6 (docs/export.md "Hard constraints H1–H6")
 // on a program: one block per (channel, peer, direction); equal cnt sequences per (src, dst,
 // channel); steps per block and cnt within the profile's limits; blocks per GPU <= max_tbs and <=

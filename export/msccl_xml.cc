@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "graphs/input_error.h"
+
 namespace collsynth {
 
 std::string MscclCollName(Collective collective, MscclExportProfile profile) {
@@ -123,6 +125,17 @@ std::string MscclFileName(const MscclProgram& p, MscclExportProfile profile) {
                 static_cast<long long>(MscclWrittenMaxBytes(p, profile)));
   return MscclCollName(p.collective, profile) + "-n" + std::to_string(p.ngpus) + "-" + p.proto +
          "-" + (p.inplace ? "inplace" : "outofplace") + "-" + range + ".xml";
+}
+
+void CheckMscclLegacyScratchRange(const MscclProgram& p, const MscclExportOptions& o) {
+  if (o.profile != MscclExportProfile::kLegacy || o.max_bytes != 0) return;
+  if (MscclMaxScratchChunks(p) == 0) return;
+  throw InputError("<args>", "--max-bytes",
+                   "the legacy runtime allocates maxBytes * s_chunks / nchunksperloop bytes of "
+                   "scratch (here s_chunks " +
+                       std::to_string(MscclMaxScratchChunks(p)) + ", nchunksperloop " +
+                       std::to_string(p.nchunksperloop) +
+                       ") and has no unbounded maxBytes: give --max-bytes with --profile legacy");
 }
 
 }  // namespace collsynth

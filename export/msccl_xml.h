@@ -26,13 +26,17 @@ std::string MscclCollName(Collective collective, MscclExportProfile profile);
 // a file only for bytes < maxBytes (0 selects nothing, a missing maxBytes means 2^27) and
 // allocates maxBytes * s_chunks / nchunksperloop bytes of scratch (microsoft/msccl
 // src/init.cc), so with the legacy profile an unbounded range (0) is written as
-// kMscclLegacyUnboundedMaxBytes, and only for a program without scratch chunks: the CLI
-// refuses the legacy profile without --max-bytes when MscclMaxScratchChunks(p) > 0.
+// kMscclLegacyUnboundedMaxBytes, and only for a program without scratch chunks:
+// CheckMscclLegacyScratchRange below refuses the rest.
 inline constexpr std::int64_t kMscclLegacyUnboundedMaxBytes = std::int64_t{1} << 40;
 std::int64_t MscclWrittenMaxBytes(const MscclProgram& p, MscclExportProfile profile);
 
 // The largest s_chunks over the program's GPUs.
 std::int64_t MscclMaxScratchChunks(const MscclProgram& p);
+// The legacy runtime allocates maxBytes * s_chunks / nchunksperloop bytes of scratch and has no
+// unbounded maxBytes: InputError("<args>", "--max-bytes", ...) for --profile legacy without
+// --max-bytes when the program uses scratch.
+void CheckMscclLegacyScratchRange(const MscclProgram& p, const MscclExportOptions& options);
 
 // The XML document (ends with a newline).
 std::string MscclXmlText(const MscclProgram& p, MscclExportProfile profile);

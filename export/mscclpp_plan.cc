@@ -102,9 +102,35 @@ export_internal::LowerOptions LowerOptionsOf(const MscclppExportOptions& o) {
 
 // Every transfer cut into P parts of cnt chunks each in a P times smaller chunk unit; part j
 // depends on part j of the original dependency.
+// Piece j of a transfer waits for piece j of its dependency, which is right only when both
+// cut the same run of chunks: the forward reads exactly what the dependency wrote, or the
+// two are in different buffers (the run is renamed, not re-cut). A step schedule can forward
+// part of what it received (K_{2,2}, seed 000 Figure 1: a send of half a receive's chunks);
+// its pieces would then read slices another piece writes, possibly later (the replay of
+// such plans found reads of unwritten data), so such a schedule is refused above one piece.
+void RequirePieceAlignedDependencies(int P, const Lowering& L) {
+  auto aligned = [&](const BufRef& read, int cnt, int dep) {
+    if (dep < 0) return true;
+    const Transfer& d = L.transfers[dep];
+    return read.buf != d.recv_dst.buf || (read.off == d.recv_dst.off && cnt == d.cnt);
+  };
+  for (std::size_t id = 0; id < L.transfers.size(); ++id) {
+    const Transfer& t = L.transfers[id];
+    if (aligned(t.send, t.cnt, t.send_dep) && aligned(t.recv_src, t.cnt, t.recv_dep)) continue;
+    throw ExportLimitError(
+        "--pieces", 1,
+        "rank " + std::to_string(t.src) + " sends to rank " + std::to_string(t.dst) +
+            " part of a run of chunks it received whole (or more than it), so " +
+            std::to_string(P) +
+            " pieces would cut the send and what it waits for in different places; this "
+            "schedule is exported with --pieces 1 only");
+  }
+}
+
 void SplitPieces(int P, LoweredSchedule* ls) {
   if (P == 1) return;
   Lowering& L = ls->L;
+  RequirePieceAlignedDependencies(P, L);
   auto scale = [P](BufRef b, std::int64_t extra) {
     b.off = b.off * P + extra;
     return b;
@@ -380,13 +406,16 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
   std::vector<int> send_item(T, -1), recv_item(T, -1);
   std::vector<int> seg_of(T, -1);
   for (int v = 0; v < n; ++v) {
-    bool any = false;
-    for (const LocalCopy& c : L.copies) any = any || c.gpu == v;
-    if (!any) continue;
+    int copies = 0;
+    for (const LocalCopy& c : L.copies) copies += c.gpu == v ? 1 : 0;
+    if (copies == 0) continue;
     Item it;
     it.gpu = v;
     it.copies = true;
-    it.cost = 2;
+    // Each copy is a data operation, and the emitter puts a nop between two of them and before
+    // the next signal: 2 operations per copy (one per instance; --instances 3 with --max-tbs 4
+    // packed three copies as if they were one and made a block of 66 operations).
+    it.cost = 2 * copies;
     it.order = {-1, 0, 0, 0};
     items_of[v].push_back(static_cast<int>(items.size()));
     items.push_back(std::move(it));
@@ -701,6 +730,18 @@ std::string MscclppFileName(const MscclppExportResult& r, const MscclppExportOpt
   std::snprintf(range, sizeof range, "%020lld-%020llu", static_cast<long long>(o.min_bytes), max);
   return MscclppCollName(r.collective) + "-n" + std::to_string(r.ngpus) + "-" + o.proto + "-" +
          (o.inplace ? "inplace" : "outofplace") + "-" + range + ".json";
+}
+
+void ValidateMscclppExportOptions(const MscclppExportOptions& o) {
+  if (o.proto == "LL") {
+    throw InputError("<args>", "--proto", "LL is not supported for MSCCL++ plans yet; use Simple");
+  }
+  if (o.proto != "Simple") throw InputError("<args>", "--proto", "'" + o.proto + "' is not Simple");
+  export_internal::ValidateSharedExportOptions(o.min_bytes, o.max_bytes, o.max_tbs, o.max_chunks,
+                                               o.instances);
+  if (o.pieces < 1 || o.pieces > 64) {
+    throw InputError("<args>", "--pieces", std::to_string(o.pieces) + " is not in 1..64");
+  }
 }
 
 }  // namespace collsynth

@@ -87,6 +87,12 @@ struct MscclppExportOptions {
   std::string name;  // plan "name"; default collsynth-<collective>
 };
 
+// The options `export mscclpp` takes (docs/export.md, "MSCCL++ execution plans"), checked
+// before anything is lowered: proto Simple ("LL" is not supported yet); min_bytes >= 0;
+// max_bytes 0 (no bound) or >= min_bytes; max_tbs 1..1024; max_chunks 1..2^40; instances
+// 1..32; pieces 1..64. InputError("<args>", "--OPTION", ...) otherwise.
+void ValidateMscclppExportOptions(const MscclppExportOptions& options);
+
 struct MscclppExportResult {
   nlohmann::ordered_json plan;
   Collective collective = Collective::kAllgather;

@@ -1,11 +1,14 @@
 #include "fuzz/fuzz_common.h"
 
 #include <memory>
+#include <variant>
 
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
 #include "graphs/symmetry.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/verify.h"
+#include "schedules/schedule_file.h"
 
 namespace collsynth::fuzz {
 
@@ -40,6 +43,63 @@ ScheduleInput SplitScheduleInput(const std::uint8_t* data, std::size_t size) {
   }
   return ScheduleInput{&FixedTopology(index), index,
                        std::string(reinterpret_cast<const char*>(data) + skip, size - skip)};
+}
+
+const std::vector<ValidSchedule>& ValidSchedules() {
+  static const std::vector<ValidSchedule> schedules = [] {
+    // Pipeline schedules of every collective (on switches too: two_cluster), step schedules
+    // synchronous and with a reduce-scatter phase, on bidirectional and unidirectional rings.
+    static const char* const kFiles[] = {
+        "pipeline/k22_allgather.json",         "pipeline/k22_allreduce.json",
+        "pipeline/k22_broadcast.json",         "pipeline/ring4_reduce-scatter.json",
+        "pipeline/two_cluster_allgather.json", "pipeline/two_cluster_reduce-scatter.json",
+        "pipeline/ring4_allreduce.json",       "steps/k22_figure1.json",
+        "steps/ring4_baseline_dbtree.json",    "steps/uniring3_bfb_allgather.json",
+        "steps/k22_reduce_scatter.json",
+    };
+    std::vector<ValidSchedule> out;
+    for (const char* name : kFiles) {
+      const std::string path = std::string(COLLSYNTH_SOURCE_DIR "/tests/fuzz_corpus/") + name;
+      try {
+        const std::string text = ReadTextFile(path);
+        const ScheduleInput in =
+            SplitScheduleInput(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+        LoadedSchedule loaded = LoadScheduleText(*in.topology, in.text, name);
+        const VerifyResult verified = VerifyLoadedSchedule(*in.topology, loaded);
+        if (!verified.ok) Fail(std::string("fixture ") + name + " does not verify");
+        ValidSchedule v;
+        v.name = name;
+        v.topology_index = in.topology_index;
+        if (auto* p = std::get_if<PipelineSchedule>(&loaded.value)) {
+          v.pipeline = std::move(*p);
+        } else if (auto* st = std::get_if<StepSchedule>(&loaded.value)) {
+          v.steps = std::move(*st);
+        } else {
+          Fail(std::string("fixture ") + name + " is neither a pipeline nor a steps schedule");
+        }
+        out.push_back(std::move(v));
+      } catch (const std::exception& e) {
+        Fail(std::string("cannot load fixture ") + name + ": " + e.what());
+      }
+    }
+    return out;
+  }();
+  return schedules;
+}
+
+std::optional<nlohmann::json> ParseOptionsInput(const std::uint8_t* data, std::size_t size) {
+  if (size > kMaxInputBytes) return std::nullopt;
+  nlohmann::json doc =
+      nlohmann::json::parse(reinterpret_cast<const char*>(data),
+                            reinterpret_cast<const char*>(data) + size, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return std::nullopt;
+  return doc;
+}
+
+std::size_t PickIndex(const nlohmann::json& doc, std::size_t count) {
+  auto it = doc.find("schedule");
+  if (it == doc.end() || !it->is_number_unsigned()) return 0;
+  return static_cast<std::size_t>(it->get<std::uint64_t>() % count);
 }
 
 std::string StepVerdicts(const StepCheckReport& r) {

@@ -14,12 +14,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "graphs/input_error.h"
 #include "graphs/topology.h"
 #include "proofs_check/step_checker.h"
+#include "schedules/pipeline_schedule.h"
+#include "schedules/step_schedule.h"
 
 namespace collsynth::fuzz {
 
@@ -93,6 +98,25 @@ ScheduleInput SplitScheduleInput(const std::uint8_t* data, std::size_t size);
 // The order-independent part of a step check report: ok, T_L, T_B, number of violations
 // and the optional verdicts, as one line (the listed first violations depend on send order).
 std::string StepVerdicts(const StepCheckReport& r);
+
+// Valid schedules on the fixed topologies, for the targets that fuzz a command's options rather
+// than a file (simulate_options, export_options): corpus files of tests/fuzz_corpus/pipeline/ and
+// tests/fuzz_corpus/steps/ (selector byte as in SplitScheduleInput), each loaded and checked
+// once by the check `collsynth verify` runs (a fixture that does not verify is a finding).
+// Exactly one of pipeline / steps is set.
+struct ValidSchedule {
+  std::string name;  // the corpus file's name
+  int topology_index = 0;
+  std::optional<PipelineSchedule> pipeline;
+  std::optional<StepSchedule> steps;
+};
+const std::vector<ValidSchedule>& ValidSchedules();
+
+// The input of the option targets: a JSON object (nullopt for anything else, and for inputs
+// above kMaxInputBytes), and the fixture its "schedule" member picks (an unsigned integer modulo
+// `count`; 0 when absent or of another type).
+std::optional<nlohmann::json> ParseOptionsInput(const std::uint8_t* data, std::size_t size);
+std::size_t PickIndex(const nlohmann::json& doc, std::size_t count);
 
 // Cheap consequences every topology that was read must satisfy: the JSON round trip is
 // lossless, the edge-list round trip is lossless or refused with InputError, and the

@@ -187,6 +187,33 @@ TEST(ExportMscclppCli, StepSchedulesAndDirectoryOutput) {
   EXPECT_EQ(plan["max_message_size"], 1048576);
 }
 
+// Regression (found by fuzz/export_options_fuzzer.cc): --pieces P cuts a transfer and the
+// receive it forwards into P parts each and makes part j wait for part j. K_{2,2}'s BFB
+// allgather forwards half of a receive's chunks, so with --pieces 2 a part read slices that
+// another part writes: the plan was written, its replay found reads of unwritten data, and the
+// command failed with the replay's message. It is now refused before anything is built, naming
+// --pieces and the value that works; the schedules whose forwards send what they received
+// (BFB reduce-scatter and allreduce here) still export in pieces.
+TEST(ExportMscclppCli, PiecesOfAStepScheduleThatForwardsPartOfAReceiveAreRefused) {
+  const std::string t = SourcePath("experiments/topologies/k22.json");
+  for (const std::string coll : {"allgather", "reduce-scatter", "allreduce"}) {
+    SCOPED_TRACE(coll);
+    const std::string b = TempPath("pp-pieces-k22-bfb-" + coll + ".json");
+    const std::string out = TempPath("pp-pieces-" + coll + ".json");
+    ASSERT_EQ(RunCli({"bfb", t, "--collective", coll, "-o", b}).exit_code, 0);
+    const CliResult r = RunCli({"export", "mscclpp", t, b, "-o", out, "--pieces", "2"});
+    if (coll != "allgather") {
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      continue;
+    }
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err.rfind("collsynth: export mscclpp: limit --pieces: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("exported with --pieces 1 only"), std::string::npos) << r.err;
+    EXPECT_TRUE(NothingWritten(out));
+    Export(t, b, out, {"--pieces", "1"});
+  }
+}
+
 // The side file accounts the plan's transfers: per physical link the loads of the schedule,
 // and its worst link is the achieved ratio (here rounded: two_cluster's broadcast-free
 // allgather with a small chunk budget).

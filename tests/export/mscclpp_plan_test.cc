@@ -16,7 +16,9 @@
 
 #include "export/msccl_program.h"
 #include "graphs/input_error.h"
+#include "graphs/topology_io.h"
 #include "proofs_check/mscclpp_replay.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
 
 namespace collsynth {
 namespace {
@@ -499,6 +501,42 @@ TEST(MscclppPlan, TooFewBlocksNameTheCountThatWorks) {
   o.max_tbs = 4;
   EXPECT_THROW(ExportPipelineToMscclppPlan(g, Allreduce(), DefaultRanks(g), o, "t"),
                ExportLimitError);
+}
+
+// Regression (found by fuzz/export_options_fuzzer.cc): the packing counted a GPU's local copies
+// (one per instance) as one copy, so K_{2,2} allgather with --instances 3 --max-tbs 4 packed a
+// block of more than 64 operations and the exporter stopped on its own internal check (exit 3).
+// Every combination of instances and a small --max-tbs must now give a plan within the limits
+// that the replay accepts, or name the limit.
+TEST(MscclppPlan, PackedLocalCopiesCountEveryCopy) {
+  const Topology g = ReadTopologyFile(COLLSYNTH_SOURCE_DIR "/experiments/topologies/k22.json");
+  PipelineOptions po;
+  po.collective = Collective::kAllgather;
+  const PipelineSchedule ag = BuildPipelineSchedule(g, po).schedule;
+  int plans = 0;
+  for (int instances = 1; instances <= 32; instances += (instances < 8 ? 1 : 8)) {
+    for (int max_tbs = 1; max_tbs <= 8; ++max_tbs) {
+      SCOPED_TRACE("--instances " + std::to_string(instances) + " --max-tbs " +
+                   std::to_string(max_tbs));
+      MscclppExportOptions o;
+      o.instances = instances;
+      o.max_tbs = max_tbs;
+      MscclppExportResult r;
+      try {
+        r = ExportPipelineToMscclppPlan(g, ag, DefaultRanks(g), o, "k22");
+      } catch (const ExportLimitError& e) {
+        EXPECT_EQ(e.limit(), "--max-tbs");
+        EXPECT_GT(e.needed(), max_tbs);
+        continue;
+      }
+      ++plans;
+      EXPECT_LE(r.blocks_per_gpu, max_tbs);
+      EXPECT_LE(r.max_ops_per_block, kMscclppMaxOperations);
+      EXPECT_EQ(CheckStructure(r.plan), "");
+      EXPECT_EQ(Replay(r), "");
+    }
+  }
+  EXPECT_GT(plans, 0);
 }
 
 TEST(MscclppPlan, BadOptionsAndUnsupportedInput) {
