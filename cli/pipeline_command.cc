@@ -66,8 +66,8 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
     return kExitCheckFailed;
   }
   const json r = rep.ToJson();
-  const json expected = {{"ratio", r["ratio"]}, {"verdict", r["verdict"]},
-                         {"height_hops", r["height_hops"]}};
+  const json expected = {
+      {"ratio", r["ratio"]}, {"verdict", r["verdict"]}, {"height_hops", r["height_hops"]}};
   const double check_s = Since(t_check);
   auto t_write = std::chrono::steady_clock::now();
   std::string text = SymmetricPipelineScheduleToJsonText(s, g) + "\n";
@@ -126,8 +126,7 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
               << first.extra.value("group_order", json(0)).dump() << "; "
               << PipelineVerdictName(rep.verdict) << "; height " << rep.height_hops
               << " links (lower bound " << rep.height_lower_bound_hops << "); written to "
-              << args.output
-              << " (pipeline-symmetric)\n";
+              << args.output << " (pipeline-symmetric)\n";
   }
   return kExitOk;
 }
@@ -264,8 +263,8 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         height = rep.height_hops;
         height_lower_bound = rep.height_lower_bound_hops;
         const json r = rep.ToJson();
-        expected = {{"ratio", r["ratio"]}, {"verdict", r["verdict"]},
-                    {"height_hops", r["height_hops"]}};
+        expected = {
+            {"ratio", r["ratio"]}, {"verdict", r["verdict"]}, {"height_hops", r["height_hops"]}};
       }
       const double check_s = since(t_check);
       auto t_write = std::chrono::steady_clock::now();
@@ -339,8 +338,8 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
                   << ToString(built.optimal_ratio) << "), U = " << ToString(s.U)
                   << ", k = " << ToString(s.k) << ", " << built.stats.trees << " distinct trees; "
-                  << PipelineVerdictName(verdict) << "; height " << height
-                  << " links (lower bound " << height_lower_bound << ")";
+                  << PipelineVerdictName(verdict) << "; height " << height << " links (lower bound "
+                  << height_lower_bound << ")";
         if (built.fixed_k) {
           std::cout << "; fixed k: "
                     << (fixed_k_certified

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <map>
 #include <stdexcept>
-#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>

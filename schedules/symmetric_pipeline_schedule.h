@@ -59,7 +59,7 @@ struct SymmetricPipelineSchedule {
   std::optional<std::vector<int>> bottleneck_cut;                 // as in PipelineSchedule
   std::optional<std::vector<std::vector<int>>> single_node_cuts;  // allreduce, as there
   std::vector<SymmetricPipelineSchedule> phases;    // allreduce only: reduce-scatter, allgather
-  std::optional<std::int64_t> height_hops;  // claimed height, as in PipelineSchedule
+  std::optional<std::int64_t> height_hops;          // claimed height, as in PipelineSchedule
   nlohmann::json extra = nlohmann::json::object();  // producer metadata, passed through
 };
 

@@ -3,6 +3,8 @@
 // theorems, exit codes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "test_util.h"
@@ -135,6 +137,60 @@ TEST(ScheduleExpandCliTest, ReverseAndBadRequests) {
   std::string other = WriteTempFile("ring3.txt", DirectedRingText(3));
   auto mismatch = RunCli({"schedule", "expand", "--line", other, base, "-o", TempPath("w.json")});
   EXPECT_EQ(mismatch.exit_code, 2) << mismatch.err;
+}
+
+}  // namespace
+}  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// Routed baselines (docs/cli.md "baseline", "Routed baselines"): on fattree(4), `direct` is
+// written in the pipeline format, `verify` accepts it independently with the fat-tree's optimal
+// ratio 15 at height 6 = the bound, `simulate` runs it, and a mutated height claim in the file
+// is rejected.
+TEST(BaselineCliTest, DirectOnAFatTreeIsAVerifiedPipelineSchedule) {
+  const std::string topo = testing::TempPath("ft4.json");
+  ASSERT_EQ(testing::RunCli({"topo", "gen", "fattree(4)", "-o", topo}).exit_code, 0);
+  const std::string out = testing::TempPath("ft4_direct.json");
+  auto r = testing::RunCli({"baseline", "direct", topo, "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("height 6 links (lower bound 6)"), std::string::npos) << r.out;
+  auto v = testing::RunCli({"verify", topo, out, "--json"});
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  const nlohmann::json report = nlohmann::json::parse(v.out);
+  EXPECT_EQ(report["format"], "pipeline");
+  EXPECT_EQ(report["ratio"], "15");
+  EXPECT_EQ(report["height_hops"], 6);
+  EXPECT_EQ(report["height_lower_bound_hops"], 6);
+  auto sim = testing::RunCli({"simulate", topo, out, "--size", "1MB", "--alpha", "1us"});
+  EXPECT_EQ(sim.exit_code, 0) << sim.err;
+  nlohmann::json doc = nlohmann::json::parse(std::ifstream(out));
+  doc["height_hops"] = 5;
+  const std::string mutant = testing::WriteTempFile("ft4_direct_mutant.json", doc.dump());
+  auto bad = testing::RunCli({"verify", topo, mutant});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.out.find("claimed height 5"), std::string::npos) << bad.out;
+  // Allreduce: two phases, each 6 links tall.
+  auto ar = testing::RunCli({"baseline", "routed-ring", topo, "-o", testing::TempPath("ar.json"),
+                             "--collective", "allreduce", "--json"});
+  ASSERT_EQ(ar.exit_code, 0) << ar.err;
+  const nlohmann::json aj = nlohmann::json::parse(ar.out);
+  EXPECT_EQ(aj["height_lower_bound_hops"], 12);
+  EXPECT_EQ(aj["baseline"], "routed-ring");
+}
+
+TEST(BaselineCliTest, RoutedBaselineThatDoesNotFitIsExit2WithOneLine) {
+  const std::string topo = testing::TempPath("torus44.json");
+  ASSERT_EQ(testing::RunCli({"topo", "gen", "torus(4,4)", "-o", topo}).exit_code, 0);
+  auto r = testing::RunCli({"baseline", "routed-ring", topo, "-o", testing::TempPath("x.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no route"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+  auto e = testing::RunCli(
+      {"baseline", "direct", topo, "-o", testing::TempPath("x.json"), "--ecmp-routes", "0"});
+  EXPECT_EQ(e.exit_code, 2);
+  EXPECT_NE(e.err.find("--ecmp-routes"), std::string::npos) << e.err;
 }
 
 }  // namespace

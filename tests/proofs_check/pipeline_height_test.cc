@@ -203,8 +203,7 @@ TEST(PipelineHeight, WrongClaimIsRejected) {
     ASSERT_EQ(r.violations.size(), 1u);
     EXPECT_EQ(r.violations[0].kind, PipelineViolationKind::kWrongHeight);
     EXPECT_EQ(r.violations[0].item, "height_hops");
-    PipelineSchedule back =
-        PipelineScheduleFromJson(PipelineScheduleToJson(s, g), g, "<mutant>");
+    PipelineSchedule back = PipelineScheduleFromJson(PipelineScheduleToJson(s, g), g, "<mutant>");
     ASSERT_EQ(back.height_hops, wrong);
     EXPECT_FALSE(CheckPipelineSchedule(g, back).ok);
   }

@@ -1,0 +1,292 @@
+#include "solvers/baselines/routed_baselines.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <utility>
+
+#include "graphs/input_error.h"
+
+namespace collsynth {
+namespace {
+
+// Links in the direction the data flows: allgather from the root outwards; reduce-scatter
+// towards the root, so a route listed parent -> child uses the reversed links (the checker's
+// reading, docs/formats.md).
+struct Direction {
+  const Topology& g;
+  bool reversed;
+  template <typename F>
+  void ForNext(int x, F f) const {  // y with a link x -> y (reversed: y -> x)
+    for (int e : reversed ? g.InLinks(x) : g.OutLinks(x)) f(reversed ? g.link(e).from : g.link(e).to);
+  }
+  template <typename F>
+  void ForPrev(int y, F f) const {  // x with a link x -> y (reversed: y -> x)
+    for (int e : reversed ? g.OutLinks(y) : g.InLinks(y)) f(reversed ? g.link(e).to : g.link(e).from);
+  }
+};
+
+// Hop distances from u over paths with only switches inside (compute nodes other than u are
+// reached, not passed through). -1: unreachable.
+std::vector<int> SwitchOnlyDistances(const Direction& d, int u) {
+  std::vector<int> dist(d.g.num_nodes(), -1);
+  std::vector<int> queue{u};
+  dist[u] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const int x = queue[head];
+    if (x != u && d.g.IsCompute(x)) continue;
+    d.ForNext(x, [&](int y) {
+      if (dist[y] < 0) {
+        dist[y] = dist[x] + 1;
+        queue.push_back(y);
+      }
+    });
+  }
+  return dist;
+}
+
+// Up to `cap` shortest switch-only routes u -> v (dist from SwitchOnlyDistances(d, u)), each
+// listed from u to v, in a fixed order (by link order, backwards from v).
+std::vector<std::vector<int>> ShortestRoutes(const Direction& d, const std::vector<int>& dist,
+                                             int u, int v, int cap) {
+  std::vector<std::vector<int>> out;
+  std::vector<int> suffix{v};  // v back to the current node
+  auto walk = [&](auto& self, int y) -> void {
+    if (static_cast<int>(out.size()) >= cap) return;
+    if (y == u) {
+      out.emplace_back(suffix.rbegin(), suffix.rend());
+      return;
+    }
+    d.ForPrev(y, [&](int x) {
+      if (dist[x] != dist[y] - 1 || (x != u && d.g.IsCompute(x))) return;
+      suffix.push_back(x);
+      self(self, x);
+      suffix.pop_back();
+    });
+  };
+  walk(walk, v);
+  return out;
+}
+
+class Builder {
+ public:
+  Builder(const Topology& g, const RoutedBaselineOptions& o, const std::string& file,
+          Collective phase)
+      : g_(g), o_(o), file_(file), dir_{g, phase == Collective::kReduceScatter}, phase_(phase) {}
+
+  PipelineSchedule Build();
+
+ private:
+  using Edge = std::pair<int, int>;  // parent, child (compute nodes)
+  std::vector<int> Order() const;
+  std::vector<std::vector<Edge>> Trees() const;
+  std::vector<std::vector<int>> RoutesFor(int u, int v);
+  [[noreturn]] void Fail(const std::string& item, const std::string& what) const {
+    throw InputError(file_, item, what);
+  }
+  std::string Name(int v) const { return g_.node(v).name; }
+
+  const Topology& g_;
+  const RoutedBaselineOptions& o_;
+  const std::string& file_;
+  const Direction dir_;
+  const Collective phase_;
+  std::map<int, std::vector<int>> distances_;  // switch-only distances by source
+};
+
+std::vector<int> Builder::Order() const {
+  const std::vector<int> compute = g_.ComputeNodes();
+  if (o_.order.empty()) return compute;  // id order: the order a topology file lists its nodes
+  std::vector<int> order;
+  std::vector<char> seen(g_.num_nodes(), 0);
+  for (const std::string& name : o_.order) {
+    const std::optional<int> v = g_.FindNode(name);
+    if (!v || !g_.IsCompute(*v)) Fail("--order", "'" + name + "' is not a compute node");
+    if (seen[*v]) Fail("--order", "'" + name + "' is listed twice");
+    seen[*v] = 1;
+    order.push_back(*v);
+  }
+  if (order.size() != compute.size()) {
+    Fail("--order", "lists " + std::to_string(order.size()) + " of the " +
+                        std::to_string(compute.size()) + " compute nodes");
+  }
+  return order;
+}
+
+// Per root (in compute-node order, so trees[i] is rooted at the i-th compute node of the
+// order), the tree's edges, parents before children.
+std::vector<std::vector<Builder::Edge>> Builder::Trees() const {
+  const std::vector<int> order = Order();
+  const int n = static_cast<int>(order.size());
+  std::vector<std::vector<Edge>> trees;
+  if (o_.name == "direct") {
+    // A BFS tree from each root over all nodes; a compute node's parent in the schedule's tree
+    // is the first compute node above it (the root on a switched fabric).
+    for (int r : order) {
+      std::vector<int> parent(g_.num_nodes(), -2), queue{r};
+      parent[r] = -1;
+      std::vector<Edge> edges;
+      for (std::size_t head = 0; head < queue.size(); ++head) {
+        const int x = queue[head];
+        if (x != r && g_.IsCompute(x)) {
+          int u = parent[x];
+          while (!g_.IsCompute(u)) u = parent[u];
+          edges.push_back({u, x});
+        }
+        dir_.ForNext(x, [&](int y) {
+          if (parent[y] == -2) {
+            parent[y] = x;
+            queue.push_back(y);
+          }
+        });
+      }
+      if (static_cast<int>(edges.size()) != n - 1) {
+        Fail("topology", "not every compute node can be reached from " + Name(r) +
+                             (dir_.reversed ? " (reduce-scatter: along reversed links)" : ""));
+      }
+      trees.push_back(std::move(edges));
+    }
+  } else if (o_.name == "routed-ring") {
+    if (n < 2) Fail("topology", "a ring needs at least two compute nodes");
+    for (int j = 0; j < n; ++j) {
+      std::vector<Edge> edges;
+      for (int i = 0; i + 1 < n; ++i) edges.push_back({order[(j + i) % n], order[(j + i + 1) % n]});
+      trees.push_back(std::move(edges));
+    }
+  } else {  // routed-recursive-doubling
+    if (n < 2 || (n & (n - 1)) != 0) {
+      Fail("topology", "recursive doubling needs a power of two of compute nodes, got " +
+                           std::to_string(n));
+    }
+    for (int i = 0; i < n; ++i) {
+      std::vector<Edge> edges;
+      std::vector<int> have{i};
+      for (int bit = 1; bit < n; bit <<= 1) {
+        const std::size_t held = have.size();
+        for (std::size_t h = 0; h < held; ++h) {
+          edges.push_back({order[have[h]], order[have[h] ^ bit]});
+          have.push_back(have[h] ^ bit);
+        }
+      }
+      trees.push_back(std::move(edges));
+    }
+  }
+  return trees;
+}
+
+std::vector<std::vector<int>> Builder::RoutesFor(int u, int v) {
+  auto it = distances_.find(u);
+  if (it == distances_.end()) it = distances_.emplace(u, SwitchOnlyDistances(dir_, u)).first;
+  if (it->second[v] < 0) {
+    Fail("topology", "no route from " + Name(u) + " to " + Name(v) +
+                         " with only switches inside" +
+                         (dir_.reversed ? " (reduce-scatter: along reversed links)" : "") +
+                         ", which " + o_.name + " needs");
+  }
+  return ShortestRoutes(dir_, it->second, u, v, std::max(1, o_.max_routes_per_edge));
+}
+
+PipelineSchedule Builder::Build() {
+  const std::vector<std::vector<Edge>> trees = Trees();
+  // Routes per tree edge; k = the lcm of the route counts, so that each route carries k/count
+  // copies. Counts are cut to a power of two when the lcm would pass 2^20 (still an even
+  // split, over fewer routes).
+  std::map<Edge, std::vector<std::vector<int>>> routes;
+  std::int64_t total = 0;
+  for (const auto& edges : trees) {
+    for (const Edge& e : edges) {
+      auto it = routes.find(e);
+      if (it == routes.end()) it = routes.emplace(e, RoutesFor(e.first, e.second)).first;
+      total += static_cast<std::int64_t>(it->second.size());
+      if (total > kMaxRoutedBaselineRoutes) {
+        Fail("--ecmp-routes", "the schedule would hold more than 2^22 routes; allow fewer routes "
+                              "per tree edge");
+      }
+    }
+  }
+  std::int64_t k = 1;
+  for (const auto& [edge, list] : routes) {
+    k = std::lcm(k, static_cast<std::int64_t>(list.size()));
+    if (k > (std::int64_t{1} << 20)) break;
+  }
+  if (k > (std::int64_t{1} << 20)) {
+    k = 1;
+    for (auto& [edge, list] : routes) {
+      std::size_t keep = 1;
+      while (keep * 2 <= list.size()) keep *= 2;
+      list.resize(keep);
+      k = std::max<std::int64_t>(k, static_cast<std::int64_t>(keep));
+    }
+  }
+  PipelineSchedule s;
+  s.collective = phase_;
+  s.k = k;
+  std::vector<std::int64_t> load(g_.num_links(), 0);
+  const std::vector<int> order = Order();
+  for (std::size_t i = 0; i < trees.size(); ++i) {
+    PipelineTree t;
+    t.root = order[i];
+    t.multiplicity = k;
+    for (const Edge& e : trees[i]) {
+      const std::vector<std::vector<int>>& list = routes.at(e);
+      const std::int64_t each = k / static_cast<std::int64_t>(list.size());
+      PipelineTreeEdge te{e.first, e.second, {}};
+      for (const std::vector<int>& path : list) {
+        te.routes.push_back({path, BigInt(each)});
+        for (std::size_t q = 0; q + 1 < path.size(); ++q) {
+          const int a = dir_.reversed ? path[q + 1] : path[q];
+          const int b = dir_.reversed ? path[q] : path[q + 1];
+          load[*g_.FindLink(a, b)] += each;
+        }
+      }
+      t.edges.push_back(std::move(te));
+    }
+    s.trees.push_back(std::move(t));
+  }
+  Rational u = 0;
+  for (int e = 0; e < g_.num_links(); ++e) {
+    if (load[e] > 0) u = std::max(u, Rational(load[e]) / g_.link(e).bandwidth);
+  }
+  s.U = u;
+  s.ratio = u / Rational(k);
+  s.height_hops = PipelineScheduleHeightHops(s);
+  s.extra["baseline"] = o_.name;
+  return s;
+}
+
+}  // namespace
+
+const std::vector<std::string>& RoutedBaselineNames() {
+  static const std::vector<std::string> names = {"direct", "routed-ring",
+                                                 "routed-recursive-doubling"};
+  return names;
+}
+
+bool IsRoutedBaseline(const std::string& name) {
+  const auto& names = RoutedBaselineNames();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+PipelineSchedule BuildRoutedBaseline(const Topology& g, const RoutedBaselineOptions& options,
+                                     const std::string& file) {
+  if (!IsRoutedBaseline(options.name))
+    throw InputError("<args>", "baseline '" + options.name + "'", "not a routed baseline");
+  if (g.num_compute() < 2) throw InputError(file, "topology", "needs at least two compute nodes");
+  if (options.collective == Collective::kBroadcast) {
+    throw InputError("<args>", "--collective",
+                     "routed baselines build allgather, reduce-scatter and allreduce");
+  }
+  if (options.collective != Collective::kAllreduce) {
+    return Builder(g, options, file, options.collective).Build();
+  }
+  PipelineSchedule s;
+  s.collective = Collective::kAllreduce;
+  s.phases.push_back(Builder(g, options, file, Collective::kReduceScatter).Build());
+  s.phases.push_back(Builder(g, options, file, Collective::kAllgather).Build());
+  s.ratio = s.phases[0].ratio + s.phases[1].ratio;
+  s.height_hops = s.phases[0].height_hops.value_or(0) + s.phases[1].height_hops.value_or(0);
+  s.extra["baseline"] = options.name;
+  return s;
+}
+
+}  // namespace collsynth
