@@ -18,11 +18,13 @@ struct Direction {
   bool reversed;
   template <typename F>
   void ForNext(int x, F f) const {  // y with a link x -> y (reversed: y -> x)
-    for (int e : reversed ? g.InLinks(x) : g.OutLinks(x)) f(reversed ? g.link(e).from : g.link(e).to);
+    for (int e : reversed ? g.InLinks(x) : g.OutLinks(x))
+      f(reversed ? g.link(e).from : g.link(e).to);
   }
   template <typename F>
   void ForPrev(int y, F f) const {  // x with a link x -> y (reversed: y -> x)
-    for (int e : reversed ? g.OutLinks(y) : g.InLinks(y)) f(reversed ? g.link(e).to : g.link(e).from);
+    for (int e : reversed ? g.OutLinks(y) : g.InLinks(y))
+      f(reversed ? g.link(e).to : g.link(e).from);
   }
 };
 
@@ -155,8 +157,8 @@ std::vector<std::vector<Builder::Edge>> Builder::Trees() const {
     }
   } else {  // routed-recursive-doubling
     if (n < 2 || (n & (n - 1)) != 0) {
-      Fail("topology", "recursive doubling needs a power of two of compute nodes, got " +
-                           std::to_string(n));
+      Fail("topology",
+           "recursive doubling needs a power of two of compute nodes, got " + std::to_string(n));
     }
     for (int i = 0; i < n; ++i) {
       std::vector<Edge> edges;
@@ -178,8 +180,7 @@ std::vector<std::vector<int>> Builder::RoutesFor(int u, int v) {
   auto it = distances_.find(u);
   if (it == distances_.end()) it = distances_.emplace(u, SwitchOnlyDistances(dir_, u)).first;
   if (it->second[v] < 0) {
-    Fail("topology", "no route from " + Name(u) + " to " + Name(v) +
-                         " with only switches inside" +
+    Fail("topology", "no route from " + Name(u) + " to " + Name(v) + " with only switches inside" +
                          (dir_.reversed ? " (reduce-scatter: along reversed links)" : "") +
                          ", which " + o_.name + " needs");
   }
@@ -199,8 +200,9 @@ PipelineSchedule Builder::Build() {
       if (it == routes.end()) it = routes.emplace(e, RoutesFor(e.first, e.second)).first;
       total += static_cast<std::int64_t>(it->second.size());
       if (total > kMaxRoutedBaselineRoutes) {
-        Fail("--ecmp-routes", "the schedule would hold more than 2^22 routes; allow fewer routes "
-                              "per tree edge");
+        Fail("--ecmp-routes",
+             "the schedule would hold more than 2^22 routes; allow fewer routes "
+             "per tree edge");
       }
     }
   }

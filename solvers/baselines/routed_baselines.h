@@ -41,10 +41,10 @@
 namespace collsynth {
 
 struct RoutedBaselineOptions {
-  std::string name;                      // one of RoutedBaselineNames()
+  std::string name;  // one of RoutedBaselineNames()
   Collective collective = Collective::kAllgather;
-  std::vector<std::string> order;        // ring / recursive-doubling order (compute node names)
-  int max_routes_per_edge = 64;          // ECMP: at most this many shortest routes per tree edge
+  std::vector<std::string> order;  // ring / recursive-doubling order (compute node names)
+  int max_routes_per_edge = 64;    // ECMP: at most this many shortest routes per tree edge
 };
 
 inline constexpr std::int64_t kMaxRoutedBaselineRoutes = std::int64_t{1} << 22;
