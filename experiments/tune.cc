@@ -1,0 +1,197 @@
+#include "experiments/tune.h"
+
+#include <algorithm>
+#include <queue>
+#include <stdexcept>
+
+#include "graphs/input_error.h"
+#include "proofs_check/pipeline_checker.h"
+#include "proofs_check/step_checker.h"
+#include "proofs_check/symmetric_pipeline_checker.h"
+#include "simulate/chunk_choice.h"
+#include "simulate/simulation_run.h"
+#include "solvers/baselines/routed_baselines.h"
+#include "solvers/bfb/bfb_schedule.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "solvers/pipeline/symmetric_pipeline.h"
+
+namespace collsynth {
+namespace {
+
+bool HasSwitch(const Topology& g) { return g.num_compute() != g.num_nodes(); }
+
+// The certified ratio bound a pipeline check found: its cut ratio when the checker accepted
+// the cut (a lower bound on every schedule's T_B, seed 004 (1)/(6)/(7)).
+void KeepBound(const PipelineCheckReport& r, TuneCandidates& out) {
+  if (!r.ok || !r.cut_ratio || r.certified_by.empty()) return;
+  if (!out.bandwidth_bound || *r.cut_ratio > *out.bandwidth_bound) {
+    out.bandwidth_bound = *r.cut_ratio;
+    out.bandwidth_bound_by = r.certified_by;
+  }
+}
+
+void AddPipeline(const Topology& g, const std::string& name, PipelineSchedule s,
+                 TuneCandidates& out) {
+  PipelineCheckReport r = CheckPipelineSchedule(g, s);
+  if (!r.ok) {
+    out.skipped.push_back({name, "failed the checker: " + r.errors.at(0)});
+    return;
+  }
+  KeepBound(r, out);
+  TuneCandidate c;
+  c.algorithm = name;
+  c.height_hops = r.height_hops;
+  c.pipeline = std::move(s);
+  out.list.push_back(std::move(c));
+}
+
+}  // namespace
+
+TuneCandidates BuildTuneCandidates(const Topology& g, Collective collective,
+                                   const std::string& file) {
+  if (collective == Collective::kBroadcast)
+    throw InputError("<args>", "--collective", "tune takes allgather, reduce-scatter or allreduce");
+  TuneCandidates out;
+  // The pipeline path: symmetric where it applies, plain up to a size.
+  SymmetricPipelineResult sym = BuildSymmetricPipelineSchedule(g, collective);
+  if (sym.schedule) {
+    PipelineCheckReport r = CheckSymmetricPipelineSchedule(g, *sym.schedule);
+    if (!r.ok) {
+      out.skipped.push_back({"pipeline-symmetric", "failed the checker: " + r.errors.at(0)});
+    } else {
+      KeepBound(r, out);
+      TuneCandidate c;
+      c.algorithm = "pipeline-symmetric";
+      c.height_hops = r.height_hops;
+      c.pipeline = ExpandSymmetricPipelineSchedule(*sym.schedule, g);
+      c.symmetric = std::move(*sym.schedule);
+      out.list.push_back(std::move(c));
+    }
+  } else {
+    out.skipped.push_back({"pipeline-symmetric", sym.why});
+  }
+  if (g.num_compute() <= kTunePlainPipelineMaxCompute) {
+    PipelineOptions po;
+    po.collective = collective;
+    AddPipeline(g, "pipeline", BuildPipelineSchedule(g, po).schedule, out);
+  } else {
+    out.skipped.push_back({"pipeline", "more than " + std::to_string(kTunePlainPipelineMaxCompute) +
+                                           " compute nodes (the symmetric path serves them)"});
+  }
+  // BFB (seed 000 §6): direct-connect topologies.
+  if (HasSwitch(g)) {
+    out.skipped.push_back({"bfb", "BFB schedules are for direct-connect topologies"});
+  } else {
+    try {
+      BfbOptions bo;
+      bo.collective = collective;
+      bo.file = file;
+      BfbResult b = GenerateBfbSchedule(g, bo);
+      StepCheckReport r = CheckStepSchedule(g, b.schedule);
+      if (!r.ok) {
+        out.skipped.push_back({"bfb", "failed the checker: " + r.errors.at(0)});
+      } else {
+        TuneCandidate c;
+        c.algorithm = "bfb";
+        b.schedule.claimed_tl = r.tl;
+        b.schedule.claimed_tb = r.tb;
+        c.steps = std::move(b.schedule);
+        out.list.push_back(std::move(c));
+      }
+    } catch (const InputError& e) {
+      out.skipped.push_back({"bfb", e.what()});
+    } catch (const std::invalid_argument& e) {
+      out.skipped.push_back({"bfb", e.what()});
+    }
+  }
+  for (const std::string& name : RoutedBaselineNames()) {
+    RoutedBaselineOptions o;
+    o.name = name;
+    o.collective = collective;
+    try {
+      AddPipeline(g, name, BuildRoutedBaseline(g, o, file), out);
+    } catch (const InputError& e) {
+      out.skipped.push_back({name, e.what()});
+    }
+  }
+  return out;
+}
+
+Rational TuneAlphaDiameter(const Topology& g, const SimulationModel& m) {
+  const std::vector<Rational> alpha = LinkLatencies(g, m);
+  Rational diameter = 0;
+  using Item = std::pair<Rational, int>;
+  for (int r : g.ComputeNodes()) {
+    std::vector<std::optional<Rational>> dist(g.num_nodes());
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+    dist[r] = Rational(0);
+    heap.push({Rational(0), r});
+    while (!heap.empty()) {
+      auto [d, u] = heap.top();
+      heap.pop();
+      if (d != *dist[u]) continue;
+      if (g.IsCompute(u)) diameter = std::max(diameter, d);
+      for (int e : g.OutLinks(u)) {
+        const int v = g.link(e).to;
+        const Rational nd = d + alpha[e];
+        if (!dist[v] || nd < *dist[v]) {
+          dist[v] = nd;
+          heap.push({nd, v});
+        }
+      }
+    }
+  }
+  return diameter;
+}
+
+TuneRow TuneSize(const Topology& g, const TuneCandidates& candidates, SimulationModel model,
+                 Collective collective, const std::string& chunks_sweep, const Rational& bytes) {
+  model.size = bytes;
+  TuneRow row;
+  row.bytes = bytes;
+  row.alpha_bound = TuneAlphaDiameter(g, model);
+  row.lower_bound = row.alpha_bound;
+  if (candidates.bandwidth_bound) {
+    const Rational bandwidth = *candidates.bandwidth_bound *
+                               ShardBytes(model, collective, g.num_compute()) /
+                               model.bytes_per_unit;
+    row.lower_bound = std::max(row.lower_bound, bandwidth);
+  }
+  const std::vector<std::int64_t> sweep =
+      ParseChunkList("--chunks-sweep", chunks_sweep, std::int64_t{1} << 24);
+  for (const TuneCandidate& c : candidates.list) {
+    try {
+      if (c.steps) {
+        SimulationRun run = SimulateStepSchedule(*c.steps, g, model);
+        row.entries.push_back({c.algorithm, 1, run.result.completion});
+        continue;
+      }
+      // The longest prefix of the sweep the simulator's work bound allows.
+      std::vector<std::int64_t> list = sweep;
+      while (true) {
+        std::string text;
+        for (std::int64_t p : list) text += (text.empty() ? "" : ",") + std::to_string(p);
+        try {
+          SimulationRun run = SimulatePipelineSchedule(*c.pipeline, g, model, text);
+          row.entries.push_back({c.algorithm, run.model.chunks, run.result.completion});
+          break;
+        } catch (const InputError&) {
+          if (list.size() <= 1) throw;
+          list.pop_back();
+        }
+      }
+    } catch (const InputError& e) {
+      row.skipped.push_back({c.algorithm, e.what()});
+    }
+  }
+  if (row.entries.empty()) {
+    throw InputError("<args>", "--sizes",
+                     "no candidate could be simulated at " + ToString(bytes) + " bytes");
+  }
+  for (std::size_t i = 1; i < row.entries.size(); ++i) {
+    if (row.entries[i].time < row.entries[row.best].time) row.best = i;
+  }
+  return row;
+}
+
+}  // namespace collsynth

@@ -1,0 +1,85 @@
+// `collsynth tune` (docs/tune.md): at each message size, the fastest schedule the workbench can
+// check, and how far it is from the best possible. The candidates are every algorithm that
+// applies to the topology: the pipeline path's bandwidth-optimal schedule (symmetric where it
+// applies, and the plain path up to kTunePlainPipelineMaxCompute compute nodes), BFB on
+// direct-connect topologies, and the routed baselines (direct, routed-ring,
+// routed-recursive-doubling; solvers/baselines/routed_baselines.h). Each is checked by the
+// independent checker before it is a candidate. Per size, every candidate is simulated
+// (simulate/simulation_run.h) at each P of the chunk sweep; the least completion time wins.
+// The lower bound LB(M) = max(D_α, ratio*·(M/N)/b) is proven in docs/tune.md. Never prints.
+#ifndef COLLSYNTH_EXPERIMENTS_TUNE_H_
+#define COLLSYNTH_EXPERIMENTS_TUNE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graphs/rational.h"
+#include "graphs/topology.h"
+#include "schedules/collective.h"
+#include "schedules/pipeline_schedule.h"
+#include "schedules/step_schedule.h"
+#include "schedules/symmetric_pipeline_schedule.h"
+#include "simulate/simulation_model.h"
+
+namespace collsynth {
+
+inline constexpr int kTunePlainPipelineMaxCompute = 256;
+
+struct TuneCandidate {
+  std::string algorithm;  // "pipeline-symmetric", "pipeline", "bfb", "direct", ...
+  // Exactly one of these: what is simulated (a symmetric schedule is simulated as its
+  // expansion, which is what `collsynth simulate` does with the compact file).
+  std::optional<PipelineSchedule> pipeline;
+  std::optional<SymmetricPipelineSchedule> symmetric;  // with `pipeline` = its expansion
+  std::optional<StepSchedule> steps;
+  std::int64_t height_hops = 0;  // pipeline schedules: measured by the checker
+};
+
+struct TuneCandidates {
+  std::vector<TuneCandidate> list;
+  std::vector<std::pair<std::string, std::string>> skipped;  // (algorithm, why)
+  // ratio*, certified by the checker's cut on the pipeline schedule (T_B in units of M/N), or
+  // nullopt when no certified bound was found (LB is then D_α alone).
+  std::optional<Rational> bandwidth_bound;
+  std::string bandwidth_bound_by;  // "bound (1)", ... as the checker names it
+};
+
+// Builds and checks every candidate for `collective` (allgather, reduce-scatter, allreduce).
+// An algorithm that does not apply, or (a producer defect) fails its checker, is listed in
+// `skipped` with the reason. InputError for a broadcast.
+TuneCandidates BuildTuneCandidates(const Topology& g, Collective collective,
+                                   const std::string& file);
+
+struct TuneEntry {
+  std::string algorithm;
+  std::int64_t chunks = 1;  // the P that reproduces `time` with `collsynth simulate --chunks P`
+  Rational time;            // seconds, exact
+};
+
+struct TuneRow {
+  Rational bytes;                  // M
+  std::vector<TuneEntry> entries;  // one per candidate simulated, candidate order
+  std::vector<std::pair<std::string, std::string>> skipped;  // (algorithm, why) at this size
+  std::size_t best = 0;  // index into entries (the least time; first on ties)
+  Rational lower_bound;  // LB(M), seconds
+  Rational alpha_bound;  // D_α, seconds
+};
+
+// One size: model.size is set to `bytes`; `chunks_sweep` as `simulate --chunks-sweep` (pipeline
+// candidates; step schedules are simulated once). A candidate whose sweep passes the simulator's
+// work bound is retried with its sweep cut to the P that fit, else listed in `skipped`.
+// InputError when no candidate could be simulated.
+TuneRow TuneSize(const Topology& g, const TuneCandidates& candidates, SimulationModel model,
+                 Collective collective, const std::string& chunks_sweep, const Rational& bytes);
+
+// D_α: the largest α-distance (the sum of the links' latencies, LinkLatencies(g, m)) from a
+// compute node to another, by Dijkstra from each compute node in exact arithmetic.
+// O(N·|E|·log|V|) Rational operations.
+Rational TuneAlphaDiameter(const Topology& g, const SimulationModel& m);
+
+}  // namespace collsynth
+
+#endif  // COLLSYNTH_EXPERIMENTS_TUNE_H_
