@@ -35,7 +35,6 @@ struct TuneArgs {
 // Writes the candidate's schedule to `path`, checked (read back from the bytes on disk).
 OutputCheck WriteCandidate(const Topology& g, const TuneCandidate& c, const std::string& path) {
   std::string text;
-  json expected;
   if (c.symmetric) {
     text = SymmetricPipelineScheduleToJsonText(*c.symmetric, g);
   } else if (c.pipeline) {
@@ -43,7 +42,7 @@ OutputCheck WriteCandidate(const Topology& g, const TuneCandidate& c, const std:
   } else {
     text = StepScheduleToJsonText(*c.steps, g);
   }
-  return WriteCheckedSchedule(g, text + "\n", path, {}, expected);
+  return WriteCheckedSchedule(g, text + "\n", path, {}, json::object());
 }
 
 int RunTune(const TuneArgs& a) {

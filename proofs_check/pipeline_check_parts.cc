@@ -51,7 +51,6 @@ void PipelineTreeChecker::Check(const std::string& item, const PipelineTree& t,
   touched_.assign(1, t.root);
   std::vector<int> next_child(t.edges.size(), -1);  // child lists threaded through the edges
   std::vector<char> accepted(t.edges.size(), 0);
-  std::vector<std::int64_t> hops(t.edges.size(), 0);  // per edge: links on its longest route
   std::int64_t with_parent = 0;
   for (std::size_t j = 0; j < t.edges.size(); ++j) {
     const PipelineTreeEdge& e = t.edges[j];
@@ -82,7 +81,6 @@ void PipelineTreeChecker::Check(const std::string& item, const PipelineTree& t,
       const PipelineRoute& r = e.routes[k];
       const std::string ritem = eitem + ".routes[" + std::to_string(k) + "]";
       sum += r.multiplicity;
-      hops[j] = std::max(hops[j], static_cast<std::int64_t>(r.path.size()) - 1);
       if (r.path.size() < 2 || r.path.front() != e.from || r.path.back() != e.to) {
         out_.Add(K::kBadRouteEnds, ritem, -1, -1,
                  "path must run from " + Name(e.from) + " to " + Name(e.to));
@@ -140,7 +138,10 @@ void PipelineTreeChecker::Check(const std::string& item, const PipelineTree& t,
       const int c = t.edges[j].to;
       if (!seen_[c]) {
         seen_[c] = 1;
-        depth_[c] = depth_[u] + hops[j];
+        std::int64_t links = 0;  // the edge's longest route
+        for (const PipelineRoute& r : t.edges[j].routes)
+          links = std::max(links, static_cast<std::int64_t>(r.path.size()) - 1);
+        depth_[c] = depth_[u] + links;
         height_ = std::max(height_, depth_[c]);
         stack.push_back(c);
       }
