@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "core/stopwatch.h"
 #include "graphs/generators/seed000_generators.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/baselines/baselines.h"
@@ -15,18 +16,12 @@
 
 namespace {
 
-double Seconds(const std::function<void()>& f) {
-  auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 void Report(const std::string& what, const collsynth::Topology& g,
             const std::function<collsynth::StepSchedule()>& build) {
   collsynth::StepSchedule s;
-  double t_build = Seconds([&] { s = build(); });
+  double t_build = collsynth::SecondsToRun([&] { s = build(); });
   collsynth::StepCheckReport r;
-  double t_check = Seconds([&] { r = collsynth::CheckStepSchedule(g, s); });
+  double t_check = collsynth::SecondsToRun([&] { r = collsynth::CheckStepSchedule(g, s); });
   std::printf(
       "%-34s N=%6d sends=%9zu build %8.3f s  check %8.3f s  build/check %6.2f  ok=%d T_L=%d "
       "T_B=%s\n",
@@ -52,7 +47,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < ring.num_nodes(); ++i) order[i] = i;
   StepSchedule a = UniRingAllgather(order);
   ExpandedSchedule p;
-  Seconds([&] { p = CartesianPowerSchedule(ring, a, 3); });
+  collsynth::SecondsToRun([&] { p = CartesianPowerSchedule(ring, a, 3); });
   Report("power(uniring,3) schedule", p.topology,
          [&] { return CartesianPowerSchedule(ring, a, 3).schedule; });
   Topology k = CompleteBipartite(4);

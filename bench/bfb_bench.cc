@@ -21,9 +21,10 @@
 #include <cstring>
 #include <string>
 
+#include "core/json_io.h"
+#include "core/stopwatch.h"
 #include "graphs/generators/switch_topologies.h"
 #include "graphs/topology.h"
-#include "graphs/topology_io.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/compact_schedule.h"
 #include "solvers/backends/lemon_graph.h"
@@ -48,50 +49,46 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kClpBaselineMaxNodes = 256;
 
-double Since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 void Run(const Topology& g, const char* paper_seconds, unsigned threads, bool base) {
   BfbOptions o;
   o.threads = threads;
   auto t0 = Clock::now();
   BfbFlatPlan plan = SolveBfbFlatPlan(g, o);
-  const double flat = Since(t0);
+  const double flat = SecondsSince(t0);
   double base_s = -1, clp = -1;
   bool agree = true;
   if (base) {
     auto t1 = Clock::now();
     BfbPlan ref = SolveBfbPlan(g, o);
-    base_s = Since(t1);
+    base_s = SecondsSince(t1);
     agree = ref.step_tb == plan.step_tb && ref.step_u_max == plan.step_u_max;
     if (g.num_nodes() <= kClpBaselineMaxNodes) {
       auto t2 = Clock::now();
       for (const auto& step : ref.cells)
         for (const BfbCell& c : step)
           if (!c.problem.sources.empty()) SolveLpWithClp(BuildBfbLp(c.problem));
-      clp = Since(t2);
+      clp = SecondsSince(t2);
     }
   }
   auto t3 = Clock::now();
   CompactStepSchedule s = *BfbFlatAllgatherSends(g, plan);
-  const double build = Since(t3);
+  const double build = SecondsSince(t3);
   auto t4 = Clock::now();
   StepCheckOptions co;
   co.check_bfb = true;
   StepCheckReport rep = CheckStepSchedule(g, s, co);
-  const double check = Since(t4);
+  const double check = SecondsSince(t4);
   auto t5 = Clock::now();
   std::string compact_text = CompactStepScheduleToText(s, g);
-  const double write_compact = Since(t5);
+  const double write_compact = SecondsSince(t5);
   auto t6 = Clock::now();
   std::string json_text = StepsJsonTextFromCompact(s, g);
-  const double write_json = Since(t6);
+  const double write_json = SecondsSince(t6);
   json_text = std::string();
   auto t7 = Clock::now();
   StepCheckReport rep2 = CheckStepSchedule(
       g, CompactStepScheduleFromJson(ParseJsonText(compact_text, "c"), g, "c"), co);
-  const double reread = Since(t7);
+  const double reread = SecondsSince(t7);
   Rational tb(0);
   for (const Rational& x : plan.step_tb) tb += x;
   std::printf(

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/stopwatch.h"
 #include "proofs_check/brute_force_simulator.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/step_schedule.h"
@@ -16,10 +17,6 @@ namespace {
 
 using namespace collsynth;
 using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
 
 Topology Hypercube(int dim) {
   Topology g("hypercube");
@@ -64,14 +61,16 @@ int main(int argc, char** argv) {
   auto t5 = Clock::now();
   std::printf("hypercube dim %d: N = %d, %zu sends, %zu bytes of JSON\n", dim, 1 << dim,
               s.sends.size(), text.size());
-  std::printf("  build schedule        %8.3f s\n", Seconds(t0, t1));
-  std::printf("  CheckStepSchedule     %8.3f s  (ok=%d, T_L=%d, T_B=%s)\n", Seconds(t1, t2), r.ok,
-              r.tl, ToString(r.tb).c_str());
-  std::printf("  JSON dump (baseline)  %8.3f s\n", Seconds(t2, t3));
-  std::printf("  JSON parse (baseline) %8.3f s  (check / parse = %.2f)\n", Seconds(t3, t4),
-              Seconds(t1, t2) / Seconds(t3, t4));
-  std::printf("  StepScheduleFromJson  %8.3f s  (%zu sends)\n", Seconds(t4, t5), back.sends.size());
-  std::printf("  verify total (parse + read + check) %8.3f s\n", Seconds(t3, t5) + Seconds(t1, t2));
+  std::printf("  build schedule        %8.3f s\n", SecondsBetween(t0, t1));
+  std::printf("  CheckStepSchedule     %8.3f s  (ok=%d, T_L=%d, T_B=%s)\n", SecondsBetween(t1, t2),
+              r.ok, r.tl, ToString(r.tb).c_str());
+  std::printf("  JSON dump (baseline)  %8.3f s\n", SecondsBetween(t2, t3));
+  std::printf("  JSON parse (baseline) %8.3f s  (check / parse = %.2f)\n", SecondsBetween(t3, t4),
+              SecondsBetween(t1, t2) / SecondsBetween(t3, t4));
+  std::printf("  StepScheduleFromJson  %8.3f s  (%zu sends)\n", SecondsBetween(t4, t5),
+              back.sends.size());
+  std::printf("  verify total (parse + read + check) %8.3f s\n",
+              SecondsBetween(t3, t5) + SecondsBetween(t1, t2));
   // Brute force vs checker on a small cube (the checker's speed-up over the naive method).
   const int small = 5;
   Topology gs = Hypercube(small);
@@ -83,7 +82,7 @@ int main(int argc, char** argv) {
   auto b2 = Clock::now();
   std::printf(
       "hypercube dim %d (%zu sends): checker %.4f s, brute force %.4f s, ratio %.1f (agree: %d)\n",
-      small, ss.sends.size(), Seconds(b0, b1), Seconds(b1, b2), Seconds(b1, b2) / Seconds(b0, b1),
-      rs.ok == bf.valid && rs.tb == bf.tb);
+      small, ss.sends.size(), SecondsBetween(b0, b1), SecondsBetween(b1, b2),
+      SecondsBetween(b1, b2) / SecondsBetween(b0, b1), rs.ok == bf.valid && rs.tb == bf.tb);
   return r.ok ? 0 : 1;
 }

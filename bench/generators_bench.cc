@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/stopwatch.h"
 #include "graphs/expression.h"
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"
@@ -16,10 +17,6 @@
 namespace {
 
 using collsynth::Topology;
-
-double Seconds(const std::chrono::steady_clock::time_point& t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 Topology CopyLinkByLink(const Topology& g) {
   Topology t(g.name());
@@ -59,16 +56,16 @@ int main(int argc, char** argv) {
   for (const char* e : exprs) {
     auto t0 = std::chrono::steady_clock::now();
     Topology g = collsynth::EvaluateTopologyExpression(e);
-    double gen = Seconds(t0);
+    double gen = collsynth::SecondsSince(t0);
     t0 = std::chrono::steady_clock::now();
     collsynth::WriteTopologyFile(g, dir + "/generators_bench.json");
-    double json = Seconds(t0);
+    double json = collsynth::SecondsSince(t0);
     t0 = std::chrono::steady_clock::now();
     collsynth::WriteTopologyFile(g, dir + "/generators_bench.edges");
-    double edges = Seconds(t0);
+    double edges = collsynth::SecondsSince(t0);
     t0 = std::chrono::steady_clock::now();
     Topology copy = CopyLinkByLink(g);
-    double base = Seconds(t0);
+    double base = collsynth::SecondsSince(t0);
     std::printf("%-46s %8d %8d %9.4f %9.4f %9.4f %8.4f %8.2f\n", e, g.num_nodes(), g.num_links(),
                 gen, json, edges, base, gen / base);
     if (copy.num_links() != g.num_links()) return 1;

@@ -5,39 +5,34 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/stopwatch.h"
 #include "graphs/generators/polarstar.h"
 #include "graphs/metrics.h"
 #include "graphs/topology_io.h"
 #include "theory/polarstar_bounds.h"
-
-namespace {
-double Seconds(const std::chrono::steady_clock::time_point& t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace collsynth;
   std::int64_t radix = argc > 1 ? std::atoll(argv[1]) : 32;
   auto t0 = std::chrono::steady_clock::now();
   auto best = LargestPolarStar(radix);
-  double search = Seconds(t0);
+  double search = SecondsSince(t0);
   if (!best) {
     std::printf("no PolarStar for radix %lld\n", static_cast<long long>(radix));
     return 1;
   }
   t0 = std::chrono::steady_clock::now();
   Topology er = ErTopology(static_cast<int>(best->q));
-  double er_build = Seconds(t0);
+  double er_build = SecondsSince(t0);
   t0 = std::chrono::steady_clock::now();
   Topology g = PolarStar(static_cast<int>(best->q), static_cast<int>(best->d_prime), best->kind);
-  double build = Seconds(t0);
+  double build = SecondsSince(t0);
   t0 = std::chrono::steady_clock::now();
   DistanceStats d = ComputeDistanceStats(g);
-  double bfs = Seconds(t0);
+  double bfs = SecondsSince(t0);
   t0 = std::chrono::steady_clock::now();
   std::string text = WriteTopologyJson(g);
-  double write = Seconds(t0);
+  double write = SecondsSince(t0);
   std::printf(
       "polarstar_bench radix=%lld q=%lld d'=%lld %s: %d routers (formula %s), %d links, diameter "
       "%d\n",

@@ -22,6 +22,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/json_io.h"
 #include "graphs/expression.h"
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"

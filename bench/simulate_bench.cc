@@ -14,6 +14,7 @@
 #include <functional>
 #include <string>
 
+#include "core/stopwatch.h"
 #include "graphs/generators/seed000_generators.h"
 #include "proofs_check/step_checker.h"
 #include "simulate/pipeline_simulation.h"
@@ -23,12 +24,6 @@
 
 namespace collsynth {
 namespace {
-
-double Seconds(const std::function<void()>& f) {
-  auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // Boxes of 8 GPUs, NVSwitch per box (300 per GPU), one NIC per GPU (a switch, 25), NICs to 2
 // leaf switches (25); the same cluster as bench/pipeline_bench.cc.
@@ -76,17 +71,18 @@ const Rational kGB(1000000000);
 bool Cluster(int boxes, std::int64_t p) {
   Topology g = GpuCluster(boxes);
   PipelineBuildResult built;
-  const double t_schedule = Seconds([&] { built = BuildPipelineSchedule(g, PipelineOptions{}); });
+  const double t_schedule =
+      SecondsToRun([&] { built = BuildPipelineSchedule(g, PipelineOptions{}); });
   SimulationModel m;
   m.size = Rational(1 << 30);
   m.chunks = p;
   double t_build = 0, t_run = 0;
   FlowSimulationResult r;
   int transfers = 0;
-  t_build = Seconds([&] {
+  t_build = SecondsToRun([&] {
     FlowSimulation sim = BuildPipelineSimulation(built.schedule, g, m);
     transfers = sim.num_transfers();
-    t_run = Seconds([&] { r = sim.Run(); });
+    t_run = SecondsToRun([&] { r = sim.Run(); });
   });
   t_build -= t_run;
   const int n = g.num_compute();
@@ -110,7 +106,7 @@ bool TorusBfb(int side) {
   BfbOptions o;
   o.certificates = false;
   BfbResult bfb;
-  const double t_schedule = Seconds([&] { bfb = GenerateBfbSchedule(g, o); });
+  const double t_schedule = SecondsToRun([&] { bfb = GenerateBfbSchedule(g, o); });
   StepCheckReport check = CheckStepSchedule(g, bfb.schedule);
   SimulationModel m;
   m.size = Rational(1 << 30);
@@ -118,10 +114,10 @@ bool TorusBfb(int side) {
   double t_build = 0, t_run = 0;
   FlowSimulationResult r;
   int transfers = 0;
-  t_build = Seconds([&] {
+  t_build = SecondsToRun([&] {
     FlowSimulation sim = BuildStepSimulation(bfb.schedule, g, m);
     transfers = sim.num_transfers();
-    t_run = Seconds([&] { r = sim.Run(); });
+    t_run = SecondsToRun([&] { r = sim.Run(); });
   });
   t_build -= t_run;
   const Rational expected =

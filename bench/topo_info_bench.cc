@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <random>
 
+#include "core/json_io.h"
+#include "core/stopwatch.h"
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
 #include "graphs/topology.h"
@@ -14,10 +16,6 @@
 namespace {
 
 using collsynth::Topology;
-
-double Seconds(const std::chrono::steady_clock::time_point& t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // Degree-4 digraph on n nodes: the directed circulant with offsets {1, 2, 3, k} for a k near
 // sqrt(n) (a stand-in for circulant/generalized-Kautz topologies of that size).
@@ -37,24 +35,24 @@ int main(int argc, char** argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 10000;
   auto t0 = std::chrono::steady_clock::now();
   Topology g = Circulant4(n);
-  double build = Seconds(t0);
+  double build = collsynth::SecondsSince(t0);
   t0 = std::chrono::steady_clock::now();
   std::string text = collsynth::TopologyToJson(g).dump();
-  double write = Seconds(t0);
+  double write = collsynth::SecondsSince(t0);
   t0 = std::chrono::steady_clock::now();
   Topology r = collsynth::TopologyFromJson(collsynth::ParseJsonText(text, "mem"), "mem");
-  double read = Seconds(t0);
+  double read = collsynth::SecondsSince(t0);
   t0 = std::chrono::steady_clock::now();
   auto eu = collsynth::CheckEulerian(r);
   auto sc = collsynth::CheckStronglyConnected(r);
   auto deg = collsynth::ComputeDegrees(r);
-  double props = Seconds(t0);
+  double props = collsynth::SecondsSince(t0);
   t0 = std::chrono::steady_clock::now();
   auto single = collsynth::ComputeDistanceStats(r, 1);
-  double bfs1 = Seconds(t0);
+  double bfs1 = collsynth::SecondsSince(t0);
   t0 = std::chrono::steady_clock::now();
   auto multi = collsynth::ComputeDistanceStats(r, 0);
-  double bfsn = Seconds(t0);
+  double bfsn = collsynth::SecondsSince(t0);
   std::printf("topo_info_bench N=%d links=%d degree=%lld eulerian=%d connected=%d diameter=%d\n", n,
               r.num_links(), static_cast<long long>(deg.degree), eu.eulerian, sc.strongly_connected,
               multi.diameter);

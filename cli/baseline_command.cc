@@ -11,7 +11,7 @@
 
 #include "cli/command_registry.h"
 #include "cli/schedule_output.h"
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"

@@ -15,7 +15,9 @@
 
 #include "cli/command_registry.h"
 #include "cli/schedule_output.h"
-#include "graphs/input_error.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
+#include "core/stopwatch.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/collective.h"
@@ -94,10 +96,6 @@ BigInt CompactLcmChunks(const CompactStepSchedule& c) {
   return lcm;
 }
 
-double Seconds(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
-}
-
 int RunBfb(const BfbArgs& a) {
   auto start = std::chrono::steady_clock::now();
   Topology g = ReadTopologyFile(a.file);
@@ -170,7 +168,7 @@ int RunBfb(const BfbArgs& a) {
   if (a.no_certificates) schedule.extra.erase("certificates");
   if (compact && a.no_certificates) compact->extra.erase("certificates");
   out["sends"] = compact ? compact->num_sends() : schedule.sends.size();
-  out["solve_seconds"] = Seconds(start);
+  out["solve_seconds"] = SecondsSince(start);
   int code = kExitOk;
   if (out.contains("error")) code = kExitCheckFailed;
   StepCheckOptions co;
@@ -181,7 +179,7 @@ int RunBfb(const BfbArgs& a) {
     StepCheckReport rep =
         compact ? CheckStepSchedule(g, *compact, co) : CheckStepSchedule(g, schedule, co);
     out["verified"] = rep.ok;
-    out["verify_seconds"] = Seconds(t0);
+    out["verify_seconds"] = SecondsSince(t0);
     expected = {{"tl", rep.tl}, {"tb", ToString(rep.tb)}};
     if (!rep.ok) {
       out["error"] = rep.errors.empty() ? "schedule rejected by the checker" : rep.errors.front();
@@ -215,7 +213,7 @@ int RunBfb(const BfbArgs& a) {
     out["output_bytes"] = bytes;
     out["output_format"] = write_compact ? "steps-compact" : "steps";
     AddOutputCheck(out, written);
-    out["write_seconds"] = Seconds(t0);
+    out["write_seconds"] = SecondsSince(t0);
     if (!written.ok) {
       out["error"] = a.output + ": " + written.error + " (nothing written)";
       code = kExitCheckFailed;

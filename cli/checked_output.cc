@@ -7,8 +7,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "core/input_error.h"
 #include "export/msccl_program.h"
-#include "graphs/input_error.h"
 
 namespace collsynth::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include <typeinfo>
 #include <vector>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 
 namespace collsynth::cli {
 namespace {

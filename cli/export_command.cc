@@ -27,10 +27,12 @@
 #include "cli/checked_output.h"
 #include "cli/command_registry.h"
 #include "cli/schedule_input.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "export/msccl_program.h"
 #include "export/msccl_xml.h"
 #include "export/mscclpp_plan.h"
-#include "graphs/input_error.h"
+#include "graphs/rank_map.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/msccl_replay.h"
 #include "proofs_check/mscclpp_plan.h"
@@ -65,48 +67,6 @@ struct ExportArgs {
   bool json = false;
 };
 
-// node id -> rank from --ranks FILE: a JSON array of compute node names in rank order, or an
-// object {name: rank}; it must be a bijection of the compute nodes onto 0..N-1.
-std::vector<int> ReadRanks(const Topology& g, const std::string& path) {
-  json j = ParseJsonText(ReadTextFile(path), path);
-  const int n = g.num_compute();
-  std::vector<int> rank(g.num_nodes(), -1);
-  std::vector<int> node_of_rank(n, -1);
-  auto assign = [&](const std::string& name, long long r, const std::string& item) {
-    auto v = g.FindNode(name);
-    if (!v) throw InputError(path, item, "no node named '" + name + "' in the topology");
-    if (!g.IsCompute(*v)) throw InputError(path, item, "'" + name + "' is a switch, not a GPU");
-    if (r < 0 || r >= n)
-      throw InputError(path, item,
-                       "rank " + std::to_string(r) + " outside 0.." + std::to_string(n - 1));
-    if (rank[*v] >= 0) throw InputError(path, item, "'" + name + "' is given two ranks");
-    if (node_of_rank[r] >= 0)
-      throw InputError(path, item, "rank " + std::to_string(r) + " is given twice");
-    rank[*v] = static_cast<int>(r);
-    node_of_rank[r] = *v;
-  };
-  if (j.is_array()) {
-    for (std::size_t i = 0; i < j.size(); ++i) {
-      if (!j[i].is_string())
-        throw InputError(path, "[" + std::to_string(i) + "]", "not a node name");
-      assign(j[i].get<std::string>(), static_cast<long long>(i), "[" + std::to_string(i) + "]");
-    }
-  } else if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (!it.value().is_number_integer())
-        throw InputError(path, it.key(), "the rank is not an integer");
-      assign(it.key(), it.value().get<long long>(), it.key());
-    }
-  } else {
-    throw InputError(path, "", "expected an array of node names or an object {name: rank}");
-  }
-  for (int r = 0; r < n; ++r) {
-    if (node_of_rank[r] < 0)
-      throw InputError(path, "", "rank " + std::to_string(r) + " has no node");
-  }
-  return rank;
-}
-
 // A schedule read once, checked (the check `collsynth verify` runs) and ready to lower.
 struct VerifiedInput {
   Topology g;
@@ -126,7 +86,7 @@ bool ReadVerifiedInput(const std::string& topology, const std::string& schedule,
   in->schedule = std::move(*checked);
   in->file = in->schedule.file;
   in->format = in->schedule.format;
-  in->rank = ranks.empty() ? DefaultRanks(in->g) : ReadRanks(in->g, ranks);
+  in->rank = ranks.empty() ? DefaultRanks(in->g) : ReadRankMapFile(in->g, ranks, "").rank_of_node;
   return true;
 }
 

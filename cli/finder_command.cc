@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "cli/command_registry.h"
+#include "core/input_error.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "solvers/finder/finder.h"
 #include "solvers/finder/finder_bfb_value.h"
 

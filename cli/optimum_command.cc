@@ -8,7 +8,8 @@
 
 #include "cli/command_registry.h"
 #include "cli/progress.h"
-#include "graphs/input_error.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "graphs/properties.h"
 #include "graphs/topology_io.h"
 #include "schedules/collective.h"

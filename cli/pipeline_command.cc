@@ -9,7 +9,9 @@
 
 #include "cli/command_registry.h"
 #include "cli/schedule_output.h"
-#include "graphs/input_error.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
+#include "core/stopwatch.h"
 #include "graphs/properties.h"
 #include "graphs/symmetry.h"
 #include "graphs/topology_io.h"
@@ -38,10 +40,6 @@ struct PipelineArgs {
   bool no_symmetric = false;
 };
 
-double Since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 // The symmetric path (docs/symmetry.md, docs/cli.md "Symmetric schedules"). Returns the exit code,
 // or std::nullopt when no symmetric schedule was found (`*why` says why; the caller then runs the
 // plain path).
@@ -49,7 +47,7 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
                                 std::string* why) {
   auto t0 = std::chrono::steady_clock::now();
   SymmetricPipelineResult built = BuildSymmetricPipelineSchedule(g, collective);
-  const double build_s = Since(t0);
+  const double build_s = SecondsSince(t0);
   if (!built.schedule) {
     *why = built.why;
     return std::nullopt;
@@ -68,10 +66,10 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
   const json r = rep.ToJson();
   const json expected = {
       {"ratio", r["ratio"]}, {"verdict", r["verdict"]}, {"height_hops", r["height_hops"]}};
-  const double check_s = Since(t_check);
+  const double check_s = SecondsSince(t_check);
   auto t_write = std::chrono::steady_clock::now();
   std::string text = SymmetricPipelineScheduleToJsonText(s, g) + "\n";
-  const double write_s = Since(t_write);
+  const double write_s = SecondsSince(t_write);
   const std::size_t bytes = text.size();
   OutputCheck written = WriteCheckedSchedule(g, std::move(text), args.output, {}, expected);
   if (!written.ok) {

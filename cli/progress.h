@@ -13,7 +13,7 @@
 #include <iostream>
 #include <string>
 
-#include "graphs/progress.h"
+#include "core/progress.h"
 
 namespace collsynth::cli {
 

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command_registry.h"
+#include "core/input_error.h"
 #include "experiments/sweeps/sweep.h"
-#include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth::cli {

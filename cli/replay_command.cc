@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "cli/command_registry.h"
-#include "graphs/input_error.h"
-#include "graphs/topology_io.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "proofs_check/msccl_replay.h"
 #include "proofs_check/mscclpp_replay.h"
 
@@ -167,11 +167,7 @@ CommandRegistrar reg_replay(0, [](CLI::App& app) {
   std::vector<CLI::Option*> xml_only(std::begin(xml_options), std::end(xml_options));
   cmd->callback([args, xml_only]() {
     RunCommand([&]() {
-      static const std::map<std::string, MscclProfile> kProfiles = {
-          {"executor", MscclProfile::kExecutor},
-          {"rccl", MscclProfile::kRccl},
-          {"legacy", MscclProfile::kLegacy}};
-      args->options.profile = kProfiles.at(args->profile);
+      args->options.profile = ParseMscclProfile(args->profile);  // CLI11 checked the name
       const std::string name = args->file == "-" ? "<stdin>" : args->file;
       const std::string text = ReadXmlFile(args->file);
       const bool plan = IsMscclppPlan(args->file, text);

@@ -8,8 +8,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "graphs/input_error.h"
-#include "graphs/topology_io.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 
 namespace collsynth::cli {
 namespace {

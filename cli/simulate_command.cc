@@ -13,9 +13,10 @@
 
 #include "cli/command_registry.h"
 #include "cli/schedule_input.h"
-#include "graphs/input_error.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "graphs/link_latency.h"
-#include "graphs/topology_io.h"
+#include "graphs/rank_map.h"
 #include "proofs_check/msccl_replay.h"
 #include "proofs_check/verify.h"
 #include "schedules/compact_schedule.h"
@@ -67,9 +68,8 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
   const msccl::Algo algo = ReadMscclProgram(text, file, ro);
   CheckMscclProgramRanks(algo, g, file);
   MscclRouting routing;
-  routing.node_of_rank =
-      a.ranks.empty() ? DefaultRankNodes(g)
-                      : ReadRankNodes(g, ParseJsonText(ReadTextFile(a.ranks), a.ranks), a.ranks);
+  routing.node_of_rank = a.ranks.empty() ? DefaultRankMap(g).node_of_rank
+                                         : ReadRankMapFile(g, a.ranks, "ranks").node_of_rank;
   if (!a.routes.empty()) {
     const json side = ParseJsonText(ReadTextFile(a.routes), a.routes);
     try {

@@ -6,7 +6,8 @@
 
 #include "cli/command_registry.h"
 #include "cli/progress.h"
-#include "graphs/input_error.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
 #include "graphs/symmetry.h"

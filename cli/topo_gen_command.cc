@@ -4,9 +4,9 @@
 
 #include "cli/command_registry.h"
 #include "cli/progress.h"
+#include "core/input_error.h"
 #include "graphs/expression.h"
 #include "graphs/family.h"
-#include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth::cli {

@@ -9,8 +9,8 @@
 #include <stdexcept>
 
 #include "cli/command_registry.h"
+#include "core/input_error.h"
 #include "graphs/generators/polarstar.h"
-#include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "graphs/topology_io.h"
 #include "theory/polarstar_bounds.h"

@@ -11,8 +11,8 @@
 
 #include "cli/command_registry.h"
 #include "cli/schedule_output.h"
+#include "core/input_error.h"
 #include "experiments/tune.h"
-#include "graphs/input_error.h"
 #include "graphs/link_latency.h"
 #include "graphs/topology_io.h"
 #include "simulate/flow_simulation.h"

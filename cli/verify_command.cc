@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/command_registry.h"
+#include "core/json_io.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/verify.h"
 

@@ -5,10 +5,11 @@
 #include <optional>
 #include <utility>
 
+#include "core/input_error.h"
+#include "core/stopwatch.h"
 #include "experiments/csv_table.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
@@ -22,10 +23,6 @@ namespace collsynth::experiments {
 namespace {
 
 using nlohmann::json;
-
-double Since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // The solvers' exact lower bound and the part of it the checker certifies: the solvers' cuts
 // (bottleneck cut S* of (1), of G^T for reduce-scatter; the (6) cut and the (7) cuts S_v for
@@ -245,7 +242,7 @@ ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::str
     row.tl = Rational(rep.tl);
     row.tb = rep.tb;
   }
-  row.wall_seconds = Since(t0);
+  row.wall_seconds = SecondsSince(t0);
   std::optional<RowBound> rb;
   if (lower_bound) {
     rb = ComputeRowBound(g, *row.collective);

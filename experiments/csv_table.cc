@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 
 namespace collsynth::experiments {
 namespace {

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "core/rational.h"
 #include "experiments/experiment.h"
-#include "graphs/rational.h"
 
 namespace collsynth::experiments {
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
-#include "graphs/input_error.h"
-#include "graphs/topology_io.h"
 
 namespace collsynth::experiments {
 namespace {

@@ -10,10 +10,10 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "core/input_error.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/bfb/bfb_schedule.h"
 #include "solvers/bfb/discrete_chunks.h"

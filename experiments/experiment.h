@@ -31,7 +31,7 @@
 #include <utility>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "schedules/collective.h"
 
 namespace collsynth::experiments {

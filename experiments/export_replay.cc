@@ -28,13 +28,14 @@
 #include <string>
 #include <vector>
 
+#include "core/input_error.h"
+#include "core/stopwatch.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "export/msccl_program.h"
 #include "export/msccl_xml.h"
 #include "export/mscclpp_plan.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "proofs_check/msccl_replay.h"
 #include "proofs_check/mscclpp_replay.h"
 #include "proofs_check/pipeline_checker.h"
@@ -44,10 +45,6 @@ namespace collsynth::experiments {
 namespace {
 
 using json = nlohmann::json;
-
-double Since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 std::string Seconds(double s) {
   char buf[32];
@@ -123,15 +120,15 @@ void RunMscclpp(const Topology& g, const PipelineSchedule& s, const std::vector<
   try {
     const MscclppExportResult r = ExportPipelineToMscclppPlan(g, s, rank, o, expr);
     const std::string text = r.plan.dump(1);
-    const double export_seconds = Since(te);
+    const double export_seconds = SecondsSince(te);
     const auto tr = std::chrono::steady_clock::now();
     const ReplayResult replay = ReplayMscclppPlan(text, expr, MscclppReplayOptions{});
-    const double replay_seconds = Since(tr);
+    const double replay_seconds = SecondsSince(tr);
     FillRow({r.output_chunks, r.channels_per_gpu, r.blocks_per_gpu, r.max_ops_per_block,
              r.optimal_ratio, r.achieved_ratio, &replay, export_seconds, replay_seconds},
             row, set);
   } catch (const ExportLimitError& e) {
-    LimitRow(e, Since(te), row, set);
+    LimitRow(e, SecondsSince(te), row, set);
   }
 }
 
@@ -175,7 +172,7 @@ ExperimentRow RunCase(const std::string& expr, const std::string& label, Collect
   if (!rep.ok) {
     row.verified = Verified::kNo;
     row.extra = cols;
-    row.wall_seconds = Since(t0);
+    row.wall_seconds = SecondsSince(t0);
     return row;
   }
   if (target.mscclpp) {
@@ -186,7 +183,7 @@ ExperimentRow RunCase(const std::string& expr, const std::string& label, Collect
       RunMscclpp(g, built.schedule, rank, expr, limits, &row, set);
     }
     row.extra = cols;
-    row.wall_seconds = Since(t0);
+    row.wall_seconds = SecondsSince(t0);
     return row;
   }
   MscclExportOptions o;
@@ -199,21 +196,21 @@ ExperimentRow RunCase(const std::string& expr, const std::string& label, Collect
   try {
     const MscclExportResult r = ExportPipelineToMscclProgram(g, built.schedule, rank, o, expr);
     const std::string xml = MscclXmlText(r.program, profile);
-    const double export_seconds = Since(te);
+    const double export_seconds = SecondsSince(te);
     ReplayOptions ro;
     ro.profile = ReplayProfile(profile);
     ro.root = r.root_rank < 0 ? 0 : r.root_rank;
     const auto tr = std::chrono::steady_clock::now();
     const ReplayResult replay = ReplayMscclXml(xml, expr, ro);
-    const double replay_seconds = Since(tr);
+    const double replay_seconds = SecondsSince(tr);
     FillRow({r.program.nchunksperloop, r.program.nchannels, r.blocks_per_gpu, r.max_steps_per_block,
              r.optimal_ratio, r.achieved_ratio, &replay, export_seconds, replay_seconds},
             &row, set);
   } catch (const ExportLimitError& e) {
-    LimitRow(e, Since(te), &row, set);
+    LimitRow(e, SecondsSince(te), &row, set);
   }
   row.extra = cols;
-  row.wall_seconds = Since(t0);
+  row.wall_seconds = SecondsSince(t0);
   return row;
 }
 

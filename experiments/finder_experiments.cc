@@ -23,10 +23,11 @@
 #include <chrono>
 #include <map>
 
+#include "core/input_error.h"
+#include "core/stopwatch.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "experiments/sweeps/sweep.h"
-#include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/finder/finder.h"
 #include "solvers/finder/finder_base_table.h"
@@ -35,10 +36,6 @@
 
 namespace collsynth::experiments {
 namespace {
-
-double Since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // params.degrees (each in 1..2^31-1), or `fallback` when absent.
 std::vector<int> Degrees(const Params& p, std::vector<int> fallback) {
@@ -106,7 +103,7 @@ std::vector<ExperimentTask> FrontierTasks(const ExperimentInput& in) {
                bool same = rep.ok && rep.tl == c.tl && ShardTbToMOverB(s.topology, rep.tb) == c.tb;
                r.verified = same ? Verified::kYes : Verified::kNo;
              }
-             r.wall_seconds = Since(t0);
+             r.wall_seconds = SecondsSince(t0);
              rows.push_back(std::move(r));
            }
            return rows;
@@ -177,7 +174,7 @@ std::vector<ExperimentTask> BestPerNTasks(const ExperimentInput& in) {
                                                       bidir ? "bidirectional" : "unidirectional");
                                  r.extra.emplace_back("series", bidir ? "bidirectional" : lab);
                                }
-                               r.wall_seconds = Since(t0);
+                               r.wall_seconds = SecondsSince(t0);
                                rows.push_back(std::move(r));
                              }
                            }
@@ -277,14 +274,14 @@ std::vector<ExperimentTask> SweepTasks(const ExperimentInput& in) {
                            // generator accepts (e.g. johnson(51,3) > 20000 nodes): the
                            // chunk's row says so instead of failing the whole run.
                            if (!beyond_defaults) throw;
-                           r.wall_seconds = Since(t0);
+                           r.wall_seconds = SecondsSince(t0);
                            r.extra = {{"source", spec->source}, {"range", range_text},
                                       {"instances", ""},        {"counterexamples", ""},
                                       {"holds", "n/a"},         {"first_counterexample", ""},
                                       {"limit", e.what()}};
                            return std::vector<ExperimentRow>{r};
                          }
-                         r.wall_seconds = Since(t0);
+                         r.wall_seconds = SecondsSince(t0);
                          std::string first = rep.ok() ? ""
                                                       : rep.counterexamples[0].instance + ": " +
                                                             rep.counterexamples[0].detail;

@@ -32,10 +32,11 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/input_error.h"
+#include "core/stopwatch.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/bfb/bfb_schedule.h"
@@ -50,10 +51,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kTbUnit = "(M/N)/b";
-
-double Since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 std::string Seconds(double s) {
   char buf[32];
@@ -123,7 +120,7 @@ ExperimentRow BfbRow(const std::string& instance, const Topology& g, const Insta
   opt.threads = 1;  // the runner parallelizes over tasks
   opt.file = instance;
   const BfbResult r = GenerateBfbSchedule(g, opt);
-  const double gen = Since(t0);
+  const double gen = SecondsSince(t0);
   const StepCheckReport rep =
       r.compact ? CheckStepSchedule(g, *r.compact) : CheckStepSchedule(g, r.schedule);
   row.verified = rep.ok ? Verified::kYes : Verified::kNo;
@@ -132,7 +129,7 @@ ExperimentRow BfbRow(const std::string& instance, const Topology& g, const Insta
   row.lower_bound = bound.ratio;
   row.extra.emplace_back("generation_seconds", Seconds(gen));
   AddCertificateColumns(row, bound);
-  row.wall_seconds = Since(t0);
+  row.wall_seconds = SecondsSince(t0);
   return row;
 }
 
@@ -261,7 +258,7 @@ ExperimentRow PipelineRow(const std::string& instance, const Topology& g,
   row.extra.emplace_back("certificate", rep.certified_optimal ? "checked cut: " + rep.certified_by
                                         : rep.ok ? "none: no certificate in the schedule"
                                                  : "none: schedule rejected by the checker");
-  row.wall_seconds = Since(t0);
+  row.wall_seconds = SecondsSince(t0);
   return row;
 }
 
@@ -285,7 +282,7 @@ ExperimentRow PipelineLpRow(const std::string& instance, const Topology& g,
   row.extra.emplace_back("lp_cols", std::to_string(r.lp_cols));
   row.extra.emplace_back("lp_seconds", Seconds(r.lp_seconds));
   AddCertificateColumns(row, bound);
-  row.wall_seconds = Since(t0);
+  row.wall_seconds = SecondsSince(t0);
   return row;
 }
 

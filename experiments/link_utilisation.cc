@@ -30,12 +30,13 @@
 #include <utility>
 #include <vector>
 
+#include "core/input_error.h"
+#include "core/stopwatch.h"
 #include "experiments/collective_compare.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/baselines/baseline_structure.h"
 #include "solvers/baselines/baselines.h"
@@ -47,10 +48,6 @@ namespace collsynth::experiments {
 namespace {
 
 using nlohmann::json;
-
-double Since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // A Hamiltonian cycle of a d0 × d1 grid (d0 even) using mesh links only: row 0 from column 1
 // to the end, row 1 back to column 1, ..., then up column 0. InputError when d0 is odd.
@@ -213,7 +210,7 @@ std::vector<ExperimentRow> RunTopology(const std::string& expr,
       row.tb = st->tb;
       if (a == "multitree") multitree_tb = st->tb;
     }
-    row.wall_seconds = Since(t0);
+    row.wall_seconds = SecondsSince(t0);
     const Rational half_total =
         st ? st->total / (Rational(2) * Rational(g.num_compute())) : Rational(0);
     row.extra = {{"data_per_node_per_phase", st ? ToString(half_total) : ""},

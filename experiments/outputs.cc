@@ -17,10 +17,10 @@
 #include <sstream>
 #include <thread>
 
+#include "core/input_error.h"
+#include "core/rational.h"
 #include "experiments/params.h"
 #include "experiments/program_run.h"
-#include "graphs/input_error.h"
-#include "graphs/rational.h"
 
 namespace collsynth::experiments {
 namespace {

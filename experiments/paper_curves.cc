@@ -34,11 +34,12 @@
 #include <map>
 #include <optional>
 
+#include "core/input_error.h"
+#include "core/stopwatch.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/bfb/bfb_schedule.h"
@@ -50,10 +51,6 @@ namespace collsynth::experiments {
 namespace {
 
 using nlohmann::json;
-
-double Since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // The optimal BFB allgather of `g`, checked: (T_L steps, T_B in M/B).
 struct Checked {
@@ -135,7 +132,7 @@ std::vector<ExperimentTask> LineGraphCurveTasks(const ExperimentInput& in) {
                         {"moore_optimal", IsMooreOptimal(big_n, d, tl) ? "yes" : "no"},
                         {"checked_tl", checked_tl},
                         {"checked_tb", checked_tb}};
-             r.wall_seconds = Since(t0);
+             r.wall_seconds = SecondsSince(t0);
              rows.push_back(std::move(r));
            }
            return rows;
@@ -317,7 +314,7 @@ std::vector<ExperimentTask> ModelTopologyTasks(const ExperimentInput& in) {
                        r.extra.emplace_back("fastest_to_bytes", ours_text.second);
                        r.extra.emplace_back("paper_fastest_from_bytes", paper_text.first);
                        r.extra.emplace_back("paper_fastest_to_bytes", paper_text.second);
-                       r.wall_seconds = Since(t0);
+                       r.wall_seconds = SecondsSince(t0);
                        return std::vector<ExperimentRow>{r};
                      }});
   }

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "graphs/input_error.h"
-#include "graphs/rational.h"
+#include "core/input_error.h"
+#include "core/rational.h"
 
 namespace collsynth::experiments {
 
@@ -54,7 +54,7 @@ class Params {
   std::uint64_t Unsigned(const std::string& key) const;
   std::uint64_t Unsigned(const std::string& key, std::uint64_t fallback) const;
   double Number(const std::string& key, double fallback) const;  // any JSON number
-  // An exact rational: a JSON integer or a "p/q" / decimal string (graphs/rational.h).
+  // An exact rational: a JSON integer or a "p/q" / decimal string (core/rational.h).
   Rational Exact(const std::string& key) const;
   Rational Exact(const std::string& key, const std::string& fallback) const;
   // Arrays; an absent key is an empty list.

@@ -5,8 +5,8 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "graphs/input_error.h"
-#include "graphs/thread_pool.h"
+#include "core/input_error.h"
+#include "core/thread_pool.h"
 
 namespace collsynth::experiments {
 
@@ -47,7 +47,7 @@ RunResult RunExperiment(const ExperimentDefinition& def, const RunOptions& optio
   std::mutex progress_mutex;
   size_t done = 0;
   // One task per index on `jobs` workers of the shared pool; a task's own parallel work
-  // (e.g. a BFB plan) gets the task's share of the thread budget (graphs/thread_pool.h), so
+  // (e.g. a BFB plan) gets the task's share of the thread budget (core/thread_pool.h), so
   // jobs x inner threads never oversubscribe the cores. The pool rethrows the exception of
   // the lowest failing task index once every worker has stopped.
   ParallelFor(selected.size(), std::max(1u, options.jobs), [&](size_t k) {

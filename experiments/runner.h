@@ -1,5 +1,5 @@
 // Runs an experiment definition: builds the kind's tasks, executes them on `jobs` workers of
-// the shared pool (graphs/thread_pool.h; each task on one worker; results are stored by task
+// the shared pool (core/thread_pool.h; each task on one worker; results are stored by task
 // index, so the row order — and the CSV — is independent of jobs and timing) and enforces the
 // verification rule: a row that stands for a schedule the checker did not accept
 // (Verified::kNo) fails the run. Parallel work inside a task (a BFB plan, BFS metrics) uses

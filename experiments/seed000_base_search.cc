@@ -9,11 +9,11 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/input_error.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expansions.h"
-#include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/backends/lp_backend.h"
 #include "solvers/bfb/bfb_schedule.h"

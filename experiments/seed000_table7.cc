@@ -8,11 +8,11 @@
 // topology is "" (no construction here) carries the formula columns from the paper's N only.
 #include <chrono>
 
+#include "core/input_error.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "experiments/seed000_base_search.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "theory/moore_bound.h"
 

@@ -8,11 +8,11 @@
 #include <map>
 #include <regex>
 
+#include "core/input_error.h"
+#include "core/json_io.h"
+#include "core/rational.h"
 #include "experiments/outputs.h"
 #include "experiments/params.h"
-#include "graphs/input_error.h"
-#include "graphs/rational.h"
-#include "graphs/topology_io.h"
 
 namespace collsynth::experiments {
 namespace {

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/input_error.h"
 #include "experiments/program_run.h"
-#include "graphs/input_error.h"
 
 namespace collsynth::experiments {
 namespace {

@@ -6,11 +6,11 @@
 #include <string>
 #include <utility>
 
+#include "core/input_error.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
 #include "simulate/chunk_choice.h"

@@ -29,7 +29,7 @@
 #include <optional>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 
 namespace collsynth::experiments {
 

@@ -20,10 +20,11 @@
 #include <optional>
 #include <queue>
 
+#include "core/input_error.h"
+#include "core/stopwatch.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "theory/diameter3_scale.h"
 #include "theory/polarstar_bounds.h"
 
@@ -31,10 +32,6 @@ namespace collsynth::experiments {
 namespace {
 
 using nlohmann::json;
-
-double Since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // x rounded half away from zero to 6 decimals, exactly (x >= 0).
 std::string Decimal6(const Rational& x) {
@@ -117,7 +114,7 @@ std::vector<ExperimentTask> ScaleTasks(const ExperimentInput& in) {
                r.extra.push_back({"ratio", ToString(ratio)});
                r.extra.push_back({"ratio_decimal", Decimal6(ratio)});
              }
-             r.wall_seconds = Since(t1);
+             r.wall_seconds = SecondsSince(t1);
              rows.push_back(std::move(r));
            }
            ExperimentRow g;
@@ -138,7 +135,7 @@ std::vector<ExperimentTask> ScaleTasks(const ExperimentInput& in) {
                g.extra.push_back({"matches_paper", rounded == paper_digits ? "yes" : "no"});
              }
            }
-           g.wall_seconds = Since(t0);
+           g.wall_seconds = SecondsSince(t0);
            rows.push_back(std::move(g));
            return rows;
          }});
@@ -265,7 +262,7 @@ std::vector<ExperimentTask> TableTasks(const ExperimentInput& in) {
            r.extra.push_back({"matches_paper", !differs.empty() ? "no: " + differs
                                                : printed        ? "yes"
                                                                 : "n/a: no printed value"});
-           r.wall_seconds = Since(t0);
+           r.wall_seconds = SecondsSince(t0);
            return std::vector<ExperimentRow>{r};
          }});
   }

@@ -18,12 +18,12 @@
 #include <utility>
 #include <vector>
 
+#include "core/input_error.h"
+#include "core/rational.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/generators/topoopt.h"
-#include "graphs/input_error.h"
 #include "graphs/metrics.h"
-#include "graphs/rational.h"
 
 namespace collsynth::experiments {
 namespace {

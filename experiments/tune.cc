@@ -4,7 +4,7 @@
 #include <queue>
 #include <stdexcept>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"

@@ -10,8 +10,8 @@
 #include <tuple>
 #include <utility>
 
+#include "core/input_error.h"
 #include "export/protobuf_wire.h"
-#include "graphs/input_error.h"
 
 namespace collsynth {
 

@@ -5,9 +5,10 @@
 #include <set>
 #include <tuple>
 
+#include "core/input_error.h"
 #include "export/msccl_lowering.h"
 #include "export/msccl_program.h"
-#include "graphs/input_error.h"
+#include "graphs/rank_map.h"
 
 namespace collsynth {
 
@@ -96,12 +97,7 @@ MscclExportProfile ParseMscclExportProfile(const std::string& text) {
   throw std::invalid_argument("'" + text + "' is not executor, rccl or legacy");
 }
 
-std::vector<int> DefaultRanks(const Topology& g) {
-  std::vector<int> rank(g.num_nodes(), -1);
-  int r = 0;
-  for (int v : g.ComputeNodes()) rank[v] = r++;
-  return rank;
-}
+std::vector<int> DefaultRanks(const Topology& g) { return DefaultRankMap(g).rank_of_node; }
 
 namespace export_internal {
 

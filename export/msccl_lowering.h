@@ -16,8 +16,8 @@
 #include <tuple>
 #include <vector>
 
+#include "core/rational.h"
 #include "export/msccl_program.h"
-#include "graphs/rational.h"
 #include "graphs/topology.h"
 
 namespace collsynth::export_internal {

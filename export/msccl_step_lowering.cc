@@ -7,10 +7,10 @@
 #include <tuple>
 #include <vector>
 
+#include "core/input_error.h"
 #include "export/chunking.h"
 #include "export/msccl_lowering.h"
 #include "export/msccl_program.h"
-#include "graphs/input_error.h"
 
 namespace collsynth {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 
 namespace collsynth {
 

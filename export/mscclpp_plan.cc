@@ -11,9 +11,9 @@
 #include <tuple>
 #include <utility>
 
+#include "core/input_error.h"
 #include "export/msccl_lowering.h"
 #include "export/msccl_program.h"
-#include "graphs/input_error.h"
 
 namespace collsynth {
 

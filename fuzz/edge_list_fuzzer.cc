@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/json_io.h"
 #include "fuzz/fuzz_common.h"
 #include "graphs/topology_io.h"
 

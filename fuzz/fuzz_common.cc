@@ -3,6 +3,7 @@
 #include <memory>
 #include <variant>
 
+#include "core/json_io.h"
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
 #include "graphs/symmetry.h"

@@ -1,6 +1,6 @@
 // Shared helpers of the libFuzzer targets in fuzz/ (fuzz/README.md, docs/fuzzing.md).
 //
-// Contract of every target: bad input must end in InputError (graphs/input_error.h), the one
+// Contract of every target: bad input must end in InputError (core/input_error.h), the one
 // expected failure. Anything else is a finding and aborts with a one-line reason on stderr:
 // another exception type, a disagreement between two computations that the project
 // documents as equal (round trips, compact vs. steps check, checker vs. brute force), and of
@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "graphs/topology.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/pipeline_schedule.h"

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/json_io.h"
 #include "fuzz/fuzz_common.h"
-#include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/verify.h"
 #include "schedules/pipeline_schedule.h"

@@ -26,6 +26,7 @@
 #include "export/msccl_xml.h"
 #include "fuzz/fuzz_common.h"
 #include "graphs/link_latency.h"
+#include "graphs/rank_map.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/msccl_replay.h"
 #include "simulate/msccl_simulation.h"
@@ -131,7 +132,7 @@ void RunOne(const json& doc) {
     if (!ReplayMscclXml(text, "fuzz.xml", ro).ok) return;  // exit 1
     const msccl::Algo algo = ReadMscclProgram(text, "fuzz.xml", ro);
     MscclRouting routing;
-    routing.node_of_rank = DefaultRankNodes(g);
+    routing.node_of_rank = DefaultRankMap(g).node_of_rank;
     CheckRun(SimulateMscclProgram(algo, g, std::move(routing), std::move(model), ro.fifo_depth,
                                   "fuzz.xml"),
              false);

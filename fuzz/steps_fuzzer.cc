@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/json_io.h"
 #include "fuzz/fuzz_common.h"
-#include "graphs/topology_io.h"
 #include "proofs_check/brute_force_simulator.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"

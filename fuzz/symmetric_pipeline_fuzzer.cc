@@ -11,8 +11,8 @@
 #include <string>
 #include <variant>
 
+#include "core/json_io.h"
 #include "fuzz/fuzz_common.h"
-#include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/verify.h"
 #include "schedules/pipeline_schedule.h"

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/json_io.h"
 #include "fuzz/fuzz_common.h"
 #include "graphs/link_latency.h"
 #include "graphs/topology_io.h"

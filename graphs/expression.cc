@@ -6,9 +6,9 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/input_error.h"
 #include "graphs/family.h"
 #include "graphs/generators/family_args.h"
-#include "graphs/input_error.h"
 
 namespace collsynth {
 namespace {

@@ -2,7 +2,8 @@
 
 #include <cctype>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
-#include "graphs/thread_pool.h"
+#include "core/thread_pool.h"
 
 namespace collsynth {
 namespace {

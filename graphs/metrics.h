@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "graphs/progress.h"
+#include "core/progress.h"
 #include "graphs/topology.h"
 
 namespace collsynth {

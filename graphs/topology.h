@@ -27,7 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 
 namespace collsynth {
 

@@ -14,7 +14,7 @@
 #include <set>
 #include <utility>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/step_schedule.h"
 

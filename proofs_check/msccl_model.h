@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "proofs_check/msccl_replay.h"
+#include "proofs_check/replay_report.h"
 
 namespace collsynth::msccl {
 

@@ -8,8 +8,8 @@
 #define COLLSYNTH_PROOFS_CHECK_MSCCL_SCHEMA_H_
 
 #include "proofs_check/msccl_model.h"
-#include "proofs_check/msccl_replay.h"
 #include "proofs_check/msccl_xml_lexer.h"
+#include "proofs_check/replay_report.h"
 
 namespace collsynth::msccl {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "proofs_check/pipeline_checker.h"
 #include "schedules/collective.h"

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/collective.h"
 #include "schedules/pipeline_schedule.h"

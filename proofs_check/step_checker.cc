@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "schedules/compact_schedule.h"
 
 namespace collsynth {

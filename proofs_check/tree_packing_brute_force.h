@@ -20,7 +20,7 @@
 #include <optional>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 
 namespace collsynth {

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"

@@ -4,8 +4,8 @@
 #include <map>
 #include <unordered_map>
 
-#include "graphs/input_error.h"
-#include "graphs/json_writer.h"
+#include "core/input_error.h"
+#include "core/json_writer.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth {

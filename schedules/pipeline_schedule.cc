@@ -9,8 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "graphs/input_error.h"
-#include "graphs/json_writer.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
+#include "core/json_writer.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth {

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/json_io.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
-#include "graphs/topology_io.h"
 #include "schedules/collective.h"
 
 namespace collsynth {

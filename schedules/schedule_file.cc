@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "graphs/input_error.h"
-#include "graphs/topology_io.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 
 namespace collsynth {
 

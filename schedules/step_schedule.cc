@@ -5,8 +5,9 @@
 #include <string>
 #include <unordered_map>
 
-#include "graphs/input_error.h"
-#include "graphs/json_writer.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
+#include "core/json_writer.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/collective.h"
 
@@ -51,7 +51,7 @@ StepSchedule StepScheduleFromJson(const nlohmann::json& j, const Topology& g,
 // The document as a JSON tree (keys in nlohmann's sorted order).
 nlohmann::json StepScheduleToJson(const StepSchedule& s, const Topology& g);
 // Byte-identical to StepScheduleToJson(s, g).dump(), streamed through JsonWriter without the
-// tree (graphs/json_writer.h). What `baseline`, `schedule expand` and `bfb` (when the
+// tree (core/json_writer.h). What `baseline`, `schedule expand` and `bfb` (when the
 // schedule has no compact form) write.
 std::string StepScheduleToJsonText(const StepSchedule& s, const Topology& g);
 

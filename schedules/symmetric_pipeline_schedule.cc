@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "graphs/symmetry.h"
-#include "graphs/topology_io.h"
 
 namespace collsynth {
 namespace {
@@ -486,37 +486,6 @@ std::int64_t SymmetricPipelineScheduleHeightHops(const SymmetricPipelineSchedule
 std::string SymmetricPipelineScheduleToJsonText(const SymmetricPipelineSchedule& s,
                                                 const Topology& g) {
   return ScheduleToJson(s, g, false).dump();
-}
-
-PermutationPowers::PermutationPowers(const std::vector<int>& p)
-    : nodes_(p.size()), start_(p.size(), -1), length_(p.size()), position_(p.size()) {
-  int next = 0;
-  for (std::size_t v0 = 0; v0 < p.size(); ++v0) {
-    if (start_[v0] >= 0) continue;
-    const int begin = next;
-    int v = static_cast<int>(v0);
-    do {
-      nodes_[next] = v;
-      start_[v] = begin;
-      position_[v] = next - begin;
-      ++next;
-      v = p[v];
-    } while (v != static_cast<int>(v0));
-    for (int i = begin; i < next; ++i) length_[nodes_[i]] = next - begin;
-  }
-}
-
-int PermutationPowers::Apply(int v, std::int64_t e) const {
-  const std::int64_t len = length_[v];
-  return nodes_[start_[v] + static_cast<int>((position_[v] + e % len) % len)];
-}
-
-int ApplyGroupElement(const std::vector<PermutationPowers>& generators, int v,
-                      const std::vector<std::int64_t>& exponents) {
-  for (std::size_t k = generators.size(); k-- > 0;) {
-    if (exponents[k] != 0) v = generators[k].Apply(v, exponents[k]);
-  }
-  return v;
 }
 
 std::vector<int> SymmetricGroupElement(const SymmetricPipelineSchedule& s,

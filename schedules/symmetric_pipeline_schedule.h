@@ -26,7 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
+#include "graphs/permutation_group.h"
 #include "graphs/topology.h"
 #include "schedules/collective.h"
 #include "schedules/pipeline_schedule.h"
@@ -80,23 +81,6 @@ nlohmann::json SymmetricPipelineScheduleToJson(const SymmetricPipelineSchedule& 
 // The same document as text (what `collsynth pipeline` writes).
 std::string SymmetricPipelineScheduleToJsonText(const SymmetricPipelineSchedule& s,
                                                 const Topology& g);
-
-// Powers of one permutation p in O(1) per node: its cycles laid out one after the other, so
-// p^e(v) is the node (e mod length) places after v on v's cycle, whatever e >= 0. O(V) set-up.
-class PermutationPowers {
- public:
-  explicit PermutationPowers(const std::vector<int>& p);
-  int Apply(int v, std::int64_t e) const;
-
- private:
-  std::vector<int> nodes_, start_, length_, position_;
-};
-
-// g(v) for g = gen_0^{e_0} ∘ ... ∘ gen_{m-1}^{e_{m-1}} (the last applies first), one entry of
-// `generators` per generator, `exponents` of the same size (>= 0). O(m). The expansion and the
-// producers that map a representative's sets to other roots use it.
-int ApplyGroupElement(const std::vector<PermutationPowers>& generators, int v,
-                      const std::vector<std::int64_t>& exponents);
 
 // The permutation g_s for `exponents` (precondition: sizes agree with s.generators and the
 // generators are permutations; std::logic_error otherwise). O(V · m): each power gen_i^{e_i}

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/pipeline_schedule.h"
 #include "simulate/simulation_model.h"

@@ -5,10 +5,12 @@
 #include <optional>
 #include <stdexcept>
 
-#include "graphs/input_error.h"
-#include "proofs_check/msccl_replay.h"
+#include "core/checked_math.h"
+#include "core/input_error.h"
+#include "graphs/rank_map.h"
 #include "proofs_check/msccl_schema.h"
 #include "proofs_check/msccl_xml_lexer.h"
+#include "proofs_check/replay_report.h"
 
 namespace collsynth {
 namespace {
@@ -20,19 +22,6 @@ using msccl::Step;
 using msccl::StepType;
 
 using ConnectorKey = std::tuple<int, int, int>;
-
-std::uint64_t SatAdd(std::uint64_t a, std::uint64_t b) {
-  return a > std::numeric_limits<std::uint64_t>::max() - b
-             ? std::numeric_limits<std::uint64_t>::max()
-             : a + b;
-}
-
-std::uint64_t SatMul(std::uint64_t a, std::uint64_t b) {
-  if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a) {
-    return std::numeric_limits<std::uint64_t>::max();
-  }
-  return a * b;
-}
 
 int Units(const Step& st) { return st.type == StepType::kNop ? 0 : st.cnt; }
 
@@ -105,57 +94,6 @@ Collective MscclCollective(const msccl::Algo& algo) {
   throw std::logic_error("MscclCollective: unknown collective");
 }
 
-std::vector<int> DefaultRankNodes(const Topology& g) {
-  std::vector<int> out;
-  for (int v = 0; v < g.num_nodes(); ++v) {
-    if (g.IsCompute(v)) out.push_back(v);
-  }
-  return out;
-}
-
-std::vector<int> ReadRankNodes(const Topology& g, const nlohmann::json& j,
-                               const std::string& file) {
-  const int n = g.num_compute();
-  std::vector<int> node_of_rank(n, -1);
-  std::vector<bool> taken(g.num_nodes(), false);
-  auto put = [&](const std::string& name, std::int64_t rank, const std::string& item) {
-    const std::optional<int> v = g.FindNode(name);
-    if (!v) throw InputError(file, item, "no node named '" + name + "' in the topology");
-    if (!g.IsCompute(*v)) throw InputError(file, item, "'" + name + "' is a switch, not a GPU");
-    if (rank < 0 || rank >= n) {
-      throw InputError(file, item,
-                       "rank " + std::to_string(rank) + " outside 0.." + std::to_string(n - 1));
-    }
-    if (taken[*v]) throw InputError(file, item, "'" + name + "' has two ranks");
-    if (node_of_rank[rank] >= 0) {
-      throw InputError(file, item, "rank " + std::to_string(rank) + " given twice");
-    }
-    taken[*v] = true;
-    node_of_rank[rank] = *v;
-  };
-  if (j.is_array()) {
-    for (std::size_t i = 0; i < j.size(); ++i) {
-      const std::string item = "[" + std::to_string(i) + "]";
-      if (!j[i].is_string()) throw InputError(file, item, "not a node name");
-      put(j[i].get<std::string>(), static_cast<std::int64_t>(i), item);
-    }
-  } else if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (!it.value().is_number_integer()) {
-        throw InputError(file, it.key(), "the rank is not an integer");
-      }
-      put(it.key(), it.value().get<std::int64_t>(), it.key());
-    }
-  } else {
-    throw InputError(file, "ranks", "expected an array of node names or an object {name: rank}");
-  }
-  for (int r = 0; r < n; ++r) {
-    if (node_of_rank[r] < 0)
-      throw InputError(file, "ranks", "rank " + std::to_string(r) + " has no node");
-  }
-  return node_of_rank;
-}
-
 std::optional<std::vector<int>> ShortestLinkPath(const Topology& g, int a, int b) {
   if (a == b) return std::vector<int>{};
   std::vector<int> via(g.num_nodes(), -1);  // the link that first reached the node
@@ -190,7 +128,7 @@ void ReadMscclRoutes(const Topology& g, const msccl::Algo& algo, const nlohmann:
                          " GPUs, the XML for " + std::to_string(algo.ngpus));
   }
   if (!keep_ranks && j.contains("ranks"))
-    routing->node_of_rank = ReadRankNodes(g, j["ranks"], file);
+    routing->node_of_rank = RankMapFromJson(g, j["ranks"], file, "ranks").node_of_rank;
   const nlohmann::json& routes = j.at("routes");
   routing->routes.clear();
   for (std::size_t r = 0; r < routes.size(); ++r) {

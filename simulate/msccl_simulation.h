@@ -36,7 +36,7 @@
 #include <utility>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "proofs_check/msccl_model.h"
 #include "schedules/collective.h"
@@ -76,11 +76,6 @@ struct MscclRouting {
   std::map<std::tuple<int, int, int>, std::vector<int>> connector_routes;
 };
 
-// Ranks: the compute nodes in topology order.
-std::vector<int> DefaultRankNodes(const Topology& g);
-// `--ranks FILE` (as `export msccl`): a JSON array of compute node names in rank order or an
-// object {name: rank}, a bijection onto 0..N-1. InputError(file, ...) otherwise.
-std::vector<int> ReadRankNodes(const Topology& g, const nlohmann::json& j, const std::string& file);
 // The fewest-links path from node a to node b (ties: the first found by breadth-first search
 // over links in id order), as link ids; empty when a == b. InputError-free: nullopt when b is
 // unreachable.

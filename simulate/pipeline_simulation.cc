@@ -4,21 +4,10 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "core/checked_math.h"
+
 namespace collsynth {
 namespace {
-
-std::uint64_t SatAdd(std::uint64_t a, std::uint64_t b) {
-  return a > std::numeric_limits<std::uint64_t>::max() - b
-             ? std::numeric_limits<std::uint64_t>::max()
-             : a + b;
-}
-
-std::uint64_t SatMul(std::uint64_t a, std::uint64_t b) {
-  if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a) {
-    return std::numeric_limits<std::uint64_t>::max();
-  }
-  return a * b;
-}
 
 std::vector<const PipelineSchedule*> Phases(const PipelineSchedule& s) {
   std::vector<const PipelineSchedule*> out;

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <stdexcept>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 
 namespace collsynth {
 

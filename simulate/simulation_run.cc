@@ -1,7 +1,9 @@
 // The work of `collsynth simulate` on a checked schedule (simulation_run.h).
 #include "simulate/simulation_run.h"
 
-#include "graphs/input_error.h"
+#include <stdexcept>
+
+#include "core/input_error.h"
 #include "simulate/chunk_choice.h"
 #include "simulate/pipeline_simulation.h"
 #include "simulate/step_simulation.h"
@@ -92,14 +94,10 @@ SimulationRun SimulateStepSchedule(const StepSchedule& s, const Topology& g,
 ReplayOptions ParseMscclSimulationOptions(const std::string& profile, const std::string& fifo_depth,
                                           int root) {
   ReplayOptions ro;
-  if (profile == "executor") {
-    ro.profile = MscclProfile::kExecutor;
-  } else if (profile == "rccl") {
-    ro.profile = MscclProfile::kRccl;
-  } else if (profile == "legacy") {
-    ro.profile = MscclProfile::kLegacy;
-  } else {
-    throw InputError("<args>", "--profile", "'" + profile + "' is not executor, rccl or legacy");
+  try {
+    ro.profile = ParseMscclProfile(profile);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("<args>", "--profile", e.what());
   }
   ro.fifo_depth = fifo_depth == "0"
                       ? 0

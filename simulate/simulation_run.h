@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "proofs_check/msccl_model.h"
-#include "proofs_check/msccl_replay.h"
+#include "proofs_check/replay_report.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
 #include "simulate/flow_simulation.h"

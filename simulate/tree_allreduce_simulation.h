@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "simulate/flow_simulation.h"
 #include "simulate/simulation_model.h"

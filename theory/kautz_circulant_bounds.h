@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 
 namespace collsynth {
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "core/rational.h"
 #include "graphs/generators/polarstar.h"
-#include "graphs/rational.h"
 
 namespace collsynth {
 

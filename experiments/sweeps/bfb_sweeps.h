@@ -10,8 +10,8 @@
 
 #include <functional>
 
+#include "core/rational.h"
 #include "experiments/sweeps/sweep.h"
-#include "graphs/rational.h"
 
 namespace collsynth::sweeps {
 

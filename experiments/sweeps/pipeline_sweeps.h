@@ -15,8 +15,8 @@
 
 #include <functional>
 
+#include "core/rational.h"
 #include "experiments/sweeps/sweep.h"
-#include "graphs/rational.h"
 #include "graphs/topology.h"
 #include "proofs_check/tree_packing_brute_force.h"
 

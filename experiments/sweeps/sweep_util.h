@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/step_schedule.h"

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "core/rational.h"
 #include "graphs/family.h"
-#include "graphs/rational.h"
 #include "graphs/topology.h"
 
 namespace collsynth {

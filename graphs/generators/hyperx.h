@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 
 namespace collsynth {

@@ -17,7 +17,7 @@
 
 #include <cstdint>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 
 namespace collsynth {

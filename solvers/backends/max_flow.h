@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 
 namespace collsynth {
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <numeric>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "graphs/properties.h"
 #include "solvers/baselines/baseline_structure.h"
 #include "solvers/baselines/double_binary_tree.h"

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "core/input_error.h"
 #include "graphs/generators/double_binary_tree_topology.h"
-#include "graphs/input_error.h"
 
 namespace collsynth {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "graphs/properties.h"
 
 namespace collsynth {

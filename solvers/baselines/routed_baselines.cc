@@ -5,7 +5,7 @@
 #include <numeric>
 #include <utility>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 
 namespace collsynth {
 namespace {

@@ -1,6 +1,6 @@
 #include "solvers/baselines/torus_baseline.h"
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "solvers/baselines/ring_baselines.h"
 
 namespace collsynth {

@@ -1,6 +1,6 @@
 #include "solvers/baselines/two_d_ring.h"
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "solvers/baselines/baselines.h"
 
 namespace collsynth {

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/step_schedule.h"
 #include "solvers/baselines/baseline_structure.h"

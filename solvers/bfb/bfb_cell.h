@@ -36,7 +36,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 
 namespace collsynth {
 

@@ -1,6 +1,6 @@
 #include "solvers/bfb/bfb_cell_certificate.h"
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "solvers/bfb/bfb_lp.h"
 
 namespace collsynth {

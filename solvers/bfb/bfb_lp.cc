@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "core/checked_math.h"
 #include "solvers/bfb/bfb_cell.h"
 
 namespace collsynth {
@@ -146,8 +147,6 @@ LpProblem BuildBfbLp(const BfbSubproblem& p) {
 }
 
 namespace {
-
-BigInt Lcm(const BigInt& a, const BigInt& b) { return a / boost::multiprecision::gcd(a, b) * b; }
 
 template <typename Int>
 BfbCellValue<Int> CellValue(const Rational& u) {

@@ -9,9 +9,9 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
+#include "core/thread_pool.h"
 #include "graphs/properties.h"
-#include "graphs/thread_pool.h"
 #include "solvers/bfb/bfb_cell.h"
 #include "solvers/bfb/bfb_cell_certificate.h"
 
@@ -20,7 +20,7 @@ namespace {
 
 constexpr std::uint16_t kUnreachable = 0xFFFF;
 
-// Workers of a ParallelFor over `work` items (graphs/thread_pool.h: requested = 0 means the
+// Workers of a ParallelFor over `work` items (core/thread_pool.h: requested = 0 means the
 // thread budget; inside an experiment task that is the task's share).
 unsigned ThreadCount(unsigned requested, int work) {
   return ParallelWorkers(static_cast<std::size_t>(std::max(1, work)), requested);

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/collective.h"
 #include "schedules/compact_schedule.h"
@@ -39,7 +39,7 @@ struct BfbOptions {
   // collective (GenerateBfbSchedule throws std::invalid_argument).
   Collective collective = Collective::kAllgather;
   bool use_clp_hint = false;  // start each exact solve from CLP's optimum (bfb_lp.h)
-  unsigned threads = 0;       // 0 = the thread budget (graphs/thread_pool.h)
+  unsigned threads = 0;       // 0 = the thread budget (core/thread_pool.h)
   // Per link id: α_{w,u} in the same time unit as shard/bandwidth (App. D.3, LP (13)).
   // Empty = α = 0 everywhere (LP (3) with the topology's bandwidths).
   std::vector<Rational> link_alpha;

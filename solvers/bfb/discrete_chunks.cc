@@ -4,7 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "graphs/input_error.h"
+#include "core/checked_math.h"
+#include "core/input_error.h"
 #include "graphs/properties.h"
 #include "solvers/backends/lemon_graph.h"
 #include "solvers/backends/lp_backend.h"
@@ -12,8 +13,6 @@
 
 namespace collsynth {
 namespace {
-
-BigInt Lcm(const BigInt& a, const BigInt& b) { return a / boost::multiprecision::gcd(a, b) * b; }
 
 // ILP (12) for CBC: columns y_{i,k} then W; rows: per sender load - W <= 0, per source = P.
 LpProblem BuildIlp12(const BfbSubproblem& p, std::int64_t chunks) {

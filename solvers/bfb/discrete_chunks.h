@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/step_schedule.h"
 #include "solvers/bfb/bfb_schedule.h"

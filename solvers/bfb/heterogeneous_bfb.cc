@@ -1,7 +1,7 @@
 #include "solvers/bfb/heterogeneous_bfb.h"
 
-#include "graphs/input_error.h"
-#include "graphs/topology_io.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 
 namespace collsynth {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "solvers/bfb/bfb_schedule.h"
 

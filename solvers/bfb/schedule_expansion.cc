@@ -6,8 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "core/input_error.h"
 #include "graphs/expansions.h"
-#include "graphs/input_error.h"
 
 namespace collsynth {
 namespace {

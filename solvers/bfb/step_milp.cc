@@ -8,7 +8,8 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
+#include "core/stopwatch.h"
 #include "graphs/metrics.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/backends/lp_backend.h"
@@ -21,10 +22,6 @@ namespace {
 constexpr double kBinaryThreshold = 0.5;
 
 using Clock = std::chrono::steady_clock;
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // Shared preparation: compute nodes, distances, validation.
 struct MilpGraph {

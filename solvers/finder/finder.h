@@ -37,7 +37,7 @@
 #include <utility>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 
 namespace collsynth {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <map>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "solvers/bfb/bfb_cell.h"
 
 namespace collsynth {

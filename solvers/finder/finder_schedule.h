@@ -10,7 +10,7 @@
 #ifndef COLLSYNTH_SOLVERS_FINDER_FINDER_SCHEDULE_H_
 #define COLLSYNTH_SOLVERS_FINDER_FINDER_SCHEDULE_H_
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/step_schedule.h"
 #include "solvers/finder/finder.h"

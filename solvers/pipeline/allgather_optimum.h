@@ -26,8 +26,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "graphs/progress.h"
-#include "graphs/rational.h"
+#include "core/progress.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 
 namespace collsynth {

@@ -35,7 +35,7 @@
 #include <utility>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "solvers/pipeline/edge_splitting.h"
 

@@ -17,7 +17,7 @@
 
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "solvers/pipeline/allgather_optimum.h"
 

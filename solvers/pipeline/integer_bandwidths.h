@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 
 namespace collsynth {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/stopwatch.h"
 #include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/pipeline/integer_bandwidths.h"
 
@@ -11,10 +12,6 @@ namespace collsynth {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // X = min_v B-(v) in integer-scaled bandwidths (= L · min_v B-(v); self-loops excluded): the
 // denominator bound of ratio* = |S*∩V_c|·L / (L·B+(S*)).

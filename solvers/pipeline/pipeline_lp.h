@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "solvers/backends/lp_backend.h"
 

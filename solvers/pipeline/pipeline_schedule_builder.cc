@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "core/stopwatch.h"
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/backends/max_flow.h"
 #include "solvers/pipeline/allgather_optimum.h"
@@ -16,10 +17,6 @@ namespace collsynth {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 void CheckInput(const Topology& g) {
   if (g.num_compute() < 2) throw std::invalid_argument("needs at least 2 compute nodes");
@@ -61,20 +58,20 @@ std::optional<std::vector<PipelineTree>> TreesFor(
     try {
       split = SplitOffSwitches(g, d, source_capacity, threshold, false, options.splitting);
     } catch (const std::logic_error&) {
-      stats->splitting_seconds += Seconds(t0);
+      stats->splitting_seconds += SecondsSince(t0);
       return std::nullopt;
     }
   } else {
     split = SplitOffSwitches(g, d, source_capacity, threshold, true, options.splitting);
   }
-  stats->splitting_seconds += Seconds(t0);
+  stats->splitting_seconds += SecondsSince(t0);
   stats->splitting_max_flows += split.max_flow_calls;
   stats->split_operations += split.split_operations;
   stats->split_whole_switches += split.whole_switch_splits;
   stats->split_rooted_cuts += split.rooted_min_cuts;
   auto t1 = Clock::now();
   PackingResult pack = PackArborescences(g, split.direct, demands, options.packing);
-  stats->packing_seconds += Seconds(t1);
+  stats->packing_seconds += SecondsSince(t1);
   stats->packing_max_flows += pack.mu_evaluations;
   stats->packing_condition_checks += pack.condition_checks;
   stats->packing_batch_arcs += pack.batch_arcs;
@@ -256,7 +253,7 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
   } else {
     d = ScaledCapacityGraph(g, U, false);
   }
-  stats.optimum_seconds += Seconds(t0);
+  stats.optimum_seconds += SecondsSince(t0);
   std::vector<BigInt> src(g.num_nodes(), 0);
   std::vector<std::pair<int, BigInt>> demands;
   for (int v : g.ComputeNodes()) {
@@ -409,7 +406,7 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
         MinimalUk(g, bb.ratio, &U, &k);
         d = ScaledCapacityGraph(g, U, false);
       }
-      out.stats.optimum_seconds += Seconds(t0);
+      out.stats.optimum_seconds += SecondsSince(t0);
       std::vector<BigInt> src(g.num_nodes(), 0);
       src[options.root] = k;
       if (options.fixed_k) {

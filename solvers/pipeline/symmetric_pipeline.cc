@@ -11,6 +11,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/stopwatch.h"
+#include "graphs/permutation_group.h"
 #include "graphs/symmetry.h"
 #include "solvers/backends/lp_backend.h"
 #include "solvers/pipeline/allgather_optimum.h"
@@ -21,10 +23,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
-
 constexpr std::int64_t kMaxOrder = std::int64_t{1} << 31;
 // Distinct candidate generators (automorphisms fixing no compute node and commuting with
 // those kept) tried by ChooseRegularGroup; at most log2(N) of them can be kept.
@@ -34,30 +32,6 @@ constexpr int kMaxSymmetricKFactor = 16;
 // A k above both that range and the exporters' default chunk bound (export msccl
 // --max-chunks 256) makes the symmetric schedule useless to executors: no schedule.
 constexpr int kMaxPlainSymmetricK = 256;
-
-// The order of permutation p (lcm of its cycle lengths), or 0 when it exceeds kMaxOrder.
-std::int64_t PermutationOrder(const std::vector<int>& p) {
-  std::vector<char> seen(p.size(), 0);
-  std::int64_t order = 1;
-  for (std::size_t v = 0; v < p.size(); ++v) {
-    if (seen[v]) continue;
-    std::int64_t len = 0;
-    for (std::size_t u = v; !seen[u]; u = static_cast<std::size_t>(p[u])) {
-      seen[u] = 1;
-      ++len;
-    }
-    order = order / std::gcd(order, len) * len;
-    if (order > kMaxOrder) return 0;
-  }
-  return order;
-}
-
-bool Commute(const std::vector<int>& a, const std::vector<int>& b) {
-  for (std::size_t v = 0; v < a.size(); ++v) {
-    if (a[b[v]] != b[a[v]]) return false;
-  }
-  return true;
-}
 
 // Exponent vectors by BFS over every compute orbit (see the header); false on a conflict.
 bool AssignExponents(const Topology& g, RegularGroup* h) {
@@ -327,10 +301,10 @@ std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* w
       if (p[v] == v && g.IsCompute(v)) fixes_compute = true;
     }
     if (identity || fixes_compute) continue;
-    const std::int64_t order = PermutationOrder(p);
+    const std::int64_t order = PermutationOrder(p, kMaxOrder);
     if (order == 0) continue;
     bool commutes = true;
-    for (const std::vector<int>& q : h.generators) commutes = commutes && Commute(p, q);
+    for (const std::vector<int>& q : h.generators) commutes = commutes && PermutationsCommute(p, q);
     if (!commutes) continue;
     if (++trials > kMaxGeneratorTrials) break;
     h.generators.push_back(p);
@@ -369,7 +343,7 @@ SymmetricPipelineResult BuildPhase(const Topology& topology, Collective collecti
   SymmetricPipelineResult out;
   auto t_group = Clock::now();
   std::optional<RegularGroup> group = ChooseRegularGroup(g, &out.why);
-  out.stats.group_seconds = Seconds(t_group);
+  out.stats.group_seconds = SecondsSince(t_group);
   if (!group) return out;
   const RegularGroup& h = *group;
 
@@ -382,7 +356,7 @@ SymmetricPipelineResult BuildPhase(const Topology& topology, Collective collecti
   AllgatherOptimum opt = ComputeAllgatherOptimum(g, OptimumMethod::kDinkelbach, {}, sinks);
   out.optimal_ratio = opt.ratio;
   out.stats.optimum_max_flows = opt.max_flow_calls;
-  out.stats.optimum_seconds = Seconds(t_opt);
+  out.stats.optimum_seconds = SecondsSince(t_opt);
 
   // Column generation (see the header).
   auto t_pack = Clock::now();
@@ -578,7 +552,7 @@ SymmetricPipelineResult BuildPhase(const Topology& topology, Collective collecti
     if (r > ratio) ratio = r;
   }
   out.lp_ratio = ratio;
-  out.stats.packing_seconds = Seconds(t_pack);
+  out.stats.packing_seconds = SecondsSince(t_pack);
   if (ratio != opt.ratio) {
     out.why = "the tree mixture found has ratio " + ToString(ratio) + ", above the optimum " +
               ToString(opt.ratio) + " (column generation stopped after " +
@@ -701,7 +675,7 @@ SymmetricPipelineResult BuildAllreduce(const Topology& g, const SymmetricPipelin
     }
     bound7 = Rational(2 * (n - 1)) / max_mu;
   }
-  out.stats.optimum_seconds += Seconds(t0);
+  out.stats.optimum_seconds += SecondsSince(t0);
   const Rational lower = bound6 > bound7 ? bound6 : bound7;
   s.extra["allreduce_lower_bound"] = ToString(lower);
   if (cut6 && s.ratio == bound6) s.bottleneck_cut = *cut6;

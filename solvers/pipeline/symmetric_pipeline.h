@@ -49,7 +49,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/collective.h"
 #include "schedules/symmetric_pipeline_schedule.h"

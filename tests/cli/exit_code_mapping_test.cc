@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cli/command_registry.h"
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 
 namespace collsynth::cli {
 namespace {

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "core/rational.h"
 #include "experiments/csv_table.h"
 #include "experiments/sweeps/pipeline_sweeps.h"
 #include "experiments/sweeps/sweep.h"
 #include "graphs/expression.h"
-#include "graphs/rational.h"
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/step_checker.h"

@@ -12,10 +12,10 @@
 #include <set>
 #include <sstream>
 
+#include "core/json_io.h"
 #include "experiments/csv_table.h"
 #include "experiments/definition.h"
 #include "experiments/shards.h"
-#include "graphs/topology_io.h"
 #include "test_util.h"
 
 namespace collsynth::experiments {

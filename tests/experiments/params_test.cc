@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "core/input_error.h"
 #include "experiments/definition.h"
 #include "experiments/experiment.h"
-#include "graphs/input_error.h"
 #include "test_util.h"
 
 namespace collsynth::experiments {

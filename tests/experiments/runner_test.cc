@@ -8,11 +8,11 @@
 #include <filesystem>
 #include <thread>
 
+#include "core/input_error.h"
+#include "core/thread_pool.h"
 #include "experiments/csv_table.h"
 #include "experiments/definition.h"
 #include "experiments/shards.h"
-#include "graphs/input_error.h"
-#include "graphs/thread_pool.h"
 #include "test_util.h"
 
 namespace collsynth::experiments {

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/rational.h"
 #include "experiments/sweeps/pipeline_sweeps.h"
-#include "graphs/rational.h"
 #include "graphs/topology.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 

@@ -14,12 +14,12 @@
 #include <fstream>
 #include <set>
 
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "experiments/csv_table.h"
 #include "experiments/definition.h"
 #include "experiments/experiment.h"
 #include "experiments/slurm.h"
-#include "graphs/input_error.h"
-#include "graphs/topology_io.h"
 #include "test_util.h"
 
 namespace collsynth::experiments {

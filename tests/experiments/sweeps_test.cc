@@ -2,11 +2,11 @@
 // wrong prediction is reported as a counterexample (the sweeps are not vacuous).
 #include <gtest/gtest.h>
 
+#include "core/input_error.h"
 #include "experiments/sweeps/bfb_sweeps.h"
 #include "experiments/sweeps/expansion_sweeps.h"
 #include "experiments/sweeps/pipeline_sweeps.h"
 #include "experiments/sweeps/sweep.h"
-#include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/tree_packing_brute_force.h"

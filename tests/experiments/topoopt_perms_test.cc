@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "core/input_error.h"
 #include "experiments/experiment.h"
 #include "experiments/experiment_test_util.h"
-#include "graphs/input_error.h"
 
 namespace collsynth::experiments {
 namespace {

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "core/json_io.h"
 #include "export/chakra_decode.h"
-#include "graphs/topology_io.h"
 #include "test_util.h"
 
 namespace collsynth::testing {

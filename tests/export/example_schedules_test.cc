@@ -4,6 +4,7 @@
 // ratio equals the schedule's when the chunks are exact. The CLI tests replay the files.
 #include <gtest/gtest.h>
 
+#include "core/json_io.h"
 #include "export/msccl_program.h"
 #include "export/msccl_sim.h"
 #include "graphs/topology_io.h"

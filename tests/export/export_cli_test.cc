@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "graphs/rational.h"
-#include "graphs/topology_io.h"
+#include "core/json_io.h"
+#include "core/rational.h"
 #include "test_util.h"
 
 namespace collsynth::testing {

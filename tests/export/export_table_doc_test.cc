@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/topology_io.h"
+#include "core/json_io.h"
 #include "test_util.h"
 
 namespace collsynth::testing {

@@ -17,8 +17,9 @@
 #include <tuple>
 #include <vector>
 
+#include "core/json_io.h"
+#include "core/rational.h"
 #include "graphs/expression.h"
-#include "graphs/rational.h"
 #include "graphs/topology_io.h"
 #include "schedules/pipeline_schedule.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"

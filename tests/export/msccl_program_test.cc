@@ -13,8 +13,8 @@
 #include <set>
 #include <tuple>
 
+#include "core/input_error.h"
 #include "export/msccl_sim.h"
-#include "graphs/input_error.h"
 
 namespace collsynth {
 namespace {

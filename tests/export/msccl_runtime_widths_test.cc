@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/topology_io.h"
+#include "core/json_io.h"
 #include "proofs_check/msccl_replay.h"
 #include "proofs_check/msccl_xml_lexer.h"
 #include "test_util.h"

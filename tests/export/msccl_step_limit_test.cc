@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/json_io.h"
 #include "export/msccl_program.h"
 #include "export/msccl_xml.h"
 #include "graphs/topology_io.h"

@@ -14,8 +14,8 @@
 #include <set>
 #include <tuple>
 
+#include "core/input_error.h"
 #include "export/msccl_program.h"
-#include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/mscclpp_replay.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"

@@ -1,8 +1,8 @@
 // dbtree(n): the union of NCCL's two binary trees (seed 000 §8.2 baseline DBT).
 #include <gtest/gtest.h>
 
+#include "core/input_error.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "graphs/properties.h"
 
 namespace collsynth {

@@ -6,9 +6,9 @@
 
 #include <chrono>
 
+#include "core/input_error.h"
 #include "graphs/family.h"
 #include "graphs/generators/family_args.h"
-#include "graphs/input_error.h"
 #include "graphs/properties.h"
 
 namespace collsynth {

@@ -6,11 +6,11 @@
 #include <map>
 #include <set>
 
+#include "core/input_error.h"
 #include "graphs/expansions.h"
 #include "graphs/expression.h"
 #include "graphs/generators/seed000_drg.h"
 #include "graphs/generators/seed000_generators.h"
-#include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
 

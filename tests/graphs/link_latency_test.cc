@@ -4,7 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "graphs/topology_io.h"
 #include "test_util.h"
 

@@ -13,6 +13,7 @@
 #include <set>
 #include <tuple>
 
+#include "core/json_io.h"
 #include "graphs/expression.h"
 #include "graphs/topology_io.h"
 #include "test_util.h"

@@ -12,7 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "test_util.h"
 
 namespace collsynth {
@@ -145,7 +146,7 @@ TEST(TopologyJsonTest, WriteThenReadIsLosslessForJsonAndEdgeList) {
   }
 }
 
-// The topology writer's exact bytes (docs/formats.md; written through graphs/json_writer.h
+// The topology writer's exact bytes (docs/formats.md; written through core/json_writer.h
 // since the one JSON writer, docs/performance.md "Writers"): one node or link per line, names
 // escaped as nlohmann escapes them, bandwidths as integers below 2^63 and "p/q" strings otherwise,
 // multiplicity only when > 1.

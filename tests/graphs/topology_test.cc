@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "graphs/properties.h"
 #include "test_util.h"
 

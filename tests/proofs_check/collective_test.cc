@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "graphs/topology.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"

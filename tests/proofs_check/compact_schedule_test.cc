@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <tuple>
 
-#include "graphs/input_error.h"
-#include "graphs/topology_io.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"
 #include "schedule_fixtures.h"

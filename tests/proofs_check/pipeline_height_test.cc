@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "proofs_check/pipeline_check_parts.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/schedule_fixtures.h"

@@ -1,5 +1,5 @@
 // The schedule writers' bytes (docs/formats.md; docs/performance.md "Writers: one streaming JSON
-// writer": one writer, graphs/json_writer.h, for every format, with the bytes of the hand-written
+// writer": one writer, core/json_writer.h, for every format, with the bytes of the hand-written
 // writers it replaced):
 //   "pipeline"       PipelineScheduleToJsonText == nlohmann's dump() of PipelineScheduleToJson;
 //   "steps-compact"  CompactStepScheduleToText == dump() of the same document as an

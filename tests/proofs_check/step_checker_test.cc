@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/schedule_fixtures.h"
 #include "test_util.h"

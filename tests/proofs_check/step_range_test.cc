@@ -5,8 +5,8 @@
 
 #include <climits>
 
-#include "graphs/input_error.h"
-#include "graphs/topology_io.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "proofs_check/schedule_fixtures.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/compact_schedule.h"

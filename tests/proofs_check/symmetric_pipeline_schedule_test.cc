@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/input_error.h"
 #include "graphs/generators/seed000_generators.h"
-#include "graphs/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
 #include "schedules/schedule_file.h"

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 
 namespace collsynth {
 namespace {

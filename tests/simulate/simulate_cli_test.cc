@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "graphs/rational.h"
+#include "core/rational.h"
 #include "test_util.h"
 
 namespace collsynth {

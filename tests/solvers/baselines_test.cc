@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/input_error.h"
 #include "graphs/generators/seed000_generators.h"
-#include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/baseline_test_topologies.h"
 #include "solvers/baselines/baseline_structure.h"

@@ -12,8 +12,8 @@
 #include <random>
 
 #include "bfb_test_topologies.h"
+#include "core/input_error.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
 #include "proofs_check/step_checker.h"

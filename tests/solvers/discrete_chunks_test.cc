@@ -9,7 +9,7 @@
 #include <random>
 
 #include "bfb_test_topologies.h"
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "test_util.h"
 

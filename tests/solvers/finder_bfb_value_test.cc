@@ -7,8 +7,8 @@
 
 #include <random>
 
+#include "core/input_error.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/bfb/bfb_schedule.h"
 #include "test_util.h"

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "bfb_test_topologies.h"
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "proofs_check/step_checker.h"
 
 namespace collsynth {

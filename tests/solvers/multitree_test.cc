@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
+#include "core/input_error.h"
 #include "graphs/generators/seed000_generators.h"
-#include "graphs/input_error.h"
 #include "graphs/metrics.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/baseline_test_topologies.h"

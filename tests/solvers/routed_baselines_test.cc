@@ -8,8 +8,8 @@
 
 #include <string>
 
+#include "core/input_error.h"
 #include "graphs/expression.h"
-#include "graphs/input_error.h"
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 

@@ -10,8 +10,8 @@
 #include <map>
 #include <tuple>
 
+#include "core/input_error.h"
 #include "graphs/generators/seed000_generators.h"
-#include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/baseline_test_topologies.h"
 #include "solvers/baselines/multitree.h"

@@ -13,7 +13,7 @@
 #include <map>
 
 #include "bfb_test_topologies.h"
-#include "graphs/input_error.h"
+#include "core/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/bfb/bfb_schedule.h"
 

@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/input_error.h"
 #include "graphs/generators/mesh.h"
 #include "graphs/generators/seed000_generators.h"
-#include "graphs/input_error.h"
 #include "proofs_check/step_checker.h"
 
 namespace collsynth {

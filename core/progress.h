@@ -2,8 +2,8 @@
 // that can run for long takes an optional ProgressCallback and calls it with (done, total)
 // units of work on the calling thread; the CLI decides what to print and how often
 // (throttled to a few lines per second, only after a couple of seconds).
-#ifndef COLLSYNTH_GRAPHS_PROGRESS_H_
-#define COLLSYNTH_GRAPHS_PROGRESS_H_
+#ifndef COLLSYNTH_CORE_PROGRESS_H_
+#define COLLSYNTH_CORE_PROGRESS_H_
 
 #include <cstdint>
 #include <functional>
@@ -14,4 +14,4 @@ using ProgressCallback = std::function<void(std::int64_t done, std::int64_t tota
 
 }  // namespace collsynth
 
-#endif  // COLLSYNTH_GRAPHS_PROGRESS_H_
+#endif  // COLLSYNTH_CORE_PROGRESS_H_

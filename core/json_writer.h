@@ -28,8 +28,8 @@
 // instead and never holds the text: memory O(16 KiB) whatever the document's size (a 3,456-host
 // pipeline schedule is 1.5 GB of text; docs/performance.md "Symmetric pipeline schedules").
 // Nesting is not limited here (readers refuse depth > kMaxJsonDepth; the formats stay far below).
-#ifndef COLLSYNTH_GRAPHS_JSON_WRITER_H_
-#define COLLSYNTH_GRAPHS_JSON_WRITER_H_
+#ifndef COLLSYNTH_CORE_JSON_WRITER_H_
+#define COLLSYNTH_CORE_JSON_WRITER_H_
 
 #include <charconv>
 #include <cstdint>
@@ -42,8 +42,7 @@
 #include <utility>
 #include <vector>
 
-#include "graphs/rational.h"
-#include "graphs/topology.h"
+#include "core/rational.h"
 
 namespace collsynth {
 
@@ -59,10 +58,6 @@ class JsonStrings {
   friend class JsonWriter;
   std::vector<std::string> quoted_;
 };
-
-// The node names of g escaped once, index = node id (the schedule writers name each node
-// many times).
-JsonStrings QuotedNodeNames(const Topology& g);
 
 class JsonWriter {
  public:
@@ -347,4 +342,4 @@ class SortedMembers {
 
 }  // namespace collsynth
 
-#endif  // COLLSYNTH_GRAPHS_JSON_WRITER_H_
+#endif  // COLLSYNTH_CORE_JSON_WRITER_H_

@@ -1,8 +1,8 @@
-// JsonWriter (graphs/json_writer.h): with Spacing::kCompact its text is nlohmann's dump() of
+// JsonWriter (core/json_writer.h): with Spacing::kCompact its text is nlohmann's dump() of
 // the same values in the same order — checked on hand-picked edge cases (escapes, unicode,
 // int64 limits, big integers, empty containers) and on seeded random documents — plus its
 // exact-number encodings, the spaced style, line breaks, sorted-key checks and misuse errors.
-#include "graphs/json_writer.h"
+#include "core/json_writer.h"
 
 #include <gtest/gtest.h>
 

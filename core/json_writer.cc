@@ -1,4 +1,4 @@
-#include "graphs/json_writer.h"
+#include "core/json_writer.h"
 
 #include <algorithm>
 #include <limits>
@@ -12,12 +12,6 @@ int JsonStrings::Add(std::string_view s) {
   w.String(s);
   quoted_.push_back(w.TakeText());
   return static_cast<int>(quoted_.size() - 1);
-}
-
-JsonStrings QuotedNodeNames(const Topology& g) {
-  JsonStrings names;
-  for (int v = 0; v < g.num_nodes(); ++v) names.Add(g.node(v).name);
-  return names;
 }
 
 JsonWriter::JsonWriter(Spacing spacing)

@@ -1,9 +1,9 @@
-// The shared thread pool (graphs/thread_pool.h): every index runs once with the same result
+// The shared thread pool (core/thread_pool.h): every index runs once with the same result
 // for any thread count, nested parallel-fors stay within the budget (docs/performance.md
 // "Experiments and the topology finder": two experiment kinds started a pool inside each parallel
 // task and oversubscribed the cores), and exceptions reach the caller, deterministically the lowest
 // failing index's.
-#include "graphs/thread_pool.h"
+#include "core/thread_pool.h"
 
 #include <gtest/gtest.h>
 

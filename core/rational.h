@@ -5,8 +5,8 @@
 // "-p/q" and finite decimals such as "2.5" (read exactly as 5/2); it rejects anything else,
 // and numbers with more than kMaxDigits digits, with a std::invalid_argument whose message
 // says what is wrong (callers add the file and item).
-#ifndef COLLSYNTH_GRAPHS_RATIONAL_H_
-#define COLLSYNTH_GRAPHS_RATIONAL_H_
+#ifndef COLLSYNTH_CORE_RATIONAL_H_
+#define COLLSYNTH_CORE_RATIONAL_H_
 
 #include <boost/multiprecision/gmp.hpp>
 #include <cstdint>
@@ -45,4 +45,4 @@ Rational ClosestFraction(const Rational& x, const BigInt& max_den);
 
 }  // namespace collsynth
 
-#endif  // COLLSYNTH_GRAPHS_RATIONAL_H_
+#endif  // COLLSYNTH_CORE_RATIONAL_H_

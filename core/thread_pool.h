@@ -25,8 +25,8 @@
 //
 // Cost: W - 1 thread starts per call (none when W = 1) and one atomic increment plus one
 // std::function call per index; bodies should do at least microseconds of work.
-#ifndef COLLSYNTH_GRAPHS_THREAD_POOL_H_
-#define COLLSYNTH_GRAPHS_THREAD_POOL_H_
+#ifndef COLLSYNTH_CORE_THREAD_POOL_H_
+#define COLLSYNTH_CORE_THREAD_POOL_H_
 
 #include <cstddef>
 #include <functional>
@@ -64,4 +64,4 @@ class ScopedThreadBudget {
 
 }  // namespace collsynth
 
-#endif  // COLLSYNTH_GRAPHS_THREAD_POOL_H_
+#endif  // COLLSYNTH_CORE_THREAD_POOL_H_

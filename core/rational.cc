@@ -1,4 +1,4 @@
-#include "graphs/rational.h"
+#include "core/rational.h"
 
 #include <algorithm>
 #include <cctype>
