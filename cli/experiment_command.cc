@@ -352,7 +352,12 @@ CommandRegistrar reg_experiment(0, [](CLI::App& app) {
         return kExitCheckFailed;
       }
       if (shard) {
-        ex::WriteShard(shard_dir, def, *shard, result, Environment(def), run_args->jobs);
+        const CheckedOutput written =
+            ex::WriteShard(shard_dir, def, *shard, result, Environment(def), run_args->jobs);
+        if (!written.ok) {
+          PrintFailure("experiment run: " + written.error + "; shard not written");
+          return kExitCheckFailed;
+        }
         std::cout << "shard " << shard->index << " of " << shard->count << " of " << def.name
                   << ": " << result.ran_tasks.size() << " of " << result.tasks << " tasks, "
                   << result.rows.size() << " rows in " << shard_dir << "\n";

@@ -1,15 +1,13 @@
 #include "cli/schedule_output.h"
 
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "core/checked_output.h"
 #include "core/input_error.h"
-#include "core/json_io.h"
+#include "core/stopwatch.h"
 
 namespace collsynth::cli {
 namespace {
@@ -72,23 +70,29 @@ OutputCheck CheckDocument(const VerifyFn& verify, const json& expected) {
   return c;
 }
 
-// The read-back of OUT.partial (streamed), then the rename to OUT, or its removal.
-OutputCheck CheckWrittenFile(const Topology& g, const std::string& partial, const std::string& path,
-                             const VerifyOptions& options, const json& expected) {
-  const auto t1 = std::chrono::steady_clock::now();
+// OUT.partial written by `write`, read back (streamed) and checked, then renamed to OUT, through
+// the one checked-output path (core/checked_output.h: a failed write or rename is !ok naming the
+// file and the OS error, and no OUT.partial is left behind). `written` runs once the bytes are
+// on disk, before the read-back.
+OutputCheck WriteAndCheckFile(const Topology& g, const ScheduleTextWriter& write,
+                              const std::function<void()>& written, const std::string& path,
+                              const VerifyOptions& options, const json& expected) {
   OutputCheck c;
-  try {
-    c = CheckDocument([&] { return VerifyScheduleFile(g, partial, path, options); }, expected);
-  } catch (...) {  // out of memory, ...: no OUT.partial is left behind (checked_output.h)
-    std::remove(partial.c_str());
-    throw;
-  }
-  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-  if (c.ok && std::rename(partial.c_str(), path.c_str()) != 0) {
+  bool checked = false;
+  const CheckedOutput out =
+      WriteChecked({{path, write}}, [&](const std::vector<std::string>& partials) {
+        if (written) written();
+        const SteadyClock::time_point t1 = SteadyClock::now();
+        c = CheckDocument([&] { return VerifyScheduleFile(g, partials[0], path, options); },
+                          expected);
+        c.seconds = SecondsSince(t1);
+        checked = true;
+        return c.ok ? std::string() : c.error;
+      });
+  if (!out.ok && (!checked || c.ok)) {  // a write or the rename failed, not the check
     c.ok = false;
-    c.error = "cannot rename " + partial + " to " + path + ": " + std::strerror(errno);
+    c.error = out.error;
   }
-  if (!c.ok) std::remove(partial.c_str());
   return c;
 }
 
@@ -97,21 +101,18 @@ OutputCheck CheckWrittenFile(const Topology& g, const std::string& partial, cons
 OutputCheck WriteCheckedSchedule(const Topology& g, std::string&& text, const std::string& path,
                                  const VerifyOptions& options, const json& expected) {
   if (FaultInjected()) Corrupt(text);
-  const auto t0 = std::chrono::steady_clock::now();
-  auto seconds = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
   if (path == "-") {
+    const SteadyClock::time_point t0 = SteadyClock::now();
     OutputCheck c =
         CheckDocument([&] { return VerifyScheduleText(g, text, "<stdout>", options); }, expected);
-    c.seconds = seconds();
+    c.seconds = SecondsSince(t0);
     if (c.ok) std::cout << text << std::flush;
     return c;
   }
-  const std::string partial = path + ".partial";
-  WriteTextFile(partial, text);
-  std::string().swap(text);  // the read-back streams the file (VerifyScheduleFile)
-  return CheckWrittenFile(g, partial, path, options, expected);
+  return WriteAndCheckFile(
+      g, [&text](std::ostream& out) { out << text; },
+      [&text] { std::string().swap(text); },  // the read-back streams the file
+      path, options, expected);
 }
 
 OutputCheck WriteCheckedSchedule(const Topology& g, const ScheduleTextWriter& write,
@@ -123,25 +124,7 @@ OutputCheck WriteCheckedSchedule(const Topology& g, const ScheduleTextWriter& wr
     if (written) written();
     return WriteCheckedSchedule(g, text.str(), path, options, expected);
   }
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary);
-    if (!out) throw InputError(partial, "", "cannot open file for writing");
-    try {
-      write(out);
-    } catch (...) {
-      out.close();
-      std::remove(partial.c_str());
-      throw;
-    }
-    out.close();
-    if (!out) {
-      std::remove(partial.c_str());
-      throw InputError(partial, "", "write failed");
-    }
-  }
-  if (written) written();
-  return CheckWrittenFile(g, partial, path, options, expected);
+  return WriteAndCheckFile(g, write, written, path, options, expected);
 }
 
 void AddOutputCheck(json& summary, const OutputCheck& check) {

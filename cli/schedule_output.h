@@ -2,8 +2,10 @@
 // "Output check: the written file is the checked file"): the
 // text is written to OUT.partial, read back with the reader `collsynth verify` uses
 // (the same parser and checker, streamed from the file: VerifyScheduleFile), checked, compared with
-// the in-memory check's figures, and only then renamed to OUT. A writer bug, a short write or a
-// full disk is a failed check (exit 1) and leaves no file at OUT. For "-" the text is checked
+// the in-memory check's figures, and only then renamed to OUT, through the one checked-output
+// path (core/checked_output.h, WriteChecked; docs/cli.md "Written files"). A writer bug, a short
+// write or a full disk is a failed check (exit 1, naming the file and the OS error) and leaves
+// no file at OUT and no OUT.partial. For "-" the text is checked
 // before it is printed. Cost: one parse and one check of the written file (docs/performance.md,
 // "Output check").
 //
@@ -40,9 +42,8 @@ OutputCheck WriteCheckedSchedule(const Topology& g, std::string&& text, const st
 // docs/performance.md "Plain pipeline path: where the memory goes": a 3,456-host pipeline schedule
 // is 1.5 GB of text, never held in memory). `written` (may be empty) is called once the bytes are
 // on disk, before the read-back, so the caller can free what it wrote from. For "-" and under the
-// testing hook the document goes through a string and the function above. A file that cannot be
-// opened or written is an InputError naming OUT.partial (as WriteTextFile), and leaves no
-// OUT.partial behind.
+// testing hook the document goes through a string and the function above. An OUT.partial that
+// cannot be created is an InputError naming it (exit 2); a failed write is !ok (exit 1).
 using ScheduleTextWriter = std::function<void(std::ostream&)>;
 OutputCheck WriteCheckedSchedule(const Topology& g, const ScheduleTextWriter& write,
                                  const std::function<void()>& written, const std::string& path,

@@ -8,6 +8,7 @@
 #include <map>
 #include <regex>
 
+#include "core/checked_output.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "core/rational.h"
@@ -21,21 +22,6 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr size_t kMaxShards = 100000;
-
-// Writes `content` to path via a temporary file renamed into place, so a reader never sees
-// a half-written file.
-void WriteFileAtomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.flush();
-    if (!out) throw InputError(tmp, "", "cannot write shard file");
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw InputError(path, "", "cannot write shard file: " + ec.message());
-}
 
 std::string VerifiedName(Verified v) {
   switch (v) {
@@ -215,9 +201,9 @@ ExperimentRow RowFromJson(const json& j, const std::string& file, const std::str
   return r;
 }
 
-void WriteShard(const std::string& shard_dir, const ExperimentDefinition& def,
-                const ShardSpec& shard, const RunResult& result, const json& environment,
-                unsigned jobs) {
+CheckedOutput WriteShard(const std::string& shard_dir, const ExperimentDefinition& def,
+                         const ShardSpec& shard, const RunResult& result, const json& environment,
+                         unsigned jobs) {
   json tasks = json::array();
   std::map<size_t, size_t> slot;  // task index -> position in `tasks`
   for (size_t t : result.ran_tasks) {
@@ -227,7 +213,7 @@ void WriteShard(const std::string& shard_dir, const ExperimentDefinition& def,
   for (size_t k = 0; k < result.rows.size(); ++k) {
     tasks[slot.at(result.row_task.at(k))]["rows"].push_back(RowToJson(result.rows[k]));
   }
-  WriteFileAtomically(shard_dir + "/rows.json", json{{"tasks", tasks}}.dump(1) + "\n");
+  const std::string rows_text = json{{"tasks", tasks}}.dump(1) + "\n";
   json meta;
   meta["experiment"] = def.name;
   meta["definition_hash"] = DefinitionHash(def);
@@ -238,7 +224,23 @@ void WriteShard(const std::string& shard_dir, const ExperimentDefinition& def,
   meta["jobs"] = jobs;
   meta["run_seconds"] = result.seconds;
   meta["environment"] = environment;
-  WriteFileAtomically(shard_dir + "/meta.json", meta.dump(2) + "\n");
+  const std::string meta_text = meta.dump(2) + "\n";
+  // rows.json, then meta.json: renamed in this order, so a shard with meta.json is complete.
+  const std::vector<const std::string*> texts = {&rows_text, &meta_text};
+  std::vector<OutputFile> files;
+  for (const char* name : {"/rows.json", "/meta.json"}) {
+    const std::string* text = texts[files.size()];
+    files.push_back({shard_dir + name, [text](std::ostream& out) { out << *text; }});
+  }
+  // The bytes on disk are the bytes meant: each file read back whole.
+  return WriteChecked(files, [&texts](const std::vector<std::string>& partials) {
+    for (std::size_t i = 0; i < partials.size(); ++i) {
+      if (ReadTextFile(partials[i]) != *texts[i]) {
+        return partials[i] + ": the bytes read back differ from the bytes written";
+      }
+    }
+    return std::string();
+  });
 }
 
 std::vector<std::string> FindShardDirs(const std::string& out, size_t count) {

@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_output.h"
 #include "experiments/definition.h"
 #include "experiments/experiment.h"
 #include "experiments/runner.h"
@@ -58,10 +59,15 @@ std::string DefinitionHash(const ExperimentDefinition& def);
 // Creates OUT/shard-I-of-N/ and removes its rows.json and meta.json; returns the folder.
 std::string PrepareShardDir(const std::string& out, const ShardSpec& shard);
 
-// Writes rows.json, then meta.json, into the folder PrepareShardDir returned.
-void WriteShard(const std::string& shard_dir, const ExperimentDefinition& def,
-                const ShardSpec& shard, const RunResult& result, const nlohmann::json& environment,
-                unsigned jobs);
+// Writes rows.json, then meta.json, into the folder PrepareShardDir returned, through the one
+// checked-output path (core/checked_output.h: PATH.partial, read back, renamed; rows.json is
+// renamed first, meta.json last, so a folder with meta.json holds a complete shard). A failed
+// write, read-back or rename is !ok with one line naming the file (the CLI prints it, exit 1;
+// docs/cli.md "Written files"); no PATH.partial is left, and a folder without meta.json is a
+// missing shard.
+CheckedOutput WriteShard(const std::string& shard_dir, const ExperimentDefinition& def,
+                         const ShardSpec& shard, const RunResult& result,
+                         const nlohmann::json& environment, unsigned jobs);
 
 // The shard folders to merge from OUT: with count > 0, OUT/shard-I-of-count for every I
 // (existing or not, so a missing one is named by MergeShards); with count == 0, every

@@ -140,5 +140,29 @@ TEST(OutputCheckCliTest, StreamedPipelineFileEqualsStdout) {
   EXPECT_FALSE(Exists(bad + ".partial"));
 }
 
+// A schedule is written through the one checked-output path (core/checked_output.h, docs/cli.md
+// "Written files"): a write that fails as a full disk would (COLLSYNTH_FAULT_INJECT=write-error)
+// is exit 1 naming OUT.partial and the OS error, never exit 2 or an internal error, for the
+// streamed writer (pipeline) and the text writer (baseline) alike, and leaves no file.
+TEST(OutputCheckCliTest, FailedScheduleWriteIsExitOneNamingThePartialFile) {
+  const std::string ring = Ring4();
+  const std::string base = TempPath("oc_base_full_disk.json");
+  const std::string pipe = TempPath("oc_pipe_full_disk.json");
+  setenv("COLLSYNTH_FAULT_INJECT", "write-error", 1);
+  const auto b = RunCli({"baseline", "uniring", ring, "-o", base});
+  const auto p =
+      RunCli({"pipeline", SourcePath("experiments/topologies/two_cluster.json"), "-o", pipe});
+  unsetenv("COLLSYNTH_FAULT_INJECT");
+  for (const auto& [r, out] : {std::pair{b, base}, std::pair{p, pipe}}) {
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find(out + ".partial: cannot write: No space left on device"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    EXPECT_FALSE(Exists(out)) << out;
+    EXPECT_FALSE(Exists(out + ".partial")) << out;
+  }
+}
+
 }  // namespace
 }  // namespace collsynth

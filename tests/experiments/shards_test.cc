@@ -714,5 +714,29 @@ TEST(ClusterSized, SweepChunkBeyondAGeneratorLimitIsARowNotAFailure) {
   EXPECT_NE(b.err.find("params.ranges.s000-thm18"), std::string::npos) << b.err;
 }
 
+// A shard is written through the one checked-output path (docs/cli.md "Written files"): a write
+// that fails as a full disk would (COLLSYNTH_FAULT_INJECT=write-error) is exit 1 with one line
+// naming the file and the OS error, never exit 2 or an internal error, and leaves no shard
+// file and no .partial behind (so the shard is missing, not stale).
+TEST(Shards, FailedShardWriteIsExit1NamingTheFileAndLeavesNothing) {
+  const std::string def = WriteTempFile("shard-compare.json", kDefinition);
+  const std::string out = TempPath("shard-write-error");
+  fs::remove_all(out);
+  setenv("COLLSYNTH_FAULT_INJECT", "write-error", 1);
+  const auto r = RunCli({"experiment", "run", def, "--out", out, "--shard", "1/2"});
+  unsetenv("COLLSYNTH_FAULT_INJECT");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::string dir = out + "/shard-1-of-2";
+  EXPECT_EQ(r.err, "collsynth: experiment run: " + dir +
+                       "/rows.json.partial: cannot write: No space left on device; shard not "
+                       "written\n");
+  for (const char* f : {"/rows.json", "/meta.json", "/rows.json.partial", "/meta.json.partial"}) {
+    EXPECT_FALSE(fs::exists(dir + f)) << f;
+  }
+  // Without the fault the same command writes the shard.
+  EXPECT_EQ(RunCli({"experiment", "run", def, "--out", out, "--shard", "1/2"}).exit_code, 0);
+  EXPECT_TRUE(fs::exists(dir + "/meta.json"));
+}
+
 }  // namespace
 }  // namespace collsynth::experiments

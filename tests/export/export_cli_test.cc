@@ -372,7 +372,7 @@ TEST(ExportCli, BaselineStepSchedulesAreReplayAccepted) {
 namespace collsynth::testing {
 namespace {
 
-// One failure policy for every written file (cli/checked_output.h): a write that fails as a
+// One failure policy for every written file (core/checked_output.h): a write that fails as a
 // full disk does is exit 1 naming the file and the OS error, never an internal error, and
 // leaves neither the file nor OUT.partial.
 TEST(ExportCli, AFailedWriteIsExitOneWithTheOsErrorAndLeavesNoFile) {
