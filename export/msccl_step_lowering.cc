@@ -16,25 +16,130 @@ namespace collsynth {
 
 namespace export_internal {
 
-LoweredSchedule LowerStepSchedule(const Topology& g, const StepSchedule& s,
-                                  const std::vector<int>& rank_of_node, const LowerOptions& o,
-                                  const std::string& file) {
-  const int n = g.num_compute();
-  const Collective coll = s.collective;
-  if (coll != Collective::kAllgather && coll != Collective::kReduceScatter &&
-      coll != Collective::kAllreduce) {
+namespace {
+
+// A run of a send's chunks inside one elementary segment of a shard, with what the sender
+// side knows before the step.
+struct Piece {
+  int send_index;
+  int shard, seg;
+  bool keep;
+  int send_dep;
+  bool from_acc;
+};
+
+// The lowering of one step schedule in named phases: CheckAndLayout, CutSegments, OrderSends,
+// then per instance and per step SenderPieces and EmitReceives, then the local copies and the
+// schedule's exact ratio. The arguments must outlive it.
+class StepLowerer {
+ public:
+  StepLowerer(const Topology& g, const StepSchedule& s, const std::vector<int>& rank_of_node,
+              const LowerOptions& o, const std::string& file)
+      : g_(g),
+        s_(s),
+        rank_of_node_(rank_of_node),
+        o_(o),
+        file_(file),
+        n_(g.num_compute()),
+        coll_(s.collective) {}
+
+  LoweredSchedule Lower() {
+    CheckAndLayout();
+    CutSegments();
+    OrderSends();
+    L_.ngpus = n_;
+    for (int j = 0; j < o_.instances; ++j) LowerInstance(j);
+    std::vector<int> roots(n_);
+    std::iota(roots.begin(), roots.end(), 0);
+    AddCopies(lay_, o_.instances, roots, &L_);
+
+    LoweredSchedule out;
+    out.L = std::move(L_);
+    out.lay = lay_;
+    out.exact_chunks = true;
+    out.exact_chunks_per_shard = lcm_;
+    out.per_level = true;
+    out.optimal_ratio = ScheduleRatio();
+    return out;
+  }
+
+ private:
+  // Who holds what in one instance, per (shard, segment, rank): the transfer that delivered
+  // it (held, at step held_step), the last reduction into it (last_rrc), and, in the
+  // allgather phase of an allreduce, the reduction that finished each segment (final_rrc).
+  struct State {
+    std::vector<std::vector<int>> held, held_step, last_rrc, final_rrc;
+    bool in_ag_phase_of_ar = false;
+  };
+  // One comm step of the sends order_[begin, end), all with step `step`.
+  struct Step {
+    std::size_t begin, end;
+    int step;
+    bool rs_kind;  // a reduction step
+    int phase;     // 1: the allgather phase of an allreduce
+  };
+
+  // The collective, the sends' endpoints, the chunk count per shard (the lcm of the
+  // intervals' denominators) within --max-chunks, and the target's precheck.
+  void CheckAndLayout();
+  // Elementary segments per shard (rank): every interval end, then runs of <= 71 chunks.
+  void CutSegments();
+  // Sends by (step, sender rank, receiver rank), stable.
+  void OrderSends();
+  void LowerInstance(int j);
+  // Sender-side facts from the state before this step.
+  std::vector<Piece> SenderPieces(const Step& st, const State& state) const;
+  // Receivers, in order; merge runs of segments with equal dependencies into transfers.
+  void EmitReceives(int j, const Step& st, const std::vector<Piece>& pieces, State* state);
+  // T_B of the schedule as given: sum over steps of max over links of measure / bandwidth.
+  Rational ScheduleRatio() const;
+
+  std::int64_t ToChunk(const Rational& x) const { return ToInt64(Numerator(x * lay_.K)); }
+  int SegIndex(int shard, std::int64_t chunk) const {
+    const auto& v = segs_[shard];
+    return static_cast<int>(std::lower_bound(v.begin(), v.end(), chunk) - v.begin());
+  }
+  std::size_t Cell(int seg, int rank) const { return static_cast<std::size_t>(seg) * n_ + rank; }
+  // Physical route of a send: its link (one route list per directed pair).
+  int RouteOf(int from, int to) {
+    auto it = route_of_pair_.find({from, to});
+    if (it != route_of_pair_.end()) return it->second;
+    int id = static_cast<int>(L_.routes.size());
+    L_.routes.push_back({RouteShare{{from, to}, Rational(1)}});
+    route_of_pair_[{from, to}] = id;
+    return id;
+  }
+
+  const Topology& g_;
+  const StepSchedule& s_;
+  const std::vector<int>& rank_of_node_;
+  const LowerOptions& o_;
+  const std::string& file_;
+  const int n_;
+  const Collective coll_;
+  Layout lay_;                                   // CheckAndLayout
+  BigInt lcm_;                                   // CheckAndLayout
+  std::vector<std::vector<std::int64_t>> segs_;  // CutSegments: per shard
+  std::vector<int> order_;                       // OrderSends
+  Lowering L_;
+  std::map<std::pair<int, int>, int> route_of_pair_;
+};
+
+void StepLowerer::CheckAndLayout() {
+  if (coll_ != Collective::kAllgather && coll_ != Collective::kReduceScatter &&
+      coll_ != Collective::kAllreduce) {
     throw InputError(
-        file, "collective",
-        "'" + std::string(CollectiveName(coll)) +
+        file_, "collective",
+        "'" + std::string(CollectiveName(coll_)) +
             "' step schedules cannot be exported (allgather, reduce-scatter, allreduce)");
   }
-  if (coll == Collective::kAllreduce && !s.rs_steps)
-    throw InputError(file, "rs_steps", "missing for allreduce");
+  if (coll_ == Collective::kAllreduce && !s_.rs_steps)
+    throw InputError(file_, "rs_steps", "missing for allreduce");
   std::vector<Rational> ends;
-  for (std::size_t i = 0; i < s.sends.size(); ++i) {
-    const StepSend& x = s.sends[i];
-    if (!g.IsCompute(x.from) || !g.IsCompute(x.to)) {
-      throw InputError(file, "sends[" + std::to_string(i) + "]",
+  for (std::size_t i = 0; i < s_.sends.size(); ++i) {
+    const StepSend& x = s_.sends[i];
+    if (!g_.IsCompute(x.from) || !g_.IsCompute(x.to)) {
+      throw InputError(file_, "sends[" + std::to_string(i) + "]",
                        "sends through switches cannot be exported to MSCCL yet (a step schedule's "
                        "switch hops are not collapsed into GPU-to-GPU transfers)");
     }
@@ -43,232 +148,221 @@ LoweredSchedule LowerStepSchedule(const Topology& g, const StepSchedule& s,
       ends.push_back(iv.hi);
     }
   }
-  const std::int64_t budget = o.max_chunks / (static_cast<std::int64_t>(n) * o.instances);
-  BigInt lcm = LcmOfDenominators(ends);
-  if (budget < 1 || lcm > budget) {
-    BigInt need = lcm * n * o.instances;
+  const std::int64_t budget = o_.max_chunks / (static_cast<std::int64_t>(n_) * o_.instances);
+  lcm_ = LcmOfDenominators(ends);
+  if (budget < 1 || lcm_ > budget) {
+    BigInt need = lcm_ * n_ * o_.instances;
     throw ExportLimitError(
         "--max-chunks", need > 1000000000000LL ? 0 : ToInt64(need),
-        "the step schedule's intervals need " + ToString(lcm) +
+        "the step schedule's intervals need " + ToString(lcm_) +
             " chunks per shard (step schedules are not rounded): --max-chunks >= " +
             ToString(need));
   }
-  Layout lay;
-  lay.coll = coll;
-  lay.inplace = o.inplace;
-  lay.n = n;
-  lay.K = ToInt64(lcm);
-  lay.cK = lay.K * o.instances;
+  lay_.coll = coll_;
+  lay_.inplace = o_.inplace;
+  lay_.n = n_;
+  lay_.K = ToInt64(lcm_);
+  lay_.cK = lay_.K * o_.instances;
   // Every chunk of every shard is sent at least once, at most 71 per transfer, and every
   // transfer has a receiver: some rank receives at least the average share. The target may
   // refuse before the shards are cut (K may be large).
   const std::int64_t min_transfers =
-      static_cast<std::int64_t>(n) * o.instances * ((lay.K + kMaxCnt - 1) / kMaxCnt);
-  const std::int64_t min_rank_steps = (min_transfers + n - 1) / n;
-  if (o.precheck) o.precheck(min_rank_steps, -1, lay.K);
-  auto to_chunk = [&](const Rational& x) { return ToInt64(Numerator(x * lay.K)); };
+      static_cast<std::int64_t>(n_) * o_.instances * ((lay_.K + kMaxCnt - 1) / kMaxCnt);
+  const std::int64_t min_rank_steps = (min_transfers + n_ - 1) / n_;
+  if (o_.precheck) o_.precheck(min_rank_steps, -1, lay_.K);
+}
 
-  // Elementary segments per shard (rank): every interval end, then runs of <= 71 chunks.
-  std::vector<std::set<std::int64_t>> bound_sets(n);
-  for (const StepSend& x : s.sends) {
+void StepLowerer::CutSegments() {
+  std::vector<std::set<std::int64_t>> bound_sets(n_);
+  for (const StepSend& x : s_.sends) {
     for (const Interval& iv : x.chunk) {
-      bound_sets[rank_of_node[x.source]].insert(to_chunk(iv.lo));
-      bound_sets[rank_of_node[x.source]].insert(to_chunk(iv.hi));
+      bound_sets[rank_of_node_[x.source]].insert(ToChunk(iv.lo));
+      bound_sets[rank_of_node_[x.source]].insert(ToChunk(iv.hi));
     }
   }
-  std::vector<std::vector<std::int64_t>> segs(n);
-  for (int r = 0; r < n; ++r) segs[r] = Pieces(bound_sets[r], lay.K);
-  auto seg_index = [&](int shard, std::int64_t chunk) {
-    const auto& v = segs[shard];
-    return static_cast<int>(std::lower_bound(v.begin(), v.end(), chunk) - v.begin());
-  };
+  segs_.resize(n_);
+  for (int r = 0; r < n_; ++r) segs_[r] = Pieces(bound_sets[r], lay_.K);
+}
 
-  std::vector<int> order(s.sends.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    const StepSend &x = s.sends[a], &y = s.sends[b];
-    return std::make_tuple(x.step, rank_of_node[x.from], rank_of_node[x.to]) <
-           std::make_tuple(y.step, rank_of_node[y.from], rank_of_node[y.to]);
+void StepLowerer::OrderSends() {
+  order_.resize(s_.sends.size());
+  std::iota(order_.begin(), order_.end(), 0);
+  std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) {
+    const StepSend &x = s_.sends[a], &y = s_.sends[b];
+    return std::make_tuple(x.step, rank_of_node_[x.from], rank_of_node_[x.to]) <
+           std::make_tuple(y.step, rank_of_node_[y.from], rank_of_node_[y.to]);
   });
+}
 
-  Lowering L;
-  L.ngpus = n;
-  // Physical route of a send: its link (one route list per directed pair).
-  std::map<std::pair<int, int>, int> route_of_pair;
-  auto route_of = [&](int from, int to) {
-    auto it = route_of_pair.find({from, to});
-    if (it != route_of_pair.end()) return it->second;
-    int id = static_cast<int>(L.routes.size());
-    L.routes.push_back({RouteShare{{from, to}, Rational(1)}});
-    route_of_pair[{from, to}] = id;
-    return id;
-  };
-
-  for (int j = 0; j < o.instances; ++j) {
-    // State per (shard, segment, rank).
-    std::vector<std::vector<int>> held(n), held_step(n), last_rrc(n), final_rrc(n);
-    for (int r = 0; r < n; ++r) {
-      std::size_t cells = segs[r].size() * n;
-      held[r].assign(cells, -1);
-      held_step[r].assign(cells, 0);
-      last_rrc[r].assign(cells, -1);
+void StepLowerer::LowerInstance(int j) {
+  State state;
+  state.held.resize(n_);
+  state.held_step.resize(n_);
+  state.last_rrc.resize(n_);
+  state.final_rrc.resize(n_);
+  for (int r = 0; r < n_; ++r) {
+    std::size_t cells = segs_[r].size() * n_;
+    state.held[r].assign(cells, -1);
+    state.held_step[r].assign(cells, 0);
+    state.last_rrc[r].assign(cells, -1);
+  }
+  std::size_t i = 0;
+  while (i < order_.size()) {
+    Step st;
+    st.begin = i;
+    st.step = s_.sends[order_[i]].step;
+    st.end = i;
+    while (st.end < order_.size() && s_.sends[order_[st.end]].step == st.step) ++st.end;
+    st.rs_kind = coll_ == Collective::kReduceScatter ||
+                 (coll_ == Collective::kAllreduce && st.step <= *s_.rs_steps);
+    st.phase = coll_ == Collective::kAllreduce && st.step > *s_.rs_steps ? 1 : 0;
+    if (coll_ == Collective::kAllreduce && st.phase == 1 && !state.in_ag_phase_of_ar) {
+      state.in_ag_phase_of_ar = true;
+      for (int r = 0; r < n_; ++r) {
+        state.final_rrc[r].assign(segs_[r].size(), -1);
+        for (std::size_t sg = 0; sg + 1 < segs_[r].size(); ++sg)
+          state.final_rrc[r][sg] = state.last_rrc[r][Cell(static_cast<int>(sg), r)];
+      }
     }
-    auto cell = [&](int seg, int rank) { return static_cast<std::size_t>(seg) * n + rank; };
-    bool in_ag_phase_of_ar = false;
-    std::size_t i = 0;
-    while (i < order.size()) {
-      const int step = s.sends[order[i]].step;
-      std::size_t end = i;
-      while (end < order.size() && s.sends[order[end]].step == step) ++end;
-      const bool rs_kind = coll == Collective::kReduceScatter ||
-                           (coll == Collective::kAllreduce && step <= *s.rs_steps);
-      const int phase = coll == Collective::kAllreduce && step > *s.rs_steps ? 1 : 0;
-      if (coll == Collective::kAllreduce && phase == 1 && !in_ag_phase_of_ar) {
-        in_ag_phase_of_ar = true;
-        for (int r = 0; r < n; ++r) {
-          final_rrc[r].assign(segs[r].size(), -1);
-          for (std::size_t sg = 0; sg + 1 < segs[r].size(); ++sg)
-            final_rrc[r][sg] = last_rrc[r][cell(static_cast<int>(sg), r)];
-        }
-      }
-      // Sender-side facts from the state before this step.
-      struct Piece {
-        int send_index;
-        int shard, seg;
-        bool keep;
-        int send_dep;
-        bool from_acc;
-      };
-      std::vector<Piece> pieces;
-      for (std::size_t k = i; k < end; ++k) {
-        const StepSend& x = s.sends[order[k]];
-        const int u = rank_of_node[x.from], w = rank_of_node[x.to], sh = rank_of_node[x.source];
-        const std::string item = "sends[" + std::to_string(order[k]) + "]";
-        for (const Interval& iv : x.chunk) {
-          for (int sg = seg_index(sh, to_chunk(iv.lo)); segs[sh][sg] < to_chunk(iv.hi); ++sg) {
-            Piece pc{order[k], sh, sg, true, -1, false};
-            if (rs_kind) {
-              pc.send_dep = last_rrc[sh][cell(sg, u)];
-              pc.from_acc = pc.send_dep >= 0;
-            } else {
-              if (w == sh) pc.keep = false;  // the owner already holds its shard
-              if (u == sh) {
-                if (phase == 1) {
-                  pc.send_dep = final_rrc[sh][sg];
-                  if (pc.send_dep < 0)
-                    throw InputError(file, item, "the owner has no reduced value to send");
-                }
-              } else {
-                pc.send_dep = held[sh][cell(sg, u)];
-                if (pc.send_dep < 0 || held_step[sh][cell(sg, u)] >= step) {
-                  throw InputError(file, item,
-                                   "the sender does not hold the data before this step");
-                }
-              }
-            }
-            pieces.push_back(pc);
-          }
-        }
-      }
-      // Receivers, in order; merge runs of segments with equal dependencies.
-      std::vector<std::pair<std::size_t, int>> pending;  // (cell in held[shard], transfer)
-      std::vector<int> pending_shard;
-      std::set<std::pair<int, std::size_t>> pending_cells;  // (shard, cell) received this step
-      std::size_t a = 0;
-      while (a < pieces.size()) {
-        const Piece& first = pieces[a];
-        const StepSend& x = s.sends[first.send_index];
-        const int u = rank_of_node[x.from], w = rank_of_node[x.to], sh = first.shard;
-        // Receiver facts for a piece.
-        auto skip = [&](const Piece& pc) {
-          if (rs_kind) return false;
-          if (!pc.keep || held[sh][cell(pc.seg, w)] >= 0) return true;
-          return pending_cells.count({sh, cell(pc.seg, w)}) > 0;
-        };
-        if (skip(first)) {
-          ++a;
-          continue;
-        }
-        const int recv_dep = rs_kind ? last_rrc[sh][cell(first.seg, w)] : -1;
-        std::size_t b = a + 1;
-        while (b < pieces.size() && pieces[b].send_index == first.send_index &&
-               pieces[b].shard == sh && pieces[b].seg == pieces[b - 1].seg + 1 &&
-               pieces[b].send_dep == first.send_dep && pieces[b].from_acc == first.from_acc &&
-               !skip(pieces[b]) && (!rs_kind || last_rrc[sh][cell(pieces[b].seg, w)] == recv_dep) &&
-               segs[sh][pieces[b].seg + 1] - segs[sh][first.seg] <= kMaxCnt) {
-          ++b;
-        }
-        const std::int64_t lo = segs[sh][first.seg], hi = segs[sh][pieces[b - 1].seg + 1];
-        Transfer t;
-        t.instance = j;
-        t.phase = phase;
-        t.level = step;
-        t.chunk = lay.Global(sh, j, lo);
-        t.src = u;
-        t.dst = w;
-        t.cnt = static_cast<int>(hi - lo);
-        t.route = route_of(x.from, x.to);
-        t.send_dep = first.send_dep;
-        const std::int64_t gch = t.chunk;
-        if (rs_kind) {
-          t.send =
-              first.from_acc ? (u == sh ? lay.Final(sh, gch) : BufRef{'s', gch}) : lay.Contrib(gch);
-          t.reduce = true;
-          t.recv_dst = w == sh ? lay.Final(sh, gch) : BufRef{'s', gch};
-          t.recv_src = recv_dep >= 0 ? t.recv_dst : lay.Contrib(gch);
-          t.recv_dep = recv_dep;
+    EmitReceives(j, st, SenderPieces(st, state), &state);
+    i = st.end;
+  }
+}
+
+std::vector<Piece> StepLowerer::SenderPieces(const Step& st, const State& state) const {
+  std::vector<Piece> pieces;
+  for (std::size_t k = st.begin; k < st.end; ++k) {
+    const StepSend& x = s_.sends[order_[k]];
+    const int u = rank_of_node_[x.from], w = rank_of_node_[x.to], sh = rank_of_node_[x.source];
+    const std::string item = "sends[" + std::to_string(order_[k]) + "]";
+    for (const Interval& iv : x.chunk) {
+      for (int sg = SegIndex(sh, ToChunk(iv.lo)); segs_[sh][sg] < ToChunk(iv.hi); ++sg) {
+        Piece pc{order_[k], sh, sg, true, -1, false};
+        if (st.rs_kind) {
+          pc.send_dep = state.last_rrc[sh][Cell(sg, u)];
+          pc.from_acc = pc.send_dep >= 0;
         } else {
-          t.send = u == sh ? lay.RootSource(sh, gch) : BufRef{'o', gch};
-          t.recv_dst = t.recv_src = {'o', gch};
-        }
-        const int id = static_cast<int>(L.transfers.size());
-        L.transfers.push_back(t);
-        for (std::size_t q = a; q < b; ++q) {
-          if (rs_kind) {
-            last_rrc[sh][cell(pieces[q].seg, w)] = id;
+          if (w == sh) pc.keep = false;  // the owner already holds its shard
+          if (u == sh) {
+            if (st.phase == 1) {
+              pc.send_dep = state.final_rrc[sh][sg];
+              if (pc.send_dep < 0)
+                throw InputError(file_, item, "the owner has no reduced value to send");
+            }
           } else {
-            pending.push_back({cell(pieces[q].seg, w), id});
-            pending_shard.push_back(sh);
-            pending_cells.insert({sh, cell(pieces[q].seg, w)});
+            pc.send_dep = state.held[sh][Cell(sg, u)];
+            if (pc.send_dep < 0 || state.held_step[sh][Cell(sg, u)] >= st.step) {
+              throw InputError(file_, item, "the sender does not hold the data before this step");
+            }
           }
         }
-        a = b;
+        pieces.push_back(pc);
       }
-      for (std::size_t q = 0; q < pending.size(); ++q) {
-        held[pending_shard[q]][pending[q].first] = pending[q].second;
-        held_step[pending_shard[q]][pending[q].first] = step;
-      }
-      i = end;
     }
   }
-  std::vector<int> roots(n);
-  std::iota(roots.begin(), roots.end(), 0);
-  AddCopies(lay, o.instances, roots, &L);
+  return pieces;
+}
 
-  LoweredSchedule out;
-  out.L = std::move(L);
-  out.lay = lay;
-  out.exact_chunks = true;
-  out.exact_chunks_per_shard = lcm;
-  out.per_level = true;
-  // T_B of the schedule as given: sum over steps of max over links of measure / bandwidth.
+void StepLowerer::EmitReceives(int j, const Step& st, const std::vector<Piece>& pieces,
+                               State* state) {
+  const bool rs_kind = st.rs_kind;
+  auto& held = state->held;
+  auto& last_rrc = state->last_rrc;
+  std::vector<std::pair<std::size_t, int>> pending;  // (cell in held[shard], transfer)
+  std::vector<int> pending_shard;
+  std::set<std::pair<int, std::size_t>> pending_cells;  // (shard, cell) received this step
+  std::size_t a = 0;
+  while (a < pieces.size()) {
+    const Piece& first = pieces[a];
+    const StepSend& x = s_.sends[first.send_index];
+    const int u = rank_of_node_[x.from], w = rank_of_node_[x.to], sh = first.shard;
+    // Receiver facts for a piece.
+    auto skip = [&](const Piece& pc) {
+      if (rs_kind) return false;
+      if (!pc.keep || held[sh][Cell(pc.seg, w)] >= 0) return true;
+      return pending_cells.count({sh, Cell(pc.seg, w)}) > 0;
+    };
+    if (skip(first)) {
+      ++a;
+      continue;
+    }
+    const int recv_dep = rs_kind ? last_rrc[sh][Cell(first.seg, w)] : -1;
+    std::size_t b = a + 1;
+    while (b < pieces.size() && pieces[b].send_index == first.send_index && pieces[b].shard == sh &&
+           pieces[b].seg == pieces[b - 1].seg + 1 && pieces[b].send_dep == first.send_dep &&
+           pieces[b].from_acc == first.from_acc && !skip(pieces[b]) &&
+           (!rs_kind || last_rrc[sh][Cell(pieces[b].seg, w)] == recv_dep) &&
+           segs_[sh][pieces[b].seg + 1] - segs_[sh][first.seg] <= kMaxCnt) {
+      ++b;
+    }
+    const std::int64_t lo = segs_[sh][first.seg], hi = segs_[sh][pieces[b - 1].seg + 1];
+    Transfer t;
+    t.instance = j;
+    t.phase = st.phase;
+    t.level = st.step;
+    t.chunk = lay_.Global(sh, j, lo);
+    t.src = u;
+    t.dst = w;
+    t.cnt = static_cast<int>(hi - lo);
+    t.route = RouteOf(x.from, x.to);
+    t.send_dep = first.send_dep;
+    const std::int64_t gch = t.chunk;
+    if (rs_kind) {
+      t.send =
+          first.from_acc ? (u == sh ? lay_.Final(sh, gch) : BufRef{'s', gch}) : lay_.Contrib(gch);
+      t.reduce = true;
+      t.recv_dst = w == sh ? lay_.Final(sh, gch) : BufRef{'s', gch};
+      t.recv_src = recv_dep >= 0 ? t.recv_dst : lay_.Contrib(gch);
+      t.recv_dep = recv_dep;
+    } else {
+      t.send = u == sh ? lay_.RootSource(sh, gch) : BufRef{'o', gch};
+      t.recv_dst = t.recv_src = {'o', gch};
+    }
+    const int id = static_cast<int>(L_.transfers.size());
+    L_.transfers.push_back(t);
+    for (std::size_t q = a; q < b; ++q) {
+      if (rs_kind) {
+        last_rrc[sh][Cell(pieces[q].seg, w)] = id;
+      } else {
+        pending.push_back({Cell(pieces[q].seg, w), id});
+        pending_shard.push_back(sh);
+        pending_cells.insert({sh, Cell(pieces[q].seg, w)});
+      }
+    }
+    a = b;
+  }
+  for (std::size_t q = 0; q < pending.size(); ++q) {
+    held[pending_shard[q]][pending[q].first] = pending[q].second;
+    state->held_step[pending_shard[q]][pending[q].first] = st.step;
+  }
+}
+
+Rational StepLowerer::ScheduleRatio() const {
   std::map<int, std::map<std::pair<int, int>, Rational>> per_step;
-  for (const StepSend& x : s.sends) {
+  for (const StepSend& x : s_.sends) {
     Rational m = 0;
     for (const Interval& iv : x.chunk) m += iv.hi - iv.lo;
     per_step[x.step][{x.from, x.to}] += m;
   }
-  out.optimal_ratio = 0;
+  Rational ratio = 0;
   for (const auto& [step, links] : per_step) {
     Rational worst = 0;
     for (const auto& [link, m] : links) {
-      auto e = g.FindLink(link.first, link.second);
-      if (!e) throw InputError(file, "sends", "a send uses a missing link");
-      worst = std::max(worst, Rational(m / g.link(*e).bandwidth));
+      auto e = g_.FindLink(link.first, link.second);
+      if (!e) throw InputError(file_, "sends", "a send uses a missing link");
+      worst = std::max(worst, Rational(m / g_.link(*e).bandwidth));
     }
-    out.optimal_ratio += worst;
+    ratio += worst;
   }
-  return out;
+  return ratio;
+}
+
+}  // namespace
+
+LoweredSchedule LowerStepSchedule(const Topology& g, const StepSchedule& s,
+                                  const std::vector<int>& rank_of_node, const LowerOptions& o,
+                                  const std::string& file) {
+  return StepLowerer(g, s, rank_of_node, o, file).Lower();
 }
 
 }  // namespace export_internal

@@ -276,138 +276,240 @@ std::vector<Block> PackItems(const std::vector<Item>& items, const std::vector<i
   return blocks;
 }
 
-MscclppExportResult BuildPlan(const Topology& g, Collective coll,
-                              const std::vector<int>& rank_of_node, const MscclppExportOptions& o,
-                              LoweredSchedule* ls) {
-  SplitPieces(o.pieces, ls);
-  Lowering& L = ls->L;
-  const Layout& lay = ls->lay;
-  const int n = L.ngpus;
-  const int T = static_cast<int>(L.transfers.size());
-  auto& tr = L.transfers;
+// A run of one stream (instance, src, dst) in key order that fits in one sending and one
+// receiving thread block (kMscclppMaxOperations each, the handshake included).
+struct Segment {
+  int instance, src, dst;
+  std::vector<int> ids;
+  int send_cost = 0, recv_cost = 0;
+  int slot = 0;  // channel slot on the pair
+};
 
-  // Key order (mscclpp_plan.h); rank_of[t] is t's position.
+// A block's channels and remote buffers: block-local lists of GPU-level ids, in first use
+// order.
+struct BlockIds {
+  std::vector<int> chans, rbufs;
+  // The index of `id` in *list, appended on first use.
+  static int Local(std::vector<int>* list, int id) {
+    auto it = std::find(list->begin(), list->end(), id);
+    if (it != list->end()) return static_cast<int>(it - list->begin());
+    list->push_back(id);
+    return static_cast<int>(list->size()) - 1;
+  }
+};
+
+// The plan of a lowered schedule, built in named phases (mscclpp_plan.h has the design); each
+// phase reads what the ones before it computed. `ls` must outlive the builder; its transfers
+// are already cut into pieces (SplitPieces).
+class PlanBuilder {
+ public:
+  PlanBuilder(const Topology& g, Collective coll, const std::vector<int>& rank_of_node,
+              const MscclppExportOptions& o, LoweredSchedule* ls)
+      : g_(g),
+        coll_(coll),
+        rank_of_node_(rank_of_node),
+        o_(o),
+        ls_(ls),
+        L_(ls->L),
+        lay_(ls->lay),
+        tr_(ls->L.transfers),
+        n_(ls->L.ngpus),
+        T_(static_cast<int>(ls->L.transfers.size())) {}
+
+  MscclppExportResult Build() {
+    OrderTransfers();
+    CutSegments();
+    AssignChannelEntries();
+    AssignRemoteBuffers();
+    LayoutScratch();
+    MakeItems();
+    PackBlocks();
+    AssignSemaphores();
+    return EmitOperations();
+  }
+
+ private:
+  // Key order (mscclpp_plan.h): order_[i] is the i-th transfer, pos_[t] is t's position;
+  // consumers_[t] are the transfers whose send or reduction needs receive t (at its dst).
+  void OrderTransfers();
+  // Streams (instance, src, dst) in key order, cut into segments.
+  void CutSegments();
+  // Channel entries to a peer (the same count on both sides): c = the larger number of
+  // segments of the two directions for data, then one handshake entry per segment of the
+  // lower rank to the higher, then one per segment the other way.
+  void AssignChannelEntries();
+  // Remote buffers per GPU: (peer, type) in sorted order.
+  void AssignRemoteBuffers();
+  // Scratch: partial sums (global layout, as the XML) then one slot per reduction received.
+  void LayoutScratch();
+  // The units placed in thread blocks: each GPU's local copies, and both ends of each segment.
+  void MakeItems();
+  // Each GPU's items packed into at most --max-tbs blocks.
+  void PackBlocks();
+  // Semaphores: one per (receive, consumer block other than the receiver's).
+  void AssignSemaphores();
+  // The plan's JSON and the figures of the result.
+  MscclppExportResult EmitOperations();
+  ojson EmitGpu(int v, MscclppExportResult* r) const;
+  ojson EmitBlock(int v, int b, MscclppExportResult* r) const;
+  void EmitSend(int v, int id, BlockIds* ids, OpEmitter* em) const;
+  void EmitReceive(int v, int id, BlockIds* ids, OpEmitter* em) const;
+  void DescribePlan(ojson gpus, MscclppExportResult* r) const;
+
+  int SendCost(int id) const { return tr_[id].send_dep >= 0 ? 5 : 3; }
+  int RecvCost(int id) const {
+    const Transfer& t = tr_[id];
+    const int releases =
+        (static_cast<int>(consumers_[id].size()) + kMscclppMaxSemaphoresPerOp - 1) /
+        kMscclppMaxSemaphoresPerOp;
+    return (t.reduce ? 4 : 2) + (t.recv_dep >= 0 ? 1 : 0) + releases;
+  }
+  int SegmentsOf(int a, int b) const {
+    const auto it = slots_of_.find({a, b});
+    return it == slots_of_.end() ? 0 : it->second;
+  }
+  int DataEntries(int a, int b) const { return std::max(SegmentsOf(a, b), SegmentsOf(b, a)); }
+  // The handshake entry index (relative to the peer's first entry) of segment `slot` of
+  // src -> dst, identical at both ends.
+  int HandshakeEntry(int src, int dst, int slot) const {
+    const int lo = std::min(src, dst), hi = std::max(src, dst);
+    return DataEntries(src, dst) + (src == lo ? 0 : SegmentsOf(lo, hi)) + slot;
+  }
+  int SendBlock(int id) const { return block_of_item_[send_item_[id]]; }
+  int RecvBlock(int id) const { return block_of_item_[recv_item_[id]]; }
+
+  const Topology& g_;
+  const Collective coll_;
+  const std::vector<int>& rank_of_node_;
+  const MscclppExportOptions& o_;
+  LoweredSchedule* ls_;
+  Lowering& L_;
+  const Layout& lay_;
+  std::vector<Transfer>& tr_;
+  const int n_;
+  const int T_;
+
+  std::vector<int> order_, pos_;                 // OrderTransfers
+  std::vector<std::vector<int>> consumers_;      // OrderTransfers
+  std::vector<Segment> segs_;                    // CutSegments
+  std::map<std::pair<int, int>, int> slots_of_;  // CutSegments: directed pair -> segments
+  std::vector<std::map<int, int>> entries_;      // gpu -> peer -> count
+  std::vector<std::map<int, int>> base_;         // gpu -> peer -> first flattened index
+  std::vector<std::map<std::pair<int, char>, int>> rbuf_of_;  // gpu -> (peer, type) -> id
+  std::vector<std::int64_t> scratch_;                         // LayoutScratch: chunks per GPU
+  std::vector<std::int64_t> slot_of_;                         // LayoutScratch: a reduction's slot
+  std::vector<bool> has_scratch_;                             // LayoutScratch
+  std::vector<Item> items_;                                   // MakeItems
+  std::vector<std::vector<int>> items_of_;                    // MakeItems: per GPU, in `order`
+  std::vector<int> send_item_, recv_item_, seg_of_;           // MakeItems: per transfer
+  std::vector<std::vector<Block>> blocks_;                    // PackBlocks: per GPU
+  std::vector<int> block_of_item_;                            // PackBlocks
+  std::vector<int> nsem_;                                     // AssignSemaphores: per GPU
+  std::vector<std::vector<int>> release_ids_;                 // AssignSemaphores: at the receive
+  std::vector<int> acquire_send_, acquire_recv_;              // AssignSemaphores
+};
+
+void PlanBuilder::OrderTransfers() {
   auto key = [&](int id) {
-    const Transfer& t = tr[id];
+    const Transfer& t = tr_[id];
     return std::make_tuple(t.instance, t.piece, t.phase, t.level, t.tree, t.chunk, t.src, t.dst,
                            id);
   };
-  std::vector<int> order(T);
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
-  std::vector<int> pos(T);
-  for (int i = 0; i < T; ++i) pos[order[i]] = i;
-  // Consumers of each receive (at its dst): the transfers whose send or reduction needs it.
-  std::vector<std::vector<int>> consumers(T);
-  for (int id : order) {
-    const Transfer& t = tr[id];
+  order_.resize(T_);
+  std::iota(order_.begin(), order_.end(), 0);
+  std::sort(order_.begin(), order_.end(), [&](int a, int b) { return key(a) < key(b); });
+  pos_.resize(T_);
+  for (int i = 0; i < T_; ++i) pos_[order_[i]] = i;
+  consumers_.assign(T_, {});
+  for (int id : order_) {
+    const Transfer& t = tr_[id];
     for (int d : {t.send_dep, t.recv_dep}) {
       if (d < 0) continue;
-      if (pos[d] >= pos[id]) throw std::logic_error("MSCCL++: a dependency on a later key");
+      if (pos_[d] >= pos_[id]) throw std::logic_error("MSCCL++: a dependency on a later key");
       const int at = d == t.send_dep ? t.src : t.dst;
-      if (tr[d].dst != at) throw std::logic_error("MSCCL++: a dependency on another GPU");
-      consumers[d].push_back(id);
+      if (tr_[d].dst != at) throw std::logic_error("MSCCL++: a dependency on another GPU");
+      consumers_[d].push_back(id);
     }
   }
-  auto send_cost = [&](int id) { return tr[id].send_dep >= 0 ? 5 : 3; };
-  auto recv_cost = [&](int id) {
-    const Transfer& t = tr[id];
-    const int releases = (static_cast<int>(consumers[id].size()) + kMscclppMaxSemaphoresPerOp - 1) /
-                         kMscclppMaxSemaphoresPerOp;
-    return (t.reduce ? 4 : 2) + (t.recv_dep >= 0 ? 1 : 0) + releases;
-  };
+}
 
-  // Streams (instance, src, dst) in key order, cut into segments.
+void PlanBuilder::CutSegments() {
   std::map<std::tuple<int, int, int>, std::vector<int>> streams;
-  for (int id : order) streams[{tr[id].instance, tr[id].src, tr[id].dst}].push_back(id);
-  struct Segment {
-    int instance, src, dst;
-    std::vector<int> ids;
-    int send_cost = 0, recv_cost = 0;
-    int slot = 0;  // channel slot on the pair
-  };
-  std::vector<Segment> segs;
-  std::map<std::pair<int, int>, int> slots_of;  // directed pair -> segments so far
+  for (int id : order_) streams[{tr_[id].instance, tr_[id].src, tr_[id].dst}].push_back(id);
   for (const auto& [k, ids] : streams) {
     const auto [inst, src, dst] = k;
     Segment cur{inst, src, dst, {}, kHandshakeSendCost, kHandshakeRecvCost, 0};
     for (int id : ids) {
-      const int sc = send_cost(id), rc = recv_cost(id);
+      const int sc = SendCost(id), rc = RecvCost(id);
       if (!cur.ids.empty() && (cur.send_cost + sc > kMscclppMaxOperations ||
                                cur.recv_cost + rc > kMscclppMaxOperations)) {
-        cur.slot = slots_of[{src, dst}]++;
-        segs.push_back(std::move(cur));
+        cur.slot = slots_of_[{src, dst}]++;
+        segs_.push_back(std::move(cur));
         cur = Segment{inst, src, dst, {}, kHandshakeSendCost, kHandshakeRecvCost, 0};
       }
       cur.ids.push_back(id);
       cur.send_cost += sc;
       cur.recv_cost += rc;
     }
-    cur.slot = slots_of[{src, dst}]++;
-    segs.push_back(std::move(cur));
+    cur.slot = slots_of_[{src, dst}]++;
+    segs_.push_back(std::move(cur));
   }
-  // Channel entries to a peer (the same count on both sides): c = the larger number of
-  // segments of the two directions for data, then one handshake entry per segment of the
-  // lower rank to the higher, then one per segment the other way.
-  auto segs_of = [&](int a, int b) {
-    const auto it = slots_of.find({a, b});
-    return it == slots_of.end() ? 0 : it->second;
-  };
-  auto data_entries = [&](int a, int b) { return std::max(segs_of(a, b), segs_of(b, a)); };
-  // The handshake entry index (relative to the peer's first entry) of segment `slot` of
-  // src -> dst, identical at both ends.
-  auto handshake_entry = [&](int src, int dst, int slot) {
-    const int lo = std::min(src, dst), hi = std::max(src, dst);
-    return data_entries(src, dst) + (src == lo ? 0 : segs_of(lo, hi)) + slot;
-  };
-  std::vector<std::map<int, int>> entries(n);  // gpu -> peer -> count
-  for (const auto& [pair, cnt] : slots_of) {
+}
+
+void PlanBuilder::AssignChannelEntries() {
+  entries_.assign(n_, {});
+  for (const auto& [pair, cnt] : slots_of_) {
     const auto [a, b] = pair;
-    const int c = data_entries(a, b) + segs_of(a, b) + segs_of(b, a);
-    entries[a][b] = c;
-    entries[b][a] = c;
+    const int c = DataEntries(a, b) + SegmentsOf(a, b) + SegmentsOf(b, a);
+    entries_[a][b] = c;
+    entries_[b][a] = c;
   }
-  std::vector<std::map<int, int>> base(n);  // gpu -> peer -> first flattened index
-  for (int v = 0; v < n; ++v) {
+  base_.assign(n_, {});
+  for (int v = 0; v < n_; ++v) {
     int at = 0;
-    for (const auto& [p, c] : entries[v]) {
-      base[v][p] = at;
+    for (const auto& [p, c] : entries_[v]) {
+      base_[v][p] = at;
       at += c;
     }
   }
-  // Remote buffers per GPU: (peer, type) in sorted order.
-  std::vector<std::map<std::pair<int, char>, int>> rbuf_of(n);
-  for (const Transfer& t : tr) rbuf_of[t.src][{t.dst, t.reduce ? 's' : t.recv_dst.buf}] = 0;
-  for (int v = 0; v < n; ++v) {
+}
+
+void PlanBuilder::AssignRemoteBuffers() {
+  rbuf_of_.assign(n_, {});
+  for (const Transfer& t : tr_) rbuf_of_[t.src][{t.dst, t.reduce ? 's' : t.recv_dst.buf}] = 0;
+  for (int v = 0; v < n_; ++v) {
     int k = 0;
-    for (auto& [key2, id] : rbuf_of[v]) id = k++;
+    for (auto& [key2, id] : rbuf_of_[v]) id = k++;
   }
-  // Scratch: partial sums (global layout, as the XML) then one slot per reduction received.
+}
+
+void PlanBuilder::LayoutScratch() {
   bool partials = false;
-  for (const Transfer& t : tr) {
+  for (const Transfer& t : tr_) {
     partials = partials || t.send.buf == 's' || t.recv_dst.buf == 's' || t.recv_src.buf == 's';
   }
-  const std::int64_t slot_base = partials ? n * lay.cK : 0;
-  std::vector<std::int64_t> scratch(n, slot_base);
-  std::vector<std::int64_t> slot_of(T, -1);
-  for (int id : order) {
-    if (!tr[id].reduce) continue;
-    slot_of[id] = scratch[tr[id].dst];
-    scratch[tr[id].dst] += tr[id].cnt;
+  const std::int64_t slot_base = partials ? n_ * lay_.cK : 0;
+  scratch_.assign(n_, slot_base);
+  slot_of_.assign(T_, -1);
+  for (int id : order_) {
+    if (!tr_[id].reduce) continue;
+    slot_of_[id] = scratch_[tr_[id].dst];
+    scratch_[tr_[id].dst] += tr_[id].cnt;
   }
-  std::vector<bool> has_scratch(n, partials);
-  for (const Transfer& t : tr) {
-    if (t.reduce) has_scratch[t.dst] = true;
+  has_scratch_.assign(n_, partials);
+  for (const Transfer& t : tr_) {
+    if (t.reduce) has_scratch_[t.dst] = true;
   }
+}
 
-  // Items.
-  std::vector<Item> items;
-  std::vector<std::vector<int>> items_of(n);
-  std::vector<int> send_item(T, -1), recv_item(T, -1);
-  std::vector<int> seg_of(T, -1);
-  for (int v = 0; v < n; ++v) {
+void PlanBuilder::MakeItems() {
+  items_of_.assign(n_, {});
+  send_item_.assign(T_, -1);
+  recv_item_.assign(T_, -1);
+  seg_of_.assign(T_, -1);
+  for (int v = 0; v < n_; ++v) {
     int copies = 0;
-    for (const LocalCopy& c : L.copies) copies += c.gpu == v ? 1 : 0;
+    for (const LocalCopy& c : L_.copies) copies += c.gpu == v ? 1 : 0;
     if (copies == 0) continue;
     Item it;
     it.gpu = v;
@@ -417,54 +519,55 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
     // packed three copies as if they were one and made a block of 66 operations).
     it.cost = 2 * copies;
     it.order = {-1, 0, 0, 0};
-    items_of[v].push_back(static_cast<int>(items.size()));
-    items.push_back(std::move(it));
+    items_of_[v].push_back(static_cast<int>(items_.size()));
+    items_.push_back(std::move(it));
   }
-  for (std::size_t s = 0; s < segs.size(); ++s) {
-    const Segment& sg = segs[s];
+  for (std::size_t s = 0; s < segs_.size(); ++s) {
+    const Segment& sg = segs_[s];
     Item snd;
     snd.gpu = sg.src;
     snd.sends = sg.ids;
     snd.cost = sg.send_cost;
-    snd.channels = {base[sg.src][sg.dst] + sg.slot,
-                    base[sg.src][sg.dst] + handshake_entry(sg.src, sg.dst, sg.slot)};
+    snd.channels = {base_[sg.src][sg.dst] + sg.slot,
+                    base_[sg.src][sg.dst] + HandshakeEntry(sg.src, sg.dst, sg.slot)};
     for (int id : sg.ids) {
-      snd.rbufs.insert(rbuf_of[sg.src].at({sg.dst, tr[id].reduce ? 's' : tr[id].recv_dst.buf}));
-      seg_of[id] = static_cast<int>(s);
+      snd.rbufs.insert(rbuf_of_[sg.src].at({sg.dst, tr_[id].reduce ? 's' : tr_[id].recv_dst.buf}));
+      seg_of_[id] = static_cast<int>(s);
     }
     snd.order = {sg.dst, 0, sg.instance, sg.slot};
     Item rcv;
     rcv.gpu = sg.dst;
     rcv.recvs = sg.ids;
     rcv.cost = sg.recv_cost;
-    rcv.channels = {base[sg.dst][sg.src] + sg.slot,
-                    base[sg.dst][sg.src] + handshake_entry(sg.src, sg.dst, sg.slot)};
+    rcv.channels = {base_[sg.dst][sg.src] + sg.slot,
+                    base_[sg.dst][sg.src] + HandshakeEntry(sg.src, sg.dst, sg.slot)};
     rcv.order = {sg.src, 1, sg.instance, sg.slot};
     for (int id : sg.ids) {
-      send_item[id] = static_cast<int>(items.size());
-      recv_item[id] = static_cast<int>(items.size()) + 1;
+      send_item_[id] = static_cast<int>(items_.size());
+      recv_item_[id] = static_cast<int>(items_.size()) + 1;
     }
-    items_of[sg.src].push_back(static_cast<int>(items.size()));
-    items.push_back(std::move(snd));
-    items_of[sg.dst].push_back(static_cast<int>(items.size()));
-    items.push_back(std::move(rcv));
+    items_of_[sg.src].push_back(static_cast<int>(items_.size()));
+    items_.push_back(std::move(snd));
+    items_of_[sg.dst].push_back(static_cast<int>(items_.size()));
+    items_.push_back(std::move(rcv));
   }
-  for (int v = 0; v < n; ++v) {
-    std::stable_sort(items_of[v].begin(), items_of[v].end(),
-                     [&](int a, int b) { return items[a].order < items[b].order; });
+  for (int v = 0; v < n_; ++v) {
+    std::stable_sort(items_of_[v].begin(), items_of_[v].end(),
+                     [&](int a, int b) { return items_[a].order < items_[b].order; });
   }
+}
 
-  // Blocks.
-  std::vector<std::vector<Block>> blocks(n);
+void PlanBuilder::PackBlocks() {
+  blocks_.assign(n_, {});
   int worst = 0, worst_rank = 0;
-  for (int v = 0; v < n; ++v) {
-    blocks[v] = PackItems(items, items_of[v], o.max_tbs);
-    if (static_cast<int>(blocks[v].size()) > worst) {
-      worst = static_cast<int>(blocks[v].size());
+  for (int v = 0; v < n_; ++v) {
+    blocks_[v] = PackItems(items_, items_of_[v], o_.max_tbs);
+    if (static_cast<int>(blocks_[v].size()) > worst) {
+      worst = static_cast<int>(blocks_[v].size());
       worst_rank = v;
     }
   }
-  if (worst > o.max_tbs) {
+  if (worst > o_.max_tbs) {
     throw ExportLimitError(
         "--max-tbs", worst,
         "rank " + std::to_string(worst_rank) + " needs " + std::to_string(worst) +
@@ -474,227 +577,250 @@ MscclppExportResult BuildPlan(const Topology& g, Collective coll,
             " remote buffers; needs --max-tbs >= " + std::to_string(worst) +
             " (keep it at most the GPU's SM count: all blocks must be resident)");
   }
-  std::vector<int> block_of_item(items.size(), -1);
-  for (int v = 0; v < n; ++v) {
-    for (std::size_t b = 0; b < blocks[v].size(); ++b) {
-      for (int i : blocks[v][b].items) block_of_item[i] = static_cast<int>(b);
+  block_of_item_.assign(items_.size(), -1);
+  for (int v = 0; v < n_; ++v) {
+    for (std::size_t b = 0; b < blocks_[v].size(); ++b) {
+      for (int i : blocks_[v][b].items) block_of_item_[i] = static_cast<int>(b);
     }
   }
-  auto send_block = [&](int id) { return block_of_item[send_item[id]]; };
-  auto recv_block = [&](int id) { return block_of_item[recv_item[id]]; };
+}
 
-  // Semaphores: one per (receive, consumer block other than the receiver's).
-  std::vector<int> nsem(n, 0);
-  std::vector<std::vector<int>> release_ids(T);  // at the receive
-  std::vector<int> acquire_send(T, -1), acquire_recv(T, -1);
-  for (int d : order) {
-    if (consumers[d].empty()) continue;
-    const int v = tr[d].dst;
+void PlanBuilder::AssignSemaphores() {
+  nsem_.assign(n_, 0);
+  release_ids_.assign(T_, {});
+  acquire_send_.assign(T_, -1);
+  acquire_recv_.assign(T_, -1);
+  for (int d : order_) {
+    if (consumers_[d].empty()) continue;
+    const int v = tr_[d].dst;
     std::map<int, int> sem_of_block;
-    for (int c : consumers[d]) {  // key order
-      const bool as_send = tr[c].send_dep == d;
-      const int cb = as_send ? send_block(c) : recv_block(c);
-      if (cb == recv_block(d)) continue;
+    for (int c : consumers_[d]) {  // key order
+      const bool as_send = tr_[c].send_dep == d;
+      const int cb = as_send ? SendBlock(c) : RecvBlock(c);
+      if (cb == RecvBlock(d)) continue;
       auto it = sem_of_block.find(cb);
       if (it != sem_of_block.end()) continue;  // an earlier consumer in cb acquired it
-      const int id = nsem[v]++;
+      const int id = nsem_[v]++;
       sem_of_block[cb] = id;
-      release_ids[d].push_back(id);
-      (as_send ? acquire_send : acquire_recv)[c] = id;
+      release_ids_[d].push_back(id);
+      (as_send ? acquire_send_ : acquire_recv_)[c] = id;
     }
   }
+}
 
-  // Operations.
+MscclppExportResult PlanBuilder::EmitOperations() {
   MscclppExportResult r;
-  r.collective = coll;
-  r.ngpus = n;
-  if (coll == Collective::kAllgather) {
-    r.input_chunks = lay.cK;
-    r.output_chunks = n * lay.cK;
-  } else if (coll == Collective::kReduceScatter) {
-    r.input_chunks = n * lay.cK;
-    r.output_chunks = lay.cK;
+  r.collective = coll_;
+  r.ngpus = n_;
+  if (coll_ == Collective::kAllgather) {
+    r.input_chunks = lay_.cK;
+    r.output_chunks = n_ * lay_.cK;
+  } else if (coll_ == Collective::kReduceScatter) {
+    r.input_chunks = n_ * lay_.cK;
+    r.output_chunks = lay_.cK;
   } else {
-    r.input_chunks = n * lay.cK;
-    r.output_chunks = n * lay.cK;
+    r.input_chunks = n_ * lay_.cK;
+    r.output_chunks = n_ * lay_.cK;
   }
-  r.transfers = T;
+  r.transfers = T_;
   ojson gpus = ojson::array();
-  r.ops_per_block.assign(n, {});
-  for (int v = 0; v < n; ++v) {
-    ojson gpu;
-    gpu["id"] = v;
-    gpu["input_chunks"] = r.input_chunks;
-    gpu["output_chunks"] = r.output_chunks;
-    gpu["scratch_chunks"] = has_scratch[v] ? scratch[v] : 0;
-    r.max_scratch_chunks = std::max(r.max_scratch_chunks, has_scratch[v] ? scratch[v] : 0);
-    ojson tbs = ojson::array();
-    for (std::size_t b = 0; b < blocks[v].size(); ++b) {
-      const Block& blk = blocks[v][b];
-      // Events in key order: copies first, then each transfer end of the block's items.
-      std::vector<std::pair<int, int>> events;  // (position, +1 send / -1 receive ... )
-      bool copies = false;
-      for (int i : blk.items) {
-        const Item& it = items[i];
-        copies = copies || it.copies;
-        for (int id : it.sends) events.push_back({pos[id], 0});
-        for (int id : it.recvs) events.push_back({pos[id], 1});
-      }
-      std::sort(events.begin(), events.end());
-      std::vector<int> chans, rbufs;  // block-local lists of GPU-level ids, first use order
-      auto local = [](std::vector<int>* list, int id) {
-        auto it = std::find(list->begin(), list->end(), id);
-        if (it != list->end()) return static_cast<int>(it - list->begin());
-        list->push_back(id);
-        return static_cast<int>(list->size()) - 1;
-      };
-      ojson ops = ojson::array();
-      OpEmitter em(&ops);
-      // Start-of-launch handshake, receiver side: tell each sender that this GPU's previous
-      // launch (and its caller's accesses) are over before anything else (never blocks).
-      for (int i : blk.items) {
-        const Item& it = items[i];
-        if (it.recvs.empty()) continue;
-        const int ch = local(&chans, it.channels[1]);
-        em.SyncOut(ojson{{"name", "rlxsignal"},
-                         {"channel_ids", ojson::array({ch})},
-                         {"channel_type", "memory"}});
-      }
-      if (copies) {
-        for (const LocalCopy& c : L.copies) {
-          if (c.gpu != v) continue;
-          em.Data(ojson{{"name", "copy"},
-                        {"src_buff", ojson::array({LocalRef(c.from, c.cnt)})},
-                        {"dst_buff", ojson::array({LocalRef(c.to, c.cnt)})}});
-        }
-      }
-      for (const auto& [p, side] : events) {
-        const int id = order[p];
-        const Transfer& t = tr[id];
-        const Segment& sg = segs[seg_of[id]];
-        if (side == 0) {  // send at t.src
-          if (id == sg.ids.front()) {
-            // Start-of-launch handshake, sender side: the segment's first put waits until dst's
-            // launch has started, i.e. its previous launch is done with the target buffers.
-            const int hs = local(&chans, items[send_item[id]].channels[1]);
-            em.SyncIn(ojson{{"name", "rlxwait"},
-                            {"channel_ids", ojson::array({hs})},
-                            {"channel_type", "memory"}});
-          }
-          if (acquire_send[id] >= 0) {
-            em.SyncIn(ojson{{"name", "sem_acquire"},
-                            {"semaphore_ids", ojson::array({acquire_send[id]})}});
-          }
-          const char type = t.reduce ? 's' : t.recv_dst.buf;
-          const std::int64_t index = t.reduce ? slot_of[id] : t.recv_dst.off;
-          const int rb = local(&rbufs, rbuf_of[v].at({t.dst, type}));
-          em.Data(ojson{{"name", "put"},
-                        {"src_buff", ojson::array({LocalRef(t.send, t.cnt)})},
-                        {"dst_buff", ojson::array({ojson{
-                                         {"buffer_id", rb}, {"index", index}, {"size", t.cnt}}})},
-                        {"channel_type", "memory"}});
-          const int ch = local(&chans, base[v].at(t.dst) + sg.slot);
-          em.SyncOut(ojson{
-              {"name", "signal"}, {"channel_ids", ojson::array({ch})}, {"channel_type", "memory"}});
-        } else {  // receive at t.dst
-          if (acquire_recv[id] >= 0) {
-            em.SyncIn(ojson{{"name", "sem_acquire"},
-                            {"semaphore_ids", ojson::array({acquire_recv[id]})}});
-          }
-          const int ch = local(&chans, base[v].at(t.src) + sg.slot);
-          em.SyncIn(ojson{
-              {"name", "wait"}, {"channel_ids", ojson::array({ch})}, {"channel_type", "memory"}});
-          if (t.reduce) {
-            em.Data(ojson{{"name", "re"},
-                          {"src_buff", ojson::array({LocalRef(t.recv_src, t.cnt),
-                                                     LocalRef(BufRef{'s', slot_of[id]}, t.cnt)})},
-                          {"dst_buff", ojson::array({LocalRef(t.recv_dst, t.cnt)})}});
-          }
-          const std::vector<int>& rel = release_ids[id];
-          for (std::size_t k = 0; k < rel.size(); k += kMscclppMaxSemaphoresPerOp) {
-            ojson ids = ojson::array();
-            for (std::size_t q = k; q < rel.size() && q < k + kMscclppMaxSemaphoresPerOp; ++q)
-              ids.push_back(rel[q]);
-            em.SyncOut(ojson{{"name", "sem_release"}, {"semaphore_ids", ids}});
-          }
-        }
-      }
-      if (static_cast<int>(ops.size()) > kMscclppMaxOperations ||
-          static_cast<int>(chans.size()) > kMscclppMaxChannelsPerBlock ||
-          static_cast<int>(rbufs.size()) > kMscclppMaxRemoteBuffersPerBlock) {
-        throw std::logic_error("MSCCL++: a block exceeds the executor's limits");
-      }
-      r.ops_per_block[v].push_back(static_cast<int>(ops.size()));
-      r.max_ops_per_block = std::max(r.max_ops_per_block, static_cast<int>(ops.size()));
-      r.max_channels_per_block = std::max(r.max_channels_per_block, static_cast<int>(chans.size()));
-      r.max_remote_buffers_per_block =
-          std::max(r.max_remote_buffers_per_block, static_cast<int>(rbufs.size()));
-      ojson tb;
-      tb["id"] = static_cast<int>(b);
-      tb["ops"] = std::move(ops);
-      tb["channels"] = ojson::array();
-      if (!chans.empty()) {
-        tb["channels"].push_back(ojson{{"channel_type", "memory"}, {"channel_ids", chans}});
-      }
-      tb["remote_buffer_refs"] = ojson::array();
-      if (!rbufs.empty()) {
-        tb["remote_buffer_refs"].push_back(
-            ojson{{"access_channel_type", "memory"}, {"remote_buffer_ids", rbufs}});
-      }
-      tbs.push_back(std::move(tb));
-    }
-    gpu["threadblocks"] = std::move(tbs);
-    ojson connected = ojson::array();
-    int nchan = 0;
-    for (const auto& [p, c] : entries[v]) {
-      for (int k = 0; k < c; ++k) connected.push_back(p);
-      nchan += c;
-    }
-    gpu["channels"] = ojson::array();
-    if (nchan > 0) {
-      gpu["channels"].push_back(ojson{{"channel_type", "memory"}, {"connected_to", connected}});
-    }
-    r.channels_per_gpu = std::max(r.channels_per_gpu, nchan);
-    ojson remote = ojson::array();
-    for (const auto& [pt, id] : rbuf_of[v]) {
-      remote.push_back(ojson{{"rank", pt.first},
-                             {"type", std::string(1, pt.second)},
-                             {"access_channel_types", ojson::array({"memory"})}});
-    }
-    gpu["remote_buffers"] = std::move(remote);
-    ojson sems = ojson::array();
-    for (int k = 0; k < nsem[v]; ++k) sems.push_back(ojson{{"init_value", 0}});
-    gpu["semaphores"] = std::move(sems);
-    r.semaphores_per_gpu = std::max(r.semaphores_per_gpu, nsem[v]);
-    r.blocks_per_gpu = std::max(r.blocks_per_gpu, static_cast<int>(blocks[v].size()));
-    gpus.push_back(std::move(gpu));
-  }
+  r.ops_per_block.assign(n_, {});
+  for (int v = 0; v < n_; ++v) gpus.push_back(EmitGpu(v, &r));
+  DescribePlan(std::move(gpus), &r);
+  return r;
+}
 
-  ojson& plan = r.plan;
-  plan["name"] = o.name.empty() ? "collsynth-" + MscclppCollName(coll) : o.name;
-  plan["collective"] = MscclppCollName(coll);
-  plan["protocol"] = o.proto;
-  plan["inplace"] = o.inplace;
+ojson PlanBuilder::EmitGpu(int v, MscclppExportResult* r) const {
+  ojson gpu;
+  gpu["id"] = v;
+  gpu["input_chunks"] = r->input_chunks;
+  gpu["output_chunks"] = r->output_chunks;
+  gpu["scratch_chunks"] = has_scratch_[v] ? scratch_[v] : 0;
+  r->max_scratch_chunks = std::max(r->max_scratch_chunks, has_scratch_[v] ? scratch_[v] : 0);
+  ojson tbs = ojson::array();
+  for (std::size_t b = 0; b < blocks_[v].size(); ++b) {
+    tbs.push_back(EmitBlock(v, static_cast<int>(b), r));
+  }
+  gpu["threadblocks"] = std::move(tbs);
+  ojson connected = ojson::array();
+  int nchan = 0;
+  for (const auto& [p, c] : entries_[v]) {
+    for (int k = 0; k < c; ++k) connected.push_back(p);
+    nchan += c;
+  }
+  gpu["channels"] = ojson::array();
+  if (nchan > 0) {
+    gpu["channels"].push_back(ojson{{"channel_type", "memory"}, {"connected_to", connected}});
+  }
+  r->channels_per_gpu = std::max(r->channels_per_gpu, nchan);
+  ojson remote = ojson::array();
+  for (const auto& [pt, id] : rbuf_of_[v]) {
+    remote.push_back(ojson{{"rank", pt.first},
+                           {"type", std::string(1, pt.second)},
+                           {"access_channel_types", ojson::array({"memory"})}});
+  }
+  gpu["remote_buffers"] = std::move(remote);
+  ojson sems = ojson::array();
+  for (int k = 0; k < nsem_[v]; ++k) sems.push_back(ojson{{"init_value", 0}});
+  gpu["semaphores"] = std::move(sems);
+  r->semaphores_per_gpu = std::max(r->semaphores_per_gpu, nsem_[v]);
+  r->blocks_per_gpu = std::max(r->blocks_per_gpu, static_cast<int>(blocks_[v].size()));
+  return gpu;
+}
+
+ojson PlanBuilder::EmitBlock(int v, int b, MscclppExportResult* r) const {
+  const Block& blk = blocks_[v][b];
+  // Events in key order: copies first, then each transfer end of the block's items.
+  std::vector<std::pair<int, int>> events;  // (position, 0 send / 1 receive)
+  bool copies = false;
+  for (int i : blk.items) {
+    const Item& it = items_[i];
+    copies = copies || it.copies;
+    for (int id : it.sends) events.push_back({pos_[id], 0});
+    for (int id : it.recvs) events.push_back({pos_[id], 1});
+  }
+  std::sort(events.begin(), events.end());
+  BlockIds ids;
+  const std::vector<int>& chans = ids.chans;
+  const std::vector<int>& rbufs = ids.rbufs;
+  ojson ops = ojson::array();
+  OpEmitter em(&ops);
+  // Start-of-launch handshake, receiver side: tell each sender that this GPU's previous
+  // launch (and its caller's accesses) are over before anything else (never blocks).
+  for (int i : blk.items) {
+    const Item& it = items_[i];
+    if (it.recvs.empty()) continue;
+    const int ch = BlockIds::Local(&ids.chans, it.channels[1]);
+    em.SyncOut(ojson{
+        {"name", "rlxsignal"}, {"channel_ids", ojson::array({ch})}, {"channel_type", "memory"}});
+  }
+  if (copies) {
+    for (const LocalCopy& c : L_.copies) {
+      if (c.gpu != v) continue;
+      em.Data(ojson{{"name", "copy"},
+                    {"src_buff", ojson::array({LocalRef(c.from, c.cnt)})},
+                    {"dst_buff", ojson::array({LocalRef(c.to, c.cnt)})}});
+    }
+  }
+  for (const auto& [p, side] : events) {
+    if (side == 0) {
+      EmitSend(v, order_[p], &ids, &em);
+    } else {
+      EmitReceive(v, order_[p], &ids, &em);
+    }
+  }
+  if (static_cast<int>(ops.size()) > kMscclppMaxOperations ||
+      static_cast<int>(chans.size()) > kMscclppMaxChannelsPerBlock ||
+      static_cast<int>(rbufs.size()) > kMscclppMaxRemoteBuffersPerBlock) {
+    throw std::logic_error("MSCCL++: a block exceeds the executor's limits");
+  }
+  r->ops_per_block[v].push_back(static_cast<int>(ops.size()));
+  r->max_ops_per_block = std::max(r->max_ops_per_block, static_cast<int>(ops.size()));
+  r->max_channels_per_block = std::max(r->max_channels_per_block, static_cast<int>(chans.size()));
+  r->max_remote_buffers_per_block =
+      std::max(r->max_remote_buffers_per_block, static_cast<int>(rbufs.size()));
+  ojson tb;
+  tb["id"] = b;
+  tb["ops"] = std::move(ops);
+  tb["channels"] = ojson::array();
+  if (!chans.empty()) {
+    tb["channels"].push_back(ojson{{"channel_type", "memory"}, {"channel_ids", chans}});
+  }
+  tb["remote_buffer_refs"] = ojson::array();
+  if (!rbufs.empty()) {
+    tb["remote_buffer_refs"].push_back(
+        ojson{{"access_channel_type", "memory"}, {"remote_buffer_ids", rbufs}});
+  }
+  return tb;
+}
+
+// The operations of the send of transfer id at GPU v (t.src).
+void PlanBuilder::EmitSend(int v, int id, BlockIds* ids, OpEmitter* em) const {
+  const Transfer& t = tr_[id];
+  const Segment& sg = segs_[seg_of_[id]];
+  if (id == sg.ids.front()) {
+    // Start-of-launch handshake, sender side: the segment's first put waits until dst's
+    // launch has started, i.e. its previous launch is done with the target buffers.
+    const int hs = BlockIds::Local(&ids->chans, items_[send_item_[id]].channels[1]);
+    em->SyncIn(ojson{
+        {"name", "rlxwait"}, {"channel_ids", ojson::array({hs})}, {"channel_type", "memory"}});
+  }
+  if (acquire_send_[id] >= 0) {
+    em->SyncIn(
+        ojson{{"name", "sem_acquire"}, {"semaphore_ids", ojson::array({acquire_send_[id]})}});
+  }
+  const char type = t.reduce ? 's' : t.recv_dst.buf;
+  const std::int64_t index = t.reduce ? slot_of_[id] : t.recv_dst.off;
+  const int rb = BlockIds::Local(&ids->rbufs, rbuf_of_[v].at({t.dst, type}));
+  em->Data(ojson{
+      {"name", "put"},
+      {"src_buff", ojson::array({LocalRef(t.send, t.cnt)})},
+      {"dst_buff", ojson::array({ojson{{"buffer_id", rb}, {"index", index}, {"size", t.cnt}}})},
+      {"channel_type", "memory"}});
+  const int ch = BlockIds::Local(&ids->chans, base_[v].at(t.dst) + sg.slot);
+  em->SyncOut(
+      ojson{{"name", "signal"}, {"channel_ids", ojson::array({ch})}, {"channel_type", "memory"}});
+}
+
+// The operations of the receive of transfer id at GPU v (t.dst).
+void PlanBuilder::EmitReceive(int v, int id, BlockIds* ids, OpEmitter* em) const {
+  const Transfer& t = tr_[id];
+  const Segment& sg = segs_[seg_of_[id]];
+  if (acquire_recv_[id] >= 0) {
+    em->SyncIn(
+        ojson{{"name", "sem_acquire"}, {"semaphore_ids", ojson::array({acquire_recv_[id]})}});
+  }
+  const int ch = BlockIds::Local(&ids->chans, base_[v].at(t.src) + sg.slot);
+  em->SyncIn(
+      ojson{{"name", "wait"}, {"channel_ids", ojson::array({ch})}, {"channel_type", "memory"}});
+  if (t.reduce) {
+    em->Data(ojson{{"name", "re"},
+                   {"src_buff", ojson::array({LocalRef(t.recv_src, t.cnt),
+                                              LocalRef(BufRef{'s', slot_of_[id]}, t.cnt)})},
+                   {"dst_buff", ojson::array({LocalRef(t.recv_dst, t.cnt)})}});
+  }
+  const std::vector<int>& rel = release_ids_[id];
+  for (std::size_t k = 0; k < rel.size(); k += kMscclppMaxSemaphoresPerOp) {
+    ojson sems = ojson::array();
+    for (std::size_t q = k; q < rel.size() && q < k + kMscclppMaxSemaphoresPerOp; ++q)
+      sems.push_back(rel[q]);
+    em->SyncOut(ojson{{"name", "sem_release"}, {"semaphore_ids", sems}});
+  }
+}
+
+// The plan's top-level fields, and the side file's figures (loads, routes, chunk counts).
+void PlanBuilder::DescribePlan(ojson gpus, MscclppExportResult* r) const {
+  ojson& plan = r->plan;
+  plan["name"] = o_.name.empty() ? "collsynth-" + MscclppCollName(coll_) : o_.name;
+  plan["collective"] = MscclppCollName(coll_);
+  plan["protocol"] = o_.proto;
+  plan["inplace"] = o_.inplace;
   plan["reuse_resources"] = false;
   plan["gpus"] = std::move(gpus);
   plan["num_threads_per_block"] = 1024;
   plan["use_double_scratch_buffer"] = false;
   plan["buffer_alignment"] = kMscclppBufferAlignment;
-  plan["min_message_size"] = static_cast<std::uint64_t>(o.min_bytes);
-  plan["max_message_size"] = o.max_bytes == 0 ? std::numeric_limits<std::uint64_t>::max()
-                                              : static_cast<std::uint64_t>(o.max_bytes);
+  plan["min_message_size"] = static_cast<std::uint64_t>(o_.min_bytes);
+  plan["max_message_size"] = o_.max_bytes == 0 ? std::numeric_limits<std::uint64_t>::max()
+                                               : static_cast<std::uint64_t>(o_.max_bytes);
 
-  r.chunks_per_shard = lay.K;
-  r.exact_chunks = ls->exact_chunks;
-  r.exact_chunks_per_shard = ls->exact_chunks_per_shard;
-  r.optimal_ratio = ls->optimal_ratio;
+  r->chunks_per_shard = lay_.K;
+  r->exact_chunks = ls_->exact_chunks;
+  r->exact_chunks_per_shard = ls_->exact_chunks_per_shard;
+  r->optimal_ratio = ls_->optimal_ratio;
   nlohmann::json link_loads;
-  r.achieved_ratio = export_internal::AccountLoads(g, L, lay.cK, ls->per_level, &link_loads);
-  for (int id = 0; id < T; ++id) tr[id].chan = segs[seg_of[id]].slot;  // the side file's chan
-  r.routes = export_internal::RoutesJson(g, L, coll, std::max(r.input_chunks, r.output_chunks),
-                                         lay.K, rank_of_node, r.optimal_ratio, r.achieved_ratio,
-                                         std::move(link_loads));
-  return r;
+  r->achieved_ratio = export_internal::AccountLoads(g_, L_, lay_.cK, ls_->per_level, &link_loads);
+  for (int id = 0; id < T_; ++id) tr_[id].chan = segs_[seg_of_[id]].slot;  // the side file's chan
+  r->routes = export_internal::RoutesJson(
+      g_, L_, coll_, std::max(r->input_chunks, r->output_chunks), lay_.K, rank_of_node_,
+      r->optimal_ratio, r->achieved_ratio, std::move(link_loads));
+}
+
+MscclppExportResult BuildPlan(const Topology& g, Collective coll,
+                              const std::vector<int>& rank_of_node, const MscclppExportOptions& o,
+                              LoweredSchedule* ls) {
+  SplitPieces(o.pieces, ls);
+  return PlanBuilder(g, coll, rank_of_node, o, ls).Build();
 }
 
 }  // namespace

@@ -50,6 +50,9 @@
 // Buffers: one chunk size per rank (input_chunks / output_chunks in the ratio of the buffer
 // sizes: allgather K / N·K, reducescatter N·K / K, allreduce N·K / N·K, K = chunks per shard),
 // scratch: N·K partial-sum chunks when used, then the slots; buffer_alignment 16.
+// The build runs as named phases (PlanBuilder in mscclpp_plan.cc): OrderTransfers (key order,
+// consumers), CutSegments, AssignChannelEntries, AssignRemoteBuffers, LayoutScratch, MakeItems,
+// PackBlocks, AssignSemaphores, EmitOperations.
 // Cost: O(T log T) for T transfers (after pieces) plus O(T) JSON. Never prints.
 #ifndef COLLSYNTH_EXPORT_MSCCLPP_PLAN_H_
 #define COLLSYNTH_EXPORT_MSCCLPP_PLAN_H_

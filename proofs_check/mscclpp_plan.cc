@@ -685,10 +685,23 @@ class PlanReader {
     return true;
   }
 
+  // One operation, in the loader's order: its name, its group of blocks, its channel type,
+  // channels, buffers and semaphores, then what the kernel needs of it (threads, operands).
   bool ReadOp(const json& oj, int g, int b, int step, const BlockTables& t, Op* op) {
     const std::string where = "gpus[" + std::to_string(g) + "].threadblocks[" + std::to_string(b) +
                               "].ops[" + std::to_string(step) + "]";
     if (!r_.Object(oj, where, g, b, step)) return false;
+    bool has_ctype = false;
+    return ReadOpName(oj, where, g, b, step, op) && ReadGroupInfo(oj, where, g, b, step, op) &&
+           ReadChannelType(oj, where, g, b, step, op, &has_ctype) &&
+           ReadChannelIds(oj, where, g, b, step, t, op) &&
+           ReadBuffers(oj, where, g, b, step, t, has_ctype, op) &&
+           ReadSemaphores(oj, where, g, b, step, op) && CheckPortOp(where, g, b, step, *op) &&
+           CheckThreads(where, g, b, step, *op) && CheckOpShape(oj, where, g, b, step, op);
+  }
+
+  // "name": a modelled operation (kModelled), else kUnsupported or kBadValue.
+  bool ReadOpName(const json& oj, const std::string& where, int g, int b, int step, Op* op) {
     std::string name;
     const json* nj = r_.Get(oj, "name", where, true, g, b, step);
     if (nj == nullptr || !r_.Str(*nj, where + ".name", &name, g, b, step)) return false;
@@ -713,6 +726,11 @@ class PlanReader {
              b, step);
       return false;
     }
+    return true;
+  }
+
+  // "tbg_info" (optional); pipeline loops ("iter_context", inner "ops") are refused.
+  bool ReadGroupInfo(const json& oj, const std::string& where, int g, int b, int step, Op* op) {
     if (const json* tbg = r_.Get(oj, "tbg_info", where, false, g, b, step)) {
       // One operation split over a group of blocks: this block does part tb_id of tbg_size
       // equal parts of every operand's range (calcOffset in execution_plan.cc).
@@ -741,11 +759,16 @@ class PlanReader {
       r_.Bad(Kind::kUnsupported, where, "pipeline loops are not modelled", g, b, step);
       return false;
     }
+    return true;
+  }
+
+  // "channel_type" (optional): memory or port.
+  bool ReadChannelType(const json& oj, const std::string& where, int g, int b, int step, Op* op,
+                       bool* has_ctype) {
     std::string ctype;
-    bool has_ctype = false;
     if (const json* c = r_.Get(oj, "channel_type", where, false, g, b, step)) {
       if (!r_.Str(*c, where + ".channel_type", &ctype, g, b, step)) return false;
-      has_ctype = true;
+      *has_ctype = true;
       if (ctype == "switch" || ctype == "none") {
         r_.Bad(Kind::kUnsupported, where + ".channel_type",
                Quote(ctype) + " operations are not modelled (memory and port channels only)", g, b,
@@ -760,6 +783,12 @@ class PlanReader {
         return false;
       }
     }
+    return true;
+  }
+
+  // "channel_ids" (optional): indices into the block's channels of the operation's type.
+  bool ReadChannelIds(const json& oj, const std::string& where, int g, int b, int step,
+                      const BlockTables& t, Op* op) {
     std::int64_t x = 0;
     if (const json* ids = r_.Get(oj, "channel_ids", where, false, g, b, step)) {
       if (!r_.Array(*ids, where + ".channel_ids", g, b, step)) return false;
@@ -787,6 +816,12 @@ class PlanReader {
         op->channels.push_back(table[x]);
       }
     }
+    return true;
+  }
+
+  // "src_buff" and "dst_buff" (optional), each at most kMaxBuffersPerOp references.
+  bool ReadBuffers(const json& oj, const std::string& where, int g, int b, int step,
+                   const BlockTables& t, bool has_ctype, Op* op) {
     for (const char* side : {"src_buff", "dst_buff"}) {
       const json* arr = r_.Get(oj, side, where, false, g, b, step);
       if (arr == nullptr) continue;
@@ -815,6 +850,12 @@ class PlanReader {
         accesses_ += ref.size;
       }
     }
+    return true;
+  }
+
+  // "semaphore_ids" (optional): indices into the GPU's semaphores.
+  bool ReadSemaphores(const json& oj, const std::string& where, int g, int b, int step, Op* op) {
+    std::int64_t x = 0;
     if (const json* sems = r_.Get(oj, "semaphore_ids", where, false, g, b, step)) {
       if (!r_.Array(*sems, where + ".semaphore_ids", g, b, step)) return false;
       if (sems->size() > static_cast<std::size_t>(kMaxSemaphoresPerOp)) {
@@ -836,14 +877,19 @@ class PlanReader {
         op->sems.push_back(static_cast<int>(x));
       }
     }
-    if (op->port) {
-      switch (op->type) {
+    return true;
+  }
+
+  // Get, reduce-send and read-reduce read remote buffers by pointer: memory channels only.
+  bool CheckPortOp(const std::string& where, int g, int b, int step, const Op& op) {
+    if (op.port) {
+      switch (op.type) {
         case OpType::kGet:
         case OpType::kReduceSend:
         case OpType::kReadReduce:
         case OpType::kReadReduceSend:
           r_.Bad(Kind::kUnsupported, where,
-                 std::string(OpName(op->type)) +
+                 std::string(OpName(op.type)) +
                      " through a port channel is not modelled (the kernel reads and writes "
                      "remote buffers through memory channel pointers)",
                  g, b, step);
@@ -852,39 +898,43 @@ class PlanReader {
           break;  // local operations ignore the channel type
       }
     }
-    // Signals, waits, semaphores, flushes and port puts run on threads tid < n, one each.
+    return true;
+  }
+
+  // Signals, waits, semaphores, flushes and port puts run on threads tid < n, one each.
+  bool CheckThreads(const std::string& where, int g, int b, int step, const Op& op) {
     std::size_t per_thread = 0;
-    switch (op->type) {
+    switch (op.type) {
       case OpType::kSignal:
       case OpType::kWait:
       case OpType::kRelaxedSignal:
       case OpType::kRelaxedWait:
-        per_thread = op->channels.size();
+        per_thread = op.channels.size();
         break;
       case OpType::kSemAcquire:
       case OpType::kSemRelease:
-        per_thread = op->sems.size();
+        per_thread = op.sems.size();
         break;
       case OpType::kFlush:
       case OpType::kPutWithSignal:
       case OpType::kPutWithSignalAndFlush:
-        per_thread = op->dst.size();
+        per_thread = op.dst.size();
         break;
       case OpType::kPut:
-        per_thread = op->port ? op->dst.size() : 0;
+        per_thread = op.port ? op.dst.size() : 0;
         break;
       default:
         break;
     }
     if (per_thread > static_cast<std::size_t>(threads_)) {
       r_.Bad(Kind::kBadValue, where,
-             std::string(OpName(op->type)) + " needs " + std::to_string(per_thread) +
+             std::string(OpName(op.type)) + " needs " + std::to_string(per_thread) +
                  " threads (one per channel, semaphore or destination), but a block has " +
                  std::to_string(threads_) + " (num_threads_per_block): the others never run",
              g, b, step);
       return false;
     }
-    return CheckOpShape(oj, where, g, b, step, op);
+    return true;
   }
 
   // The operands each modelled operation needs, as the kernel reads them.

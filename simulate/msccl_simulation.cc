@@ -248,6 +248,261 @@ std::uint64_t MscclTransferCount(const msccl::Algo& algo, const MscclRouting& ro
   return SatMul(count, static_cast<std::uint64_t>(m.chunks));
 }
 
+namespace {
+
+// BuildMscclSimulation in named phases: NumberUnits (blocks, steps, units and connectors in
+// (gpu, id) order), AddNodes (per iteration: barriers, transfers along the routes) and
+// AddDependencies (program order, depid flags, data and FIFO slots). The arguments must
+// outlive it.
+class MscclSimulationBuilder {
+ public:
+  MscclSimulationBuilder(const msccl::Algo& algo, const Topology& g, MscclRouting routing,
+                         const SimulationModel& m, int fifo_depth)
+      : algo_(algo),
+        routing_(std::move(routing)),
+        conn_routes_(ConnectorRoutes(algo, g, &routing_)),
+        sim_(g, LinkRates(g, m), LinkLatencies(g, m), m.gamma),
+        P_(m.chunks),
+        depth_(MscclFifoDepth(algo, fifo_depth)),
+        unit_bytes_(m.size / algo.nchunks / P_),
+        cut_through_(m.switch_model == SwitchModel::kCutThrough) {}
+
+  FlowSimulation Build() {
+    NumberUnits();
+    AddNodes();
+    AddDependencies();
+    return std::move(sim_);
+  }
+
+ private:
+  struct BlockRef {
+    int gpu;
+    const Block* b;
+    int step_base;          // global index of its step 0
+    int out = -1, in = -1;  // connector ids
+  };
+  struct Connector {
+    int per_iteration = 0;                     // units per iteration
+    std::vector<int> send_unit, recv_unit;     // position -> global unit
+    std::vector<bool> recv_reduces;            // position -> received by rrc/rrs/rrcs
+    const std::vector<int>* routes = nullptr;  // position -> route
+  };
+
+  // Blocks in (gpu, id) order; steps and units numbered globally.
+  void NumberUnits();
+  // Nodes: per (step, iteration) the start barrier S; per (unit, iteration) the ready barrier
+  // R (all its waits met), the done node D (R itself for a pure receive; for a send: its
+  // bytes have left the first link of every route part, so the block moves on) and, for a
+  // send, the arrival node A (the last link's transfer of every part, reductions included).
+  void AddNodes();
+  // The transfers of send unit `unit` of block br in iteration i, after its ready barrier r;
+  // sets its A and D nodes.
+  void AddSendTransfers(const BlockRef& br, int unit, std::int64_t i, int r, TransferLabel label);
+  void AddDependencies();
+
+  int ConnectorId(const ConnectorKey& key) {
+    auto [it, fresh] = connector_id_.try_emplace(key, static_cast<int>(connectors_.size()));
+    if (fresh) connectors_.emplace_back();
+    return it->second;
+  }
+  std::size_t Sidx(int s, std::int64_t i) const { return static_cast<std::size_t>(s) * P_ + i; }
+  std::size_t Uidx(int u, std::int64_t i) const { return static_cast<std::size_t>(u) * P_ + i; }
+  // The end of step s in iteration i: its last unit's D, or S for a step without units.
+  int StepEnd(int s, std::int64_t i) const {
+    return unit_base_[s + 1] > unit_base_[s] ? D_[Uidx(unit_base_[s + 1] - 1, i)] : S_[Sidx(s, i)];
+  }
+  // The first flag publication of block `b` at or after (i, deps).
+  int Flag(const BlockRef& br, std::int64_t i, int deps) const {
+    const std::vector<Step>& steps = br.b->steps;
+    for (std::int64_t it = i; it < P_; ++it) {
+      for (int j = it == i ? deps : 0; j < static_cast<int>(steps.size()); ++j) {
+        if (steps[j].group_publish && steps[j].group_end == j) return StepEnd(br.step_base + j, it);
+      }
+    }
+    return -1;
+  }
+
+  const msccl::Algo& algo_;
+  MscclRouting routing_;
+  const std::map<ConnectorKey, std::vector<int>> conn_routes_;
+  FlowSimulation sim_;
+  const std::int64_t P_;
+  const int depth_;
+  const Rational unit_bytes_;
+  const bool cut_through_;
+
+  std::vector<BlockRef> blocks_;  // NumberUnits
+  std::vector<int> unit_base_;    // per global step: its first unit's global index
+  int units_total_ = 0;
+  std::map<ConnectorKey, int> connector_id_;
+  std::vector<Connector> connectors_;
+  std::vector<int> block_of_step_;
+  std::vector<int> gpu_block_base_;
+  std::vector<int> send_pos_, recv_pos_;  // per unit: its connector positions
+  int steps_total_ = 0;
+  std::vector<int> S_, R_, D_, A_;  // AddNodes
+};
+
+void MscclSimulationBuilder::NumberUnits() {
+  gpu_block_base_.assign(algo_.ngpus + 1, 0);
+  for (int gpu = 0; gpu < algo_.ngpus; ++gpu) {
+    gpu_block_base_[gpu] = static_cast<int>(blocks_.size());
+    for (const Block& b : algo_.gpus[gpu].tbs) {
+      BlockRef ref{gpu, &b, static_cast<int>(unit_base_.size())};
+      if (b.send >= 0) ref.out = ConnectorId({gpu, b.send, b.chan});
+      if (b.recv >= 0) ref.in = ConnectorId({b.recv, gpu, b.chan});
+      for (const Step& st : b.steps) {
+        unit_base_.push_back(units_total_);
+        block_of_step_.push_back(static_cast<int>(blocks_.size()));
+        const msccl::TypeInfo& info = InfoOf(st.type);
+        for (int u = 0; u < Units(st); ++u) {
+          if (info.send) connectors_[ref.out].send_unit.push_back(units_total_ + u);
+          if (info.recv) {
+            connectors_[ref.in].recv_unit.push_back(units_total_ + u);
+            connectors_[ref.in].recv_reduces.push_back(st.type == StepType::kRrc ||
+                                                       st.type == StepType::kRrs ||
+                                                       st.type == StepType::kRrcs);
+          }
+        }
+        units_total_ += Units(st);
+      }
+      blocks_.push_back(ref);
+    }
+  }
+  gpu_block_base_[algo_.ngpus] = static_cast<int>(blocks_.size());
+  unit_base_.push_back(units_total_);
+  for (const auto& [key, id] : connector_id_) {
+    Connector& c = connectors_[id];
+    if (c.send_unit.size() != c.recv_unit.size()) {
+      throw std::logic_error("BuildMscclSimulation: unmatched connector (replay not run?)");
+    }
+    c.per_iteration = static_cast<int>(c.send_unit.size());
+    auto it = conn_routes_.find(key);
+    if (c.per_iteration > 0) c.routes = &it->second;
+  }
+  send_pos_.assign(units_total_, -1);
+  recv_pos_.assign(units_total_, -1);
+  for (const Connector& c : connectors_) {
+    for (int k = 0; k < c.per_iteration; ++k) {
+      send_pos_[c.send_unit[k]] = k;
+      recv_pos_[c.recv_unit[k]] = k;
+    }
+  }
+  steps_total_ = static_cast<int>(block_of_step_.size());
+}
+
+void MscclSimulationBuilder::AddNodes() {
+  S_.assign(static_cast<std::size_t>(steps_total_) * P_, 0);
+  R_.assign(static_cast<std::size_t>(units_total_) * P_, 0);
+  D_.assign(static_cast<std::size_t>(units_total_) * P_, 0);
+  A_.assign(static_cast<std::size_t>(units_total_) * P_, -1);  // sends: data arrived
+  for (std::int64_t i = 0; i < P_; ++i) {
+    for (const BlockRef& br : blocks_) {
+      for (int j = 0; j < static_cast<int>(br.b->steps.size()); ++j) {
+        const Step& st = br.b->steps[j];
+        const int s = br.step_base + j;
+        TransferLabel label;
+        label.group = br.gpu;
+        label.item = br.b->id;
+        label.route = j;
+        label.chunk = static_cast<int>(i);
+        S_[Sidx(s, i)] = sim_.AddBarrier(label);
+        const msccl::TypeInfo& info = InfoOf(st.type);
+        for (int u = 0; u < Units(st); ++u) {
+          const int unit = unit_base_[s] + u;
+          label.unit = u;
+          const int r = sim_.AddBarrier(label);
+          R_[Uidx(unit, i)] = r;
+          D_[Uidx(unit, i)] = r;
+          if (info.send) AddSendTransfers(br, unit, i, r, label);
+        }
+      }
+    }
+  }
+}
+
+void MscclSimulationBuilder::AddSendTransfers(const BlockRef& br, int unit, std::int64_t i, int r,
+                                              TransferLabel label) {
+  const Connector& c = connectors_[br.out];
+  const int k = send_pos_[unit];
+  const bool reduce = c.recv_reduces[k];
+  std::vector<int> first, last;
+  const std::vector<MscclRoutePart>& parts = routing_.routes[(*c.routes)[k]];
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const MscclRoutePart& part = parts[p];
+    if (part.share == 0 || part.links.empty()) continue;
+    label.phase = static_cast<int>(p);
+    const Rational bytes = unit_bytes_ * part.share;
+    const int hops = cut_through_ ? 1 : static_cast<int>(part.links.size());
+    int prev = r;
+    for (int h = 0; h < hops; ++h) {
+      label.hop = cut_through_ ? -1 : h;
+      const std::vector<int> on = cut_through_ ? part.links : std::vector<int>{part.links[h]};
+      const int t = sim_.AddTransfer(on, bytes, reduce && h == hops - 1, label);
+      sim_.AddDependency(prev, t);
+      if (h == 0) first.push_back(t);
+      prev = t;
+    }
+    last.push_back(prev);
+    label.hop = -1;
+  }
+  label.phase = 0;
+  auto join = [&](const std::vector<int>& ts) {
+    if (ts.size() == 1) return ts[0];
+    const int d = sim_.AddBarrier(label);
+    for (int t : ts) sim_.AddDependency(t, d);
+    return d;
+  };
+  A_[Uidx(unit, i)] = join(last);
+  D_[Uidx(unit, i)] = first == last ? A_[Uidx(unit, i)] : join(first);
+}
+
+void MscclSimulationBuilder::AddDependencies() {
+  for (std::int64_t i = 0; i < P_; ++i) {
+    for (const BlockRef& br : blocks_) {
+      const int n = static_cast<int>(br.b->steps.size());
+      for (int j = 0; j < n; ++j) {
+        const Step& st = br.b->steps[j];
+        const int s = br.step_base + j;
+        const int start = S_[Sidx(s, i)];
+        if (j > 0) {
+          sim_.AddDependency(StepEnd(s - 1, i), start);
+        } else if (i > 0 && n > 0) {
+          sim_.AddDependency(StepEnd(br.step_base + n - 1, i - 1), start);
+        }
+        if (st.depid >= 0) {
+          const BlockRef& dep = blocks_[gpu_block_base_[br.gpu] + st.depid];
+          const int f = Flag(dep, i, st.deps);
+          if (f < 0) {
+            throw std::logic_error("BuildMscclSimulation: a dependency is never published");
+          }
+          sim_.AddDependency(f, start);
+        }
+        const msccl::TypeInfo& info = InfoOf(st.type);
+        for (int u = 0; u < Units(st); ++u) {
+          const int unit = unit_base_[s] + u;
+          const int r = R_[Uidx(unit, i)];
+          sim_.AddDependency(u == 0 ? start : D_[Uidx(unit - 1, i)], r);
+          if (info.recv) {  // the data: the k-th unit sent on the connector
+            const Connector& c = connectors_[br.in];
+            sim_.AddDependency(A_[Uidx(c.send_unit[recv_pos_[unit]], i)], r);
+          }
+          if (info.send) {  // a free slot: unit k - depth taken by the receiver
+            const Connector& c = connectors_[br.out];
+            const std::int64_t k = i * c.per_iteration + send_pos_[unit] - depth_;
+            if (k >= 0) {
+              sim_.AddDependency(R_[Uidx(c.recv_unit[k % c.per_iteration], k / c.per_iteration)],
+                                 r);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
 FlowSimulation BuildMscclSimulation(const msccl::Algo& algo, const Topology& g,
                                     MscclRouting routing, const SimulationModel& m,
                                     int fifo_depth) {
@@ -257,205 +512,7 @@ FlowSimulation BuildMscclSimulation(const msccl::Algo& algo, const Topology& g,
                      "the XML has " + std::to_string(algo.ngpus) + " GPUs, the topology " +
                          std::to_string(routing.node_of_rank.size()) + " compute nodes");
   }
-  const std::map<ConnectorKey, std::vector<int>> conn_routes = ConnectorRoutes(algo, g, &routing);
-  FlowSimulation sim(g, LinkRates(g, m), LinkLatencies(g, m), m.gamma);
-  const std::int64_t P = m.chunks;
-  const int depth = MscclFifoDepth(algo, fifo_depth);
-  const Rational unit_bytes = m.size / algo.nchunks / P;
-  const bool cut_through = m.switch_model == SwitchModel::kCutThrough;
-
-  // Blocks in (gpu, id) order; steps and units numbered globally.
-  struct BlockRef {
-    int gpu;
-    const Block* b;
-    int step_base;          // global index of its step 0
-    int out = -1, in = -1;  // connector ids
-  };
-  std::vector<BlockRef> blocks;
-  std::vector<int> unit_base;  // per global step: its first unit's global index
-  int units_total = 0;
-  std::map<ConnectorKey, int> connector_id;
-  struct Connector {
-    int per_iteration = 0;                     // units per iteration
-    std::vector<int> send_unit, recv_unit;     // position -> global unit
-    std::vector<bool> recv_reduces;            // position -> received by rrc/rrs/rrcs
-    const std::vector<int>* routes = nullptr;  // position -> route
-  };
-  std::vector<Connector> connectors;
-  auto connector = [&](const ConnectorKey& key) {
-    auto [it, fresh] = connector_id.try_emplace(key, static_cast<int>(connectors.size()));
-    if (fresh) connectors.emplace_back();
-    return it->second;
-  };
-  std::vector<int> block_of_step;
-  std::vector<int> gpu_block_base(algo.ngpus + 1, 0);
-  for (int gpu = 0; gpu < algo.ngpus; ++gpu) {
-    gpu_block_base[gpu] = static_cast<int>(blocks.size());
-    for (const Block& b : algo.gpus[gpu].tbs) {
-      BlockRef ref{gpu, &b, static_cast<int>(unit_base.size())};
-      if (b.send >= 0) ref.out = connector({gpu, b.send, b.chan});
-      if (b.recv >= 0) ref.in = connector({b.recv, gpu, b.chan});
-      for (const Step& st : b.steps) {
-        unit_base.push_back(units_total);
-        block_of_step.push_back(static_cast<int>(blocks.size()));
-        const msccl::TypeInfo& info = InfoOf(st.type);
-        for (int u = 0; u < Units(st); ++u) {
-          if (info.send) connectors[ref.out].send_unit.push_back(units_total + u);
-          if (info.recv) {
-            connectors[ref.in].recv_unit.push_back(units_total + u);
-            connectors[ref.in].recv_reduces.push_back(st.type == StepType::kRrc ||
-                                                      st.type == StepType::kRrs ||
-                                                      st.type == StepType::kRrcs);
-          }
-        }
-        units_total += Units(st);
-      }
-      blocks.push_back(ref);
-    }
-  }
-  gpu_block_base[algo.ngpus] = static_cast<int>(blocks.size());
-  unit_base.push_back(units_total);
-  for (const auto& [key, id] : connector_id) {
-    Connector& c = connectors[id];
-    if (c.send_unit.size() != c.recv_unit.size()) {
-      throw std::logic_error("BuildMscclSimulation: unmatched connector (replay not run?)");
-    }
-    c.per_iteration = static_cast<int>(c.send_unit.size());
-    auto it = conn_routes.find(key);
-    if (c.per_iteration > 0) c.routes = &it->second;
-  }
-  // Per unit: its connector positions.
-  std::vector<int> send_pos(units_total, -1), recv_pos(units_total, -1);
-  for (const Connector& c : connectors) {
-    for (int k = 0; k < c.per_iteration; ++k) {
-      send_pos[c.send_unit[k]] = k;
-      recv_pos[c.recv_unit[k]] = k;
-    }
-  }
-  const int steps_total = static_cast<int>(block_of_step.size());
-
-  // Nodes: per (step, iteration) the start barrier S; per (unit, iteration) the ready barrier
-  // R (all its waits met), the done node D (R itself for a pure receive; for a send: its
-  // bytes have left the first link of every route part, so the block moves on) and, for a
-  // send, the arrival node A (the last link's transfer of every part, reductions included).
-  std::vector<int> S(static_cast<std::size_t>(steps_total) * P);
-  std::vector<int> R(static_cast<std::size_t>(units_total) * P);
-  std::vector<int> D(static_cast<std::size_t>(units_total) * P);
-  std::vector<int> A(static_cast<std::size_t>(units_total) * P, -1);  // sends: data arrived
-  auto sidx = [&](int s, std::int64_t i) { return static_cast<std::size_t>(s) * P + i; };
-  auto uidx = [&](int u, std::int64_t i) { return static_cast<std::size_t>(u) * P + i; };
-  for (std::int64_t i = 0; i < P; ++i) {
-    for (const BlockRef& br : blocks) {
-      for (int j = 0; j < static_cast<int>(br.b->steps.size()); ++j) {
-        const Step& st = br.b->steps[j];
-        const int s = br.step_base + j;
-        TransferLabel label;
-        label.group = br.gpu;
-        label.item = br.b->id;
-        label.route = j;
-        label.chunk = static_cast<int>(i);
-        S[sidx(s, i)] = sim.AddBarrier(label);
-        const msccl::TypeInfo& info = InfoOf(st.type);
-        for (int u = 0; u < Units(st); ++u) {
-          const int unit = unit_base[s] + u;
-          label.unit = u;
-          const int r = sim.AddBarrier(label);
-          R[uidx(unit, i)] = r;
-          D[uidx(unit, i)] = r;
-          if (!info.send) continue;
-          const Connector& c = connectors[br.out];
-          const int k = send_pos[unit];
-          const bool reduce = c.recv_reduces[k];
-          std::vector<int> first, last;
-          const std::vector<MscclRoutePart>& parts = routing.routes[(*c.routes)[k]];
-          for (std::size_t p = 0; p < parts.size(); ++p) {
-            const MscclRoutePart& part = parts[p];
-            if (part.share == 0 || part.links.empty()) continue;
-            label.phase = static_cast<int>(p);
-            const Rational bytes = unit_bytes * part.share;
-            const int hops = cut_through ? 1 : static_cast<int>(part.links.size());
-            int prev = r;
-            for (int h = 0; h < hops; ++h) {
-              label.hop = cut_through ? -1 : h;
-              const std::vector<int> on =
-                  cut_through ? part.links : std::vector<int>{part.links[h]};
-              const int t = sim.AddTransfer(on, bytes, reduce && h == hops - 1, label);
-              sim.AddDependency(prev, t);
-              if (h == 0) first.push_back(t);
-              prev = t;
-            }
-            last.push_back(prev);
-            label.hop = -1;
-          }
-          label.phase = 0;
-          auto join = [&](const std::vector<int>& ts) {
-            if (ts.size() == 1) return ts[0];
-            const int d = sim.AddBarrier(label);
-            for (int t : ts) sim.AddDependency(t, d);
-            return d;
-          };
-          A[uidx(unit, i)] = join(last);
-          D[uidx(unit, i)] = first == last ? A[uidx(unit, i)] : join(first);
-        }
-      }
-    }
-  }
-  // The end of step s in iteration i: its last unit's D, or S for a step without units.
-  auto step_end = [&](int s, std::int64_t i) {
-    return unit_base[s + 1] > unit_base[s] ? D[uidx(unit_base[s + 1] - 1, i)] : S[sidx(s, i)];
-  };
-  // The first flag publication of block `b` at or after (i, deps).
-  auto flag = [&](const BlockRef& br, std::int64_t i, int deps) {
-    const std::vector<Step>& steps = br.b->steps;
-    for (std::int64_t it = i; it < P; ++it) {
-      for (int j = it == i ? deps : 0; j < static_cast<int>(steps.size()); ++j) {
-        if (steps[j].group_publish && steps[j].group_end == j)
-          return step_end(br.step_base + j, it);
-      }
-    }
-    return -1;
-  };
-  for (std::int64_t i = 0; i < P; ++i) {
-    for (const BlockRef& br : blocks) {
-      const int n = static_cast<int>(br.b->steps.size());
-      for (int j = 0; j < n; ++j) {
-        const Step& st = br.b->steps[j];
-        const int s = br.step_base + j;
-        const int start = S[sidx(s, i)];
-        if (j > 0) {
-          sim.AddDependency(step_end(s - 1, i), start);
-        } else if (i > 0 && n > 0) {
-          sim.AddDependency(step_end(br.step_base + n - 1, i - 1), start);
-        }
-        if (st.depid >= 0) {
-          const BlockRef& dep = blocks[gpu_block_base[br.gpu] + st.depid];
-          const int f = flag(dep, i, st.deps);
-          if (f < 0) {
-            throw std::logic_error("BuildMscclSimulation: a dependency is never published");
-          }
-          sim.AddDependency(f, start);
-        }
-        const msccl::TypeInfo& info = InfoOf(st.type);
-        for (int u = 0; u < Units(st); ++u) {
-          const int unit = unit_base[s] + u;
-          const int r = R[uidx(unit, i)];
-          sim.AddDependency(u == 0 ? start : D[uidx(unit - 1, i)], r);
-          if (info.recv) {  // the data: the k-th unit sent on the connector
-            const Connector& c = connectors[br.in];
-            sim.AddDependency(A[uidx(c.send_unit[recv_pos[unit]], i)], r);
-          }
-          if (info.send) {  // a free slot: unit k - depth taken by the receiver
-            const Connector& c = connectors[br.out];
-            const std::int64_t k = i * c.per_iteration + send_pos[unit] - depth;
-            if (k >= 0) {
-              sim.AddDependency(R[uidx(c.recv_unit[k % c.per_iteration], k / c.per_iteration)], r);
-            }
-          }
-        }
-      }
-    }
-  }
-  return sim;
+  return MscclSimulationBuilder(algo, g, std::move(routing), m, fifo_depth).Build();
 }
 
 }  // namespace collsynth

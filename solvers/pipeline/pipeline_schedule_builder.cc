@@ -45,16 +45,22 @@ bool IsEulerian(const Topology& g, const CapacityGraph& d) {
   return true;
 }
 
+// What TreesFor does with a capacity graph that is not Eulerian.
+enum class NonEulerianSplit {
+  kRefuse,  // Algorithm 1 with require_eulerian (Theorem 7's precondition)
+  kTry,     // fixed k (§2.4): relaxed mode when d is not Eulerian, std::nullopt if stuck
+};
+
 // Splitting + packing for the given capacity graph and demands, mapped to physical routes.
-// std::nullopt when d is not Eulerian (only allowed for fixed k) and Algorithm 1 cannot
-// isolate a switch: Theorem 7 needs an Eulerian graph.
+// std::nullopt when d is not Eulerian (only with NonEulerianSplit::kTry) and Algorithm 1
+// cannot isolate a switch: Theorem 7 needs an Eulerian graph.
 std::optional<std::vector<PipelineTree>> TreesFor(
     const Topology& g, const CapacityGraph& d, const std::vector<BigInt>& source_capacity,
-    const BigInt& threshold, const std::vector<std::pair<int, BigInt>>& demands, bool fixed_k,
-    const PipelineOptions& options, PipelineStats* stats) {
+    const BigInt& threshold, const std::vector<std::pair<int, BigInt>>& demands,
+    NonEulerianSplit non_eulerian, const PipelineOptions& options, PipelineStats* stats) {
   auto t0 = Clock::now();
   SplitResult split;
-  if (fixed_k && !IsEulerian(g, d)) {
+  if (non_eulerian == NonEulerianSplit::kTry && !IsEulerian(g, d)) {
     try {
       split = SplitOffSwitches(g, d, source_capacity, threshold, false, options.splitting);
     } catch (const std::logic_error&) {
@@ -154,7 +160,7 @@ std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGr
   while (u < eulerian && tried <= max_breakpoints) {
     CapacityGraph du = u == least ? *d : ScaledCapacityGraph(g, u, true);
     ++tried;
-    trees = TreesFor(g, du, src, threshold, demands, true, options, stats);
+    trees = TreesFor(g, du, src, threshold, demands, NonEulerianSplit::kTry, options, stats);
     if (trees) {
       *d = std::move(du);
       break;
@@ -165,7 +171,7 @@ std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGr
   if (!trees) {  // U* = U' (then G({⌊U*·b_e⌋}) is Eulerian), or the attempts ran out
     u = eulerian;
     *d = ScaledCapacityGraph(g, u, false);
-    trees = TreesFor(g, *d, src, threshold, demands, false, options, stats);
+    trees = TreesFor(g, *d, src, threshold, demands, NonEulerianSplit::kRefuse, options, stats);
     fallback = true;
   }
   search->reset();
@@ -266,7 +272,8 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
     RecordFixedKSearch(search, &s);
     out->fixed_k->searches = {std::move(search)};
   } else {
-    s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, false, options, &stats);
+    s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, NonEulerianSplit::kRefuse, options,
+                        &stats);
   }
   s.U = U;
   s.k = k;
@@ -415,7 +422,8 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
         RecordFixedKSearch(search, &s);
         out.fixed_k->searches = {std::move(search)};
       } else {
-        s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, false, options, &out.stats);
+        s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, NonEulerianSplit::kRefuse, options,
+                            &out.stats);
       }
       s.U = U;
       s.k = k;

@@ -333,287 +333,362 @@ std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* w
 
 namespace {
 
-// One phase (allgather, or reduce-scatter as the allgather of G^T).
-SymmetricPipelineResult BuildPhase(const Topology& topology, Collective collective,
-                                   const SymmetricPipelineOptions& options) {
-  // Reduce-scatter: the allgather of G^T (automorphisms of G are automorphisms of G^T).
-  const Topology transposed =
-      collective == Collective::kReduceScatter ? topology.Transpose() : Topology();
-  const Topology& g = collective == Collective::kReduceScatter ? transposed : topology;
-  SymmetricPipelineResult out;
-  auto t_group = Clock::now();
-  std::optional<RegularGroup> group = ChooseRegularGroup(g, &out.why);
-  out.stats.group_seconds = SecondsSince(t_group);
-  if (!group) return out;
-  const RegularGroup& h = *group;
+// One phase (allgather, or reduce-scatter as the allgather of G^T), built in named steps
+// (see the header): ChooseGroup, ComputeOptimum, GenerateColumns, ExactWeights,
+// IntegerMultiplicities, CheckMixture, EmitSchedule. A step that fails says why in
+// `out_.why` and returns false; the caller then takes the plain path.
+class PhaseBuilder {
+ public:
+  PhaseBuilder(const Topology& topology, Collective collective,
+               const SymmetricPipelineOptions& options)
+      : collective_(collective),
+        // Reduce-scatter: the allgather of G^T (automorphisms of G are automorphisms of G^T).
+        transposed_(collective == Collective::kReduceScatter ? topology.Transpose() : Topology()),
+        g_(collective == Collective::kReduceScatter ? transposed_ : topology),
+        options_(options) {}
 
-  // Optimum: one sink per orbit of the whole declared group.
+  SymmetricPipelineResult Build() {
+    if (!ChooseGroup()) return std::move(out_);
+    ComputeOptimum();
+    t_pack_ = Clock::now();
+    if (GenerateColumns() && ExactWeights() && IntegerMultiplicities() && CheckMixture()) {
+      EmitSchedule();
+    }
+    return std::move(out_);
+  }
+
+ private:
+  bool ChooseGroup();
+  // The optimum: one sink per orbit of the whole declared group.
+  void ComputeOptimum();
+  // Column generation (see the header): trees of the representatives priced by CLP's duals.
+  bool GenerateColumns();
+  // Exact weights from CLP's answer (a vertex of the restricted LP): the columns it uses and
+  // the rows it makes tight, solved exactly (Gaussian elimination over the rationals, free
+  // unknowns at 0), then checked: weights >= 0, one distribution per representative.
+  bool ExactWeights();
+  // k and the integer multiplicities: from the weights' denominators, or a smaller D found by
+  // CBC (SmallIntegerMixture).
+  bool IntegerMultiplicities();
+  void AddPriorityColumns();
+  // The mixture's exact ratio must be the optimum, and k within bounds.
+  bool CheckMixture();
+  void EmitSchedule();
+
+  bool AddColumn(Column c) {
+    if (!seen_.insert({c.rep, c.orbit_steps}).second) return false;
+    columns_.push_back(std::move(c));
+    return true;
+  }
+  LpProblem RestrictedLp() const;
+
+  const Collective collective_;
+  const Topology transposed_;
+  const Topology& g_;
+  const SymmetricPipelineOptions& options_;
+  SymmetricPipelineResult out_;
+  std::optional<RegularGroup> group_;  // ChooseGroup
+  AllgatherOptimum opt_;               // ComputeOptimum
+  Clock::time_point t_pack_;
+  int num_orbits_ = 0, num_reps_ = 0;
+  std::vector<Rational> cap_;  // per link orbit: b_O·|O| / |H|
+  std::vector<Column> columns_;
+  std::set<std::pair<int, std::vector<std::int64_t>>> seen_;
+  LpSolution sol_;            // GenerateColumns: the last restricted LP
+  std::vector<Rational> x_;   // ExactWeights: per column
+  BigInt k_ = 1;              // IntegerMultiplicities
+  BigInt k0_;                 // IntegerMultiplicities: Proposition 3's least k
+  std::vector<BigInt> mult_;  // IntegerMultiplicities: per column
+  Rational ratio_ = 0;        // CheckMixture
+};
+
+bool PhaseBuilder::ChooseGroup() {
+  auto t_group = Clock::now();
+  group_ = ChooseRegularGroup(g_, &out_.why);
+  out_.stats.group_seconds = SecondsSince(t_group);
+  return group_.has_value();
+}
+
+void PhaseBuilder::ComputeOptimum() {
   auto t_opt = Clock::now();
   std::vector<int> sinks;
-  for (const std::vector<int>& orbit : ComputeOrbits(g, g.automorphisms())) {
-    if (g.IsCompute(orbit.front())) sinks.push_back(orbit.front());
+  for (const std::vector<int>& orbit : ComputeOrbits(g_, g_.automorphisms())) {
+    if (g_.IsCompute(orbit.front())) sinks.push_back(orbit.front());
   }
-  AllgatherOptimum opt = ComputeAllgatherOptimum(g, OptimumMethod::kDinkelbach, {}, sinks);
-  out.optimal_ratio = opt.ratio;
-  out.stats.optimum_max_flows = opt.max_flow_calls;
-  out.stats.optimum_seconds = SecondsSince(t_opt);
+  opt_ = ComputeAllgatherOptimum(g_, OptimumMethod::kDinkelbach, {}, sinks);
+  out_.optimal_ratio = opt_.ratio;
+  out_.stats.optimum_max_flows = opt_.max_flow_calls;
+  out_.stats.optimum_seconds = SecondsSince(t_opt);
+}
 
-  // Column generation (see the header).
-  auto t_pack = Clock::now();
-  const int num_orbits = static_cast<int>(h.link_orbit_size.size());
-  const int num_reps = static_cast<int>(h.representatives.size());
-  std::vector<Rational> orbit_bw(num_orbits);
-  for (int e = 0; e < g.num_links(); ++e) orbit_bw[h.link_orbit[e]] = g.link(e).bandwidth;
+LpProblem PhaseBuilder::RestrictedLp() const {
+  LpProblem lp;
+  const int cols = 1 + static_cast<int>(columns_.size());
+  lp.objective.assign(cols, 0.0);
+  lp.objective[0] = 1.0;
+  lp.col_lower.assign(cols, 0.0);
+  lp.col_upper.assign(cols, kLpInfinity);
+  for (int o = 0; o < num_orbits_; ++o) {
+    lp.row_lower.push_back(-kLpInfinity);
+    lp.row_upper.push_back(0.0);
+    lp.entries.push_back({o, 0, -cap_[o].convert_to<double>()});
+  }
+  for (int r = 0; r < num_reps_; ++r) {
+    lp.row_lower.push_back(1.0);
+    lp.row_upper.push_back(1.0);
+  }
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    const int col = 1 + static_cast<int>(i);
+    for (int o = 0; o < num_orbits_; ++o) {
+      if (columns_[i].orbit_steps[o] != 0) {
+        lp.entries.push_back({o, col, static_cast<double>(columns_[i].orbit_steps[o])});
+      }
+    }
+    lp.entries.push_back({num_orbits_ + columns_[i].rep, col, 1.0});
+  }
+  return lp;
+}
+
+bool PhaseBuilder::GenerateColumns() {
+  const RegularGroup& h = *group_;
+  num_orbits_ = static_cast<int>(h.link_orbit_size.size());
+  num_reps_ = static_cast<int>(h.representatives.size());
+  std::vector<Rational> orbit_bw(num_orbits_);
+  for (int e = 0; e < g_.num_links(); ++e) orbit_bw[h.link_orbit[e]] = g_.link(e).bandwidth;
   // cap_O = b_O·|O| / |H|: with |Hr| = |H| for every representative the condition is
   // Σ_r Σ_T x_T c_O(T) <= ρ·cap_O.
-  std::vector<Rational> cap(num_orbits);
-  for (int o = 0; o < num_orbits; ++o) {
-    cap[o] = orbit_bw[o] * Rational(h.link_orbit_size[o]) / Rational(h.order);
+  cap_.resize(num_orbits_);
+  for (int o = 0; o < num_orbits_; ++o) {
+    cap_[o] = orbit_bw[o] * Rational(h.link_orbit_size[o]) / Rational(h.order);
   }
-  std::vector<Column> columns;
-  std::set<std::pair<int, std::vector<std::int64_t>>> seen;
-  auto add_column = [&](Column c) {
-    if (!seen.insert({c.rep, c.orbit_steps}).second) return false;
-    columns.push_back(std::move(c));
-    return true;
-  };
-  std::vector<double> base_cost(g.num_links());
-  for (int e = 0; e < g.num_links(); ++e) {
+  std::vector<double> base_cost(g_.num_links());
+  for (int e = 0; e < g_.num_links(); ++e) {
     base_cost[e] = 1.0 / orbit_bw[h.link_orbit[e]].convert_to<double>();
   }
-  for (int r = 0; r < num_reps; ++r) add_column(GrowTree(g, h, r, base_cost));
-  LpSolution sol;
-  for (int round = 0; round < options.max_rounds; ++round) {
-    ++out.stats.column_generation_rounds;
-    LpProblem lp;
-    const int cols = 1 + static_cast<int>(columns.size());
-    lp.objective.assign(cols, 0.0);
-    lp.objective[0] = 1.0;
-    lp.col_lower.assign(cols, 0.0);
-    lp.col_upper.assign(cols, kLpInfinity);
-    for (int o = 0; o < num_orbits; ++o) {
-      lp.row_lower.push_back(-kLpInfinity);
-      lp.row_upper.push_back(0.0);
-      lp.entries.push_back({o, 0, -cap[o].convert_to<double>()});
+  for (int r = 0; r < num_reps_; ++r) AddColumn(GrowTree(g_, h, r, base_cost));
+  for (int round = 0; round < options_.max_rounds; ++round) {
+    ++out_.stats.column_generation_rounds;
+    sol_ = SolveLpWithClp(RestrictedLp());
+    if (sol_.outcome != LpOutcome::kOptimal) {
+      out_.why = "the reduced LP failed: " + ToString(sol_.outcome);
+      return false;
     }
-    for (int r = 0; r < num_reps; ++r) {
-      lp.row_lower.push_back(1.0);
-      lp.row_upper.push_back(1.0);
-    }
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      const int col = 1 + static_cast<int>(i);
-      for (int o = 0; o < num_orbits; ++o) {
-        if (columns[i].orbit_steps[o] != 0) {
-          lp.entries.push_back({o, col, static_cast<double>(columns[i].orbit_steps[o])});
-        }
-      }
-      lp.entries.push_back({num_orbits + columns[i].rep, col, 1.0});
-    }
-    sol = SolveLpWithClp(lp);
-    if (sol.outcome != LpOutcome::kOptimal) {
-      out.why = "the reduced LP failed: " + ToString(sol.outcome);
-      return out;
-    }
-    if (sol.objective <= opt.ratio.convert_to<double>() * (1 + 1e-12)) break;
+    if (sol_.objective <= opt_.ratio.convert_to<double>() * (1 + 1e-12)) break;
     // Pricing: orbit prices from the duals (<= 0 on the <= rows of a minimisation).
-    std::vector<double> price(num_orbits);
+    std::vector<double> price(num_orbits_);
     double max_price = 0;
-    for (int o = 0; o < num_orbits; ++o) {
-      price[o] = std::max(0.0, -sol.row_duals[o]);
+    for (int o = 0; o < num_orbits_; ++o) {
+      price[o] = std::max(0.0, -sol_.row_duals[o]);
       max_price = std::max(max_price, price[o]);
     }
     const double eps = (max_price > 0 ? max_price : 1.0) * 1e-7;
-    std::vector<double> w(g.num_links());
-    for (int e = 0; e < g.num_links(); ++e) w[e] = price[h.link_orbit[e]] + eps;
+    std::vector<double> w(g_.num_links());
+    for (int e = 0; e < g_.num_links(); ++e) w[e] = price[h.link_orbit[e]] + eps;
     bool added = false;
-    for (int r = 0; r < num_reps; ++r) {
-      Column c = GrowTree(g, h, r, w);
+    for (int r = 0; r < num_reps_; ++r) {
+      Column c = GrowTree(g_, h, r, w);
       double reduced = 0;
-      for (int o = 0; o < num_orbits; ++o) reduced += price[o] * c.orbit_steps[o];
-      reduced -= sol.row_duals[num_orbits + r];
-      if (reduced < -1e-9 * std::max(1.0, std::abs(sol.objective)) && add_column(std::move(c))) {
+      for (int o = 0; o < num_orbits_; ++o) reduced += price[o] * c.orbit_steps[o];
+      reduced -= sol_.row_duals[num_orbits_ + r];
+      if (reduced < -1e-9 * std::max(1.0, std::abs(sol_.objective)) && AddColumn(std::move(c))) {
         added = true;
       }
     }
     if (!added) break;
   }
-  out.stats.columns = static_cast<int>(columns.size());
+  out_.stats.columns = static_cast<int>(columns_.size());
+  return true;
+}
 
-  // Exact weights from CLP's answer (a vertex of the restricted LP): the columns it uses and
-  // the rows it makes tight, solved exactly (Gaussian elimination over the rationals, free
-  // unknowns at 0), then checked: weights >= 0, one distribution per representative.
+bool PhaseBuilder::ExactWeights() {
   std::vector<int> support;
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (sol.primal[1 + i] > 1e-9) support.push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    if (sol_.primal[1 + i] > 1e-9) support.push_back(static_cast<int>(i));
   }
-  std::vector<Rational> x(columns.size(), Rational(0));
-  {
-    const double rho = sol.primal[0];
-    std::vector<std::vector<Rational>> rows;  // [a_1..a_s | rhs], unknowns = support weights
-    for (int o = 0; o < num_orbits; ++o) {
-      double lhs = 0;
-      for (int i : support) lhs += sol.primal[1 + i] * columns[i].orbit_steps[o];
-      const double slack = rho * cap[o].convert_to<double>() - lhs;
-      if (slack > 1e-7 * std::max(1.0, std::abs(lhs))) continue;
-      std::vector<Rational> row(support.size() + 1);
-      for (std::size_t j = 0; j < support.size(); ++j) {
-        row[j] = Rational(columns[support[j]].orbit_steps[o]);
-      }
-      row.back() = opt.ratio * cap[o];
-      rows.push_back(std::move(row));
+  x_.assign(columns_.size(), Rational(0));
+  const double rho = sol_.primal[0];
+  std::vector<std::vector<Rational>> rows;  // [a_1..a_s | rhs], unknowns = support weights
+  for (int o = 0; o < num_orbits_; ++o) {
+    double lhs = 0;
+    for (int i : support) lhs += sol_.primal[1 + i] * columns_[i].orbit_steps[o];
+    const double slack = rho * cap_[o].convert_to<double>() - lhs;
+    if (slack > 1e-7 * std::max(1.0, std::abs(lhs))) continue;
+    std::vector<Rational> row(support.size() + 1);
+    for (std::size_t j = 0; j < support.size(); ++j) {
+      row[j] = Rational(columns_[support[j]].orbit_steps[o]);
     }
-    for (int r = 0; r < num_reps; ++r) {
-      std::vector<Rational> row(support.size() + 1);
-      for (std::size_t j = 0; j < support.size(); ++j) {
-        row[j] = columns[support[j]].rep == r ? 1 : 0;
-      }
-      row.back() = 1;
-      rows.push_back(std::move(row));
-    }
-    std::optional<std::vector<Rational>> solved = SolveExactly(rows, support.size());
-    if (!solved) {
-      out.why = "the reduced LP's tight rows have no exact solution (LP value " +
-                std::to_string(sol.objective) + ")";
-      return out;
-    }
-    for (std::size_t j = 0; j < support.size(); ++j) x[support[j]] = (*solved)[j];
+    row.back() = opt_.ratio * cap_[o];
+    rows.push_back(std::move(row));
   }
-  std::vector<BigInt> rep_den(num_reps, 1);
-  std::vector<Rational> rep_total(num_reps, Rational(0));
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (x[i] < 0) {
-      out.why = "the reduced LP's exact solution has a negative weight";
-      return out;
+  for (int r = 0; r < num_reps_; ++r) {
+    std::vector<Rational> row(support.size() + 1);
+    for (std::size_t j = 0; j < support.size(); ++j) {
+      row[j] = columns_[support[j]].rep == r ? 1 : 0;
     }
-    rep_total[columns[i].rep] += x[i];
-    rep_den[columns[i].rep] =
-        boost::multiprecision::lcm(rep_den[columns[i].rep], Denominator(x[i]));
+    row.back() = 1;
+    rows.push_back(std::move(row));
   }
-  for (int r = 0; r < num_reps; ++r) {
+  std::optional<std::vector<Rational>> solved = SolveExactly(rows, support.size());
+  if (!solved) {
+    out_.why = "the reduced LP's tight rows have no exact solution (LP value " +
+               std::to_string(sol_.objective) + ")";
+    return false;
+  }
+  for (std::size_t j = 0; j < support.size(); ++j) x_[support[j]] = (*solved)[j];
+  return true;
+}
+
+bool PhaseBuilder::IntegerMultiplicities() {
+  std::vector<BigInt> rep_den(num_reps_, 1);
+  std::vector<Rational> rep_total(num_reps_, Rational(0));
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    if (x_[i] < 0) {
+      out_.why = "the reduced LP's exact solution has a negative weight";
+      return false;
+    }
+    rep_total[columns_[i].rep] += x_[i];
+    rep_den[columns_[i].rep] =
+        boost::multiprecision::lcm(rep_den[columns_[i].rep], Denominator(x_[i]));
+  }
+  for (int r = 0; r < num_reps_; ++r) {
     if (rep_total[r] != 1) {
-      out.why = "the reduced LP's exact solution is not a distribution per representative";
-      return out;
+      out_.why = "the reduced LP's exact solution is not a distribution per representative";
+      return false;
     }
   }
-  BigInt k = 1;
-  for (const BigInt& d : rep_den) k = boost::multiprecision::lcm(k, d);
-  std::vector<BigInt> mult(columns.size(), 0);
-  for (std::size_t i = 0; i < columns.size(); ++i) mult[i] = Numerator(x[i] * Rational(k));
+  k_ = 1;
+  for (const BigInt& d : rep_den) k_ = boost::multiprecision::lcm(k_, d);
+  mult_.assign(columns_.size(), 0);
+  for (std::size_t i = 0; i < columns_.size(); ++i) mult_[i] = Numerator(x_[i] * Rational(k_));
   // A vertex of the LP may need a large k (denominators of the weights); executors split each
   // shard into k pieces. Look for integer multiplicities with Σ = D per representative for
   // small D (multiples of Proposition 3's least k, as the plain path uses), by CBC on the
   // columns found; any answer is checked exactly below like the vertex.
   Rational u0;
-  BigInt k0;
-  MinimalUk(g, opt.ratio, &u0, &k0);
-  {
-    // More candidate trees for the integer search: Prim trees under a strict priority of two
-    // or three link orbits (costs 1, 2, 3 for them, 4 for the rest). On tori the trees that
-    // balance the directions with equal weights are of this kind.
-    if (k > k0 && num_orbits <= 12) {
-      const int depth = num_orbits <= 8 ? 3 : 2;
-      for (int a = 0; a < num_orbits; ++a) {
-        for (int b = 0; b < num_orbits; ++b) {
-          for (int c = depth == 3 ? 0 : -1; c < (depth == 3 ? num_orbits : 0); ++c) {
-            if (a == b || c == a || c == b) continue;
-            std::vector<double> w(g.num_links(), 4.0);
-            for (int e = 0; e < g.num_links(); ++e) {
-              const int o = h.link_orbit[e];
-              w[e] = o == a ? 1.0 : o == b ? 2.0 : o == c ? 3.0 : 4.0;
-            }
-            for (int r = 0; r < num_reps; ++r) {
-              if (add_column(GrowTree(g, h, r, w))) mult.push_back(0);
-            }
-          }
+  MinimalUk(g_, opt_.ratio, &u0, &k0_);
+  if (k_ > k0_ && num_orbits_ <= 12) AddPriorityColumns();
+  const auto deadline = Clock::now() + std::chrono::seconds(2);
+  for (BigInt d = k0_;
+       d < k_ && d <= kMaxSymmetricKFactor * k0_ && d <= 1000000 && Clock::now() < deadline;
+       d += k0_) {
+    std::optional<std::vector<BigInt>> small =
+        SmallIntegerMixture(columns_, num_reps_, cap_, opt_.ratio, d);
+    if (small) {
+      mult_ = std::move(*small);
+      k_ = d;
+      break;
+    }
+  }
+  return true;
+}
+
+// More candidate trees for the integer search: Prim trees under a strict priority of two
+// or three link orbits (costs 1, 2, 3 for them, 4 for the rest). On tori the trees that
+// balance the directions with equal weights are of this kind.
+void PhaseBuilder::AddPriorityColumns() {
+  const RegularGroup& h = *group_;
+  const int depth = num_orbits_ <= 8 ? 3 : 2;
+  for (int a = 0; a < num_orbits_; ++a) {
+    for (int b = 0; b < num_orbits_; ++b) {
+      for (int c = depth == 3 ? 0 : -1; c < (depth == 3 ? num_orbits_ : 0); ++c) {
+        if (a == b || c == a || c == b) continue;
+        std::vector<double> w(g_.num_links(), 4.0);
+        for (int e = 0; e < g_.num_links(); ++e) {
+          const int o = h.link_orbit[e];
+          w[e] = o == a ? 1.0 : o == b ? 2.0 : o == c ? 3.0 : 4.0;
+        }
+        for (int r = 0; r < num_reps_; ++r) {
+          if (AddColumn(GrowTree(g_, h, r, w))) mult_.push_back(0);
         }
       }
     }
-    const auto deadline = Clock::now() + std::chrono::seconds(2);
-    for (BigInt d = k0;
-         d < k && d <= kMaxSymmetricKFactor * k0 && d <= 1000000 && Clock::now() < deadline;
-         d += k0) {
-      std::optional<std::vector<BigInt>> small =
-          SmallIntegerMixture(columns, num_reps, cap, opt.ratio, d);
-      if (small) {
-        mult = std::move(*small);
-        k = d;
-        break;
-      }
+  }
+}
+
+bool PhaseBuilder::CheckMixture() {
+  std::vector<BigInt> orbit_load(num_orbits_, 0);
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    if (mult_[i] == 0) continue;
+    for (int o = 0; o < num_orbits_; ++o) {
+      orbit_load[o] += mult_[i] * columns_[i].orbit_steps[o];
     }
   }
-  std::vector<BigInt> orbit_load(num_orbits, 0);
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (mult[i] == 0) continue;
-    for (int o = 0; o < num_orbits; ++o) orbit_load[o] += mult[i] * columns[i].orbit_steps[o];
+  ratio_ = 0;
+  for (int o = 0; o < num_orbits_; ++o) {
+    Rational r = Rational(orbit_load[o]) / (Rational(k_) * cap_[o]);
+    if (r > ratio_) ratio_ = r;
   }
-  Rational ratio = 0;
-  for (int o = 0; o < num_orbits; ++o) {
-    Rational r = Rational(orbit_load[o]) / (Rational(k) * cap[o]);
-    if (r > ratio) ratio = r;
-  }
-  out.lp_ratio = ratio;
-  out.stats.packing_seconds = SecondsSince(t_pack);
-  if (ratio != opt.ratio) {
-    out.why = "the tree mixture found has ratio " + ToString(ratio) + ", above the optimum " +
-              ToString(opt.ratio) + " (column generation stopped after " +
-              std::to_string(out.stats.column_generation_rounds) + " rounds at LP value " +
-              std::to_string(sol.objective) + ")";
-    return out;
+  out_.lp_ratio = ratio_;
+  out_.stats.packing_seconds = SecondsSince(t_pack_);
+  if (ratio_ != opt_.ratio) {
+    out_.why = "the tree mixture found has ratio " + ToString(ratio_) + ", above the optimum " +
+               ToString(opt_.ratio) + " (column generation stopped after " +
+               std::to_string(out_.stats.column_generation_rounds) + " rounds at LP value " +
+               std::to_string(sol_.objective) + ")";
+    return false;
   }
   // An absurd k makes the schedule useless to executors, which split every shard into k
   // pieces (e.g. fattree(8) under the 19 generators `topo symmetry` finds: k ~ 10^37, where
   // the plain path has k = 1): beyond the search's range and beyond what an export's default
   // chunk bound can hold, the caller takes the plain path.
-  if (k > kMaxSymmetricKFactor * k0 && k > kMaxPlainSymmetricK) {
-    out.why = "the symmetric trees need k = " + ToString(k) +
-              " trees per root, and none was found within " + std::to_string(kMaxSymmetricKFactor) +
-              " times Proposition 3's least k (" + ToString(k0) + ") or below " +
-              std::to_string(kMaxPlainSymmetricK);
-    return out;
+  if (k_ > kMaxSymmetricKFactor * k0_ && k_ > kMaxPlainSymmetricK) {
+    out_.why = "the symmetric trees need k = " + ToString(k_) +
+               " trees per root, and none was found within " +
+               std::to_string(kMaxSymmetricKFactor) + " times Proposition 3's least k (" +
+               ToString(k0_) + ") or below " + std::to_string(kMaxPlainSymmetricK);
+    return false;
   }
+  return true;
+}
 
+void PhaseBuilder::EmitSchedule() {
+  const RegularGroup& h = *group_;
   SymmetricPipelineSchedule s;
-  s.collective = collective;
-  s.ratio = ratio;
-  s.k = k;
-  s.U = ratio * Rational(k);
+  s.collective = collective_;
+  s.ratio = ratio_;
+  s.k = k_;
+  s.U = ratio_ * Rational(k_);
   s.generators = h.generators;
   s.orders = h.orders;
-  s.representatives.resize(num_reps);
-  for (int r = 0; r < num_reps; ++r) s.representatives[r].root = h.representatives[r];
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (mult[i] == 0) continue;
-    const Column& c = columns[i];
+  s.representatives.resize(num_reps_);
+  for (int r = 0; r < num_reps_; ++r) s.representatives[r].root = h.representatives[r];
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    if (mult_[i] == 0) continue;
+    const Column& c = columns_[i];
     PipelineTree t;
     t.root = h.representatives[c.rep];
-    t.multiplicity = mult[i];
+    t.multiplicity = mult_[i];
     // Edges in the order the nodes joined is not kept; parents before children is not
     // required by the format. Emit them by node id.
-    for (int v = 0; v < g.num_nodes(); ++v) {
+    for (int v = 0; v < g_.num_nodes(); ++v) {
       if (c.parent[v] < 0) continue;
       PipelineTreeEdge e;
       e.from = c.parent[v];
       e.to = v;
       PipelineRoute route;
       route.path.push_back(c.parent[v]);
-      for (int l : c.route[v]) route.path.push_back(g.link(l).to);
-      route.multiplicity = mult[i];
+      for (int l : c.route[v]) route.path.push_back(g_.link(l).to);
+      route.multiplicity = mult_[i];
       e.routes.push_back(std::move(route));
       t.edges.push_back(std::move(e));
     }
     s.representatives[c.rep].trees.push_back(std::move(t));
   }
-  for (int v : g.ComputeNodes()) {
+  for (int v : g_.ComputeNodes()) {
     s.roots.push_back(SymmetricRoot{v, h.representative_of[v], h.exponents[v]});
   }
-  s.bottleneck_cut = opt.bottleneck_cut;
-  s.extra["optimal_ratio"] = ToString(opt.ratio);
-  s.extra["cut_compute"] = opt.cut_compute;
-  s.extra["cut_bandwidth"] = ToString(opt.cut_bandwidth);
+  s.bottleneck_cut = opt_.bottleneck_cut;
+  s.extra["optimal_ratio"] = ToString(opt_.ratio);
+  s.extra["cut_compute"] = opt_.cut_compute;
+  s.extra["cut_bandwidth"] = ToString(opt_.cut_bandwidth);
   s.extra["group_order"] = h.order;
-  s.extra["link_orbits"] = num_orbits;
-  out.schedule = std::move(s);
-  return out;
+  s.extra["link_orbits"] = num_orbits_;
+  out_.schedule = std::move(s);
+}
+
+SymmetricPipelineResult BuildPhase(const Topology& topology, Collective collective,
+                                   const SymmetricPipelineOptions& options) {
+  return PhaseBuilder(topology, collective, options).Build();
 }
 
 // Allreduce (Appendix B): reduce-scatter then allgather, each symmetric; the certificate of
