@@ -133,7 +133,9 @@ TEST(StepsTextReaderTest, DeclinesOutsideItsSubsetAndTheLoaderReadsThemPlainly) 
     const std::string plain = Plain(texts[k], g);
     EXPECT_EQ(Loaded(texts[k], g), plain) << k;
     const std::optional<StepSchedule> fast = StepScheduleFromStepsText(texts[k], g, "s.json");
-    if (fast) EXPECT_EQ(StepScheduleToJsonText(*fast, g), plain) << k;
+    if (fast) {
+      EXPECT_EQ(StepScheduleToJsonText(*fast, g), plain) << k;
+    }
   }
   EXPECT_TRUE(StepScheduleFromStepsText(texts[3], g, "s.json").has_value());
   EXPECT_FALSE(StepScheduleFromStepsText(texts[0], g, "s.json").has_value());
