@@ -1,5 +1,7 @@
 // libFuzzer target: "steps" schedules (StepScheduleFromJson) against one of the fixed
-// topologies (fuzz_common.h: a leading '0'..'3' picks it). What reads is checked with every
+// topologies (fuzz_common.h: a leading '0'..'3' picks it). The fast reader `verify` and the
+// output check use (StepScheduleFromStepsText) must give the plain read's schedule whenever it
+// gives one (on everything else the loader uses the plain read). What reads is checked with every
 // option on, and the check must agree with
 //   - VerifyScheduleJson on the same document (the CLI's path),
 //   - the check of the compact form (CompactFromSteps, same report documented),
@@ -9,21 +11,39 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/json_io.h"
 #include "fuzz/fuzz_common.h"
+#include "core/input_error.h"
 #include "proofs_check/brute_force_simulator.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/step_schedule.h"
+#include "schedules/steps_text_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace collsynth;
   if (size > fuzz::kMaxInputBytes) return -1;
   const fuzz::ScheduleInput in = fuzz::SplitScheduleInput(data, size);
   const Topology& g = *in.topology;
+  // The fast reader against the plain read: whatever it reads, the plain read reads the same.
+  fuzz::ExpectInputErrorOnly([&] {
+    const std::optional<StepSchedule> fast = StepScheduleFromStepsText(in.text, g, "fuzz.json");
+    if (!fast) return;
+    std::string plain;
+    try {
+      plain = StepScheduleToJsonText(
+          StepScheduleFromJson(ParseJsonText(in.text, "fuzz.json"), g, "fuzz.json"), g);
+    } catch (const InputError& e) {
+      plain = std::string("error: ") + e.what();
+    }
+    fuzz::Require(
+        StepScheduleToJsonText(*fast, g) == plain,
+        "the fast reader read a schedule the plain read does not: " + plain.substr(0, 200));
+  });
   fuzz::ExpectInputErrorOnly([&] {
     const nlohmann::json j = ParseJsonText(in.text, "fuzz.json");
     const StepSchedule s = StepScheduleFromJson(j, g, "fuzz.json");

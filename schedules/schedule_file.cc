@@ -1,9 +1,12 @@
 #include "schedules/schedule_file.h"
 
+#include <filesystem>
+#include <fstream>
 #include <utility>
 
 #include "core/input_error.h"
 #include "core/json_io.h"
+#include "schedules/steps_text_reader.h"
 
 namespace collsynth {
 
@@ -75,15 +78,57 @@ LoadedSchedule LoadScheduleJson(const Topology& g, const json& doc, const std::s
   return Load(g, doc, file, nullptr);
 }
 
-LoadedSchedule LoadScheduleText(const Topology& g, const std::string& text,
-                                const std::string& file) {
+namespace {
+
+// A "steps" text through the fast reader (steps_text_reader.h); nullopt when it declines.
+std::optional<LoadedSchedule> FastSteps(const Topology& g, const std::string& text,
+                                        const std::string& file) {
+  std::optional<StepSchedule> s = StepScheduleFromStepsText(text, g, file);
+  if (!s) return std::nullopt;
+  LoadedSchedule out;
+  out.file = file;
+  out.value = std::move(*s);
+  return out;
+}
+
+// Through the JSON reader (what names the problem of a malformed file).
+LoadedSchedule LoadParsedText(const Topology& g, const std::string& text, const std::string& file) {
   StreamedPipelineTrees trees;
   const json doc = ParseJsonText(text, file, PipelineTreeStreamHook(g, file, &trees));
   return Load(g, doc, file, &trees);
 }
 
+// Whether the regular file at `path` looks like a "steps" schedule (its top-level "format"),
+// to read it whole for the fast reader; anything else is read as it is parsed.
+bool LooksLikeSteps(const std::string& path) {
+  std::error_code ec;
+  if (path == "-" || !std::filesystem::is_regular_file(path, ec)) return false;
+  std::ifstream in(path, std::ios::binary);
+  return in && ScanTopLevelFormat(*in.rdbuf()) == "steps";
+}
+
+}  // namespace
+
+LoadedSchedule LoadScheduleText(const Topology& g, const std::string& text,
+                                const std::string& file) {
+  if (ScanTopLevelFormat(text) == "steps") {
+    if (std::optional<LoadedSchedule> fast = FastSteps(g, text, file)) return std::move(*fast);
+  }
+  return LoadParsedText(g, text, file);
+}
+
 LoadedSchedule LoadScheduleFile(const Topology& g, const std::string& path,
                                 const std::string& file) {
+  if (LooksLikeSteps(path)) {
+    // The same result and errors as parsing the file as it is read (ParseJsonFile's contract).
+    std::optional<LoadedSchedule> fast;
+    {
+      const std::string text = ReadTextFile(path);
+      fast = FastSteps(g, text, file);
+      if (!fast) return LoadParsedText(g, text, file);
+    }  // the text is released before the schedule is checked
+    return std::move(*fast);
+  }
   StreamedPipelineTrees trees;
   const json doc = ParseJsonFile(path, file, PipelineTreeStreamHook(g, file, &trees));
   return Load(g, doc, file, &trees);

@@ -40,10 +40,13 @@ struct LoadedSchedule {
 
 // From the file at `path` ("-" is stdin), parsed as it is read (ParseJsonFile); errors while
 // parsing and reading name `file` (errors of the file itself, such as a missing file, name
-// `path`).
+// `path`). A regular file whose top-level "format" is "steps" is read whole and through the
+// fast reader (steps_text_reader.h: no JSON tree for the sends), and through the JSON reader
+// only when that declines; same schedule and same errors either way.
 LoadedSchedule LoadScheduleFile(const Topology& g, const std::string& path,
                                 const std::string& file);
-// From text already read; `file` names it in messages.
+// From text already read (a "steps" text through the fast reader as above); `file` names it in
+// messages.
 LoadedSchedule LoadScheduleText(const Topology& g, const std::string& text,
                                 const std::string& file);
 // From a parsed document (no streaming).
