@@ -14,7 +14,7 @@
 // with one of them of another value type (Chakra's feeder, mlcommons/chakra
 // src/feeder/et_feeder_node.cpp, reads exactly these members and would see 0), or with one of
 // them twice. Whether the nodes make a correct collective is the checker's question
-// (chakra_trace_check.h). Cost: linear in the file's bytes; memory about 40 bytes per node
+// (chakra_trace_check.h). Cost: linear in the file's bytes; memory about 56 bytes per node
 // plus 8 per dependency. Never prints.
 #ifndef COLLSYNTH_PROOFS_CHECK_CHAKRA_TRACE_H_
 #define COLLSYNTH_PROOFS_CHECK_CHAKRA_TRACE_H_
