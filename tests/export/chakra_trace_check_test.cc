@@ -383,6 +383,24 @@ TEST(ChakraTraceReader, MalformedFilesNameTheItem) {
   EXPECT_EQ(sparse.deps[sparse.nodes[1].deps_begin], 0u);
 }
 
+// Names are bytes to the reader: a name that is not UTF-8 is read without a word on stderr
+// (proto3 strings would make libprotobuf log; the library never prints).
+TEST(ChakraTraceReader, NamesThatAreNotUtf8AreReadSilently) {
+  std::string out;
+  ProtobufWriter meta;
+  meta.BytesField(1, "\xff\xfe");
+  AppendLengthDelimited(&out, meta.bytes());
+  ProtobufWriter node;
+  node.BytesField(2, "\xc3\x28");
+  node.VarintField(3, 4);
+  AppendLengthDelimited(&out, node.bytes());
+  ::testing::internal::CaptureStderr();
+  const ChakraRankTrace t = ParseChakraTrace(out, "names.et");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(t.version, "\xff\xfe");
+  ASSERT_EQ(t.nodes.size(), 1u);
+}
+
 TEST(ChakraTraceReader, MissingFileIsAnInputErrorNamingIt) {
   try {
     ReadChakraTraceFile("/nonexistent/x.0.et");
