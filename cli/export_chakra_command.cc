@@ -6,24 +6,30 @@
 // with the same options; that program is self-checked and replayed by the independent checker
 // (proofs_check/msccl_replay.h) before it is turned into traces, and the traces are checked
 // (matched sends and receives, acyclic dependencies) before any file is written. Files go to
-// PREFIX.<rank>.et.partial first and are renamed together. Exit 0 ok, 1 a check failed or a
-// limit cannot be met, 2 bad input (also: broadcast, a size that is not a positive multiple of
+// PREFIX.<rank>.et.partial first, are read back by the independent Chakra reader and checker
+// (proofs_check/chakra_trace.h, chakra_trace_check.h: matching, no cycle, the replayed
+// program's bytes per pair) and are renamed together once accepted. Exit 0 ok, 1 a check failed or
+// a limit cannot be met, 2 bad input (also: broadcast, a size that is not a positive multiple of
 // nchunksperloop x slices).
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/checked_output.h"
 #include "cli/command_registry.h"
 #include "cli/schedule_input.h"
+#include "core/checked_output.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "export/chakra_et.h"
 #include "export/msccl_program.h"
 #include "export/msccl_xml.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/chakra_trace.h"
+#include "proofs_check/chakra_trace_check.h"
 #include "proofs_check/msccl_replay.h"
 #include "proofs_check/verify.h"
 #include "schedules/compact_schedule.h"
@@ -57,6 +63,54 @@ const char* SystemJsonKey(Collective c) {
     default:
       return "all-reduce-implementation-custom";
   }
+}
+
+// The bytes each ordered pair of ranks must carry in the traces: the MSCCL replay checker's
+// chunks per pair in one round of the program (of size / nchunksperloop bytes each; the
+// traces run the round once in `slices` slices of a chunk each). nullopt when a count
+// overflows int64.
+std::optional<ChakraTraceExpectation> ExpectedChakraBytes(
+    const std::vector<ReplayPairChunks>& chunks, std::int64_t nchunksperloop,
+    std::int64_t size_bytes) {
+  ChakraTraceExpectation e;
+  const std::int64_t chunk_bytes = size_bytes / nchunksperloop;
+  for (const ReplayPairChunks& c : chunks) {
+    std::int64_t bytes = 0;
+    if (__builtin_mul_overflow(c.chunks, chunk_bytes, &bytes)) return std::nullopt;
+    e.bytes_per_pair.push_back({c.src, c.dst, bytes});
+  }
+  return e;
+}
+
+// The check of the written trace files: each read back by the independent reader
+// (proofs_check/chakra_trace.h), the set checked against the expected bytes per pair
+// (proofs_check/chakra_trace_check.h), and each equal to the bytes meant to be written.
+// Returns "" or the first problem.
+std::string CheckWrittenTraces(const std::vector<std::string>& partials, const ChakraTraces& t,
+                               const ChakraTraceExpectation& expected) {
+  std::vector<ChakraRankTrace> read;
+  std::vector<std::string> bytes;
+  try {
+    for (const std::string& partial : partials) {
+      bytes.push_back(ReadTextFile(partial));
+      read.push_back(ParseChakraTrace(bytes.back(), partial));
+    }
+  } catch (const InputError& e) {
+    return std::string(e.what());
+  }
+  const ChakraTraceReport report = CheckChakraTraceSet(read, t.ngpus, expected);
+  if (!report.ok) {
+    return "the trace check: " + report.violations.front() +
+           (report.violations_total > 1
+                ? " (and " + std::to_string(report.violations_total - 1) + " more)"
+                : std::string());
+  }
+  for (std::size_t v = 0; v < partials.size(); ++v) {
+    if (bytes[v] != ChakraEtFileBytes(t, static_cast<int>(v))) {
+      return partials[v] + " does not read back as written";
+    }
+  }
+  return "";
 }
 
 int RunExportChakra(const ExportChakraArgs& a) {
@@ -106,10 +160,12 @@ int RunExportChakra(const ExportChakraArgs& a) {
   }
   // The program the traces come from must implement the collective: the independent replay.
   ReplayOptions ro;
+  std::vector<ReplayPairChunks> program_chunks;
   for (int depth : {0, 1}) {
     ro.fifo_depth = depth;
     ReplayResult replay =
         ReplayMscclXml(MscclXmlText(p, MscclExportProfile::kExecutor), "<program>", ro);
+    program_chunks = replay.bytes_per_pair;
     if (!replay.ok) {
       PrintFailure("export chakra: the replay checker did not accept the lowered program: " +
                    (replay.violations.empty() ? std::string("no violation listed")
@@ -130,21 +186,24 @@ int RunExportChakra(const ExportChakraArgs& a) {
     PrintFailure("export chakra: the traces break: " + violations[0] + "; nothing written");
     return kExitCheckFailed;
   }
-  // The traces are checked in memory above (CheckChakraTraces); on disk they must read back
-  // byte for byte (a short write or a full disk is exit 1, nothing kept).
+  // The files on disk are read back by the independent reader and checked (matching, no
+  // cycle, the program's bytes per pair) and must equal the bytes written (a short write or a
+  // full disk is exit 1, nothing kept).
+  std::optional<ChakraTraceExpectation> expected =
+      ExpectedChakraBytes(program_chunks, p.nchunksperloop, a.size);
+  if (!expected) {
+    PrintFailure("export chakra: limit comm_size: the bytes per pair exceed 2^63 - 1");
+    return kExitCheckFailed;
+  }
   std::vector<OutputFile> files;
   for (int v = 0; v < t.ngpus; ++v) {
     files.push_back({a.prefix + "." + std::to_string(v) + ".et",
                      [&t, v](std::ostream& out) { out << ChakraEtFileBytes(t, v); }});
   }
-  const CheckedOutput written = WriteChecked(files, [&t](const std::vector<std::string>& partials) {
-    for (std::size_t v = 0; v < partials.size(); ++v) {
-      if (ReadTextFile(partials[v]) != ChakraEtFileBytes(t, static_cast<int>(v))) {
-        return partials[v] + " does not read back as written";
-      }
-    }
-    return std::string();
-  });
+  const CheckedOutput written =
+      WriteChecked(files, [&t, &expected](const std::vector<std::string>& partials) {
+        return CheckWrittenTraces(partials, t, *expected);
+      });
   if (!written.ok) {
     PrintFailure("export chakra: " + written.error + "; nothing written");
     return kExitCheckFailed;

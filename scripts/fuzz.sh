@@ -37,6 +37,7 @@ dict_for() {
     msccl_xml) echo "$root/fuzz/msccl_xml.dict" ;;
     mscclpp_plan) echo "$root/fuzz/mscclpp_plan.dict" ;;
     experiment_shards) echo "$root/fuzz/experiment_shards.dict" ;;
+    chakra_trace) echo "$root/fuzz/chakra_trace.dict" ;;
     *) echo "$root/fuzz/json.dict" ;;
   esac
 }

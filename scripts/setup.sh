@@ -7,6 +7,8 @@ PACKAGES=(
   coinor-libclp-dev coinor-libcbc-dev liblemon-dev libeigen3-dev
   libboost-dev libgmp-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libbenchmark-dev
+  # the Chakra trace reader of the checker (proofs_check/chakra_trace.proto)
+  libprotobuf-dev protobuf-compiler
   gnuplot-nox git
   # scripts/compare_experiments.py (the experiments regression test)
   python3
