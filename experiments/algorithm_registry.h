@@ -15,7 +15,8 @@
 //   tree:dbtree    NCCL's double binary tree allreduce as NCCL runs it (reduce to each tree's root,
 //                  then broadcast, each tree half of the vector;
 //                  simulate/tree_allreduce_simulation.h), the trees checked by
-//                  proofs_check/tree_allreduce_checker.h
+//                  proofs_check/tree_allreduce_checker.h (accepted: verified n/a, a model
+//                  without a schedule file; rejected: verified no)
 //   grid:ring      seed 001's RING: baseline:uniring over a Hamiltonian cycle of a 2-D grid with
 //                  even rows (the snake order), checked by the step checker
 //   grid:2dring    seed 001's 2D-RING (solvers/baselines/two_d_ring.h), checked line by line

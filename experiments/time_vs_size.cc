@@ -112,7 +112,7 @@ std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const S
       row.extra.emplace_back("size_bytes", ToString(p.sizes[s].bytes));
       std::optional<Rational> t;
       std::string best_chunks, time_p1;
-      if (b.row.verified != Verified::kYes) {
+      if (b.row.verified == Verified::kNo) {
         // Not simulated: the runner fails the run on this row anyway.
       } else if (b.run.step) {
         model.chunks = 1;
