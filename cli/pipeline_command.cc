@@ -96,10 +96,10 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
   sum["height_hops"] = rep.height_hops;  // measured by the checker (docs/formats.md "Height")
   sum["height_lower_bound_hops"] = rep.height_lower_bound_hops;
   sum["symmetric"] = {{"used", true},
-                      {"group_order", first.extra.value("group_order", json(nullptr))},
+                      {"group_order", built.group_order},
                       {"generators", first.generators.size()},
                       {"representatives", first.representatives.size()},
-                      {"link_orbits", first.extra.value("link_orbits", json(nullptr))},
+                      {"link_orbits", built.link_orbits},
                       {"column_generation_rounds", built.stats.column_generation_rounds},
                       {"columns", built.stats.columns}};
   sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows}, {"splitting", 0}, {"packing", 0}};
@@ -121,10 +121,9 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
               << ToString(built.optimal_ratio) << "), U = " << ToString(s.U)
               << ", k = " << ToString(s.k) << ", " << trees << " distinct trees for "
               << first.representatives.size() << " representative(s) of a group of order "
-              << first.extra.value("group_order", json(0)).dump() << "; "
-              << PipelineVerdictName(rep.verdict) << "; height " << rep.height_hops
-              << " links (lower bound " << rep.height_lower_bound_hops << "); written to "
-              << args.output << " (pipeline-symmetric)\n";
+              << built.group_order << "; " << PipelineVerdictName(rep.verdict) << "; height "
+              << rep.height_hops << " links (lower bound " << rep.height_lower_bound_hops
+              << "); written to " << args.output << " (pipeline-symmetric)\n";
   }
   return kExitOk;
 }

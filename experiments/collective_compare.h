@@ -13,11 +13,9 @@
 //     or "collectives": [...] — every case runs once per collective
 //   "workloads": [{"name": "1MB", "alpha_us": "10", "bytes": "1000000", "gbps": "100"}]
 //   "lower_bound": true (default) — compute the exact bound (costs max-flows on big graphs)
-// Algorithms: "bfb" (seed 000 §6), "pipeline" (seed 004: optimal pipeline; T_L left empty,
-// it is a fluid schedule), "optimum" (seed 004's exact optimum without a schedule:
-// ratio*, or 2·ratio* for allreduce; verified n/a, certified by its cut), "baseline:NAME"
-// (solvers/baselines/baselines.h; the baseline's own collective is used when it has only one, e.g.
-// dbtree/multitree allreduce).
+// Algorithms (experiments/algorithm_registry.h): bfb, pipeline (T_L left empty, it is a fluid
+// schedule), optimum (verified n/a, certified by its cut), baseline:NAME (the baseline's own
+// collective is used when it has only one, e.g. dbtree/multitree allreduce).
 //
 // Units: tb is in (M/N)/b — shard size over the unit link bandwidth of the topology — for
 // every algorithm, so rows compare directly; lower_bound is seed 004's exact bound in the
@@ -49,7 +47,8 @@ struct Workload {
   Rational alpha_us, bytes, gbps;
 };
 
-// Runs one algorithm on one topology expression and returns its checked row.
+// Runs one algorithm (a name CanonicalAlgorithm accepts) on one topology expression and returns
+// its checked row.
 ExperimentRow RunCollectiveCase(const std::string& topology_expr, const std::string& label,
                                 const std::string& algorithm, Collective collective,
                                 const std::vector<Workload>& workloads, bool lower_bound);

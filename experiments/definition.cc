@@ -3,42 +3,16 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "core/input_error.h"
-#include "core/json_io.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
+#include "experiments/params.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 
 namespace collsynth::experiments {
 namespace {
 
 using nlohmann::json;
-
-// Typed field access with errors naming the file and the JSON path.
-class Reader {
- public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-
-  std::string String(const json& obj, const std::string& key, const std::string& item,
-                     bool required) const {
-    if (!obj.contains(key)) {
-      if (required) throw InputError(file_, item + key, "missing (a string is required)");
-      return "";
-    }
-    if (!obj[key].is_string()) throw InputError(file_, item + key, "must be a string");
-    return obj[key].get<std::string>();
-  }
-
-  bool Bool(const json& obj, const std::string& key, const std::string& item) const {
-    if (!obj.contains(key)) return false;
-    if (!obj[key].is_boolean()) throw InputError(file_, item + key, "must be true or false");
-    return obj[key].get<bool>();
-  }
-
-  const std::string& file() const { return file_; }
-
- private:
-  std::string file_;
-};
 
 // A column name as used by the CSV: letters, digits, '_' only (so gnuplot and the
 // notebook can address it without quoting).
@@ -49,10 +23,10 @@ bool IsColumnName(const std::string& s) {
   });
 }
 
-PlotSpec ReadPlot(const Reader& r, const json& p, const std::string& item) {
-  if (!p.is_object()) throw InputError(r.file(), item, "must be an object");
+PlotSpec ReadPlot(const Params& p) {
+  const std::string item = p.Path("");
   PlotSpec s;
-  s.file = r.String(p, "file", item + ".", true);
+  s.file = p.String("file");
   // Letters, digits, '.', '_', '-' only: the name reaches gnuplot scripts and file systems.
   const bool plain =
       s.file.find_first_not_of(
@@ -60,38 +34,35 @@ PlotSpec ReadPlot(const Reader& r, const json& p, const std::string& item) {
   if (s.file.size() < 5 || s.file.substr(s.file.size() - 4) != ".png" || !plain ||
       s.file[0] == '.') {
     throw InputError(
-        r.file(), item + ".file",
+        p.file(), item + ".file",
         "must be a plain file name ([A-Za-z0-9._-], not starting with '.') ending in .png");
   }
-  s.title = r.String(p, "title", item + ".", false);
-  s.x = r.String(p, "x", item + ".", true);
-  s.y = r.String(p, "y", item + ".", true);
-  s.group = r.String(p, "group", item + ".", false);
+  s.title = p.String("title", "");
+  s.x = p.String("x");
+  s.y = p.String("y");
+  s.group = p.String("group", "");
   for (const auto* col : {&s.x, &s.y, &s.group}) {
     if (!col->empty() && !IsColumnName(*col)) {
-      throw InputError(r.file(), item, "column name '" + *col + "' is not [A-Za-z0-9_]+");
+      throw InputError(p.file(), item, "column name '" + *col + "' is not [A-Za-z0-9_]+");
     }
   }
-  std::string style = r.String(p, "style", item + ".", false);
+  std::string style = p.String("style", "");
   if (!style.empty()) {
     static const std::vector<std::string> kStyles = {"lines", "linespoints", "points", "boxes"};
     if (std::find(kStyles.begin(), kStyles.end(), style) == kStyles.end()) {
-      throw InputError(r.file(), item + ".style",
+      throw InputError(p.file(), item + ".style",
                        "unknown style '" + style + "' (lines, linespoints, points, boxes)");
     }
     s.style = style;
   }
-  s.logx = r.Bool(p, "logx", item + ".");
-  s.logy = r.Bool(p, "logy", item + ".");
-  s.xlabel = r.String(p, "xlabel", item + ".", false);
-  s.ylabel = r.String(p, "ylabel", item + ".", false);
-  if (p.contains("where")) {
-    if (!p["where"].is_object()) throw InputError(r.file(), item + ".where", "must be an object");
-    for (const auto& [k, v] : p["where"].items()) {
-      if (!IsColumnName(k)) throw InputError(r.file(), item + ".where." + k, "bad column name");
-      if (!v.is_string()) throw InputError(r.file(), item + ".where." + k, "must be a string");
-      s.where.emplace_back(k, v.get<std::string>());
-    }
+  s.logx = p.Bool("logx", false);
+  s.logy = p.Bool("logy", false);
+  s.xlabel = p.String("xlabel", "");
+  s.ylabel = p.String("ylabel", "");
+  for (const auto& [k, v] : p.Members("where")) {
+    if (!IsColumnName(k)) throw p.Error("where." + k, "bad column name");
+    if (!v->is_string()) throw p.Error("where." + k, "must be a string");
+    s.where.emplace_back(k, v->get<std::string>());
   }
   return s;
 }
@@ -133,12 +104,12 @@ void CheckPlotColumns(const ExperimentDefinition& def) {
 
 ExperimentDefinition LoadExperimentDefinition(const std::string& path) {
   const json doc = ParseJsonText(ReadTextFile(path), path);
-  Reader r(path);
   if (!doc.is_object()) throw InputError(path, "(top level)", "must be a JSON object");
+  const Params r(doc, path, "");
   ExperimentDefinition def;
   def.path = path;
   def.raw = doc;
-  def.name = r.String(doc, "name", "", true);
+  def.name = r.String("name");
   const std::string stem = std::filesystem::path(path).stem().string();
   if (def.name != stem) {
     throw InputError(path, "name", "'" + def.name + "' must equal the file name '" + stem + "'");
@@ -147,36 +118,20 @@ ExperimentDefinition LoadExperimentDefinition(const std::string& path) {
       def.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos) {
     throw InputError(path, "name", "must use only a-z, 0-9, '-' and '_'");
   }
-  def.title = r.String(doc, "title", "", false);
-  def.kind = r.String(doc, "kind", "", true);
+  def.title = r.String("title", "");
+  def.kind = r.String("kind");
   if (FindExperimentKind(def.kind) == nullptr) {
     std::string known;
     for (const auto& k : ExperimentKindNames()) known += (known.empty() ? "" : ", ") + k;
     throw InputError(path, "kind",
                      "unknown experiment kind '" + def.kind + "' (known: " + known + ")");
   }
-  if (doc.contains("params")) {
-    if (!doc["params"].is_object()) throw InputError(path, "params", "must be an object");
-    def.params = doc["params"];
+  if (r.Has("params")) def.params = r.Object("params").Raw();
+  for (std::int64_t seed : r.Ints("seeds", {}, 0, INT64_MAX)) {
+    def.seeds.push_back(static_cast<std::uint64_t>(seed));
   }
-  if (doc.contains("seeds")) {
-    if (!doc["seeds"].is_array()) throw InputError(path, "seeds", "must be an array of integers");
-    for (size_t i = 0; i < doc["seeds"].size(); ++i) {
-      const json& s = doc["seeds"][i];
-      if (!s.is_number_unsigned()) {
-        throw InputError(path, "seeds[" + std::to_string(i) + "]",
-                         "must be a non-negative integer");
-      }
-      def.seeds.push_back(s.get<uint64_t>());
-    }
-  }
-  def.quick = r.Bool(doc, "quick", "");
-  if (doc.contains("plots")) {
-    if (!doc["plots"].is_array()) throw InputError(path, "plots", "must be an array");
-    for (size_t i = 0; i < doc["plots"].size(); ++i) {
-      def.plots.push_back(ReadPlot(r, doc["plots"][i], "plots[" + std::to_string(i) + "]"));
-    }
-  }
+  def.quick = r.Bool("quick", false);
+  for (const Params& plot : r.Objects("plots")) def.plots.push_back(ReadPlot(plot));
   CheckPlotColumns(def);
   if (doc.contains("readme")) {
     const json& md = doc["readme"];

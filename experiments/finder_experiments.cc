@@ -38,14 +38,9 @@ namespace collsynth::experiments {
 namespace {
 
 // params.degrees (each in 1..2^31-1), or `fallback` when absent.
-std::vector<int> Degrees(const Params& p, std::vector<int> fallback) {
-  if (!p.Has("degrees")) return fallback;
-  std::vector<int> out;
-  for (std::int64_t d : p.Ints("degrees")) {
-    if (d < 1 || d > INT32_MAX) throw p.Error("degrees", "must be positive integers");
-    out.push_back(static_cast<int>(d));
-  }
-  return out;
+std::vector<int> Degrees(const Params& p, const std::vector<std::int64_t>& fallback) {
+  const std::vector<std::int64_t> d = p.Ints("degrees", fallback, 1, INT32_MAX);
+  return std::vector<int>(d.begin(), d.end());
 }
 
 std::string Alternatives(const FinderCandidate& c) {
@@ -114,7 +109,7 @@ std::vector<ExperimentTask> FrontierTasks(const ExperimentInput& in) {
 
 std::vector<ExperimentTask> BestPerNTasks(const ExperimentInput& in) {
   const Params p(in);
-  std::vector<int> degrees = Degrees(p, {static_cast<int>(p.Int("degree", 4, 1, INT32_MAX))});
+  std::vector<int> degrees = Degrees(p, {p.Int("degree", 4, 1, INT32_MAX)});
   if (p.Has("degrees") && degrees.empty())
     throw p.Error("degrees", "must be a non-empty array of integers");
   std::int64_t lo = p.Int("n_min", 5), hi = p.Int("n_max", 2000);

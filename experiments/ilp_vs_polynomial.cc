@@ -58,12 +58,6 @@ std::string Seconds(double s) {
   return buf;
 }
 
-double PositiveNumber(const Params& p, const std::string& key, double fallback) {
-  const double v = p.Number(key, fallback);
-  if (!(v > 0)) throw p.Error(key, "must be a positive number (seconds)");
-  return v;
-}
-
 // The pipeline optimum ratio* (the lower bound of every allgather row, seed 004 (1)) with
 // its bottleneck cut re-evaluated by the proofs_check checker.
 struct InstanceBound {
@@ -288,7 +282,7 @@ ExperimentRow PipelineLpRow(const std::string& instance, const Topology& g,
 
 std::vector<ExperimentTask> MakeIlpVsPolynomialTasks(const ExperimentInput& in) {
   const Params p(in);
-  const double limit = PositiveNumber(p, "milp_time_limit", 10);
+  const double limit = p.PositiveNumber("milp_time_limit", 10, "seconds");
   const std::vector<Params> cases = p.Objects("cases");
   if (cases.empty())
     throw p.Error("cases", "must be a non-empty array of {\"topology\": EXPR, ...}");
@@ -318,14 +312,14 @@ std::vector<ExperimentTask> MakeIlpVsPolynomialTasks(const ExperimentInput& in) 
 
 std::vector<ExperimentTask> MakeTable6Tasks(const ExperimentInput& in) {
   const Params p(in);
-  const double limit = PositiveNumber(p, "milp_time_limit", 20);
+  const double limit = p.PositiveNumber("milp_time_limit", 20, "seconds");
   const std::int64_t milp_max_nodes = p.Int("milp_max_nodes", 16);
   const std::vector<std::int64_t> milp_chunks =
       p.Ints("milp_chunks", {1, 2, 3, 4}, 1, kMaxMilpChunks);
   // SCCL-style least-steps rows (off unless sccl_chunks is given).
   const std::vector<std::int64_t> sccl_chunks = p.Ints("sccl_chunks", {}, 1, kMaxMilpChunks);
   const std::int64_t sccl_max_nodes = p.Int("sccl_max_nodes", 64);
-  const double sccl_limit = PositiveNumber(p, "sccl_time_limit", limit);
+  const double sccl_limit = p.PositiveNumber("sccl_time_limit", limit, "seconds");
   std::vector<std::string> exprs;
   for (std::int64_t d : p.Ints("hypercube_dims", {2, 3, 4, 5, 6, 10}, 1, 12)) {
     exprs.push_back("hypercube(" + std::to_string(d) + ")");

@@ -30,40 +30,20 @@
 #include <utility>
 #include <vector>
 
-#include "core/input_error.h"
-#include "core/stopwatch.h"
-#include "experiments/collective_compare.h"
+#include "experiments/algorithm_registry.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "proofs_check/step_checker.h"
+#include "core/input_error.h"
+#include "core/stopwatch.h"
 #include "solvers/baselines/baseline_structure.h"
-#include "solvers/baselines/baselines.h"
-#include "solvers/baselines/two_d_ring.h"
-#include "solvers/bfb/bfb_schedule.h"
 #include "solvers/pipeline/allgather_optimum.h"
 
 namespace collsynth::experiments {
 namespace {
 
 using nlohmann::json;
-
-// A Hamiltonian cycle of a d0 × d1 grid (d0 even) using mesh links only: row 0 from column 1
-// to the end, row 1 back to column 1, ..., then up column 0. InputError when d0 is odd.
-std::vector<std::string> SnakeOrder(const Topology& g, const Grid& grid, const std::string& expr) {
-  if (grid.dims.size() != 2 || grid.dims[0] % 2 != 0) {
-    throw InputError(expr, "ring", "RING's Hamiltonian cycle needs a 2-D grid with even rows");
-  }
-  const int rows = grid.dims[0], cols = grid.dims[1];
-  std::vector<std::string> order;
-  auto name = [&](int r, int c) { return g.node(grid.node_at[grid.Index({r, c})]).name; };
-  for (int r = 0; r < rows; ++r) {
-    for (int i = 1; i < cols; ++i) order.push_back(name(r, r % 2 == 0 ? i : cols - i));
-  }
-  for (int r = rows - 1; r >= 0; --r) order.push_back(name(r, 0));
-  return order;
-}
 
 // Per step t, per link e: data (g's shard units) from a step schedule.
 std::vector<std::vector<Rational>> ScheduleLoads(const Topology& g, const StepSchedule& s,
@@ -125,12 +105,12 @@ ExperimentRow BaseRow(const std::string& expr, const Topology& g, const std::str
 std::string PaperValue(const Grid& grid, const std::string& algorithm, bool torus) {
   if (grid.dims.size() != 2 || grid.dims[0] != grid.dims[1] || !torus) return "";
   const std::int64_t n = grid.dims[0];
-  if (algorithm == "ring") {
+  if (algorithm == "grid:ring") {
     std::string v = "data/node/phase N^2-1 = " + std::to_string(n * n - 1) + " (§I, §II-C)";
     if (n == 4) v += "; 25% link utilization in a 4x4 torus (§I)";
     return v;
   }
-  if (algorithm == "2dring") {
+  if (algorithm == "grid:2dring") {
     return "data/node/phase 2N(N-1) = " + std::to_string(2 * n * (n - 1)) +
            " (§I, §II-C); utilizes all the links (§II-C)";
   }
@@ -149,66 +129,33 @@ std::vector<ExperimentRow> RunTopology(const std::string& expr,
   std::optional<Rational> multitree_tb;
   for (const std::string& a : algorithms) {
     const auto t0 = std::chrono::steady_clock::now();
+    const std::string name = *CanonicalAlgorithm(a);
     ExperimentRow row = BaseRow(expr, g, a);
     std::string note;
     std::optional<LoadStats> st;
     try {
-      if (a == "pipeline") {
-        const ExperimentRow pr =
-            RunCollectiveCase(expr, "", "pipeline", Collective::kAllreduce, {}, true);
-        row.verified = pr.verified;
-        row.tb = pr.tb;
-        std::string certified;
-        for (const auto& [k, v] : pr.extra) {
-          if (k == "certified_optimal") certified = v;
-        }
-        note = "fluid pipeline schedule (seed 004): T_B only; certified optimal: " + certified;
-      } else if (a == "2dring") {
-        const TwoDRingResult r = BuildTwoDRing(g, grid, expr);
-        bool ok = true;
-        for (const TwoDRingLine& line : r.lines) {
-          const StepCheckReport rep = CheckStepSchedule(line.ring, line.allreduce);
-          ok = ok && rep.ok && rep.tl == static_cast<int>(2 * (line.nodes.size() - 1));
-        }
-        row.verified = ok ? Verified::kYes : Verified::kNo;
-        row.tl = Rational(r.total_steps);
-        st = Summarise(g, TwoDRingLinkLoads(g, r));
-        note = "checked line by line: " + std::to_string(r.lines.size()) +
+      const AlgorithmRun run = RunAlgorithm(g, {name, expr}, Collective::kAllreduce);
+      row.verified = run.verified;
+      if (run.pipeline_report) {
+        row.tb = run.tb;
+        note = "fluid pipeline schedule (seed 004): T_B only; certified optimal: " +
+               std::string(CertifyRun(run, std::nullopt).certified ? "yes" : "no");
+      } else if (run.two_d_ring) {
+        row.tl = run.tl;
+        st = Summarise(g, TwoDRingLinkLoads(g, *run.two_d_ring));
+        note = "checked line by line: " + std::to_string(run.two_d_ring->lines.size()) +
                " ring allreduces of half the data (not one RS+AG schedule on the grid)";
       } else {
-        StepSchedule s;
-        if (a == "bfb") {
-          BfbOptions opt;
-          opt.collective = Collective::kAllreduce;
-          opt.certificates = false;
-          opt.file = expr;
-          s = GenerateBfbSchedule(g, opt).schedule;
-        } else {
-          BaselineOptions opt;
-          opt.collective = Collective::kAllreduce;
-          if (a == "ring") {
-            opt.name = "uniring";
-            opt.order = SnakeOrder(g, grid, expr);
-          } else if (a == "torus") {
-            opt.name = "torus";
-            opt.dims = grid.dims;
-          } else {
-            opt.name = a;
-          }
-          s = BuildBaseline(g, opt, expr);
-        }
-        const StepCheckReport rep = CheckStepSchedule(g, s);
-        row.verified = rep.ok ? Verified::kYes : Verified::kNo;
-        row.tl = Rational(rep.tl);
-        st = Summarise(g, ScheduleLoads(g, s, rep.tl));
-        if (st->tb != rep.tb) row.verified = Verified::kNo;  // the loads must be the checker's
+        row.tl = run.tl;
+        st = Summarise(g, ScheduleLoads(g, *run.step, run.step_report->tl));
+        if (st->tb != *run.tb) row.verified = Verified::kNo;  // the loads must be the checker's
       }
     } catch (const InputError& e) {
       note = "not run: " + e.item() + ": " + e.problem();
     }
     if (st) {
       row.tb = st->tb;
-      if (a == "multitree") multitree_tb = st->tb;
+      if (name == "baseline:multitree") multitree_tb = st->tb;
     }
     row.wall_seconds = SecondsSince(t0);
     const Rational half_total =
@@ -218,7 +165,7 @@ std::vector<ExperimentRow> RunTopology(const std::string& expr,
                  {"avg_link_utilisation_pct", st ? FormatDecimal(st->utilisation * 100, 2) : ""},
                  {"step_utilisation", st ? st->per_step : ""},
                  {"tb_ratio_vs_multitree", ""},
-                 {"paper_value", PaperValue(grid, a, torus)},
+                 {"paper_value", PaperValue(grid, name, torus)},
                  {"note", note}};
     rows.push_back(std::move(row));
   }
@@ -237,11 +184,10 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
     if (p.Strings(key).empty()) throw p.Error(key, "must be a non-empty array of strings");
   }
   for (const std::string& a : algorithms) {
-    if (a != "ring" && a != "2dring" && a != "torus" && a != "multitree" && a != "bfb" &&
-        a != "pipeline") {
-      throw p.Error("algorithms", "unknown algorithm '" + a +
-                                      "' (ring, 2dring, torus, multitree, bfb, pipeline)");
-    }
+    const auto [name, problem] = AcceptAlgorithm(
+        a, {{"grid:ring", "grid:2dring", "baseline:torus", "baseline:multitree", "bfb", "pipeline"},
+            false});
+    if (!name) throw p.Error("algorithms", problem);
   }
   std::vector<ExperimentTask> tasks;
   for (const std::string& t : topologies) {

@@ -112,6 +112,11 @@ std::int64_t Params::Int(const std::string& key, std::int64_t fallback, std::int
   return v;
 }
 
+std::int64_t Params::IntIn(const std::string& key, std::int64_t lo, std::int64_t hi) const {
+  Int(key);  // "missing (an integer is required)" when absent
+  return Int(key, 0, lo, hi);
+}
+
 std::uint64_t Params::Unsigned(const std::string& key) const {
   const json& v = Typed(key, &IsInteger, "a non-negative integer");
   if (!v.is_number_unsigned()) throw Error(key, "expected a non-negative integer, got " + v.dump());
@@ -124,6 +129,13 @@ std::uint64_t Params::Unsigned(const std::string& key, std::uint64_t fallback) c
 
 double Params::Number(const std::string& key, double fallback) const {
   return Has(key) ? Typed(key, &IsNumber, "a number").get<double>() : fallback;
+}
+
+double Params::PositiveNumber(const std::string& key, double fallback,
+                              const std::string& unit) const {
+  const double v = Number(key, fallback);
+  if (!(v > 0)) throw Error(key, "must be a positive number (" + unit + ")");
+  return v;
 }
 
 Rational Params::Exact(const std::string& key) const {

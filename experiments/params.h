@@ -51,9 +51,13 @@ class Params {
   // Int, and lo <= value <= hi ("must be in lo..hi").
   std::int64_t Int(const std::string& key, std::int64_t fallback, std::int64_t lo,
                    std::int64_t hi) const;
+  // Int, required, and lo <= value <= hi.
+  std::int64_t IntIn(const std::string& key, std::int64_t lo, std::int64_t hi) const;
   std::uint64_t Unsigned(const std::string& key) const;
   std::uint64_t Unsigned(const std::string& key, std::uint64_t fallback) const;
   double Number(const std::string& key, double fallback) const;  // any JSON number
+  // Number, and > 0 ("must be a positive number (unit)").
+  double PositiveNumber(const std::string& key, double fallback, const std::string& unit) const;
   // An exact rational: a JSON integer or a "p/q" / decimal string (core/rational.h).
   Rational Exact(const std::string& key) const;
   Rational Exact(const std::string& key, const std::string& fallback) const;

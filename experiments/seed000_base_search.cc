@@ -701,16 +701,10 @@ std::vector<ExperimentRow> RunSearch(const SearchSpec& spec, int all_rows_max,
   return rows;
 }
 
-// A required integer in int's range.
-int IntParam(const Params& p, const std::string& key) {
-  if (!p.Has(key)) throw p.Error(key, "missing (an integer is required)");
-  return static_cast<int>(p.Int(key, 0, INT32_MIN, INT32_MAX));
-}
-
 void ReadTable4(const Params& p, SearchSpec& s) {
   if (!p.Has("table4_tl")) return;
   s.has_table4 = true;
-  s.table4_tl = IntParam(p, "table4_tl");
+  s.table4_tl = static_cast<int>(p.IntIn("table4_tl", INT32_MIN, INT32_MAX));
   s.table4_tb = p.String("table4_tb");  // the printed digits
 }
 
@@ -746,11 +740,11 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& input) {
   }
   for (const Params& e : p.Objects("dbjmod")) {
     SearchSpec s;
-    s.d = IntParam(e, "d");
-    s.n = IntParam(e, "n");
+    s.d = static_cast<int>(e.IntIn("d", INT32_MIN, INT32_MAX));
+    s.n = static_cast<int>(e.IntIn("n", INT32_MIN, INT32_MAX));
     if (s.d < 2 || s.d > 5 || s.n < 2 || s.n > 5) throw e.Error("", "d and n must be in 2..5");
     s.name = "dbjmod(" + std::to_string(s.d) + "," + std::to_string(s.n) + ")";
-    s.tl = IntParam(e, "tl");
+    s.tl = static_cast<int>(e.IntIn("tl", INT32_MIN, INT32_MAX));
     if (!e.Has("reverse_symmetric")) throw e.Error("reverse_symmetric", "missing (true or false)");
     s.reverse_symmetric = e.Bool("reverse_symmetric", false);
     s.milp = e.Bool("milp", s.milp);

@@ -36,11 +36,6 @@ struct PaperRow {
   int n = 0, tl = 0, tl_star = 0, tl_2star = 0;
 };
 
-int PaperInt(const Params& paper, const char* key, std::int64_t lo) {
-  if (!paper.Has(key)) throw paper.Error(key, "missing (an integer is required)");
-  return static_cast<int>(paper.Int(key, 0, lo, INT32_MAX));
-}
-
 std::vector<ExperimentRow> RunRow(const std::string& label, const std::string& expr,
                                   const PaperRow& paper) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -92,10 +87,10 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& input) {
     if (!expr.empty()) r.CheckTopology("topology", expr);
     const Params paper_params = r.Object("paper");
     PaperRow paper;
-    paper.n = PaperInt(paper_params, "n", 1);
-    paper.tl = PaperInt(paper_params, "tl", INT32_MIN);
-    paper.tl_star = PaperInt(paper_params, "tl_star", INT32_MIN);
-    paper.tl_2star = PaperInt(paper_params, "tl_2star", INT32_MIN);
+    paper.n = static_cast<int>(paper_params.IntIn("n", 1, INT32_MAX));
+    paper.tl = static_cast<int>(paper_params.IntIn("tl", INT32_MIN, INT32_MAX));
+    paper.tl_star = static_cast<int>(paper_params.IntIn("tl_star", INT32_MIN, INT32_MAX));
+    paper.tl_2star = static_cast<int>(paper_params.IntIn("tl_2star", INT32_MIN, INT32_MAX));
     tasks.push_back({label, [label, expr, paper] { return RunRow(label, expr, paper); }});
   }
   return tasks;

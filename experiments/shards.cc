@@ -39,23 +39,6 @@ json OptionalRational(const std::optional<Rational>& x) {
   return x ? json(ToString(*x)) : json(nullptr);
 }
 
-// Non-negative integer field `key` of obj.
-size_t Index(const json& obj, const std::string& key, const std::string& file,
-             const std::string& item) {
-  if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number_unsigned()) {
-    throw InputError(file, item + key, "missing or not a non-negative integer");
-  }
-  return obj[key].get<size_t>();
-}
-
-std::string Text(const json& obj, const std::string& key, const std::string& file,
-                 const std::string& item) {
-  if (!obj.is_object() || !obj.contains(key) || !obj[key].is_string()) {
-    throw InputError(file, item + key, "missing or not a string");
-  }
-  return obj[key].get<std::string>();
-}
-
 // The commit identity of a shard: git commit (null outside a git tree) and dirty flag.
 std::string CommitOf(const json& meta) {
   if (!meta.contains("environment") || !meta["environment"].is_object()) return "(unknown)";
@@ -147,9 +130,10 @@ json RowToJson(const ExperimentRow& r) {
 ExperimentRow RowFromJson(const json& j, const std::string& file, const std::string& item) {
   if (!j.is_object()) throw InputError(file, item, "a row must be an object");
   const std::string p = item + ".";
+  const Params row(j, file, item);
   ExperimentRow r;
-  r.instance = Text(j, "instance", file, p);
-  r.algorithm = Text(j, "algorithm", file, p);
+  r.instance = row.String("instance");
+  r.algorithm = row.String("algorithm");
   if (!j.contains("collective")) throw InputError(file, p + "collective", "missing");
   if (!j["collective"].is_null()) {
     const auto c = j["collective"].is_string() ? ParseCollective(j["collective"].get<std::string>())
@@ -172,8 +156,8 @@ ExperimentRow RowFromJson(const json& j, const std::string& file, const std::str
       throw InputError(file, p + key, "not an exact rational \"p/q\"");
     }
   }
-  r.tb_unit = Text(j, "tb_unit", file, p);
-  const std::string v = Text(j, "verified", file, p);
+  r.tb_unit = row.String("tb_unit");
+  const std::string v = row.String("verified");
   if (v == "yes") {
     r.verified = Verified::kYes;
   } else if (v == "no") {
@@ -289,24 +273,26 @@ MergedShards MergeShards(const ExperimentDefinition& def, const std::vector<std:
     info.dir = dir;
     info.meta = ParseJsonText(ReadTextFile(meta_path), meta_path);
     const json& m = info.meta;
-    const std::string name = Text(m, "experiment", meta_path, "");
+    const Params meta(m, meta_path, "");
+    const std::string name = meta.String("experiment");
     if (name != def.name) {
       throw InputError(meta_path, "experiment",
                        "foreign shard: of experiment '" + name + "', merging '" + def.name + "'");
     }
-    const std::string hash = Text(m, "definition_hash", meta_path, "");
+    const std::string hash = meta.String("definition_hash");
     if (hash != want_hash) {
       throw InputError(meta_path, "definition_hash",
                        "foreign shard: made from another version of " + def.path + " (" + hash +
                            ", the definition now is " + want_hash + "); rerun it");
     }
     if (!m.contains("shard")) throw InputError(meta_path, "shard", "missing");
-    info.spec.index = Index(m["shard"], "index", meta_path, "shard.");
-    info.spec.count = Index(m["shard"], "count", meta_path, "shard.");
+    const Params shard = meta.Object("shard");
+    info.spec.index = shard.Unsigned("index");
+    info.spec.count = shard.Unsigned("count");
     if (info.spec.count == 0 || info.spec.index >= info.spec.count) {
       throw InputError(meta_path, "shard", "index not below count");
     }
-    const size_t total = Index(m, "tasks_total", meta_path, "");
+    const size_t total = meta.Unsigned("tasks_total");
     ReadShardRunFields(meta_path, info);
     if (merged.shards.empty()) {
       commit = CommitOf(m);
@@ -377,7 +363,7 @@ MergedShards MergeShards(const ExperimentDefinition& def, const std::vector<std:
     for (size_t k = 0; k < doc["tasks"].size(); ++k) {
       const std::string item = "tasks[" + std::to_string(k) + "]";
       const json& t = doc["tasks"][k];
-      const size_t task = Index(t, "task", rows_path, item + ".");
+      const size_t task = Params(t, rows_path, item).Unsigned("task");
       if (task >= tasks_total || task % count != s.spec.index) {
         throw InputError(rows_path, item + ".task",
                          "task " + std::to_string(task) + " does not belong to shard " +

@@ -6,23 +6,18 @@
 #include <string>
 #include <utility>
 
-#include "core/input_error.h"
+#include "experiments/algorithm_registry.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "proofs_check/pipeline_checker.h"
-#include "proofs_check/step_checker.h"
+#include "core/input_error.h"
 #include "simulate/chunk_choice.h"
 #include "simulate/flow_simulation.h"
 #include "simulate/pipeline_simulation.h"
 #include "simulate/simulation_model.h"
 #include "simulate/step_simulation.h"
 #include "simulate/tree_allreduce_simulation.h"
-#include "solvers/baselines/baselines.h"
-#include "solvers/baselines/double_binary_tree.h"
-#include "solvers/bfb/bfb_schedule.h"
-#include "solvers/pipeline/pipeline_schedule_builder.h"
 
 namespace collsynth::experiments {
 
@@ -73,70 +68,25 @@ struct SizeParams {
   std::uint64_t max_transfers = std::uint64_t{1} << 22;
 };
 
-// One algorithm's checked schedule (exactly one of step / pipeline / trees is set; trees: the
-// NCCL reduce-then-broadcast tree allreduce, a model without a checked schedule file).
+// One algorithm's checked schedule (step / pipeline) or checked trees (tree:dbtree) and the
+// row fields every size shares: instance, algorithm, collective, nodes, tl, tb, verified.
 struct Built {
-  std::optional<StepSchedule> step;
-  std::optional<PipelineSchedule> pipeline;
-  std::optional<std::vector<ReductionTree>> trees;
-  ExperimentRow row;  // instance, algorithm, collective, nodes, tl, tb, verified
+  AlgorithmRun run;
+  ExperimentRow row;
 };
 
 Built BuildAlgorithm(const Topology& g, const Case& c, const std::string& algorithm,
                      Collective collective) {
   Built b;
+  b.run = RunAlgorithm(g, {*CanonicalAlgorithm(algorithm), c.topology}, collective);
   b.row.instance = c.label.empty() ? c.topology : c.label;
   b.row.algorithm = algorithm;
-  b.row.collective = collective;
+  b.row.collective = b.run.collective;
   b.row.nodes = g.num_compute();
   b.row.tb_unit = "(M/N)/b";
-  if (algorithm == "tree:dbtree") {
-    if (collective != Collective::kAllreduce) {
-      throw InputError("", "algorithms", "tree:dbtree is an allreduce (reduce, then broadcast)");
-    }
-    if (g.num_compute() != g.num_nodes()) {
-      throw InputError("", "algorithms", "tree:dbtree needs a direct-connect topology");
-    }
-    std::vector<int> order(g.num_nodes());
-    for (int v = 0; v < g.num_nodes(); ++v) order[v] = v;  // as the dbtree baseline's default
-    std::vector<ReductionTree> trees;
-    for (const BinaryTree& t : DoubleBinaryTrees(order)) {
-      trees.push_back({t.parent, t.root, Rational(1, 2)});
-    }
-    b.trees = std::move(trees);
-    return b;
-  }
-  if (algorithm == "pipeline") {
-    PipelineOptions opt;
-    opt.collective = collective;
-    PipelineSchedule s = BuildPipelineSchedule(g, opt).schedule;
-    const PipelineCheckReport rep = CheckPipelineSchedule(g, s);
-    b.row.verified = rep.ok ? Verified::kYes : Verified::kNo;
-    b.row.tb = rep.ratio;
-    b.pipeline = std::move(s);
-    return b;
-  }
-  StepSchedule s;
-  if (algorithm == "bfb") {
-    BfbOptions opt;
-    opt.collective = collective;
-    opt.certificates = false;
-    opt.file = c.topology;
-    s = GenerateBfbSchedule(g, opt).schedule;
-  } else {
-    BaselineOptions opt;
-    opt.name = algorithm.substr(std::string("baseline:").size());
-    const Collective own = DefaultCollective(opt.name);
-    opt.collective =
-        (own == Collective::kAllreduce || own == Collective::kReduceScatter) ? own : collective;
-    b.row.collective = opt.collective;
-    s = BuildBaseline(g, opt, c.topology);
-  }
-  const StepCheckReport rep = CheckStepSchedule(g, s);
-  b.row.verified = rep.ok ? Verified::kYes : Verified::kNo;
-  b.row.tl = Rational(rep.tl);
-  b.row.tb = rep.tb;
-  b.step = std::move(s);
+  b.row.verified = b.run.verified;
+  b.row.tl = b.run.tl;  // none for tree:dbtree (a model)
+  b.row.tb = b.run.tb;
   return b;
 }
 
@@ -162,16 +112,16 @@ std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const S
       row.extra.emplace_back("size_bytes", ToString(p.sizes[s].bytes));
       std::optional<Rational> t;
       std::string best_chunks, time_p1;
-      if (!b.trees && b.row.verified != Verified::kYes) {
+      if (b.row.verified == Verified::kNo) {
         // Not simulated: the runner fails the run on this row anyway.
-      } else if (b.step) {
+      } else if (b.run.step) {
         model.chunks = 1;
-        t = BuildStepSimulation(*b.step, g, model).Run().completion;
-      } else if (b.trees) {
+        t = BuildStepSimulation(*b.run.step, g, model).Run().completion;
+      } else if (b.run.trees) {
         for (std::int64_t q : p.chunks) {
           model.chunks = q;
-          if (TreeAllreduceTransferCount(*b.trees, model) > p.max_transfers) continue;
-          Rational tq = BuildTreeAllreduceSimulation(*b.trees, g, model).Run().completion;
+          if (TreeAllreduceTransferCount(*b.run.trees, model) > p.max_transfers) continue;
+          Rational tq = BuildTreeAllreduceSimulation(*b.run.trees, g, model).Run().completion;
           if (q == 1) time_p1 = FormatDecimal(tq * 1000000, 3);
           if (!t || tq < *t) {
             t = tq;
@@ -182,10 +132,12 @@ std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const S
         std::vector<std::int64_t> candidates;
         for (std::int64_t q : p.chunks) {
           model.chunks = q;
-          if (PipelineTransferCount(*b.pipeline, model) <= p.max_transfers) candidates.push_back(q);
+          if (PipelineTransferCount(*b.run.pipeline, model) <= p.max_transfers) {
+            candidates.push_back(q);
+          }
         }
         if (!candidates.empty()) {
-          const ChunkChoice choice = ChooseChunkCount(*b.pipeline, g, model, candidates);
+          const ChunkChoice choice = ChooseChunkCount(*b.run.pipeline, g, model, candidates);
           t = choice.best_time;
           best_chunks = std::to_string(choice.best);
           if (choice.times.front().first == 1) {
@@ -236,21 +188,7 @@ std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const S
 
 std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   const Params j(in);
-  std::vector<std::string> names;
-  if (j.Has("collectives")) {
-    names = j.Strings("collectives");
-  } else {
-    names.push_back(j.String("collective", "allreduce"));
-  }
-  std::vector<Collective> collectives;
-  for (const auto& name : names) {
-    const std::optional<Collective> c = ParseCollective(name);
-    if (!c || *c == Collective::kBroadcast) {
-      throw j.Error(j.Has("collectives") ? "collectives" : "collective",
-                    "'" + name + "' is not allgather, reduce-scatter or allreduce");
-    }
-    collectives.push_back(*c);
-  }
+  const std::vector<Collective> collectives = ReadCollectives(j);
   auto params = std::make_shared<SizeParams>();
   for (const std::string& text : j.Strings("sizes")) {
     try {
@@ -290,12 +228,10 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
            {},
            cj.String("series", "")};
     for (const auto& a : c.algorithms) {
-      if (a != "bfb" && a != "pipeline" && a != "tree:dbtree" && a.rfind("baseline:", 0) != 0) {
-        throw cj.Error("algorithms",
-                       "unknown algorithm '" + a + "' (bfb, pipeline, baseline:NAME, tree:dbtree)");
-      }
+      const auto [name, problem] = AcceptAlgorithm(a, {{"bfb", "pipeline", "tree:dbtree"}});
+      if (!name) throw cj.Error("algorithms", problem);
       for (Collective collective : collectives) {
-        if (a == "tree:dbtree" && collective != Collective::kAllreduce) {
+        if (*name == "tree:dbtree" && collective != Collective::kAllreduce) {
           throw cj.Error("algorithms", "tree:dbtree is an allreduce (reduce, then broadcast)");
         }
       }

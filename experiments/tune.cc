@@ -4,6 +4,7 @@
 #include <queue>
 #include <stdexcept>
 
+#include "experiments/algorithm_registry.h"
 #include "core/input_error.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
@@ -11,8 +12,6 @@
 #include "simulate/chunk_choice.h"
 #include "simulate/simulation_run.h"
 #include "solvers/baselines/routed_baselines.h"
-#include "solvers/bfb/bfb_schedule.h"
-#include "solvers/pipeline/pipeline_schedule_builder.h"
 #include "solvers/pipeline/symmetric_pipeline.h"
 
 namespace collsynth {
@@ -30,9 +29,10 @@ void KeepBound(const PipelineCheckReport& r, TuneCandidates& out) {
   }
 }
 
-void AddPipeline(const Topology& g, const std::string& name, PipelineSchedule s,
-                 TuneCandidates& out) {
-  PipelineCheckReport r = CheckPipelineSchedule(g, s);
+// A pipeline schedule `s` with its check report `r`: a candidate, or skipped with the checker's
+// first error.
+void AddChecked(const PipelineCheckReport& r, const std::string& name, PipelineSchedule s,
+                TuneCandidates& out) {
   if (!r.ok) {
     out.skipped.push_back({name, "failed the checker: " + r.errors.at(0)});
     return;
@@ -71,9 +71,8 @@ TuneCandidates BuildTuneCandidates(const Topology& g, Collective collective,
     out.skipped.push_back({"pipeline-symmetric", sym.why});
   }
   if (g.num_compute() <= kTunePlainPipelineMaxCompute) {
-    PipelineOptions po;
-    po.collective = collective;
-    AddPipeline(g, "pipeline", BuildPipelineSchedule(g, po).schedule, out);
+    experiments::AlgorithmRun run = experiments::RunAlgorithm(g, {"pipeline", file}, collective);
+    AddChecked(*run.pipeline_report, "pipeline", std::move(*run.pipeline), out);
   } else {
     out.skipped.push_back({"pipeline", "more than " + std::to_string(kTunePlainPipelineMaxCompute) +
                                            " compute nodes (the symmetric path serves them)"});
@@ -83,19 +82,16 @@ TuneCandidates BuildTuneCandidates(const Topology& g, Collective collective,
     out.skipped.push_back({"bfb", "BFB schedules are for direct-connect topologies"});
   } else {
     try {
-      BfbOptions bo;
-      bo.collective = collective;
-      bo.file = file;
-      BfbResult b = GenerateBfbSchedule(g, bo);
-      StepCheckReport r = CheckStepSchedule(g, b.schedule);
+      experiments::AlgorithmRun run = experiments::RunAlgorithm(g, {"bfb", file, true}, collective);
+      const StepCheckReport& r = *run.step_report;
       if (!r.ok) {
         out.skipped.push_back({"bfb", "failed the checker: " + r.errors.at(0)});
       } else {
         TuneCandidate c;
         c.algorithm = "bfb";
-        b.schedule.claimed_tl = r.tl;
-        b.schedule.claimed_tb = r.tb;
-        c.steps = std::move(b.schedule);
+        run.step->claimed_tl = r.tl;
+        run.step->claimed_tb = r.tb;
+        c.steps = std::move(run.step);
         out.list.push_back(std::move(c));
       }
     } catch (const InputError& e) {
@@ -109,7 +105,8 @@ TuneCandidates BuildTuneCandidates(const Topology& g, Collective collective,
     o.name = name;
     o.collective = collective;
     try {
-      AddPipeline(g, name, BuildRoutedBaseline(g, o, file), out);
+      PipelineSchedule s = BuildRoutedBaseline(g, o, file);
+      AddChecked(CheckPipelineSchedule(g, s), name, std::move(s), out);
     } catch (const InputError& e) {
       out.skipped.push_back({name, e.what()});
     }

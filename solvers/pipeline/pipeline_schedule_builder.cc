@@ -350,10 +350,7 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       rs_s.collective = Collective::kReduceScatter;
       rs_s.ratio = PipelineScheduleRatio(g, rs_s);
       PipelineSchedule ag_s = AllgatherSchedule(g, options, &ag);
-      out.schedule.collective = Collective::kAllreduce;
-      out.schedule.ratio = rs_s.ratio + ag_s.ratio;
-      out.schedule.U = ag_s.U;
-      out.schedule.k = ag_s.k;
+      out.schedule = ComposeRsAgAllreduce(std::move(rs_s), std::move(ag_s));
       out.optimal_ratio = rs.optimal_ratio + ag.optimal_ratio;
       if (options.fixed_k) {
         out.fixed_k = FixedKResult();
@@ -361,7 +358,6 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
         out.fixed_k->lower_bound = rs.fixed_k->lower_bound + ag.fixed_k->lower_bound;
         out.fixed_k->searches = {rs.fixed_k->searches.front(), ag.fixed_k->searches.front()};
       }
-      out.schedule.phases = {std::move(rs_s), std::move(ag_s)};
       for (PipelineStats* st : {&rs.stats, &ag.stats}) {
         out.stats.optimum_max_flows += st->optimum_max_flows;
         out.stats.splitting_max_flows += st->splitting_max_flows;
@@ -376,12 +372,8 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       }
       AllgatherOptimum opt = ComputeAllgatherOptimum(g);
       AllreduceBounds b = ComputeAllreduceBounds(g, opt);
-      out.schedule.extra["allreduce_lower_bound"] = ToString(b.lower_bound);
-      // Certificates of the bounds RS+AG meets: (6) N / B+(S) = ratio, and/or (7)
-      // 2(N-1) / max_v B+(S_v) = ratio with one min cut S_v per compute node.
-      if (out.schedule.ratio == b.bound6) out.schedule.bottleneck_cut = b.min_cut_set;
-      if (out.schedule.ratio == b.bound7) out.schedule.single_node_cuts = b.single_cuts;
-      out.schedule.extra["rs_ag_optimal"] = b.rs_ag_optimal;
+      out.allreduce = CertifyRsAgAllreduce(out.schedule, b.bound6, b.min_cut_set, b.bound7,
+                                           std::move(b.single_cuts), b.rs_ag_optimal);
       break;
     }
     case Collective::kBroadcast: {

@@ -51,6 +51,7 @@
 #include "schedules/pipeline_schedule.h"
 #include "solvers/pipeline/arborescence_packing.h"
 #include "solvers/pipeline/edge_splitting.h"
+#include "solvers/pipeline/rs_ag_allreduce.h"
 
 namespace collsynth {
 
@@ -110,6 +111,7 @@ struct PipelineBuildResult {
   Rational optimal_ratio;  // ratio* (allgather/RS), sum for allreduce, 1/λ for broadcast
   std::optional<FixedKResult> fixed_k;  // fixed k only (PipelineOptions::fixed_k)
   PipelineStats stats;
+  std::optional<RsAgCertificate> allreduce;  // allreduce only (rs_ag_allreduce.h)
 };
 
 PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptions& options);

@@ -683,6 +683,8 @@ void PhaseBuilder::EmitSchedule() {
   s.extra["cut_bandwidth"] = ToString(opt_.cut_bandwidth);
   s.extra["group_order"] = h.order;
   s.extra["link_orbits"] = num_orbits_;
+  out_.group_order = h.order;
+  out_.link_orbits = num_orbits_;
   out_.schedule = std::move(s);
 }
 
@@ -703,6 +705,8 @@ SymmetricPipelineResult BuildAllreduce(const Topology& g, const SymmetricPipelin
   SymmetricPipelineResult out;
   out.optimal_ratio = rs.optimal_ratio + ag.optimal_ratio;
   out.lp_ratio = rs.lp_ratio + ag.lp_ratio;
+  out.group_order = ag.group_order;
+  out.link_orbits = ag.link_orbits;
   for (const SymmetricPipelineStats* st : {&rs.stats, &ag.stats}) {
     out.stats.optimum_max_flows += st->optimum_max_flows;
     out.stats.column_generation_rounds += st->column_generation_rounds;
@@ -711,11 +715,9 @@ SymmetricPipelineResult BuildAllreduce(const Topology& g, const SymmetricPipelin
     out.stats.group_seconds += st->group_seconds;
     out.stats.packing_seconds += st->packing_seconds;
   }
-  SymmetricPipelineSchedule s;
-  s.collective = Collective::kAllreduce;
-  s.ratio = rs.schedule->ratio + ag.schedule->ratio;
-  s.U = ag.schedule->U;
-  s.k = ag.schedule->k;
+  SymmetricPipelineSchedule s =
+      ComposeRsAgAllreduce(std::move(*rs.schedule), std::move(*ag.schedule));
+  const SymmetricPipelineSchedule& a = s.phases.back();  // the allgather phase
   const int n = g.num_compute();
   auto t0 = Clock::now();
   Rational bound6 = 0, bound7;
@@ -730,7 +732,6 @@ SymmetricPipelineResult BuildAllreduce(const Topology& g, const SymmetricPipelin
     single_cuts = std::move(b.single_cuts);
     cut6 = b.min_cut_set;
   } else {
-    const SymmetricPipelineSchedule& a = *ag.schedule;
     std::vector<int> reps;
     for (const SymmetricRepresentative& r : a.representatives) reps.push_back(r.root);
     std::vector<SingleNodeCut> rep_cuts = ComputeSingleNodeCuts(g, reps);
@@ -751,13 +752,7 @@ SymmetricPipelineResult BuildAllreduce(const Topology& g, const SymmetricPipelin
     bound7 = Rational(2 * (n - 1)) / max_mu;
   }
   out.stats.optimum_seconds += SecondsSince(t0);
-  const Rational lower = bound6 > bound7 ? bound6 : bound7;
-  s.extra["allreduce_lower_bound"] = ToString(lower);
-  if (cut6 && s.ratio == bound6) s.bottleneck_cut = *cut6;
-  if (s.ratio == bound7) s.single_node_cuts = std::move(single_cuts);
-  s.extra["rs_ag_optimal"] = s.ratio == lower;
-  s.phases.push_back(std::move(*rs.schedule));
-  s.phases.push_back(std::move(*ag.schedule));
+  out.allreduce = CertifyRsAgAllreduce(s, bound6, cut6, bound7, std::move(single_cuts));
   out.schedule = std::move(s);
   return out;
 }

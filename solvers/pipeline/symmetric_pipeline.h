@@ -53,6 +53,7 @@
 #include "graphs/topology.h"
 #include "schedules/collective.h"
 #include "schedules/symmetric_pipeline_schedule.h"
+#include "solvers/pipeline/rs_ag_allreduce.h"
 
 namespace collsynth {
 
@@ -87,6 +88,10 @@ struct SymmetricPipelineResult {
   Rational optimal_ratio;  // ratio* (when computed)
   Rational lp_ratio;       // the exact ratio of the best tree mixture found
   SymmetricPipelineStats stats;
+  std::optional<RsAgCertificate> allreduce;  // allreduce only (rs_ag_allreduce.h)
+  // The group used (allreduce: the allgather phase's), also in the schedule's extras.
+  std::int64_t group_order = 0;  // |H|
+  std::int64_t link_orbits = 0;  // orbits of H on the links
 };
 
 struct SymmetricPipelineOptions {

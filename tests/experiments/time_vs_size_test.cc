@@ -92,7 +92,12 @@ TEST(TimeVsSize, TreeDbtreeIsAnAllreduceModelWithTheBestChunkCount) {
     "sizes": ["1KB", "1GB"], "alpha_us": "10", "link_gbps": "8", "chunks": [1, 8]})json");
   const std::vector<ExperimentRow> rows = (*kind)(in)[0].run();
   ASSERT_EQ(rows.size(), 2u);
-  for (const ExperimentRow& row : rows) EXPECT_EQ(row.verified, Verified::kNotApplicable);
+  for (const ExperimentRow& row : rows) {
+    // The trees passed the tree-allreduce checker (rejected: kNo); a model has no T_L, T_B.
+    EXPECT_EQ(row.verified, Verified::kNotApplicable);
+    EXPECT_FALSE(row.tl.has_value());
+    EXPECT_FALSE(row.tb.has_value());
+  }
   // 1 KB: latency dominates, one chunk; 1 GB: bandwidth dominates, pipelining pays.
   EXPECT_EQ(Extra(rows[0], "best_chunks"), "1");
   EXPECT_EQ(Extra(rows[0], "time_us_p1"), Extra(rows[0], "time_us_decimal"));
