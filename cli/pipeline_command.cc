@@ -1,5 +1,6 @@
 // collsynth pipeline FILE [--collective allgather|reduce-scatter|allreduce|broadcast]
-//                         [--root NAME] [--fixed-k K] -o SCHEDULE.json [--json]
+//                         [--root NAME] [--fixed-k K] [--min-height | --height H]
+//                         -o SCHEDULE.json [--json]
 //   Bandwidth-optimal pipeline schedule (seed 004 §2, §2.4, App. A-B). The schedule is
 //   checked by proofs_check's CheckPipelineSchedule before it is written; a failed check
 //   writes nothing and exits 1. There is no way to skip the check.
@@ -8,6 +9,7 @@
 #include <memory>
 
 #include "cli/command_registry.h"
+#include "cli/height_choice.h"
 #include "cli/schedule_output.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
@@ -38,6 +40,8 @@ struct PipelineArgs {
   bool json = false;
   bool symmetric = false;
   bool no_symmetric = false;
+  bool min_height = false;  // --min-height (cli/height_choice.h)
+  std::string height;       // --height H
 };
 
 // The symmetric path (docs/symmetry.md, docs/cli.md "Symmetric schedules"). Returns the exit code,
@@ -153,6 +157,11 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
                 "declares automorphisms; allgather and reduce-scatter)");
   cmd->add_flag("--no-symmetric", args->no_symmetric,
                 "ignore declared automorphisms: the plain pipeline format");
+  cmd->add_flag("--min-height", args->min_height,
+                "among the checked schedules of least ratio, one of least height "
+                "(docs/min_height.md)");
+  cmd->add_option("--height", args->height,
+                  "the best ratio among the checked schedules of height <= H links");
   cmd->callback([args]() {
     RunCommand([&]() {
       PipelineOptions opt;
@@ -200,6 +209,11 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
         opt.root = *r;
       } else {
         opt.root = g.ComputeNodes().front();
+      }
+      if (args->min_height || !args->height.empty()) {  // cli/height_choice.h
+        const bool other = opt.fixed_k || args->symmetric || args->no_symmetric;
+        return RunPipelineHeightChoice(g, {args->file, opt.collective, args->min_height,
+                                           args->height, other, args->output, args->json});
       }
       if (args->symmetric && args->no_symmetric) {
         throw InputError("<args>", "--symmetric", "contradicts --no-symmetric");

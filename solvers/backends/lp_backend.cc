@@ -191,6 +191,7 @@ LpSolution SolveIlpWithCbc(const LpProblem& p, const CbcOptions& options) {
     }
     model.setMaximumSeconds(left);
   }
+  if (options.max_nodes > 0) model.setMaximumNodes(options.max_nodes);
   // Cut generators and heuristics live as long as the model uses them (CbcModel copies them).
   CglProbing probing;
   probing.setUsingObjective(1);

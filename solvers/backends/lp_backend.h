@@ -82,6 +82,9 @@ struct CbcOptions {
   // Add CBC's standard cut generators (probing, Gomory, knapsack covers, clique, MIR, flow
   // covers) and rounding heuristics, as the cbc driver does; for larger 0/1 programs.
   bool standard_cuts = false;
+  // Branch-and-bound node limit (CbcModel::setMaximumNodes); <= 0 = no limit. Unlike the
+  // wall-clock limit it stops at the same point on every machine (deterministic results).
+  int max_nodes = 0;
 };
 
 // Solves the continuous relaxation with CLP's dual simplex (integer flags ignored).

@@ -1,0 +1,132 @@
+#include "cli/height_choice.h"
+
+#include <iostream>
+#include <stdexcept>
+
+#include "cli/command_registry.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
+#include "simulate/simulation_report.h"
+
+namespace collsynth::cli {
+
+using nlohmann::json;
+
+json HeightCandidateJson(const HeightCandidates& all, const HeightCandidate& c) {
+  json j;
+  j["algorithm"] = c.algorithm;
+  j["height_hops"] = c.height_hops;
+  j["ratio"] = RationalToJson(c.ratio);
+  j["ratio_decimal"] = DecimalString(c.ratio);
+  j["verdict"] = c.verdict;
+  // Certified: the checker's height lower bound (eccentricity) equals the height.
+  j["height_minimal"] = c.height_hops == all.height_lower_bound_hops;
+  // Certified: a checker-accepted cut bound equals the ratio.
+  j["ratio_optimal"] = all.ratio_lower_bound && *all.ratio_lower_bound == c.ratio;
+  return j;
+}
+
+OutputCheck WriteHeightCandidate(const Topology& g, const HeightCandidate& c,
+                                 const std::string& path) {
+  const json expected = {
+      {"ratio", ToString(c.ratio)}, {"verdict", c.verdict}, {"height_hops", c.height_hops}};
+  if (c.symmetric) {
+    return WriteCheckedSchedule(g, SymmetricPipelineScheduleToJsonText(*c.symmetric, g) + "\n",
+                                path, {}, expected);
+  }
+  return WriteCheckedSchedule(
+      g,
+      [&](std::ostream& out) {
+        WritePipelineScheduleJson(*c.pipeline, g, out);
+        out << '\n';
+      },
+      {}, path, {}, expected);
+}
+
+namespace {
+
+// --height H as a number of links; nullopt for --min-height.
+std::optional<std::int64_t> ParseHeightChoice(const HeightChoiceArgs& args) {
+  const char* name = args.min_height ? "--min-height" : "--height";
+  if (args.min_height && !args.height.empty())
+    throw InputError("<args>", "--height", "contradicts --min-height");
+  if (args.other_options || args.collective == Collective::kBroadcast) {
+    throw InputError("<args>", name,
+                     "takes allgather, reduce-scatter or allreduce without --fixed-k, "
+                     "--symmetric or --no-symmetric");
+  }
+  if (args.min_height) return std::nullopt;
+  Rational r = -1;
+  try {
+    r = ParseRational(args.height);
+  } catch (const std::invalid_argument&) {
+  }
+  if (Denominator(r) != 1 || r < 0 || r > Rational(std::int64_t{1} << 40))
+    throw InputError("<args>", "--height", "'" + args.height + "' is not a height in links");
+  return Numerator(r).convert_to<std::int64_t>();
+}
+
+}  // namespace
+
+int RunPipelineHeightChoice(const Topology& g, const HeightChoiceArgs& choice) {
+  struct {
+    std::string file, output;
+    Collective collective;
+    bool json;
+    std::optional<std::int64_t> height;
+  } args{choice.file, choice.output, choice.collective, choice.json, ParseHeightChoice(choice)};
+  HeightCandidates all = BuildHeightCandidates(g, args.collective, args.file);
+  const std::optional<std::size_t> pick =
+      args.height ? BestRatioAtHeight(all, *args.height) : MinHeightChoice(all);
+  if (!pick) {
+    PrintFailure(
+        "pipeline: no checked schedule of height <= " + std::to_string(args.height.value_or(0)) +
+        " links (the height lower bound is " + std::to_string(all.height_lower_bound_hops) + ")");
+    return kExitCheckFailed;
+  }
+  const HeightCandidate& c = all.list[*pick];
+  OutputCheck written = WriteHeightCandidate(g, c, args.output);
+  if (!written.ok) {
+    PrintFailure("pipeline: " + args.output + ": " + written.error + " (nothing written)");
+    return kExitCheckFailed;
+  }
+  json sum = HeightCandidateJson(all, c);
+  sum["format"] = c.symmetric ? "pipeline-symmetric" : "pipeline";
+  sum["collective"] = CollectiveName(args.collective);
+  sum["objective"] = args.height ? "best ratio at height <= " + std::to_string(*args.height)
+                                 : std::string("least height at the least ratio");
+  if (args.height) sum["max_height_hops"] = *args.height;
+  sum["height_lower_bound_hops"] = all.height_lower_bound_hops;
+  sum["height_gap_hops"] = c.height_hops - all.height_lower_bound_hops;
+  sum["ratio_lower_bound"] =
+      all.ratio_lower_bound ? json(RationalToJson(*all.ratio_lower_bound)) : json(nullptr);
+  sum["ratio_lower_bound_by"] = all.ratio_lower_bound_by;
+  json cands = json::array();
+  for (const HeightCandidate& o : all.list) cands.push_back(HeightCandidateJson(all, o));
+  sum["candidates"] = cands;
+  json skipped = json::array();
+  for (const auto& [name, why] : all.skipped)
+    skipped.push_back({{"algorithm", name}, {"why", why}});
+  sum["skipped"] = skipped;
+  AddOutputCheck(sum, written);
+  if (args.output == "-") {
+    std::cerr << sum.dump() << "\n";
+  } else if (args.json) {
+    std::cout << sum.dump() << "\n";
+  } else {
+    std::cout << CollectiveName(args.collective) << ": " << c.algorithm << ", ratio "
+              << ToString(c.ratio) << " ("
+              << (sum["ratio_optimal"].get<bool>() ? "optimal, certified"
+                  : all.ratio_lower_bound ? "lower bound " + ToString(*all.ratio_lower_bound)
+                                          : std::string("no certified bound"))
+              << "), height " << c.height_hops << " links ("
+              << (sum["height_minimal"].get<bool>()
+                      ? std::string("minimal: equals the lower bound")
+                      : "lower bound " + std::to_string(all.height_lower_bound_hops) +
+                            ", not certified minimal")
+              << "); " << c.verdict << "; written to " << args.output << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace collsynth::cli

@@ -1,0 +1,148 @@
+#include "experiments/pareto.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "experiments/tune.h"
+#include "core/input_error.h"
+#include "proofs_check/pipeline_checker.h"
+#include "proofs_check/symmetric_pipeline_checker.h"
+#include "solvers/baselines/routed_baselines.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "solvers/pipeline/symmetric_pipeline.h"
+
+namespace collsynth {
+namespace {
+
+// Keeps the candidate when the checker accepts it, with the checker's figures.
+void Keep(const PipelineCheckReport& r, HeightCandidate c, HeightCandidates& out) {
+  if (!r.ok) {
+    out.skipped.push_back({c.algorithm, "failed the checker: " +
+                                            (r.errors.empty() ? std::string("?") : r.errors[0])});
+    return;
+  }
+  if (r.cut_ratio && !r.certified_by.empty() &&
+      (!out.ratio_lower_bound || *r.cut_ratio > *out.ratio_lower_bound)) {
+    out.ratio_lower_bound = *r.cut_ratio;
+    out.ratio_lower_bound_by = r.certified_by;
+  }
+  out.height_lower_bound_hops = r.height_lower_bound_hops;
+  c.ratio = r.ratio;
+  c.height_hops = r.height_hops;
+  c.verdict = PipelineVerdictName(r.verdict);
+  out.list.push_back(std::move(c));
+}
+
+void KeepPipeline(const Topology& g, const std::string& name, PipelineSchedule s,
+                  HeightCandidates& out) {
+  PipelineCheckReport r = CheckPipelineSchedule(g, s);
+  HeightCandidate c;
+  c.algorithm = name;
+  c.pipeline = std::move(s);
+  Keep(r, std::move(c), out);
+}
+
+bool Better(const HeightCandidate& a, const HeightCandidate& b) {  // ratio, then height
+  return a.ratio != b.ratio ? a.ratio < b.ratio : a.height_hops < b.height_hops;
+}
+
+}  // namespace
+
+HeightCandidates BuildHeightCandidates(const Topology& g, Collective collective,
+                                       const std::string& file,
+                                       const HeightCandidateOptions& options) {
+  if (collective == Collective::kBroadcast) {
+    throw InputError("<args>", "--collective",
+                     "height choices take allgather, reduce-scatter or allreduce");
+  }
+  HeightCandidates out;
+  MinHeightOptions dag = options.dag;
+  dag.collective = collective;
+  MinHeightResult m = BuildShortestPathDagSchedule(g, dag);
+  if (m.schedule) {
+    KeepPipeline(g, "shortest-path-dag", std::move(*m.schedule), out);
+  } else {
+    out.skipped.push_back({"shortest-path-dag", m.why});
+  }
+  if (options.baselines) {
+    for (const std::string& name : RoutedBaselineNames()) {
+      RoutedBaselineOptions o;
+      o.name = name;
+      o.collective = collective;
+      try {
+        KeepPipeline(g, name, BuildRoutedBaseline(g, o, file), out);
+      } catch (const InputError& e) {
+        out.skipped.push_back({name, e.what()});
+      }
+    }
+  }
+  if (options.plain_pipeline) {
+    if (g.num_compute() <= kTunePlainPipelineMaxCompute) {
+      PipelineOptions po;
+      po.collective = collective;
+      PipelineSchedule s = BuildPipelineSchedule(g, po).schedule;
+      s.height_hops = PipelineScheduleHeightHops(s);
+      for (PipelineSchedule& phase : s.phases)
+        phase.height_hops = PipelineScheduleHeightHops(phase);
+      KeepPipeline(g, "pipeline", std::move(s), out);
+    } else {
+      out.skipped.push_back({"pipeline", "more than " +
+                                             std::to_string(kTunePlainPipelineMaxCompute) +
+                                             " compute nodes (the symmetric path serves them)"});
+    }
+  }
+  if (options.symmetric_pipeline) {
+    if (g.automorphisms().empty()) {
+      out.skipped.push_back({"pipeline-symmetric", "the topology declares no automorphisms"});
+    } else {
+      SymmetricPipelineResult sym = BuildSymmetricPipelineSchedule(g, collective);
+      if (sym.schedule) {
+        SymmetricPipelineSchedule& s = *sym.schedule;
+        s.height_hops = SymmetricPipelineScheduleHeightHops(s);
+        for (SymmetricPipelineSchedule& phase : s.phases)
+          phase.height_hops = SymmetricPipelineScheduleHeightHops(phase);
+        PipelineCheckReport r = CheckSymmetricPipelineSchedule(g, s);
+        HeightCandidate c;
+        c.algorithm = "pipeline-symmetric";
+        c.symmetric = std::move(s);
+        Keep(r, std::move(c), out);
+      } else {
+        out.skipped.push_back({"pipeline-symmetric", sym.why});
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::size_t> ParetoFront(const HeightCandidates& c) {
+  std::vector<std::size_t> order(c.list.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const HeightCandidate &x = c.list[a], &y = c.list[b];
+    return x.height_hops != y.height_hops ? x.height_hops < y.height_hops : x.ratio < y.ratio;
+  });
+  std::vector<std::size_t> front;
+  for (std::size_t i : order) {
+    if (front.empty() || c.list[i].ratio < c.list[front.back()].ratio) front.push_back(i);
+  }
+  return front;
+}
+
+std::optional<std::size_t> MinHeightChoice(const HeightCandidates& c) {
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < c.list.size(); ++i) {
+    if (!best || Better(c.list[i], c.list[*best])) best = i;
+  }
+  return best;
+}
+
+std::optional<std::size_t> BestRatioAtHeight(const HeightCandidates& c, std::int64_t max_height) {
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < c.list.size(); ++i) {
+    if (c.list[i].height_hops > max_height) continue;
+    if (!best || Better(c.list[i], c.list[*best])) best = i;
+  }
+  return best;
+}
+
+}  // namespace collsynth

@@ -1,0 +1,152 @@
+// Height against ratio (experiments/pareto.h): the Pareto front is exactly the non-dominated
+// candidates (brute force over pairs, on built and on random lists), each point re-checked here
+// with the independent checker gives the ratio and height reported; `--min-height`'s choice
+// reaches ratio* at the height lower bound on the topologies of docs/min_height.md, and
+// `--height H`'s choice is the least ratio at height <= H.
+#include "experiments/pareto.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "graphs/expression.h"
+#include "proofs_check/pipeline_checker.h"
+#include "proofs_check/symmetric_pipeline_checker.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "test_util.h"
+
+namespace collsynth {
+namespace {
+
+bool Dominates(const HeightCandidate& a, const HeightCandidate& b) {
+  return a.height_hops <= b.height_hops && a.ratio <= b.ratio &&
+         (a.height_hops < b.height_hops || a.ratio < b.ratio);
+}
+
+// Every point is non-dominated, no two points are equal, and every candidate off the front is
+// dominated by or equal to a point.
+void ExpectFront(const HeightCandidates& c, const std::vector<std::size_t>& front) {
+  for (std::size_t i : front) {
+    for (const HeightCandidate& o : c.list) EXPECT_FALSE(Dominates(o, c.list[i])) << o.algorithm;
+  }
+  for (std::size_t a = 0; a < front.size(); ++a) {
+    for (std::size_t b = a + 1; b < front.size(); ++b) {
+      EXPECT_LT(c.list[front[a]].height_hops, c.list[front[b]].height_hops);
+      EXPECT_GT(c.list[front[a]].ratio, c.list[front[b]].ratio);
+    }
+  }
+  for (const HeightCandidate& o : c.list) {
+    bool covered = false;
+    for (std::size_t i : front) {
+      const HeightCandidate& p = c.list[i];
+      covered |= Dominates(p, o) || (p.height_hops == o.height_hops && p.ratio == o.ratio);
+    }
+    EXPECT_TRUE(covered) << o.algorithm;
+  }
+}
+
+TEST(Pareto, FrontOfRandomListsIsTheNonDominatedSet) {
+  std::mt19937_64 rng(testing::TestSeed());
+  for (int trial = 0; trial < 200; ++trial) {
+    HeightCandidates c;
+    const int n = 1 + static_cast<int>(rng() % 8);
+    for (int i = 0; i < n; ++i) {
+      HeightCandidate h;
+      h.algorithm = "c" + std::to_string(i);
+      h.height_hops = static_cast<std::int64_t>(rng() % 5);
+      h.ratio = Rational(static_cast<std::int64_t>(1 + rng() % 4),
+                         static_cast<std::int64_t>(1 + rng() % 3));
+      c.list.push_back(h);
+    }
+    ExpectFront(c, ParetoFront(c));
+    // --height H: brute force over the list.
+    for (std::int64_t H = 0; H < 5; ++H) {
+      std::optional<std::size_t> pick = BestRatioAtHeight(c, H);
+      std::optional<Rational> best;
+      for (const HeightCandidate& h : c.list)
+        if (h.height_hops <= H && (!best || h.ratio < *best)) best = h.ratio;
+      ASSERT_EQ(pick.has_value(), best.has_value());
+      if (pick) {
+        EXPECT_EQ(c.list[*pick].ratio, *best);
+        EXPECT_LE(c.list[*pick].height_hops, H);
+      }
+    }
+  }
+}
+
+// Each point re-checked from its schedule: the checker's ratio and height are the reported ones.
+void ExpectPointsChecked(const Topology& g, const HeightCandidates& c) {
+  for (std::size_t i : ParetoFront(c)) {
+    const HeightCandidate& p = c.list[i];
+    PipelineCheckReport r = p.symmetric ? CheckSymmetricPipelineSchedule(g, *p.symmetric)
+                                        : CheckPipelineSchedule(g, *p.pipeline);
+    EXPECT_TRUE(r.ok) << p.algorithm;
+    EXPECT_EQ(r.ratio, p.ratio) << p.algorithm;
+    EXPECT_EQ(r.height_hops, p.height_hops) << p.algorithm;
+    EXPECT_GE(r.height_hops, c.height_lower_bound_hops) << p.algorithm;
+    if (c.ratio_lower_bound) EXPECT_GE(r.ratio, *c.ratio_lower_bound) << p.algorithm;
+  }
+}
+
+TEST(Pareto, MinHeightReachesBothBoundsAndPointsAreChecked) {
+  for (const char* e : {"hypercube(3)", "torus(3,3)", "fattree(4)", "gpuboxes(2,4,300,25,4)"}) {
+    SCOPED_TRACE(e);
+    Topology g = EvaluateTopologyExpression(e);
+    for (Collective coll : {Collective::kAllgather, Collective::kReduceScatter}) {
+      HeightCandidates c = BuildHeightCandidates(g, coll, e);
+      ASSERT_FALSE(c.list.empty());
+      ExpectFront(c, ParetoFront(c));
+      ExpectPointsChecked(g, c);
+      PipelineOptions po;
+      po.collective = coll;
+      const Rational ratio_star = BuildPipelineSchedule(g, po).optimal_ratio;
+      ASSERT_TRUE(c.ratio_lower_bound);
+      EXPECT_EQ(*c.ratio_lower_bound, ratio_star);
+      std::optional<std::size_t> pick = MinHeightChoice(c);
+      ASSERT_TRUE(pick);
+      EXPECT_EQ(c.list[*pick].ratio, ratio_star);
+      EXPECT_EQ(c.list[*pick].height_hops, c.height_lower_bound_hops);
+      // Both bounds met: one point.
+      EXPECT_EQ(ParetoFront(c).size(), 1u);
+    }
+  }
+}
+
+// DGX-1: the height-minimal family stays above ratio* (docs/min_height.md), so --min-height's
+// choice is a ratio* schedule taller than the bound, flagged not minimal, and the front starts
+// at the bound with a larger ratio.
+TEST(Pareto, Dgx1FrontHasTwoEnds) {
+  Topology g = EvaluateTopologyExpression("dgx1(1)");
+  HeightCandidates c = BuildHeightCandidates(g, Collective::kAllgather, "dgx1(1)");
+  ExpectFront(c, ParetoFront(c));
+  ExpectPointsChecked(g, c);
+  PipelineOptions po;
+  const Rational ratio_star = BuildPipelineSchedule(g, po).optimal_ratio;
+  std::optional<std::size_t> pick = MinHeightChoice(c);
+  ASSERT_TRUE(pick);
+  EXPECT_EQ(c.list[*pick].ratio, ratio_star);
+  const std::vector<std::size_t> front = ParetoFront(c);
+  ASSERT_FALSE(front.empty());
+  EXPECT_EQ(c.list[front.front()].height_hops, c.height_lower_bound_hops);
+  EXPECT_EQ(c.list[front.back()].ratio, ratio_star);
+}
+
+// A topology whose front has several points when the DAG family is left out: ring-like
+// candidates are tall, direct is short; the front and the --height choice over them.
+TEST(Pareto, FrontWithoutTheDagFamily) {
+  Topology g = EvaluateTopologyExpression("torus(4,4)");
+  HeightCandidateOptions o;
+  o.dag.max_columns = 0;  // no program: the other candidates only
+  HeightCandidates c = BuildHeightCandidates(g, Collective::kAllgather, "torus(4,4)", o);
+  ASSERT_GE(c.list.size(), 2u);
+  ExpectFront(c, ParetoFront(c));
+  ExpectPointsChecked(g, c);
+  std::optional<std::size_t> low = BestRatioAtHeight(c, c.height_lower_bound_hops);
+  ASSERT_TRUE(low);
+  EXPECT_EQ(c.list[*low].height_hops, c.height_lower_bound_hops);
+  EXPECT_FALSE(BestRatioAtHeight(c, c.height_lower_bound_hops - 1));
+}
+
+}  // namespace
+}  // namespace collsynth
