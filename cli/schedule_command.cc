@@ -21,6 +21,7 @@
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/pipeline_schedule.h"
+#include "schedules/schedule_file.h"
 #include "schedules/step_schedule.h"
 #include "schedules/symmetric_pipeline_schedule.h"
 #include "solvers/bfb/schedule_expansion.h"

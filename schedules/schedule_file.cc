@@ -1,6 +1,8 @@
 #include "schedules/schedule_file.h"
 
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "graphs/input_error.h"
 #include "graphs/topology_io.h"
@@ -87,6 +89,32 @@ LoadedSchedule LoadScheduleFile(const Topology& g, const std::string& path,
   StreamedPipelineTrees trees;
   const json doc = ParseJsonFile(path, file, PipelineTreeStreamHook(g, file, &trees));
   return Load(g, doc, file, &trees);
+}
+
+std::string JsonTopLevelFormat(const std::string& text, const std::string& file) {
+  struct Seen {};
+  std::string format;
+  bool seen = false;
+  auto look = [&](const json& root) {
+    if (!root.is_object()) return;
+    auto it = root.find("format");
+    if (it == root.end()) return;
+    if (it->is_string()) format = it->get<std::string>();
+    seen = true;
+  };
+  json doc;
+  try {
+    doc = ParseJsonText(text, file,
+                        [&](const std::vector<std::string>&, json&, const json& root) -> bool {
+                          look(root);
+                          if (seen) throw Seen{};
+                          return true;  // keep nothing: only "format" is wanted
+                        });
+  } catch (const Seen&) {
+    return format;
+  }
+  look(doc);
+  return format;
 }
 
 }  // namespace collsynth
