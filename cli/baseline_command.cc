@@ -47,18 +47,15 @@ int RunRoutedBaseline(const BaselineArgs& a, const Topology& g) {
                  " failed the checker: " + (r.errors.empty() ? std::string("?") : r.errors[0]));
     return kExitCheckFailed;
   }
-  const json report = r.ToJson();
-  OutputCheck out = WriteCheckedSchedule(g, PipelineScheduleToJsonText(s, g) + "\n", a.out, {},
-                                         json{{"ratio", report["ratio"]},
-                                              {"verdict", report["verdict"]},
-                                              {"height_hops", report["height_hops"]}});
+  OutputCheck out =
+      WriteCheckedSchedule(g, PipelineScheduleToJsonText(s, g) + "\n", a.out, {}, SameFigures(r));
   if (!out.ok) {
     PrintFailure("baseline " + o.name + ": " + a.out + ": " + out.error + " (nothing written)");
     return kExitCheckFailed;
   }
   std::ostream& info = a.out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
   if (a.json) {
-    json j = report;
+    json j = r.ToJson();
     j["baseline"] = o.name;
     j["collective"] = CollectiveName(s.collective);
     j["k"] = PipelineBigIntToJson(s.k);
@@ -117,8 +114,8 @@ CommandRegistrar reg_baseline(0, [](CLI::App& app) {
       s.claimed_tl = r.tl;
       s.claimed_tb = r.tb;
       // The written bytes are the checked artifact (schedule_output.h).
-      OutputCheck out = WriteCheckedSchedule(g, StepScheduleToJsonText(s, g) + "\n", a->out, {},
-                                             json{{"tl", r.tl}, {"tb", ToString(r.tb)}});
+      OutputCheck out =
+          WriteCheckedSchedule(g, StepScheduleToJsonText(s, g) + "\n", a->out, {}, SameFigures(r));
       if (!out.ok) {
         PrintFailure("baseline " + a->options.name + ": " + a->out + ": " + out.error +
                      " (nothing written)");

@@ -173,14 +173,14 @@ int RunBfb(const BfbArgs& a) {
   if (out.contains("error")) code = kExitCheckFailed;
   StepCheckOptions co;
   co.check_bfb = options.collective == Collective::kAllgather;
-  json expected;
+  ExpectedCheck expected;
   {  // never written unchecked
     auto t0 = std::chrono::steady_clock::now();
     StepCheckReport rep =
         compact ? CheckStepSchedule(g, *compact, co) : CheckStepSchedule(g, schedule, co);
     out["verified"] = rep.ok;
     out["verify_seconds"] = SecondsSince(t0);
-    expected = {{"tl", rep.tl}, {"tb", ToString(rep.tb)}};
+    expected = SameFigures(rep);
     if (!rep.ok) {
       out["error"] = rep.errors.empty() ? "schedule rejected by the checker" : rep.errors.front();
       code = kExitCheckFailed;

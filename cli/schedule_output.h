@@ -15,12 +15,17 @@
 #ifndef COLLSYNTH_CLI_SCHEDULE_OUTPUT_H_
 #define COLLSYNTH_CLI_SCHEDULE_OUTPUT_H_
 
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 
+#include "core/rational.h"
 #include "graphs/topology.h"
+#include "proofs_check/pipeline_checker.h"
+#include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"
 
 namespace collsynth::cli {
@@ -32,11 +37,25 @@ struct OutputCheck {
   VerifyResult result;  // the checker's report on the written file
 };
 
+// The figures of the in-memory check that the re-check of the written file must reproduce
+// exactly; unset ones are not compared.
+struct ExpectedCheck {
+  std::optional<int> tl;                    // a step schedule's T_L
+  std::optional<Rational> tb;               // a step schedule's T_B
+  std::optional<Rational> ratio;            // a pipeline schedule's ratio
+  std::optional<PipelineVerdict> verdict;   // a pipeline schedule's verdict
+  std::optional<std::int64_t> height_hops;  // a pipeline schedule's measured height
+};
+// T_L and T_B of a step check.
+ExpectedCheck SameFigures(const StepCheckReport& r);
+// Ratio, verdict and height of a pipeline check.
+ExpectedCheck SameFigures(const PipelineCheckReport& r);
+
 // Writes `text` (a schedule document) to `path` ("-" = stdout) after/while checking it as
-// above. `expected` holds report fields (e.g. {"tl", "tb"} or {"ratio", "verdict"}) that the
-// re-check must reproduce exactly. `text` is consumed (freed before the read-back).
+// above. The re-check must reproduce `expected`. `text` is consumed (freed before the
+// read-back).
 OutputCheck WriteCheckedSchedule(const Topology& g, std::string&& text, const std::string& path,
-                                 const VerifyOptions& options, const nlohmann::json& expected);
+                                 const VerifyOptions& options, const ExpectedCheck& expected);
 
 // The same with the document written by `write` straight to OUT.partial (16 KiB at a time,
 // docs/performance.md "Plain pipeline path: where the memory goes": a 3,456-host pipeline schedule
@@ -47,7 +66,7 @@ OutputCheck WriteCheckedSchedule(const Topology& g, std::string&& text, const st
 using ScheduleTextWriter = std::function<void(std::ostream&)>;
 OutputCheck WriteCheckedSchedule(const Topology& g, const ScheduleTextWriter& write,
                                  const std::function<void()>& written, const std::string& path,
-                                 const VerifyOptions& options, const nlohmann::json& expected);
+                                 const VerifyOptions& options, const ExpectedCheck& expected);
 
 // Adds "output_verified" and "output_verify_seconds" to a --json summary.
 void AddOutputCheck(nlohmann::json& summary, const OutputCheck& check);

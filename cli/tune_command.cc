@@ -42,7 +42,7 @@ OutputCheck WriteCandidate(const Topology& g, const TuneCandidate& c, const std:
   } else {
     text = StepScheduleToJsonText(*c.steps, g);
   }
-  return WriteCheckedSchedule(g, text + "\n", path, {}, json::object());
+  return WriteCheckedSchedule(g, text + "\n", path, {}, ExpectedCheck{});
 }
 
 int RunTune(const TuneArgs& a) {

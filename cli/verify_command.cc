@@ -1,14 +1,55 @@
 // collsynth verify TOPOLOGY SCHEDULE [--json] [--bw-optimal] [--bfb] [--no-duplicates]
 // Exit 0 valid, 1 invalid (prints the first violations), 2 bad input.
 #include <iostream>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "cli/command_registry.h"
+#include "cli/verify_json.h"
 #include "core/json_io.h"
+#include "core/rational.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/verify.h"
+#include "schedules/collective.h"
 
 namespace collsynth::cli {
 namespace {
+
+// The human-readable summary, several lines; one line per violation whatever the node names
+// (EscapeForMessage; the JSON form escapes by itself).
+std::string VerifyResultText(const VerifyResult& r) {
+  std::ostringstream o;
+  o << "verdict    " << ScheduleVerdictName(r.verdict) << "\n";
+  o << "format     " << r.format << " (" << CollectiveName(r.collective) << ")\n";
+  if (const StepCheckReport* s = std::get_if<StepCheckReport>(&r.report)) {
+    o << "T_L        " << s->tl << " steps\n";
+    o << "T_B        " << ToString(s->tb) << " shard units (M/N per unit bandwidth)\n";
+    if (s->bandwidth_lower_bound) {
+      o << "T_B bound  " << ToString(*s->bandwidth_lower_bound) << " ((N-1)/N · M/B, Thm 6)\n";
+    }
+  } else {
+    const PipelineCheckReport& p = std::get<PipelineCheckReport>(r.report);
+    const bool bcast = r.collective == Collective::kBroadcast;
+    o << "ratio      " << ToString(p.ratio)
+      << (bcast ? " (T_B in units of M)\n" : " (T_B in units of M/N)\n");
+    if (p.cut_ratio) o << "cut ratio  " << ToString(*p.cut_ratio) << " (bottleneck cut)\n";
+    if (p.ok) {  // the height is measured over valid trees only
+      o << "height     " << p.height_hops << " links (lower bound " << p.height_lower_bound_hops
+        << ", the largest root-to-node distance)\n";
+    }
+    if (p.fixed_k_certified) {
+      o << "fixed k    no schedule with k trees per root has a smaller ratio (fixed_k_cut)\n";
+    }
+  }
+  const std::vector<std::string>& errors = r.Errors();
+  if (!errors.empty()) {
+    o << "errors     " << r.NumViolations() << " violation(s); first " << errors.size() << ":\n";
+    for (const std::string& e : errors) o << "  " << EscapeForMessage(e) << "\n";
+  }
+  return o.str();
+}
 
 CommandRegistrar reg_verify(0, [](CLI::App& app) {
   struct Args {
@@ -34,14 +75,9 @@ CommandRegistrar reg_verify(0, [](CLI::App& app) {
     RunCommand([&]() {
       Topology g = ReadTopologyFile(args->topology);
       const std::string name = args->schedule == "-" ? "<stdin>" : args->schedule;
-      VerifyResult r = VerifyScheduleText(g, ReadTextFile(args->schedule), name, args->options);
-      if (args->json) {
-        std::cout << r.report.dump() << "\n";
-      } else {
-        // One line per violation whatever the node names (the JSON form escapes by itself).
-        for (auto& e : r.report["errors"]) e = EscapeForMessage(e.get<std::string>());
-        std::cout << r.Text();
-      }
+      const VerifyResult r =
+          VerifyScheduleText(g, ReadTextFile(args->schedule), name, args->options);
+      std::cout << (args->json ? VerifyResultJson(r).dump() + "\n" : VerifyResultText(r));
       return r.ok ? kExitOk : kExitCheckFailed;
     });
   });

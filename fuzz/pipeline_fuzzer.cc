@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cli/verify_json.h"
 #include "core/json_io.h"
 #include "fuzz/fuzz_common.h"
 #include "proofs_check/pipeline_checker.h"
@@ -35,10 +36,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                   "check after the writer's round trip differs: " + report);
     // The streaming read (VerifyScheduleText: trees converted while parsing), which `verify`
     // and every writing command's output check use, agrees with the plain read.
-    fuzz::Require(
-        VerifyScheduleText(g, text, "<roundtrip>").report.dump() ==
-            VerifyScheduleJson(g, ParseJsonText(text, "<roundtrip>"), "<roundtrip>").report.dump(),
-        "streaming and plain reads of the written schedule check differently");
+    fuzz::Require(cli::VerifyResultJson(VerifyScheduleText(g, text, "<roundtrip>")).dump() ==
+                      cli::VerifyResultJson(
+                          VerifyScheduleJson(g, ParseJsonText(text, "<roundtrip>"), "<roundtrip>"))
+                          .dump(),
+                  "streaming and plain reads of the written schedule check differently");
   });
   return 0;
 }

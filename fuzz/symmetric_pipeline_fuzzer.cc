@@ -11,6 +11,7 @@
 #include <string>
 #include <variant>
 
+#include "cli/verify_json.h"
 #include "core/json_io.h"
 #include "fuzz/fuzz_common.h"
 #include "proofs_check/pipeline_checker.h"
@@ -42,13 +43,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         as_loaded != nullptr &&
             PipelineScheduleToJsonText(ExpandSymmetricPipelineSchedule(*as_loaded, g), g) == plain,
         "the consumers' loader reads another schedule");
-    fuzz::Require(VerifyLoadedSchedule(g, loaded).report.dump() ==
-                      VerifyScheduleText(g, in.text, "fuzz.json").report.dump(),
+    fuzz::Require(cli::VerifyResultJson(VerifyLoadedSchedule(g, loaded)).dump() ==
+                      cli::VerifyResultJson(VerifyScheduleText(g, in.text, "fuzz.json")).dump(),
                   "the loaded schedule checks differently from its text");
     const PipelineCheckReport r = CheckPipelineSchedule(g, expanded);
     const VerifyResult v = VerifyScheduleText(g, plain, "<expanded>");
     fuzz::Require(
-        v.ok == r.ok && v.report.dump() ==
+        v.ok == r.ok && cli::VerifyResultJson(v).dump() ==
                             [&] {
                               nlohmann::json j = r.ToJson();
                               j["collective"] = CollectiveName(expanded.collective);

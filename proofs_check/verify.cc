@@ -1,6 +1,6 @@
 #include "proofs_check/verify.h"
 
-#include <sstream>
+#include <utility>
 
 #include "core/input_error.h"
 #include "graphs/topology_io.h"
@@ -45,12 +45,12 @@ struct Checker {
     }
     result->ok = r.ok;
     result->verdict = r.verdict();
-    result->report = r.ToJson();
+    result->report = std::move(r);
   }
-  void Pipeline(const PipelineCheckReport& r) {
+  void Pipeline(PipelineCheckReport r) {
     result->ok = r.ok;
     result->verdict = r.verdict;
-    result->report = r.ToJson();
+    result->report = std::move(r);
   }
   void RefuseStepOptions() const {
     if (options.check_bfb || options.check_bandwidth_optimal || options.check_no_duplicates) {
@@ -78,18 +78,22 @@ VerifyResult VerifyLoadedSchedule(const Topology& g, const LoadedSchedule& sched
   VerifyResult result;
   result.format = schedule.Format();
   std::visit(Checker{g, options, schedule.file, &result}, schedule.value);
-  result.report["format"] = result.format;
-  result.report["collective"] = CollectiveName(schedule.collective());
-  result.report["verdict"] = ScheduleVerdictName(result.verdict);
+  result.collective = schedule.collective();
   return result;
 }
 
+const std::vector<std::string>& VerifyResult::Errors() const {
+  return std::visit([](const auto& r) -> const std::vector<std::string>& { return r.errors; },
+                    report);
+}
+
+std::int64_t VerifyResult::NumViolations() const {
+  return std::visit([](const auto& r) { return r.num_violations; }, report);
+}
+
 std::string VerifyResult::FirstError() const {
-  const auto it = report.find("errors");
-  if (it != report.end() && it->is_array() && !it->empty() && (*it)[0].is_string()) {
-    return (*it)[0].get<std::string>();
-  }
-  return ScheduleVerdictName(verdict);
+  const std::vector<std::string>& errors = Errors();
+  return errors.empty() ? std::string(ScheduleVerdictName(verdict)) : errors.front();
 }
 
 const char* ScheduleVerdictName(const ScheduleVerdict& v) {
@@ -110,40 +114,6 @@ VerifyResult VerifyScheduleText(const Topology& g, const std::string& text, cons
 VerifyResult VerifyScheduleFile(const Topology& g, const std::string& path, const std::string& file,
                                 const VerifyOptions& options) {
   return VerifyLoadedSchedule(g, LoadScheduleFile(g, path, file), options);
-}
-
-std::string VerifyResult::Text() const {
-  std::ostringstream o;
-  auto s = [](const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
-  const json& r = report;
-  o << "verdict    " << ScheduleVerdictName(verdict) << "\n";
-  o << "format     " << format << " (" << s(r.value("collective", json(""))) << ")\n";
-  if (format == "steps" || format == "steps-compact") {
-    o << "T_L        " << s(r["tl"]) << " steps\n";
-    o << "T_B        " << s(r["tb"]) << " shard units (M/N per unit bandwidth)\n";
-    if (!r["bandwidth_lower_bound"].is_null()) {
-      o << "T_B bound  " << s(r["bandwidth_lower_bound"]) << " ((N-1)/N · M/B, Thm 6)\n";
-    }
-  } else {
-    const bool bcast = r.value("collective", json("")) == CollectiveName(Collective::kBroadcast);
-    o << "ratio      " << s(r["ratio"])
-      << (bcast ? " (T_B in units of M)\n" : " (T_B in units of M/N)\n");
-    if (!r["cut_ratio"].is_null()) o << "cut ratio  " << s(r["cut_ratio"]) << " (bottleneck cut)\n";
-    if (!r.value("height_hops", json()).is_null()) {
-      o << "height     " << s(r["height_hops"]) << " links (lower bound "
-        << s(r["height_lower_bound_hops"]) << ", the largest root-to-node distance)\n";
-    }
-    if (r.value("fixed_k_certified", false)) {
-      o << "fixed k    no schedule with k trees per root has a smaller ratio (fixed_k_cut)\n";
-    }
-  }
-  const json& errors = r["errors"];
-  if (!errors.empty()) {
-    o << "errors     " << s(r["num_violations"]) << " violation(s); first " << errors.size()
-      << ":\n";
-    for (const json& e : errors) o << "  " << s(e) << "\n";
-  }
-  return o.str();
 }
 
 }  // namespace collsynth

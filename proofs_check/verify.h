@@ -1,19 +1,25 @@
 // Verify a schedule given as JSON: detects the format by its "format" field ("steps",
-// "steps-compact" (compact_schedule.h) or "pipeline"), reads it against the topology and runs the
-// matching checker (step_checker.h, pipeline_checker.h). One entry point for `collsynth verify` and
+// "steps-compact" (compact_schedule.h), "pipeline" or "pipeline-symmetric"), reads it against the
+// topology (schedules/schedule_file.h) and runs the matching checker (step_checker.h,
+// pipeline_checker.h, symmetric_pipeline_checker.h). One entry point for `collsynth verify` and
 // for every command that writes a schedule (they must verify before writing). Cost: that of the
 // checker. Bad input (unknown format, malformed schedule) throws InputError; a schedule that reads
-// fine but violates the model is a report with ok == false. Never prints.
+// fine but violates the model is a result with ok == false. The result is typed (the checker's
+// own report); its JSON and text forms are built by the CLI (cli/verify_json.h,
+// cli/verify_command.cc). Never prints.
 #ifndef COLLSYNTH_PROOFS_CHECK_VERIFY_H_
 #define COLLSYNTH_PROOFS_CHECK_VERIFY_H_
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "graphs/topology.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
+#include "schedules/collective.h"
 #include "schedules/schedule_file.h"
 
 namespace collsynth {
@@ -31,12 +37,20 @@ using ScheduleVerdict = std::variant<StepVerdict, PipelineVerdict>;
 // StepVerdictName or PipelineVerdictName of the alternative held.
 const char* ScheduleVerdictName(const ScheduleVerdict& v);
 
+// The report of the checker that ran: the step checker's for "steps" and "steps-compact", the
+// pipeline checker's for "pipeline", the symmetric checker's (PipelineCheckReport::symmetric
+// set) for "pipeline-symmetric".
+using ScheduleCheckReport = std::variant<StepCheckReport, PipelineCheckReport>;
+
 struct VerifyResult {
   bool ok = false;
-  std::string format;  // "steps", "steps-compact" or "pipeline"
+  std::string format;  // "steps", "steps-compact", "pipeline" or "pipeline-symmetric"
+  Collective collective = Collective::kAllgather;  // the schedule's
   ScheduleVerdict verdict = StepVerdict::kInvalid;
-  nlohmann::json report;     // {"ok", "tl", "tb", "ratio", "errors", "verdict", ...}
-  std::string Text() const;  // human-readable summary, several lines, for the CLI
+  ScheduleCheckReport report;
+  // The first violations the checker described (at most max_errors), and how many it found.
+  const std::vector<std::string>& Errors() const;
+  std::int64_t NumViolations() const;
   // The first violation the checker listed, or the verdict's name when it listed none.
   std::string FirstError() const;
 };

@@ -2,7 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "core/input_error.h"
 #include "core/json_io.h"
@@ -132,6 +134,32 @@ LoadedSchedule LoadScheduleFile(const Topology& g, const std::string& path,
   StreamedPipelineTrees trees;
   const json doc = ParseJsonFile(path, file, PipelineTreeStreamHook(g, file, &trees));
   return Load(g, doc, file, &trees);
+}
+
+std::string JsonTopLevelFormat(const std::string& text, const std::string& file) {
+  struct Seen {};
+  std::string format;
+  bool seen = false;
+  auto look = [&](const json& root) {
+    if (!root.is_object()) return;
+    auto it = root.find("format");
+    if (it == root.end()) return;
+    if (it->is_string()) format = it->get<std::string>();
+    seen = true;
+  };
+  json doc;
+  try {
+    doc = ParseJsonText(text, file,
+                        [&](const std::vector<std::string>&, json&, const json& root) -> bool {
+                          look(root);
+                          if (seen) throw Seen{};
+                          return true;  // keep nothing: only "format" is wanted
+                        });
+  } catch (const Seen&) {
+    return format;
+  }
+  look(doc);
+  return format;
 }
 
 }  // namespace collsynth

@@ -53,6 +53,12 @@ LoadedSchedule LoadScheduleText(const Topology& g, const std::string& text,
 LoadedSchedule LoadScheduleJson(const Topology& g, const nlohmann::json& doc,
                                 const std::string& file);
 
+// The top-level "format" string of a JSON document ("" when absent or not a string), for
+// dispatching on the format: parses only up to the first array element after the "format"
+// member and keeps no array element (so a plain pipeline schedule written by collsynth costs
+// one tree's parse). InputError on malformed JSON before that point.
+std::string JsonTopLevelFormat(const std::string& text, const std::string& file);
+
 // The value of the top-level "format" member of `doc`: InputError(file, "top level" or
 // "format", ...) when `doc` is not an object or "format" is missing or not a string.
 std::string ScheduleFormatOf(const nlohmann::json& doc, const std::string& file);

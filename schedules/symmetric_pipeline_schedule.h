@@ -102,12 +102,6 @@ std::vector<int> SymmetricGroupElement(const SymmetricPipelineSchedule& s,
 PipelineSchedule ExpandSymmetricPipelineSchedule(const SymmetricPipelineSchedule& s,
                                                  const Topology& g);
 
-// The top-level "format" string of a JSON document ("" when absent or not a string), for
-// dispatching on the format: parses only up to the first array element after the "format"
-// member and keeps no array element (so a plain pipeline schedule written by collsynth costs
-// one tree's parse). InputError on malformed JSON before that point.
-std::string JsonTopLevelFormat(const std::string& text, const std::string& file);
-
 }  // namespace collsynth
 
 #endif  // COLLSYNTH_SCHEDULES_SYMMETRIC_PIPELINE_SCHEDULE_H_

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <variant>
 
 #include "core/input_error.h"
 #include "core/json_io.h"
@@ -129,14 +130,16 @@ TEST(CompactScheduleTest, MutatedCompactFileIsRejectedByVerify) {
   VerifyResult ok = VerifyScheduleJson(g, j, "q3", vo);
   EXPECT_TRUE(ok.ok);
   EXPECT_EQ(ok.format, "steps-compact");
-  EXPECT_EQ(ok.report["tb"], "7/3");  // (N-1)/d: Q3 BFB is bandwidth optimal
+  ASSERT_TRUE(std::holds_alternative<StepCheckReport>(ok.report));
+  EXPECT_EQ(ToString(std::get<StepCheckReport>(ok.report).tb), "7/3");  // (N-1)/d: Q3 BFB is
+                                                                        // bandwidth optimal
   // Point one send of the last step at another source: someone misses a piece.
   nlohmann::json bad = j;
   nlohmann::json& flat = bad["steps"].back()["links"][0][2];
   flat[0] = (flat[0].get<int>() + 1) % 8;
   VerifyResult r = VerifyScheduleJson(g, bad, "q3", vo);
   EXPECT_FALSE(r.ok);
-  EXPECT_GT(r.report["num_violations"].get<int>(), 0);
+  EXPECT_GT(r.NumViolations(), 0);
   // Malformed: lo >= hi, index out of range, truncated send, den 0.
   for (auto mutate : std::vector<std::function<void(nlohmann::json&)>>{
            [](nlohmann::json& x) {
