@@ -77,29 +77,23 @@ int ExpandSymmetric(const ScheduleExpandArgs& a, const Topology& g, const std::s
 }
 
 void AddScheduleExpandOptions(CLI::App* cmd, ScheduleExpandArgs* args) {
-      "pipeline-symmetric schedule to the plain pipeline form (no flag)");
-      auto* line = cmd->add_flag("--line", args->line, "line graph L(G), Def. 2 (T_L + 1, Thm 1)");
-      auto* degree =
-          cmd->add_option("--degree", args->degree, "degree expansion G*N, Def. 4 (Thm 11)");
-      auto* power =
-          cmd->add_option("--power", args->power, "Cartesian power G^K, Def. 14 (Thm 12)");
-      auto* reverse =
-          cmd->add_flag("--reverse", args->reverse,
-                        "reverse schedule on G^T, Def. 7 (allgather <-> reduce-scatter)");
-      auto* bidir =
-          cmd->add_flag("--bidir", args->bidir, "unidirectional -> bidirectional, App. F");
-      line->excludes(degree, power, reverse, bidir);
-      degree->excludes(power, reverse, bidir);
-      power->excludes(reverse, bidir);
-      reverse->excludes(bidir);
-      cmd->add_option("topology", args->topology, "base topology (JSON or edge list)")->required();
-      cmd->add_option("schedule", args->schedule,
-                      "base schedule (steps or pipeline-symmetric JSON)")
-          ->required();
-      cmd->add_option("-o,--output", args->out, "output schedule JSON ('-' = stdout)")->required();
-      cmd->add_option("--topology-out", args->topology_out,
-                      "write the expanded topology here (.json or edge list)");
-      cmd->add_flag("--json", args->json, "print the check report as JSON");
+  auto* line = cmd->add_flag("--line", args->line, "line graph L(G), Def. 2 (T_L + 1, Thm 1)");
+  auto* degree = cmd->add_option("--degree", args->degree, "degree expansion G*N, Def. 4 (Thm 11)");
+  auto* power = cmd->add_option("--power", args->power, "Cartesian power G^K, Def. 14 (Thm 12)");
+  auto* reverse = cmd->add_flag("--reverse", args->reverse,
+                                "reverse schedule on G^T, Def. 7 (allgather <-> reduce-scatter)");
+  auto* bidir = cmd->add_flag("--bidir", args->bidir, "unidirectional -> bidirectional, App. F");
+  line->excludes(degree, power, reverse, bidir);
+  degree->excludes(power, reverse, bidir);
+  power->excludes(reverse, bidir);
+  reverse->excludes(bidir);
+  cmd->add_option("topology", args->topology, "base topology (JSON or edge list)")->required();
+  cmd->add_option("schedule", args->schedule, "base schedule (steps or pipeline-symmetric JSON)")
+      ->required();
+  cmd->add_option("-o,--output", args->out, "output schedule JSON ('-' = stdout)")->required();
+  cmd->add_option("--topology-out", args->topology_out,
+                  "write the expanded topology here (.json or edge list)");
+  cmd->add_flag("--json", args->json, "print the check report as JSON");
 }
 
 int RunScheduleExpand(const ScheduleExpandArgs& a) {
@@ -191,7 +185,6 @@ int RunScheduleExpand(const ScheduleExpandArgs& a) {
          << ", T_B = " << ToString(r.tb) << " (shard units); output verified\n";
   }
   return kExitOk;
-});
 }
 
 CommandRegistrar reg_schedule_expand(10, [](CLI::App& app) {
