@@ -4,5 +4,12 @@
 #include "cli/command_registry.h"
 
 namespace collsynth::cli {
-namespace {}  // namespace
+namespace {
+
+CommandRegistrar reg_export(0, [](CLI::App& app) {
+  app.add_subcommand("export", "Export a checked schedule to an executor format (docs/export.md)")
+      ->require_subcommand(1);
+});
+
+}  // namespace
 }  // namespace collsynth::cli
