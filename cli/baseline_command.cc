@@ -70,72 +70,78 @@ int RunRoutedBaseline(const BaselineArgs& a, const Topology& g) {
   return kExitOk;
 }
 
-CommandRegistrar reg_baseline(0, [](CLI::App& app) {
-  auto a = std::make_shared<BaselineArgs>();
+// Every baseline name, step and routed, comma-separated (the help texts list them).
+std::string AllBaselineNames() {
   std::string names;
   for (const auto& n : BaselineNames()) names += (names.empty() ? "" : ", ") + n;
   for (const auto& n : RoutedBaselineNames()) names += ", " + n;
-  auto* cmd =
-      app.add_subcommand("baseline", "Baseline collective schedules, checked (" + names + ")");
-  cmd->add_option("name", a->options.name, "baseline: " + names)->required();
-  cmd->add_option("topology", a->topology, "topology file (JSON or edge list)")->required();
-  cmd->add_option("-o,--output", a->out, "output schedule JSON ('-' = stdout)")->required();
-  cmd->add_option("--collective", a->collective,
+  return names;
+}
+
+void AddBaselineOptions(CLI::App* cmd, BaselineArgs* args) {
+  cmd->add_option("name", args->options.name, "baseline: " + AllBaselineNames())->required();
+  cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
+  cmd->add_option("-o,--output", args->out, "output schedule JSON ('-' = stdout)")->required();
+  cmd->add_option("--collective", args->collective,
                   "allgather, reduce-scatter or allreduce (default: the baseline's own)");
-  cmd->add_option("--chunks", a->options.chunks, "pipeline chunks P (dbtree)");
-  cmd->add_option("--order", a->options.order, "ring order, node names (rings, dbtree)")
+  cmd->add_option("--chunks", args->options.chunks, "pipeline chunks P (dbtree)");
+  cmd->add_option("--order", args->options.order, "ring order, node names (rings, dbtree)")
       ->delimiter(',');
-  cmd->add_option("--dims", a->options.dims,
+  cmd->add_option("--dims", args->options.dims,
                   "grid dimensions, row-major node ids (torus, multitree)")
       ->delimiter(',');
-  cmd->add_option("--shifts", a->options.shifts, "ring shifts p, gcd(p, N) = 1 (shifted rings)")
+  cmd->add_option("--shifts", args->options.shifts, "ring shifts p, gcd(p, N) = 1 (shifted rings)")
       ->delimiter(',');
-  cmd->add_option("--fan-out", a->options.fan_out, "k-ary cap on MultiTree children (0 = none)");
-  cmd->add_option("--ecmp-routes", a->ecmp_routes,
+  cmd->add_option("--fan-out", args->options.fan_out, "k-ary cap on MultiTree children (0 = none)");
+  cmd->add_option("--ecmp-routes", args->ecmp_routes,
                   "routed baselines: at most this many shortest routes per tree edge, the "
                   "tree split evenly over them (default 64)");
-  cmd->add_flag("--json", a->json, "print the check report as JSON");
-  cmd->callback([a]() {
-    RunCommand([&]() {
-      Topology g = ReadTopologyFile(a->topology);
-      if (IsRoutedBaseline(a->options.name)) return RunRoutedBaseline(*a, g);
-      BaselineOptions options = a->options;
-      if (!a->collective.empty()) {
-        RequireKnownBaseline(options.name);  // an unknown name is reported first
-        options.collective = ParseBaselineCollective(a->collective);
-      }
-      StepSchedule s = BuildBaseline(g, options, a->topology);
-      StepCheckReport r = CheckStepSchedule(g, s);
-      if (!r.ok) {  // never written unchecked
-        PrintFailure("baseline " + a->options.name +
-                     " failed the checker: " + (r.errors.empty() ? std::string("?") : r.errors[0]));
-        return kExitCheckFailed;
-      }
-      s.claimed_tl = r.tl;
-      s.claimed_tb = r.tb;
-      // The written bytes are the checked artifact (schedule_output.h).
-      OutputCheck out =
-          WriteCheckedSchedule(g, StepScheduleToJsonText(s, g) + "\n", a->out, {}, SameFigures(r));
-      if (!out.ok) {
-        PrintFailure("baseline " + a->options.name + ": " + a->out + ": " + out.error +
-                     " (nothing written)");
-        return kExitCheckFailed;
-      }
-      std::ostream& info = a->out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
-      if (a->json) {
-        json j = r.ToJson();
-        j["baseline"] = a->options.name;
-        j["collective"] = CollectiveName(s.collective);
-        AddOutputCheck(j, out);
-        info << j.dump() << "\n";
-      } else {
-        info << a->options.name << " on " << g.name() << ": " << CollectiveName(s.collective)
-             << ", T_L = " << r.tl << ", T_B = " << ToString(r.tb)
-             << " (shard units); output verified\n";
-      }
-      return kExitOk;
-    });
-  });
+  cmd->add_flag("--json", args->json, "print the check report as JSON");
+}
+
+int RunBaseline(const BaselineArgs& a) {
+  Topology g = ReadTopologyFile(a.topology);
+  if (IsRoutedBaseline(a.options.name)) return RunRoutedBaseline(a, g);
+  BaselineOptions options = a.options;
+  if (!a.collective.empty()) {
+    RequireKnownBaseline(options.name);  // an unknown name is reported first
+    options.collective = ParseBaselineCollective(a.collective);
+  }
+  StepSchedule s = BuildBaseline(g, options, a.topology);
+  StepCheckReport r = CheckStepSchedule(g, s);
+  if (!r.ok) {  // never written unchecked
+    PrintFailure("baseline " + a.options.name +
+                 " failed the checker: " + (r.errors.empty() ? std::string("?") : r.errors[0]));
+    return kExitCheckFailed;
+  }
+  s.claimed_tl = r.tl;
+  s.claimed_tb = r.tb;
+  // The written bytes are the checked artifact (schedule_output.h).
+  OutputCheck out =
+      WriteCheckedSchedule(g, StepScheduleToJsonText(s, g) + "\n", a.out, {}, SameFigures(r));
+  if (!out.ok) {
+    PrintFailure("baseline " + a.options.name + ": " + a.out + ": " + out.error +
+                 " (nothing written)");
+    return kExitCheckFailed;
+  }
+  std::ostream& info = a.out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
+  if (a.json) {
+    json j = r.ToJson();
+    j["baseline"] = a.options.name;
+    j["collective"] = CollectiveName(s.collective);
+    AddOutputCheck(j, out);
+    info << j.dump() << "\n";
+  } else {
+    info << a.options.name << " on " << g.name() << ": " << CollectiveName(s.collective)
+         << ", T_L = " << r.tl << ", T_B = " << ToString(r.tb)
+         << " (shard units); output verified\n";
+  }
+  return kExitOk;
+}
+
+CommandRegistrar reg_baseline(0, [](CLI::App& app) {
+  AddCommand(app, "baseline", "Baseline collective schedules, checked (" + AllBaselineNames() + ")",
+             AddBaselineOptions, RunBaseline);
 });
 
 }  // namespace

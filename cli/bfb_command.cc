@@ -236,11 +236,7 @@ int RunBfb(const BfbArgs& a) {
   return code;
 }
 
-CommandRegistrar reg_bfb(0, [](CLI::App& app) {
-  auto args = std::make_shared<BfbArgs>();
-  auto* cmd = app.add_subcommand("bfb",
-                                 "BFB schedule (seed 000 §6, App. D): exact LP per (node, step), "
-                                 "checked before it is written");
+void AddBfbOptions(CLI::App* cmd, BfbArgs* args) {
   cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
   cmd->add_option("--collective", args->collective, "allgather | reduce-scatter | allreduce")
       ->check(CLI::IsMember(std::vector<std::string>{CollectiveName(Collective::kAllgather),
@@ -263,7 +259,13 @@ CommandRegistrar reg_bfb(0, [](CLI::App& app) {
   cmd->add_flag("--no-certificates", args->no_certificates,
                 "omit per-(u,t) certificates from extra");
   cmd->add_option("--threads", args->threads, "worker threads (0 = all cores)");
-  cmd->callback([args]() { RunCommand([&]() { return RunBfb(*args); }); });
+}
+
+CommandRegistrar reg_bfb(0, [](CLI::App& app) {
+  AddCommand(app, "bfb",
+             "BFB schedule (seed 000 §6, App. D): exact LP per (node, step), "
+             "checked before it is written",
+             AddBfbOptions, RunBfb);
 });
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The collsynth CLI is one CLI11 App; each subcommand lives in its own cli/<name>_command.cc
 // and registers itself here with a static CommandRegistrar, so adding a command touches no
-// other file. Registration order decides nesting: "topo" (order 0) is created before
-// "topo gen" (order 10) looks it up with app.get_subcommand("topo").
+// other file. Registration order decides nesting and the order --help lists commands in:
+// "topo" (order 0) is created before "topo info" (order 10) .. "topo polarstar" (order 14)
+// look it up with app.get_subcommand("topo"). Every command has the shape AddCommand takes.
 //
 // Exit codes (a contract): 0 ok, 1 a check failed, 2 bad input (an InputError, or an argument
 // CLI11 rejects), 3 internal error (any other exception, including out of memory).
@@ -11,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +36,21 @@ void SetupCommands(CLI::App& app);
 // ExitCodeForException) with one line on stderr; stores the code for main.
 void RunCommand(const std::function<int()>& body);
 int ExitCode();
+
+// The one shape of a command: `struct XArgs` (its options' values), `void AddXOptions(
+// CLI::App*, XArgs*)` (declares the options, bound to the XArgs), `int RunX(const XArgs&)`
+// (the body: returns the exit code, throws InputError for bad input). AddCommand adds the
+// subcommand `name` to `parent`, declares its options into an XArgs it owns, and runs RunX
+// through RunCommand when the subcommand is given; it returns the subcommand.
+template <typename Args>
+CLI::App* AddCommand(CLI::App& parent, const std::string& name, const std::string& description,
+                     void (*add_options)(CLI::App*, Args*), int (*run)(const Args&)) {
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = parent.add_subcommand(name, description);
+  add_options(cmd, args.get());
+  cmd->callback([args, run]() { RunCommand([&]() { return run(*args); }); });
+  return cmd;
+}
 
 // `text` made printable on one line: the control characters \n \r \t as backslash-n/r/t,
 // other control bytes (< 0x20, 0x7f) and bytes that are not part of valid UTF-8 as \xNN;

@@ -260,10 +260,7 @@ int RunExportChakra(const ExportChakraArgs& a) {
   return kExitOk;
 }
 
-CommandRegistrar reg_export_chakra(11, [](CLI::App& app) {
-  auto args = std::make_shared<ExportChakraArgs>();
-  auto* cmd = app.get_subcommand("export")->add_subcommand(
-      "chakra", "Chakra ET files (PREFIX.<rank>.et) for ASTRA-sim's custom collectives");
+void AddExportChakraOptions(CLI::App* cmd, ExportChakraArgs* args) {
   cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
   cmd->add_option("schedule", args->schedule, "schedule JSON (pipeline, steps, steps-compact)")
       ->required();
@@ -285,7 +282,12 @@ CommandRegistrar reg_export_chakra(11, [](CLI::App& app) {
   cmd->add_flag("--fuse", args->fuse,
                 "pipeline schedules: the fused lowering (rcs/rrs steps, see export msccl)");
   cmd->add_flag("--json", args->json, "print one JSON summary object");
-  cmd->callback([args]() { RunCommand([&]() { return RunExportChakra(*args); }); });
+}
+
+CommandRegistrar reg_export_chakra(11, [](CLI::App& app) {
+  AddCommand(*app.get_subcommand("export"), "chakra",
+             "Chakra ET files (PREFIX.<rank>.et) for ASTRA-sim's custom collectives",
+             AddExportChakraOptions, RunExportChakra);
 });
 
 }  // namespace

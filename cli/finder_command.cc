@@ -128,11 +128,7 @@ int EmitTable(const std::vector<int>& spec) {
   return kExitOk;
 }
 
-CommandRegistrar reg_finder(0, [](CLI::App& app) {
-  auto args = std::make_shared<FinderArgs>();
-  auto* cmd = app.add_subcommand(
-      "finder",
-      "Topology finder (seed 000 §5.4): Pareto frontier of (T_L, T_B) for N nodes of degree d");
+void AddFinderOptions(CLI::App* cmd, FinderArgs* args) {
   cmd->add_option("--nodes", args->nodes, "number of nodes N");
   cmd->add_option("--degree", args->degree, "degree d (links out of each node)")->required();
   cmd->add_option("--alpha", args->alpha, "per-step latency α (default 10us; s, ms, us, ns)");
@@ -145,89 +141,91 @@ CommandRegistrar reg_finder(0, [](CLI::App& app) {
   cmd->add_option("--emit-genkautz-table", args->emit_table,
                   "print table rows for D, MAX (maintenance)")
       ->expected(2);
-  cmd->callback([args]() {
-    RunCommand([&]() {
-      if (!args->emit_table.empty()) return EmitTable(args->emit_table);
-      FinderWorkload w = ParseWorkload(*args);
-      if (args->degree < 1 || args->degree > 64)
-        throw InputError("<args>", "--degree", "must be in 1..64");
-      TopologyFinder finder;
-      if (args->up_to > 0) {
-        if (args->up_to < 2 || args->up_to > 100000)
-          throw InputError("<args>", "--up-to", "must be in 2..100000");
-        auto start = std::chrono::steady_clock::now();
-        json rows = json::array();
-        std::ostringstream text;
-        for (std::int64_t n = 2; n <= args->up_to; ++n) {
-          FinderResult r = finder.Find(n, args->degree);
-          if (r.frontier.empty()) continue;
-          const FinderCandidate& b = BestForWorkload(r, w);
-          rows.push_back(
-              {{"nodes", n}, {"frontier_size", r.frontier.size()}, {"best", CandidateJson(b, w)}});
-          text << std::setw(6) << n << "  " << std::setw(12) << b.Label() << "  T_L "
-               << std::setw(3) << b.tl << "  T_B " << std::setw(10) << Decimal(b.tb, 4) << "  "
-               << Decimal(AllreduceTime(b, w) * 1000000, 1) << " us  " << b.topology << "\n";
-        }
-        double secs =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (args->json) {
-          std::cout << json{{"degree", args->degree}, {"results", rows}, {"seconds", secs}}.dump()
-                    << "\n";
-        } else {
-          std::cout << text.str() << "(" << rows.size() << " sizes in " << Decimal(secs, 2)
-                    << " s)\n";
-        }
-        return kExitOk;
-      }
-      if (args->nodes < 2) throw InputError("<args>", "--nodes", "must be >= 2");
-      FinderResult r;
-      try {
-        r = finder.Find(args->nodes, args->degree);  // checks the size limit of --nodes
-      } catch (const std::invalid_argument& e) {
-        throw InputError("<args>", "--nodes", e.what());
-      }
-      if (r.frontier.empty()) {
-        throw InputError("<args>", "--nodes",
-                         "no topology with " + std::to_string(args->nodes) + " nodes of degree " +
-                             std::to_string(args->degree) + " in the database");
-      }
-      const FinderCandidate& best = BestForWorkload(r, w);
-      if (args->json) {
-        json j;
-        j["nodes"] = r.nodes;
-        j["degree"] = r.degree;
-        j["moore_optimal_steps"] = r.moore_steps;
-        j["tb_lower_bound"] = ToString(r.tb_lower_bound);
-        j["workload"] = {{"alpha_seconds", ToString(w.alpha)},
-                         {"size_bytes", ToString(w.size_bytes)},
-                         {"bandwidth_bps", ToString(w.bandwidth_bps)}};
-        j["frontier"] = json::array();
-        for (const auto& c : r.frontier) j["frontier"].push_back(CandidateJson(c, w));
-        j["best"] = CandidateJson(best, w);
-        std::cout << j.dump() << "\n";
-        return kExitOk;
-      }
-      std::ostringstream o;
-      o << "Pareto frontier, N = " << r.nodes << ", d = " << r.degree
-        << " (allgather; T_L* = " << r.moore_steps << ", T_B* = " << ToString(r.tb_lower_bound)
-        << " M/B)\n";
-      o << "  T_L  T_B (M/B)              allreduce    topology\n";
-      for (const auto& c : r.frontier) {
-        std::string tb = ToString(c.tb) + " = " + Decimal(c.tb, 4);
-        o << "  " << std::setw(3) << c.tl << "  " << std::left << std::setw(22) << tb << std::right
-          << std::setw(10) << Decimal(AllreduceTime(c, w) * 1000000, 1) << " us  " << c.topology
-          << (c.bw_optimal ? "  [BW optimal]" : "") << (c.moore_optimal ? "  [Moore optimal]" : "")
-          << "\n";
-        for (const auto& a : c.alternatives)
-          o << "                                              = " << a << "\n";
-      }
-      o << "best for α = " << Decimal(w.alpha * 1000000, 3) << " us, M = " << ToString(w.size_bytes)
-        << " B, B = " << Decimal(w.bandwidth_bps / 1000000000, 3) << " Gbps: " << best.topology
-        << " (allreduce " << Decimal(AllreduceTime(best, w) * 1000000, 1) << " us)\n";
-      std::cout << o.str();
-      return kExitOk;
-    });
-  });
+}
+
+int RunFinder(const FinderArgs& a) {
+  if (!a.emit_table.empty()) return EmitTable(a.emit_table);
+  FinderWorkload w = ParseWorkload(a);
+  if (a.degree < 1 || a.degree > 64) throw InputError("<args>", "--degree", "must be in 1..64");
+  TopologyFinder finder;
+  if (a.up_to > 0) {
+    if (a.up_to < 2 || a.up_to > 100000)
+      throw InputError("<args>", "--up-to", "must be in 2..100000");
+    auto start = std::chrono::steady_clock::now();
+    json rows = json::array();
+    std::ostringstream text;
+    for (std::int64_t n = 2; n <= a.up_to; ++n) {
+      FinderResult r = finder.Find(n, a.degree);
+      if (r.frontier.empty()) continue;
+      const FinderCandidate& b = BestForWorkload(r, w);
+      rows.push_back(
+          {{"nodes", n}, {"frontier_size", r.frontier.size()}, {"best", CandidateJson(b, w)}});
+      text << std::setw(6) << n << "  " << std::setw(12) << b.Label() << "  T_L " << std::setw(3)
+           << b.tl << "  T_B " << std::setw(10) << Decimal(b.tb, 4) << "  "
+           << Decimal(AllreduceTime(b, w) * 1000000, 1) << " us  " << b.topology << "\n";
+    }
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (a.json) {
+      std::cout << json{{"degree", a.degree}, {"results", rows}, {"seconds", secs}}.dump() << "\n";
+    } else {
+      std::cout << text.str() << "(" << rows.size() << " sizes in " << Decimal(secs, 2) << " s)\n";
+    }
+    return kExitOk;
+  }
+  if (a.nodes < 2) throw InputError("<args>", "--nodes", "must be >= 2");
+  FinderResult r;
+  try {
+    r = finder.Find(a.nodes, a.degree);  // checks the size limit of --nodes
+  } catch (const std::invalid_argument& e) {
+    throw InputError("<args>", "--nodes", e.what());
+  }
+  if (r.frontier.empty()) {
+    throw InputError("<args>", "--nodes",
+                     "no topology with " + std::to_string(a.nodes) + " nodes of degree " +
+                         std::to_string(a.degree) + " in the database");
+  }
+  const FinderCandidate& best = BestForWorkload(r, w);
+  if (a.json) {
+    json j;
+    j["nodes"] = r.nodes;
+    j["degree"] = r.degree;
+    j["moore_optimal_steps"] = r.moore_steps;
+    j["tb_lower_bound"] = ToString(r.tb_lower_bound);
+    j["workload"] = {{"alpha_seconds", ToString(w.alpha)},
+                     {"size_bytes", ToString(w.size_bytes)},
+                     {"bandwidth_bps", ToString(w.bandwidth_bps)}};
+    j["frontier"] = json::array();
+    for (const auto& c : r.frontier) j["frontier"].push_back(CandidateJson(c, w));
+    j["best"] = CandidateJson(best, w);
+    std::cout << j.dump() << "\n";
+    return kExitOk;
+  }
+  std::ostringstream o;
+  o << "Pareto frontier, N = " << r.nodes << ", d = " << r.degree
+    << " (allgather; T_L* = " << r.moore_steps << ", T_B* = " << ToString(r.tb_lower_bound)
+    << " M/B)\n";
+  o << "  T_L  T_B (M/B)              allreduce    topology\n";
+  for (const auto& c : r.frontier) {
+    std::string tb = ToString(c.tb) + " = " + Decimal(c.tb, 4);
+    o << "  " << std::setw(3) << c.tl << "  " << std::left << std::setw(22) << tb << std::right
+      << std::setw(10) << Decimal(AllreduceTime(c, w) * 1000000, 1) << " us  " << c.topology
+      << (c.bw_optimal ? "  [BW optimal]" : "") << (c.moore_optimal ? "  [Moore optimal]" : "")
+      << "\n";
+    for (const auto& a : c.alternatives)
+      o << "                                              = " << a << "\n";
+  }
+  o << "best for α = " << Decimal(w.alpha * 1000000, 3) << " us, M = " << ToString(w.size_bytes)
+    << " B, B = " << Decimal(w.bandwidth_bps / 1000000000, 3) << " Gbps: " << best.topology
+    << " (allreduce " << Decimal(AllreduceTime(best, w) * 1000000, 1) << " us)\n";
+  std::cout << o.str();
+  return kExitOk;
+}
+
+CommandRegistrar reg_finder(0, [](CLI::App& app) {
+  AddCommand(app, "finder",
+             "Topology finder (seed 000 §5.4): Pareto frontier of (T_L, T_B) for N nodes of "
+             "degree d",
+             AddFinderOptions, RunFinder);
 });
 
 }  // namespace

@@ -25,6 +25,14 @@ struct ParetoArgs {
   bool json = false;
 };
 
+void AddParetoOptions(CLI::App* cmd, ParetoArgs* args) {
+  cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
+  cmd->add_option("--collective", args->collective,
+                  "allgather (default), reduce-scatter, allreduce");
+  cmd->add_option("-o,--output", args->out_dir, "write each point's schedule into this folder");
+  cmd->add_flag("--json", args->json, "print one JSON object");
+}
+
 int RunPareto(const ParetoArgs& a) {
   const std::optional<Collective> collective = ParseCollective(a.collective);
   if (!collective || *collective == Collective::kBroadcast) {
@@ -105,15 +113,10 @@ int RunPareto(const ParetoArgs& a) {
 }
 
 CommandRegistrar reg_pareto(0, [](CLI::App& app) {
-  auto args = std::make_shared<ParetoArgs>();
-  auto* cmd = app.add_subcommand(
-      "pareto", "Non-dominated (height, ratio) points among checked pipeline schedules");
-  cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
-  cmd->add_option("--collective", args->collective,
-                  "allgather (default), reduce-scatter, allreduce");
-  cmd->add_option("-o,--output", args->out_dir, "write each point's schedule into this folder");
-  cmd->add_flag("--json", args->json, "print one JSON object");
-  cmd->callback([args]() { RunCommand([&]() { return RunPareto(*args); }); });
+  AddCommand(app, "pareto",
+             "Non-dominated (height, ratio) points among checked pipeline schedules",
+             AddParetoOptions, RunPareto);
+});
 });
 
 }  // namespace

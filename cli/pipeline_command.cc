@@ -130,10 +130,7 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
   return kExitOk;
 }
 
-CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
-  auto args = std::make_shared<PipelineArgs>();
-  auto* cmd = app.add_subcommand(
-      "pipeline", "Bandwidth-optimal pipeline schedule (seed 004), checked before writing");
+void AddPipelineOptions(CLI::App* cmd, PipelineArgs* args) {
   cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
   cmd->add_option("--collective", args->collective,
                   "allgather (default), reduce-scatter, allreduce, broadcast");
@@ -160,204 +157,203 @@ CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
                 "(docs/min_height.md)");
   cmd->add_option("--height", args->height,
                   "the best ratio among the checked schedules of height <= H links");
-  cmd->callback([args]() {
-    RunCommand([&]() {
-      PipelineOptions opt;
-      if (std::optional<Collective> c = ParseCollective(args->collective)) {
-        opt.collective = *c;
-      } else {
-        throw InputError("<args>", "--collective",
-                         "unknown collective '" + args->collective +
-                             "' (allgather, reduce-scatter, allreduce, broadcast)");
+}
+
+int RunPipeline(const PipelineArgs& a) {
+  PipelineOptions opt;
+  if (std::optional<Collective> c = ParseCollective(a.collective)) {
+    opt.collective = *c;
+  } else {
+    throw InputError("<args>", "--collective",
+                     "unknown collective '" + a.collective +
+                         "' (allgather, reduce-scatter, allreduce, broadcast)");
+  }
+  if (a.packing == "arc-by-arc") {
+    opt.packing.batch_certify = false;
+  } else if (a.packing != "batch") {
+    throw InputError("<args>", "--packing", "'" + a.packing + "' is not batch or arc-by-arc");
+  }
+  if (a.splitting == "pairwise") {
+    opt.splitting.whole_switches = false;
+  } else if (a.splitting != "whole") {
+    throw InputError("<args>", "--splitting", "'" + a.splitting + "' is not whole or pairwise");
+  }
+  if (!a.fixed_k.empty()) {
+    BigInt k;
+    try {
+      Rational r = ParseRational(a.fixed_k);
+      if (Denominator(r) != 1 || r < 1) throw std::invalid_argument("not a positive integer");
+      k = Numerator(r);
+    } catch (const std::invalid_argument&) {
+      throw InputError("<args>", "--fixed-k", "'" + a.fixed_k + "' is not a positive integer");
+    }
+    opt.fixed_k = k;
+  }
+  Topology g = ReadTopologyFile(a.file);
+  RequireEulerianStronglyConnected(g, a.file);
+  if (g.num_compute() < 2) throw InputError(a.file, "nodes", "needs at least 2 compute nodes");
+  if (!a.root.empty()) {
+    auto r = g.FindNode(a.root);
+    if (!r || !g.IsCompute(*r)) {
+      throw InputError("<args>", "--root", "'" + a.root + "' is not a compute node of " + a.file);
+    }
+    opt.root = *r;
+  } else {
+    opt.root = g.ComputeNodes().front();
+  }
+  if (a.min_height || !a.height.empty()) {  // cli/height_choice.h
+    const bool other = opt.fixed_k || a.symmetric || a.no_symmetric;
+    return RunPipelineHeightChoice(
+        g, {a.file, opt.collective, a.min_height, a.height, other, a.output, a.json});
+  }
+  if (a.symmetric && a.no_symmetric) {
+    throw InputError("<args>", "--symmetric", "contradicts --no-symmetric");
+  }
+  const bool symmetric_collective =
+      (opt.collective == Collective::kAllgather || opt.collective == Collective::kReduceScatter ||
+       opt.collective == Collective::kAllreduce) &&
+      !opt.fixed_k;
+  if (a.symmetric && !symmetric_collective) {
+    throw InputError("<args>", "--symmetric",
+                     "applies to allgather, reduce-scatter and allreduce without --fixed-k");
+  }
+  if (a.symmetric && g.automorphisms().empty()) {
+    throw InputError(a.file, "automorphisms",
+                     "--symmetric needs declared automorphisms (`collsynth topo symmetry "
+                     "FILE` finds them)");
+  }
+  std::string symmetric_why;
+  if (!a.no_symmetric && symmetric_collective && !g.automorphisms().empty()) {
+    for (std::size_t i = 0; i < g.automorphisms().size(); ++i) {
+      AutomorphismCheck check = CheckAutomorphism(g, g.automorphisms()[i]);
+      if (!check.ok) {
+        throw InputError(a.file, "automorphisms[" + std::to_string(i) + "]",
+                         "not an automorphism: " + check.problem);
       }
-      if (args->packing == "arc-by-arc") {
-        opt.packing.batch_certify = false;
-      } else if (args->packing != "batch") {
-        throw InputError("<args>", "--packing",
-                         "'" + args->packing + "' is not batch or arc-by-arc");
-      }
-      if (args->splitting == "pairwise") {
-        opt.splitting.whole_switches = false;
-      } else if (args->splitting != "whole") {
-        throw InputError("<args>", "--splitting",
-                         "'" + args->splitting + "' is not whole or pairwise");
-      }
-      if (!args->fixed_k.empty()) {
-        BigInt k;
-        try {
-          Rational r = ParseRational(args->fixed_k);
-          if (Denominator(r) != 1 || r < 1) throw std::invalid_argument("not a positive integer");
-          k = Numerator(r);
-        } catch (const std::invalid_argument&) {
-          throw InputError("<args>", "--fixed-k",
-                           "'" + args->fixed_k + "' is not a positive integer");
-        }
-        opt.fixed_k = k;
-      }
-      Topology g = ReadTopologyFile(args->file);
-      RequireEulerianStronglyConnected(g, args->file);
-      if (g.num_compute() < 2)
-        throw InputError(args->file, "nodes", "needs at least 2 compute nodes");
-      if (!args->root.empty()) {
-        auto r = g.FindNode(args->root);
-        if (!r || !g.IsCompute(*r)) {
-          throw InputError("<args>", "--root",
-                           "'" + args->root + "' is not a compute node of " + args->file);
-        }
-        opt.root = *r;
-      } else {
-        opt.root = g.ComputeNodes().front();
-      }
-      if (args->min_height || !args->height.empty()) {  // cli/height_choice.h
-        const bool other = opt.fixed_k || args->symmetric || args->no_symmetric;
-        return RunPipelineHeightChoice(g, {args->file, opt.collective, args->min_height,
-                                           args->height, other, args->output, args->json});
-      }
-      if (args->symmetric && args->no_symmetric) {
-        throw InputError("<args>", "--symmetric", "contradicts --no-symmetric");
-      }
-      const bool symmetric_collective = (opt.collective == Collective::kAllgather ||
-                                         opt.collective == Collective::kReduceScatter ||
-                                         opt.collective == Collective::kAllreduce) &&
-                                        !opt.fixed_k;
-      if (args->symmetric && !symmetric_collective) {
-        throw InputError("<args>", "--symmetric",
-                         "applies to allgather, reduce-scatter and allreduce without --fixed-k");
-      }
-      if (args->symmetric && g.automorphisms().empty()) {
-        throw InputError(args->file, "automorphisms",
-                         "--symmetric needs declared automorphisms (`collsynth topo symmetry "
-                         "FILE` finds them)");
-      }
-      std::string symmetric_why;
-      if (!args->no_symmetric && symmetric_collective && !g.automorphisms().empty()) {
-        for (std::size_t i = 0; i < g.automorphisms().size(); ++i) {
-          AutomorphismCheck check = CheckAutomorphism(g, g.automorphisms()[i]);
-          if (!check.ok) {
-            throw InputError(args->file, "automorphisms[" + std::to_string(i) + "]",
-                             "not an automorphism: " + check.problem);
-          }
-        }
-        if (std::optional<int> code = RunSymmetric(*args, g, opt.collective, &symmetric_why)) {
-          return *code;
-        }
-        if (!args->json && args->output != "-") {
-          std::cerr << "collsynth: note: no symmetric schedule (" << symmetric_why
-                    << "); using the plain path\n";
-        }
-      }
-      auto t0 = std::chrono::steady_clock::now();
-      PipelineBuildResult built = BuildPipelineSchedule(g, opt);
-      double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      auto since = [](std::chrono::steady_clock::time_point t) {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-      };
-      PipelineVerdict verdict = PipelineVerdict::kInvalid;
-      bool fixed_k_certified = false;  // by the checker, from the schedule's fixed_k_cut
-      std::int64_t height = 0, height_lower_bound = 0;  // measured by the checker
-      built.schedule.height_hops = PipelineScheduleHeightHops(built.schedule);  // the claim
-      for (PipelineSchedule& phase : built.schedule.phases)
-        phase.height_hops = PipelineScheduleHeightHops(phase);
-      ExpectedCheck expected;
-      auto t_check = std::chrono::steady_clock::now();
-      {  // never written or reported unchecked
-        PipelineCheckReport rep = CheckPipelineSchedule(g, built.schedule);
-        if (!rep.ok) {
-          PrintFailure(std::string("pipeline: the schedule failed the checker, not written: ") +
-                       (rep.errors.empty() ? "?" : rep.errors[0]));
-          return kExitCheckFailed;
-        }
-        verdict = rep.verdict;
-        fixed_k_certified = rep.fixed_k_certified;
-        height = rep.height_hops;
-        height_lower_bound = rep.height_lower_bound_hops;
-        expected = SameFigures(rep);
-      }
-      const double check_s = since(t_check);
-      auto t_write = std::chrono::steady_clock::now();
-      // Keep what the summary needs; the text goes straight to the file (never held whole),
-      // and the schedule is released before the read-back check of the written file, which
-      // streams the file and holds its own copy of the schedule (docs/performance.md, "Plain
-      // pipeline path: where the memory goes").
-      PipelineSchedule s;
-      s.collective = built.schedule.collective;
-      s.ratio = built.schedule.ratio;
-      s.U = built.schedule.U;
-      s.k = built.schedule.k;
-      double write_s = 0;
-      OutputCheck written = WriteCheckedSchedule(
-          g,
-          [&](std::ostream& out) {
-            WritePipelineScheduleJson(built.schedule, g, out);
-            out << '\n';
-          },
-          [&] {
-            built.schedule = PipelineSchedule();
-            write_s = since(t_write);
-          },
-          args->output, {}, expected);
-      if (!written.ok) {
-        PrintFailure("pipeline: " + args->output + ": " + written.error + " (nothing written)");
-        return kExitCheckFailed;
-      }
-      json sum;
-      sum["format"] = "pipeline";
-      if (!symmetric_why.empty()) sum["symmetric"] = {{"used", false}, {"why", symmetric_why}};
-      sum["collective"] = CollectiveName(s.collective);
-      sum["ratio"] = RationalToJson(s.ratio);
-      sum["optimal_ratio"] = RationalToJson(built.optimal_ratio);
-      sum["U"] = RationalToJson(s.U);
-      sum["k"] =
-          s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
-      sum["trees"] = built.stats.trees;
-      sum["verdict"] = PipelineVerdictName(verdict);
-      sum["height_hops"] = height;  // measured by the checker (docs/formats.md "Height")
-      sum["height_lower_bound_hops"] = height_lower_bound;
-      if (built.fixed_k) {
-        sum["theorem15_bound"] = RationalToJson(built.fixed_k->theorem15_bound);
-        sum["fixed_k_lower_bound"] = RationalToJson(built.fixed_k->lower_bound);
-        sum["fixed_k_certified"] = fixed_k_certified;
-      }
-      sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows},
-                          {"splitting", built.stats.splitting_max_flows},
-                          {"packing", built.stats.packing_max_flows}};
-      sum["splitting"] = {{"mode", args->splitting},
-                          {"whole_switches", built.stats.split_whole_switches},
-                          {"rooted_min_cuts", built.stats.split_rooted_cuts},
-                          {"splits", built.stats.split_operations}};
-      sum["packing"] = {{"mode", args->packing},
-                        {"condition_checks", built.stats.packing_condition_checks},
-                        {"rejected_proposals", built.stats.packing_rejected_proposals},
-                        {"certified_arcs", built.stats.packing_batch_arcs}};
-      sum["seconds"] = build_s;  // optimum + splitting + packing (stage times below)
-      sum["stage_seconds"] = {{"optimum", built.stats.optimum_seconds},
-                              {"splitting", built.stats.splitting_seconds},
-                              {"packing", built.stats.packing_seconds},
-                              {"check", check_s},
-                              {"write", write_s},
-                              {"output_check", written.seconds}};
-      AddOutputCheck(sum, written);
-      if (args->output == "-") {
-        std::cerr << sum.dump() << "\n";
-      } else if (args->json) {
-        std::cout << sum.dump() << "\n";
-      } else {
-        std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
-                  << ToString(built.optimal_ratio) << "), U = " << ToString(s.U)
-                  << ", k = " << ToString(s.k) << ", " << built.stats.trees << " distinct trees; "
-                  << PipelineVerdictName(verdict) << "; height " << height << " links (lower bound "
-                  << height_lower_bound << ")";
-        if (built.fixed_k) {
-          std::cout << "; fixed k: "
-                    << (fixed_k_certified
-                            ? "best for this k (certified by the fixed-k cut)"
-                            : "lower bound U*/k = " + ToString(built.fixed_k->lower_bound));
-        }
-        std::cout << "; written to " << args->output << "\n";
-      }
-      return kExitOk;
-    });
-  });
+    }
+    if (std::optional<int> code = RunSymmetric(a, g, opt.collective, &symmetric_why)) {
+      return *code;
+    }
+    if (!a.json && a.output != "-") {
+      std::cerr << "collsynth: note: no symmetric schedule (" << symmetric_why
+                << "); using the plain path\n";
+    }
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  PipelineBuildResult built = BuildPipelineSchedule(g, opt);
+  double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  auto since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  PipelineVerdict verdict = PipelineVerdict::kInvalid;
+  bool fixed_k_certified = false;  // by the checker, from the schedule's fixed_k_cut
+  std::int64_t height = 0, height_lower_bound = 0;  // measured by the checker
+  built.schedule.height_hops = PipelineScheduleHeightHops(built.schedule);  // the claim
+  for (PipelineSchedule& phase : built.schedule.phases)
+    phase.height_hops = PipelineScheduleHeightHops(phase);
+  ExpectedCheck expected;
+  auto t_check = std::chrono::steady_clock::now();
+  {  // never written or reported unchecked
+    PipelineCheckReport rep = CheckPipelineSchedule(g, built.schedule);
+    if (!rep.ok) {
+      PrintFailure(std::string("pipeline: the schedule failed the checker, not written: ") +
+                   (rep.errors.empty() ? "?" : rep.errors[0]));
+      return kExitCheckFailed;
+    }
+    verdict = rep.verdict;
+    fixed_k_certified = rep.fixed_k_certified;
+    height = rep.height_hops;
+    height_lower_bound = rep.height_lower_bound_hops;
+    expected = SameFigures(rep);
+  }
+  const double check_s = since(t_check);
+  auto t_write = std::chrono::steady_clock::now();
+  // Keep what the summary needs; the text goes straight to the file (never held whole),
+  // and the schedule is released before the read-back check of the written file, which
+  // streams the file and holds its own copy of the schedule (docs/performance.md, "Plain
+  // pipeline path: where the memory goes").
+  PipelineSchedule s;
+  s.collective = built.schedule.collective;
+  s.ratio = built.schedule.ratio;
+  s.U = built.schedule.U;
+  s.k = built.schedule.k;
+  double write_s = 0;
+  OutputCheck written = WriteCheckedSchedule(
+      g,
+      [&](std::ostream& out) {
+        WritePipelineScheduleJson(built.schedule, g, out);
+        out << '\n';
+      },
+      [&] {
+        built.schedule = PipelineSchedule();
+        write_s = since(t_write);
+      },
+      a.output, {}, expected);
+  if (!written.ok) {
+    PrintFailure("pipeline: " + a.output + ": " + written.error + " (nothing written)");
+    return kExitCheckFailed;
+  }
+  json sum;
+  sum["format"] = "pipeline";
+  if (!symmetric_why.empty()) sum["symmetric"] = {{"used", false}, {"why", symmetric_why}};
+  sum["collective"] = CollectiveName(s.collective);
+  sum["ratio"] = RationalToJson(s.ratio);
+  sum["optimal_ratio"] = RationalToJson(built.optimal_ratio);
+  sum["U"] = RationalToJson(s.U);
+  sum["k"] = s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
+  sum["trees"] = built.stats.trees;
+  sum["verdict"] = PipelineVerdictName(verdict);
+  sum["height_hops"] = height;  // measured by the checker (docs/formats.md "Height")
+  sum["height_lower_bound_hops"] = height_lower_bound;
+  if (built.fixed_k) {
+    sum["theorem15_bound"] = RationalToJson(built.fixed_k->theorem15_bound);
+    sum["fixed_k_lower_bound"] = RationalToJson(built.fixed_k->lower_bound);
+    sum["fixed_k_certified"] = fixed_k_certified;
+  }
+  sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows},
+                      {"splitting", built.stats.splitting_max_flows},
+                      {"packing", built.stats.packing_max_flows}};
+  sum["splitting"] = {{"mode", a.splitting},
+                      {"whole_switches", built.stats.split_whole_switches},
+                      {"rooted_min_cuts", built.stats.split_rooted_cuts},
+                      {"splits", built.stats.split_operations}};
+  sum["packing"] = {{"mode", a.packing},
+                    {"condition_checks", built.stats.packing_condition_checks},
+                    {"rejected_proposals", built.stats.packing_rejected_proposals},
+                    {"certified_arcs", built.stats.packing_batch_arcs}};
+  sum["seconds"] = build_s;  // optimum + splitting + packing (stage times below)
+  sum["stage_seconds"] = {{"optimum", built.stats.optimum_seconds},
+                          {"splitting", built.stats.splitting_seconds},
+                          {"packing", built.stats.packing_seconds},
+                          {"check", check_s},
+                          {"write", write_s},
+                          {"output_check", written.seconds}};
+  AddOutputCheck(sum, written);
+  if (a.output == "-") {
+    std::cerr << sum.dump() << "\n";
+  } else if (a.json) {
+    std::cout << sum.dump() << "\n";
+  } else {
+    std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
+              << ToString(built.optimal_ratio) << "), U = " << ToString(s.U)
+              << ", k = " << ToString(s.k) << ", " << built.stats.trees << " distinct trees; "
+              << PipelineVerdictName(verdict) << "; height " << height << " links (lower bound "
+              << height_lower_bound << ")";
+    if (built.fixed_k) {
+      std::cout << "; fixed k: "
+                << (fixed_k_certified
+                        ? "best for this k (certified by the fixed-k cut)"
+                        : "lower bound U*/k = " + ToString(built.fixed_k->lower_bound));
+    }
+    std::cout << "; written to " << a.output << "\n";
+  }
+  return kExitOk;
+}
+
+CommandRegistrar reg_pipeline(0, [](CLI::App& app) {
+  AddCommand(app, "pipeline",
+             "Bandwidth-optimal pipeline schedule (seed 004), checked before writing",
+             AddPipelineOptions, RunPipeline);
 });
 
 }  // namespace

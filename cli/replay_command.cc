@@ -132,17 +132,14 @@ std::string Text(const ReplayResult& r, bool plan) {
   return s;
 }
 
-CommandRegistrar reg_replay(0, [](CLI::App& app) {
-  struct Args {
-    std::string file, profile = "executor";
-    bool json = false;
-    ReplayOptions options;
-  };
-  auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand(
-      "replay",
-      "Prove that an MSCCL XML file or an MSCCL++ JSON plan loads in the runtime and implements "
-      "its collective");
+struct ReplayArgs {
+  std::string file, profile = "executor";
+  bool json = false;
+  ReplayOptions options;
+  std::vector<const CLI::Option*> xml_only;  // the MSCCL-XML-only options (noted when given)
+};
+
+void AddReplayOptions(CLI::App* cmd, ReplayArgs* args) {
   cmd->add_option("file", args->file,
                   "MSCCL XML file or MSCCL++ plan (a .json name or text starting with '{'); "
                   "'-' = stdin")
@@ -164,38 +161,45 @@ CommandRegistrar reg_replay(0, [](CLI::App& app) {
   cmd->add_flag("--json", args->json,
                 "print one JSON object {ok, coll, ngpus, nchunksperloop, violations, "
                 "bytes_per_pair, ...}");
-  std::vector<CLI::Option*> xml_only(std::begin(xml_options), std::end(xml_options));
-  cmd->callback([args, xml_only]() {
-    RunCommand([&]() {
-      args->options.profile = ParseMscclProfile(args->profile);  // CLI11 checked the name
-      const std::string name = args->file == "-" ? "<stdin>" : args->file;
-      const std::string text = ReadXmlFile(args->file);
-      const bool plan = IsMscclppPlan(args->file, text);
-      ReplayResult r;
-      if (plan) {
-        MscclppReplayOptions o;
-        o.max_violations = args->options.max_violations;
-        r = ReplayMscclppPlan(text, name, o);
-        for (const CLI::Option* opt : xml_only) {
-          if (opt->count() > 0) {
-            r.notes.push_back(opt->get_name() +
-                              " applies to MSCCL XML files only; ignored for an MSCCL++ plan");
-          }
-        }
-      } else {
-        r = ReplayMscclXml(text, name, args->options);
+  args->xml_only.assign(std::begin(xml_options), std::end(xml_options));
+}
+
+int RunReplay(const ReplayArgs& a) {
+  ReplayOptions options = a.options;
+  options.profile = ParseMscclProfile(a.profile);  // CLI11 checked the name
+  const std::string name = a.file == "-" ? "<stdin>" : a.file;
+  const std::string text = ReadXmlFile(a.file);
+  const bool plan = IsMscclppPlan(a.file, text);
+  ReplayResult r;
+  if (plan) {
+    MscclppReplayOptions o;
+    o.max_violations = a.options.max_violations;
+    r = ReplayMscclppPlan(text, name, o);
+    for (const CLI::Option* opt : a.xml_only) {
+      if (opt->count() > 0) {
+        r.notes.push_back(opt->get_name() +
+                          " applies to MSCCL XML files only; ignored for an MSCCL++ plan");
       }
-      if (args->json) {
-        // Names quoted from the file may be invalid UTF-8: replaced, never an exception.
-        std::cout << ToJson(r, plan ? "mscclpp" : args->profile, plan)
-                         .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << "\n";
-      } else {
-        std::cout << Text(r, plan);
-      }
-      return r.ok ? kExitOk : kExitCheckFailed;
-    });
-  });
+    }
+  } else {
+    r = ReplayMscclXml(text, name, options);
+  }
+  if (a.json) {
+    // Names quoted from the file may be invalid UTF-8: replaced, never an exception.
+    std::cout << ToJson(r, plan ? "mscclpp" : a.profile, plan)
+                     .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
+  } else {
+    std::cout << Text(r, plan);
+  }
+  return r.ok ? kExitOk : kExitCheckFailed;
+}
+
+CommandRegistrar reg_replay(0, [](CLI::App& app) {
+  AddCommand(app, "replay",
+             "Prove that an MSCCL XML file or an MSCCL++ JSON plan loads in the runtime and "
+             "implements its collective",
+             AddReplayOptions, RunReplay);
 });
 
 }  // namespace

@@ -40,7 +40,8 @@ struct SimulateArgs {
   std::string ranks, routes, profile = "executor", fifo_depth = "0";  // MSCCL XML only
   int root = 0;
   bool json = false;
-  // Which options the command line gave (set from CLI11 before RunSimulate).
+  const CLI::App* command = nullptr;  // the subcommand, for which options were given
+  // Which options the command line gave (set by RunSimulate before Simulate).
   bool mode_given = false, chunks_given = false;
   std::string xml_option_given;  // the first MSCCL-XML-only option given, or ""
 };
@@ -102,7 +103,7 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
 }
 
 // The simulation of one schedule file (a JSON schedule of any format, or an MSCCL XML file).
-int RunSimulate(const SimulateArgs& a) {
+int Simulate(const SimulateArgs& a) {
   SimulationModel model = ParseSimulationOptions(a.model);
   TopologyWithLatencies read = ReadTopologyWithLatencies(a.topology);
   const Topology& g = read.topology;
@@ -185,12 +186,8 @@ int RunSimulate(const SimulateArgs& a) {
   return kExitOk;
 }
 
-// The options of `simulate` into *args; returns the subcommand.
-CLI::App* AddSimulateOptions(CLI::App& app, SimulateArgs* args) {
-  auto* cmd = app.add_subcommand(
-      "simulate",
-      "Discrete-event simulation of a schedule in exact time (alpha-beta-gamma model, "
-      "docs/simulate.md)");
+void AddSimulateOptions(CLI::App* cmd, SimulateArgs* args) {
+  args->command = cmd;
   cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
   cmd->add_option("schedule", args->schedule, "schedule JSON file ('-' = stdin)")->required();
   cmd->add_option("--size", args->model.size,
@@ -230,29 +227,30 @@ CLI::App* AddSimulateOptions(CLI::App& app, SimulateArgs* args) {
   cmd->add_option("--root", args->root,
                   "MSCCL XML broadcast: the root rank the replay checks (default 0)");
   cmd->add_flag("--json", args->json, "print one JSON object");
-  return cmd;
+}
+
+int RunSimulate(const SimulateArgs& args) {
+  SimulateArgs a = args;
+  a.mode_given = a.command->count("--mode") > 0;
+  a.chunks_given = a.command->count("--chunks") > 0;
+  for (const char* xml_only : {"--ranks", "--routes", "--profile", "--fifo-depth", "--root"}) {
+    if (a.xml_option_given.empty() && a.command->count(xml_only) > 0) {
+      a.xml_option_given = xml_only;
+    }
+  }
+  try {
+    return Simulate(a);
+  } catch (const SimulationTimeResolutionError& e) {
+    // The inputs' digits, not the run, are at fault: bad input (docs/simulate.md).
+    throw InputError(a.topology, "exact time resolution", e.what());
+  }
 }
 
 CommandRegistrar reg_simulate(0, [](CLI::App& app) {
-  auto args = std::make_shared<SimulateArgs>();
-  CLI::App* cmd = AddSimulateOptions(app, args.get());
-  cmd->callback([args, cmd]() {
-    args->mode_given = cmd->count("--mode") > 0;
-    args->chunks_given = cmd->count("--chunks") > 0;
-    for (const char* xml_only : {"--ranks", "--routes", "--profile", "--fifo-depth", "--root"}) {
-      if (args->xml_option_given.empty() && cmd->count(xml_only) > 0) {
-        args->xml_option_given = xml_only;
-      }
-    }
-    RunCommand([&]() {
-      try {
-        return RunSimulate(*args);
-      } catch (const SimulationTimeResolutionError& e) {
-        // The inputs' digits, not the run, are at fault: bad input (docs/simulate.md).
-        throw InputError(args->topology, "exact time resolution", e.what());
-      }
-    });
-  });
+  AddCommand(app, "simulate",
+             "Discrete-event simulation of a schedule in exact time (alpha-beta-gamma model, "
+             "docs/simulate.md)",
+             AddSimulateOptions, RunSimulate);
 });
 
 }  // namespace

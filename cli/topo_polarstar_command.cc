@@ -12,6 +12,7 @@
 #include "core/input_error.h"
 #include "graphs/generators/polarstar.h"
 #include "graphs/metrics.h"
+#include "core/json_io.h"
 #include "graphs/topology_io.h"
 #include "theory/polarstar_bounds.h"
 
@@ -42,84 +43,85 @@ json ConfigJson(const PolarStarConfig& c) {
           {"expression", ConfigName(c)}};
 }
 
-CommandRegistrar reg_topo_polarstar(10, [](CLI::App& app) {
-  auto* topo = app.get_subcommand("topo");
-  struct Args {
-    std::int64_t radix = 0;
-    std::string out;
-    bool check = false;
-    bool json = false;
-  };
-  auto args = std::make_shared<Args>();
-  auto* cmd = topo->add_subcommand(
-      "polarstar", "PolarStar design space for a radix (seed 003 §7.1); build the largest with -o");
+struct TopoPolarstarArgs {
+  std::int64_t radix = 0;
+  std::string out;
+  bool check = false;
+  bool json = false;
+};
+
+void AddTopoPolarstarOptions(CLI::App* cmd, TopoPolarstarArgs* args) {
   cmd->add_option("--radix", args->radix, "router radix K = q + 1 + d'")->required();
   cmd->add_option("-o,--output", args->out,
                   "write the largest design (.json -> JSON, else edge list)");
   cmd->add_flag("--check", args->check, "build the largest design and verify diameter 3 (BFS)");
   cmd->add_flag("--json", args->json, "print the design space as one JSON object");
-  cmd->callback([args]() {
-    RunCommand([&]() {
-      constexpr std::int64_t kMaxRadix = 100000;
-      if (args->radix < 1 || args->radix > kMaxRadix) {
-        throw InputError("<args>", "--radix",
-                         "must be in [1, " + std::to_string(kMaxRadix) + "], got " +
-                             std::to_string(args->radix));
-      }
-      const auto space = PolarStarDesignSpace(args->radix);
-      const auto best = LargestPolarStar(args->radix);
-      if (!best) {
-        throw InputError("<args>", "--radix",
-                         "no PolarStar of radix " + std::to_string(args->radix) +
-                             " exists (ER_q needs q >= 2, so K >= 3)");
-      }
-      const BigInt moore = MooreBoundDiameter3(args->radix);
-      if (args->json) {
-        json j;
-        j["radix"] = args->radix;
-        j["moore_bound_diameter3"] = ToString(moore);
-        j["designs"] = json::array();
-        for (const auto& c : space) j["designs"].push_back(ConfigJson(c));
-        j["largest"] = ConfigJson(*best);
-        std::cout << j.dump(1) << "\n";
-      } else {
-        std::cout << "PolarStar designs of radix " << args->radix
-                  << " (q + 1 + d' = K; seed 003 §7.1)\n"
-                  << "     q    d'  supernode       routers  of Moore bound\n";
-        for (const auto& c : space) {
-          std::cout << (c.q == best->q && c.kind == best->kind ? "*" : " ") << std::setw(5) << c.q
-                    << std::setw(6) << c.d_prime << "  " << std::left << std::setw(9)
-                    << SupernodeKindName(c.kind) << std::right << std::setw(14) << ToString(c.order)
-                    << "  " << std::setw(14) << Percent(c.order, moore) << "\n";
-        }
-        std::cout << "largest: " << ConfigName(*best) << " with " << ToString(best->order)
-                  << " routers; diameter-3 Moore bound " << ToString(moore) << "\n";
-      }
-      if (args->out.empty() && !args->check) return kExitOk;
-      Topology g;
-      try {
-        g = PolarStar(static_cast<int>(best->q), static_cast<int>(best->d_prime), best->kind);
-      } catch (const std::invalid_argument& e) {  // the generator's size limit
-        throw InputError("<args>", "--radix", ConfigName(*best) + ": " + e.what());
-      }
-      if (args->check) {
-        DistanceStats ds = ComputeDistanceStats(g);
-        if (ds.unreachable_pairs != 0 || ds.diameter != 3) {
-          std::cerr << "collsynth: " << g.name() << ": diameter check failed: "
-                    << (ds.unreachable_pairs != 0 ? "disconnected"
-                                                  : "diameter " + std::to_string(ds.diameter))
-                    << "\n";
-          return kExitCheckFailed;
-        }
-        if (!args->json) std::cout << "checked: " << g.name() << " has diameter 3\n";
-      }
-      if (!args->out.empty()) {
-        WriteTopologyFile(g, args->out);
-        if (!args->json && args->out != "-") std::cout << "wrote " << args->out << "\n";
-      }
-      return kExitOk;
-    });
-  });
+}
+
+int RunTopoPolarstar(const TopoPolarstarArgs& a) {
+  constexpr std::int64_t kMaxRadix = 100000;
+  if (a.radix < 1 || a.radix > kMaxRadix) {
+    throw InputError(
+        "<args>", "--radix",
+        "must be in [1, " + std::to_string(kMaxRadix) + "], got " + std::to_string(a.radix));
+  }
+  const auto space = PolarStarDesignSpace(a.radix);
+  const auto best = LargestPolarStar(a.radix);
+  if (!best) {
+    throw InputError("<args>", "--radix",
+                     "no PolarStar of radix " + std::to_string(a.radix) +
+                         " exists (ER_q needs q >= 2, so K >= 3)");
+  }
+  const BigInt moore = MooreBoundDiameter3(a.radix);
+  if (a.json) {
+    json j;
+    j["radix"] = a.radix;
+    j["moore_bound_diameter3"] = ToString(moore);
+    j["designs"] = json::array();
+    for (const auto& c : space) j["designs"].push_back(ConfigJson(c));
+    j["largest"] = ConfigJson(*best);
+    std::cout << j.dump(1) << "\n";
+  } else {
+    std::cout << "PolarStar designs of radix " << a.radix << " (q + 1 + d' = K; seed 003 §7.1)\n"
+              << "     q    d'  supernode       routers  of Moore bound\n";
+    for (const auto& c : space) {
+      std::cout << (c.q == best->q && c.kind == best->kind ? "*" : " ") << std::setw(5) << c.q
+                << std::setw(6) << c.d_prime << "  " << std::left << std::setw(9)
+                << SupernodeKindName(c.kind) << std::right << std::setw(14) << ToString(c.order)
+                << "  " << std::setw(14) << Percent(c.order, moore) << "\n";
+    }
+    std::cout << "largest: " << ConfigName(*best) << " with " << ToString(best->order)
+              << " routers; diameter-3 Moore bound " << ToString(moore) << "\n";
+  }
+  if (a.out.empty() && !a.check) return kExitOk;
+  Topology g;
+  try {
+    g = PolarStar(static_cast<int>(best->q), static_cast<int>(best->d_prime), best->kind);
+  } catch (const std::invalid_argument& e) {  // the generator's size limit
+    throw InputError("<args>", "--radix", ConfigName(*best) + ": " + e.what());
+  }
+  if (a.check) {
+    DistanceStats ds = ComputeDistanceStats(g);
+    if (ds.unreachable_pairs != 0 || ds.diameter != 3) {
+      std::cerr << "collsynth: " << g.name() << ": diameter check failed: "
+                << (ds.unreachable_pairs != 0 ? "disconnected"
+                                              : "diameter " + std::to_string(ds.diameter))
+                << "\n";
+      return kExitCheckFailed;
+    }
+    if (!a.json) std::cout << "checked: " << g.name() << " has diameter 3\n";
+  }
+  if (!a.out.empty()) {
+    WriteTopologyFile(g, a.out);
+    if (!a.json && a.out != "-") std::cout << "wrote " << a.out << "\n";
+  }
+  return kExitOk;
+}
+
+CommandRegistrar reg_topo_polarstar(14, [](CLI::App& app) {
+  AddCommand(*app.get_subcommand("topo"), "polarstar",
+             "PolarStar design space for a radix (seed 003 §7.1); build the largest with -o",
+             AddTopoPolarstarOptions, RunTopoPolarstar);
 });
 
 }  // namespace

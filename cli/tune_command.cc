@@ -14,6 +14,7 @@
 #include "core/input_error.h"
 #include "experiments/tune.h"
 #include "graphs/link_latency.h"
+#include "core/json_io.h"
 #include "graphs/topology_io.h"
 #include "simulate/flow_simulation.h"
 #include "simulate/simulation_report.h"
@@ -45,7 +46,7 @@ OutputCheck WriteCandidate(const Topology& g, const TuneCandidate& c, const std:
   return WriteCheckedSchedule(g, text + "\n", path, {}, ExpectedCheck{});
 }
 
-int RunTune(const TuneArgs& a) {
+int Tune(const TuneArgs& a) {
   SimulationOptions options = a.model;
   options.size = "1";  // set per size below
   SimulationModel model = ParseSimulationOptions(options);
@@ -149,34 +150,38 @@ int RunTune(const TuneArgs& a) {
   return kExitOk;
 }
 
-CommandRegistrar reg_tune(0, [](CLI::App& app) {
-  auto a = std::make_shared<TuneArgs>();
-  auto* cmd = app.add_subcommand(
-      "tune", "Fastest checked schedule per message size, with its gap to the lower bound");
-  cmd->add_option("topology", a->topology, "topology file (JSON or edge list)")->required();
-  cmd->add_option("--sizes", a->sizes, "message sizes M (B, KB, MB, GB; e.g. 1KB,1MB,256MB)")
+void AddTuneOptions(CLI::App* cmd, TuneArgs* args) {
+  cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
+  cmd->add_option("--sizes", args->sizes, "message sizes M (B, KB, MB, GB; e.g. 1KB,1MB,256MB)")
       ->delimiter(',')
       ->required();
-  cmd->add_option("-o,--output-dir", a->out_dir, "directory for the winning schedules")->required();
-  cmd->add_option("--collective", a->collective, "allgather (default), reduce-scatter, allreduce");
-  cmd->add_option("--alpha", a->model.alpha, "latency of links without a 'latency' field");
-  cmd->add_option("--gamma", a->model.gamma, "reduction cost per byte");
-  cmd->add_option("--bandwidth-unit", a->model.bandwidth_unit,
+  cmd->add_option("-o,--output-dir", args->out_dir, "directory for the winning schedules")
+      ->required();
+  cmd->add_option("--collective", args->collective,
+                  "allgather (default), reduce-scatter, allreduce");
+  cmd->add_option("--alpha", args->model.alpha, "latency of links without a 'latency' field");
+  cmd->add_option("--gamma", args->model.gamma, "reduction cost per byte");
+  cmd->add_option("--bandwidth-unit", args->model.bandwidth_unit,
                   "what one unit of topology bandwidth is (default GB/s)");
-  cmd->add_option("--switch-model", a->model.switch_model,
+  cmd->add_option("--switch-model", args->model.switch_model,
                   "store-and-forward (default) or cut-through");
-  cmd->add_option("--chunks-sweep", a->chunks_sweep,
+  cmd->add_option("--chunks-sweep", args->chunks_sweep,
                   "P values tried for pipeline schedules (default 1,2,4,8,16,32,64)");
-  cmd->add_flag("--json", a->json, "print the report as JSON");
-  cmd->callback([a]() {
-    RunCommand([&]() {
-      try {
-        return RunTune(*a);
-      } catch (const SimulationTimeResolutionError& e) {
-        throw InputError("<args>", "--alpha", e.what());
-      }
-    });
-  });
+  cmd->add_flag("--json", args->json, "print the report as JSON");
+}
+
+int RunTune(const TuneArgs& a) {
+  try {
+    return Tune(a);
+  } catch (const SimulationTimeResolutionError& e) {
+    throw InputError("<args>", "--alpha", e.what());
+  }
+}
+
+CommandRegistrar reg_tune(0, [](CLI::App& app) {
+  AddCommand(app, "tune",
+             "Fastest checked schedule per message size, with its gap to the lower bound",
+             AddTuneOptions, RunTune);
 });
 
 }  // namespace

@@ -51,15 +51,13 @@ std::string VerifyResultText(const VerifyResult& r) {
   return o.str();
 }
 
-CommandRegistrar reg_verify(0, [](CLI::App& app) {
-  struct Args {
-    std::string topology, schedule;
-    bool json = false;
-    VerifyOptions options;
-  };
-  auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand(
-      "verify", "Model-check a schedule (\"steps\" or \"pipeline\" JSON) on a topology");
+struct VerifyArgs {
+  std::string topology, schedule;
+  bool json = false;
+  VerifyOptions options;
+};
+
+void AddVerifyOptions(CLI::App* cmd, VerifyArgs* args) {
   cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
   cmd->add_option("schedule", args->schedule, "schedule JSON file ('-' = stdin)")->required();
   cmd->add_flag("--json", args->json, "print one JSON object {ok, tl, tb, ratio, errors, ...}");
@@ -71,16 +69,19 @@ CommandRegistrar reg_verify(0, [](CLI::App& app) {
                 "steps: also require that no node receives an element twice");
   cmd->add_option("--max-errors", args->options.max_errors, "violations to list (default 10)")
       ->check(CLI::Range(1, 1000000));
-  cmd->callback([args]() {
-    RunCommand([&]() {
-      Topology g = ReadTopologyFile(args->topology);
-      const std::string name = args->schedule == "-" ? "<stdin>" : args->schedule;
-      const VerifyResult r =
-          VerifyScheduleText(g, ReadTextFile(args->schedule), name, args->options);
-      std::cout << (args->json ? VerifyResultJson(r).dump() + "\n" : VerifyResultText(r));
-      return r.ok ? kExitOk : kExitCheckFailed;
-    });
-  });
+}
+
+int RunVerify(const VerifyArgs& a) {
+  Topology g = ReadTopologyFile(a.topology);
+  const std::string name = a.schedule == "-" ? "<stdin>" : a.schedule;
+  const VerifyResult r = VerifyScheduleText(g, ReadTextFile(a.schedule), name, a.options);
+  std::cout << (a.json ? VerifyResultJson(r).dump() + "\n" : VerifyResultText(r));
+  return r.ok ? kExitOk : kExitCheckFailed;
+}
+
+CommandRegistrar reg_verify(0, [](CLI::App& app) {
+  AddCommand(app, "verify", "Model-check a schedule (\"steps\" or \"pipeline\" JSON) on a topology",
+             AddVerifyOptions, RunVerify);
 });
 
 }  // namespace

@@ -1,0 +1,26 @@
+// The pieces `topo info` and `topo symmetry` share (topo_info_command.cc,
+// topo_symmetry_command.cc): the declared automorphisms checked, orbits printed.
+#ifndef COLLSYNTH_CLI_TOPO_COMMON_H_
+#define COLLSYNTH_CLI_TOPO_COMMON_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "graphs/topology.h"
+
+namespace collsynth::cli {
+
+// InputError(file, "automorphisms[i]", ...) for the first declared automorphism that is not
+// one (naming one offending node or link).
+void RequireAutomorphisms(const Topology& g, const std::string& file);
+
+// Orbits as lists of node names.
+nlohmann::json OrbitNames(const Topology& g, const std::vector<std::vector<int>>& orbits);
+
+// "3 (sizes 8, 8, 4)", at most 10 sizes shown.
+std::string OrbitSummary(const std::vector<std::vector<int>>& orbits);
+
+}  // namespace collsynth::cli
+
+#endif  // COLLSYNTH_CLI_TOPO_COMMON_H_
