@@ -28,8 +28,13 @@ json HeightCandidateJson(const HeightCandidates& all, const HeightCandidate& c) 
 
 OutputCheck WriteHeightCandidate(const Topology& g, const HeightCandidate& c,
                                  const std::string& path) {
-  const json expected = {
-      {"ratio", ToString(c.ratio)}, {"verdict", c.verdict}, {"height_hops", c.height_hops}};
+  ExpectedCheck expected;
+  expected.ratio = c.ratio;
+  expected.height_hops = c.height_hops;
+  for (PipelineVerdict v : {PipelineVerdict::kInvalid, PipelineVerdict::kValid,
+                            PipelineVerdict::kOptimalCertified}) {
+    if (c.verdict == PipelineVerdictName(v)) expected.verdict = v;
+  }
   if (c.symmetric) {
     return WriteCheckedSchedule(g, SymmetricPipelineScheduleToJsonText(*c.symmetric, g) + "\n",
                                 path, {}, expected);

@@ -117,7 +117,6 @@ CommandRegistrar reg_pareto(0, [](CLI::App& app) {
              "Non-dominated (height, ratio) points among checked pipeline schedules",
              AddParetoOptions, RunPareto);
 });
-});
 
 }  // namespace
 }  // namespace collsynth::cli
