@@ -29,6 +29,10 @@ constexpr std::int64_t kMaxOrder = std::int64_t{1} << 31;
 constexpr int kMaxGeneratorTrials = 64;
 // The small-k search tries k = k0, 2·k0, ..., this many times k0; a larger k is refused.
 constexpr int kMaxSymmetricKFactor = 16;
+// Branch-and-bound nodes per CBC search for small integer multiplicities (at most
+// kMaxSymmetricKFactor searches per phase). A count, not seconds, so that k does not depend on
+// the machine or its load.
+constexpr int kSmallMixtureNodes = 500;
 // A k above both that range and the exporters' default chunk bound (export msccl
 // --max-chunks 256) makes the symmetric schedule useless to executors: no schedule.
 constexpr int kMaxPlainSymmetricK = 256;
@@ -238,8 +242,9 @@ std::optional<std::vector<BigInt>> SmallIntegerMixture(const std::vector<Column>
     }
     ilp.entries.push_back({num_orbits + columns[i].rep, i, 1.0});
   }
+  // A node budget, not a clock: the same k on every machine and under any load.
   CbcOptions options;
-  options.time_limit_seconds = 1.0;
+  options.max_nodes = kSmallMixtureNodes;
   LpSolution sol = SolveIlpWithCbc(ilp, options);
   if (sol.outcome != LpOutcome::kOptimal) return std::nullopt;
   std::vector<BigInt> m(cols);
@@ -567,10 +572,7 @@ bool PhaseBuilder::IntegerMultiplicities() {
   Rational u0;
   MinimalUk(g_, opt_.ratio, &u0, &k0_);
   if (k_ > k0_ && num_orbits_ <= 12) AddPriorityColumns();
-  const auto deadline = Clock::now() + std::chrono::seconds(2);
-  for (BigInt d = k0_;
-       d < k_ && d <= kMaxSymmetricKFactor * k0_ && d <= 1000000 && Clock::now() < deadline;
-       d += k0_) {
+  for (BigInt d = k0_; d < k_ && d <= kMaxSymmetricKFactor * k0_ && d <= 1000000; d += k0_) {
     std::optional<std::vector<BigInt>> small =
         SmallIntegerMixture(columns_, num_reps_, cap_, opt_.ratio, d);
     if (small) {

@@ -32,7 +32,8 @@
 //     to the plain path.
 //  4. Small k: a vertex of the LP can have large denominators (k is their lcm, and executors
 //     split each shard into k pieces). CBC then looks for integer multiplicities summing to
-//     D = k0, 2·k0, ... (k0 = Proposition 3's least k, at most 16·k0, 2 s in all) over the
+//     D = k0, 2·k0, ... (k0 = Proposition 3's least k, at most 16·k0, each search at most 500
+//     branch-and-bound nodes: a count, not seconds, so k is the same on every machine) over the
 //     trees found plus Prim trees under strict priorities of two or three link orbits; an
 //     answer is checked exactly like the vertex. 2-D tori and hypercubes get the plain k.
 // Cost: step 1 O(V·m) to hash the m declared generators, plus O((V + E)·log² N) per
