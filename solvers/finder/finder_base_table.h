@@ -4,7 +4,7 @@
 //
 // The numbers were produced by ComputeBfbValue (solvers/finder/finder_bfb_value.h) with
 // `collsynth finder --emit-genkautz-table D MAX` and are checked against GenerateBfbSchedule
-// and the step checker on samples in tests/solvers/finder_test.cc. Lookup is O(log n).
+// and the step checker on samples in tests/solvers/finder/finder_test.cc. Lookup is O(log n).
 #ifndef COLLSYNTH_SOLVERS_FINDER_FINDER_BASE_TABLE_H_
 #define COLLSYNTH_SOLVERS_FINDER_FINDER_BASE_TABLE_H_
 

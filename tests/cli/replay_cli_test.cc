@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "proofs_check/msccl_xml_fixtures.h"
+#include "fixtures/msccl_xml_fixtures.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "proofs_check/mscclpp_plan_fixtures.h"
+#include "fixtures/mscclpp_plan_fixtures.h"
 #include "test_util.h"
 
 namespace collsynth {

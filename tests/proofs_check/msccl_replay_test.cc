@@ -1,7 +1,7 @@
 // The MSCCL XML replay checker (proofs_check/msccl_replay.h; docs/export.md "Replay checker"):
 // correct schedules of every supported collective are accepted with their exact chunks per pair,
 // and every corruption class of docs/export.md "Runtime facts" is rejected at the stage the design
-// (docs/export.md "Replay checker") names. Test vectors: tests/proofs_check/msccl_xml_fixtures.h.
+// (docs/export.md "Replay checker") names. Test vectors: tests/fixtures/msccl_xml_fixtures.h.
 #include "proofs_check/msccl_replay.h"
 
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "proofs_check/msccl_xml_fixtures.h"
+#include "fixtures/msccl_xml_fixtures.h"
 
 namespace collsynth {
 namespace {

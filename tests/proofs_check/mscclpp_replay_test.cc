@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "proofs_check/mscclpp_plan_fixtures.h"
+#include "fixtures/mscclpp_plan_fixtures.h"
 
 namespace collsynth {
 namespace {

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "proofs_check/pipeline_checker.h"
-#include "proofs_check/schedule_fixtures.h"
+#include "fixtures/schedule_fixtures.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/compact_schedule.h"
 #include "test_util.h"

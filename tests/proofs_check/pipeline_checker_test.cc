@@ -7,7 +7,7 @@
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "graphs/topology_io.h"
-#include "proofs_check/schedule_fixtures.h"
+#include "fixtures/schedule_fixtures.h"
 #include "test_util.h"
 
 namespace collsynth {

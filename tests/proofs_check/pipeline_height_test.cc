@@ -12,7 +12,7 @@
 #include "core/input_error.h"
 #include "proofs_check/pipeline_check_parts.h"
 #include "proofs_check/pipeline_checker.h"
-#include "proofs_check/schedule_fixtures.h"
+#include "fixtures/schedule_fixtures.h"
 #include "schedules/pipeline_schedule.h"
 #include "test_util.h"
 

@@ -7,7 +7,7 @@
 
 #include "core/input_error.h"
 #include "core/json_io.h"
-#include "proofs_check/schedule_fixtures.h"
+#include "fixtures/schedule_fixtures.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/step_schedule.h"

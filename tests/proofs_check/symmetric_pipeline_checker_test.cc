@@ -17,7 +17,7 @@
 
 #include "graphs/expression.h"
 #include "proofs_check/pipeline_checker.h"
-#include "proofs_check/schedule_fixtures.h"
+#include "fixtures/schedule_fixtures.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -13,7 +13,7 @@
 #include "core/json_io.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"
-#include "schedule_fixtures.h"
+#include "fixtures/schedule_fixtures.h"
 
 namespace collsynth {
 namespace {

@@ -19,7 +19,7 @@
 
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"
-#include "schedule_fixtures.h"
+#include "fixtures/schedule_fixtures.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"

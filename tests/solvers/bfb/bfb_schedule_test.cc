@@ -11,7 +11,7 @@
 #include <numeric>
 #include <random>
 
-#include "bfb_test_topologies.h"
+#include "solvers/bfb_test_topologies.h"
 #include "core/input_error.h"
 #include "graphs/expression.h"
 #include "graphs/metrics.h"

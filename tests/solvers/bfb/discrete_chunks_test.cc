@@ -8,7 +8,7 @@
 
 #include <random>
 
-#include "bfb_test_topologies.h"
+#include "solvers/bfb_test_topologies.h"
 #include "core/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "test_util.h"

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bfb_test_topologies.h"
+#include "solvers/bfb_test_topologies.h"
 #include "core/input_error.h"
 #include "proofs_check/step_checker.h"
 

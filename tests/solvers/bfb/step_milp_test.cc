@@ -12,7 +12,7 @@
 #include <limits>
 #include <map>
 
-#include "bfb_test_topologies.h"
+#include "solvers/bfb_test_topologies.h"
 #include "core/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/bfb/bfb_schedule.h"

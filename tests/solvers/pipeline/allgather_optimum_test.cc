@@ -6,7 +6,7 @@
 #include <random>
 
 #include "graphs/expression.h"
-#include "pipeline_test_topologies.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "solvers/pipeline/integer_bandwidths.h"
 #include "test_util.h"
 

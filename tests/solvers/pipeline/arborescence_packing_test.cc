@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "pipeline_test_topologies.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -8,7 +8,7 @@
 
 #include <random>
 
-#include "pipeline_test_topologies.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "solvers/pipeline/allgather_optimum.h"
 #include "test_util.h"
 

@@ -6,7 +6,7 @@
 #include <random>
 #include <tuple>
 
-#include "pipeline_test_topologies.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "solvers/backends/max_flow.h"
 #include "solvers/pipeline/allgather_optimum.h"
 #include "test_util.h"

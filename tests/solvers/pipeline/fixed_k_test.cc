@@ -9,7 +9,7 @@
 #include <random>
 
 #include "graphs/topology_io.h"
-#include "pipeline_test_topologies.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/tree_packing_brute_force.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"

@@ -9,7 +9,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "pipeline_test_topologies.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "graphs/expression.h"
-#include "pipeline_test_topologies.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/pipeline/collective_bounds.h"

@@ -7,7 +7,7 @@
 
 #include "graphs/expression.h"
 #include "proofs_check/pipeline_checker.h"
-#include "proofs_check/schedule_fixtures.h"
+#include "fixtures/schedule_fixtures.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 
