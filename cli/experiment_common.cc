@@ -9,14 +9,14 @@
 #include <thread>
 
 #include "cli/command_registry.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "experiments/csv_table.h"
 #include "experiments/definition.h"
 #include "experiments/outputs.h"
 #include "experiments/runner.h"
 #include "experiments/shards.h"
 #include "experiments/slurm.h"
-#include "core/input_error.h"
-#include "core/json_io.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth::cli {

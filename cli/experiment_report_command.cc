@@ -5,10 +5,10 @@
 
 #include "cli/command_registry.h"
 #include "cli/experiment_common.h"
-#include "experiments/csv_table.h"
-#include "experiments/outputs.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
+#include "experiments/csv_table.h"
+#include "experiments/outputs.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth::cli {

@@ -10,9 +10,9 @@
 
 #include "cli/command_registry.h"
 #include "cli/experiment_common.h"
+#include "core/input_error.h"
 #include "experiments/runner.h"
 #include "experiments/slurm.h"
-#include "core/input_error.h"
 
 namespace collsynth::cli {
 namespace {

@@ -5,10 +5,10 @@
 #include <system_error>
 #include <utility>
 
-#include "export/msccl_program.h"
 #include "core/input_error.h"
-#include "graphs/rank_map.h"
 #include "core/json_io.h"
+#include "export/msccl_program.h"
+#include "graphs/rank_map.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth::cli {

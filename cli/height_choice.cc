@@ -31,8 +31,8 @@ OutputCheck WriteHeightCandidate(const Topology& g, const HeightCandidate& c,
   ExpectedCheck expected;
   expected.ratio = c.ratio;
   expected.height_hops = c.height_hops;
-  for (PipelineVerdict v : {PipelineVerdict::kInvalid, PipelineVerdict::kValid,
-                            PipelineVerdict::kOptimalCertified}) {
+  for (PipelineVerdict v :
+       {PipelineVerdict::kInvalid, PipelineVerdict::kValid, PipelineVerdict::kOptimalCertified}) {
     if (c.verdict == PipelineVerdictName(v)) expected.verdict = v;
   }
   if (c.symmetric) {

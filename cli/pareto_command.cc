@@ -11,8 +11,8 @@
 #include "cli/command_registry.h"
 #include "cli/height_choice.h"
 #include "core/input_error.h"
-#include "graphs/properties.h"
 #include "core/json_io.h"
+#include "graphs/properties.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth::cli {
@@ -113,8 +113,7 @@ int RunPareto(const ParetoArgs& a) {
 }
 
 CommandRegistrar reg_pareto(0, [](CLI::App& app) {
-  AddCommand(app, "pareto",
-             "Non-dominated (height, ratio) points among checked pipeline schedules",
+  AddCommand(app, "pareto", "Non-dominated (height, ratio) points among checked pipeline schedules",
              AddParetoOptions, RunPareto);
 });
 

@@ -11,8 +11,8 @@
 
 #include "cli/command_registry.h"
 #include "core/input_error.h"
-#include "experiments/sweeps/sweep.h"
 #include "core/json_io.h"
+#include "experiments/sweeps/sweep.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth::cli {

@@ -168,9 +168,8 @@ int RunScheduleExpand(const ScheduleExpandArgs& a) {
   x.schedule.claimed_tb = r.tb;
   if (!a.topology_out.empty()) WriteTopologyFile(x.topology, a.topology_out);
   // The written bytes are the checked artifact (schedule_output.h).
-  OutputCheck out =
-      WriteCheckedSchedule(x.topology, StepScheduleToJsonText(x.schedule, x.topology) + "\n", a.out,
-                           {}, SameFigures(r));
+  OutputCheck out = WriteCheckedSchedule(
+      x.topology, StepScheduleToJsonText(x.schedule, x.topology) + "\n", a.out, {}, SameFigures(r));
   if (!out.ok) {
     PrintFailure("schedule expand: " + a.out + ": " + out.error + " (nothing written)");
     return kExitCheckFailed;

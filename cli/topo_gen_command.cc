@@ -5,9 +5,9 @@
 #include "cli/command_registry.h"
 #include "cli/progress.h"
 #include "core/input_error.h"
+#include "core/json_io.h"
 #include "graphs/expression.h"
 #include "graphs/family.h"
-#include "core/json_io.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth::cli {

@@ -6,10 +6,10 @@
 #include "cli/progress.h"
 #include "cli/topo_common.h"
 #include "core/input_error.h"
+#include "core/json_io.h"
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
 #include "graphs/symmetry.h"
-#include "core/json_io.h"
 #include "graphs/topology_io.h"
 #include "theory/moore_bound.h"
 

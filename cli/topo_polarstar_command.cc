@@ -10,9 +10,9 @@
 
 #include "cli/command_registry.h"
 #include "core/input_error.h"
+#include "core/json_io.h"
 #include "graphs/generators/polarstar.h"
 #include "graphs/metrics.h"
-#include "core/json_io.h"
 #include "graphs/topology_io.h"
 #include "theory/polarstar_bounds.h"
 

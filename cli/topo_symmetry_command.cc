@@ -3,8 +3,8 @@
 
 #include "cli/command_registry.h"
 #include "cli/topo_common.h"
-#include "graphs/symmetry.h"
 #include "core/json_io.h"
+#include "graphs/symmetry.h"
 #include "graphs/topology_io.h"
 
 namespace collsynth::cli {

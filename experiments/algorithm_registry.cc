@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
-#include "experiments/params.h"
 #include "core/input_error.h"
+#include "experiments/params.h"
 #include "proofs_check/tree_allreduce_checker.h"
 #include "solvers/baselines/baseline_structure.h"
 #include "solvers/baselines/baselines.h"

@@ -35,8 +35,8 @@
 #include <utility>
 #include <vector>
 
-#include "experiments/experiment.h"
 #include "core/rational.h"
+#include "experiments/experiment.h"
 #include "graphs/topology.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"

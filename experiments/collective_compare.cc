@@ -3,12 +3,12 @@
 #include <chrono>
 #include <optional>
 
+#include "core/input_error.h"
+#include "core/stopwatch.h"
 #include "experiments/algorithm_registry.h"
 #include "experiments/csv_table.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "core/input_error.h"
-#include "core/stopwatch.h"
 #include "graphs/metrics.h"
 
 namespace collsynth::experiments {

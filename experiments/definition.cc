@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
-#include "core/input_error.h"
-#include "core/json_io.h"
 
 namespace collsynth::experiments {
 namespace {

@@ -30,13 +30,13 @@
 #include <utility>
 #include <vector>
 
+#include "core/input_error.h"
+#include "core/stopwatch.h"
 #include "experiments/algorithm_registry.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "core/input_error.h"
-#include "core/stopwatch.h"
 #include "solvers/baselines/baseline_structure.h"
 #include "solvers/pipeline/allgather_optimum.h"
 

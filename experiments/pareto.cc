@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "experiments/tune.h"
 #include "core/input_error.h"
+#include "experiments/tune.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "solvers/baselines/routed_baselines.h"

@@ -6,12 +6,12 @@
 #include <string>
 #include <utility>
 
+#include "core/input_error.h"
 #include "experiments/algorithm_registry.h"
 #include "experiments/csv_table.h"
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
-#include "core/input_error.h"
 #include "simulate/chunk_choice.h"
 #include "simulate/flow_simulation.h"
 #include "simulate/pipeline_simulation.h"

@@ -4,8 +4,8 @@
 #include <queue>
 #include <stdexcept>
 
-#include "experiments/algorithm_registry.h"
 #include "core/input_error.h"
+#include "experiments/algorithm_registry.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"

@@ -14,9 +14,9 @@
 #include <optional>
 #include <string>
 
+#include "core/input_error.h"
 #include "core/json_io.h"
 #include "fuzz/fuzz_common.h"
-#include "core/input_error.h"
 #include "proofs_check/brute_force_simulator.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"

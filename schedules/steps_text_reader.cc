@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/input_error.h"
-#include "core/rational.h"
 #include "core/json_io.h"
+#include "core/rational.h"
 
 namespace collsynth {
 namespace {

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "core/input_error.h"
 #include "export/chakra_et.h"
 #include "export/msccl_xml.h"
 #include "export/protobuf_wire.h"
-#include "core/input_error.h"
 #include "proofs_check/chakra_trace.h"
 #include "proofs_check/msccl_replay.h"
 

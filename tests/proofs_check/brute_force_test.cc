@@ -6,8 +6,8 @@
 
 #include <random>
 
-#include "proofs_check/brute_force_simulator.h"
 #include "fixtures/schedule_fixtures.h"
+#include "proofs_check/brute_force_simulator.h"
 #include "proofs_check/step_checker.h"
 #include "test_util.h"
 

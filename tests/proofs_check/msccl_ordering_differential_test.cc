@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/msccl_xml_fixtures.h"
 #include "proofs_check/msccl_execution.h"
 #include "proofs_check/msccl_model.h"
 #include "proofs_check/msccl_replay.h"
 #include "proofs_check/msccl_schema.h"
-#include "fixtures/msccl_xml_fixtures.h"
 #include "proofs_check/msccl_xml_lexer.h"
 #include "test_util.h"
 

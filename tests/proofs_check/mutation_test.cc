@@ -9,8 +9,8 @@
 #include <functional>
 #include <random>
 
-#include "proofs_check/pipeline_checker.h"
 #include "fixtures/schedule_fixtures.h"
+#include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/compact_schedule.h"
 #include "test_util.h"

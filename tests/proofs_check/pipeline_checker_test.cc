@@ -6,8 +6,8 @@
 
 #include "core/input_error.h"
 #include "core/json_io.h"
-#include "graphs/topology_io.h"
 #include "fixtures/schedule_fixtures.h"
+#include "graphs/topology_io.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/input_error.h"
+#include "fixtures/schedule_fixtures.h"
 #include "proofs_check/pipeline_check_parts.h"
 #include "proofs_check/pipeline_checker.h"
-#include "fixtures/schedule_fixtures.h"
 #include "schedules/pipeline_schedule.h"
 #include "test_util.h"
 

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "core/input_error.h"
-#include "graphs/topology_io.h"
 #include "fixtures/schedule_fixtures.h"
+#include "graphs/topology_io.h"
 #include "test_util.h"
 
 namespace collsynth {

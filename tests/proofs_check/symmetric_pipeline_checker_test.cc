@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/schedule_fixtures.h"
 #include "graphs/expression.h"
 #include "proofs_check/pipeline_checker.h"
-#include "fixtures/schedule_fixtures.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -11,9 +11,9 @@
 
 #include "core/input_error.h"
 #include "core/json_io.h"
+#include "fixtures/schedule_fixtures.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"
-#include "fixtures/schedule_fixtures.h"
 
 namespace collsynth {
 namespace {

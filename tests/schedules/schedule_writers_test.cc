@@ -17,9 +17,9 @@
 #include <sstream>
 #include <string>
 
+#include "fixtures/schedule_fixtures.h"
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"
-#include "fixtures/schedule_fixtures.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"

@@ -11,12 +11,12 @@
 #include <numeric>
 #include <random>
 
-#include "solvers/bfb_test_topologies.h"
 #include "core/input_error.h"
 #include "graphs/expression.h"
 #include "graphs/metrics.h"
 #include "graphs/properties.h"
 #include "proofs_check/step_checker.h"
+#include "solvers/bfb_test_topologies.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -8,9 +8,9 @@
 
 #include <random>
 
-#include "solvers/bfb_test_topologies.h"
 #include "core/input_error.h"
 #include "proofs_check/step_checker.h"
+#include "solvers/bfb_test_topologies.h"
 #include "test_util.h"
 
 namespace collsynth {

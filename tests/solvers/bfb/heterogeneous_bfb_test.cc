@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "solvers/bfb_test_topologies.h"
 #include "core/input_error.h"
 #include "proofs_check/step_checker.h"
+#include "solvers/bfb_test_topologies.h"
 
 namespace collsynth {
 namespace {

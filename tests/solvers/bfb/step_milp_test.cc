@@ -12,10 +12,10 @@
 #include <limits>
 #include <map>
 
-#include "solvers/bfb_test_topologies.h"
 #include "core/input_error.h"
 #include "proofs_check/step_checker.h"
 #include "solvers/bfb/bfb_schedule.h"
+#include "solvers/bfb_test_topologies.h"
 
 namespace collsynth {
 namespace {

@@ -6,8 +6,8 @@
 #include <random>
 
 #include "graphs/expression.h"
-#include "solvers/pipeline_test_topologies.h"
 #include "solvers/pipeline/integer_bandwidths.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -8,8 +8,8 @@
 
 #include <random>
 
-#include "solvers/pipeline_test_topologies.h"
 #include "solvers/pipeline/allgather_optimum.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -6,9 +6,9 @@
 #include <random>
 #include <tuple>
 
-#include "solvers/pipeline_test_topologies.h"
 #include "solvers/backends/max_flow.h"
 #include "solvers/pipeline/allgather_optimum.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "test_util.h"
 
 namespace collsynth {

@@ -9,10 +9,10 @@
 #include <random>
 
 #include "graphs/topology_io.h"
-#include "solvers/pipeline_test_topologies.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/tree_packing_brute_force.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "test_util.h"
 
 namespace collsynth {

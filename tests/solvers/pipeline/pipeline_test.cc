@@ -6,11 +6,11 @@
 #include <random>
 
 #include "graphs/expression.h"
-#include "solvers/pipeline_test_topologies.h"
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/pipeline/collective_bounds.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "solvers/pipeline_test_topologies.h"
 #include "test_util.h"
 
 namespace collsynth {

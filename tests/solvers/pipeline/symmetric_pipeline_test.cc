@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "fixtures/schedule_fixtures.h"
 #include "graphs/expression.h"
 #include "proofs_check/pipeline_checker.h"
-#include "fixtures/schedule_fixtures.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 
