@@ -85,7 +85,9 @@ void ExpectPointsChecked(const Topology& g, const HeightCandidates& c) {
     EXPECT_EQ(r.ratio, p.ratio) << p.algorithm;
     EXPECT_EQ(r.height_hops, p.height_hops) << p.algorithm;
     EXPECT_GE(r.height_hops, c.height_lower_bound_hops) << p.algorithm;
-    if (c.ratio_lower_bound) EXPECT_GE(r.ratio, *c.ratio_lower_bound) << p.algorithm;
+    if (c.ratio_lower_bound) {
+      EXPECT_GE(r.ratio, *c.ratio_lower_bound) << p.algorithm;
+    }
   }
 }
 
