@@ -106,7 +106,8 @@ TuneCandidates BuildTuneCandidates(const Topology& g, Collective collective,
     o.collective = collective;
     try {
       PipelineSchedule s = BuildRoutedBaseline(g, o, file);
-      AddChecked(CheckPipelineSchedule(g, s), name, std::move(s), out);
+      const PipelineCheckReport r = CheckPipelineSchedule(g, s);  // before `s` is moved from
+      AddChecked(r, name, std::move(s), out);
     } catch (const InputError& e) {
       out.skipped.push_back({name, e.what()});
     }
