@@ -17,9 +17,7 @@
 set -u
 
 EXEMPT=(
-  experiments/export-replay-mscclpp.json
   experiments/table6-generation-time.json
-  experiments/time-vs-size.json
 )
 # The word issue (any case) followed by a number, with or without '#'; the notes file.
 PATTERN='\<[Ii][Ss][Ss][Uu][Ee][[:space:]]+#?[0-9]|executors\.md'
