@@ -63,7 +63,7 @@ self_test() {
   printf 'See Iss%s #7.\n' 'ue' > "$t/docs/bad2.md"
   printf 'facts in ../shared/%s\n' "$ex" > "$t/docs/bad3.md"
   printf '%s 5\n' "$is" > "$t/notebooks_data/x/README.md"
-  printf '"%s 20"\n' "$is" > "$t/experiments/time-vs-size.json"
+  printf '"%s 20"\n' "$is" > "$t/experiments/table6-generation-time.json"
   out="$(check_tree "$t")"
   rc=$?
   local want
