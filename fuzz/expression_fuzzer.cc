@@ -4,12 +4,36 @@
 // longer than -timeout or more than -rss_limit_mb is a finding (the size guards must
 // refuse it first, docs/formats.md "Limits"). Legal but large expressions (by the size estimate)
 // are skipped: their cost is the generators', measured in bench/.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "fuzz/fuzz_common.h"
 #include "graphs/expression.h"
+
+namespace {
+
+constexpr long kMaxUnsizedArgument = 16;
+
+// Whether some run of digits in `text` reads as a number above `limit`.
+bool HasNumberAbove(const std::string& text, long limit) {
+  long value = 0;
+  bool in_number = false;
+  for (char c : text) {
+    if (c >= '0' && c <= '9') {
+      value = in_number ? std::min(value * 10 + (c - '0'), limit + 1) : c - '0';
+      in_number = true;
+      if (value > limit) return true;
+    } else {
+      in_number = false;
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace collsynth;
@@ -23,10 +47,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // target evaluates only what is small by the expression's own size estimate, which also
     // refuses what is above the limits (an InputError). Families without a size function
     // guard their own size before building.
-    if (auto size = EstimateTopologyExpressionSize(expr);
-        size && (size->nodes > (1 << 16) || size->links > (1 << 19))) {
-      return;
-    }
+    const std::optional<TopologySize> size = EstimateTopologyExpressionSize(expr);
+    if (size && (size->nodes > (1 << 16) || size->links > (1 << 19))) return;
+    // A family without a size function (e.g. polarstar) is measured only once built, and at
+    // the link limit that is legal but over this target's 2 GB cap under ASan
+    // (polarstar(8,232,iq): 8.2 M links, 2.2 GB, 48 s). Such expressions are evaluated only
+    // with every number <= kMaxUnsizedArgument, which keeps them to a few hundred thousand
+    // links; their large legal sizes are the generators' own tests and bench/.
+    if (!size && HasNumberAbove(canonical, kMaxUnsizedArgument)) return;
     const Topology g = EvaluateTopologyExpression(expr);
     fuzz::Require(
         g.name() == canonical,
