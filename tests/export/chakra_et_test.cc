@@ -14,6 +14,7 @@
 
 #include "export/chakra_decode.h"
 #include "export/protobuf_wire.h"
+#include "fixtures/export_fixtures.h"
 
 namespace collsynth {
 namespace {
@@ -168,41 +169,10 @@ TEST(ChakraEt, HandBuiltChainNodeByNode) {
 
 // ---- lowered schedules ---------------------------------------------------------------------
 
-Topology Full3() {
-  Topology g;
-  int a = g.AddCompute("a"), b = g.AddCompute("b"), c = g.AddCompute("c");
-  g.AddDuplexLink(a, b, 1);
-  g.AddDuplexLink(b, c, 1);
-  g.AddDuplexLink(a, c, 1);
-  return g;
-}
+using testing::Full3;
 
-// Per root r: a chain r -> r+1 -> r+2 (multiplicity m1) and a star r -> r+1, r -> r+2 (m2).
 PipelineSchedule ChainAndStar(const std::string& coll, int m1, int m2) {
-  PipelineSchedule s;
-  s.collective = *ParseCollective(coll);
-  s.k = m1 + m2;
-  auto edge = [](int from, int to, int m) {
-    PipelineTreeEdge e;
-    e.from = from;
-    e.to = to;
-    e.routes.push_back({{from, to}, BigInt(m)});
-    return e;
-  };
-  for (int r = 0; r < 3; ++r) {
-    int x = (r + 1) % 3, y = (r + 2) % 3;
-    PipelineTree chain;
-    chain.root = r;
-    chain.multiplicity = m1;
-    chain.edges = {edge(r, x, m1), edge(x, y, m1)};
-    s.trees.push_back(chain);
-    PipelineTree star;
-    star.root = r;
-    star.multiplicity = m2;
-    star.edges = {edge(r, x, m2), edge(r, y, m2)};
-    s.trees.push_back(star);
-  }
-  return s;
+  return testing::ChainAndStar(*ParseCollective(coll), m1, m2);
 }
 
 // Nodes per step type, from the decomposition in docs/export.md "ASTRA-sim (Chakra ET)"

@@ -16,6 +16,7 @@
 
 #include "core/input_error.h"
 #include "export/msccl_program.h"
+#include "fixtures/export_fixtures.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/mscclpp_replay.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
@@ -25,45 +26,10 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-Topology Full3() {
-  Topology g;
-  int a = g.AddCompute("a"), b = g.AddCompute("b"), c = g.AddCompute("c");
-  g.AddDuplexLink(a, b, 1);
-  g.AddDuplexLink(b, c, 1);
-  g.AddDuplexLink(a, c, 1);
-  return g;
-}
+using testing::Full3;
 
-// Per root r: a chain r -> r+1 -> r+2 (multiplicity m1) and a star r -> r+1, r -> r+2 (m2).
 PipelineSchedule ChainAndStar(const std::string& coll, int m1, int m2) {
-  PipelineSchedule s;
-  s.collective = *ParseCollective(coll);
-  s.k = m1 + m2;
-  auto edge = [](int from, int to, int m) {
-    PipelineTreeEdge e;
-    e.from = from;
-    e.to = to;
-    e.routes.push_back({{from, to}, BigInt(m)});
-    return e;
-  };
-  for (int r = 0; r < 3; ++r) {
-    int x = (r + 1) % 3, y = (r + 2) % 3;
-    if (m1 > 0) {
-      PipelineTree t;
-      t.root = r;
-      t.multiplicity = m1;
-      t.edges = {edge(r, x, m1), edge(x, y, m1)};
-      s.trees.push_back(t);
-    }
-    if (m2 > 0) {
-      PipelineTree t;
-      t.root = r;
-      t.multiplicity = m2;
-      t.edges = {edge(r, x, m2), edge(r, y, m2)};
-      s.trees.push_back(t);
-    }
-  }
-  return s;
+  return testing::ChainAndStar(*ParseCollective(coll), m1, m2);
 }
 
 PipelineSchedule Allreduce() {
