@@ -117,10 +117,11 @@ class CountingStreamIterator {
   using reference = char;
 
   CountingStreamIterator() = default;
-  CountingStreamIterator(std::streambuf* buf, std::size_t* count) : buf_(buf), count_(count) {}
+  CountingStreamIterator(std::streambuf* buf, std::size_t* count, std::size_t* first_nul)
+      : buf_(buf), count_(count), first_nul_(first_nul) {}
   char operator*() const { return std::char_traits<char>::to_char_type(buf_->sgetc()); }
   CountingStreamIterator& operator++() {
-    buf_->sbumpc();
+    if (buf_->sbumpc() == 0 && *first_nul_ == 0) *first_nul_ = *count_ + 1;
     ++*count_;
     return *this;
   }
@@ -139,6 +140,7 @@ class CountingStreamIterator {
   }
   std::streambuf* buf_ = nullptr;
   std::size_t* count_ = nullptr;
+  std::size_t* first_nul_ = nullptr;  // 1-based position of the first NUL read, 0 for none
 };
 
 bool IsIntegerLiteral(const std::string& s) {
@@ -301,6 +303,10 @@ class BoundedDomBuilder {
                                kObjectBytes = 64, kMemberBytes = 96;
 };
 
+[[noreturn]] void ThrowNulByte(const std::string& file, std::size_t byte) {
+  throw InputError(file, "byte " + std::to_string(byte), "NUL character (JSON text has none)");
+}
+
 }  // namespace
 
 json ParseJsonText(const std::string& text, const std::string& file, std::size_t max_memory) {
@@ -309,6 +315,10 @@ json ParseJsonText(const std::string& text, const std::string& file, std::size_t
 
 json ParseJsonText(const std::string& text, const std::string& file, const JsonElementHook& hook,
                    std::size_t max_memory) {
+  // nlohmann's lexer takes a NUL byte for the end of the input, so "{}\0junk" would read as {}
+  // and a NUL inside a value would be reported as a premature end: name the byte instead.
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+    ThrowNulByte(file, nul + 1);
   json root;
   const char* begin = text.data();
   const char* read_up_to = begin;
@@ -346,18 +356,22 @@ json ParseJsonFile(const std::string& path, const std::string& file, const JsonE
   }
   in.seekg(0, std::ios::beg);
   json root;
-  std::size_t read = 0;
+  std::size_t read = 0, first_nul = 0;
   BoundedDomBuilder builder(
       root, file, [&read] { return read; }, max_memory, &hook);
   try {
-    if (!json::sax_parse(CountingStreamIterator(in.rdbuf(), &read), CountingStreamIterator(),
-                         &builder)) {
+    if (!json::sax_parse(CountingStreamIterator(in.rdbuf(), &read, &first_nul),
+                         CountingStreamIterator(), &builder)) {
       throw std::logic_error("JSON SAX parse of " + file + " stopped without an error");
     }
   } catch (const json::exception& e) {  // not expected: the builder reports its own errors
     throw InputError(file, "byte " + std::to_string(read),
                      std::string("malformed JSON: ") + e.what());
+  } catch (const InputError&) {  // a NUL ended the input early: name it (as ParseJsonText)
+    if (first_nul != 0) ThrowNulByte(file, first_nul);
+    throw;
   }
+  if (first_nul != 0) ThrowNulByte(file, first_nul);
   // A read error ends the buffer early: a parse error above, or (after a complete value) here.
   if (read != static_cast<std::size_t>(size)) throw InputError(path, "", "cannot read file");
   return root;

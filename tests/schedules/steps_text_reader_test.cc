@@ -174,6 +174,11 @@ TEST(StepsTextReaderTest, MalformedFilesGiveThePlainReadsErrorThroughTheLoader) 
   std::string twice = good;
   twice.insert(1, "\"format\":\"steps\",");
   cases.push_back({twice, "byte"});  // a key repeated
+  // Found by the steps fuzzer: NULs after a header number ("tl": 2\0\0...). nlohmann ends the
+  // input at a NUL, so the number's own text read as 2 while the whole document did not read.
+  std::string nul = good;
+  nul.insert(1, "\"tl\": 2" + std::string(3, '\0') + ",");
+  cases.push_back({nul, "byte"});
   for (const Case& c : cases) {
     EXPECT_FALSE(StepScheduleFromStepsText(c.text, g, "s.json").has_value()) << c.text;
     const std::string loaded = Loaded(c.text, g);
