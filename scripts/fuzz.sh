@@ -9,7 +9,11 @@
 #
 # Limits per run: -rss_limit_mb=2048 (also the malloc limit), -timeout=10 s per input (60 s
 # for expression),
-# -max_len=8192. Exit 0 when no target found anything; otherwise 1, after printing for every
+# -max_len=8192. With COLLSYNTH_FUZZ_RUNS=1 (.ci/run sets it) each target runs a fixed number
+# of inputs (runs_for below: about SECONDS' worth on this 2-core machine under ASan) instead of
+# for SECONDS, with SECONDS x 4 as a cap: with a fixed seed the run then tries the same inputs
+# whatever the machine's load, so a local run of the same commit predicts the CI stage
+# (docs/fuzzing.md "CI"). Exit 0 when no target found anything; otherwise 1, after printing for every
 # failing target the log tail and the path of the crashing input (kept in the temp dir, or
 # COLLSYNTH_FUZZ_OUT if set). Environment: COLLSYNTH_FUZZ_OUT (output dir, default a mktemp
 # dir), COLLSYNTH_FUZZ_ARGS (extra libFuzzer flags, e.g. -fork=1 -ignore_crashes=1), COLLSYNTH_FUZZ_SKIP_BUILD=1.
@@ -42,6 +46,31 @@ dict_for() {
   esac
 }
 
+# Executions per target for COLLSYNTH_FUZZ_RUNS=1 at SECONDS = 30: about 25 s of each target's
+# rate under ASan measured in the CI fuzz stage on this machine (docs/fuzzing.md "CI"), scaled
+# linearly for other SECONDS. A new target starts at 50000 until measured.
+runs_for() {
+  local n
+  case "$1" in
+    topology_json) n=300000 ;;
+    edge_list) n=110000 ;;
+    expression) n=25000 ;;
+    steps) n=100000 ;;
+    steps_compact) n=300000 ;;
+    pipeline) n=130000 ;;
+    symmetric_pipeline) n=160000 ;;
+    experiment_definition) n=65000 ;;
+    experiment_shards) n=55000 ;;
+    msccl_xml) n=95000 ;;
+    mscclpp_plan) n=45000 ;;
+    simulate_options) n=350000 ;;
+    export_options) n=60000 ;;
+    chakra_trace) n=700000 ;;
+    *) n=50000 ;;
+  esac
+  echo $((n * seconds / 30))
+}
+
 # One target: its messages go to $out/<target>.txt (printed whole once it ends, so parallel
 # runs do not interleave), its failure to a line of $out/failed.
 fuzz_one() {
@@ -70,11 +99,16 @@ fuzz_one() {
       echo "$t(saved crash)" >>"$out/failed"
     fi
   fi
-  echo "fuzz: $t: $seconds s on $(ls "$work/corpus" | wc -l) corpus file(s)"
+  local budget=(-max_total_time="$seconds") what="$seconds s"
+  if [ "${COLLSYNTH_FUZZ_RUNS:-0}" = 1 ]; then
+    budget=(-runs="$(runs_for "$t")" -max_total_time="$((seconds * 4))")
+    what="$(runs_for "$t") inputs (cap $((seconds * 4)) s)"
+  fi
+  echo "fuzz: $t: $what on $(ls "$work/corpus" | wc -l) corpus file(s)"
   start=$(date +%s)
   set +e
   # shellcheck disable=SC2086
-  "$bin" "${flags[@]}" -max_total_time="$seconds" ${COLLSYNTH_FUZZ_ARGS:-} "$work/corpus" \
+  "$bin" "${flags[@]}" "${budget[@]}" ${COLLSYNTH_FUZZ_ARGS:-} "$work/corpus" \
     >"$work/fuzz.log" 2>&1
   rc=$?
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/fuzz.log" | grep -o '[0-9]*$' | tail -1)
@@ -113,4 +147,4 @@ if [ ${#failed[@]} -ne 0 ]; then
   echo "fuzz: FAILED: ${failed[*]} (inputs under $out/<target>/artifacts/)"
   exit 1
 fi
-echo "fuzz: all ${#targets[@]} target(s) ran $seconds s without a finding"
+echo "fuzz: all ${#targets[@]} target(s) ran without a finding"
