@@ -7,25 +7,12 @@
 #include <sstream>
 
 #include "cli/command_registry.h"
+#include "cli/optimum_report.h"
 #include "cli/progress.h"
-#include "core/input_error.h"
-#include "core/json_io.h"
-#include "graphs/properties.h"
 #include "graphs/topology_io.h"
-#include "schedules/collective.h"
-#include "solvers/pipeline/allgather_optimum.h"
-#include "solvers/pipeline/collective_bounds.h"
 
 namespace collsynth::cli {
 namespace {
-
-using nlohmann::json;
-
-json Names(const Topology& g, const std::vector<int>& ids) {
-  json a = json::array();
-  for (int v : ids) a.push_back(g.node(v).name);
-  return a;
-}
 
 struct OptimumArgs {
   std::string file;
@@ -44,63 +31,18 @@ void AddOptimumOptions(CLI::App* cmd, OptimumArgs* args) {
 }
 
 int RunOptimum(const OptimumArgs& a) {
-  OptimumMethod method;
-  if (a.method == "dinkelbach")
-    method = OptimumMethod::kDinkelbach;
-  else if (a.method == "binary-search")
-    method = OptimumMethod::kBinarySearch;
-  else
-    throw InputError("<args>", "--method",
-                     "unknown method '" + a.method + "' (dinkelbach, binary-search)");
+  ParseOptimumMethod(a.method);  // a bad --method before the file is read
   Topology g = ReadTopologyFile(a.file);
-  RequireEulerianStronglyConnected(g, a.file);
-  if (g.num_compute() < 2) throw InputError(a.file, "nodes", "needs at least 2 compute nodes");
-  int root = g.ComputeNodes().front();
-  if (!a.root.empty()) {
-    auto r = g.FindNode(a.root);
-    if (!r || !g.IsCompute(*r)) {
-      throw InputError("<args>", "--root", "'" + a.root + "' is not a compute node of " + a.file);
-    }
-    root = *r;
-  }
+  const int root = RequireOptimumInput(g, a.file, a.root);
   ProgressPrinter progress("optimum");
-  AllgatherOptimum opt =
-      ComputeAllgatherOptimum(g, method, progress.Counter("sinks", "Theorem-1 test "));
-  progress.Stage("allreduce bounds (6)/(7)");
-  AllreduceBounds ar = ComputeAllreduceBounds(g, opt);
-  progress.Stage("broadcast bound (5)");
-  BroadcastBound bc = ComputeBroadcastBound(g, root);
-  json j;
-  j["collective"] = CollectiveName(Collective::kAllgather);
-  j["topology"] = g.name();
-  j["compute_nodes"] = g.num_compute();
-  j["ratio"] = RationalToJson(opt.ratio);
-  j["bottleneck_cut"] = Names(g, opt.bottleneck_cut);
-  j["cut_compute"] = opt.cut_compute;
-  j["cut_bandwidth"] = RationalToJson(opt.cut_bandwidth);
-  j["U"] = RationalToJson(opt.U);
-  j["k"] =
-      opt.k <= 1000000000000LL ? json(static_cast<std::int64_t>(opt.k)) : json(ToString(opt.k));
-  j["method"] = a.method;
-  j["oracle_tests"] = opt.tests;
-  j["max_flow_calls"] = opt.max_flow_calls;
-  j["rooted_min_cuts"] = opt.rooted_min_cuts;
-  j["allreduce"] = {{"bound6", RationalToJson(ar.bound6)},
-                    {"bound7", RationalToJson(ar.bound7)},
-                    {"lower_bound", RationalToJson(ar.lower_bound)},
-                    {"min_cut", RationalToJson(ar.min_cut)},
-                    {"min_cut_set", Names(g, ar.min_cut_set)},
-                    {"max_single_node_cut", RationalToJson(ar.max_single_cut)},
-                    {"rs_ag_ratio", RationalToJson(ar.rs_ag_ratio)},
-                    {"theorem19_a", ar.theorem19_a},
-                    {"theorem19_b", ar.theorem19_b},
-                    {"rs_ag_optimal", ar.rs_ag_optimal}};
-  j["broadcast"] = {{"root", g.node(root).name},
-                    {"min_cut", RationalToJson(bc.min_cut)},
-                    {"ratio", RationalToJson(bc.ratio)},
-                    {"cut", Names(g, bc.cut)}};
+  const OptimumReport r =
+      ComputeOptimumReport(g, a.method, root, progress.Counter("sinks", "Theorem-1 test "),
+                           [&](const std::string& stage) { progress.Stage(stage); });
+  const AllgatherOptimum& opt = r.allgather;
+  const AllreduceBounds& ar = r.allreduce;
+  const BroadcastBound& bc = r.broadcast;
   if (a.json) {
-    std::cout << j.dump() << "\n";
+    std::cout << OptimumReportJson(g, r).dump() << "\n";
     return kExitOk;
   }
   std::ostringstream o;

@@ -1,5 +1,6 @@
 // The pieces `topo info` and `topo symmetry` share (topo_info_command.cc,
-// topo_symmetry_command.cc): the declared automorphisms checked, orbits printed.
+// topo_symmetry_command.cc): the declared automorphisms checked, orbits printed, and the
+// metrics of `topo info --json` (also the Python package's Topology.info(), docs/python.md).
 #ifndef COLLSYNTH_CLI_TOPO_COMMON_H_
 #define COLLSYNTH_CLI_TOPO_COMMON_H_
 
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/progress.h"
 #include "graphs/topology.h"
 
 namespace collsynth::cli {
@@ -17,6 +19,12 @@ void RequireAutomorphisms(const Topology& g, const std::string& file);
 
 // Orbits as lists of node names.
 nlohmann::json OrbitNames(const Topology& g, const std::vector<std::vector<int>>& orbits);
+
+// What `topo info --json` prints (docs/cli.md "topo info"): sizes, degrees, Eulerian and strong
+// connectivity, distances (BFS on `threads` threads, 0 = all cores; `progress` counts sources),
+// the Moore bound and T_B lower bound of a regular topology, the declared automorphisms (checked
+// by the caller) and the compute orbits.
+nlohmann::json InfoJson(const Topology& g, unsigned threads, const ProgressCallback& progress);
 
 // "3 (sizes 8, 8, 4)", at most 10 sizes shown.
 std::string OrbitSummary(const std::vector<std::vector<int>>& orbits);

@@ -12,6 +12,9 @@ PACKAGES=(
   gnuplot-nox git
   # scripts/compare_experiments.py (the experiments regression test)
   python3
+  # the Python package (python/, docs/python.md): pybind11 bindings for Debian's python3, its
+  # networkx interop and its pytest suite
+  python3-dev pybind11-dev python3-networkx python3-pytest
   # the checking build (scripts/sanitize.sh, scripts/fuzz.sh): clang 14, its ASan/UBSan and
   # libFuzzer runtimes, llvm-symbolizer for readable sanitizer stack traces
   clang libclang-rt-14-dev libfuzzer-14-dev llvm

@@ -1,0 +1,365 @@
+"""collsynth: exact, checked collective-communication schedules from Python.
+
+A thin layer over the C++ library that the ``collsynth`` command is built from (docs/python.md).
+Every number that decides optimality is a :class:`fractions.Fraction`; every schedule the
+package returns or writes has been accepted by the independent checker (``proofs_check/``), and
+``Schedule.save`` writes through the CLI's checked-output path (the bytes on disk are read back
+and checked before the file appears).
+
+Examples
+--------
+>>> import collsynth
+>>> g = collsynth.topo.gen("hypercube(3)")
+>>> collsynth.optimum(g)["ratio"]
+Fraction(7, 3)
+"""
+
+import json as _json
+from types import SimpleNamespace as _Namespace
+
+from . import _collsynth as _core
+from ._errors import InputError, InternalError
+from ._exact import exact as _exact
+from ._exact import fraction as _fraction
+
+__all__ = [
+    "InputError", "InternalError", "Topology", "Schedule", "Verdict", "topo", "optimum",
+    "pipeline", "load_schedule", "verify",
+]
+
+
+class Topology:
+    """A network topology: compute nodes, switches and links with exact bandwidths.
+
+    Build one with :meth:`from_file`, :meth:`from_json`, :meth:`from_networkx` or
+    :func:`collsynth.topo.gen`; the C++ readers check it (exit-2 errors of the CLI become
+    :class:`InputError`).
+
+    Attributes
+    ----------
+    origin : str
+        Where it came from: a path, ``"<expr>"``, ``"<json>"`` or ``"<networkx>"``; errors about
+        the topology name it.
+    """
+
+    def __init__(self, core, origin):
+        self._g = core
+        self.origin = origin
+
+    @classmethod
+    def from_file(cls, path):
+        """Read a topology file (JSON or edge list, docs/formats.md).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+
+        Returns
+        -------
+        Topology
+        """
+        path = str(path)
+        return cls(_core.Topology.from_file(path), path)
+
+    @classmethod
+    def from_json(cls, document, origin="<json>"):
+        """A topology from its JSON document (docs/formats.md), as text or as a dict.
+
+        Bandwidths may be ints, strings ("3/2") or Fractions.
+        """
+        if not isinstance(document, str):
+            document = _json.dumps(document, default=_json_default)
+        return cls(_core.Topology.from_json_text(document, origin), origin)
+
+    @classmethod
+    def from_networkx(cls, graph, name=None):
+        """A topology from a :class:`networkx.DiGraph`.
+
+        Parameters
+        ----------
+        graph : networkx.DiGraph
+            Node attribute ``kind`` (``"compute"``, the default, or ``"switch"``); edge attribute
+            ``bandwidth`` (int, Fraction or "p/q", required), optional ``multiplicity`` and
+            ``latency`` (seconds, exact). Node names are ``str(node)``.
+        name : str, optional
+            The topology's name (default: ``graph.graph.get("name", "")``).
+
+        Returns
+        -------
+        Topology
+        """
+        nodes = []
+        for v, data in graph.nodes(data=True):
+            node = {"name": str(v)}
+            if data.get("kind", "compute") != "compute":
+                node["kind"] = data["kind"]
+            nodes.append(node)
+        links = []
+        for u, v, data in graph.edges(data=True):
+            if "bandwidth" not in data:
+                raise InputError(f"<networkx>: edge ({u}, {v}): has no 'bandwidth' attribute",
+                                 "<networkx>", f"edge ({u}, {v})", "has no 'bandwidth' attribute")
+            link = {"from": str(u), "to": str(v), "bandwidth": data["bandwidth"]}
+            for key in ("multiplicity", "latency"):
+                if key in data:
+                    link[key] = data[key]
+            links.append(link)
+        doc = {"name": name if name is not None else graph.graph.get("name", ""),
+               "nodes": nodes, "links": links}
+        return cls.from_json(doc, "<networkx>")
+
+    def to_networkx(self):
+        """The topology as a :class:`networkx.DiGraph` (one edge per link, exact Fractions).
+
+        Node attribute ``kind``; edge attributes ``bandwidth`` (Fraction) and ``multiplicity``.
+        ``Topology.from_networkx(t.to_networkx())`` has the same nodes and links.
+        """
+        import networkx
+
+        graph = networkx.DiGraph(name=self.name)
+        for v, compute in zip(self._g.node_names, self._g.compute_mask):
+            graph.add_node(v, kind="compute" if compute else "switch")
+        for u, v, bandwidth, multiplicity in self._g.links:
+            graph.add_edge(u, v, bandwidth=_fraction(bandwidth), multiplicity=multiplicity)
+        return graph
+
+    def to_json(self):
+        """The topology's JSON document (the text ``collsynth topo convert`` writes)."""
+        return self._g.to_json_text()
+
+    @property
+    def name(self):
+        """The topology's name."""
+        return self._g.name
+
+    @property
+    def nodes(self):
+        """All node names, compute nodes and switches, in the file's order."""
+        return list(self._g.node_names)
+
+    @property
+    def compute_nodes(self):
+        """The names of the compute nodes."""
+        return [v for v, c in zip(self._g.node_names, self._g.compute_mask) if c]
+
+    @property
+    def switch_nodes(self):
+        """The names of the switches."""
+        return [v for v, c in zip(self._g.node_names, self._g.compute_mask) if not c]
+
+    @property
+    def links(self):
+        """Links as ``(from, to, bandwidth: Fraction, multiplicity)`` tuples."""
+        return [(u, v, _fraction(b), m) for u, v, b, m in self._g.links]
+
+    @property
+    def automorphisms(self):
+        """The declared automorphisms (checked), each a dict node name -> node name."""
+        names = self._g.node_names
+        return [{names[v]: names[p[v]] for v in range(len(names))} for p in self._g.automorphisms]
+
+    def info(self, threads=0):
+        """The metrics of ``collsynth topo info --json`` as a dict with Fractions.
+
+        Parameters
+        ----------
+        threads : int
+            BFS threads for the distances (0: all cores).
+        """
+        return _exact(_json.loads(self._g.info_json(threads)))
+
+    def __repr__(self):
+        return (f"<collsynth.Topology {self.name!r}: {len(self.compute_nodes)} compute, "
+                f"{len(self.switch_nodes)} switches, {len(self._g.links)} links>")
+
+
+def _json_default(value):
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return str(value)
+    raise TypeError(f"{value!r} is not JSON serialisable")
+
+
+def _gen(expression):
+    """A topology from an expression such as ``"fattree(4)"`` (docs/topologies.md).
+
+    The same topology as ``collsynth topo gen EXPRESSION``.
+    """
+    return Topology(_core.Topology.from_expression(expression), "<expr>")
+
+
+topo = _Namespace(gen=_gen)
+"""Topology constructors: ``collsynth.topo.gen(expression)``."""
+
+
+def optimum(topology, method="dinkelbach", root=None):
+    """The exact optimal allgather bandwidth runtime and the bounds of ``collsynth optimum``.
+
+    Parameters
+    ----------
+    topology : Topology
+    method : {"dinkelbach", "binary-search"}
+        How ratio* is searched (seed 004 §2.1).
+    root : str, optional
+        The broadcast root for bound (5) (default: the first compute node).
+
+    Returns
+    -------
+    dict
+        The keys of ``optimum --json`` (docs/cli.md): ``ratio`` (Fraction: T_B* = (M/N)·ratio),
+        ``bottleneck_cut`` (set of node names, the certificate), ``U``, ``k``, ``allreduce``
+        and ``broadcast`` bounds.
+    """
+    return _exact(_json.loads(_core.optimum_json(topology._g, topology.origin, method,
+                                                 root or "")))
+
+
+class Verdict:
+    """The checker's verdict on a schedule (``collsynth verify --json``).
+
+    A rejected schedule is a Verdict with ``ok == False``, not an exception.
+
+    Attributes
+    ----------
+    ok : bool
+    verdict : str
+        e.g. ``"optimal (certified)"``, ``"valid"``, ``"invalid"``.
+    errors : list of str
+        The first violations found.
+    report : dict
+        The whole report, rationals as Fractions.
+    """
+
+    def __init__(self, report):
+        self.report = _exact(_json.loads(report))
+        self.ok = bool(self.report["ok"])
+        self.verdict = self.report["verdict"]
+        self.errors = list(self.report.get("errors", []))
+
+    def __bool__(self):
+        return self.ok
+
+    def __repr__(self):
+        return f"<collsynth.Verdict {self.verdict!r}>"
+
+
+class Schedule:
+    """A schedule the checker has seen, with its verdict.
+
+    Attributes
+    ----------
+    format : str
+        ``"pipeline"``, ``"pipeline-symmetric"``, ``"steps"`` or ``"steps-compact"``.
+    summary : dict
+        What the producer reports (ratio, optimal_ratio, U, k, ...), Fractions for rationals.
+    verdict : Verdict
+        The checker's verdict on exactly the text :meth:`to_json` returns.
+    """
+
+    def __init__(self, topology, checked):
+        self.topology = topology
+        self._checked = checked
+        self.summary = _exact(_json.loads(checked.summary))
+        self.format = self.summary["format"]
+        self.verdict = Verdict(checked.report)
+        self._document = None
+
+    @property
+    def ratio(self):
+        """The checker's runtime ratio T_B / (M/N) (Fraction), for pipeline schedules."""
+        return self.verdict.report.get("ratio")
+
+    def to_json(self):
+        """The schedule's text, in its format (docs/formats.md)."""
+        return self._checked.text
+
+    def document(self):
+        """The schedule's JSON document as a dict (node names, rationals as strings)."""
+        if self._document is None:
+            self._document = _json.loads(self._checked.text)
+        return self._document
+
+    def trees(self):
+        """Iterate over a pipeline schedule's trees (all phases in order).
+
+        Yields dicts with ``root``, ``multiplicity`` and ``edges``; each edge has ``from``,
+        ``to`` and ``routes`` (lists of node names with a multiplicity), as in docs/formats.md.
+        """
+        doc = self.document()
+        for phase in doc.get("phases", [doc]):
+            for tree in phase.get("trees", []):
+                yield tree
+
+    def sends(self):
+        """Iterate over a step schedule's sends (docs/formats.md "steps")."""
+        yield from self.document().get("sends", [])
+
+    def __iter__(self):
+        return self.sends() if self.format.startswith("steps") else self.trees()
+
+    def save(self, path):
+        """Write the schedule to ``path``, checked from the bytes on disk.
+
+        The text goes to ``path.partial``, is read back with ``collsynth verify``'s reader,
+        checked, compared with this schedule's verdict, and only then renamed to ``path``.
+
+        Raises
+        ------
+        InternalError
+            If the written file does not pass the check (nothing is left at ``path``).
+        """
+        error = _core.save_checked(self.topology._g, self._checked.text, str(path))
+        if error:
+            raise InternalError(f"{path}: {error} (nothing written)")
+
+    def __repr__(self):
+        return f"<collsynth.Schedule {self.format} {self.verdict.verdict!r}>"
+
+
+def pipeline(topology, collective="allgather", root=None, fixed_k=None, symmetric=None):
+    """A bandwidth-optimal pipeline schedule (seed 004), checked (``collsynth pipeline``).
+
+    Parameters
+    ----------
+    topology : Topology
+    collective : {"allgather", "reduce-scatter", "allreduce", "broadcast"}
+    root : str, optional
+        The broadcast root (default: the first compute node).
+    fixed_k : int, optional
+        Exactly k trees per root (seed 004 §2.4).
+    symmetric : bool, optional
+        ``None`` (default): the symmetric path when the topology declares automorphisms, as the
+        CLI; ``True``: require it; ``False``: the plain path.
+
+    Returns
+    -------
+    Schedule
+    """
+    flag = -1 if symmetric is None else int(bool(symmetric))
+    checked = _core.pipeline(topology._g, topology.origin, collective, root or "",
+                             "" if fixed_k is None else str(fixed_k), flag)
+    return Schedule(topology, checked)
+
+
+def load_schedule(topology, path):
+    """Read a schedule file and check it against ``topology`` (``collsynth verify``).
+
+    Returns
+    -------
+    Schedule
+        With ``verdict.ok == False`` if the checker rejects it; bad input raises InputError.
+    """
+    return Schedule(topology, _core.load_schedule(topology._g, str(path)))
+
+
+def verify(topology, schedule):
+    """The checker's verdict on a schedule file (path) or a :class:`Schedule`'s text.
+
+    Returns
+    -------
+    Verdict
+    """
+    if isinstance(schedule, Schedule):
+        return Verdict(_core.verify_text(topology._g, schedule.to_json(), "<python>"))
+    return load_schedule(topology, schedule).verdict

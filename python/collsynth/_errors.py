@@ -1,0 +1,27 @@
+"""The package's exceptions (docs/python.md, "Errors")."""
+
+
+class InputError(ValueError):
+    """Bad input: a file, an expression or an argument that collsynth refuses.
+
+    The CLI's exit-2 message, split into its parts.
+
+    Attributes
+    ----------
+    file : str
+        The file (or ``"<args>"``, ``"<expr>"``, ``"<python>"``) the problem is in.
+    item : str
+        The node, link, JSON path, line or argument within it.
+    problem : str
+        What is wrong.
+    """
+
+    def __init__(self, message, file="", item="", problem=""):
+        super().__init__(message)
+        self.file = file
+        self.item = item
+        self.problem = problem
+
+
+class InternalError(RuntimeError):
+    """A defect in collsynth (the CLI's exit 3): please report it with the input."""

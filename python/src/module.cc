@@ -1,0 +1,294 @@
+// The compiled part of the Python package (`import collsynth`, docs/python.md): a thin layer
+// over the library. Every value that matters crosses as the text the CLI prints (exact
+// rationals as "p/q" strings, JSON as in docs/cli.md and docs/formats.md), and
+// python/collsynth/ turns it into Fractions, sets and objects, so the package and the CLI
+// report the same numbers by construction: both call the same functions (cli/optimum_report.h,
+// cli/topo_common.h's InfoJson, cli/verify_json.h, cli/schedule_output.h's checked write).
+//
+// Long calls release the GIL; where the CLI shows progress (the Theorem-1 tests of `optimum`,
+// the distance sweep of `topo info`) the package checks for Ctrl-C and raises
+// KeyboardInterrupt. InputError becomes collsynth.InputError (a ValueError naming the file, the
+// item and the problem); any other C++ exception becomes collsynth.InternalError.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/optimum_report.h"
+#include "cli/schedule_output.h"
+#include "cli/topo_common.h"
+#include "cli/verify_json.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
+#include "core/rational.h"
+#include "graphs/expression.h"
+#include "graphs/properties.h"
+#include "graphs/symmetry.h"
+#include "graphs/topology.h"
+#include "graphs/topology_io.h"
+#include "proofs_check/pipeline_checker.h"
+#include "proofs_check/symmetric_pipeline_checker.h"
+#include "proofs_check/verify.h"
+#include "schedules/collective.h"
+#include "schedules/pipeline_schedule.h"
+#include "schedules/symmetric_pipeline_schedule.h"
+#include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "solvers/pipeline/symmetric_pipeline.h"
+
+namespace py = pybind11;
+
+namespace collsynth::python {
+namespace {
+
+using nlohmann::json;
+
+// A progress callback that turns Ctrl-C into KeyboardInterrupt: called by the library on the
+// thread that runs it (core/progress.h), with the GIL released around the call.
+ProgressCallback Interruptible() {
+  return [](std::int64_t, std::int64_t) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  };
+}
+
+Topology TopologyFromFile(const std::string& path) {
+  Topology g = ReadTopologyFile(path);
+  cli::RequireAutomorphisms(g, path);
+  return g;
+}
+
+Topology TopologyFromJsonText(const std::string& text, const std::string& file) {
+  Topology g = TopologyFromJson(ParseJsonText(text, file), file);
+  cli::RequireAutomorphisms(g, file);
+  return g;
+}
+
+py::list Links(const Topology& g) {
+  py::list out;
+  for (const Link& l : g.links()) {
+    out.append(py::make_tuple(g.node(l.from).name, g.node(l.to).name, ToString(l.bandwidth),
+                              l.multiplicity));
+  }
+  return out;
+}
+
+std::string OptimumJson(const Topology& g, const std::string& file, const std::string& method,
+                        const std::string& root) {
+  cli::ParseOptimumMethod(method);
+  const int r = cli::RequireOptimumInput(g, file, root);
+  py::gil_scoped_release release;
+  return cli::OptimumReportJson(g, cli::ComputeOptimumReport(g, method, r, Interruptible(), {}))
+      .dump();
+}
+
+std::string InfoJson(const Topology& g, unsigned threads) {
+  py::gil_scoped_release release;
+  return cli::InfoJson(g, threads, Interruptible()).dump();
+}
+
+// A checked schedule as the package holds it: its text (what `save` writes), the checker's
+// report on that very text (verify's JSON) and the producer's summary.
+struct CheckedSchedule {
+  std::string text;
+  std::string report;   // cli::VerifyResultJson of the text's check
+  std::string summary;  // JSON: format, ratio, optimal_ratio, U, k, trees, ...
+  bool ok = false;
+};
+
+CheckedSchedule Checked(const Topology& g, std::string text, json summary) {
+  CheckedSchedule c;
+  const VerifyResult r = VerifyScheduleText(g, text, "<python>");
+  c.ok = r.ok;
+  c.report = cli::VerifyResultJson(r).dump();
+  c.summary = summary.dump();
+  c.text = std::move(text);
+  return c;
+}
+
+json KJson(const BigInt& k) {
+  return k <= 1000000000000LL ? json(static_cast<std::int64_t>(k)) : json(ToString(k));
+}
+
+// The symmetric path (docs/symmetry.md), as `collsynth pipeline` takes it; nullopt with `why`
+// when it does not apply.
+std::optional<CheckedSchedule> SymmetricPipeline(const Topology& g, Collective collective,
+                                                 std::string* why) {
+  SymmetricPipelineResult built = BuildSymmetricPipelineSchedule(g, collective);
+  if (!built.schedule) {
+    *why = built.why;
+    return std::nullopt;
+  }
+  SymmetricPipelineSchedule& s = *built.schedule;
+  s.height_hops = SymmetricPipelineScheduleHeightHops(s);
+  for (SymmetricPipelineSchedule& phase : s.phases)
+    phase.height_hops = SymmetricPipelineScheduleHeightHops(phase);
+  json summary = {
+      {"format", "pipeline-symmetric"},   {"collective", CollectiveName(s.collective)},
+      {"ratio", RationalToJson(s.ratio)}, {"optimal_ratio", RationalToJson(built.optimal_ratio)},
+      {"U", RationalToJson(s.U)},         {"k", KJson(s.k)},
+      {"group_order", built.group_order}};
+  return Checked(g, SymmetricPipelineScheduleToJsonText(s, g) + "\n", std::move(summary));
+}
+
+CheckedSchedule Pipeline(const Topology& g, const std::string& file, const std::string& collective,
+                         const std::string& root, const std::string& fixed_k, int symmetric) {
+  PipelineOptions opt;
+  std::optional<Collective> c = ParseCollective(collective);
+  if (!c) {
+    throw InputError("<args>", "collective",
+                     "unknown collective '" + collective +
+                         "' (allgather, reduce-scatter, allreduce, broadcast)");
+  }
+  opt.collective = *c;
+  if (!fixed_k.empty()) {
+    BigInt k;
+    try {
+      Rational r = ParseRational(fixed_k);
+      if (Denominator(r) != 1 || r < 1) throw std::invalid_argument("not a positive integer");
+      k = Numerator(r);
+    } catch (const std::invalid_argument&) {
+      throw InputError("<args>", "fixed_k", "'" + fixed_k + "' is not a positive integer");
+    }
+    opt.fixed_k = k;
+  }
+  RequireEulerianStronglyConnected(g, file);
+  if (g.num_compute() < 2) throw InputError(file, "nodes", "needs at least 2 compute nodes");
+  opt.root = g.ComputeNodes().front();
+  if (!root.empty()) {
+    auto r = g.FindNode(root);
+    if (!r || !g.IsCompute(*r)) {
+      throw InputError("<args>", "root", "'" + root + "' is not a compute node of " + file);
+    }
+    opt.root = *r;
+  }
+  const bool symmetric_collective =
+      (opt.collective == Collective::kAllgather || opt.collective == Collective::kReduceScatter ||
+       opt.collective == Collective::kAllreduce) &&
+      !opt.fixed_k;
+  if (symmetric == 1 && (!symmetric_collective || g.automorphisms().empty())) {
+    throw InputError("<args>", "symmetric",
+                     "needs declared automorphisms and allgather, reduce-scatter or allreduce "
+                     "without fixed_k");
+  }
+  py::gil_scoped_release release;
+  std::string why;
+  if (symmetric != 0 && symmetric_collective && !g.automorphisms().empty()) {
+    if (std::optional<CheckedSchedule> s = SymmetricPipeline(g, opt.collective, &why)) return *s;
+  }
+  PipelineBuildResult built = BuildPipelineSchedule(g, opt);
+  PipelineSchedule& s = built.schedule;
+  s.height_hops = PipelineScheduleHeightHops(s);
+  for (PipelineSchedule& phase : s.phases) phase.height_hops = PipelineScheduleHeightHops(phase);
+  json summary = {{"format", "pipeline"},
+                  {"collective", CollectiveName(s.collective)},
+                  {"ratio", RationalToJson(s.ratio)},
+                  {"optimal_ratio", RationalToJson(built.optimal_ratio)},
+                  {"U", RationalToJson(s.U)},
+                  {"k", KJson(s.k)},
+                  {"trees", built.stats.trees}};
+  if (!why.empty()) summary["symmetric_not_used"] = why;
+  if (built.fixed_k) {
+    summary["theorem15_bound"] = RationalToJson(built.fixed_k->theorem15_bound);
+    summary["fixed_k_lower_bound"] = RationalToJson(built.fixed_k->lower_bound);
+  }
+  return Checked(g, PipelineScheduleToJsonText(s, g) + "\n", std::move(summary));
+}
+
+CheckedSchedule LoadSchedule(const Topology& g, const std::string& path) {
+  std::string text = ReadTextFile(path);
+  py::gil_scoped_release release;
+  CheckedSchedule c;
+  const VerifyResult r = VerifyScheduleText(g, text, path);
+  c.ok = r.ok;
+  c.report = cli::VerifyResultJson(r).dump();
+  c.summary = json{{"format", r.format}, {"collective", CollectiveName(r.collective)}}.dump();
+  c.text = std::move(text);
+  return c;
+}
+
+std::string VerifyText(const Topology& g, const std::string& text, const std::string& file) {
+  py::gil_scoped_release release;
+  return cli::VerifyResultJson(VerifyScheduleText(g, text, file)).dump();
+}
+
+// Writes a schedule that the checker accepted through the CLI's checked-output path: the bytes
+// are read back from OUT.partial, checked and compared before the rename (cli/schedule_output.h).
+// Returns the error ("" when written).
+std::string SaveChecked(const Topology& g, const std::string& text, const std::string& path) {
+  py::gil_scoped_release release;
+  const VerifyResult r = VerifyScheduleText(g, text, "<python>");
+  if (!r.ok) return "the schedule does not pass the checker: " + r.FirstError();
+  cli::ExpectedCheck expected;
+  if (const auto* s = std::get_if<StepCheckReport>(&r.report)) expected = cli::SameFigures(*s);
+  if (const auto* p = std::get_if<PipelineCheckReport>(&r.report)) expected = cli::SameFigures(*p);
+  cli::OutputCheck written = cli::WriteCheckedSchedule(g, std::string(text), path, {}, expected);
+  return written.ok ? "" : written.error;
+}
+
+void TranslateExceptions(std::exception_ptr p) {
+  try {
+    if (p) std::rethrow_exception(p);
+  } catch (const py::error_already_set&) {
+    throw;
+  } catch (const py::builtin_exception&) {
+    throw;
+  } catch (const InputError& e) {
+    py::object cls = py::module_::import("collsynth._errors").attr("InputError");
+    PyErr_SetObject(cls.ptr(), py::make_tuple(e.what(), e.file(), e.item(), e.problem()).ptr());
+  } catch (const std::exception& e) {
+    py::object cls = py::module_::import("collsynth._errors").attr("InternalError");
+    PyErr_SetObject(cls.ptr(), py::str(std::string("internal error: ") + e.what()).ptr());
+  }
+}
+
+}  // namespace
+}  // namespace collsynth::python
+
+PYBIND11_MODULE(_collsynth, m) {
+  using namespace collsynth;
+  using namespace collsynth::python;
+  m.doc() = "collsynth's compiled core; use the `collsynth` package (docs/python.md).";
+  py::register_exception_translator(&TranslateExceptions);
+
+  py::class_<Topology>(m, "Topology")
+      .def_static("from_file", &TopologyFromFile, py::arg("path"))
+      .def_static("from_json_text", &TopologyFromJsonText, py::arg("text"), py::arg("file"))
+      .def_static("from_expression", &EvaluateTopologyExpression, py::arg("expr"),
+                  py::call_guard<py::gil_scoped_release>())
+      .def("to_json_text", &WriteTopologyJson)
+      .def_property_readonly("name", &Topology::name)
+      .def_property_readonly("node_names",
+                             [](const Topology& g) {
+                               std::vector<std::string> names;
+                               for (const Node& v : g.nodes()) names.push_back(v.name);
+                               return names;
+                             })
+      .def_property_readonly("compute_mask",
+                             [](const Topology& g) {
+                               std::vector<bool> mask;
+                               for (int v = 0; v < g.num_nodes(); ++v)
+                                 mask.push_back(g.IsCompute(v));
+                               return mask;
+                             })
+      .def_property_readonly("links", &Links)
+      .def_property_readonly("automorphisms", &Topology::automorphisms)
+      .def("info_json", &InfoJson, py::arg("threads") = 0);
+
+  m.def("optimum_json", &OptimumJson, py::arg("topology"), py::arg("file"), py::arg("method"),
+        py::arg("root"));
+
+  py::class_<CheckedSchedule>(m, "CheckedSchedule")
+      .def_readonly("text", &CheckedSchedule::text)
+      .def_readonly("report", &CheckedSchedule::report)
+      .def_readonly("summary", &CheckedSchedule::summary)
+      .def_readonly("ok", &CheckedSchedule::ok);
+  m.def("pipeline", &Pipeline, py::arg("topology"), py::arg("file"), py::arg("collective"),
+        py::arg("root"), py::arg("fixed_k"), py::arg("symmetric"));
+  m.def("load_schedule", &LoadSchedule, py::arg("topology"), py::arg("path"));
+  m.def("verify_text", &VerifyText, py::arg("topology"), py::arg("text"), py::arg("file"));
+  m.def("save_checked", &SaveChecked, py::arg("topology"), py::arg("text"), py::arg("path"));
+}
