@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "core/input_error.h"
+#include "graphs/generators/family_args.h"
 
 namespace collsynth {
 namespace {
@@ -61,9 +62,6 @@ const Rational& Pick(const MachineImportOptions& o, const std::string& type,
   return it == o.link_bandwidth.end() ? table_value : it->second;
 }
 
-// Upper bound on the nodes of an imported cluster (an "absurd size" guard).
-constexpr std::int64_t kMaxClusterNodes = 10000000;
-
 // The machine as a Topology, replicated `options.nodes` times and joined through its NICs.
 Topology Materialize(const Machine& m, const std::string& name, const std::string& file,
                      const MachineImportOptions& o) {
@@ -86,11 +84,23 @@ Topology Materialize(const Machine& m, const std::string& name, const std::strin
     throw InputError(file, "--nodes",
                      "the machine has no NIC to join " + std::to_string(k) + " nodes through");
   }
-  const std::int64_t per = static_cast<std::int64_t>(m.names.size());
-  if (k > kMaxClusterNodes / (per + 2)) {
-    throw InputError("<args>", "--nodes",
-                     std::to_string(k) + " nodes exceed " + std::to_string(kMaxClusterNodes) +
-                         " topology nodes");
+  {
+    // The size before building, with topo gen's limits (graphs/generators/family_args.h).
+    BigInt directed = 0;
+    for (const MachineEdge& e : m.edges) directed += e.duplex ? 2 : 1;
+    const BigInt r = static_cast<std::int64_t>(m.nics.size());
+    const BigInt kk = k;
+    BigInt nodes = kk * static_cast<std::int64_t>(m.names.size());
+    BigInt links = kk * directed;
+    if (k > 1) {
+      nodes += r + (o.fabric == MachineFabric::kFatTree ? kk : BigInt(0));
+      links += (o.fabric == MachineFabric::kFatTree ? 4 : 2) * kk * r;
+    }
+    try {
+      CheckTopologySize(nodes, links, std::to_string(k) + " nodes");
+    } catch (const std::invalid_argument& e) {
+      throw InputError("<args>", "--nodes", e.what());
+    }
   }
   Topology g(k == 1 ? name
                     : name + " x" + std::to_string(k) +
@@ -372,11 +382,9 @@ Topology ImportNvidiaSmiTopology(const std::string& raw, const std::string& file
   }
   const std::vector<std::string> head = Tokens(lines[h]);
   std::vector<std::string> dev;
-  std::size_t extra = 0;  // tokens after the device columns
   for (std::size_t i = 0; i < head.size(); ++i) {
     const std::string& t = head[i];
     if (t == "CPU" || t == "NUMA" || (t == "GPU" && i + 1 < head.size() && head[i + 1] == "NUMA")) {
-      extra = head.size() - i;
       break;
     }
     dev.push_back(t);
@@ -386,7 +394,6 @@ Topology ImportNvidiaSmiTopology(const std::string& raw, const std::string& file
     if (head[i] == "NUMA" && head[i + 1] == "Affinity" && i > 0 && head[i - 1] == "Affinity")
       numa_column = true;
   }
-  (void)extra;
   const int d = static_cast<int>(dev.size());
   for (int i = 0; i < d; ++i) {
     for (int j = 0; j < i; ++j) {

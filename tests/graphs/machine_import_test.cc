@@ -228,6 +228,11 @@ TEST(MachineImportTest, BadOptionsNameTheOption) {
                   "t.xml", o);
             }),
             "t.xml: --nodes: the machine has no NIC to join 2 nodes through");
+  MachineImportOptions big;
+  big.nodes = 100000;  // topo gen's limits: 2^20 nodes, 2^23 links
+  EXPECT_EQ(ErrorOf([&] { ImportNvidiaSmiTopology(Data("dgx1_v100.nvidia-smi.txt"), "m", big); }),
+            "<args>: --nodes: 100000 nodes would have 2000004 nodes and 7800000 links; the limit "
+            "is 1048576 nodes and 8388608 links");
   MachineImportOptions q;
   q.gpu_model = "K80";
   EXPECT_EQ(ErrorOf([&] { ImportNvidiaSmiTopology(Data("dgx1_v100.nvidia-smi.txt"), "m", q); }),
