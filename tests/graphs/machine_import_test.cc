@@ -100,6 +100,40 @@ TEST(MachineImportTest, ModelNamedInTheDumpPicksItsTableRowAndOverridesWin) {
   EXPECT_EQ(Bw(v, "cpu0", "cpu1"), R(1, 2));
 }
 
+// A hand-made matrix in the layout of recent nvidia-smi versions (NIC<n> columns, NUMA Affinity
+// and GPU NUMA ID columns): PXB pairs share a switch, NODE and the NUMA column share a socket.
+const char kNodeMatrix[] =
+    "\tGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+    "GPU0\t X \tNV18\tNV18\tNV18\tPXB\tSYS\t0-55\t0\t\tN/A\n"
+    "GPU1\tNV18\t X \tNV18\tNV18\tNODE\tSYS\t0-55\t0\t\tN/A\n"
+    "GPU2\tNV18\tNV18\t X \tNV18\tSYS\tPXB\t56-111\t1\t\tN/A\n"
+    "GPU3\tNV18\tNV18\tNV18\t X \tSYS\tNODE\t56-111\t1\t\tN/A\n"
+    "NIC0\tPXB\tNODE\tSYS\tSYS\t X \tSYS\n"
+    "NIC1\tSYS\tSYS\tPXB\tNODE\tSYS\t X \n";
+
+TEST(MachineImportTest, NodeEntriesAndNumaColumnGroupSockets) {
+  MachineImportOptions o;
+  o.gpu_model = "H100";
+  const Topology g = ImportNvidiaSmiTopology(kNodeMatrix, "m", o);
+  // 4 GPUs; NIC0, NIC1; switches {GPU0, NIC0}, {GPU2, NIC1}; host bridges of those two and of
+  // GPU1, GPU3 alone; 2 sockets.
+  EXPECT_EQ(g.num_nodes(), 4 + 2 + 2 + 4 + 2);
+  EXPECT_EQ(g.num_links(), 2 * (6 + 12 + 1));
+  EXPECT_EQ(Bw(g, "GPU0", "GPU3"), R(103, 5) * 18);
+  EXPECT_EQ(Bw(g, "GPU1", "hostbridge1"), R(48));
+  EXPECT_EQ(Bw(g, "hostbridge1", "cpu0"), R(48));
+  EXPECT_EQ(Bw(g, "GPU3", "hostbridge3"), R(48));
+  EXPECT_EQ(Bw(g, "hostbridge3", "cpu1"), R(48));
+  // GPU1 moved to NUMA node 1: its NODE entry to NIC0 then joins both sockets, which
+  // contradicts GPU0 to NIC1 = SYS.
+  std::string moved = kNodeMatrix;
+  const std::string row = "NODE\tSYS\t0-55\t0";
+  moved.replace(moved.find(row), row.size(), "NODE\tSYS\t0-55\t1");
+  EXPECT_EQ(ErrorOf([&] { ImportNvidiaSmiTopology(moved, "m", {}); }),
+            "m: line 2: GPU0 to NIC1 is SYS, but the other entries (and NUMA affinities) place "
+            "them in one CPU socket (NODE)");
+}
+
 TEST(MachineImportTest, NcA100v4XmlHasNvLinkPairsAndOneNic) {
   const Topology g = ImportNcclTopologyXml(Data("nc_a100_v4.nccl.xml"), "nc", {});
   EXPECT_EQ(g.num_compute(), 4);
