@@ -512,6 +512,14 @@ Topology ImportNvidiaSmiTopology(const std::string& raw, const std::string& file
       }
     }
   }
+  // "NIC Legend:" (recent nvidia-smi) names the NIC<n> columns: "  NIC0: mlx5_0".
+  std::map<std::string, std::string> legend;
+  for (std::size_t li = h + 1 + static_cast<std::size_t>(d); li < lines.size(); ++li) {
+    const std::vector<std::string> t = Tokens(lines[li]);
+    if (t.size() == 2 && t[0].size() > 1 && t[0].back() == ':') {
+      legend[t[0].substr(0, t[0].size() - 1)] = t[1];
+    }
+  }
   const GenerationRow row = ModelRow(o.gpu_model, lines);
   const Rational& nvlink = Pick(o, "NVLINK", row.nvlink);
   const Rational& pcie = Pick(o, "PCIE", row.pcie);
@@ -521,7 +529,9 @@ Topology ImportNvidiaSmiTopology(const std::string& raw, const std::string& file
   for (int pass = 0; pass < 2; ++pass) {  // GPUs first, then NICs
     for (int i = 0; i < d; ++i) {
       if (IsGpuName(dev[i]) != (pass == 0)) continue;
-      node[i] = mach.Add(dev[i], pass == 0 ? NodeKind::kCompute : NodeKind::kSwitch, file,
+      auto named = legend.find(dev[i]);
+      const std::string& name = pass == 1 && named != legend.end() ? named->second : dev[i];
+      node[i] = mach.Add(name, pass == 0 ? NodeKind::kCompute : NodeKind::kSwitch, file,
                          LineItem(static_cast<int>(h) + 1));
       if (pass == 1) {
         mach.nics.push_back(node[i]);

@@ -124,6 +124,13 @@ TEST(MachineImportTest, NodeEntriesAndNumaColumnGroupSockets) {
   EXPECT_EQ(Bw(g, "hostbridge1", "cpu0"), R(48));
   EXPECT_EQ(Bw(g, "GPU3", "hostbridge3"), R(48));
   EXPECT_EQ(Bw(g, "hostbridge3", "cpu1"), R(48));
+  // The NIC Legend of recent nvidia-smi names the NIC columns.
+  const Topology named = ImportNvidiaSmiTopology(
+      std::string(kNodeMatrix) +
+          "\nLegend:\n\n  X    = Self\n\nNIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_1\n",
+      "m", o);
+  EXPECT_EQ(Bw(named, "mlx5_1", "pcie1"), R(48));
+  EXPECT_FALSE(named.FindNode("NIC1").has_value());
   // GPU1 moved to NUMA node 1: its NODE entry to NIC0 then joins both sockets, which
   // contradicts GPU0 to NIC1 = SYS.
   std::string moved = kNodeMatrix;
