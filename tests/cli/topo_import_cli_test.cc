@@ -44,6 +44,12 @@ TEST(TopoImportCliTest, ImportedDgx1HasTheOptimumOfTheBuiltInDgx1) {
   EXPECT_EQ(imported["ratio"], b["ratio"]);
   EXPECT_EQ(imported["cut_compute"], b["cut_compute"]);
   EXPECT_EQ(imported["cut_bandwidth"], b["cut_bandwidth"]);
+  // The whole import (generic row: 20 GB/s per NVLink, 12 per PCIe link): the cut is still all
+  // GPUs but one, whose way out is now its 6 NVLinks and its PCIe link: 7 / (6·20 + 12).
+  const json whole =
+      ImportAndOptimum({"nvidia-smi", Machine("dgx1_v100.nvidia-smi.txt")}, "dgx1_whole.json");
+  EXPECT_EQ(whole["ratio"], "7/132");
+  EXPECT_EQ(whole["cut_compute"], 7);
 }
 
 TEST(TopoImportCliTest, ClustersHaveTheNetworkCutOptimum) {
