@@ -605,8 +605,6 @@ class XmlReader {
       for (std::size_t b = a + 1; b < cpus_.size(); ++b)
         m_.Link(cpus_[a], cpus_[b], Pick(o_, "SYS", sys_bw_));
     }
-    if (m_.nics.empty() && gpu_count_ == 0)
-      throw InputError(file_, Item(system), "no GPU in the file");
     if (gpu_count_ == 0) throw InputError(file_, Item(system), "no GPU in the file");
     return Materialize(m_, "nccl-xml", file_, o_);
   }
@@ -659,12 +657,11 @@ class XmlReader {
     const int cpu = m_.Add("cpu" + std::to_string(numa), NodeKind::kSwitch, file_, Item(e));
     if (cpus_.empty()) sys_bw_ = InterCpuBw(e);
     cpus_.push_back(cpu);
-    cpu_el_[cpu] = e;
     for (const auto* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
       const std::string n = c->Name();
       // A NIC directly under a CPU joins it at NCCL's LOC_BW (src/graph/topo.cc ncclTopoAddCpu).
       if (n == "pci") ReadPci(c, cpu, cpu);
-      if (n == "nic") ReadNic(c, cpu, Q(5000), "");
+      if (n == "nic") ReadNic(c, cpu, Q(5000));
     }
   }
 
@@ -724,7 +721,7 @@ class XmlReader {
       m_.Link(v, parent, bw);
       gpu_elements_.emplace_back(v, gpu);
     } else if (nic != nullptr) {
-      ReadNic(nic, parent, bw, busid);
+      ReadNic(nic, parent, bw);
     } else if (cls.compare(0, 4, "0x03") == 0) {
       // A GPU that NCCL fills in at run time (NCCL_TOPO_FILE): known by its PCIe link only.
       const int v = m_.Add("GPU[" + busid + "]", NodeKind::kCompute, file_, Item(e));
@@ -744,7 +741,7 @@ class XmlReader {
       m_.Link(v, parent, bw);
       for (const auto* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
         if (std::string(c->Name()) == "pci") ReadPci(c, v, cpu);
-        if (std::string(c->Name()) == "nic") ReadNic(c, v, bw, busid);
+        if (std::string(c->Name()) == "nic") ReadNic(c, v, bw);
       }
     }
   }
@@ -756,8 +753,7 @@ class XmlReader {
   }
 
   // Each <net> (one network device, NCCL's NET node) becomes a NIC node on the parent's link.
-  void ReadNic(const tinyxml2::XMLElement* nic, int parent, const Rational& bw,
-               const std::string& busid) {
+  void ReadNic(const tinyxml2::XMLElement* nic, int parent, const Rational& bw) {
     int count = 0;
     for (const auto* n = nic->FirstChildElement("net"); n; n = n->NextSiblingElement("net")) {
       if (!Attr(n, "dev")) continue;  // NCCL ignores a <net> without dev (ncclTopoAddNic)
@@ -774,7 +770,6 @@ class XmlReader {
       ++count;
     }
     if (count == 0) throw InputError(file_, Item(nic), "no <net> element");
-    (void)busid;
   }
 
   void ReadNvLinks(int gpu, const tinyxml2::XMLElement* el) {
@@ -813,7 +808,6 @@ class XmlReader {
   const MachineImportOptions& o_;
   Machine m_;
   std::vector<int> cpus_;
-  std::map<int, const tinyxml2::XMLElement*> cpu_el_;
   Rational sys_bw_;
   std::unordered_map<std::string, int> bus_;
   std::map<int, long long> gpu_sm_;
