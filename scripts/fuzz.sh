@@ -21,7 +21,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-30}"
 shift || true
-all_targets=(topology_json edge_list expression steps steps_compact pipeline symmetric_pipeline experiment_definition experiment_shards msccl_xml mscclpp_plan simulate_options export_options chakra_trace)
+all_targets=(topology_json edge_list expression steps steps_compact pipeline symmetric_pipeline experiment_definition experiment_shards msccl_xml mscclpp_plan simulate_options export_options chakra_trace nvidia_smi nccl_xml)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=("${all_targets[@]}"); fi
 
@@ -42,6 +42,8 @@ dict_for() {
     mscclpp_plan) echo "$root/fuzz/mscclpp_plan.dict" ;;
     experiment_shards) echo "$root/fuzz/experiment_shards.dict" ;;
     chakra_trace) echo "$root/fuzz/chakra_trace.dict" ;;
+    nvidia_smi) echo "$root/fuzz/nvidia_smi.dict" ;;
+    nccl_xml) echo "$root/fuzz/nccl_xml.dict" ;;
     *) echo "$root/fuzz/json.dict" ;;
   esac
 }

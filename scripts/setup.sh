@@ -9,6 +9,8 @@ PACKAGES=(
   libgtest-dev libbenchmark-dev
   # the Chakra trace reader of the checker (proofs_check/chakra_trace.proto)
   libprotobuf-dev protobuf-compiler
+  # NCCL's topology XML, read by `collsynth topo import nccl-xml` (graphs/machine_import.h)
+  libtinyxml2-dev
   gnuplot-nox git
   # scripts/compare_experiments.py (the experiments regression test)
   python3
