@@ -84,8 +84,8 @@ int RunAlltoallOptimum(const OptimumArgs& a) {
   if (opt.outcome != AlltoallOutcome::kCertified || !check.ok) {
     std::cerr << "collsynth: optimum: all-to-all optimum not certified ("
               << (opt.outcome != AlltoallOutcome::kCertified ? opt.detail : check.violation)
-              << "); exact bounds " << ToString(opt.lower)
-              << " <= lambda* <= " << ToString(opt.upper) << "\n";
+              << "); exact bounds " << (opt.has_lower ? ToString(opt.lower) : "(none)")
+              << " <= lambda* <= " << (opt.has_upper ? ToString(opt.upper) : "(none)") << "\n";
     return kExitCheckFailed;
   }
   progress.Stage("ECMP-like routing");

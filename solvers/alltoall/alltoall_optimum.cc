@@ -14,8 +14,8 @@
 namespace collsynth {
 namespace {
 
-// Flow below this (relative to the largest demand times λ; CLP's feasibility tolerance is
-// 1e-7) is taken for zero when the LP's flow is decomposed into paths.
+// Flow below this (relative to λ times the largest demand, which the LP scales to 1; CLP's
+// feasibility tolerance is 1e-7) is taken for zero when the LP's flow is decomposed into paths.
 constexpr double kFlowTolerance = 1e-6;
 // Denominator bounds tried when rounding the LP's path amounts and lengths: small first (a
 // vertex of a small LP has small denominators, and a large bound would fit the float noise).
@@ -41,6 +41,7 @@ struct Lp {
   std::vector<std::vector<int>> column;       // [k][e] -> LP column or -1
   std::vector<std::map<int, Rational>> want;  // [k]: t -> d_st
   int capacity_row0 = 0;
+  double demand_scale = 1.0;  // the LP asks d_st · demand_scale (largest demand 1)
   LpProblem problem;
 };
 
@@ -54,7 +55,12 @@ Lp BuildLp(const Topology& g, const DemandMatrix& demand, bool relay) {
   std::sort(lp.sources.begin(), lp.sources.end());
   for (std::size_t k = 0; k < lp.sources.size(); ++k) k_of[lp.sources[k]] = static_cast<int>(k);
   lp.want.resize(lp.sources.size());
-  for (const DemandEntry& x : demand.entries) lp.want[k_of[x.from]][x.to] = x.amount;
+  double dmax = 0.0;
+  for (const DemandEntry& x : demand.entries) {
+    lp.want[k_of[x.from]][x.to] = x.amount;
+    dmax = std::max(dmax, x.amount.convert_to<double>());
+  }
+  if (dmax > 0.0) lp.demand_scale = 1.0 / dmax;
   LpProblem& p = lp.problem;
   p.objective.push_back(-1.0);
   p.col_lower.push_back(0.0);
@@ -85,7 +91,7 @@ Lp BuildLp(const Topology& g, const DemandMatrix& demand, bool relay) {
       }
       auto it = lp.want[k].find(v);
       if (it != lp.want[k].end()) {
-        p.entries.push_back({row, 0, -it->second.convert_to<double>()});
+        p.entries.push_back({row, 0, -it->second.convert_to<double>() * lp.demand_scale});
       }
     }
   }
@@ -112,7 +118,7 @@ std::vector<Path> Decompose(const Topology& g, const Lp& lp, const LpSolution& s
   std::vector<Path> paths;
   const double lambda = sol.primal[0];
   for (const auto& [t, amount] : lp.want[k]) {
-    double remaining = lambda * amount.convert_to<double>();
+    double remaining = lambda * amount.convert_to<double>() * lp.demand_scale;
     int guard = 4 * g.num_links() + 16;
     while (remaining > tolerance && guard-- > 0) {
       std::vector<int> nodes = {t}, links;
@@ -364,10 +370,8 @@ AlltoallOptimum ComputeAlltoallOptimum(const Topology& g, const DemandMatrix& de
     out.detail = "CLP: " + ToString(sol.outcome);
     return out;
   }
-  out.lp_lambda = sol.primal[0];
-  double dmax = 0.0;
-  for (const DemandEntry& x : demand.entries) dmax = std::max(dmax, x.amount.convert_to<double>());
-  const double tolerance = kFlowTolerance * std::max(1.0, out.lp_lambda * dmax);
+  out.lp_lambda = sol.primal[0] * lp.demand_scale;
+  const double tolerance = kFlowTolerance * std::max(1.0, sol.primal[0]);
   std::vector<std::vector<Path>> paths(lp.sources.size());
   for (std::size_t k = 0; k < lp.sources.size(); ++k)
     paths[k] = Decompose(g, lp, sol, k, tolerance);
@@ -389,6 +393,15 @@ AlltoallOptimum ComputeAlltoallOptimum(const Topology& g, const DemandMatrix& de
     best.flow = c.flow;
     have_lower = true;
   };
+  {  // the split over hop-count and over 1/c shortest paths needs no dual
+    std::vector<Rational> inverse(g.num_links());
+    for (int e = 0; e < g.num_links(); ++e) inverse[e] = 1 / g.link(e).bandwidth;
+    for (const auto& metric : {std::vector<Rational>(g.num_links(), 1), inverse}) {
+      AlltoallCertificate split = best;
+      ShortestPathSplit(g, lp, metric, options.relay, &split);
+      if (split.lambda > 0) offer_primal(split);
+    }
+  }
   for (long long d : kDenominators) {
     const BigInt den(d);
     AlltoallCertificate cand;
@@ -406,17 +419,9 @@ AlltoallOptimum ComputeAlltoallOptimum(const Topology& g, const DemandMatrix& de
     }
     if (rep.dual_ok && !tried_split) {  // once, with the first valid lengths
       tried_split = true;
-      std::vector<std::vector<Rational>> metrics = {cand.length,
-                                                    std::vector<Rational>(g.num_links(), 1)};
-      std::vector<Rational> inverse(g.num_links());
-      for (int e = 0; e < g.num_links(); ++e) inverse[e] = 1 / g.link(e).bandwidth;
-      metrics.push_back(inverse);
-      for (const auto& metric : metrics) {
-        AlltoallCertificate split = cand;
-        ShortestPathSplit(g, lp, metric, options.relay, &split);
-        if (split.lambda <= 0) continue;
-        offer_primal(split);
-      }
+      AlltoallCertificate split = cand;
+      ShortestPathSplit(g, lp, cand.length, options.relay, &split);
+      if (split.lambda > 0) offer_primal(split);
       if (have_lower && have_upper && out.lower == out.upper) {
         out.denominator = d;
         break;
@@ -430,6 +435,8 @@ AlltoallOptimum ComputeAlltoallOptimum(const Topology& g, const DemandMatrix& de
       break;
     }
   }
+  out.has_lower = have_lower;
+  out.has_upper = have_upper;
   if (have_lower && have_upper && out.lower == out.upper) {
     out.certificate = std::move(best);
     assert(CheckAlltoallCertificate(g, out.certificate).ok);

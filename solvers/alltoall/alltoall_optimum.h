@@ -5,12 +5,14 @@
 //
 // Method (STYLE.md rule 8): the source-aggregated multicommodity-flow LP (one commodity per
 // source, a flow variable per commodity and link, conservation rows per commodity and node,
-// one capacity row per link; max λ) is solved with CLP in double. Its answer is a hint:
+// one capacity row per link; max λ; the demand scaled to largest entry 1) is solved with CLP in
+// double. Its answer is a hint:
 // - dual: the capacity rows' duals (normalized to max 1, rounded to fractions with denominator
 //   <= D by continued fractions) are a length function ℓ >= 0 with the exact bound
 //   λ_hi = Σ c ℓ / Σ d dist_ℓ >= λ*;
 // - primal, two candidates: (1) ECMP over ℓ-shortest paths (complementary slackness: optimal
-//   flows use only ℓ-shortest paths), also with hop and 1/c lengths, exact and scaled to the
+//   flows use only ℓ-shortest paths), and first over hop and 1/c lengths (no dual needed), exact
+//   and scaled to the
 //   least c_e / load_e; it meets λ_hi on link-transitive topologies (tori, hypercubes, rings,
 //   complete graphs); (2) the LP flow decomposed into paths, each path's share of its pair
 //   rounded at D, normalized, aimed at λ_hi and scaled into the bandwidths;
@@ -49,9 +51,10 @@ struct AlltoallOptions {
 struct AlltoallOptimum {
   AlltoallOutcome outcome = AlltoallOutcome::kLpFailed;
   std::string detail;
-  AlltoallCertificate certificate;  // when kCertified: lambda = λ*
-  Rational lower, upper;            // exact bounds on λ* (equal when kCertified)
-  double lp_lambda = 0.0;           // CLP's hint (never reported as a result)
+  AlltoallCertificate certificate;            // when kCertified: lambda = λ*
+  Rational lower, upper;                      // exact bounds on λ* (equal when kCertified)
+  bool has_lower = false, has_upper = false;  // whether a checked flow / length gave them
+  double lp_lambda = 0.0;                     // CLP's hint (never reported as a result)
   int lp_columns = 0, lp_rows = 0;
   long long denominator = 0;  // the bound D that certified
 };

@@ -174,7 +174,8 @@ TEST(AlltoallOptimum, RandomGraphsAgreeWithCutBoundAndPathLp) {
   }
 }
 
-// Metamorphic (STYLE.md rule 10): bandwidths ×3 give λ* ×3; demand ×2 gives λ* / 2.
+// Metamorphic (STYLE.md rule 10): bandwidths ×3 give λ* ×3; demand ×2 (×10^9) gives λ* / 2
+// (/ 10^9).
 TEST(AlltoallOptimum, ScalesWithBandwidthAndDemand) {
   Topology g = RingTopology(6, {Rational(1), Rational(2)});
   const Rational base = Uniform(g);
@@ -183,6 +184,10 @@ TEST(AlltoallOptimum, ScalesWithBandwidthAndDemand) {
   DemandMatrix twice = UniformDemand(g);
   for (DemandEntry& x : twice.entries) x.amount *= 2;
   EXPECT_EQ(CertifiedLambda(g, twice), base / 2);
+  // the largest demand the reader allows: the LP sees the demand scaled to max 1
+  DemandMatrix huge = UniformDemand(g);
+  for (DemandEntry& x : huge.entries) x.amount *= 1000000000;
+  EXPECT_EQ(CertifiedLambda(g, huge), base / 1000000000);
 }
 
 // Relaying: the weak-chord triangle gives 3/4 with relay and 1/2 without (comment above).
