@@ -13,8 +13,8 @@
 // - primal, two candidates: (1) ECMP over ℓ-shortest paths (complementary slackness: optimal
 //   flows use only ℓ-shortest paths), and first over hop and 1/c lengths (no dual needed),
 //   exact and scaled to the least c_e / load_e; it meets λ_hi on link-transitive topologies
-//   (tori, hypercubes, rings, complete graphs); (2) the LP flow decomposed into paths, each path's share of its pair
-//   rounded at D, normalized, aimed at λ_hi and scaled into the bandwidths;
+//   (tori, hypercubes, rings, complete graphs); (2) the LP flow decomposed into paths, each path's
+//   share of its pair rounded at D, normalized, aimed at λ_hi and scaled into the bandwidths;
 // every candidate is checked by proofs_check/alltoall_certificate_check.h; D grows
 // (10^2 .. 10^12) until the best λ_lo == the best λ_hi. Only then is λ* reported (kCertified);
 // otherwise the exact bounds (kNotCertified): the LP's vertex on large degenerate instances
