@@ -64,6 +64,10 @@ void AddOptimumOptions(CLI::App* cmd, OptimumArgs* args) {
 // The all-to-all optimum: solved, then checked here by proofs_check's checker (exit 1 unless
 // it accepts), then reported with the tax and the naive routing.
 int RunAlltoallOptimum(const OptimumArgs& a) {
+  if (!a.root.empty() || a.method != "dinkelbach") {
+    throw InputError("<args>", a.root.empty() ? "--method" : "--root",
+                     "applies to --collective allgather only");
+  }
   Topology g = ReadTopologyFile(a.file);
   if (g.num_compute() < 2) throw InputError(a.file, "nodes", "needs at least 2 compute nodes");
   const DemandMatrix demand = a.demand.empty() ? UniformDemand(g) : ReadDemandFile(a.demand, g);

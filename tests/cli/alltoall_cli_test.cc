@@ -122,6 +122,7 @@ TEST(AlltoallCli, BadArgumentsExitTwo) {
                      "no path through switches only");
   ExpectOneLineError({"optimum", Ring(4), "--collective", "gather"}, "--collective");
   ExpectOneLineError({"optimum", Ring(4), "--no-relay"}, "--no-relay");
+  ExpectOneLineError({"optimum", Ring(4), "--collective", "alltoall", "--root", "r0"}, "--root");
   ExpectOneLineError(
       {"optimum", Ring(4), "--collective", "alltoall", "--demand", TempPath("missing.json")},
       "missing.json");
