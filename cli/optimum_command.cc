@@ -1,7 +1,11 @@
 // collsynth optimum FILE [--json] [--method dinkelbach|binary-search] [--root NAME]
 //   The exact optimal allgather bandwidth runtime ratio* (seed 004 eq. (1)) with its
 //   bottleneck cut, Proposition 3's U and k, the allreduce bounds (6)/(7) with Theorem 19,
-//   and the broadcast bound (5) for a root. docs/cli.md "## optimum".
+//   and the broadcast bound (5) for a root.
+// collsynth optimum FILE --collective alltoall [--demand FILE] [--no-relay] [--json]
+//   The exact all-to-all throughput optimum λ* (maximum concurrent flow), reported only when
+//   proofs_check's certificate checker accepts it; the bandwidth tax, the average path length
+//   and the ECMP-like naive routing (seed 002 §5.4). docs/cli.md "## optimum".
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -9,16 +13,28 @@
 #include "cli/command_registry.h"
 #include "cli/optimum_report.h"
 #include "cli/progress.h"
+#include "core/input_error.h"
+#include "core/json_io.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/alltoall_certificate_check.h"
+#include "schedules/collective.h"
+#include "schedules/demand_io.h"
+#include "solvers/alltoall/alltoall_metrics.h"
+#include "solvers/alltoall/alltoall_optimum.h"
 
 namespace collsynth::cli {
 namespace {
+
+using nlohmann::json;
 
 struct OptimumArgs {
   std::string file;
   bool json = false;
   std::string method = "dinkelbach";
   std::string root;
+  std::string collective = "allgather";
+  std::string demand;
+  bool no_relay = false;
 };
 
 void AddOptimumOptions(CLI::App* cmd, OptimumArgs* args) {
@@ -28,9 +44,99 @@ void AddOptimumOptions(CLI::App* cmd, OptimumArgs* args) {
                   "dinkelbach (default) or binary-search (seed 004 §2.1)");
   cmd->add_option("--root", args->root,
                   "broadcast root for bound (5) (default: first compute node)");
+  cmd->add_option("--collective", args->collective,
+                  "allgather (default: seed 004 eq. (1) and the bounds it gives) or alltoall "
+                  "(the maximum concurrent flow λ*)");
+  cmd->add_option("--demand", args->demand,
+                  "alltoall: demand-matrix file (docs/formats.md; default: uniform, 1 per pair)");
+  cmd->add_flag("--no-relay", args->no_relay,
+                "alltoall: compute nodes forward nothing (only switches relay)");
+}
+
+// The all-to-all optimum: solved, then checked here by proofs_check's checker (exit 1 unless
+// it accepts), then reported with the tax and the naive routing.
+int RunAlltoallOptimum(const OptimumArgs& a) {
+  if (!a.root.empty() || a.method != "dinkelbach") {
+    throw InputError("<args>", a.root.empty() ? "--method" : "--root",
+                     "applies to --collective allgather only");
+  }
+  Topology g = ReadTopologyFile(a.file);
+  if (g.num_compute() < 2) throw InputError(a.file, "nodes", "needs at least 2 compute nodes");
+  const DemandMatrix demand = a.demand.empty() ? UniformDemand(g) : ReadDemandFile(a.demand, g);
+  const bool relay = !a.no_relay;
+  const std::string cut = DisconnectedDemandPair(g, demand, relay);
+  if (!cut.empty()) {
+    throw InputError(a.file, "pair " + cut,
+                     relay ? "no path (not strongly connected)" : "no path through switches only");
+  }
+  ProgressPrinter progress("optimum");
+  progress.Stage("alltoall LP and certificate");
+  AlltoallOptimum opt = ComputeAlltoallOptimum(g, demand, {relay});
+  if (opt.outcome == AlltoallOutcome::kLpFailed) {
+    std::cerr << "collsynth: optimum: all-to-all LP failed: " << opt.detail << "\n";
+    return kExitInternal;
+  }
+  const AlltoallCheckReport check = CheckAlltoallCertificate(g, opt.certificate);
+  if (opt.outcome != AlltoallOutcome::kCertified || !check.ok) {
+    std::cerr << "collsynth: optimum: all-to-all optimum not certified ("
+              << (opt.outcome != AlltoallOutcome::kCertified ? opt.detail : check.violation)
+              << "); exact bounds " << (opt.has_lower ? ToString(opt.lower) : "(none)")
+              << " <= lambda* <= " << (opt.has_upper ? ToString(opt.upper) : "(none)") << "\n";
+    return kExitCheckFailed;
+  }
+  progress.Stage("ECMP-like routing");
+  const EcmpRouting ecmp = ComputeEcmpRouting(g, demand, relay);
+  const Rational& lambda = check.lower;
+  const Rational tax = BandwidthTax(g, opt.certificate);
+  json j;
+  j["collective"] = "alltoall";
+  j["topology"] = g.name();
+  j["compute_nodes"] = g.num_compute();
+  j["demand"] = a.demand.empty() ? json("uniform") : json(a.demand);
+  j["relay"] = relay;
+  j["lambda"] = RationalToJson(lambda);
+  j["time"] = RationalToJson(1 / lambda);
+  j["certified"] = true;
+  j["certificate"] = {{"lower", RationalToJson(check.lower)},
+                      {"upper", RationalToJson(check.upper)},
+                      {"denominator_bound", opt.denominator},
+                      {"lp_columns", opt.lp_columns},
+                      {"lp_rows", opt.lp_rows}};
+  j["bandwidth_tax"] = RationalToJson(tax);
+  j["average_path_length"] = RationalToJson(ecmp.average_path_length);
+  j["ecmp"] = {{"lambda", RationalToJson(ecmp.lambda)},
+               {"time", RationalToJson(1 / ecmp.lambda)},
+               {"bandwidth_tax", RationalToJson(ecmp.bandwidth_tax)},
+               {"slowdown", RationalToJson(lambda / ecmp.lambda)}};
+  if (a.json) {
+    std::cout << j.dump() << "\n";
+    return kExitOk;
+  }
+  std::ostringstream o;
+  o << "alltoall optimum    lambda* = " << ToString(lambda) << "   T* = " << ToString(1 / lambda)
+    << (a.demand.empty() ? " · (M/N) per unit bandwidth" : " · (demand unit) per unit bandwidth")
+    << "   (N = " << g.num_compute() << (relay ? "" : ", no relay") << ")\n"
+    << "certificate         flow at lambda and lengths with dual bound " << ToString(check.upper)
+    << " (checked)\n"
+    << "bandwidth tax       " << ToString(tax) << " (optimal flow), average path length "
+    << ToString(ecmp.average_path_length) << "\n"
+    << "ECMP-like routing   lambda = " << ToString(ecmp.lambda)
+    << ", T = " << ToString(1 / ecmp.lambda) << ", tax " << ToString(ecmp.bandwidth_tax)
+    << ", slowdown " << ToString(lambda / ecmp.lambda) << "\n";
+  std::cout << o.str();
+  return kExitOk;
 }
 
 int RunOptimum(const OptimumArgs& a) {
+  if (a.collective == "alltoall") return RunAlltoallOptimum(a);
+  if (a.collective != "allgather") {
+    throw InputError("<args>", "--collective",
+                     "unknown collective '" + a.collective + "' (allgather, alltoall)");
+  }
+  if (!a.demand.empty() || a.no_relay) {
+    throw InputError("<args>", a.demand.empty() ? "--no-relay" : "--demand",
+                     "applies to --collective alltoall only");
+  }
   ParseOptimumMethod(a.method);  // a bad --method before the file is read
   Topology g = ReadTopologyFile(a.file);
   const int root = RequireOptimumInput(g, a.file, a.root);
@@ -70,7 +176,8 @@ int RunOptimum(const OptimumArgs& a) {
 CommandRegistrar reg_optimum(0, [](CLI::App& app) {
   AddCommand(
       app, "optimum",
-      "Exact optimal allgather bandwidth runtime T_B* = (M/N)·ratio* with its bottleneck cut",
+      "Exact optimal allgather bandwidth runtime T_B* = (M/N)·ratio* with its bottleneck cut, "
+      "or the certified all-to-all optimum λ* (--collective alltoall)",
       AddOptimumOptions, RunOptimum);
 });
 

@@ -2,6 +2,7 @@
 # Layering check (docs/architecture.md): every project #include points down the stack
 #   core <- every layer (core/ includes nothing else of the project)
 #   graphs <- theory, schedules <- proofs_check <- solvers/backends <- solvers/pipeline
+#   (solvers/alltoall stands beside solvers/pipeline, on the same floor)
 #   <- solvers/bfb <- {solvers/baselines, solvers/finder} <- experiments <- cli
 #   and graphs <- theory, schedules <- export <- {experiments, cli}
 #   and graphs <- theory, schedules <- simulate <- {experiments, cli} (the simulator reads checked schedules only;
@@ -24,10 +25,11 @@ declare -A allowed=(
   [simulate]="graphs theory schedules"
   [solvers/backends]="graphs"
   [solvers/pipeline]="graphs schedules proofs_check solvers/backends"
+  [solvers/alltoall]="graphs schedules proofs_check solvers/backends"
   [solvers/bfb]="graphs theory schedules proofs_check solvers/backends solvers/pipeline"
   [solvers/baselines]="graphs theory schedules proofs_check solvers/backends solvers/pipeline solvers/bfb"
   [solvers/finder]="graphs theory schedules proofs_check solvers/backends solvers/pipeline solvers/bfb"
-  [experiments]="graphs theory schedules proofs_check export simulate solvers/backends solvers/pipeline solvers/bfb solvers/baselines solvers/finder"
+  [experiments]="graphs theory schedules proofs_check export simulate solvers/backends solvers/pipeline solvers/alltoall solvers/bfb solvers/baselines solvers/finder"
 )
 
 folder_of() {  # the layer a path belongs to
