@@ -68,6 +68,9 @@ runs_for() {
     simulate_options) n=350000 ;;
     export_options) n=60000 ;;
     chakra_trace) n=700000 ;;
+    nvidia_smi) n=120000 ;;
+    nccl_xml) n=50000 ;;
+    demand) n=400000 ;;
     *) n=50000 ;;
   esac
   echo $((n * seconds / 30))
