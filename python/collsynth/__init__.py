@@ -24,7 +24,7 @@ from ._exact import fraction as _fraction
 
 __all__ = [
     "InputError", "InternalError", "Topology", "Schedule", "Verdict", "topo", "optimum",
-    "pipeline", "load_schedule", "verify",
+    "pipeline", "load_schedule", "verify", "simulate",
 ]
 
 
@@ -45,6 +45,7 @@ class Topology:
     def __init__(self, core, origin):
         self._g = core
         self.origin = origin
+        self._file = ""  # the topology file, for the link latencies `simulate` reads
 
     @classmethod
     def from_file(cls, path):
@@ -59,7 +60,9 @@ class Topology:
         Topology
         """
         path = str(path)
-        return cls(_core.Topology.from_file(path), path)
+        topology = cls(_core.Topology.from_file(path), path)
+        topology._file = path
+        return topology
 
     @classmethod
     def from_json(cls, document, origin="<json>"):
@@ -189,8 +192,47 @@ def _gen(expression):
     return Topology(_core.Topology.from_expression(expression), "<expr>")
 
 
-topo = _Namespace(gen=_gen)
-"""Topology constructors: ``collsynth.topo.gen(expression)``."""
+def _import_machine(format, path, link_bandwidth=None, gpu_model=None, nvlink_only=False,
+                    nodes=1, fabric="rail"):
+    """A topology from a real machine's dump (``collsynth topo import``, docs/machine_import.md).
+
+    Parameters
+    ----------
+    format : {"nvidia-smi", "nccl-xml"}
+        ``nvidia-smi topo -m`` output, or the XML NCCL writes with ``NCCL_TOPO_DUMP_FILE``.
+    path : str or os.PathLike
+    link_bandwidth : dict, optional
+        Connection type (NVLINK, PCIE, SYS, NET, FABRIC) -> bandwidth in GB/s (int, Fraction or
+        "p/q"), replacing the table's value.
+    gpu_model : str, optional
+        nvidia-smi: the GPU model whose row of the table applies.
+    nvlink_only : bool
+        Keep only the GPUs and their NVLinks.
+    nodes : int
+        Copies of the machine joined through their NICs.
+    fabric : {"rail", "fattree"}
+        How the copies are joined.
+
+    Returns
+    -------
+    Topology
+    """
+    if format not in ("nvidia-smi", "nccl-xml"):
+        raise InputError(f"<args>: format: '{format}' is not nvidia-smi or nccl-xml",
+                         "<args>", "format", f"'{format}' is not nvidia-smi or nccl-xml")
+    if fabric not in ("rail", "fattree"):
+        raise InputError(f"<args>: fabric: '{fabric}' is not rail or fattree",
+                         "<args>", "fabric", f"'{fabric}' is not rail or fattree")
+    overrides = [f"{k}={v}" for k, v in (link_bandwidth or {}).items()]
+    path = str(path)
+    core = _core.import_machine(format, path, overrides, gpu_model or "", bool(nvlink_only),
+                                int(nodes), fabric == "fattree")
+    return Topology(core, path)
+
+
+topo = _Namespace(gen=_gen, import_machine=_import_machine)
+"""Topology constructors: ``collsynth.topo.gen(expression)``,
+``collsynth.topo.import_machine(format, path, ...)``."""
 
 
 def optimum(topology, method="dinkelbach", root=None):
@@ -363,3 +405,47 @@ def verify(topology, schedule):
     if isinstance(schedule, Schedule):
         return Verdict(_core.verify_text(topology._g, schedule.to_json(), "<python>"))
     return load_schedule(topology, schedule).verdict
+
+
+def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
+             switch_model="store-and-forward", mode="sync", chunks_sweep=None):
+    """Simulate a checked schedule in exact time (``collsynth simulate --json``, docs/simulate.md).
+
+    Parameters
+    ----------
+    schedule : Schedule
+        A schedule the checker accepted, on its topology.
+    size : int or str
+        The message size M: bytes, or a string with a unit as on the command line ("1MB").
+    chunks : int
+        Pipeline schedules: chunks P per tree share.
+    alpha, gamma : str or Fraction
+        Per-link latency (for links whose topology file gives none) and per-byte overhead, as on
+        the command line ("1us", "1/1000000").
+    bandwidth_unit, switch_model, mode : str
+        As the options of the same names.
+    chunks_sweep : list of int, optional
+        Pipeline schedules: simulate each P and report the fastest.
+
+    Returns
+    -------
+    dict
+        The report of ``simulate --json``: ``completion_time`` (Fraction, seconds), the links'
+        loads, the critical path; times and byte counts are Fractions.
+    """
+    if not schedule.verdict.ok:
+        raise InputError("<python>: schedule: does not pass the checker, nothing simulated: "
+                         + (schedule.verdict.errors[:1] or [schedule.verdict.verdict])[0],
+                         "<python>", "schedule", "does not pass the checker")
+    options = _core.SimulationOptions()
+    options.size = str(size)
+    options.chunks = str(chunks)
+    options.alpha = str(alpha)
+    options.gamma = str(gamma)
+    options.bandwidth_unit = bandwidth_unit
+    options.switch_model = switch_model
+    options.mode = mode
+    sweep = ",".join(str(p) for p in chunks_sweep) if chunks_sweep else ""
+    topology = schedule.topology
+    return _exact(_json.loads(_core.simulate(topology._g, topology._file, schedule.to_json(),
+                                             options, sweep)))

@@ -9,6 +9,9 @@ RATIONAL_KEYS = frozenset({
     "min_cut", "max_single_node_cut", "rs_ag_ratio", "link_bandwidth", "average_distance",
     "coefficient_of_M_over_B", "B", "coefficient_of_M", "tb", "cut_ratio", "in", "out",
     "theorem15_bound", "fixed_k_lower_bound", "lp_ratio",
+    # simulate --json (docs/simulate.md): exact times in seconds, byte counts, link loads
+    "completion_time", "issued", "start", "end", "arrived", "done", "bytes", "busy",
+    "busy_fraction", "size_bytes", "shard_bytes", "bytes_per_unit", "alpha", "gamma",
 })
 # Keys whose values are integers that the JSON writes as strings when they are large.
 INTEGER_KEYS = frozenset({"k", "moore_bound"})

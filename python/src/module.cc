@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cli/optimum_report.h"
+#include "cli/schedule_input.h"
 #include "cli/schedule_output.h"
 #include "cli/topo_common.h"
 #include "cli/verify_json.h"
@@ -26,6 +27,8 @@
 #include "core/json_io.h"
 #include "core/rational.h"
 #include "graphs/expression.h"
+#include "graphs/link_latency.h"
+#include "graphs/machine_import.h"
 #include "graphs/properties.h"
 #include "graphs/symmetry.h"
 #include "graphs/topology.h"
@@ -35,7 +38,10 @@
 #include "proofs_check/verify.h"
 #include "schedules/collective.h"
 #include "schedules/pipeline_schedule.h"
+#include "schedules/schedule_file.h"
 #include "schedules/symmetric_pipeline_schedule.h"
+#include "simulate/simulation_report.h"
+#include "simulate/simulation_run.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 #include "solvers/pipeline/symmetric_pipeline.h"
 
@@ -229,6 +235,58 @@ std::string SaveChecked(const Topology& g, const std::string& text, const std::s
   return written.ok ? "" : written.error;
 }
 
+// `collsynth simulate --json` on a schedule the checker accepted (the caller makes sure), loaded
+// and checked once more as the CLI loads it (cli/schedule_input.h); the link latencies are the
+// topology file's (`topology_file` empty: none).
+std::string Simulate(const Topology& g, const std::string& topology_file, const std::string& text,
+                     const SimulationOptions& options, const std::string& chunks_sweep) {
+  SimulationModel model = ParseSimulationOptions(options);
+  if (!topology_file.empty()) model.link_latency = ReadTopologyWithLatencies(topology_file).latency;
+  py::gil_scoped_release release;
+  std::optional<cli::CheckedSchedule> checked =
+      cli::CheckLoadedSchedule(g, LoadScheduleText(g, text, "<python>"), "simulated");
+  if (!checked) throw InputError("<python>", "schedule", "does not pass the checker");
+  const bool pipeline = checked->pipeline.has_value();
+  if (!pipeline && !chunks_sweep.empty()) {
+    throw InputError("<args>", "chunks_sweep", "applies to pipeline schedules only");
+  }
+  const SimulationRun run =
+      pipeline ? SimulatePipelineSchedule(*checked->pipeline, g, std::move(model), chunks_sweep)
+               : SimulateStepSchedule(*checked->steps, g, std::move(model));
+  json report =
+      SimulationReportJson(*run.sim, run.result, run.model, pipeline ? "pipeline" : checked->format,
+                           checked->collective());
+  if (!run.sweep.empty()) {
+    json& sweep = report["chunk_sweep"] = json::array();
+    for (const auto& [chunks, time] : run.sweep) {
+      sweep.push_back({{"chunks", chunks},
+                       {"completion_time", ToString(time)},
+                       {"completion_seconds", DecimalString(time)}});
+    }
+    report["best_chunks"] = run.model.chunks;
+  }
+  return report.dump();
+}
+
+// `collsynth topo import` (docs/machine_import.md); `format` and `fabric` are checked by the
+// caller (python/collsynth/__init__.py), `link_bandwidth` holds TYPE=VALUE overrides.
+Topology ImportMachine(const std::string& format, const std::string& path,
+                       const std::vector<std::string>& link_bandwidth, const std::string& gpu_model,
+                       bool nvlink_only, std::int64_t nodes, bool fat_tree) {
+  MachineImportOptions o;
+  for (const std::string& text : link_bandwidth) {
+    ParseLinkBandwidthOverride(text, "link_bandwidth", &o.link_bandwidth);
+  }
+  o.gpu_model = gpu_model;
+  o.nvlink_only = nvlink_only;
+  o.nodes = nodes;
+  o.fabric = fat_tree ? MachineFabric::kFatTree : MachineFabric::kRail;
+  const std::string text = ReadTextFile(path);
+  py::gil_scoped_release release;
+  return format == "nvidia-smi" ? ImportNvidiaSmiTopology(text, path, o)
+                                : ImportNcclTopologyXml(text, path, o);
+}
+
 void TranslateExceptions(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
@@ -278,6 +336,9 @@ PYBIND11_MODULE(_collsynth, m) {
       .def_property_readonly("automorphisms", &Topology::automorphisms)
       .def("info_json", &InfoJson, py::arg("threads") = 0);
 
+  m.def("import_machine", &ImportMachine, py::arg("format"), py::arg("path"),
+        py::arg("link_bandwidth"), py::arg("gpu_model"), py::arg("nvlink_only"), py::arg("nodes"),
+        py::arg("fat_tree"));
   m.def("optimum_json", &OptimumJson, py::arg("topology"), py::arg("file"), py::arg("method"),
         py::arg("root"));
 
@@ -289,6 +350,17 @@ PYBIND11_MODULE(_collsynth, m) {
   m.def("pipeline", &Pipeline, py::arg("topology"), py::arg("file"), py::arg("collective"),
         py::arg("root"), py::arg("fixed_k"), py::arg("symmetric"));
   m.def("load_schedule", &LoadSchedule, py::arg("topology"), py::arg("path"));
+  py::class_<SimulationOptions>(m, "SimulationOptions")
+      .def(py::init<>())
+      .def_readwrite("size", &SimulationOptions::size)
+      .def_readwrite("chunks", &SimulationOptions::chunks)
+      .def_readwrite("alpha", &SimulationOptions::alpha)
+      .def_readwrite("gamma", &SimulationOptions::gamma)
+      .def_readwrite("bandwidth_unit", &SimulationOptions::bandwidth_unit)
+      .def_readwrite("switch_model", &SimulationOptions::switch_model)
+      .def_readwrite("mode", &SimulationOptions::mode);
+  m.def("simulate", &Simulate, py::arg("topology"), py::arg("topology_file"), py::arg("text"),
+        py::arg("options"), py::arg("chunks_sweep"));
   m.def("verify_text", &VerifyText, py::arg("topology"), py::arg("text"), py::arg("file"));
   m.def("save_checked", &SaveChecked, py::arg("topology"), py::arg("text"), py::arg("path"));
 }

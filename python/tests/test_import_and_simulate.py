@@ -1,0 +1,76 @@
+"""topo.import_machine and simulate: equal to `collsynth topo import` and `simulate --json`."""
+
+import json
+from fractions import Fraction
+
+import pytest
+
+import collsynth
+from collsynth._exact import exact
+from conftest import SOURCE
+
+MACHINES = SOURCE / "tests" / "data" / "machines"
+
+
+@pytest.mark.parametrize("fmt,name,kwargs,flags", [
+    ("nvidia-smi", "dgx1_v100.nvidia-smi.txt", {}, []),
+    ("nvidia-smi", "dgx1_v100.nvidia-smi.txt", {"nodes": 2, "fabric": "fattree"},
+     ["--nodes", "2", "--fabric", "fattree"]),
+    ("nccl-xml", "nd_h100_v5.nccl.xml", {"link_bandwidth": {"NET": Fraction(25, 2)}},
+     ["--link-bandwidth", "NET=25/2"]),
+])
+def test_import_equals_topo_import(cli, fmt, name, kwargs, flags):
+    g = collsynth.topo.import_machine(fmt, MACHINES / name, **kwargs)
+    code, out, err = cli.run("topo", "import", fmt, MACHINES / name, "-o", "-", *flags)
+    assert code == 0, err
+    assert json.loads(g.to_json()) == json.loads(out)
+
+
+def test_imported_dgx1_has_the_builtin_optimum():
+    imported = collsynth.topo.import_machine(
+        "nvidia-smi", MACHINES / "dgx1_v100.nvidia-smi.txt", nvlink_only=True,
+        link_bandwidth={"NVLINK": 1})
+    builtin = collsynth.topo.gen("dgx1(1)")
+    assert collsynth.optimum(imported)["ratio"] == collsynth.optimum(builtin)["ratio"]
+
+
+def test_import_errors():
+    with pytest.raises(collsynth.InputError) as e:
+        collsynth.topo.import_machine("lspci", MACHINES / "nd_h100_v5.nccl.xml")
+    assert e.value.item == "format"
+    with pytest.raises(collsynth.InputError) as e:
+        collsynth.topo.import_machine("nvidia-smi", MACHINES / "nd_h100_v5.nccl.xml")
+    assert e.value.file == str(MACHINES / "nd_h100_v5.nccl.xml")
+
+
+@pytest.mark.parametrize("kwargs,flags", [
+    ({"size": "1MB", "alpha": "1us"}, ["--size", "1MB", "--alpha", "1us"]),
+    ({"size": 65536, "chunks": 4, "switch_model": "cut-through"},
+     ["--size", "65536", "--chunks", "4", "--switch-model", "cut-through"]),
+    ({"size": "1MB", "chunks_sweep": [1, 2, 8]}, ["--size", "1MB", "--chunks-sweep", "1,2,8"]),
+])
+def test_simulate_pipeline_equals_the_cli(cli, topologies, tmp_path, kwargs, flags):
+    path = topologies / "two_cluster.json"
+    g = collsynth.Topology.from_file(path)
+    s = collsynth.pipeline(g)
+    saved = tmp_path / "s.json"
+    s.save(saved)
+    report = collsynth.simulate(s, **kwargs)
+    assert report == exact(cli.json("simulate", path, saved, "--json", *flags))
+    # never faster than the bandwidth optimum: T >= (M/N) · ratio* / (1 GB/s)
+    size, n = report["model"]["size_bytes"], len(g.compute_nodes)
+    assert report["completion_time"] >= size / n * s.summary["optimal_ratio"] / 10**9
+
+
+def test_simulate_steps_equals_the_cli(cli, topologies, tmp_path):
+    path = topologies / "ring8.txt"
+    out = tmp_path / "bfb.json"
+    assert cli.run("bfb", path, "-o", out)[0] == 0
+    g = collsynth.Topology.from_file(path)
+    s = collsynth.load_schedule(g, out)
+    assert s.format == "steps" and s.verdict.ok
+    report = collsynth.simulate(s, size="4MB", alpha="500ns", mode="async")
+    expected = cli.json("simulate", path, out, "--json", "--size", "4MB", "--alpha", "500ns",
+                        "--mode", "async")
+    assert report == exact(expected)
+    assert isinstance(report["completion_time"], Fraction)
