@@ -18,13 +18,13 @@ import json as _json
 from types import SimpleNamespace as _Namespace
 
 from . import _collsynth as _core
-from ._errors import InputError, InternalError
+from ._errors import CheckError, InputError, InternalError
 from ._exact import exact as _exact
 from ._exact import fraction as _fraction
 
 __all__ = [
-    "InputError", "InternalError", "Topology", "Schedule", "Verdict", "topo", "optimum",
-    "pipeline", "load_schedule", "verify", "simulate",
+    "CheckError", "InputError", "InternalError", "Topology", "Schedule", "Verdict", "topo", "optimum",
+    "pipeline", "load_schedule", "verify", "simulate", "experiments",
 ]
 
 
@@ -348,12 +348,12 @@ class Schedule:
 
         Raises
         ------
-        InternalError
+        CheckError
             If the written file does not pass the check (nothing is left at ``path``).
         """
         error = _core.save_checked(self.topology._g, self._checked.text, str(path))
         if error:
-            raise InternalError(f"{path}: {error} (nothing written)")
+            raise CheckError(f"{path}: {error} (nothing written)")
 
     def __repr__(self):
         return f"<collsynth.Schedule {self.format} {self.verdict.verdict!r}>"
@@ -449,3 +449,62 @@ def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
     topology = schedule.topology
     return _exact(_json.loads(_core.simulate(topology._g, topology._file, schedule.to_json(),
                                              options, sweep)))
+
+
+def _csv_value(cell):
+    """A results.csv cell as Python: integers as int, exact rationals "p/q" as Fraction,
+    true/false as bool, anything else (names, decimals for display) as the string."""
+    from fractions import Fraction
+
+    if cell in ("true", "false"):
+        return cell == "true"
+    body = cell[1:] if cell.startswith("-") else cell
+    if body.isdigit():
+        return int(cell)
+    num, sep, den = body.partition("/")
+    if sep and num.isdigit() and den.isdigit() and int(den) != 0:
+        return Fraction(cell)
+    return cell
+
+
+def _run_experiment(name, out=None, dir="experiments", jobs=1, plots=False, frame=None):
+    """Run a built-in experiment (``collsynth experiment run``, docs/experiments.md).
+
+    Parameters
+    ----------
+    name : str
+        A definition's name in ``dir`` (``collsynth experiment list``) or a path to one.
+    out : str or os.PathLike, optional
+        Also write the outputs there as the CLI does (results.csv, meta.json, the notebook,
+        README.md; the plots when ``plots``).
+    dir : str or os.PathLike
+        The folder of definitions (default ``./experiments``, as the CLI).
+    jobs : int
+        Tasks run in parallel.
+    frame : bool, optional
+        Return a pandas DataFrame (default: when pandas can be imported).
+
+    Returns
+    -------
+    list of dict or pandas.DataFrame
+        The rows of results.csv: integers as int, exact rationals as Fraction, decimals (shown
+        for people beside their exact column) as strings.
+    """
+    header, rows = _core.run_experiment(str(name), str(dir), "" if out is None else str(out),
+                                        int(jobs), bool(plots))
+    records = [dict(zip(header, map(_csv_value, row))) for row in rows]
+    if frame is None:
+        try:
+            import pandas  # noqa: F401
+            frame = True
+        except ImportError:
+            frame = False
+    if frame:
+        import pandas
+
+        return pandas.DataFrame.from_records(records, columns=header)
+    return records
+
+
+experiments = _Namespace(run=_run_experiment)
+"""The experiments: ``collsynth.experiments.run(name, out=None, ...)``."""

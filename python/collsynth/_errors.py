@@ -23,5 +23,14 @@ class InputError(ValueError):
         self.problem = problem
 
 
+class CheckError(RuntimeError):
+    """A schedule failed the checker where one must pass (the CLI's exit 1).
+
+    Raised by ``Schedule.save`` when the written file does not check, and by
+    ``experiments.run`` when a row's schedule was not accepted. A schedule that is merely
+    loaded or verified is never an exception: its ``Verdict`` says ``ok == False``.
+    """
+
+
 class InternalError(RuntimeError):
     """A defect in collsynth (the CLI's exit 3): please report it with the input."""

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/experiment_common.h"
 #include "cli/optimum_report.h"
 #include "cli/schedule_input.h"
 #include "cli/schedule_output.h"
@@ -26,6 +27,9 @@
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "core/rational.h"
+#include "experiments/csv_table.h"
+#include "experiments/outputs.h"
+#include "experiments/runner.h"
 #include "graphs/expression.h"
 #include "graphs/link_latency.h"
 #include "graphs/machine_import.h"
@@ -287,6 +291,29 @@ Topology ImportMachine(const std::string& format, const std::string& path,
                                 : ImportNcclTopologyXml(text, path, o);
 }
 
+// `collsynth experiment run NAME` (docs/experiments.md): the definition NAME (or a path) from
+// `dir`, run on `jobs` workers; with `out`, its outputs written there as the CLI writes them
+// (results.csv, meta.json, notebook, README; plots when `plots`). Returns the table (header,
+// rows) of results.csv. A row whose schedule the checker did not accept raises CheckError.
+std::pair<std::vector<std::string>, std::vector<std::vector<std::string>>> RunExperiment(
+    const std::string& name, const std::string& dir, const std::string& out, unsigned jobs,
+    bool plots) {
+  namespace ex = collsynth::experiments;
+  const ex::ExperimentDefinition def = cli::LoadNamed(name, dir);
+  py::gil_scoped_release release;
+  ex::RunOptions options;
+  options.jobs = jobs == 0 ? 1 : jobs;
+  const ex::RunResult result = ex::RunExperiment(def, options);
+  ex::CsvTable table = ex::RowsToTable(result.rows);
+  if (!out.empty()) {
+    const json meta = cli::RunMeta(def, table, options.jobs, result.tasks, result.rows.size(),
+                                   result.seconds, cli::Environment(def));
+    const std::vector<std::string> scripts = ex::WriteExperimentOutputs(def, table, meta, out);
+    if (plots) ex::RenderPlots(scripts);
+  }
+  return {std::move(table.header), std::move(table.rows)};
+}
+
 void TranslateExceptions(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
@@ -294,6 +321,9 @@ void TranslateExceptions(std::exception_ptr p) {
     throw;
   } catch (const py::builtin_exception&) {
     throw;
+  } catch (const experiments::UnverifiedRowError& e) {
+    py::object cls = py::module_::import("collsynth._errors").attr("CheckError");
+    PyErr_SetObject(cls.ptr(), py::str(e.what()).ptr());
   } catch (const InputError& e) {
     py::object cls = py::module_::import("collsynth._errors").attr("InputError");
     PyErr_SetObject(cls.ptr(), py::make_tuple(e.what(), e.file(), e.item(), e.problem()).ptr());
@@ -339,6 +369,8 @@ PYBIND11_MODULE(_collsynth, m) {
   m.def("import_machine", &ImportMachine, py::arg("format"), py::arg("path"),
         py::arg("link_bandwidth"), py::arg("gpu_model"), py::arg("nvlink_only"), py::arg("nodes"),
         py::arg("fat_tree"));
+  m.def("run_experiment", &RunExperiment, py::arg("name"), py::arg("dir"), py::arg("out"),
+        py::arg("jobs"), py::arg("plots"));
   m.def("optimum_json", &OptimumJson, py::arg("topology"), py::arg("file"), py::arg("method"),
         py::arg("root"));
 

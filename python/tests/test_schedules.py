@@ -73,7 +73,7 @@ def test_a_mutated_schedule_is_a_verdict_not_an_exception(cli, topologies, tmp_p
     assert loaded.verdict.report == exact(json.loads(out))
     assert not collsynth.verify(g, bad)
     # and it cannot be saved: the checked-output path refuses it, nothing is written
-    with pytest.raises(collsynth.InternalError):
+    with pytest.raises(collsynth.CheckError):
         loaded.save(tmp_path / "out.json")
     assert not (tmp_path / "out.json").exists()
 
