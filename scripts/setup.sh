@@ -12,6 +12,8 @@ PACKAGES=(
   # NCCL's topology XML, read by `collsynth topo import nccl-xml` (graphs/machine_import.h)
   libtinyxml2-dev
   gnuplot-nox git
+  # `collsynth draw` renders with Graphviz's dot (docs/draw.md)
+  graphviz
   # scripts/compare_experiments.py (the experiments regression test)
   python3
   # the Python package (python/, docs/python.md): pybind11 bindings for Debian's python3, its
