@@ -24,7 +24,7 @@ from ._exact import fraction as _fraction
 
 __all__ = [
     "CheckError", "InputError", "InternalError", "Topology", "Schedule", "Verdict", "topo", "optimum",
-    "pipeline", "load_schedule", "verify", "simulate", "experiments",
+    "pipeline", "load_schedule", "verify", "simulate", "draw", "experiments",
 ]
 
 
@@ -508,3 +508,38 @@ def _run_experiment(name, out=None, dir="experiments", jobs=1, plots=False, fram
 
 experiments = _Namespace(run=_run_experiment)
 """The experiments: ``collsynth.experiments.run(name, out=None, ...)``."""
+
+
+def draw(topology, out, schedule=None, tree=None, cut=False, title=None):
+    """Draw a topology or a schedule (``collsynth draw``, docs/draw.md) to ``out``.
+
+    Parameters
+    ----------
+    topology : Topology
+    out : str or os.PathLike
+        ``.svg`` or ``.png`` (rendered by Graphviz's ``dot``) or ``.dot``; written through the
+        checked-output path (the SVG is parsed back and its nodes and edges counted).
+    schedule : Schedule, optional
+        A checked pipeline schedule: its link loads as a heat map, its bottleneck cut marked.
+    tree : str, optional
+        ``"ROOT"`` or ``"ROOT:I"``: draw that tree's routes instead of the loads.
+    cut : bool
+        Without a schedule: mark the bottleneck cut S* of the allgather optimum.
+    title : str, optional
+
+    Returns
+    -------
+    str
+        ``out``, for ``IPython.display.SVG(collsynth.draw(...))``.
+    """
+    text = ""
+    if schedule is not None:
+        if not schedule.verdict.ok:
+            raise InputError("<python>: schedule: does not pass the checker, nothing drawn",
+                             "<python>", "schedule", "does not pass the checker")
+        text = schedule.to_json()
+    error = _core.draw(topology._g, topology._file or topology.origin, text, str(out), tree or "",
+                       bool(cut), title or "")
+    if error:
+        raise CheckError(f"draw: {error}")
+    return str(out)

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/draw.h"
 #include "cli/experiment_common.h"
 #include "cli/optimum_report.h"
 #include "cli/schedule_input.h"
@@ -314,6 +315,28 @@ std::pair<std::vector<std::string>, std::vector<std::vector<std::string>>> RunEx
   return {std::move(table.header), std::move(table.rows)};
 }
 
+// `collsynth draw` (docs/draw.md) of a topology and, when `schedule_text` is not empty, of a
+// checked pipeline schedule. Returns the error of the checked write ("" when written).
+std::string Draw(const Topology& g, const std::string& topology_file,
+                 const std::string& schedule_text, const std::string& output,
+                 const std::string& tree, bool cut, const std::string& title) {
+  cli::RequireDrawingFile(output);
+  py::gil_scoped_release release;
+  std::optional<cli::CheckedSchedule> checked;
+  if (!schedule_text.empty()) {
+    checked = cli::CheckLoadedSchedule(g, LoadScheduleText(g, schedule_text, "<python>"), "drawn");
+    if (!checked) throw InputError("<python>", "schedule", "does not pass the checker");
+    if (!checked->pipeline) {
+      throw InputError("<python>", "schedule",
+                       "draw shows pipeline schedules; this is a " + checked->format + " schedule");
+    }
+  }
+  const DrawOptions options = cli::DrawingOptions(
+      g, topology_file, checked ? &*checked->pipeline : nullptr, tree, cut, title);
+  const CheckedOutput written = cli::WriteDrawing(g, options, output);
+  return written.ok ? "" : written.error;
+}
+
 void TranslateExceptions(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
@@ -371,6 +394,8 @@ PYBIND11_MODULE(_collsynth, m) {
         py::arg("fat_tree"));
   m.def("run_experiment", &RunExperiment, py::arg("name"), py::arg("dir"), py::arg("out"),
         py::arg("jobs"), py::arg("plots"));
+  m.def("draw", &Draw, py::arg("topology"), py::arg("topology_file"), py::arg("schedule_text"),
+        py::arg("output"), py::arg("tree"), py::arg("cut"), py::arg("title"));
   m.def("optimum_json", &OptimumJson, py::arg("topology"), py::arg("file"), py::arg("method"),
         py::arg("root"));
 

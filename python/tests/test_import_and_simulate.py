@@ -74,3 +74,20 @@ def test_simulate_steps_equals_the_cli(cli, topologies, tmp_path):
                         "--mode", "async")
     assert report == exact(expected)
     assert isinstance(report["completion_time"], Fraction)
+
+
+def test_draw_equals_the_cli(cli, topologies, tmp_path):
+    path = topologies / "two_cluster.json"
+    g = collsynth.Topology.from_file(path)
+    s = collsynth.pipeline(g, symmetric=False)
+    saved = tmp_path / "s.json"
+    s.save(saved)
+    for kwargs, flags in (({}, []), ({"tree": "c11:0"}, ["--tree", "c11:0"])):
+        mine = collsynth.draw(g, tmp_path / "py.dot", schedule=s, **kwargs)
+        assert cli.run("draw", path, saved, "-o", tmp_path / "cli.dot", *flags)[0] == 0
+        assert open(mine).read() == (tmp_path / "cli.dot").read_text()
+    cut = collsynth.draw(g, tmp_path / "cut.svg", cut=True)
+    svg = open(cut).read()
+    assert svg.count('class="node"') == len(g.nodes) + 1  # and the legend
+    with pytest.raises(collsynth.InputError):
+        collsynth.draw(g, tmp_path / "x.pdf")

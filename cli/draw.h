@@ -1,0 +1,36 @@
+// `collsynth draw` (docs/draw.md), shared with the Python package's collsynth.draw: what a
+// picture shows (DrawingOptions) and its checked write (WriteDrawing: Graphviz's `dot` run
+// without a shell, the written SVG parsed back with tinyxml2 and counted before the rename).
+// Never prints.
+#ifndef COLLSYNTH_CLI_DRAW_H_
+#define COLLSYNTH_CLI_DRAW_H_
+
+#include <string>
+
+#include "core/checked_output.h"
+#include "export/graphviz.h"
+#include "graphs/topology.h"
+#include "schedules/pipeline_schedule.h"
+
+namespace collsynth::cli {
+
+// InputError("<args>", "-o", ...) unless `output` ends in .svg, .png or .dot.
+void RequireDrawingFile(const std::string& output);
+
+// The drawing of `g`: with a checked pipeline schedule (may be null), its link loads as a heat
+// map, or with `tree` ("ROOT" or "ROOT:I") one tree's routes, and its certificate's bottleneck
+// cut marked; without one, with `cut`, the bottleneck cut of the allgather optimum (the
+// topology must then be Eulerian and strongly connected; errors name `topology_file`). Bad
+// combinations and unknown trees are InputError naming the option.
+DrawOptions DrawingOptions(const Topology& g, const std::string& topology_file,
+                           const PipelineSchedule* schedule, const std::string& tree, bool cut,
+                           const std::string& title);
+
+// Renders and writes the drawing to `output` (.svg, .png or .dot) through the checked-output
+// path; InputError when Graphviz is missing for .svg/.png.
+CheckedOutput WriteDrawing(const Topology& g, const DrawOptions& options,
+                           const std::string& output);
+
+}  // namespace collsynth::cli
+
+#endif  // COLLSYNTH_CLI_DRAW_H_
