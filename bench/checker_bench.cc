@@ -12,6 +12,7 @@
 #include "proofs_check/brute_force_simulator.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/step_schedule.h"
+#include "tests/fixtures/json_tree_writers.h"
 
 namespace {
 

@@ -31,6 +31,7 @@
 #include "schedules/step_schedule.h"
 #include "solvers/bfb/bfb_schedule.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "tests/fixtures/json_tree_writers.h"
 
 namespace {
 

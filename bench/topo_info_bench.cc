@@ -12,6 +12,7 @@
 #include "graphs/properties.h"
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"
+#include "tests/fixtures/json_tree_writers.h"
 
 namespace {
 

@@ -11,6 +11,7 @@
 
 #include "cli/command_registry.h"
 #include "cli/schedule_output.h"
+#include "cli/verify_json.h"
 #include "core/input_error.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
@@ -55,7 +56,7 @@ int RunRoutedBaseline(const BaselineArgs& a, const Topology& g) {
   }
   std::ostream& info = a.out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
   if (a.json) {
-    json j = r.ToJson();
+    json j = CheckReportJson(r);
     j["baseline"] = o.name;
     j["collective"] = CollectiveName(s.collective);
     j["k"] = PipelineBigIntToJson(s.k);
@@ -126,7 +127,7 @@ int RunBaseline(const BaselineArgs& a) {
   }
   std::ostream& info = a.out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
   if (a.json) {
-    json j = r.ToJson();
+    json j = CheckReportJson(r);
     j["baseline"] = a.options.name;
     j["collective"] = CollectiveName(s.collective);
     AddOutputCheck(j, out);

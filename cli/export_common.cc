@@ -18,6 +18,39 @@ using nlohmann::json;
 
 }  // namespace
 
+void AddExportTargetOptions(CLI::App* cmd, ExportTargetArgs* args, const ExportTargetHelp& help) {
+  cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
+  cmd->add_option("schedule", args->schedule, "schedule JSON (pipeline, steps, steps-compact)")
+      ->required();
+  cmd->add_option("-o,--output", args->output, help.output)->required();
+  cmd->add_option("--proto", args->proto, help.proto);
+  auto* ip = cmd->add_flag("--inplace", args->inplace, help.inplace);
+  auto* oop = cmd->add_flag("--outofplace", args->outofplace, help.outofplace);
+  ip->excludes(oop);
+  cmd->add_option("--min-bytes", args->min_bytes, help.min_bytes)->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-bytes", args->max_bytes, help.max_bytes)->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-tbs", args->max_tbs, "thread blocks per GPU (default 64)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--max-chunks", args->max_chunks, help.max_chunks)
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  cmd->add_option("--instances", args->instances,
+                  "copies of the schedule on fresh chunks and channels (default 1)")
+      ->check(CLI::Range(1, 32));
+  cmd->add_option("--ranks", args->ranks,
+                  "JSON: compute node names in rank order, or {name: rank}");
+  cmd->add_option("--name", args->name, help.name);
+  cmd->add_flag("--json", args->json, "print one JSON summary object");
+}
+
+void RequireOutputFile(const std::string& output, const char* what) {
+  if (output == "-") {
+    throw InputError("<args>", "-o",
+                     std::string("'-' (stdout) is not supported: the ") + what +
+                         " is replayed from the written file before it is kept; give a file or "
+                         "a directory");
+  }
+}
+
 bool ReadVerifiedInput(const std::string& topology, const std::string& schedule,
                        const std::string& ranks, VerifiedInput* in) {
   in->g = ReadTopologyFile(topology);

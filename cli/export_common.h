@@ -1,9 +1,11 @@
 // The pieces `export msccl` and `export mscclpp` share (export_msccl_command.cc,
-// export_mscclpp_command.cc): the schedule read once and checked, the rank mapping (--ranks),
-// and where the files go.
+// export_mscclpp_command.cc): their common options, the schedule read once and checked, the
+// rank mapping (--ranks), and where the files go.
 #ifndef COLLSYNTH_CLI_EXPORT_COMMON_H_
 #define COLLSYNTH_CLI_EXPORT_COMMON_H_
 
+#include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,56 @@
 #include "schedules/step_schedule.h"
 
 namespace collsynth::cli {
+
+// The options both exporters take, declared once (docs/cli.md "export msccl", "export
+// mscclpp"). Each command adds its own after them.
+struct ExportTargetArgs {
+  std::string topology, schedule, output;
+  std::string proto = "Simple";
+  bool inplace = false;
+  bool outofplace = false;
+  std::int64_t min_bytes = 0;
+  std::int64_t max_bytes = 0;
+  int max_tbs = 64;
+  std::int64_t max_chunks = 256;
+  int instances = 1;
+  std::string ranks;
+  std::string name;
+  bool json = false;
+};
+
+// The help texts that differ between the two exporters.
+struct ExportTargetHelp {
+  const char* output;      // -o
+  const char* proto;       // --proto
+  const char* inplace;     // --inplace
+  const char* outofplace;  // --outofplace
+  const char* min_bytes;   // --min-bytes
+  const char* max_bytes;   // --max-bytes
+  const char* max_chunks;  // --max-chunks
+  const char* name;        // --name
+};
+
+void AddExportTargetOptions(CLI::App* cmd, ExportTargetArgs* args, const ExportTargetHelp& help);
+
+// InputError(<args>, -o) when `output` is "-".
+void RequireOutputFile(const std::string& output, const char* what);
+
+// The common options into an exporter's option struct (MscclExportOptions,
+// MscclppExportOptions: the same member names). InputError for -o - (the file is replayed
+// from disk before it is kept, so it cannot go to stdout); `what` names the file ("XML").
+template <typename O>
+void SetExportTargetOptions(const ExportTargetArgs& a, const char* what, O* o) {
+  RequireOutputFile(a.output, what);
+  o->proto = a.proto;
+  o->inplace = a.inplace;
+  o->min_bytes = a.min_bytes;
+  o->max_bytes = a.max_bytes;
+  o->max_tbs = a.max_tbs;
+  o->max_chunks = a.max_chunks;
+  o->instances = a.instances;
+  o->name = a.name;
+}
 
 // A schedule read once, checked (the check `collsynth verify` runs) and ready to lower.
 struct VerifiedInput {

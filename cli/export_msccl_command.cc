@@ -34,22 +34,11 @@ namespace {
 using nlohmann::json;
 
 struct ExportMscclArgs {
-  std::string topology, schedule, output;
+  ExportTargetArgs target;  // the options shared with export mscclpp
   std::string profile = "executor";
-  std::string proto = "Simple";
-  bool inplace = false;
-  bool outofplace = false;
-  std::int64_t min_bytes = 0;
-  std::int64_t max_bytes = 0;
-  int max_tbs = 64;
   int max_channels = 32;
-  std::int64_t max_chunks = 256;
-  int instances = 1;
   bool root_specific = false;
   bool fuse = false;
-  std::string ranks;
-  std::string name;
-  bool json = false;
 };
 
 // The independent replay (proofs_check/msccl_replay.h) of the file at `path`, read back
@@ -92,70 +81,40 @@ void MaybeCorrupt(std::string& xml) {
 }
 
 void AddExportMscclOptions(CLI::App* cmd, ExportMscclArgs* args) {
-  cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
-  cmd->add_option("schedule", args->schedule, "schedule JSON (pipeline, steps, steps-compact)")
-      ->required();
-  cmd->add_option("-o,--output", args->output,
-                  "XML file, or a directory (file named by collective, size range)")
-      ->required();
+  AddExportTargetOptions(
+      cmd, &args->target,
+      {"XML file, or a directory (file named by collective, size range)",
+       "Simple (default), LL, LL128", "file for in-place calls",
+       "file for out-of-place calls (default)",
+       "smallest message size (bytes) the file is for (default 0)",
+       "largest message size, 0 = no bound (default)", "bound on nchunksperloop (default 256)",
+       "<algo name> (default collsynth-<collective>)"});
   cmd->add_option("--profile", args->profile, "executor (default), rccl, legacy");
-  cmd->add_option("--proto", args->proto, "Simple (default), LL, LL128");
-  auto* ip = cmd->add_flag("--inplace", args->inplace, "file for in-place calls");
-  auto* oop =
-      cmd->add_flag("--outofplace", args->outofplace, "file for out-of-place calls (default)");
-  ip->excludes(oop);
-  cmd->add_option("--min-bytes", args->min_bytes,
-                  "smallest message size (bytes) the file is for (default 0)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--max-bytes", args->max_bytes, "largest message size, 0 = no bound (default)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--max-tbs", args->max_tbs, "thread blocks per GPU (default 64)")
-      ->check(CLI::Range(1, 1024));
   cmd->add_option("--max-channels", args->max_channels, "channels (default 32)")
-      ->check(CLI::Range(1, 32));
-  cmd->add_option("--max-chunks", args->max_chunks, "bound on nchunksperloop (default 256)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
-  cmd->add_option("--instances", args->instances,
-                  "copies of the schedule on fresh chunks and channels (default 1)")
       ->check(CLI::Range(1, 32));
   cmd->add_flag("--root-specific", args->root_specific,
                 "allow broadcast (the runtimes select by size and ranks, never by root)");
   cmd->add_flag(
       "--fuse", args->fuse,
       "pipeline schedules: forwards as one rcs/rrs step, a channel per chain of main children");
-  cmd->add_option("--ranks", args->ranks,
-                  "JSON: compute node names in rank order, or {name: rank}");
-  cmd->add_option("--name", args->name, "<algo name> (default collsynth-<collective>)");
-  cmd->add_flag("--json", args->json, "print one JSON summary object");
 }
 
 int RunExportMsccl(const ExportMscclArgs& a) {
-  if (a.output == "-") {
-    throw InputError("<args>", "-o",
-                     "'-' (stdout) is not supported: the XML is replayed from the written file "
-                     "before it is kept; give a file or a directory");
-  }
+  const ExportTargetArgs& t = a.target;
   MscclExportOptions o;
+  SetExportTargetOptions(t, "XML", &o);
   try {
     o.profile = ParseMscclExportProfile(a.profile);
   } catch (const std::invalid_argument& e) {
     throw InputError("<args>", "--profile", e.what());
   }
-  o.proto = a.proto;
-  o.inplace = a.inplace;
-  o.min_bytes = a.min_bytes;
-  o.max_bytes = a.max_bytes;
-  o.max_tbs = a.max_tbs;
   o.max_channels = a.max_channels;
-  o.max_chunks = a.max_chunks;
-  o.instances = a.instances;
   o.root_specific = a.root_specific;
   o.fuse = a.fuse;
-  o.name = a.name;
   ValidateMscclExportOptions(o);
 
   VerifiedInput in;
-  if (!ReadVerifiedInput(a.topology, a.schedule, a.ranks, &in)) {
+  if (!ReadVerifiedInput(t.topology, t.schedule, t.ranks, &in)) {
     return kExitCheckFailed;
   }
   const Topology& g = in.g;
@@ -181,7 +140,7 @@ int RunExportMsccl(const ExportMscclArgs& a) {
     return kExitCheckFailed;
   }
   CheckMscclLegacyScratchRange(r.program, o);
-  const std::string path = OutputPath(a.output, MscclFileName(r.program, o.profile));
+  const std::string path = OutputPath(t.output, MscclFileName(r.program, o.profile));
   const std::string routes = RoutesPath(path, ".xml");
   std::vector<std::string> replay;
   const CheckedOutput written =
@@ -229,7 +188,7 @@ int RunExportMsccl(const ExportMscclArgs& a) {
                   {"max_bytes", MscclWrittenMaxBytes(r.program, o.profile)},
                   {"lowering", o.fuse && in.schedule.pipeline ? "fused" : "split"},
                   {"replay", "accepted"}};
-  if (a.json) {
+  if (t.json) {
     std::cout << summary.dump() << "\n";
   } else {
     const bool whole_buffer = r.program.collective == Collective::kAllgather ||

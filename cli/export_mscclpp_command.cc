@@ -31,19 +31,8 @@ namespace {
 using nlohmann::json;
 
 struct ExportMscclppArgs {
-  std::string topology, schedule, output;
-  std::string proto = "Simple";
-  bool inplace = false;
-  bool outofplace = false;
-  std::int64_t min_bytes = 0;
-  std::int64_t max_bytes = 0;
-  int max_tbs = 64;
-  std::int64_t max_chunks = 256;
-  int instances = 1;
+  ExportTargetArgs target;  // the options shared with export msccl
   int pieces = 1;
-  std::string ranks;
-  std::string name;
-  bool json = false;
 };
 
 // Testing hook (docs/cli.md): COLLSYNTH_FAULT_INJECT=corrupt-output turns the plan's last
@@ -57,58 +46,28 @@ void MaybeCorruptPlan(std::string& text) {
 }
 
 void AddExportMscclppOptions(CLI::App* cmd, ExportMscclppArgs* args) {
-  cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
-  cmd->add_option("schedule", args->schedule, "schedule JSON (pipeline, steps, steps-compact)")
-      ->required();
-  cmd->add_option("-o,--output", args->output,
-                  "plan file, or a directory (file named by collective, size range)")
-      ->required();
-  cmd->add_option("--proto", args->proto, "Simple (default; LL is not supported yet)");
-  auto* ip = cmd->add_flag("--inplace", args->inplace, "plan for in-place calls");
-  auto* oop =
-      cmd->add_flag("--outofplace", args->outofplace, "plan for out-of-place calls (default)");
-  ip->excludes(oop);
-  cmd->add_option("--min-bytes", args->min_bytes, "min_message_size (default 0)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--max-bytes", args->max_bytes, "max_message_size, 0 = no bound (default)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--max-tbs", args->max_tbs, "thread blocks per GPU (default 64)")
-      ->check(CLI::Range(1, 1024));
-  cmd->add_option("--max-chunks", args->max_chunks,
-                  "bound on N x instances x chunks per shard, before --pieces (default 256)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
-  cmd->add_option("--instances", args->instances,
-                  "copies of the schedule on fresh chunks and channels (default 1)")
-      ->check(CLI::Range(1, 32));
+  AddExportTargetOptions(
+      cmd, &args->target,
+      {"plan file, or a directory (file named by collective, size range)",
+       "Simple (default; LL is not supported yet)", "plan for in-place calls",
+       "plan for out-of-place calls (default)", "min_message_size (default 0)",
+       "max_message_size, 0 = no bound (default)",
+       "bound on N x instances x chunks per shard, before --pieces (default 256)",
+       "plan name (default collsynth-<collective>)"});
   cmd->add_option("--pieces", args->pieces,
                   "cut every transfer into P parts so forwards pipeline (default 1)")
       ->check(CLI::Range(1, 64));
-  cmd->add_option("--ranks", args->ranks,
-                  "JSON: compute node names in rank order, or {name: rank}");
-  cmd->add_option("--name", args->name, "plan name (default collsynth-<collective>)");
-  cmd->add_flag("--json", args->json, "print one JSON summary object");
 }
 
 int RunExportMscclpp(const ExportMscclppArgs& a) {
-  if (a.output == "-") {
-    throw InputError("<args>", "-o",
-                     "'-' (stdout) is not supported: the plan is replayed from the written "
-                     "file before it is kept; give a file or a directory");
-  }
+  const ExportTargetArgs& t = a.target;
   MscclppExportOptions o;
-  o.proto = a.proto;
-  o.inplace = a.inplace;
-  o.min_bytes = a.min_bytes;
-  o.max_bytes = a.max_bytes;
-  o.max_tbs = a.max_tbs;
-  o.max_chunks = a.max_chunks;
-  o.instances = a.instances;
+  SetExportTargetOptions(t, "plan", &o);
   o.pieces = a.pieces;
-  o.name = a.name;
   ValidateMscclppExportOptions(o);
 
   VerifiedInput in;
-  if (!ReadVerifiedInput(a.topology, a.schedule, a.ranks, &in)) {
+  if (!ReadVerifiedInput(t.topology, t.schedule, t.ranks, &in)) {
     return kExitCheckFailed;
   }
   MscclppExportResult r;
@@ -135,7 +94,7 @@ int RunExportMscclpp(const ExportMscclppArgs& a) {
                  "nothing written");
     return kExitCheckFailed;
   }
-  const std::string path = OutputPath(a.output, MscclppFileName(r, o));
+  const std::string path = OutputPath(t.output, MscclppFileName(r, o));
   const std::string routes = RoutesPath(path, ".json");
   ReplayResult replay;
   replay.ok = true;
@@ -201,7 +160,7 @@ int RunExportMscclpp(const ExportMscclppArgs& a) {
                   {"min_bytes", o.min_bytes},
                   {"max_bytes", o.max_bytes},
                   {"replay", "accepted"}};
-  if (a.json) {
+  if (t.json) {
     std::cout << summary.dump() << "\n";
   } else {
     const std::int64_t unit = kMscclppBufferAlignment * std::max(r.input_chunks, r.output_chunks);

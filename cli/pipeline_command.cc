@@ -10,6 +10,7 @@
 
 #include "cli/command_registry.h"
 #include "cli/height_choice.h"
+#include "cli/pipeline_request.h"
 #include "cli/schedule_output.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
@@ -57,9 +58,7 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
     return std::nullopt;
   }
   SymmetricPipelineSchedule& s = *built.schedule;
-  s.height_hops = SymmetricPipelineScheduleHeightHops(s);  // the claim the checker measures
-  for (SymmetricPipelineSchedule& phase : s.phases)
-    phase.height_hops = SymmetricPipelineScheduleHeightHops(phase);
+  ClaimMeasuredHeight(&s);  // the claim the checker measures
   auto t_check = std::chrono::steady_clock::now();
   PipelineCheckReport rep = CheckSymmetricPipelineSchedule(g, s);
   if (!rep.ok) {
@@ -159,15 +158,131 @@ void AddPipelineOptions(CLI::App* cmd, PipelineArgs* args) {
                   "the best ratio among the checked schedules of height <= H links");
 }
 
-int RunPipeline(const PipelineArgs& a) {
-  PipelineOptions opt;
-  if (std::optional<Collective> c = ParseCollective(a.collective)) {
-    opt.collective = *c;
-  } else {
-    throw InputError("<args>", "--collective",
-                     "unknown collective '" + a.collective +
-                         "' (allgather, reduce-scatter, allreduce, broadcast)");
+// What the plain path's checker measured, for the summary.
+struct PlainCheck {
+  PipelineVerdict verdict = PipelineVerdict::kInvalid;
+  bool fixed_k_certified = false;  // by the checker, from the schedule's fixed_k_cut
+  std::int64_t height = 0, height_lower_bound = 0;
+};
+
+// The summary of a plain schedule that was written and read back checked (docs/cli.md
+// "pipeline"): printed as one JSON object (on stderr when the schedule went to stdout) or as
+// one line.
+void PrintPlainSummary(const PipelineArgs& a, const PipelineSchedule& s,
+                       const PipelineBuildResult& built, const PlainCheck& check,
+                       const std::string& symmetric_why, const OutputCheck& written, double build_s,
+                       double check_s, double write_s) {
+  json sum;
+  sum["format"] = "pipeline";
+  if (!symmetric_why.empty()) sum["symmetric"] = {{"used", false}, {"why", symmetric_why}};
+  sum["collective"] = CollectiveName(s.collective);
+  sum["ratio"] = RationalToJson(s.ratio);
+  sum["optimal_ratio"] = RationalToJson(built.optimal_ratio);
+  sum["U"] = RationalToJson(s.U);
+  sum["k"] = s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
+  sum["trees"] = built.stats.trees;
+  sum["verdict"] = PipelineVerdictName(check.verdict);
+  sum["height_hops"] = check.height;  // measured by the checker (docs/formats.md "Height")
+  sum["height_lower_bound_hops"] = check.height_lower_bound;
+  if (built.fixed_k) {
+    sum["theorem15_bound"] = RationalToJson(built.fixed_k->theorem15_bound);
+    sum["fixed_k_lower_bound"] = RationalToJson(built.fixed_k->lower_bound);
+    sum["fixed_k_certified"] = check.fixed_k_certified;
   }
+  sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows},
+                      {"splitting", built.stats.splitting_max_flows},
+                      {"packing", built.stats.packing_max_flows}};
+  sum["splitting"] = {{"mode", a.splitting},
+                      {"whole_switches", built.stats.split_whole_switches},
+                      {"rooted_min_cuts", built.stats.split_rooted_cuts},
+                      {"splits", built.stats.split_operations}};
+  sum["packing"] = {{"mode", a.packing},
+                    {"condition_checks", built.stats.packing_condition_checks},
+                    {"rejected_proposals", built.stats.packing_rejected_proposals},
+                    {"certified_arcs", built.stats.packing_batch_arcs}};
+  sum["seconds"] = build_s;  // optimum + splitting + packing (stage times below)
+  sum["stage_seconds"] = {{"optimum", built.stats.optimum_seconds},
+                          {"splitting", built.stats.splitting_seconds},
+                          {"packing", built.stats.packing_seconds},
+                          {"check", check_s},
+                          {"write", write_s},
+                          {"output_check", written.seconds}};
+  AddOutputCheck(sum, written);
+  if (a.output == "-") {
+    std::cerr << sum.dump() << "\n";
+    return;
+  }
+  if (a.json) {
+    std::cout << sum.dump() << "\n";
+    return;
+  }
+  std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
+            << ToString(built.optimal_ratio) << "), U = " << ToString(s.U)
+            << ", k = " << ToString(s.k) << ", " << built.stats.trees << " distinct trees; "
+            << PipelineVerdictName(check.verdict) << "; height " << check.height
+            << " links (lower bound " << check.height_lower_bound << ")";
+  if (built.fixed_k) {
+    std::cout << "; fixed k: "
+              << (check.fixed_k_certified
+                      ? "best for this k (certified by the fixed-k cut)"
+                      : "lower bound U*/k = " + ToString(built.fixed_k->lower_bound));
+  }
+  std::cout << "; written to " << a.output << "\n";
+}
+
+// The plain path (seed 004 Algorithms 1-2): built, checked, written and read back checked.
+int RunPlain(const PipelineArgs& a, const Topology& g, const PipelineOptions& opt,
+             const std::string& symmetric_why) {
+  auto t0 = std::chrono::steady_clock::now();
+  PipelineBuildResult built = BuildPipelineSchedule(g, opt);
+  const double build_s = SecondsSince(t0);
+  ClaimMeasuredHeight(&built.schedule);
+  PlainCheck check;
+  ExpectedCheck expected;
+  auto t_check = std::chrono::steady_clock::now();
+  {  // never written or reported unchecked
+    PipelineCheckReport rep = CheckPipelineSchedule(g, built.schedule);
+    if (!rep.ok) {
+      PrintFailure(std::string("pipeline: the schedule failed the checker, not written: ") +
+                   (rep.errors.empty() ? "?" : rep.errors[0]));
+      return kExitCheckFailed;
+    }
+    check = {rep.verdict, rep.fixed_k_certified, rep.height_hops, rep.height_lower_bound_hops};
+    expected = SameFigures(rep);
+  }
+  const double check_s = SecondsSince(t_check);
+  auto t_write = std::chrono::steady_clock::now();
+  // Keep what the summary needs; the text goes straight to the file (never held whole),
+  // and the schedule is released before the read-back check of the written file, which
+  // streams the file and holds its own copy of the schedule (docs/performance.md, "Plain
+  // pipeline path: where the memory goes").
+  PipelineSchedule s;
+  s.collective = built.schedule.collective;
+  s.ratio = built.schedule.ratio;
+  s.U = built.schedule.U;
+  s.k = built.schedule.k;
+  double write_s = 0;
+  OutputCheck written = WriteCheckedSchedule(
+      g,
+      [&](std::ostream& out) {
+        WritePipelineScheduleJson(built.schedule, g, out);
+        out << '\n';
+      },
+      [&] {
+        built.schedule = PipelineSchedule();
+        write_s = SecondsSince(t_write);
+      },
+      a.output, {}, expected);
+  if (!written.ok) {
+    PrintFailure("pipeline: " + a.output + ": " + written.error + " (nothing written)");
+    return kExitCheckFailed;
+  }
+  PrintPlainSummary(a, s, built, check, symmetric_why, written, build_s, check_s, write_s);
+  return kExitOk;
+}
+
+int RunPipeline(const PipelineArgs& a) {
+  PipelineOptions opt = ParsePipelineOptions(a.collective, a.fixed_k, kCliPipelineOptionNames);
   if (a.packing == "arc-by-arc") {
     opt.packing.batch_certify = false;
   } else if (a.packing != "batch") {
@@ -178,29 +293,8 @@ int RunPipeline(const PipelineArgs& a) {
   } else if (a.splitting != "whole") {
     throw InputError("<args>", "--splitting", "'" + a.splitting + "' is not whole or pairwise");
   }
-  if (!a.fixed_k.empty()) {
-    BigInt k;
-    try {
-      Rational r = ParseRational(a.fixed_k);
-      if (Denominator(r) != 1 || r < 1) throw std::invalid_argument("not a positive integer");
-      k = Numerator(r);
-    } catch (const std::invalid_argument&) {
-      throw InputError("<args>", "--fixed-k", "'" + a.fixed_k + "' is not a positive integer");
-    }
-    opt.fixed_k = k;
-  }
   Topology g = ReadTopologyFile(a.file);
-  RequireEulerianStronglyConnected(g, a.file);
-  if (g.num_compute() < 2) throw InputError(a.file, "nodes", "needs at least 2 compute nodes");
-  if (!a.root.empty()) {
-    auto r = g.FindNode(a.root);
-    if (!r || !g.IsCompute(*r)) {
-      throw InputError("<args>", "--root", "'" + a.root + "' is not a compute node of " + a.file);
-    }
-    opt.root = *r;
-  } else {
-    opt.root = g.ComputeNodes().front();
-  }
+  SetPipelineTopology(g, a.file, a.root, kCliPipelineOptionNames, &opt);
   if (a.min_height || !a.height.empty()) {  // cli/height_choice.h
     const bool other = opt.fixed_k || a.symmetric || a.no_symmetric;
     return RunPipelineHeightChoice(
@@ -209,10 +303,7 @@ int RunPipeline(const PipelineArgs& a) {
   if (a.symmetric && a.no_symmetric) {
     throw InputError("<args>", "--symmetric", "contradicts --no-symmetric");
   }
-  const bool symmetric_collective =
-      (opt.collective == Collective::kAllgather || opt.collective == Collective::kReduceScatter ||
-       opt.collective == Collective::kAllreduce) &&
-      !opt.fixed_k;
+  const bool symmetric_collective = SymmetricPathApplies(opt);
   if (a.symmetric && !symmetric_collective) {
     throw InputError("<args>", "--symmetric",
                      "applies to allgather, reduce-scatter and allreduce without --fixed-k");
@@ -239,115 +330,7 @@ int RunPipeline(const PipelineArgs& a) {
                 << "); using the plain path\n";
     }
   }
-  auto t0 = std::chrono::steady_clock::now();
-  PipelineBuildResult built = BuildPipelineSchedule(g, opt);
-  double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  auto since = [](std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-  };
-  PipelineVerdict verdict = PipelineVerdict::kInvalid;
-  bool fixed_k_certified = false;  // by the checker, from the schedule's fixed_k_cut
-  std::int64_t height = 0, height_lower_bound = 0;  // measured by the checker
-  built.schedule.height_hops = PipelineScheduleHeightHops(built.schedule);  // the claim
-  for (PipelineSchedule& phase : built.schedule.phases)
-    phase.height_hops = PipelineScheduleHeightHops(phase);
-  ExpectedCheck expected;
-  auto t_check = std::chrono::steady_clock::now();
-  {  // never written or reported unchecked
-    PipelineCheckReport rep = CheckPipelineSchedule(g, built.schedule);
-    if (!rep.ok) {
-      PrintFailure(std::string("pipeline: the schedule failed the checker, not written: ") +
-                   (rep.errors.empty() ? "?" : rep.errors[0]));
-      return kExitCheckFailed;
-    }
-    verdict = rep.verdict;
-    fixed_k_certified = rep.fixed_k_certified;
-    height = rep.height_hops;
-    height_lower_bound = rep.height_lower_bound_hops;
-    expected = SameFigures(rep);
-  }
-  const double check_s = since(t_check);
-  auto t_write = std::chrono::steady_clock::now();
-  // Keep what the summary needs; the text goes straight to the file (never held whole),
-  // and the schedule is released before the read-back check of the written file, which
-  // streams the file and holds its own copy of the schedule (docs/performance.md, "Plain
-  // pipeline path: where the memory goes").
-  PipelineSchedule s;
-  s.collective = built.schedule.collective;
-  s.ratio = built.schedule.ratio;
-  s.U = built.schedule.U;
-  s.k = built.schedule.k;
-  double write_s = 0;
-  OutputCheck written = WriteCheckedSchedule(
-      g,
-      [&](std::ostream& out) {
-        WritePipelineScheduleJson(built.schedule, g, out);
-        out << '\n';
-      },
-      [&] {
-        built.schedule = PipelineSchedule();
-        write_s = since(t_write);
-      },
-      a.output, {}, expected);
-  if (!written.ok) {
-    PrintFailure("pipeline: " + a.output + ": " + written.error + " (nothing written)");
-    return kExitCheckFailed;
-  }
-  json sum;
-  sum["format"] = "pipeline";
-  if (!symmetric_why.empty()) sum["symmetric"] = {{"used", false}, {"why", symmetric_why}};
-  sum["collective"] = CollectiveName(s.collective);
-  sum["ratio"] = RationalToJson(s.ratio);
-  sum["optimal_ratio"] = RationalToJson(built.optimal_ratio);
-  sum["U"] = RationalToJson(s.U);
-  sum["k"] = s.k <= 1000000000000LL ? json(static_cast<std::int64_t>(s.k)) : json(ToString(s.k));
-  sum["trees"] = built.stats.trees;
-  sum["verdict"] = PipelineVerdictName(verdict);
-  sum["height_hops"] = height;  // measured by the checker (docs/formats.md "Height")
-  sum["height_lower_bound_hops"] = height_lower_bound;
-  if (built.fixed_k) {
-    sum["theorem15_bound"] = RationalToJson(built.fixed_k->theorem15_bound);
-    sum["fixed_k_lower_bound"] = RationalToJson(built.fixed_k->lower_bound);
-    sum["fixed_k_certified"] = fixed_k_certified;
-  }
-  sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows},
-                      {"splitting", built.stats.splitting_max_flows},
-                      {"packing", built.stats.packing_max_flows}};
-  sum["splitting"] = {{"mode", a.splitting},
-                      {"whole_switches", built.stats.split_whole_switches},
-                      {"rooted_min_cuts", built.stats.split_rooted_cuts},
-                      {"splits", built.stats.split_operations}};
-  sum["packing"] = {{"mode", a.packing},
-                    {"condition_checks", built.stats.packing_condition_checks},
-                    {"rejected_proposals", built.stats.packing_rejected_proposals},
-                    {"certified_arcs", built.stats.packing_batch_arcs}};
-  sum["seconds"] = build_s;  // optimum + splitting + packing (stage times below)
-  sum["stage_seconds"] = {{"optimum", built.stats.optimum_seconds},
-                          {"splitting", built.stats.splitting_seconds},
-                          {"packing", built.stats.packing_seconds},
-                          {"check", check_s},
-                          {"write", write_s},
-                          {"output_check", written.seconds}};
-  AddOutputCheck(sum, written);
-  if (a.output == "-") {
-    std::cerr << sum.dump() << "\n";
-  } else if (a.json) {
-    std::cout << sum.dump() << "\n";
-  } else {
-    std::cout << CollectiveName(s.collective) << ": ratio " << ToString(s.ratio) << " (optimum "
-              << ToString(built.optimal_ratio) << "), U = " << ToString(s.U)
-              << ", k = " << ToString(s.k) << ", " << built.stats.trees << " distinct trees; "
-              << PipelineVerdictName(verdict) << "; height " << height << " links (lower bound "
-              << height_lower_bound << ")";
-    if (built.fixed_k) {
-      std::cout << "; fixed k: "
-                << (fixed_k_certified
-                        ? "best for this k (certified by the fixed-k cut)"
-                        : "lower bound U*/k = " + ToString(built.fixed_k->lower_bound));
-    }
-    std::cout << "; written to " << a.output << "\n";
-  }
-  return kExitOk;
+  return RunPlain(a, g, opt, symmetric_why);
 }
 
 CommandRegistrar reg_pipeline(0, [](CLI::App& app) {

@@ -16,6 +16,7 @@
 #include "cli/command_registry.h"
 #include "cli/schedule_input.h"
 #include "cli/schedule_output.h"
+#include "cli/verify_json.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "graphs/topology_io.h"
@@ -55,7 +56,7 @@ int ExpandSymmetric(const ScheduleExpandArgs& a, const Topology& g, const std::s
                                 ? plain.phases[0].trees.size() + plain.phases[1].trees.size()
                                 : plain.trees.size();
   const PipelineCheckReport& r = *checked->expansion_report;
-  json report = r.ToJson();
+  json report = CheckReportJson(r);
   ExpectedCheck expected = SameFigures(r);
   expected.height_hops.reset();
   OutputCheck out =
@@ -176,7 +177,7 @@ int RunScheduleExpand(const ScheduleExpandArgs& a) {
   }
   std::ostream& info = a.out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
   if (a.json) {
-    json j = r.ToJson();
+    json j = CheckReportJson(r);
     j["nodes"] = x.topology.num_nodes();
     j["expansion"] = what;
     AddOutputCheck(j, out);

@@ -7,12 +7,31 @@
 
 #include <nlohmann/json.hpp>
 
+#include "proofs_check/pipeline_checker.h"
+#include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"
 
 namespace collsynth::cli {
 
-// The checker's report (StepCheckReport::ToJson or PipelineCheckReport::ToJson) with the
-// file's "format", its "collective" and the "verdict" (ScheduleVerdictName).
+// A step checker's report: {"ok", "format": "steps", "tl", "tb", "ratio", "errors",
+// "num_violations", "error_kinds", "bandwidth_lower_bound"} and, when checked,
+// "bandwidth_optimal", "bfb", "no_duplicates".
+nlohmann::json StepCheckReportJson(const StepCheckReport& r);
+// A pipeline checker's report: {"ok", "format": "pipeline", "verdict", "tl": null, "tb",
+// "ratio", "cut_ratio", "certified_optimal", "certified_by", "fixed_k_certified",
+// "height_hops", "height_lower_bound_hops", "errors", "num_violations", "error_kinds"}; a
+// report of the symmetric checker has "format" and "format_checked" "pipeline-symmetric",
+// "num_generators", "num_representatives", "group_order", "link_orbits"; an allreduce's has
+// its "phases".
+nlohmann::json PipelineCheckReportJson(const PipelineCheckReport& r);
+// Either, by overload (for std::visit over VerifyResult::report).
+inline nlohmann::json CheckReportJson(const StepCheckReport& r) { return StepCheckReportJson(r); }
+inline nlohmann::json CheckReportJson(const PipelineCheckReport& r) {
+  return PipelineCheckReportJson(r);
+}
+
+// The checker's report (CheckReportJson) with the file's "format", its "collective" and the
+// "verdict" (ScheduleVerdictName).
 nlohmann::json VerifyResultJson(const VerifyResult& r);
 
 }  // namespace collsynth::cli

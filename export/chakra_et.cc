@@ -109,7 +109,10 @@ std::int64_t ChakraTraceNodeCount(const MscclProgram& p, int slices) {
   return total;
 }
 
-ChakraTraces LowerMscclProgramToChakra(const MscclProgram& p, const ChakraOptions& options) {
+namespace {
+
+// The input checks; returns nchunksperloop * slices, the pieces the size is cut into.
+std::int64_t CheckLoweringInput(const MscclProgram& p, const ChakraOptions& options) {
   if (p.collective == Collective::kBroadcast) {
     throw std::invalid_argument(
         "broadcast: ASTRA-sim has custom all-gather, reduce-scatter and all-reduce only");
@@ -123,19 +126,17 @@ ChakraTraces LowerMscclProgramToChakra(const MscclProgram& p, const ChakraOption
       options.size_bytes % pieces != 0) {
     throw std::invalid_argument("the size is not a multiple of nchunksperloop * slices");
   }
-  const int n = p.ngpus;
-  if (static_cast<int>(p.gpus.size()) != n) {
+  if (static_cast<int>(p.gpus.size()) != p.ngpus) {
     throw std::invalid_argument("the program lists " + std::to_string(p.gpus.size()) +
-                                " GPUs for ngpus " + std::to_string(n));
+                                " GPUs for ngpus " + std::to_string(p.ngpus));
   }
-  ChakraTraces t;
-  t.collective = p.collective;
-  t.ngpus = n;
-  t.slices = options.slices;
-  t.size_bytes = options.size_bytes;
-  t.chunk_slice_bytes = options.size_bytes / pieces;
+  return pieces;
+}
 
-  // Connectors as both sides see them; FIFO order must agree (H2).
+// The transfers (counts) of every connector as its sender lists them; both sides must list
+// the same in the same FIFO order (H2).
+std::map<Connector, std::vector<int>> MatchedConnectors(const MscclProgram& p) {
+  const int n = p.ngpus;
   std::map<Connector, std::vector<int>> sent, received;
   for (int v = 0; v < n; ++v) {
     for (const MscclBlock& b : p.gpus[v].blocks) {
@@ -169,16 +170,25 @@ ChakraTraces LowerMscclProgramToChakra(const MscclProgram& p, const ChakraOption
         throw std::invalid_argument("connector " + ConnectorName(c) + ": receives without sends");
     }
   }
-  // Tags: per (src, dst), slice-major, then channel, then FIFO position.
+  return sent;
+}
+
+// Tags: per (src, dst), slice-major, then channel, then FIFO position. A connector's first
+// tag in a slice is slice * per_pair[(src, dst)] + base[connector] + its FIFO position.
+struct TagPlan {
   std::map<Connector, std::int64_t> base;
   std::map<std::pair<int, int>, std::int64_t> per_pair;
+};
+
+TagPlan PlanTags(const std::map<Connector, std::vector<int>>& sent, int slices) {
+  TagPlan tags;
   for (const auto& [c, cnts] : sent) {
-    std::int64_t& count = per_pair[{std::get<0>(c), std::get<1>(c)}];
-    base[c] = count;
+    std::int64_t& count = tags.per_pair[{std::get<0>(c), std::get<1>(c)}];
+    tags.base[c] = count;
     count += static_cast<std::int64_t>(cnts.size());
   }
-  for (const auto& [pair, count] : per_pair) {
-    if (count * options.slices - 1 > std::numeric_limits<std::int32_t>::max()) {
+  for (const auto& [pair, count] : tags.per_pair) {
+    if (count * slices - 1 > std::numeric_limits<std::int32_t>::max()) {
       const std::int64_t fit = std::numeric_limits<std::int32_t>::max() / count;
       throw ExportLimitError("comm_tag", fit,
                              "ranks " + std::to_string(pair.first) + " -> " +
@@ -187,133 +197,162 @@ ChakraTraces LowerMscclProgramToChakra(const MscclProgram& p, const ChakraOption
                                  std::to_string(fit) + " slices");
     }
   }
+  return tags;
+}
 
+// Rank v's nodes in emission order (slice, block, step, part), each depending on the node
+// before it in its block (across slices too) and on the last node of the step it names
+// (depid, deps); sends and receives carry their peer, size and tag.
+std::vector<ChakraNode> EmitRankNodes(const MscclProgram& p, int v, const TagPlan& tags,
+                                      const ChakraTraces& t) {
+  const MscclGpu& G = p.gpus[v];
+  const int nb = static_cast<int>(G.blocks.size());
+  // Flattened step index g(b, i) and node positions in emission order (slice, block, step).
+  std::vector<std::int64_t> block_first(nb + 1, 0);
+  for (int b = 0; b < nb; ++b) {
+    block_first[b + 1] = block_first[b] + static_cast<std::int64_t>(G.blocks[b].steps.size());
+  }
+  const std::int64_t nsteps = block_first[nb];
+  std::vector<std::int64_t> part_first(nsteps + 1, 0);
+  for (int b = 0; b < nb; ++b) {
+    const MscclBlock& B = G.blocks[b];
+    for (std::size_t i = 0; i < B.steps.size(); ++i) {
+      const MscclStep& s = B.steps[i];
+      if (s.depid >= 0 && (s.depid >= nb || s.deps < 0 ||
+                           s.deps >= static_cast<int>(G.blocks[s.depid].steps.size()))) {
+        throw std::invalid_argument("rank " + std::to_string(v) + " block " + std::to_string(b) +
+                                    " step " + std::to_string(i) +
+                                    ": the dependency names no step");
+      }
+      const std::int64_t g = block_first[b] + static_cast<std::int64_t>(i);
+      part_first[g + 1] = part_first[g] + static_cast<std::int64_t>(PartsOf(s.type)->size());
+    }
+  }
+  const std::int64_t per_slice = part_first[nsteps];
+  const std::int64_t total = per_slice * t.slices;
+  auto first_node = [&](int slice, int b, int i) {
+    return slice * per_slice + part_first[block_first[b] + i];
+  };
+  auto last_node = [&](int slice, int b, int i) {
+    return slice * per_slice + part_first[block_first[b] + i + 1] - 1;
+  };
+
+  std::vector<ChakraNode> raw(static_cast<std::size_t>(total));
+  for (int slice = 0; slice < t.slices; ++slice) {
+    std::map<Connector, std::int64_t> position;  // FIFO position in this slice
+    for (int b = 0; b < nb; ++b) {
+      const MscclBlock& B = G.blocks[b];
+      const int ns = static_cast<int>(B.steps.size());
+      for (int i = 0; i < ns; ++i) {
+        const MscclStep& s = B.steps[i];
+        const std::vector<ChakraNodeType>& parts = *PartsOf(s.type);
+        std::int64_t at = first_node(slice, b, i);
+        for (std::size_t k = 0; k < parts.size(); ++k, ++at) {
+          ChakraNode& node = raw[at];
+          node.type = parts[k];
+          node.block = b;
+          node.step = i;
+          node.slice = slice;
+          if (k > 0) {
+            node.data_deps.push_back(static_cast<std::uint64_t>(at - 1));
+          } else {
+            if (i > 0) {
+              node.data_deps.push_back(static_cast<std::uint64_t>(last_node(slice, b, i - 1)));
+            } else if (slice > 0) {
+              node.data_deps.push_back(static_cast<std::uint64_t>(last_node(slice - 1, b, ns - 1)));
+            }
+            if (s.depid >= 0) {
+              node.data_deps.push_back(
+                  static_cast<std::uint64_t>(last_node(slice, s.depid, s.deps)));
+            }
+          }
+          if (node.type == ChakraNodeType::kComp) continue;
+          const bool send = node.type == ChakraNodeType::kSend;
+          const Connector c = send ? Connector{v, B.send, B.chan} : Connector{B.recv, v, B.chan};
+          const std::int64_t j = position[c]++;
+          const std::int64_t pair_count = tags.per_pair.at({std::get<0>(c), std::get<1>(c)});
+          node.comm_src = std::get<0>(c);
+          node.comm_dst = std::get<1>(c);
+          node.comm_size = static_cast<std::int64_t>(s.cnt) * t.chunk_slice_bytes;
+          node.comm_tag = static_cast<std::int32_t>(slice * pair_count + tags.base.at(c) + j);
+        }
+      }
+    }
+  }
+  return raw;
+}
+
+// Rank v's nodes renumbered topologically, smallest emission index first (deterministic),
+// with their dependencies renumbered, sorted and without repeats.
+std::vector<ChakraNode> TopologicalOrder(std::vector<ChakraNode> raw, int v) {
+  const std::int64_t total = static_cast<std::int64_t>(raw.size());
+  std::vector<int> indegree(total, 0);
+  std::vector<std::int64_t> succ_first(total + 1, 0);
+  for (std::int64_t x = 0; x < total; ++x) {
+    indegree[x] = static_cast<int>(raw[x].data_deps.size());
+    for (std::uint64_t d : raw[x].data_deps) ++succ_first[d + 1];
+  }
+  for (std::int64_t x = 0; x < total; ++x) succ_first[x + 1] += succ_first[x];
+  std::vector<std::int64_t> succ(succ_first[total]);
+  {
+    std::vector<std::int64_t> fill(succ_first.begin(), succ_first.end() - 1);
+    for (std::int64_t x = 0; x < total; ++x) {
+      for (std::uint64_t d : raw[x].data_deps) succ[fill[d]++] = x;
+    }
+  }
+  std::priority_queue<std::int64_t, std::vector<std::int64_t>, std::greater<>> ready;
+  for (std::int64_t x = 0; x < total; ++x) {
+    if (indegree[x] == 0) ready.push(x);
+  }
+  std::vector<std::int64_t> new_id(total, -1);
+  std::vector<std::int64_t> order;
+  order.reserve(total);
+  while (!ready.empty()) {
+    const std::int64_t x = ready.top();
+    ready.pop();
+    new_id[x] = static_cast<std::int64_t>(order.size());
+    order.push_back(x);
+    for (std::int64_t k = succ_first[x]; k < succ_first[x + 1]; ++k) {
+      if (--indegree[succ[k]] == 0) ready.push(succ[k]);
+    }
+  }
+  if (static_cast<std::int64_t>(order.size()) != total) {
+    throw std::invalid_argument("rank " + std::to_string(v) +
+                                ": the program's dependencies form a cycle");
+  }
+  std::vector<ChakraNode> out;
+  out.reserve(total);
+  for (std::int64_t x : order) {
+    ChakraNode node = std::move(raw[x]);
+    for (std::uint64_t& d : node.data_deps) d = static_cast<std::uint64_t>(new_id[d]);
+    std::sort(node.data_deps.begin(), node.data_deps.end());
+    node.data_deps.erase(std::unique(node.data_deps.begin(), node.data_deps.end()),
+                         node.data_deps.end());
+    out.push_back(std::move(node));
+  }
+  return out;
+}
+
+}  // namespace
+
+ChakraTraces LowerMscclProgramToChakra(const MscclProgram& p, const ChakraOptions& options) {
+  const std::int64_t pieces = CheckLoweringInput(p, options);
+  const int n = p.ngpus;
+  ChakraTraces t;
+  t.collective = p.collective;
+  t.ngpus = n;
+  t.slices = options.slices;
+  t.size_bytes = options.size_bytes;
+  t.chunk_slice_bytes = options.size_bytes / pieces;
+  const TagPlan tags = PlanTags(MatchedConnectors(p), options.slices);
   t.ranks.resize(n);
   t.step_types.resize(n);
   for (int v = 0; v < n; ++v) {
-    const MscclGpu& G = p.gpus[v];
-    const int nb = static_cast<int>(G.blocks.size());
-    // Flattened step index g(b, i) and node positions in emission order (slice, block, step).
-    std::vector<std::int64_t> block_first(nb + 1, 0);
-    t.step_types[v].resize(nb);
-    for (int b = 0; b < nb; ++b) {
-      block_first[b + 1] = block_first[b] + static_cast<std::int64_t>(G.blocks[b].steps.size());
-      for (const MscclStep& s : G.blocks[b].steps) t.step_types[v][b].push_back(s.type);
+    for (const MscclBlock& b : p.gpus[v].blocks) {
+      t.step_types[v].emplace_back();
+      for (const MscclStep& s : b.steps) t.step_types[v].back().push_back(s.type);
     }
-    const std::int64_t nsteps = block_first[nb];
-    std::vector<std::int64_t> part_first(nsteps + 1, 0);
-    for (int b = 0; b < nb; ++b) {
-      const MscclBlock& B = G.blocks[b];
-      for (std::size_t i = 0; i < B.steps.size(); ++i) {
-        const MscclStep& s = B.steps[i];
-        if (s.depid >= 0 && (s.depid >= nb || s.deps < 0 ||
-                             s.deps >= static_cast<int>(G.blocks[s.depid].steps.size()))) {
-          throw std::invalid_argument("rank " + std::to_string(v) + " block " + std::to_string(b) +
-                                      " step " + std::to_string(i) +
-                                      ": the dependency names no step");
-        }
-        const std::int64_t g = block_first[b] + static_cast<std::int64_t>(i);
-        part_first[g + 1] = part_first[g] + static_cast<std::int64_t>(PartsOf(s.type)->size());
-      }
-    }
-    const std::int64_t per_slice = part_first[nsteps];
-    const std::int64_t total = per_slice * options.slices;
-    auto first_node = [&](int slice, int b, int i) {
-      return slice * per_slice + part_first[block_first[b] + i];
-    };
-    auto last_node = [&](int slice, int b, int i) {
-      return slice * per_slice + part_first[block_first[b] + i + 1] - 1;
-    };
-
-    std::vector<ChakraNode> raw(static_cast<std::size_t>(total));
-    for (int slice = 0; slice < options.slices; ++slice) {
-      std::map<Connector, std::int64_t> position;  // FIFO position in this slice
-      for (int b = 0; b < nb; ++b) {
-        const MscclBlock& B = G.blocks[b];
-        const int ns = static_cast<int>(B.steps.size());
-        for (int i = 0; i < ns; ++i) {
-          const MscclStep& s = B.steps[i];
-          const std::vector<ChakraNodeType>& parts = *PartsOf(s.type);
-          std::int64_t at = first_node(slice, b, i);
-          for (std::size_t k = 0; k < parts.size(); ++k, ++at) {
-            ChakraNode& node = raw[at];
-            node.type = parts[k];
-            node.block = b;
-            node.step = i;
-            node.slice = slice;
-            if (k > 0) {
-              node.data_deps.push_back(static_cast<std::uint64_t>(at - 1));
-            } else {
-              if (i > 0) {
-                node.data_deps.push_back(static_cast<std::uint64_t>(last_node(slice, b, i - 1)));
-              } else if (slice > 0) {
-                node.data_deps.push_back(
-                    static_cast<std::uint64_t>(last_node(slice - 1, b, ns - 1)));
-              }
-              if (s.depid >= 0) {
-                node.data_deps.push_back(
-                    static_cast<std::uint64_t>(last_node(slice, s.depid, s.deps)));
-              }
-            }
-            if (node.type == ChakraNodeType::kComp) continue;
-            const bool send = node.type == ChakraNodeType::kSend;
-            const Connector c = send ? Connector{v, B.send, B.chan} : Connector{B.recv, v, B.chan};
-            const std::int64_t j = position[c]++;
-            const std::int64_t pair_count = per_pair[{std::get<0>(c), std::get<1>(c)}];
-            node.comm_src = std::get<0>(c);
-            node.comm_dst = std::get<1>(c);
-            node.comm_size = static_cast<std::int64_t>(s.cnt) * t.chunk_slice_bytes;
-            node.comm_tag = static_cast<std::int32_t>(slice * pair_count + base[c] + j);
-          }
-        }
-      }
-    }
-
-    // Topological renumbering, smallest emission index first (deterministic).
-    std::vector<int> indegree(total, 0);
-    std::vector<std::int64_t> succ_first(total + 1, 0);
-    for (std::int64_t x = 0; x < total; ++x) {
-      indegree[x] = static_cast<int>(raw[x].data_deps.size());
-      for (std::uint64_t d : raw[x].data_deps) ++succ_first[d + 1];
-    }
-    for (std::int64_t x = 0; x < total; ++x) succ_first[x + 1] += succ_first[x];
-    std::vector<std::int64_t> succ(succ_first[total]);
-    {
-      std::vector<std::int64_t> fill(succ_first.begin(), succ_first.end() - 1);
-      for (std::int64_t x = 0; x < total; ++x) {
-        for (std::uint64_t d : raw[x].data_deps) succ[fill[d]++] = x;
-      }
-    }
-    std::priority_queue<std::int64_t, std::vector<std::int64_t>, std::greater<>> ready;
-    for (std::int64_t x = 0; x < total; ++x) {
-      if (indegree[x] == 0) ready.push(x);
-    }
-    std::vector<std::int64_t> new_id(total, -1);
-    std::vector<std::int64_t> order;
-    order.reserve(total);
-    while (!ready.empty()) {
-      const std::int64_t x = ready.top();
-      ready.pop();
-      new_id[x] = static_cast<std::int64_t>(order.size());
-      order.push_back(x);
-      for (std::int64_t k = succ_first[x]; k < succ_first[x + 1]; ++k) {
-        if (--indegree[succ[k]] == 0) ready.push(succ[k]);
-      }
-    }
-    if (static_cast<std::int64_t>(order.size()) != total) {
-      throw std::invalid_argument("rank " + std::to_string(v) +
-                                  ": the program's dependencies form a cycle");
-    }
-    std::vector<ChakraNode>& out = t.ranks[v];
-    out.reserve(total);
-    for (std::int64_t x : order) {
-      ChakraNode node = std::move(raw[x]);
-      for (std::uint64_t& d : node.data_deps) d = static_cast<std::uint64_t>(new_id[d]);
-      std::sort(node.data_deps.begin(), node.data_deps.end());
-      node.data_deps.erase(std::unique(node.data_deps.begin(), node.data_deps.end()),
-                           node.data_deps.end());
-      out.push_back(std::move(node));
-    }
+    t.ranks[v] = TopologicalOrder(EmitRankNodes(p, v, tags, t), v);
   }
   return t;
 }

@@ -12,6 +12,7 @@
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/verify.h"
 #include "schedules/pipeline_schedule.h"
+#include "tests/fixtures/json_tree_writers.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace collsynth;
@@ -22,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const nlohmann::json j = ParseJsonText(in.text, "fuzz.json");
     const PipelineSchedule s = PipelineScheduleFromJson(j, g, "fuzz.json");
     const PipelineCheckReport r = CheckPipelineSchedule(g, s);
-    const std::string report = r.ToJson().dump();
+    const std::string report = cli::PipelineCheckReportJson(r).dump();
     nlohmann::json with_format = j;
     with_format["format"] = "pipeline";
     fuzz::Require(VerifyScheduleJson(g, with_format, "fuzz.json").ok == r.ok,
@@ -32,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                   "streamed pipeline writer differs from the JSON-tree writer");
     const PipelineSchedule back =
         PipelineScheduleFromJson(ParseJsonText(text, "<roundtrip>"), g, "<roundtrip>");
-    fuzz::Require(CheckPipelineSchedule(g, back).ToJson().dump() == report,
+    fuzz::Require(cli::PipelineCheckReportJson(CheckPipelineSchedule(g, back)).dump() == report,
                   "check after the writer's round trip differs: " + report);
     // The streaming read (VerifyScheduleText: trees converted while parsing), which `verify`
     // and every writing command's output check use, agrees with the plain read.

@@ -31,6 +31,7 @@
 #include "proofs_check/msccl_replay.h"
 #include "simulate/msccl_simulation.h"
 #include "simulate/simulation_run.h"
+#include "tests/fixtures/json_tree_writers.h"
 
 namespace {
 

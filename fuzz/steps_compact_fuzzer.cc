@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cli/verify_json.h"
 #include "core/json_io.h"
 #include "fuzz/fuzz_common.h"
 #include "proofs_check/step_checker.h"
@@ -22,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     StepCheckOptions o;
     o.check_bandwidth_optimal = o.check_bfb = o.check_no_duplicates = true;
     const StepCheckReport r = CheckStepSchedule(g, c, o);
-    const std::string report = r.ToJson().dump();
+    const std::string report = cli::StepCheckReportJson(r).dump();
     // Def. 6: an accepted schedule's steps lie in 1..T_L and rs_steps in 0..T_L.
     // (checked without the optional properties, which may reject for their own reasons)
     StepCheckOptions base;
@@ -40,8 +41,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                           " outside 0..T_L = " + std::to_string(r.tl));
       }
     }
-    fuzz::Require(CheckStepSchedule(g, StepsFromCompact(c), o).ToJson().dump() == report,
-                  "compact check and check of StepsFromCompact differ: " + report);
+    fuzz::Require(
+        cli::StepCheckReportJson(CheckStepSchedule(g, StepsFromCompact(c), o)).dump() == report,
+        "compact check and check of StepsFromCompact differ: " + report);
     VerifyOptions vo;
     vo.check_bandwidth_optimal = vo.check_bfb = vo.check_no_duplicates = true;
     nlohmann::json with_format = j;
@@ -52,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string text = CompactStepScheduleToText(c, g);
     const CompactStepSchedule back =
         CompactStepScheduleFromJson(ParseJsonText(text, "<roundtrip>"), g, "<roundtrip>");
-    fuzz::Require(CheckStepSchedule(g, back, o).ToJson().dump() == report,
+    fuzz::Require(cli::StepCheckReportJson(CheckStepSchedule(g, back, o)).dump() == report,
                   "check after the compact writer's round trip differs: " + report);
   });
   return 0;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/verify_json.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "fuzz/fuzz_common.h"
@@ -23,6 +24,7 @@
 #include "schedules/compact_schedule.h"
 #include "schedules/step_schedule.h"
 #include "schedules/steps_text_reader.h"
+#include "tests/fixtures/json_tree_writers.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace collsynth;
@@ -50,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     StepCheckOptions o;
     o.check_bandwidth_optimal = o.check_bfb = o.check_no_duplicates = true;
     const StepCheckReport r = CheckStepSchedule(g, s, o);
-    const std::string report = r.ToJson().dump();
+    const std::string report = cli::StepCheckReportJson(r).dump();
     // Def. 6: an accepted schedule's sends lie in steps 1..T_L and rs_steps in 0..T_L.
     // (checked without the optional properties, which may reject for their own reasons)
     StepCheckOptions base;
@@ -86,7 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::Require(StepScheduleToJsonText(s, g) == StepScheduleToJson(s, g).dump(),
                   "the streamed steps text (JsonWriter) differs from the tree's dump()");
     const StepSchedule back = StepScheduleFromJson(StepScheduleToJson(s, g), g, "<roundtrip>");
-    fuzz::Require(CheckStepSchedule(g, back, o).ToJson().dump() == report,
+    fuzz::Require(cli::StepCheckReportJson(CheckStepSchedule(g, back, o)).dump() == report,
                   "check after the JSON round trip differs: " + report);
 
     int max_step = 0;

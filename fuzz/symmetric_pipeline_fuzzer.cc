@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::Require(
         v.ok == r.ok && cli::VerifyResultJson(v).dump() ==
                             [&] {
-                              nlohmann::json j = r.ToJson();
+                              nlohmann::json j = cli::PipelineCheckReportJson(r);
                               j["collective"] = CollectiveName(expanded.collective);
                               j["verdict"] = PipelineVerdictName(r.verdict);
                               return j.dump();

@@ -229,32 +229,6 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
   return g;
 }
 
-json TopologyToJson(const Topology& g) {
-  json j;
-  j["name"] = g.name();
-  json nodes = json::array();
-  for (const Node& n : g.nodes()) {
-    nodes.push_back(
-        {{"name", n.name}, {"kind", n.kind == NodeKind::kCompute ? "compute" : "switch"}});
-  }
-  j["nodes"] = std::move(nodes);
-  json links = json::array();
-  for (const Link& l : g.links()) {
-    json o = {{"from", g.node(l.from).name}, {"to", g.node(l.to).name}};
-    if (Denominator(l.bandwidth) == 1 &&
-        l.bandwidth <= Rational(std::numeric_limits<std::int64_t>::max())) {
-      o["bandwidth"] = Numerator(l.bandwidth).convert_to<std::int64_t>();
-    } else {
-      o["bandwidth"] = ToString(l.bandwidth);
-    }
-    if (l.multiplicity > 1) o["multiplicity"] = l.multiplicity;
-    links.push_back(std::move(o));
-  }
-  j["links"] = std::move(links);
-  if (!g.automorphisms().empty()) j["automorphisms"] = g.automorphisms();
-  return j;
-}
-
 std::string WriteTopologyJson(const Topology& g) {
   JsonWriter w(JsonWriter::Spacing::kSpaced);
   w.BeginObject().Key("name").String(g.name());

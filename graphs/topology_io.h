@@ -19,8 +19,7 @@ namespace collsynth {
 JsonStrings QuotedNodeNames(const Topology& g);
 
 Topology TopologyFromJson(const nlohmann::json& j, const std::string& file);
-nlohmann::json TopologyToJson(const Topology& g);
-// The same document as TopologyToJson(g), streamed straight to text (one node or link per
+// The topology JSON document (docs/formats.md), streamed straight to text (one node or link per
 // line): several times faster for large topologies, as it builds no JSON tree.
 std::string WriteTopologyJson(const Topology& g);
 

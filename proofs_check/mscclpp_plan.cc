@@ -937,17 +937,112 @@ class PlanReader {
     return true;
   }
 
+  bool BadShape(Kind kind, const std::string& where, const Op& op, const std::string& what, int g,
+                int b, int step) {
+    r_.Bad(kind, where, std::string(OpName(op.type)) + " " + what, g, b, step);
+    return false;
+  }
+
+  // Whether v[from..] are all remote (remote = true) or all local.
+  static bool AllOnSide(const std::vector<BufRef>& v, std::size_t from, bool remote) {
+    for (std::size_t i = from; i < v.size(); ++i) {
+      if (v[i].remote != remote) return false;
+    }
+    return true;
+  }
+
+  // barrier: its id and block count, the same count wherever this gpu uses the id.
+  bool CheckBarrierShape(const json& oj, const std::string& where, int g, int b, int step, Op* op) {
+    auto bad = [&](Kind kind, const std::string& what) {
+      return BadShape(kind, where, *op, what, g, b, step);
+    };
+    std::int64_t x = 0;
+    const json* id = r_.Get(oj, "barrier_id", where, true, g, b, step);
+    const json* n = r_.Get(oj, "num_threadblocks", where, true, g, b, step);
+    if (id == nullptr || n == nullptr) return false;
+    if (!r_.Int(*id, where + ".barrier_id", 0, kMaxSyncers - 1, &x, g, b, step)) return false;
+    op->barrier_id = static_cast<int>(x);
+    const int nb = static_cast<int>(plan_->gpus[g].tbs.size());
+    if (!r_.Int(*n, where + ".num_threadblocks", 1, nb, &x, g, b, step)) return false;
+    op->barrier_blocks = static_cast<int>(x);
+    auto [it, fresh] = barrier_n_.insert({op->barrier_id, op->barrier_blocks});
+    if (!fresh && it->second != op->barrier_blocks) {
+      return bad(Kind::kBadValue, "uses barrier " + std::to_string(op->barrier_id) +
+                                      " with num_threadblocks " +
+                                      std::to_string(op->barrier_blocks) + ", another " +
+                                      "barrier of this gpu with " + std::to_string(it->second));
+    }
+    return true;
+  }
+
+  // put, put with signal (and flush): k local sources paired with k remote destinations.
+  bool CheckPutShape(const std::string& where, int g, int b, int step, bool signal, const Op* op) {
+    auto bad = [&](Kind kind, const std::string& what) {
+      return BadShape(kind, where, *op, what, g, b, step);
+    };
+    if (signal && !op->port) {
+      return bad(Kind::kUnsupported,
+                 "on a memory channel is a plain put in the kernel (no signal); not modelled");
+    }
+    if (op->src.empty() || op->src.size() != op->dst.size() || !AllOnSide(op->src, 0, false) ||
+        !AllOnSide(op->dst, 0, true)) {
+      return bad(Kind::kUnsupported,
+                 "is modelled with k local sources and k remote destinations (the kernel "
+                 "pairs dst_buff[i] with src_buff[i])");
+    }
+    if (op->port) {
+      // Thread i hands dst_buff[i] to the proxy of channel_ids[i].
+      if (op->channels.size() < op->dst.size()) {
+        return bad(Kind::kBadValue,
+                   "on port channels puts dst_buff[i] through channel_ids[i], and has fewer "
+                   "channel_ids than dst_buff entries");
+      }
+      return true;
+    }
+    for (const BufRef& s : op->src) {
+      if (s.type != op->src[0].type) {
+        return bad(Kind::kUnsupported,
+                   "reads every source from the buffer type of src_buff[0]; sources of "
+                   "different types are not modelled");
+      }
+    }
+    return true;
+  }
+
+  // get: k remote sources and k local destinations, with the kernel's swapped offsets.
+  bool CheckGetShape(const std::string& where, int g, int b, int step, const Op* op) {
+    auto bad = [&](Kind kind, const std::string& what) {
+      return BadShape(kind, where, *op, what, g, b, step);
+    };
+    if (op->src.empty() || op->src.size() != op->dst.size() || !AllOnSide(op->src, 0, true) ||
+        !AllOnSide(op->dst, 0, false)) {
+      return bad(Kind::kUnsupported, "is modelled with k remote sources and k local destinations");
+    }
+    for (std::size_t i = 0; i < op->src.size(); ++i) {
+      const BufRef& s = op->src[i];
+      const BufRef& d = op->dst[i];
+      if (s.index != d.index && (s.index + s.size > Chunks(d.rank, d.type) ||
+                                 d.index + s.size > Chunks(s.rank, s.type))) {
+        return bad(Kind::kBadValue,
+                   "src_buff[" + std::to_string(i) + "] and dst_buff[" + std::to_string(i) +
+                       "]: the kernel (handleGet) writes the local buffer at the remote "
+                       "index and reads the remote buffer at the local index, which leaves "
+                       "the buffers");
+      }
+      if (s.index != d.index) {
+        result_->notes.push_back(
+            where + ": get with src index " + std::to_string(op->src[i].index) + " and dst index " +
+            std::to_string(op->dst[i].index) +
+            ": the kernel (handleGet) swaps the two offsets; replayed as the kernel does it");
+      }
+    }
+    return true;
+  }
+
   // The operands each modelled operation needs, as the kernel reads them.
   bool CheckOpShape(const json& oj, const std::string& where, int g, int b, int step, Op* op) {
     auto bad = [&](Kind kind, const std::string& what) {
-      r_.Bad(kind, where, std::string(OpName(op->type)) + " " + what, g, b, step);
-      return false;
-    };
-    auto all = [](const std::vector<BufRef>& v, std::size_t from, bool remote) {
-      for (std::size_t i = from; i < v.size(); ++i) {
-        if (v[i].remote != remote) return false;
-      }
-      return true;
+      return BadShape(kind, where, *op, what, g, b, step);
     };
     auto same_sizes = [&]() {
       const int s = op->src.empty() ? 0 : op->src[0].size;
@@ -958,28 +1053,11 @@ class PlanReader {
       }
       return true;
     };
-    std::int64_t x = 0;
     switch (op->type) {
       case OpType::kNop:
         return true;
-      case OpType::kBarrier: {
-        const json* id = r_.Get(oj, "barrier_id", where, true, g, b, step);
-        const json* n = r_.Get(oj, "num_threadblocks", where, true, g, b, step);
-        if (id == nullptr || n == nullptr) return false;
-        if (!r_.Int(*id, where + ".barrier_id", 0, kMaxSyncers - 1, &x, g, b, step)) return false;
-        op->barrier_id = static_cast<int>(x);
-        const int nb = static_cast<int>(plan_->gpus[g].tbs.size());
-        if (!r_.Int(*n, where + ".num_threadblocks", 1, nb, &x, g, b, step)) return false;
-        op->barrier_blocks = static_cast<int>(x);
-        auto [it, fresh] = barrier_n_.insert({op->barrier_id, op->barrier_blocks});
-        if (!fresh && it->second != op->barrier_blocks) {
-          return bad(Kind::kBadValue, "uses barrier " + std::to_string(op->barrier_id) +
-                                          " with num_threadblocks " +
-                                          std::to_string(op->barrier_blocks) + ", another " +
-                                          "barrier of this gpu with " + std::to_string(it->second));
-        }
-        return true;
-      }
+      case OpType::kBarrier:
+        return CheckBarrierShape(oj, where, g, b, step, op);
       case OpType::kSignal:
       case OpType::kWait:
       case OpType::kRelaxedSignal:
@@ -1018,70 +1096,24 @@ class PlanReader {
         break;
       case OpType::kPutWithSignal:
       case OpType::kPutWithSignalAndFlush:
-        if (!op->port) {
-          return bad(Kind::kUnsupported,
-                     "on a memory channel is a plain put in the kernel (no signal); not modelled");
-        }
-        [[fallthrough]];
+        if (!CheckPutShape(where, g, b, step, true, op)) return false;
+        break;
       case OpType::kPut:
-        if (op->src.empty() || op->src.size() != op->dst.size() || !all(op->src, 0, false) ||
-            !all(op->dst, 0, true)) {
-          return bad(Kind::kUnsupported,
-                     "is modelled with k local sources and k remote destinations (the kernel "
-                     "pairs dst_buff[i] with src_buff[i])");
-        }
-        if (op->port) {
-          // Thread i hands dst_buff[i] to the proxy of channel_ids[i].
-          if (op->channels.size() < op->dst.size()) {
-            return bad(Kind::kBadValue,
-                       "on port channels puts dst_buff[i] through channel_ids[i], and has fewer "
-                       "channel_ids than dst_buff entries");
-          }
-          break;
-        }
-        for (const BufRef& s : op->src) {
-          if (s.type != op->src[0].type) {
-            return bad(Kind::kUnsupported,
-                       "reads every source from the buffer type of src_buff[0]; sources of "
-                       "different types are not modelled");
-          }
-        }
+        if (!CheckPutShape(where, g, b, step, false, op)) return false;
         break;
       case OpType::kGet:
-        if (op->src.empty() || op->src.size() != op->dst.size() || !all(op->src, 0, true) ||
-            !all(op->dst, 0, false)) {
-          return bad(Kind::kUnsupported,
-                     "is modelled with k remote sources and k local destinations");
-        }
-        for (std::size_t i = 0; i < op->src.size(); ++i) {
-          const BufRef& s = op->src[i];
-          const BufRef& d = op->dst[i];
-          if (s.index != d.index && (s.index + s.size > Chunks(d.rank, d.type) ||
-                                     d.index + s.size > Chunks(s.rank, s.type))) {
-            return bad(Kind::kBadValue,
-                       "src_buff[" + std::to_string(i) + "] and dst_buff[" + std::to_string(i) +
-                           "]: the kernel (handleGet) writes the local buffer at the remote "
-                           "index and reads the remote buffer at the local index, which leaves "
-                           "the buffers");
-          }
-          if (s.index != d.index) {
-            result_->notes.push_back(
-                where + ": get with src index " + std::to_string(op->src[i].index) +
-                " and dst index " + std::to_string(op->dst[i].index) +
-                ": the kernel (handleGet) swaps the two offsets; replayed as the kernel does it");
-          }
-        }
+        if (!CheckGetShape(where, g, b, step, op)) return false;
         break;
       case OpType::kReduce:
-        if (op->src.size() < 2 || op->dst.size() != 1 || !all(op->src, 0, false) ||
+        if (op->src.size() < 2 || op->dst.size() != 1 || !AllOnSide(op->src, 0, false) ||
             op->dst[0].remote) {
           return bad(Kind::kUnsupported,
                      "is modelled with at least two local sources and one local destination");
         }
         break;
       case OpType::kReduceSend:
-        if (op->src.size() < 2 || op->dst.size() < 2 || !all(op->src, 0, false) ||
-            op->dst[0].remote || !all(op->dst, 1, true)) {
+        if (op->src.size() < 2 || op->dst.size() < 2 || !AllOnSide(op->src, 0, false) ||
+            op->dst[0].remote || !AllOnSide(op->dst, 1, true)) {
           return bad(Kind::kUnsupported,
                      "is modelled with local sources, a local dst_buff[0] and remote "
                      "dst_buff[1..]");
@@ -1090,9 +1122,9 @@ class PlanReader {
       case OpType::kReadReduce:
       case OpType::kReadReduceSend: {
         const bool send = op->type == OpType::kReadReduceSend;
-        if (op->src.size() < 2 || op->src[0].remote || !all(op->src, 1, true) || op->dst.empty() ||
-            op->dst[0].remote || (send ? op->dst.size() < 2 : op->dst.size() != 1) ||
-            !all(op->dst, 1, true)) {
+        if (op->src.size() < 2 || op->src[0].remote || !AllOnSide(op->src, 1, true) ||
+            op->dst.empty() || op->dst[0].remote ||
+            (send ? op->dst.size() < 2 : op->dst.size() != 1) || !AllOnSide(op->dst, 1, true)) {
           return bad(Kind::kUnsupported,
                      std::string("is modelled with a local src_buff[0], remote src_buff[1..], a "
                                  "local dst_buff[0]") +

@@ -9,7 +9,6 @@
 namespace collsynth {
 namespace {
 
-using nlohmann::json;
 using K = PipelineViolationKind;
 
 class PipelineChecker {
@@ -371,41 +370,6 @@ const char* PipelineVerdictName(PipelineVerdict v) {
       return "optimal (certified)";
   }
   return "?";  // not reached: every enumerator is listed
-}
-
-json PipelineCheckReport::ToJson() const {
-  json j;
-  j["ok"] = ok;
-  j["format"] = "pipeline";
-  j["verdict"] = PipelineVerdictName(verdict);
-  j["tl"] = nullptr;          // a pipeline has no step count
-  j["tb"] = ToString(ratio);  // T_B in units of M/N (of M for broadcast)
-  j["ratio"] = ToString(ratio);
-  j["cut_ratio"] = cut_ratio ? json(ToString(*cut_ratio)) : json(nullptr);
-  j["certified_optimal"] = certified_optimal;
-  j["certified_by"] = certified_by.empty() ? json(nullptr) : json(certified_by);
-  j["fixed_k_certified"] = fixed_k_certified;
-  j["height_hops"] = ok ? json(height_hops) : json(nullptr);
-  j["height_lower_bound_hops"] = height_lower_bound_hops;
-  j["errors"] = errors;
-  j["num_violations"] = num_violations;
-  json kinds = json::array();
-  for (const PipelineViolation& v : violations) kinds.push_back(PipelineViolationKindName(v.kind));
-  j["error_kinds"] = std::move(kinds);
-  if (symmetric) {
-    j["format"] = "pipeline-symmetric";
-    j["format_checked"] = "pipeline-symmetric";
-    j["num_generators"] = symmetric->generators;
-    j["num_representatives"] = symmetric->representatives;
-    j["group_order"] = symmetric->group_order ? json(*symmetric->group_order) : json(nullptr);
-    j["link_orbits"] = symmetric->link_orbits ? json(*symmetric->link_orbits) : json(nullptr);
-  }
-  if (!phases.empty()) {
-    json ph = json::array();
-    for (const PipelineCheckReport& p : phases) ph.push_back(p.ToJson());
-    j["phases"] = std::move(ph);
-  }
-  return j;
 }
 
 PipelineCheckReport CheckPipelineSchedule(const Topology& g, const PipelineSchedule& s,

@@ -16,7 +16,6 @@
 #define COLLSYNTH_PROOFS_CHECK_PIPELINE_CHECKER_H_
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -113,10 +112,6 @@ struct PipelineCheckReport {
   // "pipeline-symmetric" form, without expanding it); an allreduce's phases carry their own.
   using SymmetryFacts = PipelineSymmetryFacts;
   std::optional<SymmetryFacts> symmetric;
-  // {"ok", "ratio", "errors", "verdict", ...}; with `symmetric`: "format" and "format_checked"
-  // "pipeline-symmetric", "group_order", "link_orbits", "num_generators",
-  // "num_representatives".
-  nlohmann::json ToJson() const;  // {"ok", "ratio", "errors", "verdict", ...}
 };
 
 PipelineCheckReport CheckPipelineSchedule(const Topology& g, const PipelineSchedule& s,

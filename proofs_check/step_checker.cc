@@ -15,8 +15,6 @@
 namespace collsynth {
 namespace {
 
-using nlohmann::json;
-
 constexpr int kNever = INT_MAX;  // "does not hold the element"
 
 std::size_t HashMpz(const __mpz_struct* z) {
@@ -330,7 +328,22 @@ class StepChecker {
   void ComputeRationalLoads();
   Rational LinkTime(int rank, int link) const;
   std::vector<Phase> BuildPhases() const;
+  // The delivery sweep of one phase (seed 000 Def. 6): per shard, its elementary intervals
+  // (CutShard), every send in time order (SweepOneSend: what the receiver holds from when;
+  // not-held, duplicate and BFB violations), then the compute nodes that never hold some
+  // interval (ReportMissing).
+  struct ShardSweep {
+    int v = -1;                    // the shard's owner
+    std::vector<int> breakpoints;  // value ranks cutting the shard, 0 and 1 included
+    int num_iv = 0;                // elementary intervals: breakpoints.size() - 1
+    std::vector<int> hold;         // hold[u * num_iv + i]: first order u holds interval i
+    std::vector<int> dist;         // BFS distances from v (check_bfb)
+  };
   void Sweep(const Phase& phase);
+  void CutShard(int v, const std::vector<SweepSend>& sends, std::size_t pos, std::size_t end,
+                std::size_t hold_budget, ShardSweep* shard);
+  void SweepOneSend(const Phase& phase, const SweepSend& e, ShardSweep& shard);
+  void ReportMissing(const Phase& phase, const ShardSweep& shard);
   void CheckBandwidthOptimal();
   void CheckClaims();
 
@@ -357,6 +370,7 @@ class StepChecker {
   std::unordered_map<std::uint64_t, Rational> load_;
   std::map<int, Rational> step_time_;  // per rank: the bottleneck time
   bool duplicates_found_ = false;
+  std::vector<int> local_of_rank_;  // value rank -> index among the shard's breakpoints
 };
 
 void StepChecker::CheckStepRange() {
@@ -627,8 +641,6 @@ std::vector<SweepSend> SortForSweep(const std::vector<SweepSend>& in, int num_no
 }
 
 void StepChecker::Sweep(const Phase& phase) {
-  const bool reversed = phase.orientation == Orientation::kReversed;
-  const std::string& label = phase.label;
   const std::vector<SweepSend> sends = SortForSweep(phase.sends, g_.num_nodes());
   const int n = g_.num_nodes();
   // The hold table has N cells per elementary interval of a shard: bounded by a multiple of
@@ -636,9 +648,8 @@ void StepChecker::Sweep(const Phase& phase) {
   const std::size_t hold_budget = std::max<std::size_t>(
       std::size_t{1} << 24, 64 * (s_.size() + s_.ivs.size() + static_cast<std::size_t>(n) +
                                   static_cast<std::size_t>(g_.num_links())));
-  std::vector<int> local_of_rank(s_.values.size(), -1);
-  std::vector<int> breakpoints;
-  std::vector<int> hold;
+  local_of_rank_.assign(s_.values.size(), -1);
+  ShardSweep shard;
   std::size_t pos = 0;
   std::vector<int> sources = phase.sources;
   std::sort(sources.begin(), sources.end());
@@ -646,147 +657,167 @@ void StepChecker::Sweep(const Phase& phase) {
     while (pos < sends.size() && sends[pos].source < v) ++pos;  // admissible sources only
     std::size_t end = pos;
     while (end < sends.size() && sends[end].source == v) ++end;
-    // Elementary intervals of v's shard: cut at every endpoint of v's chunks, and at 0, 1.
-    breakpoints.assign({s_.rank_zero, s_.rank_one});
-    for (std::size_t k = pos; k < end; ++k) {
-      int i = sends[k].index;
-      for (std::size_t q = s_.iv_begin[i]; q < s_.iv_begin[i + 1]; ++q) {
-        breakpoints.push_back(s_.ivs[q].first);
-        breakpoints.push_back(s_.ivs[q].second);
-      }
-    }
-    std::sort(breakpoints.begin(), breakpoints.end());
-    breakpoints.erase(std::unique(breakpoints.begin(), breakpoints.end()), breakpoints.end());
-    const int num_iv = static_cast<int>(breakpoints.size()) - 1;
-    if (static_cast<std::size_t>(n) * static_cast<std::size_t>(num_iv) > hold_budget) {
-      throw InputError(
-          "", "the sends of shard '" + Name(v) + "'",
-          "cut the shard into " + std::to_string(num_iv) + " elementary intervals on " +
-              std::to_string(n) + " nodes, above the checker's limit of " +
-              std::to_string(hold_budget) +
-              " cells (64 per send, interval, node and link of the input, at least 2^24)");
-    }
-    for (int q = 0; q <= num_iv; ++q) local_of_rank[breakpoints[q]] = q;
+    CutShard(v, sends, pos, end, hold_budget, &shard);
     // hold[u * num_iv + i]: first order (step rank) after which u holds elementary interval i.
-    hold.assign(static_cast<std::size_t>(n) * num_iv, kNever);
-    for (int q = 0; q < num_iv; ++q) hold[static_cast<std::size_t>(v) * num_iv + q] = 0;
-    std::vector<int> dist;
-    if (opt_.check_bfb) dist = Bfs(g_, v, phase.orientation);
+    shard.hold.assign(static_cast<std::size_t>(n) * shard.num_iv, kNever);
+    for (int q = 0; q < shard.num_iv; ++q) {
+      shard.hold[static_cast<std::size_t>(v) * shard.num_iv + q] = 0;
+    }
+    shard.dist.clear();
+    if (opt_.check_bfb) shard.dist = Bfs(g_, v, phase.orientation);
+    for (std::size_t k = pos; k < end; ++k) SweepOneSend(phase, sends[k], shard);
+    ReportMissing(phase, shard);
+    for (int b : shard.breakpoints) local_of_rank_[b] = -1;
+    pos = end;
+  }
+}
 
-    for (std::size_t k = pos; k < end; ++k) {
-      const SweepSend& e = sends[k];
-      const int orig_from = s_.from[e.index], orig_to = s_.to[e.index],
-                orig_step = s_.step[e.index];
-      auto at = [&]() { return label + "step " + std::to_string(orig_step) + ": "; };
-      int* hold_from = &hold[static_cast<std::size_t>(e.from) * num_iv];
-      int* hold_to = &hold[static_cast<std::size_t>(e.to) * num_iv];
-      int not_held_lo = -1, not_held_hi = -1, dup_lo = -1, dup_hi = -1;
-      for (std::size_t q = s_.iv_begin[e.index]; q < s_.iv_begin[e.index + 1]; ++q) {
-        const int lo = local_of_rank[s_.ivs[q].first], hi = local_of_rank[s_.ivs[q].second];
-        for (int i = lo; i < hi; ++i) {
-          if (hold_from[i] >= e.order) {
-            if (not_held_lo < 0) not_held_lo = not_held_hi = i;
-            if (not_held_hi == i) not_held_hi = i + 1;
-            continue;  // the receiver does not get what the sender lacks
-          }
-          if (hold_to[i] != kNever) {
-            if (dup_lo < 0) dup_lo = dup_hi = i;
-            if (dup_hi == i) dup_hi = i + 1;
-            if (hold_to[i] > e.order) hold_to[i] = e.order;
-          } else {
-            hold_to[i] = e.order;
-          }
-        }
+void StepChecker::CutShard(int v, const std::vector<SweepSend>& sends, std::size_t pos,
+                           std::size_t end, std::size_t hold_budget, ShardSweep* shard) {
+  shard->v = v;
+  // Elementary intervals of v's shard: cut at every endpoint of v's chunks, and at 0, 1.
+  std::vector<int>& breakpoints = shard->breakpoints;
+  breakpoints.assign({s_.rank_zero, s_.rank_one});
+  for (std::size_t k = pos; k < end; ++k) {
+    int i = sends[k].index;
+    for (std::size_t q = s_.iv_begin[i]; q < s_.iv_begin[i + 1]; ++q) {
+      breakpoints.push_back(s_.ivs[q].first);
+      breakpoints.push_back(s_.ivs[q].second);
+    }
+  }
+  std::sort(breakpoints.begin(), breakpoints.end());
+  breakpoints.erase(std::unique(breakpoints.begin(), breakpoints.end()), breakpoints.end());
+  const int num_iv = static_cast<int>(breakpoints.size()) - 1;
+  const int n = g_.num_nodes();
+  if (static_cast<std::size_t>(n) * static_cast<std::size_t>(num_iv) > hold_budget) {
+    throw InputError(
+        "", "the sends of shard '" + Name(v) + "'",
+        "cut the shard into " + std::to_string(num_iv) + " elementary intervals on " +
+            std::to_string(n) + " nodes, above the checker's limit of " +
+            std::to_string(hold_budget) +
+            " cells (64 per send, interval, node and link of the input, at least 2^24)");
+  }
+  for (int q = 0; q <= num_iv; ++q) local_of_rank_[breakpoints[q]] = q;
+  shard->num_iv = num_iv;
+}
+
+void StepChecker::SweepOneSend(const Phase& phase, const SweepSend& e, ShardSweep& shard) {
+  const bool reversed = phase.orientation == Orientation::kReversed;
+  const std::string& label = phase.label;
+  const int v = shard.v, num_iv = shard.num_iv;
+  const std::vector<int>& breakpoints = shard.breakpoints;
+  const int orig_from = s_.from[e.index], orig_to = s_.to[e.index], orig_step = s_.step[e.index];
+  auto at = [&]() { return label + "step " + std::to_string(orig_step) + ": "; };
+  int* hold_from = &shard.hold[static_cast<std::size_t>(e.from) * num_iv];
+  int* hold_to = &shard.hold[static_cast<std::size_t>(e.to) * num_iv];
+  int not_held_lo = -1, not_held_hi = -1, dup_lo = -1, dup_hi = -1;
+  for (std::size_t q = s_.iv_begin[e.index]; q < s_.iv_begin[e.index + 1]; ++q) {
+    const int lo = local_of_rank_[s_.ivs[q].first], hi = local_of_rank_[s_.ivs[q].second];
+    for (int i = lo; i < hi; ++i) {
+      if (hold_from[i] >= e.order) {
+        if (not_held_lo < 0) not_held_lo = not_held_hi = i;
+        if (not_held_hi == i) not_held_hi = i + 1;
+        continue;  // the receiver does not get what the sender lacks
       }
-      if (not_held_lo >= 0 && out_.Full()) {
-        out_.Count(StepViolationKind::kNotHeld);
-      } else if (not_held_lo >= 0) {
-        out_.Add(
-            StepViolation{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step,
-                          MakeInterval(breakpoints[not_held_lo], breakpoints[not_held_hi]), ""},
-            [&] {
-              const std::string iv =
-                  IntervalText(breakpoints[not_held_lo], breakpoints[not_held_hi]);
-              if (!reversed) {
-                return at() + "node " + Name(orig_from) + " sends " + iv + " of " + Name(v) +
-                       "'s shard to " + Name(orig_to) + " without holding it before step " +
-                       std::to_string(orig_step);
-              }
-              return at() + "node " + Name(orig_from) + " sends its partial " + iv + " of shard " +
-                     Name(v) + " to " + Name(orig_to) + ", but " + Name(orig_to) +
-                     " does not pass it on towards " + Name(v) +
-                     " at a later step (reduce-scatter checked as the reversed allgather on "
-                     "G^T, seed 000 Thm 3)";
-            });
-      }
-      if (dup_lo >= 0) {
-        duplicates_found_ = true;
-        // In a reduce-scatter phase a duplicate is a contribution reduced twice: a wrong sum,
-        // so it is always a violation (an allgather duplicate only wastes bandwidth).
-        if ((opt_.check_no_duplicates || reversed) && out_.Full()) {
-          out_.Count(StepViolationKind::kDuplicate);
-        } else if (opt_.check_no_duplicates || reversed) {
-          out_.Add(StepViolation{StepViolationKind::kDuplicate, e.index, v, e.to, orig_step,
-                                 MakeInterval(breakpoints[dup_lo], breakpoints[dup_hi]), ""},
-                   [&] {
-                     const std::string iv = IntervalText(breakpoints[dup_lo], breakpoints[dup_hi]);
-                     if (!reversed) {
-                       return at() + "node " + Name(orig_to) + " receives " + iv + " of " +
-                              Name(v) + "'s shard from " + Name(orig_from) +
-                              " but already holds it";
-                     }
-                     return at() + "node " + Name(orig_from) + " sends " + iv + " of shard " +
-                            Name(v) + " more than once (its contribution would be reduced twice)";
-                   });
-        }
-      }
-      if (opt_.check_bfb) {
-        const int dt = dist[e.to], df = dist[e.from];
-        if (!(df >= 0 && dt == df + 1 && dt == e.phase_step)) {
-          out_.Add(StepViolation{StepViolationKind::kNotBfb, e.index, v, e.to, orig_step,
-                                 std::nullopt, ""},
-                   [&] {
-                     std::string ds = reversed ? "d_{G^T}" : "d";
-                     return at() + "send of " + Name(v) + "'s data " + Name(orig_from) + " -> " +
-                            Name(orig_to) + " is not breadth-first: " + ds + "(" + Name(v) + ", " +
-                            Name(e.to) + ") = " + std::to_string(dt) + ", " + ds + "(" + Name(v) +
-                            ", " + Name(e.from) + ") + 1 = " + std::to_string(df + 1) +
-                            ", phase step " + std::to_string(e.phase_step) + " (Def. 15 / Thm 14" +
-                            (reversed ? ", on the reversed schedule" : "") + ")";
-                   });
-        }
+      if (hold_to[i] != kNever) {
+        if (dup_lo < 0) dup_lo = dup_hi = i;
+        if (dup_hi == i) dup_hi = i + 1;
+        if (hold_to[i] > e.order) hold_to[i] = e.order;
+      } else {
+        hold_to[i] = e.order;
       }
     }
-    // Every other compute node must hold every elementary interval (Def. 6 chains).
-    for (int u = 0; u < n; ++u) {
-      if (u == v || !g_.IsCompute(u)) continue;
-      const int* h = &hold[static_cast<std::size_t>(u) * num_iv];
-      int lo = -1, hi = -1;
-      for (int i = 0; i < num_iv; ++i) {
-        if (h[i] != kNever) continue;
-        if (lo < 0) lo = hi = i;
-        if (hi == i) hi = i + 1;
-      }
-      if (lo < 0) continue;
-      if (out_.Full()) {
-        out_.Count(StepViolationKind::kMissing);
-        continue;
-      }
-      out_.Add(StepViolation{StepViolationKind::kMissing, -1, v, u, -1,
-                             MakeInterval(breakpoints[lo], breakpoints[hi]), ""},
+  }
+  if (not_held_lo >= 0 && out_.Full()) {
+    out_.Count(StepViolationKind::kNotHeld);
+  } else if (not_held_lo >= 0) {
+    out_.Add(StepViolation{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step,
+                           MakeInterval(breakpoints[not_held_lo], breakpoints[not_held_hi]), ""},
+             [&] {
+               const std::string iv =
+                   IntervalText(breakpoints[not_held_lo], breakpoints[not_held_hi]);
+               if (!reversed) {
+                 return at() + "node " + Name(orig_from) + " sends " + iv + " of " + Name(v) +
+                        "'s shard to " + Name(orig_to) + " without holding it before step " +
+                        std::to_string(orig_step);
+               }
+               return at() + "node " + Name(orig_from) + " sends its partial " + iv + " of shard " +
+                      Name(v) + " to " + Name(orig_to) + ", but " + Name(orig_to) +
+                      " does not pass it on towards " + Name(v) +
+                      " at a later step (reduce-scatter checked as the reversed allgather on "
+                      "G^T, seed 000 Thm 3)";
+             });
+  }
+  if (dup_lo >= 0) {
+    duplicates_found_ = true;
+    // In a reduce-scatter phase a duplicate is a contribution reduced twice: a wrong sum,
+    // so it is always a violation (an allgather duplicate only wastes bandwidth).
+    if ((opt_.check_no_duplicates || reversed) && out_.Full()) {
+      out_.Count(StepViolationKind::kDuplicate);
+    } else if (opt_.check_no_duplicates || reversed) {
+      out_.Add(StepViolation{StepViolationKind::kDuplicate, e.index, v, e.to, orig_step,
+                             MakeInterval(breakpoints[dup_lo], breakpoints[dup_hi]), ""},
                [&] {
-                 const std::string iv = IntervalText(breakpoints[lo], breakpoints[hi]);
+                 const std::string iv = IntervalText(breakpoints[dup_lo], breakpoints[dup_hi]);
                  if (!reversed) {
-                   return label + "node " + Name(u) + " never receives " + iv + " of " + Name(v) +
-                          "'s shard (no chain of sends with increasing steps, Def. 6)";
+                   return at() + "node " + Name(orig_to) + " receives " + iv + " of " + Name(v) +
+                          "'s shard from " + Name(orig_from) + " but already holds it";
                  }
-                 return label + "the contribution of node " + Name(u) + " to " + iv + " of shard " +
-                        Name(v) + " never reaches " + Name(v) +
-                        " (no chain of sends with increasing steps, Def. 6)";
+                 return at() + "node " + Name(orig_from) + " sends " + iv + " of shard " + Name(v) +
+                        " more than once (its contribution would be reduced twice)";
                });
     }
-    for (int b : breakpoints) local_of_rank[b] = -1;
-    pos = end;
+  }
+  if (opt_.check_bfb) {
+    const int dt = shard.dist[e.to], df = shard.dist[e.from];
+    if (!(df >= 0 && dt == df + 1 && dt == e.phase_step)) {
+      out_.Add(
+          StepViolation{StepViolationKind::kNotBfb, e.index, v, e.to, orig_step, std::nullopt, ""},
+          [&] {
+            std::string ds = reversed ? "d_{G^T}" : "d";
+            return at() + "send of " + Name(v) + "'s data " + Name(orig_from) + " -> " +
+                   Name(orig_to) + " is not breadth-first: " + ds + "(" + Name(v) + ", " +
+                   Name(e.to) + ") = " + std::to_string(dt) + ", " + ds + "(" + Name(v) + ", " +
+                   Name(e.from) + ") + 1 = " + std::to_string(df + 1) + ", phase step " +
+                   std::to_string(e.phase_step) + " (Def. 15 / Thm 14" +
+                   (reversed ? ", on the reversed schedule" : "") + ")";
+          });
+    }
+  }
+}
+
+void StepChecker::ReportMissing(const Phase& phase, const ShardSweep& shard) {
+  const bool reversed = phase.orientation == Orientation::kReversed;
+  const std::string& label = phase.label;
+  const int v = shard.v, num_iv = shard.num_iv;
+  const std::vector<int>& breakpoints = shard.breakpoints;
+  // Every other compute node must hold every elementary interval (Def. 6 chains).
+  for (int u = 0; u < g_.num_nodes(); ++u) {
+    if (u == v || !g_.IsCompute(u)) continue;
+    const int* h = &shard.hold[static_cast<std::size_t>(u) * num_iv];
+    int lo = -1, hi = -1;
+    for (int i = 0; i < num_iv; ++i) {
+      if (h[i] != kNever) continue;
+      if (lo < 0) lo = hi = i;
+      if (hi == i) hi = i + 1;
+    }
+    if (lo < 0) continue;
+    if (out_.Full()) {
+      out_.Count(StepViolationKind::kMissing);
+      continue;
+    }
+    out_.Add(StepViolation{StepViolationKind::kMissing, -1, v, u, -1,
+                           MakeInterval(breakpoints[lo], breakpoints[hi]), ""},
+             [&] {
+               const std::string iv = IntervalText(breakpoints[lo], breakpoints[hi]);
+               if (!reversed) {
+                 return label + "node " + Name(u) + " never receives " + iv + " of " + Name(v) +
+                        "'s shard (no chain of sends with increasing steps, Def. 6)";
+               }
+               return label + "the contribution of node " + Name(u) + " to " + iv + " of shard " +
+                      Name(v) + " never reaches " + Name(v) +
+                      " (no chain of sends with increasing steps, Def. 6)";
+             });
   }
 }
 
@@ -926,26 +957,6 @@ StepVerdict StepCheckReport::verdict() const {
   if (optimal) return StepVerdict::kBandwidthOptimal;
   if (is_bfb) return StepVerdict::kBfb;
   return StepVerdict::kValid;
-}
-
-json StepCheckReport::ToJson() const {
-  json j;
-  j["ok"] = ok;
-  j["format"] = "steps";
-  j["tl"] = tl;
-  j["tb"] = ToString(tb);
-  j["ratio"] = ToString(tb);  // T_B / (M/N): the seed-004 runtime ratio, in shard units
-  j["errors"] = errors;
-  j["num_violations"] = num_violations;
-  json kinds = json::array();
-  for (const StepViolation& v : violations) kinds.push_back(StepViolationKindName(v.kind));
-  j["error_kinds"] = std::move(kinds);
-  j["bandwidth_lower_bound"] =
-      bandwidth_lower_bound ? json(ToString(*bandwidth_lower_bound)) : json(nullptr);
-  if (bandwidth_optimal) j["bandwidth_optimal"] = *bandwidth_optimal;
-  if (bfb) j["bfb"] = *bfb;
-  if (no_duplicates) j["no_duplicates"] = *no_duplicates;
-  return j;
 }
 
 StepCheckReport CheckStepSchedule(const Topology& g, const StepSchedule& s,

@@ -8,7 +8,6 @@
 #define COLLSYNTH_PROOFS_CHECK_STEP_CHECKER_H_
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,8 +76,7 @@ struct StepCheckReport {
   std::optional<bool> no_duplicates;
   // (N-1)/B per phase (Thm 6), when the topology is regular with uniform link bandwidth.
   std::optional<Rational> bandwidth_lower_bound;
-  nlohmann::json ToJson() const;  // {"ok", "tl", "tb", "errors", ...}
-  StepVerdict verdict() const;    // from ok, bandwidth_optimal and bfb
+  StepVerdict verdict() const;  // from ok, bandwidth_optimal and bfb
 };
 
 StepCheckReport CheckStepSchedule(const Topology& g, const StepSchedule& s,

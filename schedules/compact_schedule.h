@@ -83,7 +83,7 @@ std::string CompactStepScheduleToText(const CompactStepSchedule& c, const Topolo
 CompactStepSchedule CompactStepScheduleFromJson(const nlohmann::json& j, const Topology& g,
                                                 const std::string& file);
 // The "steps" JSON document of c (the contract), streamed as text: equal as JSON to
-// StepScheduleToJson(StepsFromCompact(c), g) without building Rationals or a JSON tree.
+// StepScheduleToJsonText(StepsFromCompact(c), g) without building Rationals or a JSON tree.
 std::string StepsJsonTextFromCompact(const CompactStepSchedule& c, const Topology& g);
 
 }  // namespace collsynth

@@ -267,48 +267,7 @@ json TreeToJson(const PipelineTree& t, const Topology& g) {
           {"edges", std::move(edges)}};
 }
 
-// The JSON tree of s: the reference PipelineScheduleToJsonText is tested against.
-json ScheduleToJson(const PipelineSchedule& s, const Topology& g) {
-  json j = json::object();
-  for (auto it = s.extra.begin(); it != s.extra.end(); ++it) {
-    if (!IsKnownKey(it.key())) j[it.key()] = it.value();
-  }
-  j["format"] = "pipeline";
-  j["collective"] = CollectiveName(s.collective);
-  if (s.root) j["root"] = g.node(*s.root).name;
-  j["ratio"] = RationalToJson(s.ratio);
-  if (s.collective != Collective::kAllreduce || s.U > 0) j["U"] = RationalToJson(s.U);
-  if (s.collective != Collective::kAllreduce || s.k > 0) j["k"] = BigIntToJson(s.k);
-  for (const auto& [key, set] :
-       {std::pair{"bottleneck_cut", &s.bottleneck_cut}, std::pair{"fixed_k_cut", &s.fixed_k_cut}}) {
-    if (!*set) continue;
-    json names = json::array();
-    for (int v : **set) names.push_back(g.node(v).name);
-    j[key] = std::move(names);
-  }
-  if (s.single_node_cuts) {
-    json cuts = json::array();
-    for (const std::vector<int>& cut : *s.single_node_cuts) {
-      json names = json::array();
-      for (int v : cut) names.push_back(g.node(v).name);
-      cuts.push_back(std::move(names));
-    }
-    j["single_node_cuts"] = std::move(cuts);
-  }
-  if (s.height_hops) j["height_hops"] = *s.height_hops;
-  if (s.collective == Collective::kAllreduce) {
-    json phases = json::array();
-    for (const PipelineSchedule& p : s.phases) phases.push_back(ScheduleToJson(p, g));
-    j["phases"] = std::move(phases);
-    return j;
-  }
-  json trees = json::array();
-  for (const PipelineTree& t : s.trees) trees.push_back(TreeToJson(t, g));
-  j["trees"] = std::move(trees);
-  return j;
-}
-
-// The members of ScheduleToJson(s, g), streamed: nlohmann's tree sorts keys, so the
+// The members of the document, streamed: nlohmann's tree sorts keys, so the
 // top-level members (producer metadata among them) go through SortedMembers and the trees'
 // objects are written in sorted key order, checked by the writer (KeyOrder::kSorted).
 void WriteSchedule(JsonWriter& w, const PipelineSchedule& s, const JsonStrings& name) {
@@ -540,9 +499,7 @@ std::optional<std::vector<std::vector<int>>> ReadPipelineSingleNodeCuts(const js
   return cuts;
 }
 
-json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g) {
-  return ScheduleToJson(s, g);
-}
+bool IsPipelineScheduleMember(const std::string& key) { return IsKnownKey(key); }
 
 std::string PipelineScheduleToJsonText(const PipelineSchedule& s, const Topology& g) {
   JsonWriter w;

@@ -92,7 +92,7 @@ PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topolog
 // (schedules/symmetric_pipeline_schedule.h), whose representatives' trees, k and producer
 // extras are written exactly as here. PipelineTreeFromJson reads one element of "trees"
 // (errors name `item`.root, `item`.edges[3].routes[0].path[2], ...); PipelineTreeToJson is
-// its JSON (what PipelineScheduleToJson puts in "trees"). O(size of the tree).
+// its JSON (an element of the document's "trees"). O(size of the tree).
 PipelineTree PipelineTreeFromJson(const nlohmann::json& t, const Topology& g,
                                   const std::string& file, const std::string& item);
 nlohmann::json PipelineTreeToJson(const PipelineTree& t, const Topology& g);
@@ -125,10 +125,14 @@ std::optional<std::vector<std::vector<int>>> ReadPipelineSingleNodeCuts(const nl
                                                                         const std::string& file,
                                                                         const std::string& prefix);
 
-nlohmann::json PipelineScheduleToJson(const PipelineSchedule& s, const Topology& g);
-// Byte-identical to PipelineScheduleToJson(s, g).dump(), but the trees (the bulk of a large
-// schedule: N roots × N-1 edges × routes) are written as text directly instead of through
-// a JSON tree. What `collsynth pipeline` writes.
+// Whether `key` is a top-level member of the "pipeline" format (docs/formats.md); any other
+// member is producer metadata, kept in `extra`.
+bool IsPipelineScheduleMember(const std::string& key);
+// The document, streamed through JsonWriter (core/json_writer.h) in the order and bytes of
+// a JSON tree's dump (sorted members; tests/fixtures/json_tree_writers.h is that tree, the
+// reference these bytes are tested against): the trees (the bulk of a large schedule: N
+// roots × N-1 edges × routes) are never held as a JSON tree. What `collsynth pipeline`
+// writes.
 std::string PipelineScheduleToJsonText(const PipelineSchedule& s, const Topology& g);
 // The same bytes, written to `out` 16 KiB at a time as they are made (docs/performance.md "Plain
 // pipeline path: where the memory goes"): the text

@@ -217,36 +217,12 @@ StepSchedule StepScheduleFromJson(const json& j, const Topology& g, const std::s
   return s;
 }
 
-json StepScheduleToJson(const StepSchedule& s, const Topology& g) {
-  json j = json::object();
-  for (auto it = s.extra.begin(); it != s.extra.end(); ++it) {
-    if (!IsKnownKey(it.key())) j[it.key()] = it.value();
-  }
-  j["format"] = "steps";
-  j["collective"] = CollectiveName(s.collective);
-  if (s.root) j["root"] = g.node(*s.root).name;
-  if (s.rs_steps) j["rs_steps"] = *s.rs_steps;
-  if (s.claimed_tl) j["tl"] = *s.claimed_tl;
-  if (s.claimed_tb) j["tb"] = RationalToJson(*s.claimed_tb);
-  json sends = json::array();
-  sends.get_ref<json::array_t&>().reserve(s.sends.size());
-  for (const StepSend& e : s.sends) {
-    json chunk = json::array();
-    for (const Interval& in : e.chunk) chunk.push_back({ToString(in.lo), ToString(in.hi)});
-    sends.push_back({{"source", g.node(e.source).name},
-                     {"chunk", std::move(chunk)},
-                     {"from", g.node(e.from).name},
-                     {"to", g.node(e.to).name},
-                     {"step", e.step}});
-  }
-  j["sends"] = std::move(sends);
-  return j;
-}
+bool IsStepScheduleMember(const std::string& key) { return IsKnownKey(key); }
 
 std::string StepScheduleToJsonText(const StepSchedule& s, const Topology& g) {
   const JsonStrings names = QuotedNodeNames(g);
   JsonWriter w;
-  SortedMembers top;  // nlohmann's key order, as in StepScheduleToJson's tree
+  SortedMembers top;  // nlohmann's key order (a JSON tree's dump)
   top.AddJsonMembers(s.extra, IsKnownKey);
   top.Add("format", [](JsonWriter& w) { w.String("steps"); });
   top.Add("collective", [&s](JsonWriter& w) { w.String(CollectiveName(s.collective)); });

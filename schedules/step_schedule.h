@@ -48,10 +48,12 @@ struct StepSchedule {
 // unknown nodes, bad intervals.
 StepSchedule StepScheduleFromJson(const nlohmann::json& j, const Topology& g,
                                   const std::string& file);
-// The document as a JSON tree (keys in nlohmann's sorted order).
-nlohmann::json StepScheduleToJson(const StepSchedule& s, const Topology& g);
-// Byte-identical to StepScheduleToJson(s, g).dump(), streamed through JsonWriter without the
-// tree (core/json_writer.h). What `baseline`, `schedule expand` and `bfb` (when the
+// Whether `key` is a top-level member of the "steps" format (docs/formats.md); any other
+// member is producer metadata, kept in `extra`.
+bool IsStepScheduleMember(const std::string& key);
+// The document, streamed through JsonWriter (core/json_writer.h) in the order and bytes of a
+// JSON tree's dump (sorted members; tests/fixtures/json_tree_writers.h is the reference),
+// without building the tree. What `baseline`, `schedule expand` and `bfb` (when the
 // schedule has no compact form) write.
 std::string StepScheduleToJsonText(const StepSchedule& s, const Topology& g);
 

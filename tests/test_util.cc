@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -90,6 +91,13 @@ std::string WriteTempFile(const std::string& name, const std::string& content) {
   std::string p = TempPath(name);
   std::ofstream(p, std::ios::binary) << content;
   return p;
+}
+
+std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 std::uint64_t TestSeed(std::uint64_t default_seed) {

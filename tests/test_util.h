@@ -25,6 +25,8 @@ CliResult RunCliIn(const std::string& cwd, const std::vector<std::string>& args,
 std::string WriteTempFile(const std::string& name, const std::string& content);
 // A path under the per-process temp directory (file not created).
 std::string TempPath(const std::string& name);
+// The whole content of the file at `path`, byte for byte ("" when it cannot be read).
+std::string ReadWholeFile(const std::string& path);
 
 // Seed for randomized tests: $COLLSYNTH_SEED if set, else the default. Tests print it on
 // failure so a run can be replayed.

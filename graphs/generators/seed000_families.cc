@@ -45,10 +45,8 @@ TopologySize CirculantSize(int n, const std::vector<int>& offsets, bool bidirect
   return RegularSize(n, degree, BigInt(n) * steps.size(), true);
 }
 
-}  // namespace
-
-std::vector<Family> Seed000Families() {
-  std::vector<Family> f;
+// Complete graphs and their products: K_m, K_{d,d}, Hamming graphs, hypercubes.
+void AddCompleteAndProductFamilies(std::vector<Family>& f) {
   f.push_back({"complete", "complete(m)", "seed 000 Table 9",
                "complete digraph K_m: m nodes, degree m-1",
                [](const std::vector<GenArg>& a) {
@@ -107,6 +105,11 @@ std::vector<Family> Seed000Families() {
                  BigInt nodes = BigInt(1) << n;
                  return RegularSize(nodes, n, nodes * n, true);
                }});
+}
+
+// Line digraphs and their relatives (seed 000 App. E.2): Diamond, modified de Bruijn, Kautz,
+// generalized Kautz, de Bruijn.
+void AddLineDigraphFamilies(std::vector<Family>& f) {
   f.push_back({"diamond", "diamond()", "seed 000 Fig. 16, Table 9 (reconstructed)",
                "Diamond: 8 nodes, degree 2, diameter 3, not reverse-symmetric (docs/topologies.md)",
                [](const std::vector<GenArg>& a) {
@@ -173,6 +176,10 @@ std::vector<Family> Seed000Families() {
                  BigInt nodes = boost::multiprecision::pow(BigInt(d), static_cast<unsigned>(n));
                  return RegularSize(nodes, d, nodes * d, true);
                }});
+}
+
+// Circulants, rings and tori (seed 000 App. E.1, E.4, §6).
+void AddCirculantFamilies(std::vector<Family>& f) {
   f.push_back({"circulant", "circulant(n,a1,...,ak)", "seed 000 Def. 18, App. E.4, Thm 22",
                "bidirectional circulant C(n,{a1..ak}): i <-> i±aj; degree 2k",
                [](const std::vector<GenArg>& a) {
@@ -247,6 +254,15 @@ std::vector<Family> Seed000Families() {
                  // With a or b = 2 some neighbours coincide and their links merge.
                  return RegularSize(nodes, 4, nodes * 4, x > 2 && y > 2);
                }});
+}
+
+}  // namespace
+
+std::vector<Family> Seed000Families() {
+  std::vector<Family> f;
+  AddCompleteAndProductFamilies(f);
+  AddLineDigraphFamilies(f);
+  AddCirculantFamilies(f);
   for (Family& fam : DistanceRegularFamilies()) f.push_back(std::move(fam));
   return f;
 }

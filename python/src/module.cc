@@ -21,6 +21,7 @@
 #include "cli/draw.h"
 #include "cli/experiment_common.h"
 #include "cli/optimum_report.h"
+#include "cli/pipeline_request.h"
 #include "cli/schedule_input.h"
 #include "cli/schedule_output.h"
 #include "cli/topo_common.h"
@@ -134,9 +135,7 @@ std::optional<CheckedSchedule> SymmetricPipeline(const Topology& g, Collective c
     return std::nullopt;
   }
   SymmetricPipelineSchedule& s = *built.schedule;
-  s.height_hops = SymmetricPipelineScheduleHeightHops(s);
-  for (SymmetricPipelineSchedule& phase : s.phases)
-    phase.height_hops = SymmetricPipelineScheduleHeightHops(phase);
+  cli::ClaimMeasuredHeight(&s);
   json summary = {
       {"format", "pipeline-symmetric"},   {"collective", CollectiveName(s.collective)},
       {"ratio", RationalToJson(s.ratio)}, {"optimal_ratio", RationalToJson(built.optimal_ratio)},
@@ -147,39 +146,10 @@ std::optional<CheckedSchedule> SymmetricPipeline(const Topology& g, Collective c
 
 CheckedSchedule Pipeline(const Topology& g, const std::string& file, const std::string& collective,
                          const std::string& root, const std::string& fixed_k, int symmetric) {
-  PipelineOptions opt;
-  std::optional<Collective> c = ParseCollective(collective);
-  if (!c) {
-    throw InputError("<args>", "collective",
-                     "unknown collective '" + collective +
-                         "' (allgather, reduce-scatter, allreduce, broadcast)");
-  }
-  opt.collective = *c;
-  if (!fixed_k.empty()) {
-    BigInt k;
-    try {
-      Rational r = ParseRational(fixed_k);
-      if (Denominator(r) != 1 || r < 1) throw std::invalid_argument("not a positive integer");
-      k = Numerator(r);
-    } catch (const std::invalid_argument&) {
-      throw InputError("<args>", "fixed_k", "'" + fixed_k + "' is not a positive integer");
-    }
-    opt.fixed_k = k;
-  }
-  RequireEulerianStronglyConnected(g, file);
-  if (g.num_compute() < 2) throw InputError(file, "nodes", "needs at least 2 compute nodes");
-  opt.root = g.ComputeNodes().front();
-  if (!root.empty()) {
-    auto r = g.FindNode(root);
-    if (!r || !g.IsCompute(*r)) {
-      throw InputError("<args>", "root", "'" + root + "' is not a compute node of " + file);
-    }
-    opt.root = *r;
-  }
-  const bool symmetric_collective =
-      (opt.collective == Collective::kAllgather || opt.collective == Collective::kReduceScatter ||
-       opt.collective == Collective::kAllreduce) &&
-      !opt.fixed_k;
+  constexpr cli::PipelineOptionNames kNames{"collective", "fixed_k", "root"};
+  PipelineOptions opt = cli::ParsePipelineOptions(collective, fixed_k, kNames);
+  cli::SetPipelineTopology(g, file, root, kNames, &opt);
+  const bool symmetric_collective = cli::SymmetricPathApplies(opt);
   if (symmetric == 1 && (!symmetric_collective || g.automorphisms().empty())) {
     throw InputError("<args>", "symmetric",
                      "needs declared automorphisms and allgather, reduce-scatter or allreduce "
@@ -192,8 +162,7 @@ CheckedSchedule Pipeline(const Topology& g, const std::string& file, const std::
   }
   PipelineBuildResult built = BuildPipelineSchedule(g, opt);
   PipelineSchedule& s = built.schedule;
-  s.height_hops = PipelineScheduleHeightHops(s);
-  for (PipelineSchedule& phase : s.phases) phase.height_hops = PipelineScheduleHeightHops(phase);
+  cli::ClaimMeasuredHeight(&s);
   json summary = {{"format", "pipeline"},
                   {"collective", CollectiveName(s.collective)},
                   {"ratio", RationalToJson(s.ratio)},

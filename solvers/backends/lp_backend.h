@@ -71,8 +71,8 @@ struct CbcOptions {
   // Wall-clock budget of the whole call (steady clock from entry: loading the problem, branch
   // and bound, every LP solve inside it); <= 0 = no limit. CBC's own limit is checked only
   // between nodes and cut passes, so the LP solves (root LP, feasibility pump passes, which
-  // took seconds past the limit on Table 6's hypercube(4)) are also stopped at the deadline
-  // by a Clp event handler checked every simplex iteration. What can still overrun: one
+  // took seconds past the limit on seed 000 Table 6's hypercube(4)) are also stopped at the
+  // deadline by a Clp event handler checked every simplex iteration. What can still overrun: one
   // step of CBC that runs no simplex iteration (a cut generator or rounding pass; typically
   // milliseconds) and freeing the model.
   double time_limit_seconds = 0.0;

@@ -29,7 +29,7 @@
 // computed after the search (polynomial). The stage can overrun the budget by one
 // uninterruptible step: a model build already started, a CBC step without a simplex iteration
 // (a cut generator or rounding pass), and the exact check of the incumbent (milliseconds on
-// Table 6's sizes; all are polynomial). A solve stopped by the budget never claims
+// seed 000 Table 6's sizes; all are polynomial). A solve stopped by the budget never claims
 // optimality or infeasibility (its CBC bound is dropped when an LP was cut short); its gap is
 // measured against the exact cut bound.
 //

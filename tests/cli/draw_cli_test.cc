@@ -17,16 +17,10 @@ namespace collsynth {
 namespace {
 
 using nlohmann::json;
+using testing::ReadWholeFile;
 using testing::RunCli;
 using testing::SourcePath;
 using testing::TempPath;
-
-std::string Read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::size_t Count(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
@@ -44,7 +38,7 @@ TEST(DrawCliTest, OneSvgNodePerNodeAndOneEdgePerLinkPair) {
   auto r = RunCli({"draw", kTwoCluster, "-o", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json info = json::parse(RunCli({"topo", "info", kTwoCluster, "--json"}).out);
-  const std::string svg = Read(out);
+  const std::string svg = ReadWholeFile(out);
   EXPECT_EQ(Count(svg, "class=\"node\""),
             info["compute_nodes"].get<std::size_t>() + info["switch_nodes"].get<std::size_t>());
   // two_cluster's links are all duplex pairs of equal bandwidth: one edge per pair
@@ -56,7 +50,7 @@ TEST(DrawCliTest, CutMarksExactlyTheBottleneckCutOfOptimum) {
   const std::string dot = TempPath("draw_cut.dot");
   ASSERT_EQ(RunCli({"draw", kTwoCluster, "-o", dot, "--cut"}).exit_code, 0);
   const json opt = json::parse(RunCli({"optimum", kTwoCluster, "--json"}).out);
-  const std::string text = Read(dot);
+  const std::string text = ReadWholeFile(dot);
   EXPECT_EQ(Count(text, "fillcolor=\"#f4a582\""), opt["bottleneck_cut"].size());
   EXPECT_NE(text.find("ratio* = " + opt["ratio"].get<std::string>()), std::string::npos);
 }
@@ -64,12 +58,12 @@ TEST(DrawCliTest, CutMarksExactlyTheBottleneckCutOfOptimum) {
 TEST(DrawCliTest, HeatMapAndTreeOfACheckedSchedule) {
   const std::string schedule = TempPath("draw_schedule.json");
   ASSERT_EQ(RunCli({"pipeline", kTwoCluster, "-o", schedule, "--no-symmetric"}).exit_code, 0);
-  const json s = json::parse(Read(schedule));
+  const json s = json::parse(ReadWholeFile(schedule));
   // Heat map: the most loaded links carry utilisation 1, drawn red; S* is filled.
   const std::string loads = TempPath("draw_loads.dot");
   auto r = RunCli({"draw", kTwoCluster, schedule, "-o", loads});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string heat = Read(loads);
+  const std::string heat = ReadWholeFile(loads);
   EXPECT_GE(Count(heat, " (1)\""), 1u);  // red is u >= 4/5, so at least the links of u = 1
   EXPECT_GE(Count(heat, "color=\"#d73027\""), Count(heat, " (1)\""));
   EXPECT_EQ(Count(heat, "fillcolor=\"#f4a582\""), s["bottleneck_cut"].size());
@@ -91,7 +85,7 @@ TEST(DrawCliTest, HeatMapAndTreeOfACheckedSchedule) {
   const std::string tree = TempPath("draw_tree.dot");
   r = RunCli({"draw", kTwoCluster, schedule, "-o", tree, "--tree", root + ":0"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string text = Read(tree);
+  const std::string text = ReadWholeFile(tree);
   std::size_t merged = 0;  // hop pairs drawn as one two-arrow edge
   for (const auto& [u, v] : hops) merged += (u < v && hops.count({v, u})) ? 1 : 0;
   EXPECT_EQ(Count(text, "penwidth=3"), hops.size() - merged);
@@ -102,7 +96,7 @@ TEST(DrawCliTest, HeatMapAndTreeOfACheckedSchedule) {
             0);
   auto png = RunCli({"draw", kTwoCluster, schedule, "-o", TempPath("draw_tree.png")});
   ASSERT_EQ(png.exit_code, 0) << png.err;
-  EXPECT_EQ(Read(TempPath("draw_tree.png")).substr(0, 4), "\x89PNG");
+  EXPECT_EQ(ReadWholeFile(TempPath("draw_tree.png")).substr(0, 4), "\x89PNG");
 }
 
 TEST(DrawCliTest, BadInputIsOneLineAndExit2) {

@@ -16,13 +16,6 @@ using nlohmann::json;
 
 std::string TwoCluster() { return SourcePath("experiments/topologies/two_cluster.json"); }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Seed 004 Figure 1 through the CLI: the JSON contract.
 TEST(PipelineCliTest, OptimumJsonContract) {
   CliResult r = RunCli({"optimum", TwoCluster(), "--json"});
@@ -54,7 +47,7 @@ TEST(PipelineCliTest, WritesCheckedScheduleForEveryCollective) {
     ASSERT_EQ(r.exit_code, 0) << c << ": " << r.err;
     json summary = json::parse(r.out);
     EXPECT_EQ(summary["verdict"], "optimal (certified)") << c;
-    json s = json::parse(ReadFile(out));
+    json s = json::parse(ReadWholeFile(out));
     EXPECT_EQ(s["format"], "pipeline");
     EXPECT_EQ(s["collective"], c);
     if (c == "allgather" || c == "reduce-scatter") {
@@ -237,7 +230,7 @@ TEST(PipelineCliTest, SplittingVariantsAgree) {
           << stage;  // reported, as a number
     }
     // The schedule file is compact JSON on one line that parses back.
-    std::string text = ReadFile(TempPath("two_cluster_" + mode + ".json"));
+    std::string text = ReadWholeFile(TempPath("two_cluster_" + mode + ".json"));
     EXPECT_EQ(text.find('\n'), text.size() - 1);
     EXPECT_EQ(json::parse(text)["format"], "pipeline");
   }

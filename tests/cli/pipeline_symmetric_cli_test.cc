@@ -14,16 +14,10 @@ namespace collsynth {
 namespace {
 
 using nlohmann::json;
+using testing::ReadWholeFile;
 using testing::RunCli;
 using testing::TempPath;
 using testing::WriteTempFile;
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string Gen(const std::string& expr, const std::string& name) {
   const std::string path = TempPath(name);
@@ -61,7 +55,7 @@ TEST(PipelineSymmetricCli, DefaultIsSymmetricAndAgreesWithThePlainPath) {
     EXPECT_EQ(p["ratio"], c.ratio);
     EXPECT_EQ(s["verdict"], "optimal (certified)");
     EXPECT_EQ(s["verdict"], p["verdict"]);
-    EXPECT_EQ(json::parse(Slurp(sym))["format"], "pipeline-symmetric");
+    EXPECT_EQ(json::parse(ReadWholeFile(sym))["format"], "pipeline-symmetric");
     // verify reads the compact form; the expansion verifies to the same ratio and verdict.
     json v = Summary({"verify", topo, sym, "--json"});
     EXPECT_EQ(v["format"], "pipeline-symmetric");
@@ -81,7 +75,7 @@ TEST(PipelineSymmetricCli, SymmetricFileIsSmallerThanThePlainOne) {
   Summary({"pipeline", topo, "-o", sym, "--json"});
   Summary({"pipeline", topo, "--no-symmetric", "-o", plain, "--json"});
   // 4 representative trees of 63 edges against 64 roots' trees: at least 10x smaller.
-  EXPECT_LT(Slurp(sym).size() * 10, Slurp(plain).size());
+  EXPECT_LT(ReadWholeFile(sym).size() * 10, ReadWholeFile(plain).size());
 }
 
 TEST(PipelineSymmetricCli, WrongAutomorphismIsExit2NamingIt) {
@@ -126,7 +120,7 @@ TEST(PipelineSymmetricCli, OverloadedRepresentativeTreeIsRejectedByVerify) {
   const std::string topo = Gen("torus(3,3)", "psym_m.json");
   const std::string sym = TempPath("psym_m_sched.json");
   Summary({"pipeline", topo, "-o", sym, "--json"});
-  json doc = json::parse(Slurp(sym));
+  json doc = json::parse(ReadWholeFile(sym));
   // Claim half the ratio: every link orbit is then over U·b_O·|O|.
   doc["ratio"] = "1";
   doc["U"] = "1";
@@ -149,7 +143,7 @@ namespace {
 // one the two generators give.
 TEST(PipelineSymmetricCli, RepeatedGeneratorsGiveTheSameSchedule) {
   const std::string torus = Gen("torus(6,6)", "rep_torus66.json");
-  json doc = json::parse(Slurp(torus));
+  json doc = json::parse(ReadWholeFile(torus));
   ASSERT_EQ(doc["automorphisms"].size(), 2u);
   json repeated = doc;
   for (int i = 0; i < 5000; ++i) {
@@ -162,7 +156,7 @@ TEST(PipelineSymmetricCli, RepeatedGeneratorsGiveTheSameSchedule) {
   EXPECT_EQ(sa["format"], "pipeline-symmetric");
   EXPECT_EQ(sb["format"], "pipeline-symmetric");
   EXPECT_EQ(sb["symmetric"]["generators"], 2);
-  EXPECT_EQ(Slurp(a), Slurp(b));
+  EXPECT_EQ(ReadWholeFile(a), ReadWholeFile(b));
 }
 
 // A group that leaves many representatives can need an absurd k (fattree(8) under the 19
@@ -170,7 +164,7 @@ TEST(PipelineSymmetricCli, RepeatedGeneratorsGiveTheSameSchedule) {
 // Proposition 3's least k and 256 the command says so and takes the plain path (k = 1 there).
 TEST(PipelineSymmetricCli, AbsurdSymmetricKFallsBackToThePlainPathAndSaysWhy) {
   const std::string ft = Gen("fattree(8)", "absurd_ft8.json");
-  json doc = json::parse(Slurp(ft));
+  json doc = json::parse(ReadWholeFile(ft));
   doc.erase("automorphisms");
   const std::string bare = WriteTempFile("absurd_ft8_bare.json", doc.dump());
   const std::string found = TempPath("absurd_ft8_found.json");

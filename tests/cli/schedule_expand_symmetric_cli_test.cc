@@ -18,6 +18,7 @@ namespace collsynth {
 namespace {
 
 using nlohmann::json;
+using testing::ReadWholeFile;
 using testing::RunCli;
 using testing::TempPath;
 using testing::WriteTempFile;
@@ -25,13 +26,6 @@ using testing::WriteTempFile;
 bool Exists(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0;
-}
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // The directed 4-ring 0 -> 1 -> 2 -> 3 -> 0 with its rotation (as `topo gen uniring(1,4)`).
@@ -86,7 +80,7 @@ TEST(ScheduleExpandSymmetricCliTest, WritesTheVerifiedPlainForm) {
   EXPECT_EQ(r.out,
             "pipeline-symmetric -> pipeline: allgather, 4 trees, ratio 3, optimal (certified); "
             "output verified\n");
-  const json plain = json::parse(Slurp(out));
+  const json plain = json::parse(ReadWholeFile(out));
   EXPECT_EQ(plain["format"], "pipeline");
   EXPECT_EQ(plain["expanded_from"], "pipeline-symmetric");
   ASSERT_EQ(plain["trees"].size(), 4u);
@@ -201,16 +195,16 @@ TEST(ScheduleExpandSymmetricCliTest, ConsumersTreatItAsItsExpansion) {
     auto rb = RunCli({"export", what, ring, plain, "-o", b});
     ASSERT_EQ(ra.exit_code, 0) << what << ": " << ra.err;
     ASSERT_EQ(rb.exit_code, 0) << what << ": " << rb.err;
-    EXPECT_EQ(Slurp(a), Slurp(b)) << what;
-    EXPECT_FALSE(Slurp(a).empty()) << what;
+    EXPECT_EQ(ReadWholeFile(a), ReadWholeFile(b)) << what;
+    EXPECT_FALSE(ReadWholeFile(a).empty()) << what;
   }
   const std::string ca = TempPath("sym_chakra_a"), cb = TempPath("sym_chakra_b");
   auto ra = RunCli({"export", "chakra", ring, sym, "-o", ca, "--size", "4096"});
   auto rb = RunCli({"export", "chakra", ring, plain, "-o", cb, "--size", "4096"});
   ASSERT_EQ(ra.exit_code, 0) << ra.err;
   ASSERT_EQ(rb.exit_code, 0) << rb.err;
-  EXPECT_EQ(Slurp(ca + ".0.et"), Slurp(cb + ".0.et"));
-  EXPECT_FALSE(Slurp(ca + ".0.et").empty());
+  EXPECT_EQ(ReadWholeFile(ca + ".0.et"), ReadWholeFile(cb + ".0.et"));
+  EXPECT_FALSE(ReadWholeFile(ca + ".0.et").empty());
   auto sa = RunCli({"simulate", ring, sym, "--size", "1MB", "--json"});
   auto sb = RunCli({"simulate", ring, plain, "--size", "1MB", "--json"});
   ASSERT_EQ(sa.exit_code, 0) << sa.err;

@@ -15,10 +15,12 @@
 
 #include "core/input_error.h"
 #include "export/msccl_sim.h"
+#include "fixtures/export_fixtures.h"
 
 namespace collsynth {
 namespace {
 
+using testing::Full3;
 using testing::RunBoth;
 
 // Structural H1 in the exporter's stronger form: every block is a pure sender or a pure
@@ -33,46 +35,10 @@ void ExpectOneBlockPerConnector(const MscclProgram& p) {
   }
 }
 
-Topology Full3() {
-  Topology g;
-  int a = g.AddCompute("a"), b = g.AddCompute("b"), c = g.AddCompute("c");
-  g.AddDuplexLink(a, b, 1);
-  g.AddDuplexLink(b, c, 1);
-  g.AddDuplexLink(a, c, 1);
-  return g;
-}
-
-// Per root r: a chain r -> r+1 -> r+2 (multiplicity m1) and a star r -> r+1, r -> r+2 (m2).
+// The shared fixtures with the collective by name, as the cases below list them.
 PipelineSchedule ChainAndStar(const std::string& coll, int m1, int m2,
-                              std::vector<int> roots = {0, 1, 2}) {
-  PipelineSchedule s;
-  s.collective = *ParseCollective(coll);
-  s.k = m1 + m2;
-  auto edge = [](int from, int to, int m) {
-    PipelineTreeEdge e;
-    e.from = from;
-    e.to = to;
-    e.routes.push_back({{from, to}, BigInt(m)});
-    return e;
-  };
-  for (int r : roots) {
-    int x = (r + 1) % 3, y = (r + 2) % 3;
-    if (m1 > 0) {
-      PipelineTree t;
-      t.root = r;
-      t.multiplicity = m1;
-      t.edges = {edge(r, x, m1), edge(x, y, m1)};
-      s.trees.push_back(t);
-    }
-    if (m2 > 0) {
-      PipelineTree t;
-      t.root = r;
-      t.multiplicity = m2;
-      t.edges = {edge(r, x, m2), edge(r, y, m2)};
-      s.trees.push_back(t);
-    }
-  }
-  return s;
+                              const std::vector<int>& roots = {0, 1, 2}) {
+  return testing::ChainAndStar(*ParseCollective(coll), m1, m2, roots);
 }
 
 TEST(MscclLowering, PipelineAllgatherExactChunksAndRatio) {

@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "core/json_io.h"
+#include "fixtures/json_tree_writers.h"
 #include "graphs/expression.h"
 #include "graphs/topology_io.h"
 #include "test_util.h"

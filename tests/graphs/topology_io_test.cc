@@ -14,6 +14,7 @@
 
 #include "core/input_error.h"
 #include "core/json_io.h"
+#include "fixtures/json_tree_writers.h"
 #include "test_util.h"
 
 namespace collsynth {

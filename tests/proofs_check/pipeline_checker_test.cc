@@ -6,6 +6,7 @@
 
 #include "core/input_error.h"
 #include "core/json_io.h"
+#include "fixtures/json_tree_writers.h"
 #include "fixtures/schedule_fixtures.h"
 #include "graphs/topology_io.h"
 #include "test_util.h"
@@ -281,7 +282,6 @@ TEST(PipelineCheckerIssue14, AllreduceCertifiedByBound7Cuts) {
   EXPECT_TRUE(r.certified_optimal);
   EXPECT_EQ(r.certified_by, "bound (7)");
   EXPECT_EQ(r.verdict, PipelineVerdict::kOptimalCertified);
-  EXPECT_EQ(r.ToJson()["certified_by"], "bound (7)");
   // With the (6) cut as well, the bound is the larger of the two: still (7).
   ar.bottleneck_cut = std::vector<int>{0};
   r = CheckPipelineSchedule(g, ar);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/input_error.h"
+#include "fixtures/json_tree_writers.h"
 #include "fixtures/schedule_fixtures.h"
 #include "graphs/topology_io.h"
 #include "test_util.h"

@@ -254,11 +254,6 @@ TEST(SymmetricPipelineCheckerTest, HandBuiltSchedulesAreCertifiedOptimal) {
     ASSERT_TRUE(r.symmetric) << c.name;
     EXPECT_EQ(r.symmetric->group_order, c.group_order) << c.name;
     EXPECT_EQ(r.symmetric->link_orbits, c.link_orbits) << c.name;
-    const nlohmann::json j = r.ToJson();
-    EXPECT_EQ(j["format_checked"], "pipeline-symmetric") << c.name;
-    EXPECT_EQ(j["verdict"], "optimal (certified)") << c.name;
-    EXPECT_EQ(j["group_order"], c.group_order) << c.name;
-    EXPECT_EQ(j["link_orbits"], c.link_orbits) << c.name;
   }
 }
 
@@ -275,7 +270,6 @@ TEST(SymmetricPipelineCheckerTest, PlainCheckerOnTheExpansionAgrees) {
     EXPECT_EQ(r.certified_by, sym.certified_by) << c.name;
     EXPECT_EQ(r.verdict, sym.verdict) << c.name;
     EXPECT_FALSE(r.symmetric) << c.name;
-    EXPECT_EQ(r.ToJson()["format"], "pipeline") << c.name;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/input_error.h"
+#include "fixtures/json_tree_writers.h"
 #include "graphs/topology.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/pipeline_schedule.h"

@@ -11,6 +11,7 @@
 
 #include "core/input_error.h"
 #include "core/json_io.h"
+#include "fixtures/json_tree_writers.h"
 #include "fixtures/schedule_fixtures.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"

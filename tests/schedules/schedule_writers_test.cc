@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 
+#include "fixtures/json_tree_writers.h"
 #include "fixtures/schedule_fixtures.h"
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"

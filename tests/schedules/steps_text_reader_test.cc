@@ -15,6 +15,7 @@
 
 #include "core/input_error.h"
 #include "core/json_io.h"
+#include "fixtures/json_tree_writers.h"
 #include "fixtures/schedule_fixtures.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/schedule_file.h"

@@ -8,6 +8,7 @@
 
 #include <random>
 
+#include "fixtures/json_tree_writers.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/tree_packing_brute_force.h"

@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "fixtures/json_tree_writers.h"
 #include "graphs/expression.h"
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/pipeline/allgather_optimum.h"
