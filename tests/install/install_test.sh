@@ -14,7 +14,7 @@
 #   4. the installed Python package (when built) imports from P alone and computes the same
 #      optimum;
 #   5. the installed completion script offers, for every command, exactly the subcommands and
-#      options its --help lists.
+#      options its --help lists; another shell than bash is exit 2.
 #   tests/install/install_test.sh BUILD_DIR SOURCE_DIR PYTHON_SUBDIR PYTHON
 # PYTHON_SUBDIR (relative to P) and PYTHON are empty when the Python package is not built.
 set -uo pipefail
@@ -142,5 +142,9 @@ while [ ${#queue[@]} -gt 0 ]; do
   for sub in $(help_subcommands "${words[@]}"); do queue+=("${path:+$path }$sub"); done
 done
 [ $commands -gt 20 ] || fail "only $commands commands walked"
+"$prefix/bin/collsynth" completion zsh >/dev/null 2>"$work/err"
+status=$?
+[ $status -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] ||
+  fail "completion zsh: exit $status, stderr '$(cat "$work/err")'"
 step "completion checked for $commands commands"
 echo "install_test: passed"
