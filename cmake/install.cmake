@@ -56,8 +56,9 @@ endfunction()
 
 # The Python package: python/collsynth/*.py and the compiled module, into the prefix's
 # site-packages. Default: Debian's layout (lib/python3/dist-packages, where /usr/bin/python3
-# looks under /usr and /usr/local) when the interpreter is Debian's, else
-# lib/pythonX.Y/site-packages; -DCOLLSYNTH_PYTHON_INSTALL_DIR=... overrides (relative to P).
+# looks under /usr; under /usr/local it looks in lib/python3.X/dist-packages) when the
+# interpreter is Debian's, else lib/pythonX.Y/site-packages; -DCOLLSYNTH_PYTHON_INSTALL_DIR=...
+# overrides (relative to P).
 function(collsynth_install_python module py_files)
   if(Python_SITEARCH MATCHES "/dist-packages$")
     set(_default lib/python3/dist-packages)
