@@ -10,10 +10,12 @@
 // Slurm job array and the merge as a dependent job (experiments/slurm.h).
 //
 // NAME is a path to a definition file when it contains '/' or ends in .json, else the
-// definition DIR/NAME.json with DIR = --dir, default ./experiments. Outputs go to --out,
-// default ./notebooks_data/NAME/ (experiments/outputs.h). Relative paths are relative to the
-// current directory: the binary has no compiled-in folder, so running from a copy of the
-// tree reads and writes that copy (docs/cli.md "experiment"). Progress (count, rate, ETA)
+// definition DIR/NAME.json with DIR = --dir, else $COLLSYNTH_DATA_DIR/experiments, else
+// ./experiments, else the installed <binary>/../share/collsynth/experiments (DefinitionsDir,
+// experiment_common.h; docs/install.md). Outputs go to --out, default ./notebooks_data/NAME/
+// (experiments/outputs.h). Relative paths are relative to the current directory: the binary
+// has no compiled-in folder, so running from a copy of the tree reads and writes that copy
+// (docs/cli.md "experiment"). Progress (count, rate, ETA)
 // goes to stderr when it is a terminal.
 // Plots are rendered by gnuplot run without a shell (experiments/outputs.h RenderPlots).
 // Exit codes: 0 ok (also when gnuplot is not installed: a warning, no PNG listed), 1 a row's

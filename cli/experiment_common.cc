@@ -1,6 +1,7 @@
 #include "cli/experiment_common.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -54,9 +55,25 @@ void PrintSummary(const ex::CsvTable& t) {
 
 }  // namespace
 
-ex::ExperimentDefinition LoadNamed(const std::string& name, const std::string& dir) {
+std::string DefinitionsDir(const std::string& dir) {
+  if (!dir.empty()) return dir;
+  const char* data = std::getenv("COLLSYNTH_DATA_DIR");
+  if (data != nullptr && *data != '\0') return (fs::path(data) / "experiments").string();
+  std::error_code ec;
+  if (fs::is_directory("experiments", ec)) return "experiments";
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed =
+        exe.parent_path().parent_path() / "share" / "collsynth" / "experiments";
+    if (fs::is_directory(installed, ec)) return installed.string();
+  }
+  return "experiments";
+}
+
+ex::ExperimentDefinition LoadNamed(const std::string& name, const std::string& option_dir) {
   const bool is_path = name.find('/') != std::string::npos ||
                        (name.size() > 5 && name.substr(name.size() - 5) == ".json");
+  const std::string dir = DefinitionsDir(option_dir);
   const std::string path = is_path ? name : dir + "/" + name + ".json";
   if (!fs::exists(path)) {
     std::string known;
@@ -66,7 +83,8 @@ ex::ExperimentDefinition LoadNamed(const std::string& name, const std::string& d
       }
     }
     throw InputError(path, "",
-                     "no such experiment definition (read from --dir, default ./experiments; "
+                     "no such experiment definition (read from --dir, else $COLLSYNTH_DATA_DIR/"
+                     "experiments, ./experiments or <binary>/../share/collsynth/experiments; "
                      "known:" +
                          known + ")");
   }

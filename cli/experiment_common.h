@@ -15,13 +15,25 @@ namespace collsynth::cli {
 // the output folder (--out) and --no-plots.
 struct ExperimentNamedArgs {
   std::string name;
-  std::string dir = "experiments";  // relative to the current directory
+  std::string dir;  // --dir; empty: DefinitionsDir's search
   std::string out;
   bool no_plots = false;
 };
 
+// The folder of definitions (docs/install.md "Where the experiment definitions are found"):
+// `dir` (--dir) when not empty, else the first of
+//   1. $COLLSYNTH_DATA_DIR/experiments, when COLLSYNTH_DATA_DIR is set and not empty (used
+//      even if the folder is missing, so a wrong setting is reported, not skipped);
+//   2. ./experiments, when it is a folder (the repository root, or a copy of the tree);
+//   3. <folder of the running binary>/../share/collsynth/experiments, when it is a folder
+//      (an installed binary, cmake --install: P/bin/collsynth reads P/share/collsynth);
+//   4. ./experiments (missing: the error names the path looked for).
+// The binary's folder is read from /proc/self/exe at run time: nothing is compiled in.
+std::string DefinitionsDir(const std::string& dir);
+
 // The definition NAME names: a path when it contains '/' or ends in .json, else
-// DIR/NAME.json (DIR = --dir). A missing file is an InputError listing the known names.
+// DIR/NAME.json (DIR = DefinitionsDir(dir)). A missing file is an InputError listing the known
+// names.
 experiments::ExperimentDefinition LoadNamed(const std::string& name, const std::string& dir);
 
 // --out, default notebooks_data/NAME.

@@ -1,4 +1,5 @@
-// collsynth experiment list [--dir DIR]: the definitions in DIR (default ./experiments).
+// collsynth experiment list [--dir DIR]: the definitions in DIR (default: DefinitionsDir's search,
+// cli/experiment_common.h).
 #include <iomanip>
 #include <iostream>
 
@@ -12,15 +13,17 @@ namespace {
 namespace ex = collsynth::experiments;
 
 struct ExperimentListArgs {
-  std::string dir = "experiments";  // relative to the current directory
+  std::string dir;  // --dir; empty: DefinitionsDir's search
 };
 
 void AddExperimentListOptions(CLI::App* cmd, ExperimentListArgs* args) {
-  cmd->add_option("--dir", args->dir, "folder of definitions (default ./experiments)");
+  cmd->add_option("--dir", args->dir,
+                  "folder of definitions (default: $COLLSYNTH_DATA_DIR/experiments, ./experiments, "
+                  "then the installed ones; docs/install.md)");
 }
 
 int RunExperimentList(const ExperimentListArgs& a) {
-  for (const auto& d : ex::LoadExperimentDefinitions(a.dir)) {
+  for (const auto& d : ex::LoadExperimentDefinitions(DefinitionsDir(a.dir))) {
     std::cout << std::left << std::setw(28) << d.name << std::setw(22) << d.kind
               << (d.quick ? "quick  " : "       ") << d.title << "\n";
   }

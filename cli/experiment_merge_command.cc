@@ -23,7 +23,9 @@ void AddExperimentMergeOptions(CLI::App* cmd, ExperimentMergeArgs* args) {
   cmd->add_option("shard_dirs", args->shard_dirs,
                   "shard folders (default: OUT/shard-I-of-N/ for every I)");
   cmd->add_option("--out", args->out, "output folder (default ./notebooks_data/NAME)");
-  cmd->add_option("--dir", args->dir, "folder of definitions (default ./experiments)");
+  cmd->add_option("--dir", args->dir,
+                  "folder of definitions (default: $COLLSYNTH_DATA_DIR/experiments, ./experiments, "
+                  "then the installed ones; docs/install.md)");
   cmd->add_option("--shards", args->shards, "expect OUT/shard-I-of-N/ for I < N")
       ->check(CLI::Range(1, 100000));
   cmd->add_flag("--no-plots", args->no_plots, "do not run gnuplot");

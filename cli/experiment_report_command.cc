@@ -22,7 +22,9 @@ struct ExperimentReportArgs : ExperimentNamedArgs {};
 void AddExperimentReportOptions(CLI::App* cmd, ExperimentReportArgs* args) {
   cmd->add_option("name", args->name, "experiment name or definition file")->required();
   cmd->add_option("--out", args->out, "output folder (default ./notebooks_data/NAME)");
-  cmd->add_option("--dir", args->dir, "folder of definitions (default ./experiments)");
+  cmd->add_option("--dir", args->dir,
+                  "folder of definitions (default: $COLLSYNTH_DATA_DIR/experiments, ./experiments, "
+                  "then the installed ones; docs/install.md)");
   cmd->add_flag("--no-plots", args->no_plots, "do not run gnuplot");
 }
 

@@ -28,7 +28,9 @@ void AddExperimentRunOptions(CLI::App* cmd, ExperimentRunArgs* args) {
   cmd->add_option("--jobs,-j", args->jobs, "tasks run in parallel (default 1)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--out", args->out, "output folder (default ./notebooks_data/NAME)");
-  cmd->add_option("--dir", args->dir, "folder of definitions (default ./experiments)");
+  cmd->add_option("--dir", args->dir,
+                  "folder of definitions (default: $COLLSYNTH_DATA_DIR/experiments, ./experiments, "
+                  "then the installed ones; docs/install.md)");
   cmd->add_flag("--no-plots", args->no_plots, "do not run gnuplot");
   cmd->add_option("--shard", args->shard,
                   "run only shard I of N (tasks i with i mod N = I) into OUT/shard-I-of-N/");

@@ -34,7 +34,9 @@ void AddExperimentSubmitOptions(CLI::App* cmd, ExperimentSubmitArgs* args) {
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--out", args->out,
                   "output folder on the shared file system (default ./notebooks_data/NAME)");
-  cmd->add_option("--dir", args->dir, "folder of definitions (default ./experiments)");
+  cmd->add_option("--dir", args->dir,
+                  "folder of definitions (default: $COLLSYNTH_DATA_DIR/experiments, ./experiments, "
+                  "then the installed ones; docs/install.md)");
   cmd->add_option("--partition", args->partition, "Slurm partition (default: the cluster's)");
   cmd->add_option("--time", args->time, "time limit per task, sbatch --time syntax");
   cmd->add_option("--cpus-per-task", args->cpus_per_task,
