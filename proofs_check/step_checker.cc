@@ -207,6 +207,61 @@ SendTable TableFromSteps(const StepSchedule& s) {
   return t;
 }
 
+// The flat form (flat_step_schedule.h): its value table ranked as TableFromSteps ranks the
+// endpoints (equal values share a rank), so the table, and the report, are those of
+// StepsFromFlat(f).
+SendTable TableFromFlat(const FlatStepSchedule& f) {
+  SendTable t;
+  CopyStepHeader(f, t);
+  const Rational zero(0), one(1);
+  std::vector<const Rational*> all;  // 0, 1, then f.values
+  all.reserve(f.values.size() + 2);
+  all.push_back(&zero);
+  all.push_back(&one);
+  for (const Rational& v : f.values) all.push_back(&v);
+  std::vector<int> order(all.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return *all[a] < *all[b]; });
+  std::vector<int> rank(all.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (k == 0 || *all[order[k - 1]] < *all[order[k]]) t.values.push_back(*all[order[k]]);
+    rank[order[k]] = static_cast<int>(t.values.size()) - 1;
+  }
+  t.rank_zero = rank[0];
+  t.rank_one = rank[1];
+  const std::size_t n = f.num_sends();
+  const auto num_values = static_cast<std::int64_t>(f.values.size());
+  if (f.from.size() != n || f.to.size() != n || f.step.size() != n ||
+      f.interval_begin.size() != n + 1 || f.lo.size() != f.hi.size()) {
+    throw InputError("", "sends", "the flat schedule's arrays differ in length");
+  }
+  t.Reserve(n);
+  std::vector<std::pair<int, int>> tmp;
+  for (std::size_t i = 0; i < n; ++i) {
+    t.source.push_back(f.source[i]);
+    t.from.push_back(f.from[i]);
+    t.to.push_back(f.to[i]);
+    t.step.push_back(f.step[i]);
+    const std::int64_t a = f.interval_begin[i], b = f.interval_begin[i + 1];
+    if (a < 0 || a > b || b > static_cast<std::int64_t>(f.lo.size())) {
+      throw InputError("", "sends[" + std::to_string(i) + "]", "interval range out of bounds");
+    }
+    for (std::int64_t q = a; q < b; ++q) {
+      const std::int64_t x = f.lo[q], y = f.hi[q];
+      if (x < 0 || y < 0 || x >= num_values || y >= num_values) {
+        throw InputError("", "sends[" + std::to_string(i) + "]",
+                         "interval endpoint index out of range");
+      }
+      const int lo = rank[x + 2], hi = rank[y + 2];
+      if (lo < hi) tmp.emplace_back(lo, hi);  // the reader guarantees lo < hi
+    }
+    t.AddChunk(tmp);
+  }
+  t.iv_begin.push_back(t.ivs.size());
+  t.ComputeIntegerValues();
+  return t;
+}
+
 // Endpoints num/den of the compact form: each distinct reduced fraction gets one rank.
 SendTable TableFromCompact(const CompactStepSchedule& c) {
   SendTable t;
@@ -952,6 +1007,13 @@ StepCheckReport CheckStepSchedule(const Topology& g, const StepSchedule& s,
                                   const StepCheckOptions& options) {
   StepCheckReport report;
   StepChecker(g, TableFromSteps(s), options, report).Run();
+  return report;
+}
+
+StepCheckReport CheckStepSchedule(const Topology& g, const FlatStepSchedule& s,
+                                  const StepCheckOptions& options) {
+  StepCheckReport report;
+  StepChecker(g, TableFromFlat(s), options, report).Run();
   return report;
 }
 

@@ -9,6 +9,8 @@
 #include "core/json_io.h"
 #include "core/json_writer.h"
 #include "graphs/topology_io.h"
+#include "schedules/compact_schedule.h"
+#include "schedules/flat_step_schedule.h"
 
 namespace collsynth {
 namespace {
@@ -213,6 +215,23 @@ StepSchedule StepScheduleFromJson(const json& j, const Topology& g, const std::s
   }
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (!IsKnownKey(it.key())) s.extra[it.key()] = it.value();
+  }
+  return s;
+}
+
+StepSchedule StepsFromFlat(const FlatStepSchedule& f) {
+  StepSchedule s;
+  CopyStepHeader(f, s);
+  s.extra = f.extra;
+  s.sends.resize(f.num_sends());
+  for (std::size_t i = 0; i < f.num_sends(); ++i) {
+    StepSend& e = s.sends[i];
+    e.source = f.source[i];
+    e.from = f.from[i];
+    e.to = f.to[i];
+    e.step = f.step[i];
+    for (auto q = f.interval_begin[i]; q < f.interval_begin[i + 1]; ++q)
+      e.chunk.push_back({f.values[f.lo[q]], f.values[f.hi[q]]});
   }
   return s;
 }
