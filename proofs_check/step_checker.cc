@@ -44,6 +44,9 @@ struct SweepSend {
   int to;
   int order;                // the step's rank in the phase's time order (1 = first)
   std::int64_t phase_step;  // the step number within the phase (1-based), for Def. 15
+  // Its intervals, s_.ivs[iv_first .. iv_last) (copied here in index order, so that the sweep,
+  // in source order, reads no per-send array at a scattered index).
+  std::size_t iv_first, iv_last;
 };
 
 enum class Orientation { kForward, kReversed };
@@ -637,10 +640,11 @@ std::vector<Phase> StepChecker::BuildPhases() const {
       if (step < first_step || step > last_step) continue;
       if (o == Orientation::kForward) {
         p.sends.push_back({static_cast<int>(i), s_.source[i], s_.from[i], s_.to[i], rank_[i],
-                           step - first_step + 1});
+                           step - first_step + 1, s_.iv_begin[i], s_.iv_begin[i + 1]});
       } else {  // Def. 7: ((v,C),(w,u),T-t+1) on G^T for ((v,C),(u,w),t)
         p.sends.push_back({static_cast<int>(i), s_.source[i], s_.to[i], s_.from[i],
-                           ranks + 1 - rank_[i], last_step - step + 1});
+                           ranks + 1 - rank_[i], last_step - step + 1, s_.iv_begin[i],
+                           s_.iv_begin[i + 1]});
       }
     }
     phases.push_back(std::move(p));
@@ -704,8 +708,7 @@ void StepChecker::Sweep(const Phase& phase) {
     // Elementary intervals of v's shard: cut at every endpoint of v's chunks, and at 0, 1.
     breakpoints.assign({s_.rank_zero, s_.rank_one});
     for (std::size_t k = pos; k < end; ++k) {
-      int i = sends[k].index;
-      for (std::size_t q = s_.iv_begin[i]; q < s_.iv_begin[i + 1]; ++q) {
+      for (std::size_t q = sends[k].iv_first; q < sends[k].iv_last; ++q) {
         breakpoints.push_back(s_.ivs[q].first);
         breakpoints.push_back(s_.ivs[q].second);
       }
@@ -730,13 +733,14 @@ void StepChecker::Sweep(const Phase& phase) {
 
     for (std::size_t k = pos; k < end; ++k) {
       const SweepSend& e = sends[k];
-      const int orig_from = s_.from[e.index], orig_to = s_.to[e.index],
-                orig_step = s_.step[e.index];
-      auto at = [&]() { return label + "step " + std::to_string(orig_step) + ": "; };
+      // The send as written (its step read only for a violation: a scattered index).
+      const int orig_from = reversed ? e.to : e.from, orig_to = reversed ? e.from : e.to;
+      auto orig_step_of = [&] { return s_.step[e.index]; };
+      auto at = [&]() { return label + "step " + std::to_string(orig_step_of()) + ": "; };
       int* hold_from = &hold[static_cast<std::size_t>(e.from) * num_iv];
       int* hold_to = &hold[static_cast<std::size_t>(e.to) * num_iv];
       int not_held_lo = -1, not_held_hi = -1, dup_lo = -1, dup_hi = -1;
-      for (std::size_t q = s_.iv_begin[e.index]; q < s_.iv_begin[e.index + 1]; ++q) {
+      for (std::size_t q = e.iv_first; q < e.iv_last; ++q) {
         const int lo = local_of_rank[s_.ivs[q].first], hi = local_of_rank[s_.ivs[q].second];
         for (int i = lo; i < hi; ++i) {
           if (hold_from[i] >= e.order) {
@@ -757,7 +761,7 @@ void StepChecker::Sweep(const Phase& phase) {
         out_.Count(StepViolationKind::kNotHeld);
       } else if (not_held_lo >= 0) {
         out_.Add(
-            StepViolation{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step,
+            StepViolation{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step_of(),
                           MakeInterval(breakpoints[not_held_lo], breakpoints[not_held_hi]), ""},
             [&] {
               const std::string iv =
@@ -765,7 +769,7 @@ void StepChecker::Sweep(const Phase& phase) {
               if (!reversed) {
                 return at() + "node " + Name(orig_from) + " sends " + iv + " of " + Name(v) +
                        "'s shard to " + Name(orig_to) + " without holding it before step " +
-                       std::to_string(orig_step);
+                       std::to_string(orig_step_of());
               }
               return at() + "node " + Name(orig_from) + " sends its partial " + iv + " of shard " +
                      Name(v) + " to " + Name(orig_to) + ", but " + Name(orig_to) +
@@ -781,7 +785,7 @@ void StepChecker::Sweep(const Phase& phase) {
         if ((opt_.check_no_duplicates || reversed) && out_.Full()) {
           out_.Count(StepViolationKind::kDuplicate);
         } else if (opt_.check_no_duplicates || reversed) {
-          out_.Add(StepViolation{StepViolationKind::kDuplicate, e.index, v, e.to, orig_step,
+          out_.Add(StepViolation{StepViolationKind::kDuplicate, e.index, v, e.to, orig_step_of(),
                                  MakeInterval(breakpoints[dup_lo], breakpoints[dup_hi]), ""},
                    [&] {
                      const std::string iv = IntervalText(breakpoints[dup_lo], breakpoints[dup_hi]);
@@ -798,7 +802,7 @@ void StepChecker::Sweep(const Phase& phase) {
       if (opt_.check_bfb) {
         const int dt = dist[e.to], df = dist[e.from];
         if (!(df >= 0 && dt == df + 1 && dt == e.phase_step)) {
-          out_.Add(StepViolation{StepViolationKind::kNotBfb, e.index, v, e.to, orig_step,
+          out_.Add(StepViolation{StepViolationKind::kNotBfb, e.index, v, e.to, orig_step_of(),
                                  std::nullopt, ""},
                    [&] {
                      std::string ds = reversed ? "d_{G^T}" : "d";
