@@ -1,8 +1,9 @@
 // libFuzzer target: "steps" schedules (StepScheduleFromJson) against one of the fixed
 // topologies (fuzz_common.h: a leading '0'..'3' picks it). The fast reader `verify` and the
 // output check use (StepScheduleFromStepsText) must give the plain read's schedule whenever it
-// gives one (on everything else the loader uses the plain read). What reads is checked with every
-// option on, and the check must agree with
+// gives one (on everything else the loader uses the plain read), and the check of its flat form
+// (FlatStepScheduleFromStepsText, what verify checks) must be the check of that schedule. What
+// reads is checked with every option on, and the check must agree with
 //   - VerifyScheduleJson on the same document (the CLI's path),
 //   - the check of the compact form (CompactFromSteps, same report documented),
 //   - the check of the written-and-reread schedule (StepScheduleToJson round trip), and the
@@ -22,6 +23,7 @@
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"
 #include "schedules/compact_schedule.h"
+#include "schedules/flat_step_schedule.h"
 #include "schedules/step_schedule.h"
 #include "schedules/steps_text_reader.h"
 #include "tests/fixtures/json_tree_writers.h"
@@ -45,6 +47,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::Require(
         StepScheduleToJsonText(*fast, g) == plain,
         "the fast reader read a schedule the plain read does not: " + plain.substr(0, 200));
+    // Its flat form (what verify and the output check read) checks as the schedule it stands
+    // for: the same report, send indices included.
+    const std::optional<FlatStepSchedule> flat =
+        FlatStepScheduleFromStepsText(in.text, g, "fuzz.json");
+    fuzz::Require(flat.has_value(), "the fast reader read the text but not its flat form");
+    StepCheckOptions o;
+    o.check_bandwidth_optimal = o.check_bfb = o.check_no_duplicates = true;
+    const std::string want = CheckStepSchedule(g, *fast, o).ToJson().dump();
+    fuzz::Require(CheckStepSchedule(g, *flat, o).ToJson().dump() == want,
+                  "the check of the flat form differs: " + want.substr(0, 200));
   });
   fuzz::ExpectInputErrorOnly([&] {
     const nlohmann::json j = ParseJsonText(in.text, "fuzz.json");

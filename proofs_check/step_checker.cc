@@ -42,6 +42,9 @@ struct SweepSend {
   int to;
   int order;                // the step's rank in the phase's time order (1 = first)
   std::int64_t phase_step;  // the step number within the phase (1-based), for Def. 15
+  // Its intervals, s_.ivs[iv_first .. iv_last) (copied here in index order, so that the sweep,
+  // in source order, reads no per-send array at a scattered index).
+  std::size_t iv_first, iv_last;
 };
 
 enum class Orientation { kForward, kReversed };
@@ -196,6 +199,61 @@ SendTable TableFromSteps(const StepSchedule& s) {
     t.step.push_back(e.step);
     for (const Interval& in : e.chunk) {
       int lo = seen.at(&in.lo), hi = seen.at(&in.hi);
+      if (lo < hi) tmp.emplace_back(lo, hi);  // the reader guarantees lo < hi
+    }
+    t.AddChunk(tmp);
+  }
+  t.iv_begin.push_back(t.ivs.size());
+  t.ComputeIntegerValues();
+  return t;
+}
+
+// The flat form (flat_step_schedule.h): its value table ranked as TableFromSteps ranks the
+// endpoints (equal values share a rank), so the table, and the report, are those of
+// StepsFromFlat(f).
+SendTable TableFromFlat(const FlatStepSchedule& f) {
+  SendTable t;
+  CopyStepHeader(f, t);
+  const Rational zero(0), one(1);
+  std::vector<const Rational*> all;  // 0, 1, then f.values
+  all.reserve(f.values.size() + 2);
+  all.push_back(&zero);
+  all.push_back(&one);
+  for (const Rational& v : f.values) all.push_back(&v);
+  std::vector<int> order(all.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return *all[a] < *all[b]; });
+  std::vector<int> rank(all.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (k == 0 || *all[order[k - 1]] < *all[order[k]]) t.values.push_back(*all[order[k]]);
+    rank[order[k]] = static_cast<int>(t.values.size()) - 1;
+  }
+  t.rank_zero = rank[0];
+  t.rank_one = rank[1];
+  const std::size_t n = f.num_sends();
+  const auto num_values = static_cast<std::int64_t>(f.values.size());
+  if (f.from.size() != n || f.to.size() != n || f.step.size() != n ||
+      f.interval_begin.size() != n + 1 || f.lo.size() != f.hi.size()) {
+    throw InputError("", "sends", "the flat schedule's arrays differ in length");
+  }
+  t.Reserve(n);
+  std::vector<std::pair<int, int>> tmp;
+  for (std::size_t i = 0; i < n; ++i) {
+    t.source.push_back(f.source[i]);
+    t.from.push_back(f.from[i]);
+    t.to.push_back(f.to[i]);
+    t.step.push_back(f.step[i]);
+    const std::int64_t a = f.interval_begin[i], b = f.interval_begin[i + 1];
+    if (a < 0 || a > b || b > static_cast<std::int64_t>(f.lo.size())) {
+      throw InputError("", "sends[" + std::to_string(i) + "]", "interval range out of bounds");
+    }
+    for (std::int64_t q = a; q < b; ++q) {
+      const std::int64_t x = f.lo[q], y = f.hi[q];
+      if (x < 0 || y < 0 || x >= num_values || y >= num_values) {
+        throw InputError("", "sends[" + std::to_string(i) + "]",
+                         "interval endpoint index out of range");
+      }
+      const int lo = rank[x + 2], hi = rank[y + 2];
       if (lo < hi) tmp.emplace_back(lo, hi);  // the reader guarantees lo < hi
     }
     t.AddChunk(tmp);
@@ -596,10 +654,11 @@ std::vector<Phase> StepChecker::BuildPhases() const {
       if (step < first_step || step > last_step) continue;
       if (o == Orientation::kForward) {
         p.sends.push_back({static_cast<int>(i), s_.source[i], s_.from[i], s_.to[i], rank_[i],
-                           step - first_step + 1});
+                           step - first_step + 1, s_.iv_begin[i], s_.iv_begin[i + 1]});
       } else {  // Def. 7: ((v,C),(w,u),T-t+1) on G^T for ((v,C),(u,w),t)
         p.sends.push_back({static_cast<int>(i), s_.source[i], s_.to[i], s_.from[i],
-                           ranks + 1 - rank_[i], last_step - step + 1});
+                           ranks + 1 - rank_[i], last_step - step + 1, s_.iv_begin[i],
+                           s_.iv_begin[i + 1]});
       }
     }
     phases.push_back(std::move(p));
@@ -679,8 +738,7 @@ void StepChecker::CutShard(int v, const std::vector<SweepSend>& sends, std::size
   std::vector<int>& breakpoints = shard->breakpoints;
   breakpoints.assign({s_.rank_zero, s_.rank_one});
   for (std::size_t k = pos; k < end; ++k) {
-    int i = sends[k].index;
-    for (std::size_t q = s_.iv_begin[i]; q < s_.iv_begin[i + 1]; ++q) {
+    for (std::size_t q = sends[k].iv_first; q < sends[k].iv_last; ++q) {
       breakpoints.push_back(s_.ivs[q].first);
       breakpoints.push_back(s_.ivs[q].second);
     }
@@ -706,12 +764,14 @@ void StepChecker::SweepOneSend(const Phase& phase, const SweepSend& e, ShardSwee
   const std::string& label = phase.label;
   const int v = shard.v, num_iv = shard.num_iv;
   const std::vector<int>& breakpoints = shard.breakpoints;
-  const int orig_from = s_.from[e.index], orig_to = s_.to[e.index], orig_step = s_.step[e.index];
-  auto at = [&]() { return label + "step " + std::to_string(orig_step) + ": "; };
+  // The send as written (its step read only for a violation: a scattered index).
+  const int orig_from = reversed ? e.to : e.from, orig_to = reversed ? e.from : e.to;
+  auto orig_step_of = [&] { return s_.step[e.index]; };
+  auto at = [&]() { return label + "step " + std::to_string(orig_step_of()) + ": "; };
   int* hold_from = &shard.hold[static_cast<std::size_t>(e.from) * num_iv];
   int* hold_to = &shard.hold[static_cast<std::size_t>(e.to) * num_iv];
   int not_held_lo = -1, not_held_hi = -1, dup_lo = -1, dup_hi = -1;
-  for (std::size_t q = s_.iv_begin[e.index]; q < s_.iv_begin[e.index + 1]; ++q) {
+  for (std::size_t q = e.iv_first; q < e.iv_last; ++q) {
     const int lo = local_of_rank_[s_.ivs[q].first], hi = local_of_rank_[s_.ivs[q].second];
     for (int i = lo; i < hi; ++i) {
       if (hold_from[i] >= e.order) {
@@ -731,7 +791,7 @@ void StepChecker::SweepOneSend(const Phase& phase, const SweepSend& e, ShardSwee
   if (not_held_lo >= 0 && out_.Full()) {
     out_.Count(StepViolationKind::kNotHeld);
   } else if (not_held_lo >= 0) {
-    out_.Add(StepViolation{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step,
+    out_.Add(StepViolation{StepViolationKind::kNotHeld, e.index, v, e.from, orig_step_of(),
                            MakeInterval(breakpoints[not_held_lo], breakpoints[not_held_hi]), ""},
              [&] {
                const std::string iv =
@@ -739,7 +799,7 @@ void StepChecker::SweepOneSend(const Phase& phase, const SweepSend& e, ShardSwee
                if (!reversed) {
                  return at() + "node " + Name(orig_from) + " sends " + iv + " of " + Name(v) +
                         "'s shard to " + Name(orig_to) + " without holding it before step " +
-                        std::to_string(orig_step);
+                        std::to_string(orig_step_of());
                }
                return at() + "node " + Name(orig_from) + " sends its partial " + iv + " of shard " +
                       Name(v) + " to " + Name(orig_to) + ", but " + Name(orig_to) +
@@ -755,7 +815,7 @@ void StepChecker::SweepOneSend(const Phase& phase, const SweepSend& e, ShardSwee
     if ((opt_.check_no_duplicates || reversed) && out_.Full()) {
       out_.Count(StepViolationKind::kDuplicate);
     } else if (opt_.check_no_duplicates || reversed) {
-      out_.Add(StepViolation{StepViolationKind::kDuplicate, e.index, v, e.to, orig_step,
+      out_.Add(StepViolation{StepViolationKind::kDuplicate, e.index, v, e.to, orig_step_of(),
                              MakeInterval(breakpoints[dup_lo], breakpoints[dup_hi]), ""},
                [&] {
                  const std::string iv = IntervalText(breakpoints[dup_lo], breakpoints[dup_hi]);
@@ -771,17 +831,17 @@ void StepChecker::SweepOneSend(const Phase& phase, const SweepSend& e, ShardSwee
   if (opt_.check_bfb) {
     const int dt = shard.dist[e.to], df = shard.dist[e.from];
     if (!(df >= 0 && dt == df + 1 && dt == e.phase_step)) {
-      out_.Add(
-          StepViolation{StepViolationKind::kNotBfb, e.index, v, e.to, orig_step, std::nullopt, ""},
-          [&] {
-            std::string ds = reversed ? "d_{G^T}" : "d";
-            return at() + "send of " + Name(v) + "'s data " + Name(orig_from) + " -> " +
-                   Name(orig_to) + " is not breadth-first: " + ds + "(" + Name(v) + ", " +
-                   Name(e.to) + ") = " + std::to_string(dt) + ", " + ds + "(" + Name(v) + ", " +
-                   Name(e.from) + ") + 1 = " + std::to_string(df + 1) + ", phase step " +
-                   std::to_string(e.phase_step) + " (Def. 15 / Thm 14" +
-                   (reversed ? ", on the reversed schedule" : "") + ")";
-          });
+      out_.Add(StepViolation{StepViolationKind::kNotBfb, e.index, v, e.to, orig_step_of(),
+                             std::nullopt, ""},
+               [&] {
+                 std::string ds = reversed ? "d_{G^T}" : "d";
+                 return at() + "send of " + Name(v) + "'s data " + Name(orig_from) + " -> " +
+                        Name(orig_to) + " is not breadth-first: " + ds + "(" + Name(v) + ", " +
+                        Name(e.to) + ") = " + std::to_string(dt) + ", " + ds + "(" + Name(v) +
+                        ", " + Name(e.from) + ") + 1 = " + std::to_string(df + 1) +
+                        ", phase step " + std::to_string(e.phase_step) + " (Def. 15 / Thm 14" +
+                        (reversed ? ", on the reversed schedule" : "") + ")";
+               });
     }
   }
 }
@@ -963,6 +1023,13 @@ StepCheckReport CheckStepSchedule(const Topology& g, const StepSchedule& s,
                                   const StepCheckOptions& options) {
   StepCheckReport report;
   StepChecker(g, TableFromSteps(s), options, report).Run();
+  return report;
+}
+
+StepCheckReport CheckStepSchedule(const Topology& g, const FlatStepSchedule& s,
+                                  const StepCheckOptions& options) {
+  StepCheckReport report;
+  StepChecker(g, TableFromFlat(s), options, report).Run();
   return report;
 }
 

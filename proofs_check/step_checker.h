@@ -15,6 +15,7 @@
 #include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/compact_schedule.h"
+#include "schedules/flat_step_schedule.h"
 #include "schedules/step_schedule.h"
 
 namespace collsynth {
@@ -80,6 +81,11 @@ struct StepCheckReport {
 };
 
 StepCheckReport CheckStepSchedule(const Topology& g, const StepSchedule& s,
+                                  const StepCheckOptions& options = {});
+// The same check on the flat form (flat_step_schedule.h: what the fast reader of "steps" text
+// gives), without a Rational per endpoint: the same report as on StepsFromFlat(s), send
+// indices included.
+StepCheckReport CheckStepSchedule(const Topology& g, const FlatStepSchedule& s,
                                   const StepCheckOptions& options = {});
 // The same check on the compact form (compact_schedule.h), without a Rational per endpoint;
 // send_index then counts sends in StepsFromCompact order. Same report as on

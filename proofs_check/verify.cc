@@ -8,6 +8,7 @@
 #include "proofs_check/step_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "schedules/compact_schedule.h"
+#include "schedules/flat_step_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/schedule_file.h"
 #include "schedules/step_schedule.h"
@@ -106,14 +107,31 @@ VerifyResult VerifyScheduleJson(const Topology& g, const json& schedule, const s
   return VerifyLoadedSchedule(g, LoadScheduleJson(g, schedule, file), options);
 }
 
+namespace {
+
+// The flat form of a "steps" document is checked as the "steps" schedule it stands for.
+VerifyResult VerifyForCheck(const Topology& g, const ScheduleForCheck& s, const std::string& file,
+                            const VerifyOptions& options) {
+  if (const LoadedSchedule* loaded = std::get_if<LoadedSchedule>(&s))
+    return VerifyLoadedSchedule(g, *loaded, options);
+  const FlatStepSchedule& flat = std::get<FlatStepSchedule>(s);
+  VerifyResult result;
+  result.format = "steps";
+  Checker{g, options, file, &result}.Steps(flat);
+  result.collective = flat.collective;
+  return result;
+}
+
+}  // namespace
+
 VerifyResult VerifyScheduleText(const Topology& g, const std::string& text, const std::string& file,
                                 const VerifyOptions& options) {
-  return VerifyLoadedSchedule(g, LoadScheduleText(g, text, file), options);
+  return VerifyForCheck(g, LoadScheduleTextForCheck(g, text, file), file, options);
 }
 
 VerifyResult VerifyScheduleFile(const Topology& g, const std::string& path, const std::string& file,
                                 const VerifyOptions& options) {
-  return VerifyLoadedSchedule(g, LoadScheduleFile(g, path, file), options);
+  return VerifyForCheck(g, LoadScheduleFileForCheck(g, path, file), file, options);
 }
 
 }  // namespace collsynth

@@ -158,8 +158,9 @@ StepSchedule StepsFromCompact(const CompactStepSchedule& c) {
   return s;
 }
 
-std::string CompactStepScheduleToText(const CompactStepSchedule& c, const Topology& g) {
-  JsonWriter w;
+namespace {
+
+void WriteCompact(JsonWriter& w, const CompactStepSchedule& c, const Topology& g) {
   w.BeginObject();
   WriteHeader(w, c, g, "steps-compact");
   w.Key("nodes").BeginArray();
@@ -183,14 +184,30 @@ std::string CompactStepScheduleToText(const CompactStepSchedule& c, const Topolo
     w.EndArray().EndObject();
   }
   w.EndArray().EndObject();
+}
+
+}  // namespace
+
+std::string CompactStepScheduleToText(const CompactStepSchedule& c, const Topology& g) {
+  JsonWriter w;
+  WriteCompact(w, c, g);
   std::string out = w.TakeText();
   out += '\n';
   return out;
 }
 
-std::string StepsJsonTextFromCompact(const CompactStepSchedule& c, const Topology& g) {
+void WriteCompactStepScheduleText(const CompactStepSchedule& c, const Topology& g,
+                                  std::ostream& out) {
+  JsonWriter w(out);
+  WriteCompact(w, c, g);
+  w.FlushToStream();
+  out << '\n';
+}
+
+namespace {
+
+void WriteStepsFromCompact(JsonWriter& w, const CompactStepSchedule& c, const Topology& g) {
   const JsonStrings names = QuotedNodeNames(g);
-  JsonWriter w;
   w.BeginObject();
   WriteHeader(w, c, g, "steps");
   w.Key("sends").BeginArray();
@@ -214,9 +231,23 @@ std::string StepsJsonTextFromCompact(const CompactStepSchedule& c, const Topolog
     }
   }
   w.EndArray().EndObject();
+}
+
+}  // namespace
+
+std::string StepsJsonTextFromCompact(const CompactStepSchedule& c, const Topology& g) {
+  JsonWriter w;
+  WriteStepsFromCompact(w, c, g);
   std::string out = w.TakeText();
   out += '\n';
   return out;
+}
+
+void WriteStepsJsonFromCompact(const CompactStepSchedule& c, const Topology& g, std::ostream& out) {
+  JsonWriter w(out);
+  WriteStepsFromCompact(w, c, g);
+  w.FlushToStream();
+  out << '\n';
 }
 
 CompactStepSchedule CompactStepScheduleFromJson(const json& j, const Topology& g,

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -79,12 +80,18 @@ StepSchedule StepsFromCompact(const CompactStepSchedule& c);
 // lo_1, hi_1, ..., lo_n, hi_n, source, ...]], ...]}, ...]} plus producer metadata; node fields
 // are indices into "nodes". Written as text directly (no JSON tree for the sends).
 std::string CompactStepScheduleToText(const CompactStepSchedule& c, const Topology& g);
+// The same bytes written to `out` 16 KiB at a time (core/json_writer.h), never held whole;
+// the stream's state says whether they were written.
+void WriteCompactStepScheduleText(const CompactStepSchedule& c, const Topology& g,
+                                  std::ostream& out);
 // Reads it; InputError(file, "steps[i].links[j]...", ...) on malformed entries.
 CompactStepSchedule CompactStepScheduleFromJson(const nlohmann::json& j, const Topology& g,
                                                 const std::string& file);
 // The "steps" JSON document of c (the contract), streamed as text: equal as JSON to
 // StepScheduleToJsonText(StepsFromCompact(c), g) without building Rationals or a JSON tree.
 std::string StepsJsonTextFromCompact(const CompactStepSchedule& c, const Topology& g);
+// The same bytes written to `out` as WriteCompactStepScheduleText writes.
+void WriteStepsJsonFromCompact(const CompactStepSchedule& c, const Topology& g, std::ostream& out);
 
 }  // namespace collsynth
 

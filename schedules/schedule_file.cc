@@ -111,6 +111,29 @@ bool LooksLikeSteps(const std::string& path) {
 
 }  // namespace
 
+ScheduleForCheck LoadScheduleTextForCheck(const Topology& g, const std::string& text,
+                                          const std::string& file) {
+  if (ScanTopLevelFormat(text) == "steps") {
+    if (std::optional<FlatStepSchedule> f = FlatStepScheduleFromStepsText(text, g, file, false))
+      return std::move(*f);
+  }
+  return LoadParsedText(g, text, file);
+}
+
+ScheduleForCheck LoadScheduleFileForCheck(const Topology& g, const std::string& path,
+                                          const std::string& file) {
+  if (LooksLikeSteps(path)) {
+    std::optional<FlatStepSchedule> f;
+    {
+      const std::string text = ReadTextFile(path);
+      f = FlatStepScheduleFromStepsText(text, g, file, false);
+      if (!f) return LoadParsedText(g, text, file);
+    }  // the text is released before the schedule is checked
+    return std::move(*f);
+  }
+  return LoadScheduleFile(g, path, file);
+}
+
 LoadedSchedule LoadScheduleText(const Topology& g, const std::string& text,
                                 const std::string& file) {
   if (ScanTopLevelFormat(text) == "steps") {

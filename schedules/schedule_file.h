@@ -20,6 +20,7 @@
 #include "graphs/topology.h"
 #include "schedules/collective.h"
 #include "schedules/compact_schedule.h"
+#include "schedules/flat_step_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
 #include "schedules/symmetric_pipeline_schedule.h"
@@ -49,6 +50,16 @@ LoadedSchedule LoadScheduleFile(const Topology& g, const std::string& path,
 // messages.
 LoadedSchedule LoadScheduleText(const Topology& g, const std::string& text,
                                 const std::string& file);
+// What a check reads (proofs_check/verify.h, VerifyScheduleText / VerifyScheduleFile): a
+// "steps" document that the fast reader reads, in the flat form (flat_step_schedule.h: no
+// Rational per endpoint; docs/performance.md, "A fast steps path"), else the loaded value as
+// above. Same schedule (StepsFromFlat; without the producer metadata, which a check does not
+// read) and same errors as LoadScheduleText / LoadScheduleFile.
+using ScheduleForCheck = std::variant<LoadedSchedule, FlatStepSchedule>;
+ScheduleForCheck LoadScheduleTextForCheck(const Topology& g, const std::string& text,
+                                          const std::string& file);
+ScheduleForCheck LoadScheduleFileForCheck(const Topology& g, const std::string& path,
+                                          const std::string& file);
 // From a parsed document (no streaming).
 LoadedSchedule LoadScheduleJson(const Topology& g, const nlohmann::json& doc,
                                 const std::string& file);

@@ -9,6 +9,8 @@
 #include "core/json_io.h"
 #include "core/json_writer.h"
 #include "graphs/topology_io.h"
+#include "schedules/compact_schedule.h"
+#include "schedules/flat_step_schedule.h"
 
 namespace collsynth {
 namespace {
@@ -218,6 +220,23 @@ StepSchedule StepScheduleFromJson(const json& j, const Topology& g, const std::s
 }
 
 bool IsStepScheduleMember(const std::string& key) { return IsKnownKey(key); }
+
+StepSchedule StepsFromFlat(const FlatStepSchedule& f) {
+  StepSchedule s;
+  CopyStepHeader(f, s);
+  s.extra = f.extra;
+  s.sends.resize(f.num_sends());
+  for (std::size_t i = 0; i < f.num_sends(); ++i) {
+    StepSend& e = s.sends[i];
+    e.source = f.source[i];
+    e.from = f.from[i];
+    e.to = f.to[i];
+    e.step = f.step[i];
+    for (auto q = f.interval_begin[i]; q < f.interval_begin[i + 1]; ++q)
+      e.chunk.push_back({f.values[f.lo[q]], f.values[f.hi[q]]});
+  }
+  return s;
+}
 
 std::string StepScheduleToJsonText(const StepSchedule& s, const Topology& g) {
   const JsonStrings names = QuotedNodeNames(g);

@@ -1,6 +1,8 @@
 #include "schedules/steps_text_reader.h"
 
+#include <climits>
 #include <cstdint>
+#include <set>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
@@ -21,8 +23,6 @@ bool IsSimpleChar(int c) { return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\
 // Header values nested deeper than this are left to the JSON reader (whose kMaxJsonDepth
 // counts the top-level object too).
 constexpr int kMaxSkipDepth = 32;
-// Distinct endpoint texts kept parsed (as the plain read's cache).
-constexpr std::size_t kMaxCachedEndpoints = std::size_t{1} << 16;
 
 // Tokens of the subset; every function skips JSON whitespace first and returns false for
 // anything else (the caller then gives up: the plain read decides).
@@ -123,32 +123,45 @@ class Scanner {
 
 class StepsTextReader {
  public:
-  StepsTextReader(std::string_view text, const Topology& g, const std::string& file)
-      : in_(text), g_(g), file_(file) {}
+  StepsTextReader(std::string_view text, const Topology& g, const std::string& file,
+                  bool keep_extra)
+      : in_(text), g_(g), file_(file), keep_extra_(keep_extra) {}
 
-  std::optional<StepSchedule> Read() {
+  std::optional<FlatStepSchedule> Read() {
     if (!in_.Eat('{') || in_.Peek('}')) return std::nullopt;
     json header = json::object();
-    std::vector<StepSend> sends;
+    std::set<std::string_view> keys;
+    FlatStepSchedule f;
+    f.values = {Rational(0), Rational(1)};  // kZero, kOne: the integer endpoints
+    in_unit_ = {1, 1};
     bool have_sends = false;
     do {
       std::string_view key;
       if (!in_.SimpleString(&key) || !in_.Eat(':')) return std::nullopt;
       if (key == "sends") {
-        if (have_sends || !Sends(&sends)) return std::nullopt;
+        if (have_sends || !Sends(&f)) return std::nullopt;
         have_sends = true;
         continue;
       }
       std::string_view text;
       if (!in_.SkipValue(&text)) return std::nullopt;
+      if (!keys.emplace(key).second) return std::nullopt;  // a key repeated
+      const bool metadata = !IsContractKey(key);
       json value;
       try {
-        value = ParseJsonText(std::string(text), file_);
+        // Producer metadata the caller does not keep is read with the same rules and
+        // dropped array element by array element (a BFB schedule's certificates are 10^4
+        // objects).
+        value = metadata && !keep_extra_ ? ParseJsonText(std::string(text), file_,
+                                                         [](const std::vector<std::string>&, json&,
+                                                            const json&) { return true; })
+                                         : ParseJsonText(std::string(text), file_);
       } catch (const InputError&) {
         return std::nullopt;
       }
       if (key == "format" && value != "steps") return std::nullopt;
-      if (!header.emplace(std::string(key), std::move(value)).second) return std::nullopt;
+      if (metadata && !keep_extra_) continue;
+      header.emplace(std::string(key), std::move(value));
     } while (in_.Eat(','));
     if (!in_.Eat('}') || !in_.AtEnd() || !have_sends) return std::nullopt;
     // The header with the plain read's rules (and its order of checks).
@@ -159,25 +172,33 @@ class StepsTextReader {
     } catch (const InputError&) {
       return std::nullopt;
     }
-    s.sends = std::move(sends);
-    return s;
+    f.collective = s.collective;
+    f.root = s.root;
+    f.rs_steps = s.rs_steps;
+    f.claimed_tl = s.claimed_tl;
+    f.claimed_tb = std::move(s.claimed_tb);
+    f.extra = std::move(s.extra);
+    return f;
   }
 
  private:
-  bool Sends(std::vector<StepSend>* out) {
+  static constexpr std::int32_t kZero = 0, kOne = 1;  // indices of 0 and 1 in values
+
+  bool Sends(FlatStepSchedule* f) {
     if (!in_.Eat('[')) return false;
     if (in_.Eat(']')) return true;
     do {
-      out->emplace_back();
-      if (!Send(&out->back())) return false;
+      if (!Send(f)) return false;
     } while (in_.Eat(','));
     return in_.Eat(']');
   }
 
   // {"source", "chunk", "from", "to", "step"} in any order, each once.
-  bool Send(StepSend* s) {
+  bool Send(FlatStepSchedule* f) {
     if (!in_.Eat('{')) return false;
     unsigned seen = 0;
+    int source = -1, from = -1, to = -1;
+    std::int64_t step = 0;
     do {
       std::string_view key;
       if (!in_.SimpleString(&key) || !in_.Eat(':')) return false;
@@ -185,37 +206,43 @@ class StepsTextReader {
       bool ok = false;
       if (key == "source") {
         bit = 1;
-        ok = Node(&s->source);
+        ok = Node(&source);
       } else if (key == "chunk") {
         bit = 2;
-        ok = Chunk(&s->chunk);
+        ok = (seen & bit) == 0 && Chunk(f);
       } else if (key == "from") {
         bit = 4;
-        ok = Node(&s->from);
+        ok = Node(&from);
       } else if (key == "to") {
         bit = 8;
-        ok = Node(&s->to);
+        ok = Node(&to);
       } else if (key == "step") {
         bit = 16;
-        std::int64_t step = 0;
         ok = in_.Unsigned(9, &step);  // < 2^31
-        s->step = static_cast<int>(step);
       }
       if (!ok || (seen & bit) != 0) return false;
       seen |= bit;
     } while (in_.Eat(','));
-    return seen == 31 && in_.Eat('}');
+    if (seen != 31 || !in_.Eat('}')) return false;
+    f->source.push_back(source);
+    f->from.push_back(from);
+    f->to.push_back(to);
+    f->step.push_back(static_cast<int>(step));
+    f->interval_begin.push_back(static_cast<std::int64_t>(f->lo.size()));
+    return true;
   }
 
   // [[lo, hi], ...]: at least one interval, each 0 <= lo < hi <= 1 (the plain read's rule).
-  bool Chunk(std::vector<Interval>* chunk) {
+  bool Chunk(FlatStepSchedule* f) {
     if (!in_.Eat('[')) return false;
     do {
-      Interval iv;
-      if (!in_.Eat('[') || !Endpoint(&iv.lo) || !in_.Eat(',') || !Endpoint(&iv.hi) || !in_.Eat(']'))
+      std::int32_t lo = 0, hi = 0;
+      if (!in_.Eat('[') || !Endpoint(f, &lo) || !in_.Eat(',') || !Endpoint(f, &hi) || !in_.Eat(']'))
         return false;
-      if (iv.lo < zero_ || iv.hi > one_ || iv.lo >= iv.hi) return false;
-      chunk->push_back(std::move(iv));
+      if (!in_unit_[lo] || !in_unit_[hi] || lo == hi || !(f->values[lo] < f->values[hi]))
+        return false;
+      f->lo.push_back(lo);
+      f->hi.push_back(hi);
     } while (in_.Eat(','));
     return in_.Eat(']');
   }
@@ -233,35 +260,48 @@ class StepsTextReader {
     return true;
   }
 
-  // A string read by ParseRational (as RationalFromJson reads it) or an unsigned integer.
-  bool Endpoint(Rational* out) {
+  // A string read by ParseRational (as RationalFromJson reads it) or an unsigned integer
+  // (only 0 and 1 lie in [0, 1]: any other is refused by the plain read's interval rule).
+  bool Endpoint(FlatStepSchedule* f, std::int32_t* id) {
     if (!in_.Peek('"')) {
       std::int64_t v = 0;
-      if (!in_.Unsigned(18, &v)) return false;
-      *out = v;
+      if (!in_.Unsigned(18, &v) || v > 1) return false;
+      *id = v == 0 ? kZero : kOne;
       return true;
     }
     std::string_view text;
     if (!in_.SimpleString(&text)) return false;
     if (auto it = endpoints_.find(text); it != endpoints_.end()) {
-      *out = it->second;
+      *id = it->second;
       return true;
     }
+    Rational value;
     try {
-      *out = ParseRational(text);
+      value = ParseRational(text);
     } catch (const std::invalid_argument&) {
       return false;
     }
-    if (endpoints_.size() < kMaxCachedEndpoints) endpoints_.emplace(text, *out);
+    if (f->values.size() >= static_cast<std::size_t>(INT32_MAX)) return false;
+    *id = static_cast<std::int32_t>(f->values.size());
+    in_unit_.push_back(value >= 0 && value <= 1 ? 1 : 0);
+    f->values.push_back(std::move(value));
+    endpoints_.emplace(text, *id);
     return true;
+  }
+
+  // The members of the "steps" contract (docs/formats.md); any other is producer metadata.
+  static bool IsContractKey(std::string_view key) {
+    return key == "format" || key == "collective" || key == "root" || key == "rs_steps" ||
+           key == "sends" || key == "tl" || key == "tb";
   }
 
   Scanner in_;
   const Topology& g_;
   const std::string& file_;
-  std::unordered_map<std::string_view, int> nodes_;  // views into the text
-  std::unordered_map<std::string_view, Rational> endpoints_;
-  const Rational zero_{0}, one_{1};
+  const bool keep_extra_;
+  std::unordered_map<std::string_view, int> nodes_;               // views into the text
+  std::unordered_map<std::string_view, std::int32_t> endpoints_;  // text -> index into values
+  std::vector<char> in_unit_;                                     // per value: 0 <= it <= 1
 };
 
 // The scan behind ScanTopLevelFormat; next() gives the next byte (0..255) or -1 at the end.
@@ -312,9 +352,18 @@ std::optional<std::string> ScanFormat(Next next) {
 
 }  // namespace
 
+std::optional<FlatStepSchedule> FlatStepScheduleFromStepsText(std::string_view text,
+                                                              const Topology& g,
+                                                              const std::string& file,
+                                                              bool keep_extra) {
+  return StepsTextReader(text, g, file, keep_extra).Read();
+}
+
 std::optional<StepSchedule> StepScheduleFromStepsText(std::string_view text, const Topology& g,
                                                       const std::string& file) {
-  return StepsTextReader(text, g, file).Read();
+  std::optional<FlatStepSchedule> f = FlatStepScheduleFromStepsText(text, g, file, true);
+  if (!f) return std::nullopt;
+  return StepsFromFlat(*f);
 }
 
 std::optional<std::string> ScanTopLevelFormat(std::streambuf& in) {

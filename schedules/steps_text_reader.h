@@ -16,6 +16,13 @@
 // schedule returned is the plain read's (ParseJsonText + StepScheduleFromJson) and a
 // malformed file gets the plain read's error. Never throws InputError; O(size of the text),
 // memory the schedule plus the caches of distinct names and endpoints.
+//
+// FlatStepScheduleFromStepsText is the same reader giving the flat form
+// (flat_step_schedule.h: each distinct endpoint text parsed once, no Rational per endpoint),
+// what a check reads (proofs_check/verify.h); StepScheduleFromStepsText is StepsFromFlat of it
+// with keep_extra. Without keep_extra the producer metadata (top-level members outside the
+// contract) is read with the same rules (ParseJsonText) but not kept: `extra` is empty, as a
+// check does not read it.
 #ifndef COLLSYNTH_SCHEDULES_STEPS_TEXT_READER_H_
 #define COLLSYNTH_SCHEDULES_STEPS_TEXT_READER_H_
 
@@ -25,10 +32,15 @@
 #include <string_view>
 
 #include "graphs/topology.h"
+#include "schedules/flat_step_schedule.h"
 #include "schedules/step_schedule.h"
 
 namespace collsynth {
 
+std::optional<FlatStepSchedule> FlatStepScheduleFromStepsText(std::string_view text,
+                                                              const Topology& g,
+                                                              const std::string& file,
+                                                              bool keep_extra = true);
 std::optional<StepSchedule> StepScheduleFromStepsText(std::string_view text, const Topology& g,
                                                       const std::string& file);
 

@@ -88,10 +88,12 @@ TEST(OutputCheckCliTest, WriterBugIsExitOneForEveryWritingCommand) {
   }
   for (const char* name : {"oc_bfb_bad.json", "oc_bfb_bad.csteps.json"}) {
     const std::string out = TempPath(name);
-    auto r = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "-o", out});
+    auto r = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "-o", out, "--json"});
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_NE(r.err.find("the written file fails the checker"), std::string::npos) << r.err;
     EXPECT_FALSE(Exists(out));
+    // With -o the written file's check is bfb's check: a file that fails it is not verified.
+    EXPECT_EQ(json::parse(r.out)["verified"], false) << r.out;
   }
   {  // to stdout: nothing printed
     auto r = RunCli({"baseline", "uniring", ring, "-o", "-"});
@@ -114,7 +116,12 @@ TEST(OutputCheckCliTest, PipelineAndBfbSummariesSayTheOutputWasVerified) {
   const std::string bout = TempPath("oc_bfb.csteps.json");
   auto b = RunCli({"bfb", SourcePath("experiments/topologies/k22.json"), "-o", bout, "--json"});
   ASSERT_EQ(b.exit_code, 0) << b.err;
-  EXPECT_EQ(json::parse(b.out)["output_verified"], true);
+  const json bj = json::parse(b.out);
+  EXPECT_EQ(bj["output_verified"], true);
+  EXPECT_EQ(bj["verified"], true);
+  EXPECT_EQ(bj["verify_seconds"], bj["output_verify_seconds"]);  // one check: the file's
+  // The summary's size is the file's.
+  EXPECT_EQ(bj["output_bytes"].get<std::size_t>(), Contents(bout).size());
 }
 
 // The plain pipeline schedule is written straight to OUT.partial (never held as

@@ -13,11 +13,15 @@
 #include <variant>
 #include <vector>
 
+#include "cli/verify_json.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "fixtures/json_tree_writers.h"
 #include "fixtures/schedule_fixtures.h"
+#include "proofs_check/step_checker.h"
+#include "proofs_check/verify.h"
 #include "schedules/compact_schedule.h"
+#include "schedules/flat_step_schedule.h"
 #include "schedules/schedule_file.h"
 #include "schedules/step_schedule.h"
 
@@ -185,6 +189,76 @@ TEST(StepsTextReaderTest, MalformedFilesGiveThePlainReadsErrorThroughTheLoader) 
     const std::string loaded = Loaded(c.text, g);
     EXPECT_EQ(loaded, Plain(c.text, g));
     EXPECT_NE(loaded.find("error: s.json: " + c.item), std::string::npos) << loaded;
+  }
+}
+
+// The flat form (what `verify` and the output check read a "steps" text into) stands for the
+// plain read's schedule, and the checker's report on it, violations with their send indices
+// included, is its report on that schedule: for valid schedules, schedules the checker rejects,
+// and endpoints written as different texts of one value ("1/2", "2/4", "0.5" is not a rational
+// text the reader takes, so the plain read decides it).
+TEST(StepsTextReaderTest, FlatFormChecksAsThePlainReadsSchedule) {
+  const Topology g = testing::K22();
+  std::vector<std::string> texts;
+  for (const StepSchedule& s : Schedules()) texts.push_back(StepScheduleToJsonText(s, g));
+  const std::string fig1 = StepScheduleToJsonText(testing::K22Figure1(), g);
+  auto replaced = [&](std::string t, const std::string& from, const std::string& to) {
+    const std::size_t at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) t.replace(at, from.size(), to);
+    return t;
+  };
+  texts.push_back(replaced(fig1, "\"1/2\"", "\"2/4\""));              // one value, two texts
+  texts.push_back(replaced(fig1, "\"step\":1", "\"step\":3"));        // not held, wrong T_L
+  texts.push_back(replaced(fig1, "[\"0\",\"1/2\"]", "[0,\"1/3\"]"));  // a part missing
+  texts.push_back(replaced(fig1, "\"to\":\"c\"", "\"to\":\"a\""));    // a missing link
+  StepCheckOptions o;
+  o.check_bandwidth_optimal = o.check_bfb = o.check_no_duplicates = true;
+  const std::size_t first_mutant = texts.size() - 3;  // the last three
+  for (std::size_t k = 0; k < texts.size(); ++k) {
+    const std::string& text = texts[k];
+    const std::optional<FlatStepSchedule> flat = FlatStepScheduleFromStepsText(text, g, "s.json");
+    ASSERT_TRUE(flat.has_value()) << text;
+    const StepSchedule plain = StepScheduleFromJson(ParseJsonText(text, "s.json"), g, "s.json");
+    const StepSchedule from_flat = StepsFromFlat(*flat);
+    EXPECT_EQ(StepScheduleToJsonText(from_flat, g), StepScheduleToJsonText(plain, g));
+    const StepCheckReport want = CheckStepSchedule(g, plain, o);
+    EXPECT_EQ(cli::StepCheckReportJson(CheckStepSchedule(g, *flat, o)).dump(),
+              cli::StepCheckReportJson(want).dump())
+        << text;
+    if (k >= first_mutant - 1) {  // figure 1 is valid, the mutants are not (no options)
+      EXPECT_EQ(CheckStepSchedule(g, plain).ok, k < first_mutant) << text;
+    }
+    // verify's text and file paths take the flat form and give the same verdict and report.
+    VerifyOptions vo;
+    vo.check_bfb = true;
+    const VerifyResult v = VerifyScheduleText(g, text, "s.json", vo);
+    const VerifyResult p = VerifyScheduleJson(g, ParseJsonText(text, "s.json"), "s.json", vo);
+    EXPECT_EQ(v.ok, p.ok);
+    EXPECT_EQ(v.format, "steps");
+    EXPECT_EQ(cli::StepCheckReportJson(std::get<StepCheckReport>(v.report)).dump(),
+              cli::StepCheckReportJson(std::get<StepCheckReport>(p.report)).dump());
+    const std::string path = ::testing::TempDir() + "steps_text_reader_flat.json";
+    WriteTextFile(path, text);
+    EXPECT_EQ(cli::StepCheckReportJson(
+                  std::get<StepCheckReport>(VerifyScheduleFile(g, path, "s.json", vo).report))
+                  .dump(),
+              cli::StepCheckReportJson(std::get<StepCheckReport>(p.report)).dump());
+    std::remove(path.c_str());
+  }
+}
+
+// A malformed "steps" file checked through verify's text path is the plain read's error.
+TEST(StepsTextReaderTest, VerifyOfAMalformedStepsTextIsThePlainReadsError) {
+  const Topology g = testing::K22();
+  std::string bad = StepScheduleToJsonText(testing::K22Figure1(), g);
+  bad.replace(bad.find("\"to\":\"c\""), 8, "\"to\":\"x\"");
+  EXPECT_FALSE(FlatStepScheduleFromStepsText(bad, g, "s.json").has_value());
+  try {
+    VerifyScheduleText(g, bad, "s.json");
+    ADD_FAILURE() << "an unknown node verified";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string("error: ") + e.what(), Plain(bad, g));
   }
 }
 
