@@ -187,7 +187,7 @@ TEST(AlltoallCli, OptimumWritesFlowsThatVerify) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("flows[3].paths[0].path[1]: unknown node 'x'"), std::string::npos) << r.err;
 
-  r = RunCli({"simulate", ring, out});
+  r = RunCli({"simulate", ring, out, "--size", "1MB"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("\"flows\" schedule is not simulated"), std::string::npos) << r.err;
 }
@@ -225,7 +225,9 @@ TEST(AlltoallCli, FlowsTimeMatchesClosedForms) {
     const auto v = nlohmann::json::parse(r.out);
     EXPECT_EQ(v["time"], time) << topo;
     EXPECT_EQ(v["pairs"], pairs);
-    if (time == "1") EXPECT_EQ(v["paths"], pairs);  // K_4: one direct path per pair
+    if (time == "1") {
+      EXPECT_EQ(v["paths"], pairs);  // K_4: one direct path per pair
+    }
   }
 }
 
