@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
+
+#include "core/input_error.h"
 
 namespace collsynth {
 namespace {
@@ -195,6 +198,29 @@ TEST(FlowChecker, DemandAmountsWeighTheLoads) {
   const FlowCheckReport r = CheckFlowSchedule(g, s);
   EXPECT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
   EXPECT_EQ(*r.time, Rational(3, 2));
+}
+
+// The limit on exact sums: shares 1/p over the primes p < 40,000 (their product has about 17,000
+// digits) on one pair make the share sum's denominator pass 10^10000: an InputError naming the
+// pair's paths, not a check that grows without bound.
+TEST(FlowChecker, ExactSumsAreBounded) {
+  const Topology g = Ring4();
+  FlowSchedule s = Ring4Flows(g);
+  PairFlows& f = s.flows[At(s, 0, 1)];
+  f.paths.clear();
+  std::vector<bool> composite(40000, false);
+  for (int p = 2; p < 40000; ++p) {
+    if (composite[p]) continue;
+    for (int q = 2 * p; q < 40000; q += p) composite[q] = true;
+    f.paths.push_back({{0, 1}, Rational(1, p)});
+  }
+  try {
+    CheckFlowSchedule(g, s);
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.item(), "flows[0].paths");
+    EXPECT_NE(e.problem().find("exceeds 10000 digits"), std::string::npos) << e.problem();
+  }
 }
 
 }  // namespace
