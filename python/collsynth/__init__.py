@@ -24,7 +24,8 @@ from ._exact import fraction as _fraction
 
 __all__ = [
     "CheckError", "InputError", "InternalError", "Topology", "Schedule", "Verdict", "topo", "optimum",
-    "pipeline", "load_schedule", "verify", "simulate", "draw", "experiments",
+    "pipeline", "load_schedule", "verify", "simulate", "draw", "experiments", "bfb", "baseline",
+    "replay",
 ]
 
 
@@ -351,7 +352,8 @@ class Schedule:
         CheckError
             If the written file does not pass the check (nothing is left at ``path``).
         """
-        error = _core.save_checked(self.topology._g, self._checked.text, str(path))
+        error = _core.save_checked(self.topology._g, self._checked.text, str(path),
+                                   self._checked.check_bfb)
         if error:
             raise CheckError(f"{path}: {error} (nothing written)")
 
@@ -405,6 +407,140 @@ def verify(topology, schedule):
     if isinstance(schedule, Schedule):
         return Verdict(_core.verify_text(topology._g, schedule.to_json(), "<python>"))
     return load_schedule(topology, schedule).verdict
+
+
+def bfb(topology, collective="allgather", chunks=None, alpha_file=None, thm4=False,
+        compact=False, certificates=True, clp_hint=False, threads=0):
+    """A BFB schedule (seed 000 §6, App. D), checked (``collsynth bfb``).
+
+    The same solve and in-memory check as the command (cli/bfb_request.h); :meth:`Schedule.save`
+    writes it through the checked-output path, as ``bfb -o`` does.
+
+    Parameters
+    ----------
+    topology : Topology
+    collective : {"allgather", "reduce-scatter", "allreduce"}
+    chunks : int, optional
+        Exactly P chunks per shard: ILP (12) against the rounded LP (App. D.2), allgather only.
+    alpha_file : str or os.PathLike, optional
+        Per-link alphas for LP (13) (App. D.3).
+    thm4 : bool
+        Reduce-scatter by Theorem 4 with a known reverse-symmetry isomorphism.
+    compact : bool
+        Hold (and save) the ``"steps-compact"`` form instead of ``"steps"``.
+    certificates : bool
+        Keep the per-(u, t) certificates in the schedule's ``extra`` (``--no-certificates``).
+    clp_hint : bool
+        Start every exact solve from CLP's LP optimum.
+    threads : int
+        Worker threads (0 = all cores).
+
+    Returns
+    -------
+    Schedule
+        ``summary`` holds the keys of ``bfb --json`` (``tl``, ``tb`` and ``u_sum`` as Fractions,
+        ``bandwidth_optimal``, ``verified``, ...); an ``error`` key when the checker rejected it
+        or Theorem 20's bound does not hold (the CLI's exit 1).
+    """
+    request = _core.BfbRequest()
+    request.file = topology.origin
+    request.collective = collective
+    request.chunks = 0 if chunks is None else int(chunks)
+    request.alpha_file = "" if alpha_file is None else str(alpha_file)
+    request.thm4 = bool(thm4)
+    request.no_certificates = not certificates
+    request.clp_hint = bool(clp_hint)
+    request.threads = int(threads)
+    return Schedule(topology, _core.bfb(topology._g, request, bool(compact)))
+
+
+def baseline(topology, name, collective=None, chunks=1, order=None, dims=None, shifts=None,
+             fan_out=0, ecmp_routes=64):
+    """A baseline schedule, checked (``collsynth baseline``).
+
+    Parameters
+    ----------
+    topology : Topology
+    name : str
+        A step baseline (``uniring``, ``biring``, ``torus``, ``recursive-doubling``,
+        ``dbtree``, ``multitree``, ...) or a routed one (``direct``, ``routed-ring``,
+        ``routed-recursive-doubling``), as ``collsynth baseline --help`` lists them.
+    collective : {"allgather", "reduce-scatter", "allreduce"}, optional
+        Default: the baseline's own.
+    chunks : int
+        Pipeline chunks P (dbtree).
+    order : list of str, optional
+        Ring order by node name (rings, dbtree, routed baselines).
+    dims : list of int, optional
+        Grid dimensions (torus, multitree).
+    shifts : list of int, optional
+        Ring shifts (shifted rings).
+    fan_out : int
+        k-ary cap on MultiTree children (0 = none).
+    ecmp_routes : int
+        Routed baselines: at most this many shortest routes per tree edge.
+
+    Returns
+    -------
+    Schedule
+        ``"steps"`` (step baselines) or ``"pipeline"`` (routed ones); ``summary`` holds the
+        keys of ``baseline --json`` (the checker's report, Fractions for rationals).
+
+    Raises
+    ------
+    InputError
+        The topology does not fit the baseline, or an unknown name or option.
+    CheckError
+        The checker rejected the built schedule (the CLI's exit 1).
+    """
+    checked = _core.baseline(topology._g, topology.origin, name, collective or "", int(chunks),
+                             list(order or []), [int(d) for d in dims or []],
+                             [int(p) for p in shifts or []], int(fan_out), int(ecmp_routes))
+    return Schedule(topology, checked)
+
+
+def replay(source, profile=None, fifo=None, root=None, rounds=None, max_violations=50):
+    """Replay an MSCCL XML file or an MSCCL++ plan (``collsynth replay --json``).
+
+    The independent checker (proofs_check/msccl_replay.h, proofs_check/mscclpp_replay.h) loads
+    it as the runtime would and checks that it implements its collective.
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+        A path, or the document's text itself (a ``str`` whose first non-blank character is
+        ``<`` or ``{``). A plan is text starting with ``{`` or a path ending in ``.json``.
+    profile : {"executor", "rccl", "legacy"}, optional
+        XML only: the runtime (default ``"executor"``).
+    fifo : int, optional
+        XML only: one-chunk transfers a connector holds (default: as the kernel).
+    root : int, optional
+        XML broadcast: the root rank (default 0).
+    rounds : int, optional
+        XML only: rounds of the chunk loop simulated (default 2).
+    max_violations : int
+        Violations listed.
+
+    Returns
+    -------
+    dict
+        The object of ``replay --json``: ``ok``, ``format``, ``coll``, ``ngpus``,
+        ``nchunksperloop``, ``violations``, ``bytes_per_pair``, ``notes``, ... A rejected file
+        is ``ok == False``, not an exception.
+
+    Raises
+    ------
+    InputError
+        An unreadable file or a bad option.
+    """
+    is_text = isinstance(source, str) and source.lstrip(" \t\r\n")[:1] in ("<", "{")
+    given = [opt for opt, value in (("--profile", profile), ("--fifo", fifo), ("--root", root),
+                                    ("--rounds", rounds)) if value is not None]
+    return _json.loads(_core.replay(source if is_text else str(source), is_text,
+                                    profile or "executor", 0 if fifo is None else int(fifo),
+                                    0 if root is None else int(root),
+                                    2 if rounds is None else int(rounds), int(max_violations),
+                                    given))
 
 
 def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",

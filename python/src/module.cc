@@ -14,13 +14,17 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cli/baseline_request.h"
+#include "cli/bfb_request.h"
 #include "cli/draw.h"
 #include "cli/experiment_common.h"
 #include "cli/optimum_report.h"
+#include "cli/replay_request.h"
 #include "cli/schedule_input.h"
 #include "cli/schedule_output.h"
 #include "cli/topo_common.h"
@@ -108,6 +112,7 @@ struct CheckedSchedule {
   std::string report;   // cli::VerifyResultJson of the text's check
   std::string summary;  // JSON: format, ratio, optimal_ratio, U, k, trees, ...
   bool ok = false;
+  bool check_bfb = false;  // also checked as a BFB schedule (bfb's allgather), when saved too
 };
 
 CheckedSchedule Checked(const Topology& g, std::string text, json summary) {
@@ -229,14 +234,18 @@ std::string VerifyText(const Topology& g, const std::string& text, const std::st
 // Writes a schedule that the checker accepted through the CLI's checked-output path: the bytes
 // are read back from OUT.partial, checked and compared before the rename (cli/schedule_output.h).
 // Returns the error ("" when written).
-std::string SaveChecked(const Topology& g, const std::string& text, const std::string& path) {
+std::string SaveChecked(const Topology& g, const std::string& text, const std::string& path,
+                        bool check_bfb) {
   py::gil_scoped_release release;
-  const VerifyResult r = VerifyScheduleText(g, text, "<python>");
+  VerifyOptions options;
+  options.check_bfb = check_bfb;
+  const VerifyResult r = VerifyScheduleText(g, text, "<python>", options);
   if (!r.ok) return "the schedule does not pass the checker: " + r.FirstError();
   cli::ExpectedCheck expected;
   if (const auto* s = std::get_if<StepCheckReport>(&r.report)) expected = cli::SameFigures(*s);
   if (const auto* p = std::get_if<PipelineCheckReport>(&r.report)) expected = cli::SameFigures(*p);
-  cli::OutputCheck written = cli::WriteCheckedSchedule(g, std::string(text), path, {}, expected);
+  cli::OutputCheck written =
+      cli::WriteCheckedSchedule(g, std::string(text), path, options, expected);
   return written.ok ? "" : written.error;
 }
 
@@ -337,6 +346,58 @@ std::string Draw(const Topology& g, const std::string& topology_file,
   return written.ok ? "" : written.error;
 }
 
+// A producer's schedule that its checker rejected, as the CLI's exit 1: collsynth.CheckError.
+struct CheckFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Checks `text` as the producing command checks it before writing (`options`).
+CheckedSchedule CheckedAs(const Topology& g, std::string text, json summary,
+                          const VerifyOptions& options) {
+  CheckedSchedule c;
+  const VerifyResult r = VerifyScheduleText(g, text, "<python>", options);
+  c.ok = r.ok;
+  c.check_bfb = options.check_bfb;
+  c.report = cli::VerifyResultJson(r).dump();
+  c.summary = summary.dump();
+  c.text = std::move(text);
+  return c;
+}
+
+// `collsynth bfb` (cli/bfb_request.h): the schedule in its text ("steps", or "steps-compact"
+// when `compact`), the summary of `bfb --json` and the checker's verdict on the text.
+CheckedSchedule Bfb(const Topology& g, const cli::BfbRequest& request, bool compact) {
+  py::gil_scoped_release release;
+  cli::BfbOutcome o = cli::ComputeBfb(g, request);
+  json summary = o.summary;
+  summary["format"] = compact ? "steps-compact" : "steps";
+  std::string text = cli::BfbScheduleText(&o, g, compact);
+  return CheckedAs(g, std::move(text), std::move(summary), o.verify);
+}
+
+// `collsynth baseline` (cli/baseline_request.h); a schedule the checker rejects raises
+// CheckError with the CLI's message.
+CheckedSchedule Baseline(const Topology& g, const cli::BaselineRequest& request) {
+  py::gil_scoped_release release;
+  cli::CheckedBaseline b = cli::BuildCheckedBaseline(g, request);
+  if (!b.ok) {
+    throw CheckFailed("baseline " + request.options.name + " failed the checker: " + b.error);
+  }
+  b.report["format"] = b.format;
+  return CheckedAs(g, std::move(b.text), std::move(b.report), {});
+}
+
+// `collsynth replay --json` (cli/replay_request.h) of a file (`is_text` false: `source` is its
+// path) or of text.
+std::string Replay(const std::string& source, bool is_text, const cli::ReplayRequest& request) {
+  const std::string name = is_text ? "<python>" : source;
+  const std::string text = is_text ? source : cli::ReadReplayFile(source);
+  py::gil_scoped_release release;
+  const cli::ReplayOutcome o =
+      cli::ReplayText(text, name, cli::IsMscclppPlan(is_text ? "" : source, text), request);
+  return cli::ReplayJson(o).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 void TranslateExceptions(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
@@ -344,6 +405,9 @@ void TranslateExceptions(std::exception_ptr p) {
     throw;
   } catch (const py::builtin_exception&) {
     throw;
+  } catch (const CheckFailed& e) {
+    py::object cls = py::module_::import("collsynth._errors").attr("CheckError");
+    PyErr_SetObject(cls.ptr(), py::str(e.what()).ptr());
   } catch (const experiments::UnverifiedRowError& e) {
     py::object cls = py::module_::import("collsynth._errors").attr("CheckError");
     PyErr_SetObject(cls.ptr(), py::str(e.what()).ptr());
@@ -403,7 +467,8 @@ PYBIND11_MODULE(_collsynth, m) {
       .def_readonly("text", &CheckedSchedule::text)
       .def_readonly("report", &CheckedSchedule::report)
       .def_readonly("summary", &CheckedSchedule::summary)
-      .def_readonly("ok", &CheckedSchedule::ok);
+      .def_readonly("ok", &CheckedSchedule::ok)
+      .def_readonly("check_bfb", &CheckedSchedule::check_bfb);
   m.def("pipeline", &Pipeline, py::arg("topology"), py::arg("file"), py::arg("collective"),
         py::arg("root"), py::arg("fixed_k"), py::arg("symmetric"));
   m.def("load_schedule", &LoadSchedule, py::arg("topology"), py::arg("path"));
@@ -419,5 +484,54 @@ PYBIND11_MODULE(_collsynth, m) {
   m.def("simulate", &Simulate, py::arg("topology"), py::arg("topology_file"), py::arg("text"),
         py::arg("options"), py::arg("chunks_sweep"));
   m.def("verify_text", &VerifyText, py::arg("topology"), py::arg("text"), py::arg("file"));
-  m.def("save_checked", &SaveChecked, py::arg("topology"), py::arg("text"), py::arg("path"));
+  m.def("save_checked", &SaveChecked, py::arg("topology"), py::arg("text"), py::arg("path"),
+        py::arg("check_bfb") = false);
+
+  py::class_<cli::BfbRequest>(m, "BfbRequest")
+      .def(py::init<>())
+      .def_readwrite("file", &cli::BfbRequest::file)
+      .def_readwrite("collective", &cli::BfbRequest::collective)
+      .def_readwrite("chunks", &cli::BfbRequest::chunks)
+      .def_readwrite("alpha_file", &cli::BfbRequest::alpha_file)
+      .def_readwrite("clp_hint", &cli::BfbRequest::clp_hint)
+      .def_readwrite("no_certificates", &cli::BfbRequest::no_certificates)
+      .def_readwrite("thm4", &cli::BfbRequest::thm4)
+      .def_readwrite("threads", &cli::BfbRequest::threads);
+  m.def("bfb", &Bfb, py::arg("topology"), py::arg("request"), py::arg("compact"));
+  m.def(
+      "baseline",
+      [](const Topology& g, const std::string& file, const std::string& name,
+         const std::string& collective, int chunks, const std::vector<std::string>& order,
+         const std::vector<int>& dims, const std::vector<int>& shifts, int fan_out,
+         int ecmp_routes) {
+        cli::BaselineRequest r;
+        r.options.name = name;
+        r.options.chunks = chunks;
+        r.options.order = order;
+        r.options.dims = dims;
+        r.options.shifts = shifts;
+        r.options.fan_out = fan_out;
+        r.collective = collective;
+        r.topology = file;
+        r.ecmp_routes = ecmp_routes;
+        return Baseline(g, r);
+      },
+      py::arg("topology"), py::arg("file"), py::arg("name"), py::arg("collective"),
+      py::arg("chunks"), py::arg("order"), py::arg("dims"), py::arg("shifts"), py::arg("fan_out"),
+      py::arg("ecmp_routes"));
+  m.def(
+      "replay",
+      [](const std::string& source, bool is_text, const std::string& profile, int fifo, int root,
+         int rounds, int max_violations, const std::vector<std::string>& xml_only_given) {
+        cli::ReplayRequest r;
+        r.profile = profile;
+        r.options.fifo_depth = fifo;
+        r.options.root = root;
+        r.options.iterations = rounds;
+        r.options.max_violations = max_violations;
+        r.xml_only_given = xml_only_given;
+        return Replay(source, is_text, r);
+      },
+      py::arg("source"), py::arg("is_text"), py::arg("profile"), py::arg("fifo"), py::arg("root"),
+      py::arg("rounds"), py::arg("max_violations"), py::arg("xml_only_given"));
 }
