@@ -1,15 +1,18 @@
 #include "cli/export_common.h"
 
 #include <filesystem>
+#include <iostream>
 #include <optional>
 #include <system_error>
 #include <utility>
 
+#include "cli/command_registry.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "export/msccl_program.h"
 #include "graphs/rank_map.h"
 #include "graphs/topology_io.h"
+#include "schedules/schedule_file.h"
 
 namespace collsynth::cli {
 namespace {
@@ -18,16 +21,43 @@ using nlohmann::json;
 
 }  // namespace
 
-bool ReadVerifiedInput(const std::string& topology, const std::string& schedule,
-                       const std::string& ranks, VerifiedInput* in) {
-  in->g = ReadTopologyFile(topology);
-  std::optional<CheckedSchedule> checked = LoadCheckedSchedule(in->g, schedule, "exported");
+bool ReadVerifiedInput(const ExportInput& source, VerifiedInput* in) {
+  const std::string& ranks = source.ranks;
+  std::optional<CheckedSchedule> checked;
+  if (source.g != nullptr) {
+    in->g = *source.g;
+    checked =
+        CheckLoadedSchedule(in->g, LoadScheduleText(in->g, source.text, "<python>"), "exported");
+  } else {
+    in->g = ReadTopologyFile(source.topology);
+    checked = LoadCheckedSchedule(in->g, source.schedule, "exported");
+  }
   if (!checked) return false;
   in->schedule = std::move(*checked);
   in->file = in->schedule.file;
   in->format = in->schedule.format;
   in->rank = ranks.empty() ? DefaultRanks(in->g) : ReadRankMapFile(in->g, ranks, "").rank_of_node;
   return true;
+}
+
+ExportOutcome ExportFailed(std::string failure) {
+  ExportOutcome o;
+  o.ok = false;
+  o.failure = std::move(failure);
+  return o;
+}
+
+int PrintExport(const ExportOutcome& outcome, bool json) {
+  if (!outcome.ok) {
+    if (!outcome.failure.empty()) PrintFailure(outcome.failure);
+    return kExitCheckFailed;
+  }
+  if (json) {
+    std::cout << outcome.summary.dump() << "\n";
+  } else {
+    std::cout << outcome.text;
+  }
+  return kExitOk;
 }
 
 std::string OutputPath(const std::string& out, const std::string& generated_name) {

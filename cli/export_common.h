@@ -1,9 +1,10 @@
-// The pieces `export msccl` and `export mscclpp` share (export_msccl_command.cc,
-// export_mscclpp_command.cc): the schedule read once and checked, the rank mapping (--ranks),
-// and where the files go.
+// The pieces the exporters share (export_msccl.cc, export_mscclpp.cc, export_chakra.cc): the
+// schedule read once (from files, or from text for the Python package) and checked, the rank
+// mapping (--ranks), where the files go, and how the commands print the outcome.
 #ifndef COLLSYNTH_CLI_EXPORT_COMMON_H_
 #define COLLSYNTH_CLI_EXPORT_COMMON_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,32 @@ struct VerifiedInput {
   std::vector<int> rank;  // node id -> rank
 };
 
+// Where an exporter's schedule comes from: the command's files, or (the Python package) a
+// topology and a schedule's text in memory.
+struct ExportInput {
+  std::string topology, schedule;  // files, when `g` is null
+  std::string ranks;               // --ranks (empty: DefaultRanks)
+  const Topology* g = nullptr;     // in memory: the topology ...
+  std::string text;                // ... and the schedule's text, named "<python>"
+};
+
 // Reads the topology and the schedule and checks the schedule; false (after printing the
 // failure, exit 1) when it does not verify. Then reads the rank mapping (--ranks).
-bool ReadVerifiedInput(const std::string& topology, const std::string& schedule,
-                       const std::string& ranks, VerifiedInput* in);
+bool ReadVerifiedInput(const ExportInput& source, VerifiedInput* in);
+
+// What an exporter did: `ok` with its `--json` summary and its text report, or the failure
+// (the CLI's exit 1; an empty message when it was printed already).
+struct ExportOutcome {
+  bool ok = true;
+  std::string failure;
+  nlohmann::json summary;
+  std::string text;
+};
+ExportOutcome ExportFailed(std::string failure);
+
+// The command's output and exit code for `outcome`: the summary (`json`) or the text on stdout,
+// or the failure on stderr and exit 1.
+int PrintExport(const ExportOutcome& outcome, bool json);
 
 // Calls `pipeline` or `steps` with the checked schedule.
 template <typename R, typename P, typename S>

@@ -236,26 +236,54 @@ topo = _Namespace(gen=_gen, import_machine=_import_machine)
 ``collsynth.topo.import_machine(format, path, ...)``."""
 
 
-def optimum(topology, method="dinkelbach", root=None):
-    """The exact optimal allgather bandwidth runtime and the bounds of ``collsynth optimum``.
+def optimum(topology, method=None, root=None, collective="allgather", demand=None, relay=True):
+    """The exact optimum of ``collsynth optimum``: the allgather's (default) or the all-to-all's.
 
     Parameters
     ----------
     topology : Topology
-    method : {"dinkelbach", "binary-search"}
-        How ratio* is searched (seed 004 §2.1).
+    method : {"dinkelbach", "binary-search"}, optional
+        Allgather: how ratio* is searched (seed 004 §2.1; default ``"dinkelbach"``).
     root : str, optional
-        The broadcast root for bound (5) (default: the first compute node).
+        Allgather: the broadcast root for bound (5) (default: the first compute node).
+    collective : {"allgather", "alltoall"}
+    demand : str or os.PathLike, optional
+        All-to-all: a demand-matrix file (docs/formats.md; default uniform, 1 per pair).
+    relay : bool
+        All-to-all: ``False`` is ``--no-relay`` (compute nodes forward nothing).
 
     Returns
     -------
     dict
-        The keys of ``optimum --json`` (docs/cli.md): ``ratio`` (Fraction: T_B* = (M/N)·ratio),
-        ``bottleneck_cut`` (set of node names, the certificate), ``U``, ``k``, ``allreduce``
-        and ``broadcast`` bounds.
+        The keys of ``optimum --json`` (docs/cli.md). Allgather: ``ratio`` (Fraction:
+        T_B* = (M/N)·ratio), ``bottleneck_cut`` (set of node names, the certificate), ``U``,
+        ``k``, ``allreduce`` and ``broadcast`` bounds. All-to-all: ``lambda`` and ``time``
+        (Fractions), the checked ``certificate``'s bounds, ``bandwidth_tax``, ``ecmp``.
+
+    Raises
+    ------
+    InputError
+        Bad input or options (the CLI's exit 2).
+    CheckError
+        All-to-all: the certificate was not accepted (the CLI's exit 1).
     """
-    return _exact(_json.loads(_core.optimum_json(topology._g, topology.origin, method,
-                                                 root or "")))
+    if collective == "alltoall":
+        for option, value in (("--root", root), ("--method", method)):
+            if value is not None and (option == "--root" or value != "dinkelbach"):
+                raise InputError(f"<args>: {option}: applies to --collective allgather only",
+                                 "<args>", option, "applies to --collective allgather only")
+        return _exact(_json.loads(_core.alltoall_optimum_json(
+            topology._g, topology.origin, "" if demand is None else str(demand), bool(relay))))
+    if collective != "allgather":
+        raise InputError(f"<args>: --collective: unknown collective '{collective}' "
+                         "(allgather, alltoall)", "<args>", "--collective",
+                         f"unknown collective '{collective}' (allgather, alltoall)")
+    if demand is not None or not relay:
+        option = "--demand" if demand is not None else "--no-relay"
+        raise InputError(f"<args>: {option}: applies to --collective alltoall only", "<args>",
+                         option, "applies to --collective alltoall only")
+    return _exact(_json.loads(_core.optimum_json(topology._g, topology.origin,
+                                                 method or "dinkelbach", root or "")))
 
 
 class Verdict:
@@ -285,6 +313,9 @@ class Verdict:
 
     def __repr__(self):
         return f"<collsynth.Verdict {self.verdict!r}>"
+
+
+_NO_RANKS = object()  # export_chakra takes no rank mapping
 
 
 class Schedule:
@@ -356,6 +387,118 @@ class Schedule:
                                    self._checked.check_bfb)
         if error:
             raise CheckError(f"{path}: {error} (nothing written)")
+
+    def _export(self, what, lower, args, options, ranks=None):
+        if not self.verdict.ok:
+            raise InputError("<python>: schedule: does not pass the checker, nothing exported",
+                             "<python>", "schedule", "does not pass the checker")
+        for key, value in options.items():
+            if key.startswith("_") or not hasattr(args, key):
+                raise TypeError(f"{what}() got an unexpected keyword argument {key!r}")
+            setattr(args, key, value)
+        extra = () if ranks is _NO_RANKS else ("" if ranks is None else str(ranks),)
+        return _exact(_json.loads(lower(self.topology._g, self._checked.text, args, *extra)))
+
+    def export_msccl(self, path, ranks=None, **options):
+        """Lower to an MSCCL executor XML file (``collsynth export msccl --json``, docs/export.md).
+
+        The program is self-checked, written to ``path.partial``, replayed from disk by the
+        independent checker and only then renamed, next to its routes file, as the CLI does.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The XML file, or a directory (the file is named by collective and size range).
+        ranks : str or os.PathLike, optional
+            A JSON file: compute node names in rank order, or {name: rank} (``--ranks``).
+        **options
+            The command's options by their Python names: ``profile`` ("executor", "rccl",
+            "legacy"), ``proto`` ("Simple", "LL", "LL128"), ``inplace``, ``min_bytes``,
+            ``max_bytes``, ``max_tbs``, ``max_channels``, ``max_chunks``, ``instances``,
+            ``root_specific``, ``fuse``, ``name``.
+
+        Returns
+        -------
+        dict
+            The summary of ``export msccl --json``: ``file``, ``routes_file``,
+            ``nchunksperloop``, ``optimal_ratio`` and ``achieved_ratio`` (Fractions), ...
+
+        Raises
+        ------
+        InputError
+            Bad options (the CLI's exit 2).
+        CheckError
+            The replay rejected the file or a limit cannot be met (nothing is written).
+        """
+        options["output"] = str(path)
+        return self._export("export_msccl", _core.export_msccl, _core.ExportMscclArgs(), options,
+                            ranks)
+
+    def export_mscclpp(self, path, ranks=None, **options):
+        """Lower to an MSCCL++ execution plan (``collsynth export mscclpp --json``).
+
+        Written to ``path.partial``, replayed from disk by the independent plan checker, then
+        renamed, next to its routes file, as the CLI does (docs/export.md).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The plan file (JSON), or a directory.
+        ranks : str or os.PathLike, optional
+            As ``--ranks``.
+        **options
+            ``proto``, ``inplace``, ``min_bytes``, ``max_bytes``, ``max_tbs``, ``max_chunks``,
+            ``instances``, ``pieces``, ``name``, as the command's options.
+
+        Returns
+        -------
+        dict
+            The summary of ``export mscclpp --json``, ratios as Fractions.
+
+        Raises
+        ------
+        InputError
+            Bad options.
+        CheckError
+            The replay rejected the plan or a limit cannot be met (nothing is written).
+        """
+        options["output"] = str(path)
+        return self._export("export_mscclpp", _core.export_mscclpp, _core.ExportMscclppArgs(),
+                            options, ranks)
+
+    def export_chakra(self, prefix, size, **options):
+        """Chakra ET traces for ASTRA-sim (``collsynth export chakra --json``, docs/export.md).
+
+        The lowered MSCCL program is replayed, the traces checked, written as
+        ``PREFIX.<rank>.et.partial``, read back by the independent reader and checked, then
+        renamed together.
+
+        Parameters
+        ----------
+        prefix : str or os.PathLike
+            The files are ``PREFIX.<rank>.et``.
+        size : int
+            Bytes of the whole N-rank buffer (``--size``).
+        **options
+            ``slices``, ``max_chunks``, ``max_tbs``, ``max_channels``, ``fuse``.
+
+        Returns
+        -------
+        dict
+            The summary of ``export chakra --json``: ``files``, ``system_json_key``,
+            ``size_bytes`` and the ratios as Fractions, ``sent_bytes_per_rank``, ...
+
+        Raises
+        ------
+        InputError
+            Bad options (broadcast, a size that is not a multiple of nchunksperloop × slices).
+        CheckError
+            A check failed or a limit cannot be met (nothing is written).
+        """
+        options["prefix"] = str(prefix)
+        options["size"] = int(size)
+        return self._export("export_chakra", _core.export_chakra, _core.ExportChakraArgs(),
+                            options, _NO_RANKS)
 
     def __repr__(self):
         return f"<collsynth.Schedule {self.format} {self.verdict.verdict!r}>"

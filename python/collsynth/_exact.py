@@ -10,7 +10,8 @@ RATIONAL_KEYS = frozenset({
     "coefficient_of_M_over_B", "B", "coefficient_of_M", "tb", "cut_ratio", "in", "out",
     "theorem15_bound", "fixed_k_lower_bound", "lp_ratio",
     # bfb --json and the exporters' --json (docs/cli.md)
-    "u_sum", "tb_lower_bound", "tb_lp", "tb_ilp", "tb_rounded", "thm20_gap", "achieved_ratio",
+    "u_sum", "tb_lower_bound", "lambda", "time", "lower", "upper", "bandwidth_tax", "slowdown",
+    "average_path_length", "tb_lp", "tb_ilp", "tb_rounded", "thm20_gap", "achieved_ratio",
     # simulate --json (docs/simulate.md): exact times in seconds, byte counts, link loads
     "completion_time", "issued", "start", "end", "arrived", "done", "bytes", "busy",
     "busy_fraction", "size_bytes", "shard_bytes", "bytes_per_unit", "alpha", "gamma",

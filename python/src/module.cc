@@ -19,10 +19,14 @@
 #include <utility>
 #include <vector>
 
+#include "cli/alltoall_report.h"
 #include "cli/baseline_request.h"
 #include "cli/bfb_request.h"
 #include "cli/draw.h"
 #include "cli/experiment_common.h"
+#include "cli/export_chakra.h"
+#include "cli/export_msccl.h"
+#include "cli/export_mscclpp.h"
 #include "cli/optimum_report.h"
 #include "cli/replay_request.h"
 #include "cli/schedule_input.h"
@@ -398,6 +402,42 @@ std::string Replay(const std::string& source, bool is_text, const cli::ReplayReq
   return cli::ReplayJson(o).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// `collsynth export msccl|mscclpp|chakra --json` (cli/export_*.h) of a schedule's text that
+// the checker accepted (the caller makes sure), on `g`: the files written and replayed from
+// disk before they are kept, the summary returned; a failed check or limit raises CheckError
+// with the CLI's message.
+template <typename Args>
+std::string Export(cli::ExportOutcome (*lower)(const Args&, const cli::ExportInput&),
+                   const Topology& g, const std::string& text, const Args& args,
+                   const std::string& ranks) {
+  cli::ExportInput source;
+  source.g = &g;
+  source.text = text;
+  source.ranks = ranks;
+  py::gil_scoped_release release;
+  const cli::ExportOutcome o = lower(args, source);
+  if (!o.ok) {
+    throw CheckFailed(o.failure.empty() ? "the schedule does not pass the checker" : o.failure);
+  }
+  return o.summary.dump();
+}
+
+// `collsynth optimum --collective alltoall --json` (cli/alltoall_report.h); Ctrl-C is checked
+// where the CLI shows a stage. A certificate the checker rejects raises CheckError, a failed LP
+// InternalError, each with the CLI's message.
+std::string AlltoallOptimumJson(const Topology& g, const std::string& file,
+                                const std::string& demand_file, bool relay) {
+  py::gil_scoped_release release;
+  const cli::AlltoallReport r =
+      cli::ComputeAlltoallReport(g, file, demand_file, relay, [](const std::string&) {
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      });
+  if (r.lp_failed) throw std::runtime_error(r.failure);
+  if (!r.certified) throw CheckFailed(r.failure);
+  return r.json.dump();
+}
+
 void TranslateExceptions(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
@@ -460,6 +500,8 @@ PYBIND11_MODULE(_collsynth, m) {
         py::arg("jobs"), py::arg("plots"));
   m.def("draw", &Draw, py::arg("topology"), py::arg("topology_file"), py::arg("schedule_text"),
         py::arg("output"), py::arg("tree"), py::arg("cut"), py::arg("title"));
+  m.def("alltoall_optimum_json", &AlltoallOptimumJson, py::arg("topology"), py::arg("file"),
+        py::arg("demand_file"), py::arg("relay"));
   m.def("optimum_json", &OptimumJson, py::arg("topology"), py::arg("file"), py::arg("method"),
         py::arg("root"));
 
@@ -534,4 +576,56 @@ PYBIND11_MODULE(_collsynth, m) {
       },
       py::arg("source"), py::arg("is_text"), py::arg("profile"), py::arg("fifo"), py::arg("root"),
       py::arg("rounds"), py::arg("max_violations"), py::arg("xml_only_given"));
+  py::class_<cli::ExportMscclArgs>(m, "ExportMscclArgs")
+      .def(py::init<>())
+      .def_readwrite("output", &cli::ExportMscclArgs::output)
+      .def_readwrite("profile", &cli::ExportMscclArgs::profile)
+      .def_readwrite("proto", &cli::ExportMscclArgs::proto)
+      .def_readwrite("inplace", &cli::ExportMscclArgs::inplace)
+      .def_readwrite("min_bytes", &cli::ExportMscclArgs::min_bytes)
+      .def_readwrite("max_bytes", &cli::ExportMscclArgs::max_bytes)
+      .def_readwrite("max_tbs", &cli::ExportMscclArgs::max_tbs)
+      .def_readwrite("max_channels", &cli::ExportMscclArgs::max_channels)
+      .def_readwrite("max_chunks", &cli::ExportMscclArgs::max_chunks)
+      .def_readwrite("instances", &cli::ExportMscclArgs::instances)
+      .def_readwrite("root_specific", &cli::ExportMscclArgs::root_specific)
+      .def_readwrite("fuse", &cli::ExportMscclArgs::fuse)
+      .def_readwrite("name", &cli::ExportMscclArgs::name);
+  m.def(
+      "export_msccl",
+      [](const Topology& g, const std::string& text, const cli::ExportMscclArgs& a,
+         const std::string& ranks) { return Export(&cli::ExportMsccl, g, text, a, ranks); },
+      py::arg("topology"), py::arg("text"), py::arg("args"), py::arg("ranks"));
+  py::class_<cli::ExportMscclppArgs>(m, "ExportMscclppArgs")
+      .def(py::init<>())
+      .def_readwrite("output", &cli::ExportMscclppArgs::output)
+      .def_readwrite("proto", &cli::ExportMscclppArgs::proto)
+      .def_readwrite("inplace", &cli::ExportMscclppArgs::inplace)
+      .def_readwrite("min_bytes", &cli::ExportMscclppArgs::min_bytes)
+      .def_readwrite("max_bytes", &cli::ExportMscclppArgs::max_bytes)
+      .def_readwrite("max_tbs", &cli::ExportMscclppArgs::max_tbs)
+      .def_readwrite("max_chunks", &cli::ExportMscclppArgs::max_chunks)
+      .def_readwrite("instances", &cli::ExportMscclppArgs::instances)
+      .def_readwrite("pieces", &cli::ExportMscclppArgs::pieces)
+      .def_readwrite("name", &cli::ExportMscclppArgs::name);
+  m.def(
+      "export_mscclpp",
+      [](const Topology& g, const std::string& text, const cli::ExportMscclppArgs& a,
+         const std::string& ranks) { return Export(&cli::ExportMscclpp, g, text, a, ranks); },
+      py::arg("topology"), py::arg("text"), py::arg("args"), py::arg("ranks"));
+  py::class_<cli::ExportChakraArgs>(m, "ExportChakraArgs")
+      .def(py::init<>())
+      .def_readwrite("prefix", &cli::ExportChakraArgs::prefix)
+      .def_readwrite("size", &cli::ExportChakraArgs::size)
+      .def_readwrite("slices", &cli::ExportChakraArgs::slices)
+      .def_readwrite("max_chunks", &cli::ExportChakraArgs::max_chunks)
+      .def_readwrite("max_tbs", &cli::ExportChakraArgs::max_tbs)
+      .def_readwrite("max_channels", &cli::ExportChakraArgs::max_channels)
+      .def_readwrite("fuse", &cli::ExportChakraArgs::fuse);
+  m.def(
+      "export_chakra",
+      [](const Topology& g, const std::string& text, const cli::ExportChakraArgs& a) {
+        return Export(&cli::ExportChakra, g, text, a, "");
+      },
+      py::arg("topology"), py::arg("text"), py::arg("args"));
 }
