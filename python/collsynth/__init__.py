@@ -25,7 +25,7 @@ from ._exact import fraction as _fraction
 __all__ = [
     "CheckError", "InputError", "InternalError", "Topology", "Schedule", "Verdict", "topo", "optimum",
     "pipeline", "load_schedule", "verify", "simulate", "draw", "experiments", "bfb", "baseline",
-    "replay",
+    "replay", "finder",
 ]
 
 
@@ -284,6 +284,39 @@ def optimum(topology, method=None, root=None, collective="allgather", demand=Non
                          option, "applies to --collective alltoall only")
     return _exact(_json.loads(_core.optimum_json(topology._g, topology.origin,
                                                  method or "dinkelbach", root or "")))
+
+
+def finder(nodes, degree, alpha="10us", bandwidth="100Gbps", size="1MB"):
+    """The topology finder of seed 000 §5.4 (``collsynth finder --json``).
+
+    Parameters
+    ----------
+    nodes : int
+        N, the number of nodes.
+    degree : int
+        d, links out of each node (1..64).
+    alpha : str
+        Per-step latency α with a unit (s, ms, us, ns; a bare number is us), exact.
+    bandwidth : str
+        Node egress bandwidth B (bps, Kbps, Mbps, Gbps, Tbps; bare: Gbps).
+    size : str
+        Allreduce size M (B, KB, MB, GB, KiB, MiB, GiB; bare: B).
+
+    Returns
+    -------
+    dict
+        The object of ``finder --json``: the Pareto ``frontier`` of allgather (T_L, T_B)
+        candidates (``tb`` and ``allreduce_seconds_exact`` as Fractions; ``tb_decimal`` and
+        ``allreduce_us`` are decimals for people), ``best`` for the workload,
+        ``tb_lower_bound`` and the ``workload`` (Fractions).
+
+    Raises
+    ------
+    InputError
+        A bad option or no topology of that size and degree in the database.
+    """
+    return _exact(_json.loads(_core.finder_json(int(nodes), int(degree), str(alpha),
+                                                str(bandwidth), str(size))))
 
 
 class Verdict:

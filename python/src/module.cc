@@ -27,6 +27,7 @@
 #include "cli/export_chakra.h"
 #include "cli/export_msccl.h"
 #include "cli/export_mscclpp.h"
+#include "cli/finder_report.h"
 #include "cli/optimum_report.h"
 #include "cli/replay_request.h"
 #include "cli/schedule_input.h"
@@ -500,6 +501,15 @@ PYBIND11_MODULE(_collsynth, m) {
         py::arg("jobs"), py::arg("plots"));
   m.def("draw", &Draw, py::arg("topology"), py::arg("topology_file"), py::arg("schedule_text"),
         py::arg("output"), py::arg("tree"), py::arg("cut"), py::arg("title"));
+  m.def(
+      "finder_json",
+      [](std::int64_t nodes, int degree, const std::string& alpha, const std::string& bandwidth,
+         const std::string& size) {
+        cli::FinderRequest r{nodes, degree, alpha, bandwidth, size};
+        py::gil_scoped_release release;
+        return cli::ComputeFinderReport(r).json.dump();
+      },
+      py::arg("nodes"), py::arg("degree"), py::arg("alpha"), py::arg("bandwidth"), py::arg("size"));
   m.def("alltoall_optimum_json", &AlltoallOptimumJson, py::arg("topology"), py::arg("file"),
         py::arg("demand_file"), py::arg("relay"));
   m.def("optimum_json", &OptimumJson, py::arg("topology"), py::arg("file"), py::arg("method"),

@@ -99,3 +99,31 @@ def test_optimum_option_errors_are_the_cli_messages(cli, topologies):
             collsynth.optimum(g, **kwargs)
         code, _, err = cli.run("optimum", path, *flags)
         assert code == 2 and "collsynth: " + str(e.value) == err.strip().splitlines()[-1], kwargs
+
+
+@pytest.mark.parametrize("nodes,degree,flags,kwargs", [
+    (8, 2, [], {}),
+    (16, 4, ["--alpha", "1us", "--size", "64KB"], {"alpha": "1us", "size": "64KB"}),
+])
+def test_finder_as_the_cli(cli, nodes, degree, flags, kwargs):
+    mine = collsynth.finder(nodes, degree, **kwargs)
+    theirs = cli.json("finder", "--nodes", nodes, "--degree", degree, *flags, "--json")
+    assert mine == exact(theirs)
+    assert isinstance(mine["best"]["tb"], Fraction)
+    # seed 000 Thm 7: T_B >= (N-1)/N in units of M/B (B a node's egress bandwidth), with
+    # equality exactly for the candidates marked bandwidth-optimal
+    bound = Fraction(nodes - 1, nodes)
+    assert mine["tb_lower_bound"] == bound
+    for c in mine["frontier"]:
+        assert c["tb"] >= bound and c["bw_optimal"] == (c["tb"] == bound), c["topology"]
+    assert mine["best"] in mine["frontier"]
+
+
+def test_finder_errors_are_the_cli_messages(cli):
+    for kwargs, flags in (({"nodes": 8, "degree": 0}, ["--nodes", "8", "--degree", "0"]),
+                          ({"nodes": 8, "degree": 2, "alpha": "3parsecs"},
+                           ["--nodes", "8", "--degree", "2", "--alpha", "3parsecs"])):
+        with pytest.raises(collsynth.InputError) as e:
+            collsynth.finder(**kwargs)
+        code, _, err = cli.run("finder", *flags)
+        assert code == 2 and "collsynth: " + str(e.value) == err.strip().splitlines()[-1], kwargs
