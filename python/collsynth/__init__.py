@@ -25,7 +25,7 @@ from ._exact import fraction as _fraction
 __all__ = [
     "CheckError", "InputError", "InternalError", "Topology", "Schedule", "Verdict", "topo", "optimum",
     "pipeline", "load_schedule", "verify", "simulate", "draw", "experiments", "bfb", "baseline",
-    "replay", "finder",
+    "replay", "finder", "tune",
 ]
 
 
@@ -761,6 +761,51 @@ def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
     topology = schedule.topology
     return _exact(_json.loads(_core.simulate(topology._g, topology._file, schedule.to_json(),
                                              options, sweep)))
+
+
+def tune(topology, sizes, out, collective="allgather", alpha=0, gamma=0, bandwidth_unit="GB/s",
+         switch_model="store-and-forward", chunks_sweep=(1, 2, 4, 8, 16, 32, 64)):
+    """The fastest checked schedule per message size (``collsynth tune --json``, docs/tune.md).
+
+    At each size every candidate the topology admits is simulated in exact time; the winner's
+    schedule is written to ``out/<algorithm>.json`` through the checked-output path.
+
+    Parameters
+    ----------
+    topology : Topology
+        Its file's link latencies are used when it was read with :meth:`Topology.from_file`.
+    sizes : list of str or int
+        Message sizes M ("1KB", "1MB", or bytes).
+    out : str or os.PathLike
+        The directory for the winning schedules (created).
+    collective : {"allgather", "reduce-scatter", "allreduce"}
+    alpha, gamma, bandwidth_unit, switch_model
+        As for :func:`simulate`.
+    chunks_sweep : list of int
+        P values tried for pipeline schedules.
+
+    Returns
+    -------
+    dict
+        The report of ``tune --json``: per size the winner, its exact ``time``, the lower bound
+        and the gap (Fractions), every candidate's time; the ``ranges`` of sizes per winner.
+
+    Raises
+    ------
+    InputError
+        Bad options or input.
+    CheckError
+        A winning schedule could not be written (nothing is left at its path).
+    """
+    options = _core.SimulationOptions()
+    options.alpha = str(alpha)
+    options.gamma = str(gamma)
+    options.bandwidth_unit = bandwidth_unit
+    options.switch_model = switch_model
+    sweep = ",".join(str(p) for p in chunks_sweep)
+    return _exact(_json.loads(_core.tune_json(topology._g, topology._file,
+                                              [str(size) for size in sizes], str(out), collective,
+                                              options, sweep)))
 
 
 def _csv_value(cell):

@@ -13,7 +13,9 @@ RATIONAL_KEYS = frozenset({
     "u_sum", "tb_lower_bound", "lambda", "time", "lower", "upper", "bandwidth_tax", "slowdown",
     "average_path_length",
     # finder --json
-    "allreduce_seconds_exact", "alpha_seconds", "bandwidth_bps", "tb_lp", "tb_ilp", "tb_rounded", "thm20_gap", "achieved_ratio",
+    "allreduce_seconds_exact", "alpha_seconds", "bandwidth_bps",
+    # tune --json (docs/tune.md)
+    "time", "gap", "alpha_bound", "bandwidth_bound_ratio", "from_bytes", "to_bytes", "tb_lp", "tb_ilp", "tb_rounded", "thm20_gap", "achieved_ratio",
     # simulate --json (docs/simulate.md): exact times in seconds, byte counts, link loads
     "completion_time", "issued", "start", "end", "arrived", "done", "bytes", "busy",
     "busy_fraction", "size_bytes", "shard_bytes", "bytes_per_unit", "alpha", "gamma",

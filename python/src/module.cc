@@ -33,6 +33,7 @@
 #include "cli/schedule_input.h"
 #include "cli/schedule_output.h"
 #include "cli/topo_common.h"
+#include "cli/tune_report.h"
 #include "cli/verify_json.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
@@ -510,6 +511,26 @@ PYBIND11_MODULE(_collsynth, m) {
         return cli::ComputeFinderReport(r).json.dump();
       },
       py::arg("nodes"), py::arg("degree"), py::arg("alpha"), py::arg("bandwidth"), py::arg("size"));
+  m.def(
+      "tune_json",
+      [](const Topology& g, const std::string& topology_file, const std::vector<std::string>& sizes,
+         const std::string& out_dir, const std::string& collective, const SimulationOptions& model,
+         const std::string& chunks_sweep) {
+        cli::TuneRequest r;
+        r.g = &g;
+        r.topology = topology_file;
+        r.sizes = sizes;
+        r.out_dir = out_dir;
+        r.collective = collective;
+        r.model = model;
+        r.chunks_sweep = chunks_sweep;
+        py::gil_scoped_release release;
+        const cli::TuneOutcome o = cli::RunTuneRequest(r);
+        if (!o.ok) throw CheckFailed(o.failure);
+        return o.json.dump();
+      },
+      py::arg("topology"), py::arg("topology_file"), py::arg("sizes"), py::arg("out_dir"),
+      py::arg("collective"), py::arg("model"), py::arg("chunks_sweep"));
   m.def("alltoall_optimum_json", &AlltoallOptimumJson, py::arg("topology"), py::arg("file"),
         py::arg("demand_file"), py::arg("relay"));
   m.def("optimum_json", &OptimumJson, py::arg("topology"), py::arg("file"), py::arg("method"),
