@@ -100,7 +100,7 @@ ExportOutcome ExportChakra(const ExportChakraArgs& a, const ExportInput& source)
     throw InputError("<args>", "-o", "give a file prefix: the traces are PREFIX.<rank>.et");
   }
   VerifiedInput in;
-  if (!ReadVerifiedInput(source, &in)) return ExportFailed("");
+  if (!ReadVerifiedInput(source, &in)) return OutcomeFailed("");
   const Topology& g = in.g;
   const CheckedSchedule* checked = &in.schedule;
   const std::string& file = in.file;
@@ -126,7 +126,7 @@ ExportOutcome ExportChakra(const ExportChakraArgs& a, const ExportInput& source)
     }
     CheckMscclProgramStepLimit(r.program, MscclProgramStepLimit());
   } catch (const ExportLimitError& e) {
-    return ExportFailed("export chakra: limit " + e.limit() + ": " + e.what());
+    return OutcomeFailed("export chakra: limit " + e.limit() + ": " + e.what());
   }
   const MscclProgram& p = r.program;
   ChakraOptions co;
@@ -135,8 +135,8 @@ ExportOutcome ExportChakra(const ExportChakraArgs& a, const ExportInput& source)
   CheckChakraOptions(p, co);
   std::vector<std::string> violations = CheckMscclProgramInvariants(p, o);
   if (!violations.empty()) {
-    return ExportFailed("export chakra: the lowered program breaks " + violations[0] +
-                        "; nothing written");
+    return OutcomeFailed("export chakra: the lowered program breaks " + violations[0] +
+                         "; nothing written");
   }
   // The program the traces come from must implement the collective: the independent replay.
   ReplayOptions ro;
@@ -147,21 +147,22 @@ ExportOutcome ExportChakra(const ExportChakraArgs& a, const ExportInput& source)
         ReplayMscclXml(MscclXmlText(p, MscclExportProfile::kExecutor), "<program>", ro);
     program_chunks = replay.bytes_per_pair;
     if (!replay.ok) {
-      return ExportFailed("export chakra: the replay checker did not accept the lowered program: " +
-                          (replay.violations.empty() ? std::string("no violation listed")
-                                                     : replay.violations[0].message) +
-                          "; nothing written");
+      return OutcomeFailed(
+          "export chakra: the replay checker did not accept the lowered program: " +
+          (replay.violations.empty() ? std::string("no violation listed")
+                                     : replay.violations[0].message) +
+          "; nothing written");
     }
   }
   ChakraTraces t;
   try {
     t = LowerMscclProgramToChakra(p, co);
   } catch (const ExportLimitError& e) {
-    return ExportFailed("export chakra: limit " + e.limit() + ": " + e.what());
+    return OutcomeFailed("export chakra: limit " + e.limit() + ": " + e.what());
   }
   violations = CheckChakraTraces(t);
   if (!violations.empty()) {
-    return ExportFailed("export chakra: the traces break: " + violations[0] + "; nothing written");
+    return OutcomeFailed("export chakra: the traces break: " + violations[0] + "; nothing written");
   }
   // The files on disk are read back by the independent reader and checked (matching, no
   // cycle, the program's bytes per pair) and must equal the bytes written (a short write or a
@@ -169,7 +170,7 @@ ExportOutcome ExportChakra(const ExportChakraArgs& a, const ExportInput& source)
   std::optional<ChakraTraceExpectation> expected =
       ExpectedChakraBytes(program_chunks, p.nchunksperloop, a.size);
   if (!expected) {
-    return ExportFailed("export chakra: limit comm_size: the bytes per pair exceed 2^63 - 1");
+    return OutcomeFailed("export chakra: limit comm_size: the bytes per pair exceed 2^63 - 1");
   }
   std::vector<OutputFile> files;
   for (int v = 0; v < t.ngpus; ++v) {
@@ -181,7 +182,7 @@ ExportOutcome ExportChakra(const ExportChakraArgs& a, const ExportInput& source)
         return CheckWrittenTraces(partials, t, *expected);
       });
   if (!written.ok) {
-    return ExportFailed("export chakra: " + written.error + "; nothing written");
+    return OutcomeFailed("export chakra: " + written.error + "; nothing written");
   }
 
   std::int64_t nodes = 0, sends = 0;
@@ -200,24 +201,24 @@ ExportOutcome ExportChakra(const ExportChakraArgs& a, const ExportInput& source)
   }
   const char* key = SystemJsonKey(t.collective);
   ExportOutcome outcome;
-  outcome.summary = {{"ok", true},
-                     {"prefix", a.prefix},
-                     {"files", files.size()},
-                     {"system_json_key", key},
-                     {"collective", CollectiveName(t.collective)},
-                     {"ngpus", t.ngpus},
-                     {"size_bytes", t.size_bytes},
-                     {"slices", t.slices},
-                     {"nchunksperloop", p.nchunksperloop},
-                     {"chunk_slice_bytes", t.chunk_slice_bytes},
-                     {"nodes", nodes},
-                     {"max_nodes_per_rank", max_nodes},
-                     {"sends", sends},
-                     {"sent_bytes_per_rank", sent_bytes},
-                     {"exact_chunks", r.exact_chunks},
-                     {"optimal_ratio", ToString(r.optimal_ratio)},
-                     {"achieved_ratio", ToString(r.achieved_ratio)},
-                     {"replay", "accepted"}};
+  outcome.json = {{"ok", true},
+                  {"prefix", a.prefix},
+                  {"files", files.size()},
+                  {"system_json_key", key},
+                  {"collective", CollectiveName(t.collective)},
+                  {"ngpus", t.ngpus},
+                  {"size_bytes", t.size_bytes},
+                  {"slices", t.slices},
+                  {"nchunksperloop", p.nchunksperloop},
+                  {"chunk_slice_bytes", t.chunk_slice_bytes},
+                  {"nodes", nodes},
+                  {"max_nodes_per_rank", max_nodes},
+                  {"sends", sends},
+                  {"sent_bytes_per_rank", sent_bytes},
+                  {"exact_chunks", r.exact_chunks},
+                  {"optimal_ratio", ToString(r.optimal_ratio)},
+                  {"achieved_ratio", ToString(r.achieved_ratio)},
+                  {"replay", "accepted"}};
   std::ostringstream text;
   text << "wrote " << EscapeForMessage(files.front().path) << " .. "
        << EscapeForMessage(files.back().path) << " (" << CollectiveName(t.collective) << ", "

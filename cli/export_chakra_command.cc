@@ -48,7 +48,7 @@ int RunExportChakra(const ExportChakraArgs& a) {
   ExportInput source;
   source.topology = a.topology;
   source.schedule = a.schedule;
-  return PrintExport(ExportChakra(a, source), a.json);
+  return PrintOutcome(ExportChakra(a, source), a.json);
 }
 
 CommandRegistrar reg_export_chakra(11, [](CLI::App& app) {

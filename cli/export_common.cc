@@ -1,12 +1,10 @@
 #include "cli/export_common.h"
 
 #include <filesystem>
-#include <iostream>
 #include <optional>
 #include <system_error>
 #include <utility>
 
-#include "cli/command_registry.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "export/msccl_program.h"
@@ -38,26 +36,6 @@ bool ReadVerifiedInput(const ExportInput& source, VerifiedInput* in) {
   in->format = in->schedule.format;
   in->rank = ranks.empty() ? DefaultRanks(in->g) : ReadRankMapFile(in->g, ranks, "").rank_of_node;
   return true;
-}
-
-ExportOutcome ExportFailed(std::string failure) {
-  ExportOutcome o;
-  o.ok = false;
-  o.failure = std::move(failure);
-  return o;
-}
-
-int PrintExport(const ExportOutcome& outcome, bool json) {
-  if (!outcome.ok) {
-    if (!outcome.failure.empty()) PrintFailure(outcome.failure);
-    return kExitCheckFailed;
-  }
-  if (json) {
-    std::cout << outcome.summary.dump() << "\n";
-  } else {
-    std::cout << outcome.text;
-  }
-  return kExitOk;
 }
 
 std::string OutputPath(const std::string& out, const std::string& generated_name) {

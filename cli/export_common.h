@@ -1,13 +1,13 @@
 // The pieces the exporters share (export_msccl.cc, export_mscclpp.cc, export_chakra.cc): the
 // schedule read once (from files, or from text for the Python package) and checked, the rank
-// mapping (--ranks), where the files go, and how the commands print the outcome.
+// mapping (--ranks), and where the files go.
 #ifndef COLLSYNTH_CLI_EXPORT_COMMON_H_
 #define COLLSYNTH_CLI_EXPORT_COMMON_H_
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "cli/command_outcome.h"
 #include "cli/schedule_input.h"
 #include "graphs/topology.h"
 #include "schedules/pipeline_schedule.h"
@@ -37,19 +37,8 @@ struct ExportInput {
 // failure, exit 1) when it does not verify. Then reads the rank mapping (--ranks).
 bool ReadVerifiedInput(const ExportInput& source, VerifiedInput* in);
 
-// What an exporter did: `ok` with its `--json` summary and its text report, or the failure
-// (the CLI's exit 1; an empty message when it was printed already).
-struct ExportOutcome {
-  bool ok = true;
-  std::string failure;
-  nlohmann::json summary;
-  std::string text;
-};
-ExportOutcome ExportFailed(std::string failure);
-
-// The command's output and exit code for `outcome`: the summary (`json`) or the text on stdout,
-// or the failure on stderr and exit 1.
-int PrintExport(const ExportOutcome& outcome, bool json);
+// What an exporter did (cli/command_outcome.h).
+using ExportOutcome = CommandOutcome;
 
 // Calls `pipeline` or `steps` with the checked schedule.
 template <typename R, typename P, typename S>

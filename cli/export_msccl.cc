@@ -92,7 +92,7 @@ ExportOutcome ExportMsccl(const ExportMscclArgs& a, const ExportInput& source) {
   ValidateMscclExportOptions(o);
 
   VerifiedInput in;
-  if (!ReadVerifiedInput(source, &in)) return ExportFailed("");
+  if (!ReadVerifiedInput(source, &in)) return OutcomeFailed("");
   const Topology& g = in.g;
   const std::string& file = in.file;
   MscclExportResult r;
@@ -106,12 +106,12 @@ ExportOutcome ExportMsccl(const ExportMscclArgs& a, const ExportInput& source) {
     // Refused before the file is written and replayed.
     CheckMscclProgramStepLimit(r.program, MscclProgramStepLimit());
   } catch (const ExportLimitError& e) {
-    return ExportFailed("export msccl: limit " + e.limit() + ": " + e.what());
+    return OutcomeFailed("export msccl: limit " + e.limit() + ": " + e.what());
   }
   std::vector<std::string> violations = CheckMscclProgramInvariants(r.program, o);
   if (!violations.empty()) {
-    return ExportFailed("export msccl: the lowered program breaks " + violations[0] + " (" +
-                        std::to_string(violations.size()) + " violations; nothing written)");
+    return OutcomeFailed("export msccl: the lowered program breaks " + violations[0] + " (" +
+                         std::to_string(violations.size()) + " violations; nothing written)");
   }
   CheckMscclLegacyScratchRange(r.program, o);
   const std::string path = OutputPath(a.output, MscclFileName(r.program, o.profile));
@@ -130,7 +130,7 @@ ExportOutcome ExportMsccl(const ExportMscclArgs& a, const ExportInput& source) {
                      return replay.empty() ? std::string() : replay[0];
                    });
   if (!written.ok) {
-    return ExportFailed(
+    return OutcomeFailed(
         replay.empty()
             ? "export msccl: " + written.error + "; nothing written"
             : "export msccl: the replay checker did not accept " + path + ": " + replay[0] +
@@ -162,7 +162,7 @@ ExportOutcome ExportMsccl(const ExportMscclArgs& a, const ExportInput& source) {
                   {"lowering", o.fuse && in.schedule.pipeline ? "fused" : "split"},
                   {"replay", "accepted"}};
   ExportOutcome outcome;
-  outcome.summary = std::move(summary);
+  outcome.json = std::move(summary);
   std::ostringstream text;
   const bool whole_buffer = r.program.collective == Collective::kAllgather ||
                             r.program.collective == Collective::kReduceScatter;

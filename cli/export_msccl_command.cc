@@ -61,7 +61,7 @@ int RunExportMsccl(const ExportMscclArgs& a) {
   source.topology = a.topology;
   source.schedule = a.schedule;
   source.ranks = a.ranks;
-  return PrintExport(ExportMsccl(a, source), a.json);
+  return PrintOutcome(ExportMsccl(a, source), a.json);
 }
 
 CommandRegistrar reg_export_msccl(10, [](CLI::App& app) {

@@ -58,7 +58,7 @@ ExportOutcome ExportMscclpp(const ExportMscclppArgs& a, const ExportInput& sourc
   ValidateMscclppExportOptions(o);
 
   VerifiedInput in;
-  if (!ReadVerifiedInput(source, &in)) return ExportFailed("");
+  if (!ReadVerifiedInput(source, &in)) return OutcomeFailed("");
   MscclppExportResult r;
   try {
     r = LowerByFormat<MscclppExportResult>(
@@ -70,16 +70,16 @@ ExportOutcome ExportMscclpp(const ExportMscclppArgs& a, const ExportInput& sourc
           return ExportStepsToMscclppPlan(in.g, s, in.rank, o, in.file);
         });
   } catch (const ExportLimitError& e) {
-    return ExportFailed("export mscclpp: limit " + e.limit() + ": " + e.what());
+    return OutcomeFailed("export mscclpp: limit " + e.limit() + ": " + e.what());
   }
   std::int64_t blocks = 0;
   for (const std::vector<int>& gpu : r.ops_per_block) blocks += gpu.size();
   if (blocks > mscclpp_check::kMaxBlocksTotal) {  // refused before the plan is written
-    return ExportFailed("export mscclpp: limit blocks: " + std::to_string(blocks) +
-                        " thread blocks in all, above the plan replay's limit of " +
-                        std::to_string(mscclpp_check::kMaxBlocksTotal) +
-                        " (its memory grows with the square of the blocks, docs/export.md); "
-                        "nothing written");
+    return OutcomeFailed("export mscclpp: limit blocks: " + std::to_string(blocks) +
+                         " thread blocks in all, above the plan replay's limit of " +
+                         std::to_string(mscclpp_check::kMaxBlocksTotal) +
+                         " (its memory grows with the square of the blocks, docs/export.md); "
+                         "nothing written");
   }
   const std::string path = OutputPath(a.output, MscclppFileName(r, o));
   const std::string routes = RoutesPath(path, ".json");
@@ -98,7 +98,7 @@ ExportOutcome ExportMscclpp(const ExportMscclppArgs& a, const ExportInput& sourc
         return replay.ok ? std::string() : std::string("rejected");
       });
   if (!written.ok && replay.ok) {
-    return ExportFailed("export mscclpp: " + written.error + "; nothing written");
+    return OutcomeFailed("export mscclpp: " + written.error + "; nothing written");
   }
   if (!replay.ok) {
     std::string first = "rejected without a violation listed";
@@ -111,9 +111,9 @@ ExportOutcome ExportMscclpp(const ExportMscclppArgs& a, const ExportInput& sourc
         std::max<std::int64_t>(replay.violations_total,
                                static_cast<std::int64_t>(replay.violations.size())) -
         1;
-    return ExportFailed("export mscclpp: the replay checker did not accept " + path + ": " + first +
-                        (more > 0 ? " (and " + std::to_string(more) + " more)" : "") +
-                        "; nothing written");
+    return OutcomeFailed("export mscclpp: the replay checker did not accept " + path + ": " +
+                         first + (more > 0 ? " (and " + std::to_string(more) + " more)" : "") +
+                         "; nothing written");
   }
 
   json summary = {{"ok", true},
@@ -146,7 +146,7 @@ ExportOutcome ExportMscclpp(const ExportMscclppArgs& a, const ExportInput& sourc
                   {"max_bytes", o.max_bytes},
                   {"replay", "accepted"}};
   ExportOutcome outcome;
-  outcome.summary = std::move(summary);
+  outcome.json = std::move(summary);
   std::ostringstream text;
   const std::int64_t unit = kMscclppBufferAlignment * std::max(r.input_chunks, r.output_chunks);
   text << "wrote " << EscapeForMessage(path) << " (" << CollectiveName(r.collective) << ", "

@@ -51,7 +51,7 @@ int RunExportMscclpp(const ExportMscclppArgs& a) {
   source.topology = a.topology;
   source.schedule = a.schedule;
   source.ranks = a.ranks;
-  return PrintExport(ExportMscclpp(a, source), a.json);
+  return PrintOutcome(ExportMscclpp(a, source), a.json);
 }
 
 CommandRegistrar reg_export_mscclpp(12, [](CLI::App& app) {

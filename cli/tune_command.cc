@@ -41,15 +41,7 @@ void AddTuneOptions(CLI::App* cmd, TuneArgs* args) {
   cmd->add_flag("--json", args->json, "print the report as JSON");
 }
 
-int RunTune(const TuneArgs& a) {
-  const TuneOutcome outcome = RunTuneRequest(a.request);
-  if (!outcome.ok) {
-    PrintFailure(outcome.failure);
-    return kExitCheckFailed;
-  }
-  std::cout << (a.json ? outcome.json.dump() + "\n" : outcome.text);
-  return kExitOk;
-}
+int RunTune(const TuneArgs& a) { return PrintOutcome(RunTuneRequest(a.request), a.json); }
 
 CommandRegistrar reg_tune(0, [](CLI::App& app) {
   AddCommand(app, "tune",

@@ -71,10 +71,7 @@ TuneOutcome Tune(const TuneRequest& a) {
         if (c.algorithm != best.algorithm) continue;
         const OutputCheck out = WriteCandidate(g, c, path);
         if (!out.ok) {
-          TuneOutcome failed;
-          failed.ok = false;
-          failed.failure = "tune: " + path + ": " + out.error + " (nothing written)";
-          return failed;
+          return OutcomeFailed("tune: " + path + ": " + out.error + " (nothing written)");
         }
       }
       written[best.algorithm] = path;

@@ -6,10 +6,10 @@
 #ifndef COLLSYNTH_CLI_TUNE_REPORT_H_
 #define COLLSYNTH_CLI_TUNE_REPORT_H_
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "cli/command_outcome.h"
 #include "graphs/topology.h"
 #include "simulate/simulation_run.h"
 
@@ -24,12 +24,8 @@ struct TuneRequest {
   std::string chunks_sweep = "1,2,4,8,16,32,64";
 };
 
-struct TuneOutcome {
-  bool ok = true;       // false: a winning schedule could not be written (the CLI's exit 1)
-  std::string failure;  // the CLI's message when !ok
-  nlohmann::json json;  // `tune --json`
-  std::string text;     // the text report
-};
+// The report (cli/command_outcome.h); !ok: a winning schedule could not be written.
+using TuneOutcome = CommandOutcome;
 
 // Bad options and input are InputError (a time resolution the simulator cannot keep names
 // --alpha).

@@ -25,7 +25,7 @@ from ._exact import fraction as _fraction
 __all__ = [
     "CheckError", "InputError", "InternalError", "Topology", "Schedule", "Verdict", "topo", "optimum",
     "pipeline", "load_schedule", "verify", "simulate", "draw", "experiments", "bfb", "baseline",
-    "replay", "finder", "tune",
+    "replay", "finder", "tune", "pareto",
 ]
 
 
@@ -806,6 +806,36 @@ def tune(topology, sizes, out, collective="allgather", alpha=0, gamma=0, bandwid
     return _exact(_json.loads(_core.tune_json(topology._g, topology._file,
                                               [str(size) for size in sizes], str(out), collective,
                                               options, sweep)))
+
+
+def pareto(topology, collective="allgather", out=None):
+    """The non-dominated (height, ratio) points among checked pipeline schedules
+    (``collsynth pareto --json``, docs/min_height.md).
+
+    Parameters
+    ----------
+    topology : Topology
+    collective : {"allgather", "reduce-scatter", "allreduce"}
+    out : str or os.PathLike, optional
+        Write each point's schedule into this folder (checked from the bytes on disk).
+
+    Returns
+    -------
+    dict
+        The object of ``pareto --json``: ``points`` from the least height to the least ratio
+        (``ratio`` a Fraction, ``height_hops``, ``schedule`` when written), every
+        ``candidates``' figures, the certified ``ratio_lower_bound`` and
+        ``height_lower_bound_hops``.
+
+    Raises
+    ------
+    InputError
+        Bad options or input.
+    CheckError
+        No candidate passed the checker, or a write failed (the CLI's exit 1).
+    """
+    return _exact(_json.loads(_core.pareto_json(topology._g, topology.origin, collective,
+                                                "" if out is None else str(out))))
 
 
 def _csv_value(cell):

@@ -29,6 +29,7 @@
 #include "cli/export_mscclpp.h"
 #include "cli/finder_report.h"
 #include "cli/optimum_report.h"
+#include "cli/pareto_report.h"
 #include "cli/replay_request.h"
 #include "cli/schedule_input.h"
 #include "cli/schedule_output.h"
@@ -421,7 +422,7 @@ std::string Export(cli::ExportOutcome (*lower)(const Args&, const cli::ExportInp
   if (!o.ok) {
     throw CheckFailed(o.failure.empty() ? "the schedule does not pass the checker" : o.failure);
   }
-  return o.summary.dump();
+  return o.json.dump();
 }
 
 // `collsynth optimum --collective alltoall --json` (cli/alltoall_report.h); Ctrl-C is checked
@@ -531,6 +532,17 @@ PYBIND11_MODULE(_collsynth, m) {
       },
       py::arg("topology"), py::arg("topology_file"), py::arg("sizes"), py::arg("out_dir"),
       py::arg("collective"), py::arg("model"), py::arg("chunks_sweep"));
+  m.def(
+      "pareto_json",
+      [](const Topology& g, const std::string& file, const std::string& collective,
+         const std::string& out_dir) {
+        const cli::ParetoRequest r{file, &g, collective, out_dir};
+        py::gil_scoped_release release;
+        const cli::ParetoOutcome o = cli::RunParetoRequest(r);
+        if (!o.ok) throw CheckFailed(o.failure);
+        return o.json.dump();
+      },
+      py::arg("topology"), py::arg("file"), py::arg("collective"), py::arg("out_dir"));
   m.def("alltoall_optimum_json", &AlltoallOptimumJson, py::arg("topology"), py::arg("file"),
         py::arg("demand_file"), py::arg("relay"));
   m.def("optimum_json", &OptimumJson, py::arg("topology"), py::arg("file"), py::arg("method"),
