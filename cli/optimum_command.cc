@@ -12,6 +12,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/alltoall_report.h"
 #include "cli/command_registry.h"
 #include "cli/optimum_report.h"
 #include "cli/progress.h"
@@ -91,57 +92,18 @@ int RunAlltoallOptimum(const OptimumArgs& a) {
                      "applies to --collective allgather only");
   }
   Topology g = ReadTopologyFile(a.file);
-  if (g.num_compute() < 2) throw InputError(a.file, "nodes", "needs at least 2 compute nodes");
-  const DemandMatrix demand = a.demand.empty() ? UniformDemand(g) : ReadDemandFile(a.demand, g);
-  const bool relay = !a.no_relay;
-  const std::string cut = DisconnectedDemandPair(g, demand, relay);
-  if (!cut.empty()) {
-    throw InputError(a.file, "pair " + cut,
-                     relay ? "no path (not strongly connected)" : "no path through switches only");
-  }
   ProgressPrinter progress("optimum");
-  progress.Stage("alltoall LP and certificate");
-  AlltoallOptimum opt = ComputeAlltoallOptimum(g, demand, {relay});
-  if (opt.outcome == AlltoallOutcome::kLpFailed) {
-    std::cerr << "collsynth: optimum: all-to-all LP failed: " << opt.detail << "\n";
-    return kExitInternal;
+  const AlltoallReport r =
+      ComputeAlltoallReport(g, a.file, a.demand, !a.no_relay,
+                            [&progress](const std::string& stage) { progress.Stage(stage); });
+  if (!r.certified) {
+    std::cerr << "collsynth: " << r.failure << "\n";
+    return r.lp_failed ? kExitInternal : kExitCheckFailed;
   }
-  const AlltoallCheckReport check = CheckAlltoallCertificate(g, opt.certificate);
-  if (opt.outcome != AlltoallOutcome::kCertified || !check.ok) {
-    std::cerr << "collsynth: optimum: all-to-all optimum not certified ("
-              << (opt.outcome != AlltoallOutcome::kCertified ? opt.detail : check.violation)
-              << "); exact bounds " << (opt.has_lower ? ToString(opt.lower) : "(none)")
-              << " <= lambda* <= " << (opt.has_upper ? ToString(opt.upper) : "(none)") << "\n";
-    return kExitCheckFailed;
-  }
-  progress.Stage("ECMP-like routing");
-  const EcmpRouting ecmp = ComputeEcmpRouting(g, demand, relay);
-  const Rational& lambda = check.lower;
-  const Rational tax = BandwidthTax(g, opt.certificate);
-  json j;
-  j["collective"] = "alltoall";
-  j["topology"] = g.name();
-  j["compute_nodes"] = g.num_compute();
-  j["demand"] = a.demand.empty() ? json("uniform") : json(a.demand);
-  j["relay"] = relay;
-  j["lambda"] = RationalToJson(lambda);
-  j["time"] = RationalToJson(1 / lambda);
-  j["certified"] = true;
-  j["certificate"] = {{"lower", RationalToJson(check.lower)},
-                      {"upper", RationalToJson(check.upper)},
-                      {"denominator_bound", opt.denominator},
-                      {"lp_columns", opt.lp_columns},
-                      {"lp_rows", opt.lp_rows}};
-  j["bandwidth_tax"] = RationalToJson(tax);
-  j["average_path_length"] = RationalToJson(ecmp.average_path_length);
-  j["ecmp"] = {{"lambda", RationalToJson(ecmp.lambda)},
-               {"time", RationalToJson(1 / ecmp.lambda)},
-               {"bandwidth_tax", RationalToJson(ecmp.bandwidth_tax)},
-               {"slowdown", RationalToJson(lambda / ecmp.lambda)}};
+  json j = r.json;
   if (!a.output.empty()) {
     progress.Stage("flows schedule");
-    const std::string failed =
-        WriteOptimalFlows(g, opt.certificate, a.demand.empty(), a.output, &j);
+    const std::string failed = WriteOptimalFlows(g, r.certificate, a.demand.empty(), a.output, &j);
     if (!failed.empty()) {
       PrintFailure("optimum: " + failed);
       return kExitCheckFailed;
@@ -152,23 +114,13 @@ int RunAlltoallOptimum(const OptimumArgs& a) {
     report << j.dump() << "\n";
     return kExitOk;
   }
-  std::ostringstream o;
-  o << "alltoall optimum    lambda* = " << ToString(lambda) << "   T* = " << ToString(1 / lambda)
-    << (a.demand.empty() ? " · (M/N) per unit bandwidth" : " · (demand unit) per unit bandwidth")
-    << "   (N = " << g.num_compute() << (relay ? "" : ", no relay") << ")\n"
-    << "certificate         flow at lambda and lengths with dual bound " << ToString(check.upper)
-    << " (checked)\n"
-    << "bandwidth tax       " << ToString(tax) << " (optimal flow), average path length "
-    << ToString(ecmp.average_path_length) << "\n"
-    << "ECMP-like routing   lambda = " << ToString(ecmp.lambda)
-    << ", T = " << ToString(1 / ecmp.lambda) << ", tax " << ToString(ecmp.bandwidth_tax)
-    << ", slowdown " << ToString(lambda / ecmp.lambda) << "\n";
+  report << r.text;
   if (!a.output.empty()) {
-    o << "flows schedule      " << j["output_paths"].get<std::int64_t>() << " paths for "
-      << j["output_pairs"].get<std::int64_t>() << " pairs, T = " << ToString(1 / lambda)
-      << " (checked from disk), written to " << a.output << "\n";
+    report << "flows schedule      " << j["output_paths"].get<std::int64_t>() << " paths for "
+           << j["output_pairs"].get<std::int64_t>()
+           << " pairs, T = " << j["time"].get<std::string>() << " (checked from disk), written to "
+           << a.output << "\n";
   }
-  report << o.str();
   return kExitOk;
 }
 
