@@ -10,6 +10,7 @@
 #include "export/msccl_program.h"
 #include "graphs/rank_map.h"
 #include "graphs/topology_io.h"
+#include "schedules/schedule_file.h"
 
 namespace collsynth::cli {
 namespace {
@@ -51,10 +52,17 @@ void RequireOutputFile(const std::string& output, const char* what) {
   }
 }
 
-bool ReadVerifiedInput(const std::string& topology, const std::string& schedule,
-                       const std::string& ranks, VerifiedInput* in) {
-  in->g = ReadTopologyFile(topology);
-  std::optional<CheckedSchedule> checked = LoadCheckedSchedule(in->g, schedule, "exported");
+bool ReadVerifiedInput(const ExportInput& source, VerifiedInput* in) {
+  const std::string& ranks = source.ranks;
+  std::optional<CheckedSchedule> checked;
+  if (source.g != nullptr) {
+    in->g = *source.g;
+    checked =
+        CheckLoadedSchedule(in->g, LoadScheduleText(in->g, source.text, "<python>"), "exported");
+  } else {
+    in->g = ReadTopologyFile(source.topology);
+    checked = LoadCheckedSchedule(in->g, source.schedule, "exported");
+  }
   if (!checked) return false;
   in->schedule = std::move(*checked);
   in->file = in->schedule.file;

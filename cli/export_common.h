@@ -1,6 +1,7 @@
-// The pieces `export msccl` and `export mscclpp` share (export_msccl_command.cc,
-// export_mscclpp_command.cc): their common options, the schedule read once and checked, the
-// rank mapping (--ranks), and where the files go.
+// The pieces the exporters share (export_msccl.cc, export_mscclpp.cc, export_chakra.cc): the
+// options `export msccl` and `export mscclpp` both take, the schedule read once (from files,
+// or from text for the Python package) and checked, the rank mapping (--ranks), and where the
+// files go.
 #ifndef COLLSYNTH_CLI_EXPORT_COMMON_H_
 #define COLLSYNTH_CLI_EXPORT_COMMON_H_
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_outcome.h"
 #include "cli/schedule_input.h"
 #include "graphs/topology.h"
 #include "schedules/pipeline_schedule.h"
@@ -75,10 +77,21 @@ struct VerifiedInput {
   std::vector<int> rank;  // node id -> rank
 };
 
+// Where an exporter's schedule comes from: the command's files, or (the Python package) a
+// topology and a schedule's text in memory.
+struct ExportInput {
+  std::string topology, schedule;  // files, when `g` is null
+  std::string ranks;               // --ranks (empty: DefaultRanks)
+  const Topology* g = nullptr;     // in memory: the topology ...
+  std::string text;                // ... and the schedule's text, named "<python>"
+};
+
 // Reads the topology and the schedule and checks the schedule; false (after printing the
 // failure, exit 1) when it does not verify. Then reads the rank mapping (--ranks).
-bool ReadVerifiedInput(const std::string& topology, const std::string& schedule,
-                       const std::string& ranks, VerifiedInput* in);
+bool ReadVerifiedInput(const ExportInput& source, VerifiedInput* in);
+
+// What an exporter did (cli/command_outcome.h).
+using ExportOutcome = CommandOutcome;
 
 // Calls `pipeline` or `steps` with the checked schedule.
 template <typename R, typename P, typename S>

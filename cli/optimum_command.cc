@@ -2,25 +2,31 @@
 //   The exact optimal allgather bandwidth runtime ratio* (seed 004 eq. (1)) with its
 //   bottleneck cut, Proposition 3's U and k, the allreduce bounds (6)/(7) with Theorem 19,
 //   and the broadcast bound (5) for a root.
-// collsynth optimum FILE --collective alltoall [--demand FILE] [--no-relay] [--json]
+// collsynth optimum FILE --collective alltoall [--demand FILE] [--no-relay] [--json] [-o OUT]
 //   The exact all-to-all throughput optimum λ* (maximum concurrent flow), reported only when
 //   proofs_check's certificate checker accepts it; the bandwidth tax, the average path length
-//   and the ECMP-like naive routing (seed 002 §5.4). docs/cli.md "## optimum".
+//   and the ECMP-like naive routing (seed 002 §5.4). docs/cli.md "## optimum". With -o, the
+//   certified flow as a "flows" schedule (docs/formats.md), written through the checked-output
+//   path (cli/schedule_output.h): its re-check from disk must give T = 1/λ*.
 #include <iostream>
 #include <memory>
 #include <sstream>
 
+#include "cli/alltoall_report.h"
 #include "cli/command_registry.h"
 #include "cli/optimum_report.h"
 #include "cli/progress.h"
+#include "cli/schedule_output.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "graphs/topology_io.h"
 #include "proofs_check/alltoall_certificate_check.h"
+#include "proofs_check/flow_checker.h"
 #include "schedules/collective.h"
 #include "schedules/demand_io.h"
 #include "solvers/alltoall/alltoall_metrics.h"
 #include "solvers/alltoall/alltoall_optimum.h"
+#include "solvers/alltoall/alltoall_paths.h"
 
 namespace collsynth::cli {
 namespace {
@@ -35,6 +41,7 @@ struct OptimumArgs {
   std::string collective = "allgather";
   std::string demand;
   bool no_relay = false;
+  std::string output;
 };
 
 void AddOptimumOptions(CLI::App* cmd, OptimumArgs* args) {
@@ -51,6 +58,30 @@ void AddOptimumOptions(CLI::App* cmd, OptimumArgs* args) {
                   "alltoall: demand-matrix file (docs/formats.md; default: uniform, 1 per pair)");
   cmd->add_flag("--no-relay", args->no_relay,
                 "alltoall: compute nodes forward nothing (only switches relay)");
+  cmd->add_option("-o,--output", args->output,
+                  "alltoall: write the certified optimal flow as a \"flows\" schedule ('-' = "
+                  "stdout; the report then goes to stderr)");
+}
+
+// The certified flow as a "flows" schedule, checked in memory, written through the checked-output
+// path and checked again from disk; both checks must give T = 1/λ. "" when written, else why not.
+std::string WriteOptimalFlows(const Topology& g, const AlltoallCertificate& cert, bool uniform,
+                              const std::string& path, json* summary) {
+  FlowSchedule flows = FlowScheduleFromCertificate(g, cert, uniform);
+  const FlowCheckReport mem = CheckFlowSchedule(g, flows);
+  if (!mem.ok || !mem.time || *mem.time != 1 / cert.lambda) {
+    return "the flows schedule fails the checker, not written: " +
+           (mem.errors.empty() ? std::string("T differs from 1/lambda*") : mem.errors[0]);
+  }
+  const OutputCheck written = WriteCheckedSchedule(
+      g, [&](std::ostream& out) { WriteFlowSchedule(out, flows, g); },
+      [&] { flows = FlowSchedule(); }, path, {}, SameFigures(mem));
+  if (!written.ok) return path + ": " + written.error + " (nothing written)";
+  (*summary)["output"] = path;
+  (*summary)["output_pairs"] = mem.pairs;
+  (*summary)["output_paths"] = mem.paths;
+  AddOutputCheck(*summary, written);
+  return "";
 }
 
 // The all-to-all optimum: solved, then checked here by proofs_check's checker (exit 1 unless
@@ -61,69 +92,35 @@ int RunAlltoallOptimum(const OptimumArgs& a) {
                      "applies to --collective allgather only");
   }
   Topology g = ReadTopologyFile(a.file);
-  if (g.num_compute() < 2) throw InputError(a.file, "nodes", "needs at least 2 compute nodes");
-  const DemandMatrix demand = a.demand.empty() ? UniformDemand(g) : ReadDemandFile(a.demand, g);
-  const bool relay = !a.no_relay;
-  const std::string cut = DisconnectedDemandPair(g, demand, relay);
-  if (!cut.empty()) {
-    throw InputError(a.file, "pair " + cut,
-                     relay ? "no path (not strongly connected)" : "no path through switches only");
-  }
   ProgressPrinter progress("optimum");
-  progress.Stage("alltoall LP and certificate");
-  AlltoallOptimum opt = ComputeAlltoallOptimum(g, demand, {relay});
-  if (opt.outcome == AlltoallOutcome::kLpFailed) {
-    std::cerr << "collsynth: optimum: all-to-all LP failed: " << opt.detail << "\n";
-    return kExitInternal;
+  const AlltoallReport r =
+      ComputeAlltoallReport(g, a.file, a.demand, !a.no_relay,
+                            [&progress](const std::string& stage) { progress.Stage(stage); });
+  if (!r.certified) {
+    std::cerr << "collsynth: " << r.failure << "\n";
+    return r.lp_failed ? kExitInternal : kExitCheckFailed;
   }
-  const AlltoallCheckReport check = CheckAlltoallCertificate(g, opt.certificate);
-  if (opt.outcome != AlltoallOutcome::kCertified || !check.ok) {
-    std::cerr << "collsynth: optimum: all-to-all optimum not certified ("
-              << (opt.outcome != AlltoallOutcome::kCertified ? opt.detail : check.violation)
-              << "); exact bounds " << (opt.has_lower ? ToString(opt.lower) : "(none)")
-              << " <= lambda* <= " << (opt.has_upper ? ToString(opt.upper) : "(none)") << "\n";
-    return kExitCheckFailed;
+  json j = r.json;
+  if (!a.output.empty()) {
+    progress.Stage("flows schedule");
+    const std::string failed = WriteOptimalFlows(g, r.certificate, a.demand.empty(), a.output, &j);
+    if (!failed.empty()) {
+      PrintFailure("optimum: " + failed);
+      return kExitCheckFailed;
+    }
   }
-  progress.Stage("ECMP-like routing");
-  const EcmpRouting ecmp = ComputeEcmpRouting(g, demand, relay);
-  const Rational& lambda = check.lower;
-  const Rational tax = BandwidthTax(g, opt.certificate);
-  json j;
-  j["collective"] = "alltoall";
-  j["topology"] = g.name();
-  j["compute_nodes"] = g.num_compute();
-  j["demand"] = a.demand.empty() ? json("uniform") : json(a.demand);
-  j["relay"] = relay;
-  j["lambda"] = RationalToJson(lambda);
-  j["time"] = RationalToJson(1 / lambda);
-  j["certified"] = true;
-  j["certificate"] = {{"lower", RationalToJson(check.lower)},
-                      {"upper", RationalToJson(check.upper)},
-                      {"denominator_bound", opt.denominator},
-                      {"lp_columns", opt.lp_columns},
-                      {"lp_rows", opt.lp_rows}};
-  j["bandwidth_tax"] = RationalToJson(tax);
-  j["average_path_length"] = RationalToJson(ecmp.average_path_length);
-  j["ecmp"] = {{"lambda", RationalToJson(ecmp.lambda)},
-               {"time", RationalToJson(1 / ecmp.lambda)},
-               {"bandwidth_tax", RationalToJson(ecmp.bandwidth_tax)},
-               {"slowdown", RationalToJson(lambda / ecmp.lambda)}};
+  std::ostream& report = a.output == "-" ? std::cerr : std::cout;
   if (a.json) {
-    std::cout << j.dump() << "\n";
+    report << j.dump() << "\n";
     return kExitOk;
   }
-  std::ostringstream o;
-  o << "alltoall optimum    lambda* = " << ToString(lambda) << "   T* = " << ToString(1 / lambda)
-    << (a.demand.empty() ? " · (M/N) per unit bandwidth" : " · (demand unit) per unit bandwidth")
-    << "   (N = " << g.num_compute() << (relay ? "" : ", no relay") << ")\n"
-    << "certificate         flow at lambda and lengths with dual bound " << ToString(check.upper)
-    << " (checked)\n"
-    << "bandwidth tax       " << ToString(tax) << " (optimal flow), average path length "
-    << ToString(ecmp.average_path_length) << "\n"
-    << "ECMP-like routing   lambda = " << ToString(ecmp.lambda)
-    << ", T = " << ToString(1 / ecmp.lambda) << ", tax " << ToString(ecmp.bandwidth_tax)
-    << ", slowdown " << ToString(lambda / ecmp.lambda) << "\n";
-  std::cout << o.str();
+  report << r.text;
+  if (!a.output.empty()) {
+    report << "flows schedule      " << j["output_paths"].get<std::int64_t>() << " paths for "
+           << j["output_pairs"].get<std::int64_t>()
+           << " pairs, T = " << j["time"].get<std::string>() << " (checked from disk), written to "
+           << a.output << "\n";
+  }
   return kExitOk;
 }
 
@@ -133,8 +130,11 @@ int RunOptimum(const OptimumArgs& a) {
     throw InputError("<args>", "--collective",
                      "unknown collective '" + a.collective + "' (allgather, alltoall)");
   }
-  if (!a.demand.empty() || a.no_relay) {
-    throw InputError("<args>", a.demand.empty() ? "--no-relay" : "--demand",
+  if (!a.demand.empty() || a.no_relay || !a.output.empty()) {
+    throw InputError("<args>",
+                     !a.output.empty()  ? "--output"
+                     : a.demand.empty() ? "--no-relay"
+                                        : "--demand",
                      "applies to --collective alltoall only");
   }
   ParseOptimumMethod(a.method);  // a bad --method before the file is read

@@ -6,86 +6,21 @@
 // Exit 0 accepted, 1 rejected (any stage, including text the runtime's lexer or JSON parser
 // refuses), 2 unreadable file (missing, a directory or device, larger than 256 MiB) or bad
 // arguments.
-#include <filesystem>
+// Reading, telling XML from a plan, the replay and the JSON are cli/replay_request.h's
+// (shared with collsynth.replay).
 #include <iostream>
 #include <iterator>
-#include <map>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "cli/command_registry.h"
-#include "core/input_error.h"
+#include "cli/replay_request.h"
 #include "core/json_io.h"
 #include "proofs_check/msccl_replay.h"
-#include "proofs_check/mscclpp_replay.h"
 
 namespace collsynth::cli {
 namespace {
-
-constexpr std::uintmax_t kMaxXmlBytes = std::uintmax_t{256} << 20;
-
-std::string ReadXmlFile(const std::string& path) {
-  if (path != "-") {
-    std::error_code ec;
-    const auto st = std::filesystem::status(path, ec);
-    if (std::filesystem::is_regular_file(st)) {
-      const std::uintmax_t size = std::filesystem::file_size(path, ec);
-      if (!ec && size > kMaxXmlBytes) {
-        throw InputError(path, "",
-                         "file is larger than 256 MiB; no MSCCL XML or MSCCL++ plan is that large");
-      }
-    }
-  }
-  return ReadTextFile(path);  // missing, directory, device: InputError
-}
-
-// An MSCCL++ plan: the name ends in ".json" or the text starts with '{' after JSON whitespace.
-bool IsMscclppPlan(const std::string& name, const std::string& text) {
-  if (name.size() >= 5 && name.compare(name.size() - 5, 5, ".json") == 0) return true;
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
-  return first != std::string::npos && text[first] == '{';
-}
-
-nlohmann::json ToJson(const ReplayResult& r, const std::string& profile, bool plan) {
-  nlohmann::json violations = nlohmann::json::array();
-  for (const ReplayViolation& v : r.violations) {
-    nlohmann::json j = {{"stage", static_cast<int>(v.stage)},
-                        {"stage_name", ReplayStageName(v.stage)},
-                        {"kind", ReplayViolationKindName(v.kind)},
-                        {"message", v.message}};
-    if (v.gpu >= 0) j["gpu"] = v.gpu;
-    if (v.tb >= 0) j["tb"] = v.tb;
-    if (v.step >= 0) j["step"] = v.step;
-    if (!v.cycle.empty()) {
-      nlohmann::json c = nlohmann::json::array();
-      for (const ReplayStepRef& s : v.cycle) {
-        c.push_back({{"gpu", s.gpu}, {"tb", s.tb}, {"step", s.step}, {"round", s.iteration}});
-      }
-      j["cycle"] = c;
-    }
-    violations.push_back(j);
-  }
-  nlohmann::json pairs = nlohmann::json::array();
-  for (const ReplayPairChunks& p : r.bytes_per_pair) {
-    pairs.push_back({{"src", p.src}, {"dst", p.dst}, {"chunks", p.chunks}});
-  }
-  return {{"ok", r.ok},
-          {"format", plan ? "mscclpp-plan" : "msccl-xml"},
-          {"coll", r.coll},
-          {"ngpus", r.ngpus},
-          {"nchunksperloop", r.nchunksperloop},
-          {"proto", r.proto},
-          {"profile", profile},
-          {"fifo_depth", r.fifo_depth},
-          {"modes", r.modes},
-          {"violations", violations},
-          {"violations_total", r.violations_total},
-          {"notes", r.notes},
-          {"bytes_per_pair", pairs}};
-}
 
 std::string Text(const ReplayResult& r, bool plan) {
   std::string s;
@@ -165,34 +100,23 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* args) {
 }
 
 int RunReplay(const ReplayArgs& a) {
-  ReplayOptions options = a.options;
-  options.profile = ParseMscclProfile(a.profile);  // CLI11 checked the name
-  const std::string name = a.file == "-" ? "<stdin>" : a.file;
-  const std::string text = ReadXmlFile(a.file);
-  const bool plan = IsMscclppPlan(a.file, text);
-  ReplayResult r;
-  if (plan) {
-    MscclppReplayOptions o;
-    o.max_violations = a.options.max_violations;
-    r = ReplayMscclppPlan(text, name, o);
-    for (const CLI::Option* opt : a.xml_only) {
-      if (opt->count() > 0) {
-        r.notes.push_back(opt->get_name() +
-                          " applies to MSCCL XML files only; ignored for an MSCCL++ plan");
-      }
-    }
-  } else {
-    r = ReplayMscclXml(text, name, options);
+  ReplayRequest request;
+  request.profile = a.profile;
+  request.options = a.options;
+  for (const CLI::Option* opt : a.xml_only) {
+    if (opt->count() > 0) request.xml_only_given.push_back(opt->get_name());
   }
+  const std::string name = a.file == "-" ? "<stdin>" : a.file;
+  const std::string text = ReadReplayFile(a.file);
+  const ReplayOutcome o = ReplayText(text, name, IsMscclppPlan(a.file, text), request);
   if (a.json) {
     // Names quoted from the file may be invalid UTF-8: replaced, never an exception.
-    std::cout << ToJson(r, plan ? "mscclpp" : a.profile, plan)
-                     .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+    std::cout << ReplayJson(o).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
               << "\n";
   } else {
-    std::cout << Text(r, plan);
+    std::cout << Text(o.result, o.plan);
   }
-  return r.ok ? kExitOk : kExitCheckFailed;
+  return o.result.ok ? kExitOk : kExitCheckFailed;
 }
 
 CommandRegistrar reg_replay(0, [](CLI::App& app) {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "cli/command_registry.h"
+#include "core/input_error.h"
 #include "proofs_check/pipeline_checker.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/symmetric_pipeline_schedule.h"
@@ -21,6 +22,11 @@ std::optional<CheckedSchedule> LoadCheckedSchedule(const Topology& g, const std:
 
 std::optional<CheckedSchedule> CheckLoadedSchedule(const Topology& g, LoadedSchedule loaded,
                                                    const std::string& action) {
+  if (std::holds_alternative<FlowSchedule>(loaded.value)) {
+    throw InputError(loaded.file, "format",
+                     "a \"flows\" schedule is not " + action +
+                         " (not supported yet; collsynth verify checks it)");
+  }
   CheckedSchedule out;
   out.file = loaded.file;
   out.format = loaded.Format();
@@ -39,6 +45,8 @@ std::optional<CheckedSchedule> CheckLoadedSchedule(const Topology& g, LoadedSche
           out.steps = StepsFromCompact(s);
         } else if constexpr (std::is_same_v<S, PipelineSchedule>) {
           out.pipeline = std::move(s);
+        } else if constexpr (std::is_same_v<S, FlowSchedule>) {
+          // refused above
         } else {
           out.pipeline = ExpandSymmetricPipelineSchedule(s, g);
         }

@@ -28,7 +28,7 @@ void DropLast(json& j) {
     DropLast(p->back());  // allreduce: the allgather phase's trees
     return;
   }
-  for (const char* key : {"sends", "steps", "trees"}) {
+  for (const char* key : {"sends", "steps", "trees", "flows"}) {
     auto it = j.find(key);
     if (it != j.end() && it->is_array() && !it->empty()) {
       it->erase(it->size() - 1);
@@ -51,6 +51,7 @@ std::string Quoted(const std::string& s) { return "\"" + s + "\""; }
 std::string FirstMismatch(const VerifyResult& r, const ExpectedCheck& expected) {
   const StepCheckReport* steps = std::get_if<StepCheckReport>(&r.report);
   const PipelineCheckReport* pipeline = std::get_if<PipelineCheckReport>(&r.report);
+  const FlowCheckReport* flows = std::get_if<FlowCheckReport>(&r.report);
   std::string mismatch;
   auto compare = [&](const char* key, bool differs, const std::string& got,
                      const std::string& want) {
@@ -69,6 +70,11 @@ std::string FirstMismatch(const VerifyResult& r, const ExpectedCheck& expected) 
   }
   if (const auto& want = expected.tb) {
     compare("tb", !steps || steps->tb != *want, steps ? Quoted(ToString(steps->tb)) : null,
+            Quoted(ToString(*want)));
+  }
+  if (const auto& want = expected.time) {
+    const bool have = flows && flows->time;
+    compare("time", !have || *flows->time != *want, have ? Quoted(ToString(*flows->time)) : null,
             Quoted(ToString(*want)));
   }
   if (const auto& want = expected.tl) {
@@ -149,6 +155,12 @@ ExpectedCheck SameFigures(const PipelineCheckReport& r) {
   e.ratio = r.ratio;
   e.verdict = r.verdict;
   e.height_hops = r.height_hops;
+  return e;
+}
+
+ExpectedCheck SameFigures(const FlowCheckReport& r) {
+  ExpectedCheck e;
+  e.time = r.time;
   return e;
 }
 

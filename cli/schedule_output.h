@@ -10,8 +10,8 @@
 // "Output check").
 //
 // Testing hook (docs/cli.md): COLLSYNTH_FAULT_INJECT=corrupt-output makes the writer drop the
-// last element of the schedule's "sends", "steps" or "trees" array before writing, so tests
-// can show that a writer bug becomes exit 1. It can only make a command fail.
+// last element of the schedule's "sends", "steps", "trees" or "flows" array before writing, so
+// tests can show that a writer bug becomes exit 1. It can only make a command fail.
 #ifndef COLLSYNTH_CLI_SCHEDULE_OUTPUT_H_
 #define COLLSYNTH_CLI_SCHEDULE_OUTPUT_H_
 
@@ -24,6 +24,7 @@
 
 #include "core/rational.h"
 #include "graphs/topology.h"
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"
@@ -45,11 +46,14 @@ struct ExpectedCheck {
   std::optional<Rational> ratio;            // a pipeline schedule's ratio
   std::optional<PipelineVerdict> verdict;   // a pipeline schedule's verdict
   std::optional<std::int64_t> height_hops;  // a pipeline schedule's measured height
+  std::optional<Rational> time;             // a flows schedule's achieved T
 };
 // T_L and T_B of a step check.
 ExpectedCheck SameFigures(const StepCheckReport& r);
 // Ratio, verdict and height of a pipeline check.
 ExpectedCheck SameFigures(const PipelineCheckReport& r);
+// The achieved T of a flows check.
+ExpectedCheck SameFigures(const FlowCheckReport& r);
 
 // Writes `text` (a schedule document) to `path` ("-" = stdout) after/while checking it as
 // above. The re-check must reproduce `expected`. `text` is consumed (freed before the

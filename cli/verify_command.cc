@@ -29,6 +29,11 @@ std::string VerifyResultText(const VerifyResult& r) {
     if (s->bandwidth_lower_bound) {
       o << "T_B bound  " << ToString(*s->bandwidth_lower_bound) << " ((N-1)/N · M/B, Thm 6)\n";
     }
+  } else if (const FlowCheckReport* f = std::get_if<FlowCheckReport>(&r.report)) {
+    o << "T          " << (f->time ? ToString(*f->time) : std::string("-"))
+      << " (demand units per unit bandwidth; claimed " << ToString(f->claimed_time) << ")\n";
+    if (!f->bottleneck_link.empty()) o << "bottleneck " << f->bottleneck_link << "\n";
+    o << "pairs      " << f->pairs << ", paths " << f->paths << "\n";
   } else {
     const PipelineCheckReport& p = std::get<PipelineCheckReport>(r.report);
     const bool bcast = r.collective == Collective::kBroadcast;
@@ -80,7 +85,8 @@ int RunVerify(const VerifyArgs& a) {
 }
 
 CommandRegistrar reg_verify(0, [](CLI::App& app) {
-  AddCommand(app, "verify", "Model-check a schedule (\"steps\" or \"pipeline\" JSON) on a topology",
+  AddCommand(app, "verify",
+             "Model-check a schedule (\"steps\", \"pipeline\" or \"flows\" JSON) on a topology",
              AddVerifyOptions, RunVerify);
 });
 

@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "core/rational.h"
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/collective.h"
@@ -64,6 +65,23 @@ json PipelineCheckReportJson(const PipelineCheckReport& r) {
     for (const PipelineCheckReport& p : r.phases) ph.push_back(PipelineCheckReportJson(p));
     j["phases"] = std::move(ph);
   }
+  return j;
+}
+
+json FlowCheckReportJson(const FlowCheckReport& r) {
+  json j;
+  j["ok"] = r.ok;
+  j["format"] = "flows";
+  j["verdict"] = FlowVerdictName(r.verdict);
+  j["tl"] = nullptr;  // a flow routing has no steps
+  j["tb"] = r.time ? json(ToString(*r.time)) : json(nullptr);
+  j["time"] = j["tb"];
+  j["claimed_time"] = ToString(r.claimed_time);
+  j["bottleneck_link"] = r.bottleneck_link.empty() ? json(nullptr) : json(r.bottleneck_link);
+  j["pairs"] = r.pairs;
+  j["paths"] = r.paths;
+  j["errors"] = r.errors;
+  j["num_violations"] = r.num_violations;
   return j;
 }
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/verify.h"
@@ -24,11 +25,16 @@ nlohmann::json StepCheckReportJson(const StepCheckReport& r);
 // "num_generators", "num_representatives", "group_order", "link_orbits"; an allreduce's has
 // its "phases".
 nlohmann::json PipelineCheckReportJson(const PipelineCheckReport& r);
-// Either, by overload (for std::visit over VerifyResult::report).
+// A flow checker's report (docs/formats.md "Flows schedule JSON"): {"ok", "format": "flows",
+// "verdict", "time", "claimed_time", "bottleneck_link", "pairs", "paths", "errors",
+// "num_violations", "tl": null, "tb": time}.
+nlohmann::json FlowCheckReportJson(const FlowCheckReport& r);
+// Any of them, by overload (for std::visit over VerifyResult::report).
 inline nlohmann::json CheckReportJson(const StepCheckReport& r) { return StepCheckReportJson(r); }
 inline nlohmann::json CheckReportJson(const PipelineCheckReport& r) {
   return PipelineCheckReportJson(r);
 }
+inline nlohmann::json CheckReportJson(const FlowCheckReport& r) { return FlowCheckReportJson(r); }
 
 // The checker's report (CheckReportJson) with the file's "format", its "collective" and the
 // "verdict" (ScheduleVerdictName).

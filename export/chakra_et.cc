@@ -59,6 +59,8 @@ ChakraCommType CommTypeOf(Collective c) {
       return ChakraCommType::kAllReduce;
     case Collective::kBroadcast:
       break;
+    case Collective::kAlltoall:
+      throw std::invalid_argument("alltoall: flows schedules are not exported (yet)");
   }
   throw std::invalid_argument("broadcast: ASTRA-sim has no custom broadcast");
 }

@@ -18,6 +18,8 @@ std::string MscclCollName(Collective collective, MscclExportProfile profile) {
       return "allreduce";
     case Collective::kBroadcast:
       return "broadcast";
+    case Collective::kAlltoall:
+      return "alltoall";
   }
   throw std::logic_error("MscclCollName: unknown collective");
 }

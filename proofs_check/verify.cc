@@ -4,6 +4,7 @@
 
 #include "core/input_error.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
@@ -57,7 +58,8 @@ struct Checker {
     if (options.check_bfb || options.check_bandwidth_optimal || options.check_no_duplicates) {
       throw InputError("<args>", "options",
                        "--bw-optimal, --bfb and --no-duplicates apply to \"steps\" schedules; a "
-                       "pipeline schedule's optimality is certified by its bottleneck_cut");
+                       "pipeline schedule's optimality is certified by its bottleneck_cut, a "
+                       "flows schedule's by collsynth optimum");
     }
   }
   void operator()(const StepSchedule& s) { Steps(s); }
@@ -69,6 +71,19 @@ struct Checker {
   void operator()(const SymmetricPipelineSchedule& s) {
     RefuseStepOptions();
     Pipeline(CheckSymmetricPipelineSchedule(g, s, options.max_errors));
+  }
+  void operator()(const FlowSchedule& s) {
+    RefuseStepOptions();
+    FlowCheckReport r;
+    try {
+      r = CheckFlowSchedule(g, s, options.max_errors);
+    } catch (const InputError& e) {
+      if (!e.file().empty()) throw;
+      throw InputError(file, e.item(), e.problem());  // a checker limit: name the file
+    }
+    result->ok = r.ok;
+    result->verdict = r.verdict;
+    result->report = std::move(r);
   }
 };
 
@@ -99,6 +114,7 @@ std::string VerifyResult::FirstError() const {
 
 const char* ScheduleVerdictName(const ScheduleVerdict& v) {
   if (const StepVerdict* s = std::get_if<StepVerdict>(&v)) return StepVerdictName(*s);
+  if (const FlowVerdict* f = std::get_if<FlowVerdict>(&v)) return FlowVerdictName(*f);
   return PipelineVerdictName(std::get<PipelineVerdict>(v));
 }
 

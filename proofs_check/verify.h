@@ -1,11 +1,11 @@
 // Verify a schedule given as JSON: detects the format by its "format" field ("steps",
-// "steps-compact" (compact_schedule.h), "pipeline" or "pipeline-symmetric"), reads it against the
-// topology (schedules/schedule_file.h) and runs the matching checker (step_checker.h,
-// pipeline_checker.h, symmetric_pipeline_checker.h). One entry point for `collsynth verify` and
-// for every command that writes a schedule (they must verify before writing). Cost: that of the
-// checker. Bad input (unknown format, malformed schedule) throws InputError; a schedule that reads
-// fine but violates the model is a result with ok == false. The result is typed (the checker's
-// own report); its JSON and text forms are built by the CLI (cli/verify_json.h,
+// "steps-compact" (compact_schedule.h), "pipeline", "pipeline-symmetric" or "flows"), reads it
+// against the topology (schedules/schedule_file.h) and runs the matching checker (step_checker.h,
+// pipeline_checker.h, symmetric_pipeline_checker.h, flow_checker.h). One entry point for `collsynth
+// verify` and for every command that writes a schedule (they must verify before writing). Cost:
+// that of the checker. Bad input (unknown format, malformed schedule) throws InputError; a schedule
+// that reads fine but violates the model is a result with ok == false. The result is typed (the
+// checker's own report); its JSON and text forms are built by the CLI (cli/verify_json.h,
 // cli/verify_command.cc). Never prints.
 #ifndef COLLSYNTH_PROOFS_CHECK_VERIFY_H_
 #define COLLSYNTH_PROOFS_CHECK_VERIFY_H_
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "graphs/topology.h"
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
 #include "schedules/collective.h"
@@ -32,19 +33,19 @@ struct VerifyOptions {
 };
 
 // The verdict of the checker that ran: step_checker's for "steps" and "steps-compact",
-// pipeline_checker's for "pipeline".
-using ScheduleVerdict = std::variant<StepVerdict, PipelineVerdict>;
-// StepVerdictName or PipelineVerdictName of the alternative held.
+// pipeline_checker's for "pipeline" and "pipeline-symmetric", flow_checker's for "flows".
+using ScheduleVerdict = std::variant<StepVerdict, PipelineVerdict, FlowVerdict>;
+// StepVerdictName, PipelineVerdictName or FlowVerdictName of the alternative held.
 const char* ScheduleVerdictName(const ScheduleVerdict& v);
 
 // The report of the checker that ran: the step checker's for "steps" and "steps-compact", the
 // pipeline checker's for "pipeline", the symmetric checker's (PipelineCheckReport::symmetric
-// set) for "pipeline-symmetric".
-using ScheduleCheckReport = std::variant<StepCheckReport, PipelineCheckReport>;
+// set) for "pipeline-symmetric", the flow checker's for "flows".
+using ScheduleCheckReport = std::variant<StepCheckReport, PipelineCheckReport, FlowCheckReport>;
 
 struct VerifyResult {
   bool ok = false;
-  std::string format;  // "steps", "steps-compact", "pipeline" or "pipeline-symmetric"
+  std::string format;  // "steps", "steps-compact", "pipeline", "pipeline-symmetric" or "flows"
   Collective collective = Collective::kAllgather;  // the schedule's
   ScheduleVerdict verdict = StepVerdict::kInvalid;
   ScheduleCheckReport report;
@@ -57,7 +58,8 @@ struct VerifyResult {
 
 // The check `collsynth verify` runs, on a schedule already loaded (schedules/schedule_file.h):
 // the step checker for "steps" and "steps-compact", the pipeline checker for "pipeline", the
-// symmetric checker (without expanding) for "pipeline-symmetric". Every consumer of a
+// symmetric checker (without expanding) for "pipeline-symmetric", the flow checker for "flows".
+// Every consumer of a
 // schedule file runs this on the value it then acts on, so one file gets one verdict.
 VerifyResult VerifyLoadedSchedule(const Topology& g, const LoadedSchedule& schedule,
                                   const VerifyOptions& options = {});

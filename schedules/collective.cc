@@ -12,6 +12,8 @@ const char* CollectiveName(Collective c) {
       return "allreduce";
     case Collective::kBroadcast:
       return "broadcast";
+    case Collective::kAlltoall:
+      return "alltoall";
   }
   return "?";  // not reached: every enumerator is listed
 }

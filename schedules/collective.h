@@ -2,9 +2,9 @@
 // enum for the data model (schedules/), the producers (solvers/), the checkers
 // (proofs_check/), the experiments and the CLI. Its spelling in JSON files and on the
 // command line is CollectiveName's ("allgather", "reduce-scatter", "allreduce",
-// "broadcast"; docs/formats.md). Not every component handles every collective: BFB and the
-// baselines build allgather, reduce-scatter and allreduce only; each says so where it
-// parses its input. Cost: O(1). Never prints.
+// "broadcast", "alltoall"; docs/formats.md). Not every component handles every collective: BFB and
+// the baselines build allgather, reduce-scatter and allreduce only; each says so where it parses
+// its input. Cost: O(1). Never prints.
 #ifndef COLLSYNTH_SCHEDULES_COLLECTIVE_H_
 #define COLLSYNTH_SCHEDULES_COLLECTIVE_H_
 
@@ -21,17 +21,22 @@ enum class Collective {
                    // shard v
   kAllreduce,      // reduce-scatter, then allgather
   kBroadcast,      // one root's data reaches every compute node
+  kAlltoall,  // every compute node sends its own block to every other (the "flows" format only)
 };
 
-// Every collective, in declaration order.
+// The collectives of the tree and step schedules ("steps", "steps-compact", "pipeline",
+// "pipeline-symmetric"), in declaration order: ParseCollective's domain. kAlltoall is not among
+// them: it is the collective of the "flows" format only, whose reader spells it itself.
 inline constexpr std::array<Collective, 4> kAllCollectives = {
     Collective::kAllgather, Collective::kReduceScatter, Collective::kAllreduce,
     Collective::kBroadcast};
 
-// The exact JSON / CLI spelling: "allgather", "reduce-scatter", "allreduce", "broadcast".
+// The exact JSON / CLI spelling: "allgather", "reduce-scatter", "allreduce", "broadcast",
+// "alltoall".
 const char* CollectiveName(Collective c);
 
-// The collective spelled `text` (exactly CollectiveName's spelling, case-sensitive), or
+// The collective of kAllCollectives spelled `text` (exactly CollectiveName's spelling,
+// case-sensitive; "alltoall" is not parsed here), or
 // std::nullopt for anything else. Callers turn nullopt into their own InputError message.
 std::optional<Collective> ParseCollective(std::string_view text);
 

@@ -36,25 +36,32 @@ DemandMatrix ParseDemandText(const std::string& text, const std::string& file, c
   if (!doc.contains("format") || doc["format"] != "demand") {
     throw InputError(file, "format", "must be \"demand\"");
   }
-  if (!doc.contains("demand") || !doc["demand"].is_array()) {
+  if (!doc.contains("demand")) {
     throw InputError(file, "demand", "must be an array of {from, to, amount}");
   }
-  const nlohmann::json& list = doc["demand"];
-  if (list.empty()) throw InputError(file, "demand", "has no entry");
+  return DemandFromJson(doc["demand"], file, "demand", g);
+}
+
+DemandMatrix DemandFromJson(const nlohmann::json& list, const std::string& file,
+                            const std::string& key, const Topology& g) {
+  if (!list.is_array()) throw InputError(file, key, "must be an array of {from, to, amount}");
+  if (list.empty()) throw InputError(file, key, "has no entry");
   DemandMatrix d;
   std::set<std::pair<int, int>> seen;
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const std::string item = "demand[" + std::to_string(i) + "]";
+    const std::string item = key + "[" + std::to_string(i) + "]";
     const nlohmann::json& x = list[i];
     if (!x.is_object()) throw InputError(file, item, "must be an object {from, to, amount}");
-    for (const auto& [key, value] : x.items()) {
-      if (key != "from" && key != "to" && key != "amount") {
-        throw InputError(file, item + "." + Abbreviated(key),
+    for (const auto& [member, value] : x.items()) {
+      if (member != "from" && member != "to" && member != "amount") {
+        throw InputError(file, item + "." + Abbreviated(member),
                          "unknown key (expected from, to, amount)");
       }
     }
-    for (const char* key : {"from", "to", "amount"}) {
-      if (!x.contains(key)) throw InputError(file, item, std::string("missing \"") + key + "\"");
+    for (const char* member : {"from", "to", "amount"}) {
+      if (!x.contains(member)) {
+        throw InputError(file, item, std::string("missing \"") + member + "\"");
+      }
     }
     DemandEntry e;
     e.from = ComputeNode(g, x["from"], file, item + ".from");

@@ -9,6 +9,7 @@
 #ifndef COLLSYNTH_SCHEDULES_DEMAND_IO_H_
 #define COLLSYNTH_SCHEDULES_DEMAND_IO_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "graphs/topology.h"
@@ -18,6 +19,10 @@ namespace collsynth {
 
 // Parses the text of a demand file for `g`; `file` names it in errors.
 DemandMatrix ParseDemandText(const std::string& text, const std::string& file, const Topology& g);
+// The entries of a demand array `list` (the value of the member `key`, which names the entries
+// in errors: "KEY[3].amount"), with the same rules; what a "flows" schedule's demand uses.
+DemandMatrix DemandFromJson(const nlohmann::json& list, const std::string& file,
+                            const std::string& key, const Topology& g);
 // Reads and parses the file at `path`.
 DemandMatrix ReadDemandFile(const std::string& path, const Topology& g);
 

@@ -17,7 +17,7 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* kFormats =
-    "\"steps\", \"steps-compact\", \"pipeline\" or \"pipeline-symmetric\"";
+    "\"steps\", \"steps-compact\", \"pipeline\", \"pipeline-symmetric\" or \"flows\"";
 
 LoadedSchedule Load(const Topology& g, const json& doc, const std::string& file,
                     StreamedPipelineTrees* streamed) {
@@ -32,6 +32,8 @@ LoadedSchedule Load(const Topology& g, const json& doc, const std::string& file,
     out.value = PipelineScheduleFromJson(doc, g, file, streamed);
   } else if (format == "pipeline-symmetric") {
     out.value = SymmetricPipelineScheduleFromJson(doc, g, file);
+  } else if (format == "flows") {
+    out.value = FlowScheduleFromJson(doc, g, file);
   } else {
     throw InputError(file, "format",
                      "unknown schedule format \"" + format + "\" (expected " + kFormats + ")");
@@ -49,8 +51,10 @@ const char* LoadedSchedule::Format() const {
       return "steps-compact";
     case 2:
       return "pipeline";
-    default:
+    case 3:
       return "pipeline-symmetric";
+    default:
+      return "flows";
   }
 }
 

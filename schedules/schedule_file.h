@@ -1,5 +1,5 @@
 // One loader for every schedule format: a JSON schedule file ("steps", "steps-compact",
-// "pipeline", "pipeline-symmetric"; docs/formats.md) read once into one typed value. Every
+// "pipeline", "pipeline-symmetric", "flows"; docs/formats.md) read once into one typed value. Every
 // command that consumes a schedule (verify, export msccl|mscclpp|chakra, simulate, schedule
 // expand) loads it here, has proofs_check/verify.h check that very value, and then acts on
 // it: what is lowered or simulated is the object that was checked (docs/architecture.md,
@@ -21,20 +21,21 @@
 #include "schedules/collective.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/flat_step_schedule.h"
+#include "schedules/flow_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
 #include "schedules/symmetric_pipeline_schedule.h"
 
 namespace collsynth {
 
-using ScheduleValue =
-    std::variant<StepSchedule, CompactStepSchedule, PipelineSchedule, SymmetricPipelineSchedule>;
+using ScheduleValue = std::variant<StepSchedule, CompactStepSchedule, PipelineSchedule,
+                                   SymmetricPipelineSchedule, FlowSchedule>;
 
 struct LoadedSchedule {
   std::string file;  // the name used in messages ("<stdin>" for "-")
   ScheduleValue value;
 
-  // "steps", "steps-compact", "pipeline" or "pipeline-symmetric".
+  // "steps", "steps-compact", "pipeline", "pipeline-symmetric" or "flows".
   const char* Format() const;
   Collective collective() const;
 };

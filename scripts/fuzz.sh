@@ -21,7 +21,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-30}"
 shift || true
-all_targets=(topology_json edge_list expression steps steps_compact pipeline symmetric_pipeline experiment_definition experiment_shards msccl_xml mscclpp_plan simulate_options export_options chakra_trace nvidia_smi nccl_xml demand)
+all_targets=(topology_json edge_list expression steps steps_compact pipeline symmetric_pipeline experiment_definition experiment_shards msccl_xml mscclpp_plan simulate_options export_options chakra_trace nvidia_smi nccl_xml demand flows)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=("${all_targets[@]}"); fi
 
@@ -71,6 +71,7 @@ runs_for() {
     nvidia_smi) n=120000 ;;
     nccl_xml) n=50000 ;;
     demand) n=400000 ;;
+    flows) n=100000 ;;
     *) n=50000 ;;
   esac
   echo $((n * seconds / 30))

@@ -24,7 +24,8 @@ from ._exact import fraction as _fraction
 
 __all__ = [
     "CheckError", "InputError", "InternalError", "Topology", "Schedule", "Verdict", "topo", "optimum",
-    "pipeline", "load_schedule", "verify", "simulate", "draw", "experiments",
+    "pipeline", "load_schedule", "verify", "simulate", "draw", "experiments", "bfb", "baseline",
+    "replay", "finder", "tune", "pareto",
 ]
 
 
@@ -235,26 +236,87 @@ topo = _Namespace(gen=_gen, import_machine=_import_machine)
 ``collsynth.topo.import_machine(format, path, ...)``."""
 
 
-def optimum(topology, method="dinkelbach", root=None):
-    """The exact optimal allgather bandwidth runtime and the bounds of ``collsynth optimum``.
+def optimum(topology, method=None, root=None, collective="allgather", demand=None, relay=True):
+    """The exact optimum of ``collsynth optimum``: the allgather's (default) or the all-to-all's.
 
     Parameters
     ----------
     topology : Topology
-    method : {"dinkelbach", "binary-search"}
-        How ratio* is searched (seed 004 §2.1).
+    method : {"dinkelbach", "binary-search"}, optional
+        Allgather: how ratio* is searched (seed 004 §2.1; default ``"dinkelbach"``).
     root : str, optional
-        The broadcast root for bound (5) (default: the first compute node).
+        Allgather: the broadcast root for bound (5) (default: the first compute node).
+    collective : {"allgather", "alltoall"}
+    demand : str or os.PathLike, optional
+        All-to-all: a demand-matrix file (docs/formats.md; default uniform, 1 per pair).
+    relay : bool
+        All-to-all: ``False`` is ``--no-relay`` (compute nodes forward nothing).
 
     Returns
     -------
     dict
-        The keys of ``optimum --json`` (docs/cli.md): ``ratio`` (Fraction: T_B* = (M/N)·ratio),
-        ``bottleneck_cut`` (set of node names, the certificate), ``U``, ``k``, ``allreduce``
-        and ``broadcast`` bounds.
+        The keys of ``optimum --json`` (docs/cli.md). Allgather: ``ratio`` (Fraction:
+        T_B* = (M/N)·ratio), ``bottleneck_cut`` (set of node names, the certificate), ``U``,
+        ``k``, ``allreduce`` and ``broadcast`` bounds. All-to-all: ``lambda`` and ``time``
+        (Fractions), the checked ``certificate``'s bounds, ``bandwidth_tax``, ``ecmp``.
+
+    Raises
+    ------
+    InputError
+        Bad input or options (the CLI's exit 2).
+    CheckError
+        All-to-all: the certificate was not accepted (the CLI's exit 1).
     """
-    return _exact(_json.loads(_core.optimum_json(topology._g, topology.origin, method,
-                                                 root or "")))
+    if collective == "alltoall":
+        for option, value in (("--root", root), ("--method", method)):
+            if value is not None and (option == "--root" or value != "dinkelbach"):
+                raise InputError(f"<args>: {option}: applies to --collective allgather only",
+                                 "<args>", option, "applies to --collective allgather only")
+        return _exact(_json.loads(_core.alltoall_optimum_json(
+            topology._g, topology.origin, "" if demand is None else str(demand), bool(relay))))
+    if collective != "allgather":
+        raise InputError(f"<args>: --collective: unknown collective '{collective}' "
+                         "(allgather, alltoall)", "<args>", "--collective",
+                         f"unknown collective '{collective}' (allgather, alltoall)")
+    if demand is not None or not relay:
+        option = "--demand" if demand is not None else "--no-relay"
+        raise InputError(f"<args>: {option}: applies to --collective alltoall only", "<args>",
+                         option, "applies to --collective alltoall only")
+    return _exact(_json.loads(_core.optimum_json(topology._g, topology.origin,
+                                                 method or "dinkelbach", root or "")))
+
+
+def finder(nodes, degree, alpha="10us", bandwidth="100Gbps", size="1MB"):
+    """The topology finder of seed 000 §5.4 (``collsynth finder --json``).
+
+    Parameters
+    ----------
+    nodes : int
+        N, the number of nodes.
+    degree : int
+        d, links out of each node (1..64).
+    alpha : str
+        Per-step latency α with a unit (s, ms, us, ns; a bare number is us), exact.
+    bandwidth : str
+        Node egress bandwidth B (bps, Kbps, Mbps, Gbps, Tbps; bare: Gbps).
+    size : str
+        Allreduce size M (B, KB, MB, GB, KiB, MiB, GiB; bare: B).
+
+    Returns
+    -------
+    dict
+        The object of ``finder --json``: the Pareto ``frontier`` of allgather (T_L, T_B)
+        candidates (``tb`` and ``allreduce_seconds_exact`` as Fractions; ``tb_decimal`` and
+        ``allreduce_us`` are decimals for people), ``best`` for the workload,
+        ``tb_lower_bound`` and the ``workload`` (Fractions).
+
+    Raises
+    ------
+    InputError
+        A bad option or no topology of that size and degree in the database.
+    """
+    return _exact(_json.loads(_core.finder_json(int(nodes), int(degree), str(alpha),
+                                                str(bandwidth), str(size))))
 
 
 class Verdict:
@@ -284,6 +346,9 @@ class Verdict:
 
     def __repr__(self):
         return f"<collsynth.Verdict {self.verdict!r}>"
+
+
+_NO_RANKS = object()  # export_chakra takes no rank mapping
 
 
 class Schedule:
@@ -351,9 +416,122 @@ class Schedule:
         CheckError
             If the written file does not pass the check (nothing is left at ``path``).
         """
-        error = _core.save_checked(self.topology._g, self._checked.text, str(path))
+        error = _core.save_checked(self.topology._g, self._checked.text, str(path),
+                                   self._checked.check_bfb)
         if error:
             raise CheckError(f"{path}: {error} (nothing written)")
+
+    def _export(self, what, lower, args, options, ranks=None):
+        if not self.verdict.ok:
+            raise InputError("<python>: schedule: does not pass the checker, nothing exported",
+                             "<python>", "schedule", "does not pass the checker")
+        for key, value in options.items():
+            if key.startswith("_") or not hasattr(args, key):
+                raise TypeError(f"{what}() got an unexpected keyword argument {key!r}")
+            setattr(args, key, value)
+        extra = () if ranks is _NO_RANKS else ("" if ranks is None else str(ranks),)
+        return _exact(_json.loads(lower(self.topology._g, self._checked.text, args, *extra)))
+
+    def export_msccl(self, path, ranks=None, **options):
+        """Lower to an MSCCL executor XML file (``collsynth export msccl --json``, docs/export.md).
+
+        The program is self-checked, written to ``path.partial``, replayed from disk by the
+        independent checker and only then renamed, next to its routes file, as the CLI does.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The XML file, or a directory (the file is named by collective and size range).
+        ranks : str or os.PathLike, optional
+            A JSON file: compute node names in rank order, or {name: rank} (``--ranks``).
+        **options
+            The command's options by their Python names: ``profile`` ("executor", "rccl",
+            "legacy"), ``proto`` ("Simple", "LL", "LL128"), ``inplace``, ``min_bytes``,
+            ``max_bytes``, ``max_tbs``, ``max_channels``, ``max_chunks``, ``instances``,
+            ``root_specific``, ``fuse``, ``name``.
+
+        Returns
+        -------
+        dict
+            The summary of ``export msccl --json``: ``file``, ``routes_file``,
+            ``nchunksperloop``, ``optimal_ratio`` and ``achieved_ratio`` (Fractions), ...
+
+        Raises
+        ------
+        InputError
+            Bad options (the CLI's exit 2).
+        CheckError
+            The replay rejected the file or a limit cannot be met (nothing is written).
+        """
+        options["output"] = str(path)
+        return self._export("export_msccl", _core.export_msccl, _core.ExportMscclArgs(), options,
+                            ranks)
+
+    def export_mscclpp(self, path, ranks=None, **options):
+        """Lower to an MSCCL++ execution plan (``collsynth export mscclpp --json``).
+
+        Written to ``path.partial``, replayed from disk by the independent plan checker, then
+        renamed, next to its routes file, as the CLI does (docs/export.md).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The plan file (JSON), or a directory.
+        ranks : str or os.PathLike, optional
+            As ``--ranks``.
+        **options
+            ``proto``, ``inplace``, ``min_bytes``, ``max_bytes``, ``max_tbs``, ``max_chunks``,
+            ``instances``, ``pieces``, ``name``, as the command's options.
+
+        Returns
+        -------
+        dict
+            The summary of ``export mscclpp --json``, ratios as Fractions.
+
+        Raises
+        ------
+        InputError
+            Bad options.
+        CheckError
+            The replay rejected the plan or a limit cannot be met (nothing is written).
+        """
+        options["output"] = str(path)
+        return self._export("export_mscclpp", _core.export_mscclpp, _core.ExportMscclppArgs(),
+                            options, ranks)
+
+    def export_chakra(self, prefix, size, **options):
+        """Chakra ET traces for ASTRA-sim (``collsynth export chakra --json``, docs/export.md).
+
+        The lowered MSCCL program is replayed, the traces checked, written as
+        ``PREFIX.<rank>.et.partial``, read back by the independent reader and checked, then
+        renamed together.
+
+        Parameters
+        ----------
+        prefix : str or os.PathLike
+            The files are ``PREFIX.<rank>.et``.
+        size : int
+            Bytes of the whole N-rank buffer (``--size``).
+        **options
+            ``slices``, ``max_chunks``, ``max_tbs``, ``max_channels``, ``fuse``.
+
+        Returns
+        -------
+        dict
+            The summary of ``export chakra --json``: ``files``, ``system_json_key``,
+            ``size_bytes`` and the ratios as Fractions, ``sent_bytes_per_rank``, ...
+
+        Raises
+        ------
+        InputError
+            Bad options (broadcast, a size that is not a multiple of nchunksperloop × slices).
+        CheckError
+            A check failed or a limit cannot be met (nothing is written).
+        """
+        options["prefix"] = str(prefix)
+        options["size"] = int(size)
+        return self._export("export_chakra", _core.export_chakra, _core.ExportChakraArgs(),
+                            options, _NO_RANKS)
 
     def __repr__(self):
         return f"<collsynth.Schedule {self.format} {self.verdict.verdict!r}>"
@@ -407,6 +585,140 @@ def verify(topology, schedule):
     return load_schedule(topology, schedule).verdict
 
 
+def bfb(topology, collective="allgather", chunks=None, alpha_file=None, thm4=False,
+        compact=False, certificates=True, clp_hint=False, threads=0):
+    """A BFB schedule (seed 000 §6, App. D), checked (``collsynth bfb``).
+
+    The same solve and in-memory check as the command (cli/bfb_request.h); :meth:`Schedule.save`
+    writes it through the checked-output path, as ``bfb -o`` does.
+
+    Parameters
+    ----------
+    topology : Topology
+    collective : {"allgather", "reduce-scatter", "allreduce"}
+    chunks : int, optional
+        Exactly P chunks per shard: ILP (12) against the rounded LP (App. D.2), allgather only.
+    alpha_file : str or os.PathLike, optional
+        Per-link alphas for LP (13) (App. D.3).
+    thm4 : bool
+        Reduce-scatter by Theorem 4 with a known reverse-symmetry isomorphism.
+    compact : bool
+        Hold (and save) the ``"steps-compact"`` form instead of ``"steps"``.
+    certificates : bool
+        Keep the per-(u, t) certificates in the schedule's ``extra`` (``--no-certificates``).
+    clp_hint : bool
+        Start every exact solve from CLP's LP optimum.
+    threads : int
+        Worker threads (0 = all cores).
+
+    Returns
+    -------
+    Schedule
+        ``summary`` holds the keys of ``bfb --json`` (``tl``, ``tb`` and ``u_sum`` as Fractions,
+        ``bandwidth_optimal``, ``verified``, ...); an ``error`` key when the checker rejected it
+        or Theorem 20's bound does not hold (the CLI's exit 1).
+    """
+    request = _core.BfbRequest()
+    request.file = topology.origin
+    request.collective = collective
+    request.chunks = 0 if chunks is None else int(chunks)
+    request.alpha_file = "" if alpha_file is None else str(alpha_file)
+    request.thm4 = bool(thm4)
+    request.no_certificates = not certificates
+    request.clp_hint = bool(clp_hint)
+    request.threads = int(threads)
+    return Schedule(topology, _core.bfb(topology._g, request, bool(compact)))
+
+
+def baseline(topology, name, collective=None, chunks=1, order=None, dims=None, shifts=None,
+             fan_out=0, ecmp_routes=64):
+    """A baseline schedule, checked (``collsynth baseline``).
+
+    Parameters
+    ----------
+    topology : Topology
+    name : str
+        A step baseline (``uniring``, ``biring``, ``torus``, ``recursive-doubling``,
+        ``dbtree``, ``multitree``, ...) or a routed one (``direct``, ``routed-ring``,
+        ``routed-recursive-doubling``), as ``collsynth baseline --help`` lists them.
+    collective : {"allgather", "reduce-scatter", "allreduce"}, optional
+        Default: the baseline's own.
+    chunks : int
+        Pipeline chunks P (dbtree).
+    order : list of str, optional
+        Ring order by node name (rings, dbtree, routed baselines).
+    dims : list of int, optional
+        Grid dimensions (torus, multitree).
+    shifts : list of int, optional
+        Ring shifts (shifted rings).
+    fan_out : int
+        k-ary cap on MultiTree children (0 = none).
+    ecmp_routes : int
+        Routed baselines: at most this many shortest routes per tree edge.
+
+    Returns
+    -------
+    Schedule
+        ``"steps"`` (step baselines) or ``"pipeline"`` (routed ones); ``summary`` holds the
+        keys of ``baseline --json`` (the checker's report, Fractions for rationals).
+
+    Raises
+    ------
+    InputError
+        The topology does not fit the baseline, or an unknown name or option.
+    CheckError
+        The checker rejected the built schedule (the CLI's exit 1).
+    """
+    checked = _core.baseline(topology._g, topology.origin, name, collective or "", int(chunks),
+                             list(order or []), [int(d) for d in dims or []],
+                             [int(p) for p in shifts or []], int(fan_out), int(ecmp_routes))
+    return Schedule(topology, checked)
+
+
+def replay(source, profile=None, fifo=None, root=None, rounds=None, max_violations=50):
+    """Replay an MSCCL XML file or an MSCCL++ plan (``collsynth replay --json``).
+
+    The independent checker (proofs_check/msccl_replay.h, proofs_check/mscclpp_replay.h) loads
+    it as the runtime would and checks that it implements its collective.
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+        A path, or the document's text itself (a ``str`` whose first non-blank character is
+        ``<`` or ``{``). A plan is text starting with ``{`` or a path ending in ``.json``.
+    profile : {"executor", "rccl", "legacy"}, optional
+        XML only: the runtime (default ``"executor"``).
+    fifo : int, optional
+        XML only: one-chunk transfers a connector holds (default: as the kernel).
+    root : int, optional
+        XML broadcast: the root rank (default 0).
+    rounds : int, optional
+        XML only: rounds of the chunk loop simulated (default 2).
+    max_violations : int
+        Violations listed.
+
+    Returns
+    -------
+    dict
+        The object of ``replay --json``: ``ok``, ``format``, ``coll``, ``ngpus``,
+        ``nchunksperloop``, ``violations``, ``bytes_per_pair``, ``notes``, ... A rejected file
+        is ``ok == False``, not an exception.
+
+    Raises
+    ------
+    InputError
+        An unreadable file or a bad option.
+    """
+    is_text = isinstance(source, str) and source.lstrip(" \t\r\n")[:1] in ("<", "{")
+    given = [opt for opt, value in (("--profile", profile), ("--fifo", fifo), ("--root", root),
+                                    ("--rounds", rounds)) if value is not None]
+    return _json.loads(_core.replay(source if is_text else str(source), is_text,
+                                    profile or "executor", 0 if fifo is None else int(fifo),
+                                    0 if root is None else int(root),
+                                    2 if rounds is None else int(rounds), int(max_violations),
+                                    given))
+
+
 def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
              switch_model="store-and-forward", mode="sync", chunks_sweep=None):
     """Simulate a checked schedule in exact time (``collsynth simulate --json``, docs/simulate.md).
@@ -449,6 +761,81 @@ def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
     topology = schedule.topology
     return _exact(_json.loads(_core.simulate(topology._g, topology._file, schedule.to_json(),
                                              options, sweep)))
+
+
+def tune(topology, sizes, out, collective="allgather", alpha=0, gamma=0, bandwidth_unit="GB/s",
+         switch_model="store-and-forward", chunks_sweep=(1, 2, 4, 8, 16, 32, 64)):
+    """The fastest checked schedule per message size (``collsynth tune --json``, docs/tune.md).
+
+    At each size every candidate the topology admits is simulated in exact time; the winner's
+    schedule is written to ``out/<algorithm>.json`` through the checked-output path.
+
+    Parameters
+    ----------
+    topology : Topology
+        Its file's link latencies are used when it was read with :meth:`Topology.from_file`.
+    sizes : list of str or int
+        Message sizes M ("1KB", "1MB", or bytes).
+    out : str or os.PathLike
+        The directory for the winning schedules (created).
+    collective : {"allgather", "reduce-scatter", "allreduce"}
+    alpha, gamma, bandwidth_unit, switch_model
+        As for :func:`simulate`.
+    chunks_sweep : list of int
+        P values tried for pipeline schedules.
+
+    Returns
+    -------
+    dict
+        The report of ``tune --json``: per size the winner, its exact ``time``, the lower bound
+        and the gap (Fractions), every candidate's time; the ``ranges`` of sizes per winner.
+
+    Raises
+    ------
+    InputError
+        Bad options or input.
+    CheckError
+        A winning schedule could not be written (nothing is left at its path).
+    """
+    options = _core.SimulationOptions()
+    options.alpha = str(alpha)
+    options.gamma = str(gamma)
+    options.bandwidth_unit = bandwidth_unit
+    options.switch_model = switch_model
+    sweep = ",".join(str(p) for p in chunks_sweep)
+    return _exact(_json.loads(_core.tune_json(topology._g, topology._file,
+                                              [str(size) for size in sizes], str(out), collective,
+                                              options, sweep)))
+
+
+def pareto(topology, collective="allgather", out=None):
+    """The non-dominated (height, ratio) points among checked pipeline schedules
+    (``collsynth pareto --json``, docs/min_height.md).
+
+    Parameters
+    ----------
+    topology : Topology
+    collective : {"allgather", "reduce-scatter", "allreduce"}
+    out : str or os.PathLike, optional
+        Write each point's schedule into this folder (checked from the bytes on disk).
+
+    Returns
+    -------
+    dict
+        The object of ``pareto --json``: ``points`` from the least height to the least ratio
+        (``ratio`` a Fraction, ``height_hops``, ``schedule`` when written), every
+        ``candidates``' figures, the certified ``ratio_lower_bound`` and
+        ``height_lower_bound_hops``.
+
+    Raises
+    ------
+    InputError
+        Bad options or input.
+    CheckError
+        No candidate passed the checker, or a write failed (the CLI's exit 1).
+    """
+    return _exact(_json.loads(_core.pareto_json(topology._g, topology.origin, collective,
+                                                "" if out is None else str(out))))
 
 
 def _csv_value(cell):

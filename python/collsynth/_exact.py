@@ -9,12 +9,21 @@ RATIONAL_KEYS = frozenset({
     "min_cut", "max_single_node_cut", "rs_ag_ratio", "link_bandwidth", "average_distance",
     "coefficient_of_M_over_B", "B", "coefficient_of_M", "tb", "cut_ratio", "in", "out",
     "theorem15_bound", "fixed_k_lower_bound", "lp_ratio",
+    # bfb --json and the exporters' --json (docs/cli.md)
+    "u_sum", "tb_lower_bound", "lambda", "time", "lower", "upper", "bandwidth_tax", "slowdown",
+    "average_path_length",
+    # finder --json
+    "allreduce_seconds_exact", "alpha_seconds", "bandwidth_bps",
+    # tune --json (docs/tune.md)
+    # pareto --json (docs/min_height.md)
+    "ratio_lower_bound",
+    "time", "gap", "alpha_bound", "bandwidth_bound_ratio", "from_bytes", "to_bytes", "tb_lp", "tb_ilp", "tb_rounded", "thm20_gap", "achieved_ratio",
     # simulate --json (docs/simulate.md): exact times in seconds, byte counts, link loads
     "completion_time", "issued", "start", "end", "arrived", "done", "bytes", "busy",
     "busy_fraction", "size_bytes", "shard_bytes", "bytes_per_unit", "alpha", "gamma",
 })
 # Keys whose values are integers that the JSON writes as strings when they are large.
-INTEGER_KEYS = frozenset({"k", "moore_bound"})
+INTEGER_KEYS = frozenset({"k", "moore_bound", "lcm_chunks", "lcm_chunks_per_shard"})
 # Keys whose values are certificates: sets of node names.
 NODE_SET_KEYS = frozenset({"bottleneck_cut", "min_cut_set", "cut"})
 

@@ -14,17 +14,28 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cli/alltoall_report.h"
+#include "cli/baseline_request.h"
+#include "cli/bfb_request.h"
 #include "cli/draw.h"
 #include "cli/experiment_common.h"
+#include "cli/export_chakra.h"
+#include "cli/export_msccl.h"
+#include "cli/export_mscclpp.h"
+#include "cli/finder_report.h"
 #include "cli/optimum_report.h"
+#include "cli/pareto_report.h"
 #include "cli/pipeline_request.h"
+#include "cli/replay_request.h"
 #include "cli/schedule_input.h"
 #include "cli/schedule_output.h"
 #include "cli/topo_common.h"
+#include "cli/tune_report.h"
 #include "cli/verify_json.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
@@ -109,6 +120,7 @@ struct CheckedSchedule {
   std::string report;   // cli::VerifyResultJson of the text's check
   std::string summary;  // JSON: format, ratio, optimal_ratio, U, k, trees, ...
   bool ok = false;
+  bool check_bfb = false;  // also checked as a BFB schedule (bfb's allgather), when saved too
 };
 
 CheckedSchedule Checked(const Topology& g, std::string text, json summary) {
@@ -198,14 +210,18 @@ std::string VerifyText(const Topology& g, const std::string& text, const std::st
 // Writes a schedule that the checker accepted through the CLI's checked-output path: the bytes
 // are read back from OUT.partial, checked and compared before the rename (cli/schedule_output.h).
 // Returns the error ("" when written).
-std::string SaveChecked(const Topology& g, const std::string& text, const std::string& path) {
+std::string SaveChecked(const Topology& g, const std::string& text, const std::string& path,
+                        bool check_bfb) {
   py::gil_scoped_release release;
-  const VerifyResult r = VerifyScheduleText(g, text, "<python>");
+  VerifyOptions options;
+  options.check_bfb = check_bfb;
+  const VerifyResult r = VerifyScheduleText(g, text, "<python>", options);
   if (!r.ok) return "the schedule does not pass the checker: " + r.FirstError();
   cli::ExpectedCheck expected;
   if (const auto* s = std::get_if<StepCheckReport>(&r.report)) expected = cli::SameFigures(*s);
   if (const auto* p = std::get_if<PipelineCheckReport>(&r.report)) expected = cli::SameFigures(*p);
-  cli::OutputCheck written = cli::WriteCheckedSchedule(g, std::string(text), path, {}, expected);
+  cli::OutputCheck written =
+      cli::WriteCheckedSchedule(g, std::string(text), path, options, expected);
   return written.ok ? "" : written.error;
 }
 
@@ -306,6 +322,94 @@ std::string Draw(const Topology& g, const std::string& topology_file,
   return written.ok ? "" : written.error;
 }
 
+// A producer's schedule that its checker rejected, as the CLI's exit 1: collsynth.CheckError.
+struct CheckFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Checks `text` as the producing command checks it before writing (`options`).
+CheckedSchedule CheckedAs(const Topology& g, std::string text, json summary,
+                          const VerifyOptions& options) {
+  CheckedSchedule c;
+  const VerifyResult r = VerifyScheduleText(g, text, "<python>", options);
+  c.ok = r.ok;
+  c.check_bfb = options.check_bfb;
+  c.report = cli::VerifyResultJson(r).dump();
+  c.summary = summary.dump();
+  c.text = std::move(text);
+  return c;
+}
+
+// `collsynth bfb` (cli/bfb_request.h): the schedule in its text ("steps", or "steps-compact"
+// when `compact`), the summary of `bfb --json` and the checker's verdict on the text.
+CheckedSchedule Bfb(const Topology& g, const cli::BfbRequest& request, bool compact) {
+  py::gil_scoped_release release;
+  cli::BfbOutcome o = cli::ComputeBfb(g, request);
+  json summary = o.summary;
+  summary["format"] = compact ? "steps-compact" : "steps";
+  std::string text = cli::BfbScheduleText(&o, g, compact);
+  return CheckedAs(g, std::move(text), std::move(summary), o.verify);
+}
+
+// `collsynth baseline` (cli/baseline_request.h); a schedule the checker rejects raises
+// CheckError with the CLI's message.
+CheckedSchedule Baseline(const Topology& g, const cli::BaselineRequest& request) {
+  py::gil_scoped_release release;
+  cli::CheckedBaseline b = cli::BuildCheckedBaseline(g, request);
+  if (!b.ok) {
+    throw CheckFailed("baseline " + request.options.name + " failed the checker: " + b.error);
+  }
+  b.report["format"] = b.format;
+  return CheckedAs(g, std::move(b.text), std::move(b.report), {});
+}
+
+// `collsynth replay --json` (cli/replay_request.h) of a file (`is_text` false: `source` is its
+// path) or of text.
+std::string Replay(const std::string& source, bool is_text, const cli::ReplayRequest& request) {
+  const std::string name = is_text ? "<python>" : source;
+  const std::string text = is_text ? source : cli::ReadReplayFile(source);
+  py::gil_scoped_release release;
+  const cli::ReplayOutcome o =
+      cli::ReplayText(text, name, cli::IsMscclppPlan(is_text ? "" : source, text), request);
+  return cli::ReplayJson(o).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// `collsynth export msccl|mscclpp|chakra --json` (cli/export_*.h) of a schedule's text that
+// the checker accepted (the caller makes sure), on `g`: the files written and replayed from
+// disk before they are kept, the summary returned; a failed check or limit raises CheckError
+// with the CLI's message.
+template <typename Args>
+std::string Export(cli::ExportOutcome (*lower)(const Args&, const cli::ExportInput&),
+                   const Topology& g, const std::string& text, const Args& args,
+                   const std::string& ranks) {
+  cli::ExportInput source;
+  source.g = &g;
+  source.text = text;
+  source.ranks = ranks;
+  py::gil_scoped_release release;
+  const cli::ExportOutcome o = lower(args, source);
+  if (!o.ok) {
+    throw CheckFailed(o.failure.empty() ? "the schedule does not pass the checker" : o.failure);
+  }
+  return o.json.dump();
+}
+
+// `collsynth optimum --collective alltoall --json` (cli/alltoall_report.h); Ctrl-C is checked
+// where the CLI shows a stage. A certificate the checker rejects raises CheckError, a failed LP
+// InternalError, each with the CLI's message.
+std::string AlltoallOptimumJson(const Topology& g, const std::string& file,
+                                const std::string& demand_file, bool relay) {
+  py::gil_scoped_release release;
+  const cli::AlltoallReport r =
+      cli::ComputeAlltoallReport(g, file, demand_file, relay, [](const std::string&) {
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      });
+  if (r.lp_failed) throw std::runtime_error(r.failure);
+  if (!r.certified) throw CheckFailed(r.failure);
+  return r.json.dump();
+}
+
 void TranslateExceptions(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
@@ -313,6 +417,9 @@ void TranslateExceptions(std::exception_ptr p) {
     throw;
   } catch (const py::builtin_exception&) {
     throw;
+  } catch (const CheckFailed& e) {
+    py::object cls = py::module_::import("collsynth._errors").attr("CheckError");
+    PyErr_SetObject(cls.ptr(), py::str(e.what()).ptr());
   } catch (const experiments::UnverifiedRowError& e) {
     py::object cls = py::module_::import("collsynth._errors").attr("CheckError");
     PyErr_SetObject(cls.ptr(), py::str(e.what()).ptr());
@@ -365,6 +472,48 @@ PYBIND11_MODULE(_collsynth, m) {
         py::arg("jobs"), py::arg("plots"));
   m.def("draw", &Draw, py::arg("topology"), py::arg("topology_file"), py::arg("schedule_text"),
         py::arg("output"), py::arg("tree"), py::arg("cut"), py::arg("title"));
+  m.def(
+      "finder_json",
+      [](std::int64_t nodes, int degree, const std::string& alpha, const std::string& bandwidth,
+         const std::string& size) {
+        cli::FinderRequest r{nodes, degree, alpha, bandwidth, size};
+        py::gil_scoped_release release;
+        return cli::ComputeFinderReport(r).json.dump();
+      },
+      py::arg("nodes"), py::arg("degree"), py::arg("alpha"), py::arg("bandwidth"), py::arg("size"));
+  m.def(
+      "tune_json",
+      [](const Topology& g, const std::string& topology_file, const std::vector<std::string>& sizes,
+         const std::string& out_dir, const std::string& collective, const SimulationOptions& model,
+         const std::string& chunks_sweep) {
+        cli::TuneRequest r;
+        r.g = &g;
+        r.topology = topology_file;
+        r.sizes = sizes;
+        r.out_dir = out_dir;
+        r.collective = collective;
+        r.model = model;
+        r.chunks_sweep = chunks_sweep;
+        py::gil_scoped_release release;
+        const cli::TuneOutcome o = cli::RunTuneRequest(r);
+        if (!o.ok) throw CheckFailed(o.failure);
+        return o.json.dump();
+      },
+      py::arg("topology"), py::arg("topology_file"), py::arg("sizes"), py::arg("out_dir"),
+      py::arg("collective"), py::arg("model"), py::arg("chunks_sweep"));
+  m.def(
+      "pareto_json",
+      [](const Topology& g, const std::string& file, const std::string& collective,
+         const std::string& out_dir) {
+        const cli::ParetoRequest r{file, &g, collective, out_dir};
+        py::gil_scoped_release release;
+        const cli::ParetoOutcome o = cli::RunParetoRequest(r);
+        if (!o.ok) throw CheckFailed(o.failure);
+        return o.json.dump();
+      },
+      py::arg("topology"), py::arg("file"), py::arg("collective"), py::arg("out_dir"));
+  m.def("alltoall_optimum_json", &AlltoallOptimumJson, py::arg("topology"), py::arg("file"),
+        py::arg("demand_file"), py::arg("relay"));
   m.def("optimum_json", &OptimumJson, py::arg("topology"), py::arg("file"), py::arg("method"),
         py::arg("root"));
 
@@ -372,7 +521,8 @@ PYBIND11_MODULE(_collsynth, m) {
       .def_readonly("text", &CheckedSchedule::text)
       .def_readonly("report", &CheckedSchedule::report)
       .def_readonly("summary", &CheckedSchedule::summary)
-      .def_readonly("ok", &CheckedSchedule::ok);
+      .def_readonly("ok", &CheckedSchedule::ok)
+      .def_readonly("check_bfb", &CheckedSchedule::check_bfb);
   m.def("pipeline", &Pipeline, py::arg("topology"), py::arg("file"), py::arg("collective"),
         py::arg("root"), py::arg("fixed_k"), py::arg("symmetric"));
   m.def("load_schedule", &LoadSchedule, py::arg("topology"), py::arg("path"));
@@ -388,5 +538,106 @@ PYBIND11_MODULE(_collsynth, m) {
   m.def("simulate", &Simulate, py::arg("topology"), py::arg("topology_file"), py::arg("text"),
         py::arg("options"), py::arg("chunks_sweep"));
   m.def("verify_text", &VerifyText, py::arg("topology"), py::arg("text"), py::arg("file"));
-  m.def("save_checked", &SaveChecked, py::arg("topology"), py::arg("text"), py::arg("path"));
+  m.def("save_checked", &SaveChecked, py::arg("topology"), py::arg("text"), py::arg("path"),
+        py::arg("check_bfb") = false);
+
+  py::class_<cli::BfbRequest>(m, "BfbRequest")
+      .def(py::init<>())
+      .def_readwrite("file", &cli::BfbRequest::file)
+      .def_readwrite("collective", &cli::BfbRequest::collective)
+      .def_readwrite("chunks", &cli::BfbRequest::chunks)
+      .def_readwrite("alpha_file", &cli::BfbRequest::alpha_file)
+      .def_readwrite("clp_hint", &cli::BfbRequest::clp_hint)
+      .def_readwrite("no_certificates", &cli::BfbRequest::no_certificates)
+      .def_readwrite("thm4", &cli::BfbRequest::thm4)
+      .def_readwrite("threads", &cli::BfbRequest::threads);
+  m.def("bfb", &Bfb, py::arg("topology"), py::arg("request"), py::arg("compact"));
+  m.def(
+      "baseline",
+      [](const Topology& g, const std::string& file, const std::string& name,
+         const std::string& collective, int chunks, const std::vector<std::string>& order,
+         const std::vector<int>& dims, const std::vector<int>& shifts, int fan_out,
+         int ecmp_routes) {
+        cli::BaselineRequest r;
+        r.options.name = name;
+        r.options.chunks = chunks;
+        r.options.order = order;
+        r.options.dims = dims;
+        r.options.shifts = shifts;
+        r.options.fan_out = fan_out;
+        r.collective = collective;
+        r.topology = file;
+        r.ecmp_routes = ecmp_routes;
+        return Baseline(g, r);
+      },
+      py::arg("topology"), py::arg("file"), py::arg("name"), py::arg("collective"),
+      py::arg("chunks"), py::arg("order"), py::arg("dims"), py::arg("shifts"), py::arg("fan_out"),
+      py::arg("ecmp_routes"));
+  m.def(
+      "replay",
+      [](const std::string& source, bool is_text, const std::string& profile, int fifo, int root,
+         int rounds, int max_violations, const std::vector<std::string>& xml_only_given) {
+        cli::ReplayRequest r;
+        r.profile = profile;
+        r.options.fifo_depth = fifo;
+        r.options.root = root;
+        r.options.iterations = rounds;
+        r.options.max_violations = max_violations;
+        r.xml_only_given = xml_only_given;
+        return Replay(source, is_text, r);
+      },
+      py::arg("source"), py::arg("is_text"), py::arg("profile"), py::arg("fifo"), py::arg("root"),
+      py::arg("rounds"), py::arg("max_violations"), py::arg("xml_only_given"));
+  py::class_<cli::ExportMscclArgs>(m, "ExportMscclArgs")
+      .def(py::init<>())
+      .def_readwrite("output", &cli::ExportMscclArgs::output)
+      .def_readwrite("profile", &cli::ExportMscclArgs::profile)
+      .def_readwrite("proto", &cli::ExportMscclArgs::proto)
+      .def_readwrite("inplace", &cli::ExportMscclArgs::inplace)
+      .def_readwrite("min_bytes", &cli::ExportMscclArgs::min_bytes)
+      .def_readwrite("max_bytes", &cli::ExportMscclArgs::max_bytes)
+      .def_readwrite("max_tbs", &cli::ExportMscclArgs::max_tbs)
+      .def_readwrite("max_channels", &cli::ExportMscclArgs::max_channels)
+      .def_readwrite("max_chunks", &cli::ExportMscclArgs::max_chunks)
+      .def_readwrite("instances", &cli::ExportMscclArgs::instances)
+      .def_readwrite("root_specific", &cli::ExportMscclArgs::root_specific)
+      .def_readwrite("fuse", &cli::ExportMscclArgs::fuse)
+      .def_readwrite("name", &cli::ExportMscclArgs::name);
+  m.def(
+      "export_msccl",
+      [](const Topology& g, const std::string& text, const cli::ExportMscclArgs& a,
+         const std::string& ranks) { return Export(&cli::ExportMsccl, g, text, a, ranks); },
+      py::arg("topology"), py::arg("text"), py::arg("args"), py::arg("ranks"));
+  py::class_<cli::ExportMscclppArgs>(m, "ExportMscclppArgs")
+      .def(py::init<>())
+      .def_readwrite("output", &cli::ExportMscclppArgs::output)
+      .def_readwrite("proto", &cli::ExportMscclppArgs::proto)
+      .def_readwrite("inplace", &cli::ExportMscclppArgs::inplace)
+      .def_readwrite("min_bytes", &cli::ExportMscclppArgs::min_bytes)
+      .def_readwrite("max_bytes", &cli::ExportMscclppArgs::max_bytes)
+      .def_readwrite("max_tbs", &cli::ExportMscclppArgs::max_tbs)
+      .def_readwrite("max_chunks", &cli::ExportMscclppArgs::max_chunks)
+      .def_readwrite("instances", &cli::ExportMscclppArgs::instances)
+      .def_readwrite("pieces", &cli::ExportMscclppArgs::pieces)
+      .def_readwrite("name", &cli::ExportMscclppArgs::name);
+  m.def(
+      "export_mscclpp",
+      [](const Topology& g, const std::string& text, const cli::ExportMscclppArgs& a,
+         const std::string& ranks) { return Export(&cli::ExportMscclpp, g, text, a, ranks); },
+      py::arg("topology"), py::arg("text"), py::arg("args"), py::arg("ranks"));
+  py::class_<cli::ExportChakraArgs>(m, "ExportChakraArgs")
+      .def(py::init<>())
+      .def_readwrite("prefix", &cli::ExportChakraArgs::prefix)
+      .def_readwrite("size", &cli::ExportChakraArgs::size)
+      .def_readwrite("slices", &cli::ExportChakraArgs::slices)
+      .def_readwrite("max_chunks", &cli::ExportChakraArgs::max_chunks)
+      .def_readwrite("max_tbs", &cli::ExportChakraArgs::max_tbs)
+      .def_readwrite("max_channels", &cli::ExportChakraArgs::max_channels)
+      .def_readwrite("fuse", &cli::ExportChakraArgs::fuse);
+  m.def(
+      "export_chakra",
+      [](const Topology& g, const std::string& text, const cli::ExportChakraArgs& a) {
+        return Export(&cli::ExportChakra, g, text, a, "");
+      },
+      py::arg("topology"), py::arg("text"), py::arg("args"));
 }

@@ -1,5 +1,6 @@
 """optimum: exact Fractions and certificate sets equal to `collsynth optimum --json`."""
 
+import json
 import signal
 from fractions import Fraction
 
@@ -53,3 +54,76 @@ def test_ctrl_c_interrupts_a_long_call():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("name,flags,kwargs", [
+    ("k22.json", [], {}),
+    ("two_cluster.json", ["--no-relay"], {"relay": False}),
+])
+def test_alltoall_optimum_as_the_cli(cli, topologies, name, flags, kwargs):
+    path = topologies / name
+    mine = collsynth.optimum(collsynth.Topology.from_file(path), collective="alltoall", **kwargs)
+    theirs = cli.json("optimum", path, "--collective", "alltoall", *flags, "--json")
+    assert mine == exact(theirs)
+    assert isinstance(mine["lambda"], Fraction) and mine["time"] == 1 / mine["lambda"]
+    assert mine["certificate"]["lower"] == mine["certificate"]["upper"] == mine["lambda"]
+
+
+def test_alltoall_optimum_with_a_demand_file(cli, topologies, tmp_path):
+    path = topologies / "k22.json"
+    g = collsynth.Topology.from_file(path)
+    a, b = g.compute_nodes[:2]
+    demand = tmp_path / "demand.json"
+    demand.write_text(json.dumps({"format": "demand",
+                                  "demand": [{"from": a, "to": b, "amount": "3/2"}]}))
+    mine = collsynth.optimum(g, collective="alltoall", demand=demand)
+    assert mine == exact(cli.json("optimum", path, "--collective", "alltoall", "--demand", demand,
+                                  "--json"))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "demand", "demand": [{"from": a, "to": "zz",
+                                                               "amount": 1}]}))
+    with pytest.raises(collsynth.InputError) as e:
+        collsynth.optimum(g, collective="alltoall", demand=bad)
+    code, _, err = cli.run("optimum", path, "--collective", "alltoall", "--demand", bad)
+    assert code == 2 and "collsynth: " + str(e.value) == err.strip().splitlines()[-1]
+
+
+def test_optimum_option_errors_are_the_cli_messages(cli, topologies):
+    path = topologies / "k22.json"
+    g = collsynth.Topology.from_file(path)
+    for kwargs, flags in (({"collective": "alltoall", "root": "a"},
+                           ["--collective", "alltoall", "--root", "a"]),
+                          ({"demand": "d.json"}, ["--demand", "d.json"]),
+                          ({"collective": "gossip"}, ["--collective", "gossip"])):
+        with pytest.raises(collsynth.InputError) as e:
+            collsynth.optimum(g, **kwargs)
+        code, _, err = cli.run("optimum", path, *flags)
+        assert code == 2 and "collsynth: " + str(e.value) == err.strip().splitlines()[-1], kwargs
+
+
+@pytest.mark.parametrize("nodes,degree,flags,kwargs", [
+    (8, 2, [], {}),
+    (16, 4, ["--alpha", "1us", "--size", "64KB"], {"alpha": "1us", "size": "64KB"}),
+])
+def test_finder_as_the_cli(cli, nodes, degree, flags, kwargs):
+    mine = collsynth.finder(nodes, degree, **kwargs)
+    theirs = cli.json("finder", "--nodes", nodes, "--degree", degree, *flags, "--json")
+    assert mine == exact(theirs)
+    assert isinstance(mine["best"]["tb"], Fraction)
+    # seed 000 Thm 7: T_B >= (N-1)/N in units of M/B (B a node's egress bandwidth), with
+    # equality exactly for the candidates marked bandwidth-optimal
+    bound = Fraction(nodes - 1, nodes)
+    assert mine["tb_lower_bound"] == bound
+    for c in mine["frontier"]:
+        assert c["tb"] >= bound and c["bw_optimal"] == (c["tb"] == bound), c["topology"]
+    assert mine["best"] in mine["frontier"]
+
+
+def test_finder_errors_are_the_cli_messages(cli):
+    for kwargs, flags in (({"nodes": 8, "degree": 0}, ["--nodes", "8", "--degree", "0"]),
+                          ({"nodes": 8, "degree": 2, "alpha": "3parsecs"},
+                           ["--nodes", "8", "--degree", "2", "--alpha", "3parsecs"])):
+        with pytest.raises(collsynth.InputError) as e:
+            collsynth.finder(**kwargs)
+        code, _, err = cli.run("finder", *flags)
+        assert code == 2 and "collsynth: " + str(e.value) == err.strip().splitlines()[-1], kwargs

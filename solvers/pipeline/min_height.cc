@@ -329,6 +329,7 @@ MinHeightResult BuildShortestPathDagSchedule(const Topology& g, const MinHeightO
       break;
     }
     case Collective::kBroadcast:
+    case Collective::kAlltoall:
       throw std::invalid_argument(
           "the shortest-path-DAG family takes allgather, reduce-scatter "
           "or allreduce");

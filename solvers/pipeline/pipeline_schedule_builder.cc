@@ -429,6 +429,8 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
       s.extra["broadcast_cut"] = names;
       break;
     }
+    case Collective::kAlltoall:
+      throw std::invalid_argument("pipeline schedules: no alltoall (see the flows format)");
   }
   assert(CheckPipelineSchedule(g, out.schedule).ok);  // STYLE rule 5 (debug builds)
   return out;

@@ -4,7 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <tuple>
+#include <vector>
 
 #include "test_util.h"
 
@@ -126,6 +131,104 @@ TEST(AlltoallCli, BadArgumentsExitTwo) {
   ExpectOneLineError(
       {"optimum", Ring(4), "--collective", "alltoall", "--demand", TempPath("missing.json")},
       "missing.json");
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// -o writes the certified flow as a "flows" schedule (checked from disk); `verify` reads it
+// back and recomputes T = 1/λ* = 9/2 on the 6-ring; a wrong claimed time, a share sum off and a
+// path over a missing link are rejected (exit 1, naming the item); a bad node name is exit 2
+// naming the item; consumers that do not read flows yet refuse it with exit 2.
+TEST(AlltoallCli, OptimumWritesFlowsThatVerify) {
+  const std::string ring = Ring(6), out = TempPath("ring6_flows.json");
+  CliResult r = RunCli({"optimum", ring, "--collective", "alltoall", "-o", out, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["output_verified"], true);
+  EXPECT_EQ(summary["output_pairs"], 30);
+  r = RunCli({"verify", ring, out, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto v = nlohmann::json::parse(r.out);
+  EXPECT_EQ(v["format"], "flows");
+  EXPECT_EQ(v["collective"], "alltoall");
+  EXPECT_EQ(v["verdict"], "valid");
+  EXPECT_EQ(v["time"], "9/2");
+  EXPECT_EQ(v["claimed_time"], "9/2");
+
+  nlohmann::json doc = nlohmann::json::parse(Slurp(out));
+  EXPECT_EQ(doc["time"], "9/2");
+  nlohmann::json wrong_time = doc;
+  wrong_time["time"] = "4";
+  r = RunCli({"verify", ring, WriteTempFile("wrong_time.json", wrong_time.dump())});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("time: the schedule claims 4, its link loads give 9/2"), std::string::npos)
+      << r.out;
+
+  nlohmann::json short_share = doc;
+  short_share["flows"][0]["paths"][0]["share"] = "1/1000";
+  r = RunCli({"verify", ring, WriteTempFile("short_share.json", short_share.dump())});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("flows[0]: the shares of"), std::string::npos) << r.out;
+
+  nlohmann::json broken = doc;
+  broken["flows"][0]["paths"][0]["path"] = {broken["flows"][0]["from"], "r3",
+                                            broken["flows"][0]["to"]};
+  r = RunCli({"verify", ring, WriteTempFile("broken.json", broken.dump())});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("flows[0].paths[0].path[1]: no link"), std::string::npos) << r.out;
+
+  nlohmann::json unknown = doc;
+  unknown["flows"][3]["paths"][0]["path"][1] = "x";
+  r = RunCli({"verify", ring, WriteTempFile("unknown_node.json", unknown.dump())});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("flows[3].paths[0].path[1]: unknown node 'x'"), std::string::npos) << r.err;
+
+  r = RunCli({"simulate", ring, out, "--size", "1MB"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("\"flows\" schedule is not simulated"), std::string::npos) << r.err;
+}
+
+// The writer's output is checked from disk: a dropped pair (the fault-injection hook) is exit 1
+// and leaves no file.
+TEST(AlltoallCli, CorruptedFlowsOutputIsNotWritten) {
+  const std::string out = TempPath("ring4_corrupt_flows.json");
+  const std::string ring = Ring(4);
+  setenv("COLLSYNTH_FAULT_INJECT", "corrupt-output", 1);
+  CliResult r = RunCli({"optimum", ring, "--collective", "alltoall", "-o", out});
+  unsetenv("COLLSYNTH_FAULT_INJECT");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("no entry in flows"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::ifstream(out).good());
+}
+
+// Closed forms through the written file and `verify`'s own recomputation: on K_4 (unit links)
+// λ* = 1, every pair direct, T = 1; on the bidirectional 8-ring λ* = 8/N² = 1/8, T = 8.
+TEST(AlltoallCli, FlowsTimeMatchesClosedForms) {
+  std::string k4 = "name: k4\ncompute: a b c d\n";
+  for (const char* u : {"a", "b", "c", "d"}) {
+    for (const char* v : {"a", "b", "c", "d"}) {
+      if (std::string(u) != v) k4 += std::string(u) + " " + v + " 1\n";
+    }
+  }
+  const std::vector<std::tuple<std::string, std::string, int>> cases = {
+      {WriteTempFile("k4.txt", k4), "1", 12}, {Ring(8), "8", 56}};
+  for (const auto& [topo, time, pairs] : cases) {
+    const std::string out = TempPath("closed_form_flows.json");
+    CliResult r = RunCli({"optimum", topo, "--collective", "alltoall", "-o", out});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = RunCli({"verify", topo, out, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const auto v = nlohmann::json::parse(r.out);
+    EXPECT_EQ(v["time"], time) << topo;
+    EXPECT_EQ(v["pairs"], pairs);
+    if (time == "1") {
+      EXPECT_EQ(v["paths"], pairs);  // K_4: one direct path per pair
+    }
+  }
 }
 
 }  // namespace

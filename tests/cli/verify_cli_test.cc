@@ -151,10 +151,9 @@ TEST(VerifyCliTest, BadInputExitsTwoWithOneLine) {
   // A format that is not a string is named as such (it was reported as missing).
   auto one = RunCli({"verify", topo, WriteTempFile("format1.json", "{\"format\": 1}")});
   EXPECT_EQ(one.exit_code, 2);
-  EXPECT_EQ(one.err,
-            "collsynth: " + testing::TempPath("format1.json") +
-                ": format: must be a string (\"steps\", \"steps-compact\", \"pipeline\" or "
-                "\"pipeline-symmetric\"), got 1\n");
+  EXPECT_EQ(one.err, "collsynth: " + testing::TempPath("format1.json") +
+                         ": format: must be a string (\"steps\", \"steps-compact\", \"pipeline\", "
+                         "\"pipeline-symmetric\" or \"flows\"), got 1\n");
   json s = K22Figure1();
   s["sends"][3]["chunk"] = json::array({json::array({"1/2", "1/3"})});
   expect_bad(s.dump(), "sends[3].chunk[0]");

@@ -1,0 +1,183 @@
+#include "schedules/flow_schedule.h"
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "core/input_error.h"
+#include "core/json_io.h"
+#include "core/json_writer.h"
+#include "schedules/demand_io.h"
+
+namespace collsynth {
+
+using nlohmann::json;
+
+namespace {
+
+const BigInt& RationalTermLimit() {
+  static const BigInt limit =
+      Numerator(ParseRational("1" + std::string(kMaxFlowRationalDigits, '0')));
+  return limit;
+}
+
+// An exact rational of at most kMaxFlowRationalDigits digits in numerator and denominator.
+Rational BoundedRational(const json& v, const std::string& file, const std::string& item) {
+  Rational r = RationalFromJson(v, file, item);
+  const BigInt num = Numerator(r);
+  if ((num < 0 ? BigInt(-num) : num) >= RationalTermLimit() ||
+      Denominator(r) >= RationalTermLimit()) {
+    throw InputError(file, item,
+                     "numerator and denominator must have at most " +
+                         std::to_string(kMaxFlowRationalDigits) + " digits");
+  }
+  return r;
+}
+
+void OnlyKeys(const json& x, std::initializer_list<const char*> keys, const std::string& file,
+              const std::string& item, const char* expected) {
+  for (const auto& [key, value] : x.items()) {
+    bool known = false;
+    for (const char* k : keys) known = known || key == k;
+    if (!known) {
+      throw InputError(file, item.empty() ? Abbreviated(key) : item + "." + Abbreviated(key),
+                       std::string("unknown key (expected ") + expected + ")");
+    }
+  }
+}
+
+const json& Member(const json& x, const char* key, const std::string& file,
+                   const std::string& item) {
+  auto it = x.find(key);
+  if (it == x.end()) {
+    throw InputError(file, item.empty() ? "top level" : item,
+                     std::string("missing field '") + key + "'");
+  }
+  return *it;
+}
+
+int NodeId(const json& v, const Topology& g, const std::string& file, const std::string& item) {
+  if (!v.is_string()) throw InputError(file, item, "must be a node name (string)");
+  const std::string& name = v.get_ref<const std::string&>();
+  std::optional<int> id = g.FindNode(name);
+  if (!id) throw InputError(file, item, "unknown node '" + Abbreviated(name) + "'");
+  return *id;
+}
+
+FlowPath PathFromJson(const json& x, const Topology& g, const std::string& file,
+                      const std::string& item) {
+  if (!x.is_object()) throw InputError(file, item, "must be an object {path, share}");
+  OnlyKeys(x, {"path", "share"}, file, item, "path, share");
+  FlowPath p;
+  const json& nodes = Member(x, "path", file, item);
+  if (!nodes.is_array()) throw InputError(file, item + ".path", "must be an array of node names");
+  if (nodes.size() > static_cast<std::size_t>(g.num_nodes())) {
+    throw InputError(file, item + ".path",
+                     "has " + std::to_string(nodes.size()) + " nodes, more than the topology's " +
+                         std::to_string(g.num_nodes()));
+  }
+  p.nodes.reserve(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    p.nodes.push_back(NodeId(nodes[i], g, file, item + ".path[" + std::to_string(i) + "]"));
+  }
+  p.share = BoundedRational(Member(x, "share", file, item), file, item + ".share");
+  return p;
+}
+
+PairFlows PairFromJson(const json& x, const Topology& g, const std::string& file,
+                       const std::string& item, std::size_t* paths_read) {
+  if (!x.is_object()) throw InputError(file, item, "must be an object {from, to, paths}");
+  OnlyKeys(x, {"from", "to", "paths"}, file, item, "from, to, paths");
+  PairFlows f;
+  f.from = NodeId(Member(x, "from", file, item), g, file, item + ".from");
+  f.to = NodeId(Member(x, "to", file, item), g, file, item + ".to");
+  const json& paths = Member(x, "paths", file, item);
+  if (!paths.is_array()) throw InputError(file, item + ".paths", "must be an array");
+  *paths_read += paths.size();
+  if (*paths_read > kMaxFlowPaths) {
+    throw InputError(file, item + ".paths",
+                     "more than " + std::to_string(kMaxFlowPaths) + " paths in the file");
+  }
+  f.paths.reserve(paths.size());
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    f.paths.push_back(PathFromJson(paths[i], g, file, item + ".paths[" + std::to_string(i) + "]"));
+  }
+  return f;
+}
+
+}  // namespace
+
+FlowSchedule FlowScheduleFromJson(const json& doc, const Topology& g, const std::string& file) {
+  if (!doc.is_object()) throw InputError(file, "top level", "expected a JSON object");
+  FlowSchedule s;
+  const json& collective = Member(doc, "collective", file, "");
+  if (collective != "alltoall") {
+    throw InputError(file, "collective", "must be \"alltoall\" (the only flows collective)");
+  }
+  s.collective = Collective::kAlltoall;
+  if (auto it = doc.find("relay"); it != doc.end()) {
+    if (!it->is_boolean()) throw InputError(file, "relay", "must be true or false");
+    s.relay = it->get<bool>();
+  }
+  const json& demand = Member(doc, "demand", file, "");
+  if (demand.is_string()) {
+    if (demand != "uniform") {
+      throw InputError(file, "demand", "must be \"uniform\" or an array of {from, to, amount}");
+    }
+    s.uniform = true;
+    s.demand = UniformDemand(g);
+  } else {
+    s.uniform = false;
+    s.demand = DemandFromJson(demand, file, "demand", g);
+  }
+  s.time = BoundedRational(Member(doc, "time", file, ""), file, "time");
+  const json& flows = Member(doc, "flows", file, "");
+  if (!flows.is_array()) throw InputError(file, "flows", "must be an array of {from, to, paths}");
+  std::size_t paths_read = 0;
+  s.flows.reserve(flows.size());
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    s.flows.push_back(
+        PairFromJson(flows[i], g, file, "flows[" + std::to_string(i) + "]", &paths_read));
+  }
+  return s;
+}
+
+void WriteFlowSchedule(std::ostream& out, const FlowSchedule& s, const Topology& g) {
+  JsonStrings names;
+  for (int v = 0; v < g.num_nodes(); ++v) names.Add(g.node(v).name);
+  JsonWriter w(out);
+  w.BeginObject().Key("format").String("flows");
+  w.Key("collective").String(CollectiveName(s.collective));
+  w.Key("relay").Json(json(s.relay));
+  w.Key("demand");
+  if (s.uniform) {
+    w.String("uniform");
+  } else {
+    w.BeginArray();
+    for (const DemandEntry& d : s.demand.entries) {
+      w.LineBreak().BeginObject();
+      w.Key("from").String(names, d.from).Key("to").String(names, d.to);
+      w.Key("amount").IntegerOrRational(d.amount).EndObject();
+    }
+    w.EndArray();
+  }
+  w.Key("time").RationalString(s.time);
+  w.Key("flows").BeginArray();
+  for (const PairFlows& f : s.flows) {
+    w.LineBreak().BeginObject();
+    w.Key("from").String(names, f.from).Key("to").String(names, f.to);
+    w.Key("paths").BeginArray();
+    for (const FlowPath& p : f.paths) {
+      w.BeginObject().Key("path").BeginArray();
+      for (int v : p.nodes) w.String(names, v);
+      w.EndArray().Key("share").RationalString(p.share).EndObject();
+    }
+    w.EndArray().EndObject();
+  }
+  w.EndArray().EndObject();
+  w.FlushToStream();
+  out << "\n";
+}
+
+}  // namespace collsynth
