@@ -85,7 +85,75 @@ std::string Render(const std::string& dot_text, const std::string& format) {
   return bytes;
 }
 
+// The first difference between the Gantt chart's SVG at `path` and `chart`: one
+// <g class="row"> per row with its link's ends, and in it one <rect class="bar"> per bar of
+// that link, with the bar's transfer and exact start and end, in order. "" when they agree.
+std::string CompareTimelineSvg(const Topology& g, const TimelineChart& chart,
+                               const std::string& path) {
+  tinyxml2::XMLDocument doc;
+  if (doc.LoadFile(path.c_str()) != tinyxml2::XML_SUCCESS) {
+    return std::string("not a well-formed SVG: ") + doc.ErrorStr();
+  }
+  std::vector<std::vector<const TimelineBar*>> by_link(g.num_links());
+  for (const TimelineBar& b : chart.bars) by_link[b.link].push_back(&b);
+  std::size_t row = 0;
+  auto attr = [](const tinyxml2::XMLElement* e, const char* name) {
+    const char* v = e->Attribute(name);
+    return std::string(v == nullptr ? "" : v);
+  };
+  for (const tinyxml2::XMLElement* e = doc.RootElement()->FirstChildElement("g"); e;
+       e = e->NextSiblingElement("g")) {
+    if (attr(e, "class") != "row") continue;
+    if (row >= chart.rows.size()) return "more rows than the chart's links";
+    const Link& link = g.link(chart.rows[row]);
+    if (attr(e, "data-from") != g.node(link.from).name ||
+        attr(e, "data-to") != g.node(link.to).name) {
+      return "row " + std::to_string(row) + " is not the link " + g.node(link.from).name + " -> " +
+             g.node(link.to).name;
+    }
+    std::size_t i = 0;
+    const auto& bars = by_link[chart.rows[row]];
+    for (const tinyxml2::XMLElement* r = e->FirstChildElement("rect"); r;
+         r = r->NextSiblingElement("rect")) {
+      if (attr(r, "class") != "bar") continue;
+      if (i >= bars.size() || attr(r, "data-transfer") != std::to_string(bars[i]->transfer) ||
+          attr(r, "data-start") != ToString(bars[i]->start) ||
+          attr(r, "data-end") != ToString(bars[i]->end)) {
+        return "bar " + std::to_string(i) + " of row " + std::to_string(row) +
+               " differs from the simulation";
+      }
+      ++i;
+    }
+    if (i != bars.size()) return "row " + std::to_string(row) + " misses bars";
+    ++row;
+  }
+  if (row != chart.rows.size()) return "fewer rows than the chart's links";
+  return "";
+}
+
 }  // namespace
+
+CheckedOutput WriteTimelineSvg(const FlowSimulation& sim, const FlowSimulationResult& result,
+                               TimelineColouring colouring, const std::string& title,
+                               const std::string& output, const std::string& option) {
+  if (fs::path(output).extension().string() != ".svg") {
+    throw InputError("<args>", option, "'" + output + "' must end in .svg");
+  }
+  const std::int64_t bars = TimelineBarCount(sim);
+  if (bars > kMaxTimelineBars) {
+    throw InputError("<args>", option,
+                     "the chart would have " + std::to_string(bars) + " bars, more than " +
+                         std::to_string(kMaxTimelineBars) +
+                         " (write the CSV with --timeline, or simulate fewer chunks)");
+  }
+  const Topology& g = sim.topology();
+  const TimelineChart chart = BuildTimelineChart(sim, result, colouring);
+  const std::string svg = TimelineSvg(g, chart, title);
+  return WriteChecked({{output, [&](std::ostream& out) { out << svg; }}},
+                      [&](const std::vector<std::string>& paths) {
+                        return CompareTimelineSvg(g, chart, paths[0]);
+                      });
+}
 
 void RequireDrawingFile(const std::string& output) {
   const std::string ext = fs::path(output).extension().string();

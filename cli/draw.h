@@ -1,6 +1,7 @@
 // `collsynth draw` (docs/draw.md), shared with the Python package's collsynth.draw: what a
 // picture shows (DrawingOptions) and its checked write (WriteDrawing: Graphviz's `dot` run
-// without a shell, the written SVG parsed back with tinyxml2 and counted before the rename).
+// without a shell, the written SVG parsed back with tinyxml2 and counted before the rename);
+// and the checked write of `simulate --timeline-svg`'s Gantt chart (WriteTimelineSvg).
 // Never prints.
 #ifndef COLLSYNTH_CLI_DRAW_H_
 #define COLLSYNTH_CLI_DRAW_H_
@@ -11,6 +12,7 @@
 #include "export/graphviz.h"
 #include "graphs/topology.h"
 #include "schedules/pipeline_schedule.h"
+#include "simulate/timeline_chart.h"
 
 namespace collsynth::cli {
 
@@ -30,6 +32,16 @@ DrawOptions DrawingOptions(const Topology& g, const std::string& topology_file,
 // path; InputError when Graphviz is missing for .svg/.png.
 CheckedOutput WriteDrawing(const Topology& g, const DrawOptions& options,
                            const std::string& output);
+
+// Writes the Gantt chart of a finished simulation (simulate/timeline_chart.h) as SVG to
+// `output` through the checked-output path: the written file is parsed back with tinyxml2 and
+// must hold one <g class="row"> per link of the chart and in it one <rect class="bar"> per
+// bar, each with the bar's transfer and exact start and end, before it is renamed.
+// InputError("<args>", `option`, ...) unless `output` ends in .svg, or when the chart would
+// have more than kMaxTimelineBars bars (checked before the chart is built).
+CheckedOutput WriteTimelineSvg(const FlowSimulation& sim, const FlowSimulationResult& result,
+                               TimelineColouring colouring, const std::string& title,
+                               const std::string& output, const std::string& option);
 
 }  // namespace collsynth::cli
 

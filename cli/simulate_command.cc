@@ -1,6 +1,7 @@
 // collsynth simulate TOPOLOGY SCHEDULE --size BYTES [--chunks P] [--alpha SECONDS]
 //   [--gamma SECONDS_PER_BYTE] [--bandwidth-unit UNIT] [--switch-model store-and-forward|
-//   cut-through] [--mode sync|async] [--timeline FILE.csv] [--json]
+//   cut-through] [--mode sync|async] [--timeline FILE.csv]
+//   [--timeline-svg FILE.svg] [--json]
 //   MSCCL XML files (from `export msccl`): [--ranks FILE] [--routes FILE.routes.json]
 //   [--profile executor|rccl|legacy] [--fifo-depth D]; replayed first (exit 1 if rejected).
 // Discrete-event simulation of a checked schedule in exact rational time
@@ -12,6 +13,7 @@
 #include <utility>
 
 #include "cli/command_registry.h"
+#include "cli/draw.h"
 #include "cli/schedule_input.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
@@ -36,7 +38,7 @@ using nlohmann::json;
 struct SimulateArgs {
   std::string topology, schedule;
   SimulationOptions model;  // --size, --chunks, --alpha, --gamma, ... (simulate/simulation_run.h)
-  std::string timeline, chunks_sweep;
+  std::string timeline, timeline_svg, chunks_sweep;
   std::string ranks, routes, profile = "executor", fifo_depth = "0";  // MSCCL XML only
   int root = 0;
   bool json = false;
@@ -50,6 +52,20 @@ struct SimulateArgs {
 bool IsXml(const std::string& text) {
   const std::size_t i = text.find_first_not_of(" \t\r\n");
   return i != std::string::npos && text[i] == '<';
+}
+
+// --timeline-svg: the Gantt chart of the run (docs/simulate.md "Timeline picture"); false
+// (after printing why) when the written file is rejected.
+bool WriteTimelinePicture(const SimulateArgs& a, const SimulationRun& run,
+                          TimelineColouring colouring, const std::string& file) {
+  if (a.timeline_svg.empty()) return true;
+  const std::string title = "simulate " + file + ": completion " +
+                            DecimalString(run.result.completion) + " s (" +
+                            ToString(run.result.completion) + ")";
+  const CheckedOutput written =
+      WriteTimelineSvg(*run.sim, run.result, colouring, title, a.timeline_svg, "--timeline-svg");
+  if (!written.ok) PrintFailure("simulate: " + written.error);
+  return written.ok;
 }
 
 // An exported MSCCL XML file: replayed first (exit 1 when the checker rejects it), then read
@@ -88,6 +104,7 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
     out.close();
     if (!out) throw InputError(a.timeline, "timeline", "write failed");
   }
+  if (!WriteTimelinePicture(a, run, TimelineColouring::kGpu, file)) return kExitCheckFailed;
   json report =
       SimulationReportJson(*run.sim, run.result, run.model, "msccl", MscclCollective(algo));
   report["model"]["fifo_depth"] = MscclFifoDepth(algo, ro.fifo_depth);
@@ -158,6 +175,10 @@ int Simulate(const SimulateArgs& a) {
     out.close();
     if (!out) throw InputError(a.timeline, "timeline", "write failed");
   }
+  if (!WriteTimelinePicture(a, run, pipeline ? TimelineColouring::kTree : TimelineColouring::kStep,
+                            file)) {
+    return kExitCheckFailed;
+  }
   json report =
       SimulationReportJson(*run.sim, run.result, run.model, format, checked->collective());
   json sweep = json::array();
@@ -213,6 +234,8 @@ void AddSimulateOptions(CLI::App* cmd, SimulateArgs* args) {
                   "pipeline schedules: simulate each P of the list (e.g. 1,2,4,8), report the "
                   "times and simulate the fastest");
   cmd->add_option("--timeline", args->timeline, "write the per-transfer CSV (Gantt chart) here");
+  cmd->add_option("--timeline-svg", args->timeline_svg,
+                  "draw the Gantt chart (one row per link, one bar per transfer on it) as SVG");
   cmd->add_option("--ranks", args->ranks,
                   "MSCCL XML: rank mapping as for export msccl (default: compute nodes in "
                   "topology order, or the --routes file's ranks)");
