@@ -41,7 +41,8 @@ PlotSpec ReadPlot(const Params& p) {
   s.x = p.String("x");
   s.y = p.String("y");
   s.group = p.String("group", "");
-  for (const auto* col : {&s.x, &s.y, &s.group}) {
+  s.panels = p.String("panels", "");
+  for (const auto* col : {&s.x, &s.y, &s.group, &s.panels}) {
     if (!col->empty() && !IsColumnName(*col)) {
       throw InputError(p.file(), item, "column name '" + *col + "' is not [A-Za-z0-9_]+");
     }
@@ -91,7 +92,8 @@ void CheckPlotColumns(const ExperimentDefinition& def) {
     const std::string item = "plots[" + std::to_string(i) + "].";
     for (const auto& [key, column] : {std::pair<const char*, const std::string*>{"x", &p.x},
                                       {"y", &p.y},
-                                      {"group", &p.group}}) {
+                                      {"group", &p.group},
+                                      {"panels", &p.panels}}) {
       if (!column->empty() && !known(*column)) refuse(item + key, *column);
     }
     for (const auto& [column, value] : p.where) {

@@ -26,6 +26,9 @@ struct PlotSpec {
   std::string file;  // PNG file name inside the output folder
   std::string title;
   std::string x, y, group;
+  // One panel per value of this column (in order of first appearance), so that no line joins
+  // rows of different panels (e.g. "instance": one panel per topology); "" = one plot.
+  std::string panels;
   std::string style = "linespoints";
   bool logx = false, logy = false;
   std::string xlabel, ylabel;

@@ -114,10 +114,11 @@ json EnvironmentJson(const std::string& source_root) {
 PlotFiles MakePlotFiles(const PlotSpec& plot, const CsvTable& table) {
   const int xc = table.Column(plot.x), yc = table.Column(plot.y);
   const int gc = plot.group.empty() ? -1 : table.Column(plot.group);
-  if (xc < 0 || yc < 0 || (!plot.group.empty() && gc < 0)) {
+  const int pc = plot.panels.empty() ? -1 : table.Column(plot.panels);
+  if (xc < 0 || yc < 0 || (!plot.group.empty() && gc < 0) || (!plot.panels.empty() && pc < 0)) {
     throw InputError(plot.file, "columns",
                      "plot names a column the CSV does not have (x '" + plot.x + "', y '" + plot.y +
-                         "', group '" + plot.group + "')");
+                         "', group '" + plot.group + "', panels '" + plot.panels + "')");
   }
   std::vector<std::pair<int, std::string>> where;
   for (const auto& [col, value] : plot.where) {
@@ -125,9 +126,17 @@ PlotFiles MakePlotFiles(const PlotSpec& plot, const CsvTable& table) {
     if (c < 0) throw InputError(plot.file, "where." + col, "no such CSV column");
     where.emplace_back(c, value);
   }
-  // Rows kept, grouped in order of first appearance.
-  std::vector<std::string> groups;
-  std::map<std::string, std::vector<size_t>> members;
+  // Rows kept, in panels and groups in order of first appearance (one panel without `panels`).
+  struct Panel {
+    std::string name;
+    std::vector<std::string> groups;
+    std::map<std::string, std::vector<size_t>> members;
+    std::vector<std::string> categories;  // category axis: x values in order of appearance
+    std::map<std::string, size_t> category_index;
+  };
+  std::vector<Panel> panels;
+  std::map<std::string, size_t> panel_index;
+  if (pc < 0) panels.emplace_back();
   bool numeric_x = true;
   for (size_t i = 0; i < table.rows.size(); ++i) {
     const auto& r = table.rows[i];
@@ -137,44 +146,55 @@ PlotFiles MakePlotFiles(const PlotSpec& plot, const CsvTable& table) {
     if (!keep || !CellNumber(r[static_cast<size_t>(yc)], &y)) continue;
     double x;
     if (!CellNumber(r[static_cast<size_t>(xc)], &x)) numeric_x = false;
+    size_t pi = 0;
+    if (pc >= 0) {
+      const std::string& name = r[static_cast<size_t>(pc)];
+      auto [it, added] = panel_index.emplace(name, panels.size());
+      if (added) panels.push_back(Panel{name, {}, {}, {}, {}});
+      pi = it->second;
+    }
+    Panel& panel = panels[pi];
     const std::string g = gc < 0 ? plot.y : r[static_cast<size_t>(gc)];
-    if (!members.count(g)) groups.push_back(g);
-    members[g].push_back(i);
+    if (!panel.members.count(g)) panel.groups.push_back(g);
+    panel.members[g].push_back(i);
   }
-  // Category axis: x values in order of first appearance.
-  std::vector<std::string> categories;
-  std::map<std::string, size_t> category_index;
   if (!numeric_x) {
-    for (const auto& g : groups) {
-      for (size_t i : members[g]) {
-        const std::string& x = table.rows[i][static_cast<size_t>(xc)];
-        if (!category_index.count(x)) {
-          category_index[x] = categories.size();
-          categories.push_back(x);
+    for (Panel& panel : panels) {
+      for (const auto& g : panel.groups) {
+        for (size_t i : panel.members[g]) {
+          const std::string& x = table.rows[i][static_cast<size_t>(xc)];
+          if (!panel.category_index.count(x)) {
+            panel.category_index[x] = panel.categories.size();
+            panel.categories.push_back(x);
+          }
         }
       }
     }
   }
+  // One data block per (panel, group).
   std::ostringstream data;
   data.precision(17);
-  for (size_t gi = 0; gi < groups.size(); ++gi) {
-    if (gi) data << "\n\n";
-    data << "# " << groups[gi] << "\n";
-    std::vector<std::pair<double, double>> points;
-    for (size_t i : members[groups[gi]]) {
-      const auto& r = table.rows[i];
-      double x = 0, y = 0;
-      CellNumber(r[static_cast<size_t>(yc)], &y);
-      if (numeric_x) {
-        CellNumber(r[static_cast<size_t>(xc)], &x);
-      } else {
-        x = static_cast<double>(category_index[r[static_cast<size_t>(xc)]]);
+  size_t blocks = 0;
+  for (Panel& panel : panels) {
+    for (const auto& g : panel.groups) {
+      if (blocks++) data << "\n\n";
+      data << "# " << (pc < 0 ? g : panel.name + " / " + g) << "\n";
+      std::vector<std::pair<double, double>> points;
+      for (size_t i : panel.members[g]) {
+        const auto& r = table.rows[i];
+        double x = 0, y = 0;
+        CellNumber(r[static_cast<size_t>(yc)], &y);
+        if (numeric_x) {
+          CellNumber(r[static_cast<size_t>(xc)], &x);
+        } else {
+          x = static_cast<double>(panel.category_index[r[static_cast<size_t>(xc)]]);
+        }
+        points.emplace_back(x, y);
       }
-      points.emplace_back(x, y);
+      std::stable_sort(points.begin(), points.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (const auto& [x, y] : points) data << x << " " << y << "\n";
     }
-    std::stable_sort(points.begin(), points.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [x, y] : points) data << x << " " << y << "\n";
   }
   const std::string stem = plot.file.substr(0, plot.file.size() - 4);
   std::ostringstream gp;
@@ -182,43 +202,69 @@ PlotFiles MakePlotFiles(const PlotSpec& plot, const CsvTable& table) {
   for (char& c : comment_stem) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
   }
+  // Panels: two columns of 700 x 450 pixels each (one column for one panel).
+  const size_t columns = std::min<size_t>(2, std::max<size_t>(1, panels.size()));
+  const size_t panel_rows = (panels.size() + columns - 1) / std::max<size_t>(1, columns);
   gp << "# Generated by collsynth experiment; run from this folder: gnuplot " << comment_stem
-     << ".gp\n"
-     << "set terminal pngcairo size 960,600 noenhanced font 'sans,10'\n"
-     << "set output " << GnuplotString(plot.file) << "\n"
-     << "set title " << GnuplotString(plot.title) << "\n"
-     << "set xlabel " << GnuplotString(plot.xlabel.empty() ? plot.x : plot.xlabel) << "\n"
+     << ".gp\n";
+  if (pc < 0) {
+    gp << "set terminal pngcairo size 960,600 noenhanced font 'sans,10'\n"
+       << "set output " << GnuplotString(plot.file) << "\n"
+       << "set title " << GnuplotString(plot.title) << "\n";
+  } else {
+    gp << "set terminal pngcairo size " << 700 * columns << ","
+       << 450 * std::max<size_t>(1, panel_rows) << " noenhanced font 'sans,10'\n"
+       << "set output " << GnuplotString(plot.file) << "\n";
+  }
+  gp << "set xlabel " << GnuplotString(plot.xlabel.empty() ? plot.x : plot.xlabel) << "\n"
      << "set ylabel " << GnuplotString(plot.ylabel.empty() ? plot.y : plot.ylabel) << "\n"
-     << "set key outside right top\nset grid\n";
+     << (pc < 0 ? "set key outside right top\n" : "set key inside top left\n") << "set grid\n";
   if (plot.logx) gp << "set logscale x\n";
   if (plot.logy) gp << "set logscale y\n";
-  if (!numeric_x) {
-    gp << "set xtics rotate by -40 (";
-    for (size_t i = 0; i < categories.size(); ++i) {
-      gp << (i ? ", " : "") << GnuplotString(categories[i]) << " " << i;
+  if (pc >= 0) {
+    if (panels.empty()) {
+      gp << "set title " << GnuplotString(plot.title) << "\n";
+    } else {
+      gp << "set multiplot layout " << panel_rows << "," << columns << " title "
+         << GnuplotString(plot.title) << "\n";
     }
-    gp << ")\nset xrange [-0.5:" << categories.size() << "-0.5]\n";
   }
-  if (plot.style == "boxes") {
-    const double width = 0.8 / std::max<size_t>(1, groups.size());
-    gp << "set style fill solid 0.6\nset boxwidth " << width << "\n";
-  }
-  if (groups.empty()) {
-    gp << "set label 1 'no data' at graph 0.5, graph 0.5 center\nplot [0:1] [0:1] NaN notitle\n";
-  } else {
+  size_t block = 0;
+  for (Panel& panel : panels) {
+    if (pc >= 0) gp << "set title " << GnuplotString(panel.name) << "\n";
+    if (!numeric_x) {
+      gp << "set xtics rotate by -40 (";
+      for (size_t i = 0; i < panel.categories.size(); ++i) {
+        gp << (i ? ", " : "") << GnuplotString(panel.categories[i]) << " " << i;
+      }
+      gp << ")\nset xrange [-0.5:" << panel.categories.size() << "-0.5]\n";
+    }
+    if (plot.style == "boxes") {
+      const double width = 0.8 / std::max<size_t>(1, panel.groups.size());
+      gp << "set style fill solid 0.6\nset boxwidth " << width << "\n";
+    }
+    if (panel.groups.empty()) {
+      gp << "set label 1 'no data' at graph 0.5, graph 0.5 center\nplot [0:1] [0:1] NaN "
+            "notitle\n";
+      continue;
+    }
     gp << "plot ";
-    for (size_t gi = 0; gi < groups.size(); ++gi) {
-      gp << (gi ? ", \\\n     " : "") << GnuplotString(stem + ".dat") << " index " << gi;
-      if (plot.style == "boxes" && groups.size() > 1) {
-        const double width = 0.8 / groups.size();
+    for (size_t gi = 0; gi < panel.groups.size(); ++gi) {
+      gp << (gi ? ", \\\n     " : "") << GnuplotString(stem + ".dat") << " index " << block++;
+      if (plot.style == "boxes" && panel.groups.size() > 1) {
+        const double width = 0.8 / panel.groups.size();
         gp << " using ($1-0.4+" << width * (gi + 0.5) << "):2";
       } else {
         gp << " using 1:2";
       }
-      gp << " with " << plot.style << " title " << GnuplotString(groups[gi]);
+      gp << " with " << plot.style << " title " << GnuplotString(panel.groups[gi]);
     }
     gp << "\n";
   }
+  if (panels.empty()) {
+    gp << "set label 1 'no data' at graph 0.5, graph 0.5 center\nplot [0:1] [0:1] NaN notitle\n";
+  }
+  if (pc >= 0 && !panels.empty()) gp << "unset multiplot\n";
   return {data.str(), gp.str()};
 }
 
@@ -245,40 +291,73 @@ json NotebookJson(const ExperimentDefinition& def) {
   };
   std::string intro = "# " + (def.title.empty() ? def.name : def.title) + "\n\n";
   for (const auto& l : def.readme) intro += l + "\n";
-  intro += "\nRegenerate the data with `collsynth experiment run " + def.name + "`.";
+  intro += "\nRegenerate the data with `collsynth experiment run " + def.name +
+           "`. The cells compute through the Python package (`import collsynth`, docs/python.md; "
+           "start Jupyter with `PYTHONPATH=build/python` from the repository root).";
   json cells = json::array();
   cells.push_back(markdown(intro));
-  cells.push_back(
-      code("import csv\nfrom fractions import Fraction\n\n"
-           "with open('results.csv', newline='') as f:\n"
-           "    rows = list(csv.DictReader(f))\n"
-           "print(len(rows), 'rows; columns:', list(rows[0].keys()) if rows else [])\n\n"
-           "def exact(cell):\n"
-           "    \"\"\"Exact value of a 'p/q' cell (None when empty).\"\"\"\n"
-           "    return Fraction(cell) if cell else None"));
+  // Python string literals: JSON strings are valid Python literals for any text.
+  const std::string name = json(def.name).dump();
+  cells.push_back(code(
+      "import os\n\nimport collsynth\n\n"
+      "NAME = " +
+      name +
+      "\nDEFINITIONS = os.path.join('..', '..', 'experiments')  # this folder is "
+      "notebooks_data/NAME\n"
+      "# Recompute the rows through the package, or read the shipped results.csv exactly;\n"
+      "# COLLSYNTH_RECOMPUTE=1 or 0 overrides the default (" +
+      std::string(def.quick ? "recompute: a quick experiment" : "read: a long experiment") +
+      ").\n"
+      "RECOMPUTE = os.environ.get('COLLSYNTH_RECOMPUTE', '" +
+      std::string(def.quick ? "1" : "0") +
+      "') == '1'\n"
+      "shipped = collsynth.experiments.load('.', frame=False)\n"
+      "if RECOMPUTE:\n"
+      "    rows = collsynth.experiments.run(NAME, dir=DEFINITIONS, frame=False)\n"
+      "    def timeless(r):\n"
+      "        return {k: v for k, v in r.items()\n"
+      "                if not k.endswith('_seconds') and k != 'time_to_optimal'}\n"
+      "    same = [timeless(r) for r in rows] == [timeless(r) for r in shipped]\n"
+      "    print(len(rows), 'rows recomputed; equal to the shipped results.csv (times aside):', "
+      "same)\n"
+      "else:\n"
+      "    rows = shipped\n"
+      "print(len(rows), 'rows; columns:', list(rows[0]) if rows else [])\n\n"
+      "try:\n"
+      "    import matplotlib.pyplot as plt\n"
+      "except ImportError:  # the figures' data are still computed below\n"
+      "    plt = None\n"
+      "figures = {}"));
   for (const auto& p : def.plots) {
     std::ostringstream c;
-    c << "import matplotlib.pyplot as plt\n\n"
-      << "where = "
-      << json(std::map<std::string, std::string>(p.where.begin(), p.where.end())).dump()
-      << "\nsel = [r for r in rows if all(r[k] == v for k, v in where.items()) and r['" << p.y
-      << "']]\n"
-      << "groups = {}\nfor r in sel:\n    groups.setdefault(r['"
-      << (p.group.empty() ? p.y : p.group) << "'] if " << (p.group.empty() ? "False" : "True")
-      << " else '" << p.y << "', []).append(r)\n"
-      << "fig, ax = plt.subplots(figsize=(9, 5))\n"
-      << "for name, rs in groups.items():\n"
-      << "    try:\n"
-      << "        pts = sorted((float(Fraction(r['" << p.x << "'])), float(Fraction(r['" << p.y
-      << "']))) for r in rs)\n"
-      << "    except ValueError:\n"
-      << "        pts = [(r['" << p.x << "'], float(Fraction(r['" << p.y << "']))) for r in rs]\n"
-      << "    ax.plot([a for a, _ in pts], [b for _, b in pts], marker='o', label=name)\n"
-      << (p.logx ? "ax.set_xscale('log')\n" : "") << (p.logy ? "ax.set_yscale('log')\n" : "")
-      << "ax.set_xlabel(" << json(p.xlabel.empty() ? p.x : p.xlabel).dump() << ")\n"
-      << "ax.set_ylabel(" << json(p.ylabel.empty() ? p.y : p.ylabel).dump() << ")\n"
-      << "ax.set_title(" << json(p.title).dump() << ")\n"
-      << "ax.legend(fontsize='small')\nplt.show()";
+    auto opt = [](const std::string& col) { return col.empty() ? "None" : json(col).dump(); };
+    c << "fig = collsynth.experiments.figure_series(\n"
+      << "    rows, x=" << json(p.x).dump() << ", y=" << json(p.y).dump()
+      << ", group=" << opt(p.group) << ", panels=" << opt(p.panels) << ",\n"
+      << "    where="
+      << json(std::map<std::string, std::string>(p.where.begin(), p.where.end())).dump() << ")\n"
+      << "figures[" << json(p.file).dump() << "] = fig\n"
+      << "if plt is not None:\n"
+      << "    n = len(fig['panels']) or 1\n"
+      << "    cols = min(n, 2)\n"
+      << "    f, axes = plt.subplots((n + cols - 1) // cols, cols, figsize=(7 * cols, 4.5 * ((n "
+         "+ cols - 1) // cols)), squeeze=False)\n"
+      << "    for ax, panel in zip(axes.flat, fig['panels']):\n"
+      << "        for line in panel['lines']:\n"
+      << "            ax.plot([float(a) for a, _ in line['points']], [float(b) for _, b in "
+         "line['points']], marker='o', "
+      << (p.style == "points" ? "linestyle='none', " : "") << "label=line['name'])\n"
+      << "        if panel['categories']:\n"
+      << "            ax.set_xticks(range(len(panel['categories'])), panel['categories'], "
+         "rotation=40, ha='right')\n"
+      << (p.logx ? "        ax.set_xscale('log')\n" : "")
+      << (p.logy ? "        ax.set_yscale('log')\n" : "") << "        ax.set_xlabel("
+      << json(p.xlabel.empty() ? p.x : p.xlabel).dump() << ")\n"
+      << "        ax.set_ylabel(" << json(p.ylabel.empty() ? p.y : p.ylabel).dump() << ")\n"
+      << "        ax.set_title(panel['name'] or " << json(p.title).dump() << ")\n"
+      << "        ax.legend(fontsize='small')\n"
+      << "    f.suptitle(" << json(p.title).dump() << ")\n"
+      << "    plt.show()";
     cells.push_back(markdown("## " + (p.title.empty() ? p.file : p.title)));
     cells.push_back(code(c.str()));
   }

@@ -21,11 +21,20 @@ std::string Escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -41,9 +50,12 @@ std::string Num(double v, const char* format = "%.2f") {
 std::string KeyText(TimelineColouring c, bool two_phases, int phase, int group) {
   const std::string prefix = two_phases ? (phase == 0 ? "RS " : "AG ") : "";
   switch (c) {
-    case TimelineColouring::kStep: return prefix + "step " + std::to_string(group);
-    case TimelineColouring::kTree: return prefix + "tree " + std::to_string(group);
-    case TimelineColouring::kGpu: return "gpu " + std::to_string(group);
+    case TimelineColouring::kStep:
+      return prefix + "step " + std::to_string(group);
+    case TimelineColouring::kTree:
+      return prefix + "tree " + std::to_string(group);
+    case TimelineColouring::kGpu:
+      return "gpu " + std::to_string(group);
   }
   return "";
 }
@@ -83,9 +95,9 @@ TimelineChart BuildTimelineChart(const FlowSimulation& sim, const FlowSimulation
   for (int t = 0; t < sim.num_transfers(); ++t) {
     if (sim.IsBarrier(t)) continue;
     const TransferLabel& l = sim.Label(t);
-    const int key = key_of.at(colouring == TimelineColouring::kGpu
-                                  ? std::make_pair(0, l.group)
-                                  : std::make_pair(l.phase, l.group));
+    const int key =
+        key_of.at(colouring == TimelineColouring::kGpu ? std::make_pair(0, l.group)
+                                                       : std::make_pair(l.phase, l.group));
     std::int64_t slot = sim.FirstSlot(t);
     for (int e : sim.Links(t)) {
       TimelineBar b;
@@ -128,8 +140,7 @@ std::string TimelineSvg(const Topology& g, const TimelineChart& chart, const std
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
     << "<rect x=\"0\" y=\"0\" width=\"" << Num(width) << "\" height=\"" << Num(height)
     << "\" fill=\"white\"/>\n"
-    << "<text class=\"title\" x=\"10\" y=\"20\" font-size=\"14\">" << Escape(title)
-    << "</text>\n";
+    << "<text class=\"title\" x=\"10\" y=\"20\" font-size=\"14\">" << Escape(title) << "</text>\n";
   // Bars grouped by row (link id order); within a row in transfer order.
   std::vector<int> row_of(g.num_links(), -1);
   for (std::size_t i = 0; i < chart.rows.size(); ++i) row_of[chart.rows[i]] = static_cast<int>(i);
@@ -148,8 +159,8 @@ std::string TimelineSvg(const Topology& g, const TimelineChart& chart, const std
     for (const TimelineBar* b : by_row[i]) {
       const double x0 = x_of(b->start), x1 = x_of(b->end);
       s << "<rect class=\"bar\" data-transfer=\"" << b->transfer << "\" data-start=\""
-        << ToString(b->start) << "\" data-end=\"" << ToString(b->end) << "\" x=\"" << Num(x0, "%.4f")
-        << "\" y=\"" << Num(y + (kRowHeight - kBarHeight) / 2) << "\" width=\""
+        << ToString(b->start) << "\" data-end=\"" << ToString(b->end) << "\" x=\""
+        << Num(x0, "%.4f") << "\" y=\"" << Num(y + (kRowHeight - kBarHeight) / 2) << "\" width=\""
         << Num(x1 - x0, "%.4f") << "\" height=\"" << Num(kBarHeight) << "\" fill=\""
         << kPalette[b->key % kPaletteSize] << "\" stroke=\"#333333\" stroke-width=\"0.3\"><title>"
         << "transfer " << b->transfer << ", " << Escape(chart.keys[b->key]) << ": "

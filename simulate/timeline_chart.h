@@ -26,9 +26,9 @@ enum class TimelineColouring { kStep, kTree, kGpu };
 
 struct TimelineBar {
   int transfer = 0;
-  int link = 0;          // topology link id
-  int key = 0;           // index into TimelineChart::keys (the bar's colour)
-  Rational start, end;   // exact seconds: when the transfer took and released the link
+  int link = 0;         // topology link id
+  int key = 0;          // index into TimelineChart::keys (the bar's colour)
+  Rational start, end;  // exact seconds: when the transfer took and released the link
 };
 
 struct TimelineChart {

@@ -880,6 +880,10 @@ def _run_experiment(name, out=None, dir="experiments", jobs=1, plots=False, fram
     header, rows = _core.run_experiment(str(name), str(dir), "" if out is None else str(out),
                                         int(jobs), bool(plots))
     records = [dict(zip(header, map(_csv_value, row))) for row in rows]
+    return _frame_or_records(header, records, frame)
+
+
+def _frame_or_records(header, records, frame):
     if frame is None:
         try:
             import pandas  # noqa: F401
@@ -893,8 +897,131 @@ def _run_experiment(name, out=None, dir="experiments", jobs=1, plots=False, fram
     return records
 
 
-experiments = _Namespace(run=_run_experiment)
-"""The experiments: ``collsynth.experiments.run(name, out=None, ...)``."""
+def _load_experiment(folder=".", frame=None):
+    """Read the rows an experiment run left in ``folder`` (its results.csv), exactly.
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        An output folder of ``collsynth experiment run`` (e.g. ``notebooks_data/quick-start``).
+    frame : bool, optional
+        Return a pandas DataFrame (default: when pandas can be imported).
+
+    Returns
+    -------
+    list of dict or pandas.DataFrame
+        The rows with the same values as :func:`experiments.run` returns: integers as int,
+        exact rationals as Fraction, decimals for people as strings.
+
+    Raises
+    ------
+    InputError
+        The folder has no results.csv.
+    """
+    import csv
+    import os
+
+    path = os.path.join(os.fspath(folder), "results.csv")
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: no results yet: run `collsynth experiment run NAME`", path, "",
+                         "no results yet")
+    with open(path, newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader, [])
+        records = [dict(zip(header, map(_csv_value, row))) for row in reader]
+    return _frame_or_records(header, records, frame)
+
+
+def _cell_text(value):
+    """A row value as its results.csv cell (true/false, p/q, integers, text)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def _cell_number(value):
+    """A row value as an exact number for plotting, or None (empty, text, true/false)."""
+    from fractions import Fraction
+
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, Fraction)):
+        return Fraction(value)
+    try:
+        return Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _figure_series(rows, x, y, group=None, panels=None, where=None):
+    """The lines of one figure of an experiment, as ``collsynth experiment`` plots them.
+
+    The same selection as the gnuplot data the CLI writes (``PLOT.dat``, docs/experiments.md
+    "Definition format"): rows whose ``where`` cells match and whose ``y`` is a number; one panel
+    per value of ``panels`` and in it one line per value of ``group`` (both in order of first
+    appearance), points sorted by x (stable). When some kept x is not a number, x is a category
+    axis: a panel's x values are numbered in order of first appearance, line by line.
+
+    Parameters
+    ----------
+    rows : list of dict or pandas.DataFrame
+        Rows of :func:`experiments.run` or :func:`experiments.load`.
+    x, y : str
+        Column names.
+    group, panels : str, optional
+        Columns splitting the rows into lines and panels.
+    where : dict, optional
+        Column name -> cell text the rows must have.
+
+    Returns
+    -------
+    dict
+        ``numeric_x`` (bool) and ``panels``: a list of ``{"name", "categories", "lines"}``
+        (``name`` None without ``panels``; ``categories`` the x labels of a category axis),
+        each line ``{"name", "points"}`` with ``points`` a list of (x, y) Fractions (x the
+        category index on a category axis).
+    """
+    if hasattr(rows, "to_dict"):
+        rows = rows.to_dict("records")
+    where = where or {}
+    kept = []
+    for r in rows:
+        if any(_cell_text(r.get(k)) != v for k, v in where.items()):
+            continue
+        if _cell_number(r.get(y)) is None:
+            continue
+        kept.append(r)
+    numeric_x = all(_cell_number(r.get(x)) is not None for r in kept)
+    order = {}
+    for r in kept:
+        p = _cell_text(r.get(panels)) if panels else None
+        g = _cell_text(r.get(group)) if group else y
+        order.setdefault(p, {}).setdefault(g, []).append(r)
+    out = []
+    for p, lines in order.items():
+        categories, index = [], {}
+        if not numeric_x:
+            for rs in lines.values():
+                for r in rs:
+                    label = _cell_text(r.get(x))
+                    if label not in index:
+                        index[label] = len(categories)
+                        categories.append(label)
+        panel = {"name": p, "categories": categories, "lines": []}
+        for g, rs in lines.items():
+            points = [(_cell_number(r[x]) if numeric_x else index[_cell_text(r.get(x))],
+                       _cell_number(r[y])) for r in rs]
+            points.sort(key=lambda point: point[0])  # stable, as the CLI's data
+            panel["lines"].append({"name": g, "points": points})
+        out.append(panel)
+    return {"numeric_x": numeric_x, "panels": out}
+
+
+experiments = _Namespace(run=_run_experiment, load=_load_experiment,
+                         figure_series=_figure_series)
+"""The experiments: ``collsynth.experiments.run(name, out=None, ...)`` computes the rows,
+``load(folder)`` reads a run's results.csv exactly, ``figure_series(rows, x, y, ...)`` selects
+a figure's lines as ``collsynth experiment`` plots them."""
 
 
 def draw(topology, out, schedule=None, tree=None, cut=False, title=None):

@@ -173,8 +173,8 @@ TEST(TimelineSvgCliTest, CutThroughPipelineBarsAreTheCsvRows) {
   // Cut-through: a transfer holds every link of its route, one bar on each.
   const std::string sched = TempPath("tl_tc_pipeline.json");
   ASSERT_EQ(RunCli({"pipeline", kTwoCluster, "-o", sched, "--no-symmetric"}).exit_code, 0);
-  ExpectChartIsTheTimeline({kTwoCluster, sched, "--size", "1MB", "--chunks", "3", "--alpha",
-                            "1us", "--switch-model", "cut-through"},
+  ExpectChartIsTheTimeline({kTwoCluster, sched, "--size", "1MB", "--chunks", "3", "--alpha", "1us",
+                            "--switch-model", "cut-through"},
                            "tl_tc_ct");
 }
 
