@@ -62,32 +62,27 @@ void AddFinderOptions(CLI::App* cmd, FinderArgs* args) {
 int RunFinder(const FinderArgs& a) {
   if (!a.emit_table.empty()) return EmitTable(a.emit_table);
   if (a.up_to > 0) {
-    const FinderWorkload w = CheckFinderRequest(a.request);
-    const int degree = a.request.degree;
-    TopologyFinder finder;
-    if (a.up_to < 2 || a.up_to > 100000)
-      throw InputError("<args>", "--up-to", "must be in 2..100000");
     auto start = std::chrono::steady_clock::now();
-    json rows = json::array();
-    std::ostringstream text;
-    for (std::int64_t n = 2; n <= a.up_to; ++n) {
-      FinderResult r = finder.Find(n, degree);
-      if (r.frontier.empty()) continue;
-      const FinderCandidate& b = BestForWorkload(r, w);
-      rows.push_back({{"nodes", n},
-                      {"frontier_size", r.frontier.size()},
-                      {"best", FinderCandidateJson(b, w)}});
-      text << std::setw(6) << n << "  " << std::setw(12) << b.Label() << "  T_L " << std::setw(3)
-           << b.tl << "  T_B " << std::setw(10) << FinderDecimal(b.tb, 4) << "  "
-           << FinderDecimal(AllreduceTime(b, w) * 1000000, 1) << " us  " << b.topology << "\n";
-    }
+    const FinderUpToReport report = ComputeFinderUpTo(a.request, a.up_to);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (a.json) {
-      std::cout << json{{"degree", degree}, {"results", rows}, {"seconds", secs}}.dump() << "\n";
-    } else {
-      std::cout << text.str() << "(" << rows.size() << " sizes in " << FinderDecimal(secs, 2)
-                << " s)\n";
+      std::cout << json{{"degree", a.request.degree},
+                        {"results", report.results},
+                        {"seconds", secs}}
+                       .dump()
+                << "\n";
+      return kExitOk;
     }
+    std::ostringstream text;
+    for (const FinderUpToRow& row : report.rows) {
+      const FinderCandidate& b = row.best;
+      text << std::setw(6) << row.nodes << "  " << std::setw(12) << b.Label() << "  T_L "
+           << std::setw(3) << b.tl << "  T_B " << std::setw(10) << FinderDecimal(b.tb, 4) << "  "
+           << FinderDecimal(AllreduceTime(b, report.workload) * 1000000, 1) << " us  " << b.topology
+           << "\n";
+    }
+    std::cout << text.str() << "(" << report.rows.size() << " sizes in " << FinderDecimal(secs, 2)
+              << " s)\n";
     return kExitOk;
   }
   const FinderReport report = ComputeFinderReport(a.request);

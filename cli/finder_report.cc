@@ -137,4 +137,21 @@ FinderReport ComputeFinderReport(const FinderRequest& a) {
   return report;
 }
 
+FinderUpToReport ComputeFinderUpTo(const FinderRequest& request, std::int64_t up_to) {
+  FinderUpToReport report;
+  const FinderWorkload w = report.workload = CheckFinderRequest(request);
+  if (up_to < 2 || up_to > 100000) throw InputError("<args>", "--up-to", "must be in 2..100000");
+  TopologyFinder finder;
+  report.results = nlohmann::json::array();
+  for (std::int64_t n = 2; n <= up_to; ++n) {
+    FinderResult r = finder.Find(n, request.degree);
+    if (r.frontier.empty()) continue;
+    const FinderCandidate& b = BestForWorkload(r, w);
+    report.results.push_back(
+        {{"nodes", n}, {"frontier_size", r.frontier.size()}, {"best", FinderCandidateJson(b, w)}});
+    report.rows.push_back({n, r.frontier.size(), b});
+  }
+  return report;
+}
+
 }  // namespace collsynth::cli

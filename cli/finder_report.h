@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "core/rational.h"
 #include "solvers/finder/finder.h"
@@ -35,6 +36,24 @@ FinderWorkload CheckFinderRequest(const FinderRequest& request);
 
 // The frontier for request.nodes; no topology in the database is InputError.
 FinderReport ComputeFinderReport(const FinderRequest& request);
+
+// `finder --up-to NMAX` (seed 000 Figure 13): every N = 2..NMAX on one engine, the best
+// candidate for the workload per N that has a topology in the database.
+struct FinderUpToRow {
+  std::int64_t nodes = 0;
+  std::size_t frontier_size = 0;
+  FinderCandidate best;
+};
+
+struct FinderUpToReport {
+  FinderWorkload workload;
+  std::vector<FinderUpToRow> rows;
+  nlohmann::json results;  // `finder --up-to --json`'s "results": [{nodes, frontier_size, best}]
+};
+
+// The options checked as for one N (request.nodes is not used), then NMAX: InputError("<args>",
+// "--up-to", ...) unless 2 <= up_to <= 100000.
+FinderUpToReport ComputeFinderUpTo(const FinderRequest& request, std::int64_t up_to);
 
 // A candidate as `finder --json` writes it.
 nlohmann::json FinderCandidateJson(const FinderCandidate& c, const FinderWorkload& w);

@@ -286,13 +286,13 @@ def optimum(topology, method=None, root=None, collective="allgather", demand=Non
                                                  method or "dinkelbach", root or "")))
 
 
-def finder(nodes, degree, alpha="10us", bandwidth="100Gbps", size="1MB"):
+def finder(nodes=None, degree=None, alpha="10us", bandwidth="100Gbps", size="1MB", up_to=None):
     """The topology finder of seed 000 §5.4 (``collsynth finder --json``).
 
     Parameters
     ----------
     nodes : int
-        N, the number of nodes.
+        N, the number of nodes (not with ``up_to``).
     degree : int
         d, links out of each node (1..64).
     alpha : str
@@ -301,6 +301,9 @@ def finder(nodes, degree, alpha="10us", bandwidth="100Gbps", size="1MB"):
         Node egress bandwidth B (bps, Kbps, Mbps, Gbps, Tbps; bare: Gbps).
     size : str
         Allreduce size M (B, KB, MB, GB, KiB, MiB, GiB; bare: B).
+    up_to : int, optional
+        NMAX: every N = 2..NMAX on one engine, the best candidate per N (``finder --up-to NMAX
+        --json``, seed 000 Figure 13), instead of one N's frontier.
 
     Returns
     -------
@@ -308,13 +311,24 @@ def finder(nodes, degree, alpha="10us", bandwidth="100Gbps", size="1MB"):
         The object of ``finder --json``: the Pareto ``frontier`` of allgather (T_L, T_B)
         candidates (``tb`` and ``allreduce_seconds_exact`` as Fractions; ``tb_decimal`` and
         ``allreduce_us`` are decimals for people), ``best`` for the workload,
-        ``tb_lower_bound`` and the ``workload`` (Fractions).
+        ``tb_lower_bound`` and the ``workload`` (Fractions). With ``up_to``: ``degree`` and
+        ``results``, one ``{nodes, frontier_size, best}`` per N that has a topology in the
+        database (the CLI's object without its ``seconds``).
 
     Raises
     ------
     InputError
-        A bad option or no topology of that size and degree in the database.
+        A bad option (``up_to`` outside 2..100000, ``nodes`` and ``up_to`` both or neither) or
+        no topology of that size and degree in the database.
     """
+    if degree is None:
+        raise InputError("<args>: --degree: is required", "<args>", "--degree", "is required")
+    if (nodes is None) == (up_to is None):
+        raise InputError("<args>: --nodes: give nodes or up_to, not both", "<args>", "--nodes",
+                         "give nodes or up_to, not both")
+    if up_to is not None:
+        return _exact(_json.loads(_core.finder_up_to_json(int(up_to), int(degree), str(alpha),
+                                                          str(bandwidth), str(size))))
     return _exact(_json.loads(_core.finder_json(int(nodes), int(degree), str(alpha),
                                                 str(bandwidth), str(size))))
 
@@ -720,7 +734,7 @@ def replay(source, profile=None, fifo=None, root=None, rounds=None, max_violatio
 
 
 def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
-             switch_model="store-and-forward", mode="sync", chunks_sweep=None):
+             switch_model="store-and-forward", mode="sync", chunks_sweep=None, timeline_svg=None):
     """Simulate a checked schedule in exact time (``collsynth simulate --json``, docs/simulate.md).
 
     Parameters
@@ -738,12 +752,23 @@ def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
         As the options of the same names.
     chunks_sweep : list of int, optional
         Pipeline schedules: simulate each P and report the fastest.
+    timeline_svg : str or os.PathLike, optional
+        Also draw the Gantt chart there (``simulate --timeline-svg``, docs/simulate.md
+        "Timeline picture"): one row per link used, one bar per transfer on it with its exact
+        start and end; written through the CLI's checked-output path.
 
     Returns
     -------
     dict
         The report of ``simulate --json``: ``completion_time`` (Fraction, seconds), the links'
         loads, the critical path; times and byte counts are Fractions.
+
+    Raises
+    ------
+    InputError
+        Bad options, a schedule the checker rejects, ``timeline_svg`` not ending in .svg.
+    CheckError
+        The written timeline picture was rejected when read back (the CLI's exit 1).
     """
     if not schedule.verdict.ok:
         raise InputError("<python>: schedule: does not pass the checker, nothing simulated: "
@@ -759,8 +784,12 @@ def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
     options.mode = mode
     sweep = ",".join(str(p) for p in chunks_sweep) if chunks_sweep else ""
     topology = schedule.topology
-    return _exact(_json.loads(_core.simulate(topology._g, topology._file, schedule.to_json(),
-                                             options, sweep)))
+    report = _exact(_json.loads(_core.simulate(topology._g, topology._file, schedule.to_json(),
+                                               options, sweep,
+                                               "" if timeline_svg is None else str(timeline_svg))))
+    if "timeline_svg_error" in report:
+        raise CheckError(f"simulate: {report['timeline_svg_error']}")
+    return report
 
 
 def tune(topology, sizes, out, collective="allgather", alpha=0, gamma=0, bandwidth_unit="GB/s",

@@ -227,9 +227,12 @@ std::string SaveChecked(const Topology& g, const std::string& text, const std::s
 
 // `collsynth simulate --json` on a schedule the checker accepted (the caller makes sure), loaded
 // and checked once more as the CLI loads it (cli/schedule_input.h); the link latencies are the
-// topology file's (`topology_file` empty: none).
+// topology file's (`topology_file` empty: none). With `timeline_svg`, the Gantt chart is written
+// there as `simulate --timeline-svg` writes it (cli/draw.h); a rejected write is the report's
+// "timeline_svg_error".
 std::string Simulate(const Topology& g, const std::string& topology_file, const std::string& text,
-                     const SimulationOptions& options, const std::string& chunks_sweep) {
+                     const SimulationOptions& options, const std::string& chunks_sweep,
+                     const std::string& timeline_svg) {
   SimulationModel model = ParseSimulationOptions(options);
   if (!topology_file.empty()) model.link_latency = ReadTopologyWithLatencies(topology_file).latency;
   py::gil_scoped_release release;
@@ -246,6 +249,14 @@ std::string Simulate(const Topology& g, const std::string& topology_file, const 
   json report =
       SimulationReportJson(*run.sim, run.result, run.model, pipeline ? "pipeline" : checked->format,
                            checked->collective());
+  if (!timeline_svg.empty()) {
+    const CheckedOutput written = cli::WriteTimelineSvg(
+        *run.sim, run.result, pipeline ? TimelineColouring::kTree : TimelineColouring::kStep,
+        "simulate: completion " + DecimalString(run.result.completion) + " s (" +
+            ToString(run.result.completion) + ")",
+        timeline_svg, "timeline_svg");
+    if (!written.ok) report["timeline_svg_error"] = written.error;
+  }
   if (!run.sweep.empty()) {
     json& sweep = report["chunk_sweep"] = json::array();
     for (const auto& [chunks, time] : run.sweep) {
@@ -482,6 +493,16 @@ PYBIND11_MODULE(_collsynth, m) {
       },
       py::arg("nodes"), py::arg("degree"), py::arg("alpha"), py::arg("bandwidth"), py::arg("size"));
   m.def(
+      "finder_up_to_json",
+      [](std::int64_t up_to, int degree, const std::string& alpha, const std::string& bandwidth,
+         const std::string& size) {
+        cli::FinderRequest r{0, degree, alpha, bandwidth, size};
+        py::gil_scoped_release release;
+        const cli::FinderUpToReport report = cli::ComputeFinderUpTo(r, up_to);
+        return json{{"degree", degree}, {"results", report.results}}.dump();
+      },
+      py::arg("up_to"), py::arg("degree"), py::arg("alpha"), py::arg("bandwidth"), py::arg("size"));
+  m.def(
       "tune_json",
       [](const Topology& g, const std::string& topology_file, const std::vector<std::string>& sizes,
          const std::string& out_dir, const std::string& collective, const SimulationOptions& model,
@@ -536,7 +557,7 @@ PYBIND11_MODULE(_collsynth, m) {
       .def_readwrite("switch_model", &SimulationOptions::switch_model)
       .def_readwrite("mode", &SimulationOptions::mode);
   m.def("simulate", &Simulate, py::arg("topology"), py::arg("topology_file"), py::arg("text"),
-        py::arg("options"), py::arg("chunks_sweep"));
+        py::arg("options"), py::arg("chunks_sweep"), py::arg("timeline_svg"));
   m.def("verify_text", &VerifyText, py::arg("topology"), py::arg("text"), py::arg("file"));
   m.def("save_checked", &SaveChecked, py::arg("topology"), py::arg("text"), py::arg("path"),
         py::arg("check_bfb") = false);

@@ -91,3 +91,41 @@ def test_draw_equals_the_cli(cli, topologies, tmp_path):
     assert svg.count('class="node"') == len(g.nodes) + 1  # and the legend
     with pytest.raises(collsynth.InputError):
         collsynth.draw(g, tmp_path / "x.pdf")
+
+
+def _timeline_bars(path):
+    """[(from, to, transfer, start, end, x, width, fill)] of a --timeline-svg picture."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    bars = []
+    for row in ET.parse(path).getroot().iter(ns + "g"):
+        if row.get("class") != "row":
+            continue
+        for bar in row.iter(ns + "rect"):
+            if bar.get("class") == "bar":
+                bars.append((row.get("data-from"), row.get("data-to"), int(bar.get("data-transfer")),
+                             Fraction(bar.get("data-start")), Fraction(bar.get("data-end")),
+                             bar.get("x"), bar.get("width"), bar.get("fill")))
+    return bars
+
+
+def test_simulate_timeline_svg_equals_the_cli(cli, topologies, tmp_path):
+    path = topologies / "two_cluster.json"
+    g = collsynth.Topology.from_file(path)
+    s = collsynth.pipeline(g, symmetric=False)
+    saved = tmp_path / "s.json"
+    s.save(saved)
+    mine = tmp_path / "py.svg"
+    report = collsynth.simulate(s, size="1MB", chunks=2, alpha="1us", timeline_svg=mine)
+    code, _, err = cli.run("simulate", path, saved, "--size", "1MB", "--chunks", "2", "--alpha",
+                           "1us", "--timeline-svg", tmp_path / "cli.svg")
+    assert code == 0, err
+    bars = _timeline_bars(mine)
+    assert bars and bars == _timeline_bars(tmp_path / "cli.svg")
+    # store-and-forward: one bar per transfer, none ending after the completion time
+    assert len(bars) == report["transfers"]
+    assert max(b[4] for b in bars) <= report["completion_time"]
+    with pytest.raises(collsynth.InputError) as e:
+        collsynth.simulate(s, size="1MB", timeline_svg=tmp_path / "x.png")
+    assert e.value.item == "timeline_svg"

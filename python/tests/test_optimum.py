@@ -127,3 +127,33 @@ def test_finder_errors_are_the_cli_messages(cli):
             collsynth.finder(**kwargs)
         code, _, err = cli.run("finder", *flags)
         assert code == 2 and "collsynth: " + str(e.value) == err.strip().splitlines()[-1], kwargs
+
+
+@pytest.mark.parametrize("up_to,degree,flags,kwargs", [
+    (12, 2, [], {}),
+    (20, 3, ["--alpha", "1us", "--size", "64KB"], {"alpha": "1us", "size": "64KB"}),
+])
+def test_finder_up_to_as_the_cli(cli, up_to, degree, flags, kwargs):
+    mine = collsynth.finder(degree=degree, up_to=up_to, **kwargs)
+    theirs = cli.json("finder", "--up-to", up_to, "--degree", degree, *flags, "--json")
+    del theirs["seconds"]  # the CLI's run time
+    assert mine == exact(theirs)
+    assert [r["nodes"] for r in mine["results"]] == sorted({r["nodes"] for r in mine["results"]})
+    assert all(2 <= r["nodes"] <= up_to for r in mine["results"])
+    # The shared engine gives each N the best of that N's own frontier (the one-N call).
+    for r in mine["results"][::3]:
+        one = collsynth.finder(r["nodes"], degree, **kwargs)
+        assert r["best"] == one["best"] and r["frontier_size"] == len(one["frontier"])
+
+
+def test_finder_up_to_errors_are_the_cli_messages(cli):
+    for kwargs, flags in (({"up_to": 1, "degree": 2}, ["--up-to", "1", "--degree", "2"]),
+                          ({"up_to": 100001, "degree": 2}, ["--up-to", "100001", "--degree", "2"]),
+                          ({"up_to": 8, "degree": 2, "size": "big"},
+                           ["--up-to", "8", "--degree", "2", "--size", "big"])):
+        with pytest.raises(collsynth.InputError) as e:
+            collsynth.finder(**kwargs)
+        code, _, err = cli.run("finder", *flags)
+        assert code == 2 and "collsynth: " + str(e.value) == err.strip().splitlines()[-1], kwargs
+    with pytest.raises(collsynth.InputError):
+        collsynth.finder(8, 2, up_to=8)
