@@ -152,9 +152,9 @@ TEST(ExperimentCli, BadParameterIsExit2NamingTheDefinitionAndTheKey) {
 // before anything runs or is written, with or without --no-plots (it was reported only after
 // the whole run had written its files).
 TEST(ExperimentCli, PlotNamingAnUnknownColumnIsExit2BeforeRunning) {
-  for (const std::string& bad :
-       {std::string(R"("y": "tb_decimals")"),
-        std::string(R"("y": "tb_decimal", "where": {"colective": "x"})")}) {
+  for (const std::string& bad : {std::string(R"("y": "tb_decimals")"),
+                                 std::string(R"("y": "tb_decimal", "where": {"colective": "x"})"),
+                                 std::string(R"("y": "tb_decimal", "panels": "instanse")")}) {
     std::string text = kDefinition;
     text.replace(text.find(R"("y": "tb_decimal")"), 17, bad);
     const std::string path = WriteTempFile("tiny-compare.json", text);
@@ -165,9 +165,11 @@ TEST(ExperimentCli, PlotNamingAnUnknownColumnIsExit2BeforeRunning) {
       if (no_plots) args.push_back("--no-plots");
       const auto r = RunCli(args);
       EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
-      const std::string item = bad.find("where") == std::string::npos
-                                   ? "plots[0].y: no CSV column 'tb_decimals'"
-                                   : "plots[0].where.colective: no CSV column 'colective'";
+      const std::string item = bad.find("where") != std::string::npos
+                                   ? "plots[0].where.colective: no CSV column 'colective'"
+                                   : (bad.find("panels") != std::string::npos
+                                          ? "plots[0].panels: no CSV column 'instanse'"
+                                          : "plots[0].y: no CSV column 'tb_decimals'");
       EXPECT_EQ(r.err.rfind("collsynth: " + path + ": " + item +
                                 " in an experiment of kind collective-compare (columns: instance, ",
                             0),
