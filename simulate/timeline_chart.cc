@@ -128,7 +128,7 @@ std::string TimelineSvg(const Topology& g, const TimelineChart& chart, const std
   const double rows_bottom = kTop + kRowHeight * static_cast<double>(chart.rows.size());
   const int legend_lines = std::min<int>(static_cast<int>(chart.keys.size()), kLegendKeys) +
                            (static_cast<int>(chart.keys.size()) > kLegendKeys ? 1 : 0);
-  const double width = left + kPlotWidth + 30;
+  const double width = left + kPlotWidth + 60;  // room for the last tick label
   const double height = rows_bottom + 50 + kRowHeight * legend_lines + 10;
   const double end = chart.end > 0 ? chart.end.convert_to<double>() : 1.0;
   auto x_of = [&](const Rational& t) { return left + kPlotWidth * t.convert_to<double>() / end; };
