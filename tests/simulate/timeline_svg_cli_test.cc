@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -176,6 +179,34 @@ TEST(TimelineSvgCliTest, CutThroughPipelineBarsAreTheCsvRows) {
   ExpectChartIsTheTimeline({kTwoCluster, sched, "--size", "1MB", "--chunks", "3", "--alpha", "1us",
                             "--switch-model", "cut-through"},
                            "tl_tc_ct");
+}
+
+// The picture as a person's SVG viewer sees it: librsvg (through gdk-pixbuf's thumbnailer, when
+// installed) renders it to a PNG whose height follows the SVG's aspect ratio.
+TEST(TimelineSvgCliTest, LibrsvgRendersThePicture) {
+  if (std::system("command -v gdk-pixbuf-thumbnailer > /dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "gdk-pixbuf-thumbnailer (librsvg) is not installed";
+  }
+  const std::string sched = TempPath("tl_ring8_render.json");
+  ASSERT_EQ(RunCli({"baseline", "uniring", kRing, "-o", sched}).exit_code, 0);
+  const std::string svg = TempPath("tl_render.svg"), png = TempPath("tl_render.png");
+  ASSERT_EQ(RunCli({"simulate", kRing, sched, "--size", "8000", "--timeline-svg", svg}).exit_code,
+            0);
+  std::remove(png.c_str());
+  ASSERT_EQ(std::system(("gdk-pixbuf-thumbnailer -s 800 '" + svg + "' '" + png + "'").c_str()), 0);
+  const std::string bytes = ReadWholeFile(png);
+  ASSERT_GE(bytes.size(), 24u);
+  ASSERT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  auto be32 = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (std::size_t i = 0; i < 4; ++i) v = v << 8 | static_cast<unsigned char>(bytes[at + i]);
+    return v;
+  };
+  const std::string text = ReadWholeFile(svg);
+  const double width = std::stod(Attr(text.substr(text.find("<svg")), "width"));
+  const double height = std::stod(Attr(text.substr(text.find("<svg")), "height"));
+  EXPECT_EQ(be32(16), 800u);  // IHDR width: the longer side
+  EXPECT_NEAR(be32(20), 800 * height / width, 1.5);
 }
 
 TEST(TimelineSvgCliTest, BadOutputNameIsExit2WithOneLine) {
