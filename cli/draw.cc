@@ -133,9 +133,27 @@ std::string CompareTimelineSvg(const Topology& g, const TimelineChart& chart,
 
 }  // namespace
 
+std::vector<std::vector<std::string>> PipelineTreeRoots(const Topology& g,
+                                                        const PipelineSchedule& schedule) {
+  std::vector<std::vector<std::string>> names(2);
+  auto add = [&](const PipelineSchedule& p, int phase) {
+    for (const PipelineTree& t : p.trees) names[phase].push_back("root " + g.node(t.root).name);
+  };
+  if (schedule.collective == Collective::kAllreduce) {
+    for (const PipelineSchedule& p : schedule.phases) {
+      add(p, p.collective == Collective::kReduceScatter ? 0 : 1);
+    }
+  } else {
+    add(schedule, 0);
+  }
+  return names;
+}
+
 CheckedOutput WriteTimelineSvg(const FlowSimulation& sim, const FlowSimulationResult& result,
-                               TimelineColouring colouring, const std::string& title,
-                               const std::string& output, const std::string& option) {
+                               TimelineColouring colouring,
+                               const std::vector<std::vector<std::string>>& key_names,
+                               const std::string& title, const std::string& output,
+                               const std::string& option) {
   if (fs::path(output).extension().string() != ".svg") {
     throw InputError("<args>", option, "'" + output + "' must end in .svg");
   }
@@ -147,7 +165,7 @@ CheckedOutput WriteTimelineSvg(const FlowSimulation& sim, const FlowSimulationRe
                          " (write the CSV with --timeline, or simulate fewer chunks)");
   }
   const Topology& g = sim.topology();
-  const TimelineChart chart = BuildTimelineChart(sim, result, colouring);
+  const TimelineChart chart = BuildTimelineChart(sim, result, colouring, key_names);
   const std::string svg = TimelineSvg(g, chart, title);
   return WriteChecked({{output, [&](std::ostream& out) { out << svg; }}},
                       [&](const std::vector<std::string>& paths) {

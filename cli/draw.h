@@ -39,9 +39,18 @@ CheckedOutput WriteDrawing(const Topology& g, const DrawOptions& options,
 // bar, each with the bar's transfer and exact start and end, before it is renamed.
 // InputError("<args>", `option`, ...) unless `output` ends in .svg, or when the chart would
 // have more than kMaxTimelineBars bars (checked before the chart is built).
+// `key_names` as for BuildTimelineChart (PipelineTreeRoots for a pipeline).
 CheckedOutput WriteTimelineSvg(const FlowSimulation& sim, const FlowSimulationResult& result,
-                               TimelineColouring colouring, const std::string& title,
-                               const std::string& output, const std::string& option);
+                               TimelineColouring colouring,
+                               const std::vector<std::vector<std::string>>& key_names,
+                               const std::string& title, const std::string& output,
+                               const std::string& option);
+
+// The legend names of a pipeline's trees as the simulator labels them ([0] the trees of an
+// allgather, reduce-scatter or broadcast, or of an allreduce's reduce-scatter phase; [1] its
+// allgather phase's): "root NAME".
+std::vector<std::vector<std::string>> PipelineTreeRoots(const Topology& g,
+                                                        const PipelineSchedule& schedule);
 
 }  // namespace collsynth::cli
 

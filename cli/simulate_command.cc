@@ -57,13 +57,15 @@ bool IsXml(const std::string& text) {
 // --timeline-svg: the Gantt chart of the run (docs/simulate.md "Timeline picture"); false
 // (after printing why) when the written file is rejected.
 bool WriteTimelinePicture(const SimulateArgs& a, const SimulationRun& run,
-                          TimelineColouring colouring, const std::string& file) {
+                          TimelineColouring colouring,
+                          const std::vector<std::vector<std::string>>& key_names,
+                          const std::string& file) {
   if (a.timeline_svg.empty()) return true;
   const std::string title = "simulate " + file + ": completion " +
                             DecimalString(run.result.completion) + " s (" +
                             ToString(run.result.completion) + ")";
-  const CheckedOutput written =
-      WriteTimelineSvg(*run.sim, run.result, colouring, title, a.timeline_svg, "--timeline-svg");
+  const CheckedOutput written = WriteTimelineSvg(*run.sim, run.result, colouring, key_names, title,
+                                                 a.timeline_svg, "--timeline-svg");
   if (!written.ok) PrintFailure("simulate: " + written.error);
   return written.ok;
 }
@@ -104,7 +106,7 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
     out.close();
     if (!out) throw InputError(a.timeline, "timeline", "write failed");
   }
-  if (!WriteTimelinePicture(a, run, TimelineColouring::kGpu, file)) return kExitCheckFailed;
+  if (!WriteTimelinePicture(a, run, TimelineColouring::kGpu, {}, file)) return kExitCheckFailed;
   json report =
       SimulationReportJson(*run.sim, run.result, run.model, "msccl", MscclCollective(algo));
   report["model"]["fifo_depth"] = MscclFifoDepth(algo, ro.fifo_depth);
@@ -176,6 +178,8 @@ int Simulate(const SimulateArgs& a) {
     if (!out) throw InputError(a.timeline, "timeline", "write failed");
   }
   if (!WriteTimelinePicture(a, run, pipeline ? TimelineColouring::kTree : TimelineColouring::kStep,
+                            pipeline ? PipelineTreeRoots(g, *checked->pipeline)
+                                     : std::vector<std::vector<std::string>>{},
                             file)) {
     return kExitCheckFailed;
   }

@@ -71,7 +71,8 @@ std::int64_t TimelineBarCount(const FlowSimulation& sim) {
 }
 
 TimelineChart BuildTimelineChart(const FlowSimulation& sim, const FlowSimulationResult& r,
-                                 TimelineColouring colouring) {
+                                 TimelineColouring colouring,
+                                 const std::vector<std::vector<std::string>>& key_names) {
   TimelineChart chart;
   const Topology& g = sim.topology();
   bool two_phases = false;
@@ -89,7 +90,13 @@ TimelineChart BuildTimelineChart(const FlowSimulation& sim, const FlowSimulation
   }
   for (auto& [pg, key] : key_of) {
     key = static_cast<int>(chart.keys.size());
-    chart.keys.push_back(KeyText(colouring, two_phases, pg.first, pg.second));
+    std::string text = KeyText(colouring, two_phases, pg.first, pg.second);
+    const auto [phase, group] = pg;
+    if (phase >= 0 && group >= 0 && static_cast<std::size_t>(phase) < key_names.size() &&
+        static_cast<std::size_t>(group) < key_names[phase].size()) {
+      text += " (" + key_names[phase][group] + ")";
+    }
+    chart.keys.push_back(text);
   }
   std::vector<bool> used(g.num_links(), false);
   for (int t = 0; t < sim.num_transfers(); ++t) {

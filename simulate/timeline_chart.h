@@ -41,9 +41,11 @@ struct TimelineChart {
 // The number of bars BuildTimelineChart would make (transfers × their links, barriers left out).
 std::int64_t TimelineBarCount(const FlowSimulation& sim);
 
-// The chart of a finished simulation.
+// The chart of a finished simulation. `key_names[phase][group]`, when given, is added to the
+// legend text of that step or tree (e.g. a pipeline tree's "root c11").
 TimelineChart BuildTimelineChart(const FlowSimulation& sim, const FlowSimulationResult& r,
-                                 TimelineColouring colouring);
+                                 TimelineColouring colouring,
+                                 const std::vector<std::vector<std::string>>& key_names = {});
 
 // The SVG text: a title line, one labelled row per link ("from → to"), one
 // <rect class="bar" data-transfer data-link data-start data-end> per bar with a <title>

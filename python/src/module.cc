@@ -252,6 +252,8 @@ std::string Simulate(const Topology& g, const std::string& topology_file, const 
   if (!timeline_svg.empty()) {
     const CheckedOutput written = cli::WriteTimelineSvg(
         *run.sim, run.result, pipeline ? TimelineColouring::kTree : TimelineColouring::kStep,
+        pipeline ? cli::PipelineTreeRoots(g, *checked->pipeline)
+                 : std::vector<std::vector<std::string>>{},
         "simulate: completion " + DecimalString(run.result.completion) + " s (" +
             ToString(run.result.completion) + ")",
         timeline_svg, "timeline_svg");

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
@@ -179,6 +180,15 @@ TEST(TimelineSvgCliTest, CutThroughPipelineBarsAreTheCsvRows) {
   ExpectChartIsTheTimeline({kTwoCluster, sched, "--size", "1MB", "--chunks", "3", "--alpha", "1us",
                             "--switch-model", "cut-through"},
                            "tl_tc_ct");
+  // The legend names each tree by its root, in the schedule's order.
+  const nlohmann::json s = nlohmann::json::parse(ReadWholeFile(sched));
+  const std::string svg = ReadWholeFile(TempPath("tl_tc_ct.svg"));
+  ASSERT_FALSE(s["trees"].empty());
+  for (std::size_t i = 0; i < s["trees"].size(); ++i) {
+    const std::string key = ">tree " + std::to_string(i) + " (root " +
+                            s["trees"][i]["root"].get<std::string>() + ")</text>";
+    EXPECT_NE(svg.find(key), std::string::npos) << key;
+  }
 }
 
 // The picture as a person's SVG viewer sees it: librsvg (through gdk-pixbuf's thumbnailer, when
