@@ -48,3 +48,35 @@ def test_unknown_experiment_is_an_input_error():
     with pytest.raises(collsynth.InputError) as e:
         collsynth.experiments.run("no-such-experiment", dir=SOURCE / "experiments")
     assert "no such experiment definition" in e.value.problem
+
+
+def test_load_reads_what_run_wrote(tmp_path):
+    rows = collsynth.experiments.run("quick-start", out=tmp_path, dir=SOURCE / "experiments",
+                                     frame=False)
+    assert collsynth.experiments.load(tmp_path, frame=False) == rows
+    with pytest.raises(collsynth.InputError) as e:
+        collsynth.experiments.load(tmp_path / "nothing", frame=False)
+    assert e.value.problem == "no results yet"
+
+
+def test_figure_series_selects_like_the_cli():
+    rows = [
+        {"instance": "a", "algorithm": "x", "size": 2, "t": Fraction(1, 3), "keep": True},
+        {"instance": "a", "algorithm": "x", "size": 1, "t": "0.5", "keep": True},
+        {"instance": "b", "algorithm": "x", "size": 1, "t": 7, "keep": True},
+        {"instance": "b", "algorithm": "y", "size": 1, "t": "", "keep": True},  # no y: left out
+        {"instance": "b", "algorithm": "y", "size": 3, "t": 1, "keep": False},  # where: left out
+    ]
+    fig = collsynth.experiments.figure_series(rows, "size", "t", group="algorithm",
+                                              panels="instance", where={"keep": "true"})
+    assert fig["numeric_x"] is True
+    assert [p["name"] for p in fig["panels"]] == ["a", "b"]
+    assert fig["panels"][0]["lines"] == [
+        {"name": "x", "points": [(1, Fraction(1, 2)), (2, Fraction(1, 3))]}]
+    assert fig["panels"][1]["lines"] == [{"name": "x", "points": [(1, 7)]}]
+    # a text x is a category axis, numbered in order of first appearance
+    cat = collsynth.experiments.figure_series(rows[:3], "instance", "t")
+    assert cat["numeric_x"] is False
+    assert cat["panels"][0]["categories"] == ["a", "b"]
+    assert cat["panels"][0]["lines"][0]["points"] == [(0, Fraction(1, 3)), (0, Fraction(1, 2)),
+                                                      (1, 7)]
