@@ -38,7 +38,7 @@ using Bar = std::tuple<int, std::string, std::string, std::string, std::string>;
 
 struct CsvRow {
   Bar bar;
-  std::string colour_key;  // the step or "phase/tree" of the row
+  std::string colour_key;  // the step or tree (with its phase), or the sending gpu of the row
 };
 
 std::vector<std::string> SplitCsv(const std::string& line) {
@@ -64,7 +64,8 @@ std::vector<CsvRow> ReadCsv(const std::string& path) {
     CsvRow r;
     r.bar = {std::stoi(f[col["transfer"]]), f[col["from"]], f[col["to"]], f[col["start_exact"]],
              f[col["end_exact"]]};
-    r.colour_key = f[col["phase"]] + "/" + f[col["step"]] + "/" + f[col["tree"]];
+    r.colour_key = col.count("gpu") ? f[col["gpu"]]  // MSCCL XML
+                                    : f[col["phase"]] + "/" + f[col["step"]] + "/" + f[col["tree"]];
     rows.push_back(r);
   }
   return rows;
@@ -189,6 +190,15 @@ TEST(TimelineSvgCliTest, CutThroughPipelineBarsAreTheCsvRows) {
                             s["trees"][i]["root"].get<std::string>() + ")</text>";
     EXPECT_NE(svg.find(key), std::string::npos) << key;
   }
+}
+
+TEST(TimelineSvgCliTest, MscclXmlBarsAreTheCsvRowsColouredByGpu) {
+  const std::string sched = TempPath("tl_tc_msccl.json"), xml = TempPath("tl_tc_msccl.xml");
+  ASSERT_EQ(RunCli({"pipeline", kTwoCluster, "-o", sched, "--no-symmetric"}).exit_code, 0);
+  ASSERT_EQ(RunCli({"export", "msccl", kTwoCluster, sched, "-o", xml}).exit_code, 0);
+  ExpectChartIsTheTimeline({kTwoCluster, xml, "--size", "1MB", "--chunks", "2", "--routes",
+                            TempPath("tl_tc_msccl.routes.json")},
+                           "tl_tc_msccl");
 }
 
 // The picture as a person's SVG viewer sees it: librsvg (through gdk-pixbuf's thumbnailer, when
