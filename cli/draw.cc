@@ -166,10 +166,18 @@ CheckedOutput WriteTimelineSvg(const FlowSimulation& sim, const FlowSimulationRe
   }
   const Topology& g = sim.topology();
   const TimelineChart chart = BuildTimelineChart(sim, result, colouring, key_names);
-  const std::string svg = TimelineSvg(g, chart, title);
+  std::string svg = TimelineSvg(g, chart, title);
+  // Testing hook (docs/simulate.md "Timeline picture"): COLLSYNTH_FAULT_INJECT=corrupt-output
+  // drops the last bar from the text before writing, a stand-in for a writer bug.
+  const char* fault = std::getenv("COLLSYNTH_FAULT_INJECT");
+  if (fault != nullptr && std::string(fault) == "corrupt-output") {
+    const std::size_t at = svg.rfind("<rect class=\"bar\"");
+    if (at != std::string::npos) svg.erase(at, svg.find("</rect>\n", at) + 8 - at);
+  }
   return WriteChecked({{output, [&](std::ostream& out) { out << svg; }}},
                       [&](const std::vector<std::string>& paths) {
-                        return CompareTimelineSvg(g, chart, paths[0]);
+                        const std::string problem = CompareTimelineSvg(g, chart, paths[0]);
+                        return problem.empty() ? problem : paths[0] + ": " + problem;
                       });
 }
 

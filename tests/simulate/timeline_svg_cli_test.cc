@@ -229,6 +229,28 @@ TEST(TimelineSvgCliTest, LibrsvgRendersThePicture) {
   EXPECT_NEAR(be32(20), 800 * height / width, 1.5);
 }
 
+// The written picture is read back and compared with the simulation before it is renamed: a
+// writer that drops a bar (COLLSYNTH_FAULT_INJECT=corrupt-output) is exit 1 and leaves no file;
+// a write that fails as a full disk would is exit 1 too.
+TEST(TimelineSvgCliTest, APictureThatDiffersFromTheSimulationIsNotWritten) {
+  const std::string sched = TempPath("tl_ring8_corrupt.json");
+  ASSERT_EQ(RunCli({"baseline", "uniring", kRing, "-o", sched}).exit_code, 0);
+  for (const char* fault : {"corrupt-output", "write-error"}) {
+    const std::string out = TempPath(std::string("tl_") + fault + ".svg");
+    setenv("COLLSYNTH_FAULT_INJECT", fault, 1);
+    testing::CliResult r =
+        RunCli({"simulate", kRing, sched, "--size", "8000", "--timeline-svg", out});
+    unsetenv("COLLSYNTH_FAULT_INJECT");
+    EXPECT_EQ(r.exit_code, 1) << fault << ": " << r.err;
+    EXPECT_NE(r.err.find(out + ".partial: "), std::string::npos) << r.err;
+    if (std::string(fault) == "corrupt-output") {
+      EXPECT_NE(r.err.find("misses bars"), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(std::ifstream(out).good()) << fault;
+    EXPECT_FALSE(std::ifstream(out + ".partial").good()) << fault;
+  }
+}
+
 TEST(TimelineSvgCliTest, BadOutputNameIsExit2WithOneLine) {
   const std::string sched = TempPath("tl_ring8_bad.json");
   ASSERT_EQ(RunCli({"baseline", "uniring", kRing, "-o", sched}).exit_code, 0);
