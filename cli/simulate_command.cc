@@ -3,7 +3,8 @@
 //   cut-through] [--mode sync|async] [--timeline FILE.csv] [--json]
 //   MSCCL XML files (from `export msccl`): [--ranks FILE] [--routes FILE.routes.json]
 //   [--profile executor|rccl|legacy] [--fifo-depth D]; replayed first (exit 1 if rejected).
-// Discrete-event simulation of a checked schedule in exact rational time
+// Schedules: steps, steps-compact, pipeline, pipeline-symmetric, flows (all-to-all, --chunks per
+// path). Discrete-event simulation of a checked schedule in exact rational time
 // (simulate/, docs/simulate.md). The schedule is verified first (exit 1 when the checker
 // rejects it); bad input is exit 2.
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "core/json_io.h"
 #include "graphs/link_latency.h"
 #include "graphs/rank_map.h"
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/msccl_replay.h"
 #include "proofs_check/verify.h"
 #include "schedules/compact_schedule.h"
@@ -102,6 +104,39 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
   return kExitOk;
 }
 
+// An all-to-all flows schedule the flow checker accepted, for P = --chunks chunks per path
+// (docs/simulate.md "All-to-all flows"); the report adds the checker's T and its bound.
+int SimulateFlows(const SimulateArgs& a, SimulationModel model, const Topology& g,
+                  const CheckedSchedule& checked) {
+  if (a.mode_given) {
+    throw InputError("<args>", "--mode",
+                     "applies to step schedules only, " + checked.file + " is a flows schedule");
+  }
+  if (!a.chunks_sweep.empty()) {
+    throw InputError("<args>", "--chunks-sweep",
+                     "applies to pipeline schedules only, " + checked.file +
+                         " is a flows schedule (give --chunks)");
+  }
+  const SimulationRun run = SimulateAlltoallSchedule(*checked.flows, g, std::move(model));
+  if (!a.timeline.empty()) {
+    std::ofstream out(a.timeline);
+    if (!out) throw InputError(a.timeline, "timeline", "cannot be written");
+    WriteAlltoallTimelineCsv(*run.sim, run.result, *checked.flows, out);
+    out.close();
+    if (!out) throw InputError(a.timeline, "timeline", "write failed");
+  }
+  json report =
+      SimulationReportJson(*run.sim, run.result, run.model, "flows", Collective::kAlltoall);
+  const FlowCheckReport& check = std::get<FlowCheckReport>(checked.verified.report);
+  AddAlltoallBound(&report, *check.time, run.model, g.num_compute());
+  if (a.json) {
+    std::cout << report.dump() << "\n";
+  } else {
+    std::cout << SimulationReportText(report);
+  }
+  return kExitOk;
+}
+
 // The simulation of one schedule file (a JSON schedule of any format, or an MSCCL XML file).
 int Simulate(const SimulateArgs& a) {
   SimulationModel model = ParseSimulationOptions(a.model);
@@ -127,9 +162,10 @@ int Simulate(const SimulateArgs& a) {
         std::string("applies to MSCCL XML files only, ") + file + " is a JSON schedule");
   }
   std::optional<CheckedSchedule> checked =
-      CheckLoadedSchedule(g, LoadScheduleText(g, text, file), "simulated");
+      CheckLoadedSchedule(g, LoadScheduleText(g, text, file), "simulated", true);
   if (!checked) return kExitCheckFailed;
   text = std::string();
+  if (checked->flows) return SimulateFlows(a, std::move(model), g, *checked);
   const bool pipeline = checked->pipeline.has_value();
   // As before the single loader: a pipeline-symmetric file reports its expansion.
   const std::string format = pipeline ? "pipeline" : checked->format;
@@ -145,8 +181,8 @@ int Simulate(const SimulateArgs& a) {
   }
   if (!pipeline && a.chunks_given) {
     throw InputError("<args>", "--chunks",
-                     "applies to pipeline schedules only, " + file + " is a " + checked->format +
-                         " schedule (its chunks are in the file)");
+                     "applies to pipeline and flows schedules only, " + file + " is a " +
+                         checked->format + " schedule (its chunks are in the file)");
   }
   const SimulationRun run =
       pipeline ? SimulatePipelineSchedule(*checked->pipeline, g, std::move(model), a.chunks_sweep)
@@ -195,8 +231,8 @@ void AddSimulateOptions(CLI::App* cmd, SimulateArgs* args) {
                   "allgather: the output, shard = M/N)")
       ->required();
   cmd->add_option("--chunks", args->model.chunks,
-                  "pipeline schedules: chunks P per tree share; MSCCL XML: iterations of the "
-                  "runtime's chunk (gridOffset) loop (default 1)");
+                  "pipeline schedules: chunks P per tree share; flows: chunks P per path; MSCCL "
+                  "XML: iterations of the runtime's chunk (gridOffset) loop (default 1)");
   cmd->add_option("--alpha", args->model.alpha,
                   "latency of links without a 'latency' field (s, ms, us, ns; bare = s; "
                   "default 0)");

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/input_error.h"
+#include "simulate/alltoall_simulation.h"
 #include "simulate/chunk_choice.h"
 #include "simulate/pipeline_simulation.h"
 #include "simulate/step_simulation.h"
@@ -77,6 +78,21 @@ SimulationRun SimulatePipelineSchedule(const PipelineSchedule& s, const Topology
                          " transfers (routes x P x hops), above the simulator's limit");
   }
   run.sim = std::make_unique<FlowSimulation>(BuildPipelineSimulation(s, g, model));
+  run.result = run.sim->Run();
+  run.model = std::move(model);
+  return run;
+}
+
+SimulationRun SimulateAlltoallSchedule(const FlowSchedule& s, const Topology& g,
+                                       SimulationModel model) {
+  if (AlltoallTransferCount(s, model) > kMaxSimulatedTransfers) {
+    throw InputError("<args>", "--chunks",
+                     "P = " + std::to_string(model.chunks) + " gives more than " +
+                         std::to_string(kMaxSimulatedTransfers) +
+                         " transfers (paths x P x hops), above the simulator's limit");
+  }
+  SimulationRun run;
+  run.sim = std::make_unique<FlowSimulation>(BuildAlltoallSimulation(s, g, model));
   run.result = run.sim->Run();
   run.model = std::move(model);
   return run;

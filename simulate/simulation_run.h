@@ -20,6 +20,7 @@
 #include "graphs/topology.h"
 #include "proofs_check/msccl_model.h"
 #include "proofs_check/replay_report.h"
+#include "schedules/flow_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
 #include "simulate/flow_simulation.h"
@@ -53,6 +54,11 @@ struct SimulationRun {
 // otherwise.
 SimulationRun SimulatePipelineSchedule(const PipelineSchedule& s, const Topology& g,
                                        SimulationModel model, const std::string& chunks_sweep);
+// A checked all-to-all flows schedule for model.chunks (simulate/alltoall_simulation.h);
+// InputError("<args>", "--chunks", ...) above kMaxSimulatedTransfers transfers (paths x P x
+// hops) before anything is built.
+SimulationRun SimulateAlltoallSchedule(const FlowSchedule& s, const Topology& g,
+                                       SimulationModel model);
 // A checked step schedule (model.chunks is not used).
 SimulationRun SimulateStepSchedule(const StepSchedule& s, const Topology& g, SimulationModel model);
 

@@ -730,7 +730,7 @@ def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
     size : int or str
         The message size M: bytes, or a string with a unit as on the command line ("1MB").
     chunks : int
-        Pipeline schedules: chunks P per tree share.
+        Pipeline schedules: chunks P per tree share; all-to-all flows: chunks P per path.
     alpha, gamma : str or Fraction
         Per-link latency (for links whose topology file gives none) and per-byte overhead, as on
         the command line ("1us", "1/1000000").
@@ -743,7 +743,9 @@ def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
     -------
     dict
         The report of ``simulate --json``: ``completion_time`` (Fraction, seconds), the links'
-        loads, the critical path; times and byte counts are Fractions.
+        loads, the critical path; times and byte counts are Fractions. A flows schedule's
+        report adds ``checked_time`` and ``bandwidth_bound`` (docs/simulate.md "All-to-all
+        flows").
     """
     if not schedule.verdict.ok:
         raise InputError("<python>: schedule: does not pass the checker, nothing simulated: "

@@ -50,6 +50,7 @@
 #include "graphs/symmetry.h"
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "proofs_check/verify.h"
@@ -234,8 +235,19 @@ std::string Simulate(const Topology& g, const std::string& topology_file, const 
   if (!topology_file.empty()) model.link_latency = ReadTopologyWithLatencies(topology_file).latency;
   py::gil_scoped_release release;
   std::optional<cli::CheckedSchedule> checked =
-      cli::CheckLoadedSchedule(g, LoadScheduleText(g, text, "<python>"), "simulated");
+      cli::CheckLoadedSchedule(g, LoadScheduleText(g, text, "<python>"), "simulated", true);
   if (!checked) throw InputError("<python>", "schedule", "does not pass the checker");
+  if (checked->flows) {  // all-to-all flows (docs/simulate.md "All-to-all flows")
+    if (!chunks_sweep.empty()) {
+      throw InputError("<args>", "chunks_sweep", "applies to pipeline schedules only");
+    }
+    const SimulationRun run = SimulateAlltoallSchedule(*checked->flows, g, std::move(model));
+    json report =
+        SimulationReportJson(*run.sim, run.result, run.model, "flows", Collective::kAlltoall);
+    AddAlltoallBound(&report, *std::get<FlowCheckReport>(checked->verified.report).time, run.model,
+                     g.num_compute());
+    return report.dump();
+  }
   const bool pipeline = checked->pipeline.has_value();
   if (!pipeline && !chunks_sweep.empty()) {
     throw InputError("<args>", "chunks_sweep", "applies to pipeline schedules only");
