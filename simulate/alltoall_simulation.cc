@@ -14,8 +14,8 @@ std::uint64_t AlltoallTransferCount(const FlowSchedule& s, const SimulationModel
   for (const PairFlows& pair : s.flows) {
     for (const FlowPath& path : pair.paths) {
       const std::uint64_t links = path.nodes.size() > 0 ? path.nodes.size() - 1 : 0;
-      count = SatAdd(count, SatMul(RouteHops(links, m.switch_model),
-                                   static_cast<std::uint64_t>(m.chunks)));
+      count = SatAdd(
+          count, SatMul(RouteHops(links, m.switch_model), static_cast<std::uint64_t>(m.chunks)));
     }
   }
   return count;
@@ -31,7 +31,8 @@ FlowSimulation BuildAlltoallSimulation(const FlowSchedule& s, const Topology& g,
   for (std::size_t pi = 0; pi < s.flows.size(); ++pi) {
     const PairFlows& pair = s.flows[pi];
     auto it = amount.find({pair.from, pair.to});
-    if (it == amount.end()) throw std::logic_error("BuildAlltoallSimulation: a pair without demand");
+    if (it == amount.end())
+      throw std::logic_error("BuildAlltoallSimulation: a pair without demand");
     for (std::size_t ri = 0; ri < pair.paths.size(); ++ri) {
       const FlowPath& path = pair.paths[ri];
       const Rational bytes = it->second * path.share * shard / m.chunks;

@@ -631,7 +631,7 @@ def bfb(topology, collective="allgather", chunks=None, alpha_file=None, thm4=Fal
 
 
 def baseline(topology, name, collective=None, chunks=1, order=None, dims=None, shifts=None,
-             fan_out=0, ecmp_routes=64):
+             fan_out=0, ecmp_routes=64, relay=True):
     """A baseline schedule, checked (``collsynth baseline``).
 
     Parameters
@@ -640,8 +640,10 @@ def baseline(topology, name, collective=None, chunks=1, order=None, dims=None, s
     name : str
         A step baseline (``uniring``, ``biring``, ``torus``, ``recursive-doubling``,
         ``dbtree``, ``multitree``, ...) or a routed one (``direct``, ``routed-ring``,
-        ``routed-recursive-doubling``), as ``collsynth baseline --help`` lists them.
-    collective : {"allgather", "reduce-scatter", "allreduce"}, optional
+        ``routed-recursive-doubling``), as ``collsynth baseline --help`` lists them; with
+        ``collective="alltoall"``: ``direct``, ``ecmp`` or ``topoopt-forwarding`` (flows
+        schedules; ``summary`` adds ``optimal_time`` T* and ``ratio_to_optimum``).
+    collective : {"allgather", "reduce-scatter", "allreduce", "alltoall"}, optional
         Default: the baseline's own.
     chunks : int
         Pipeline chunks P (dbtree).
@@ -655,11 +657,15 @@ def baseline(topology, name, collective=None, chunks=1, order=None, dims=None, s
         k-ary cap on MultiTree children (0 = none).
     ecmp_routes : int
         Routed baselines: at most this many shortest routes per tree edge.
+    relay : bool
+        All-to-all baselines: whether compute nodes other than the source may forward
+        (``--no-relay`` when False).
 
     Returns
     -------
     Schedule
-        ``"steps"`` (step baselines) or ``"pipeline"`` (routed ones); ``summary`` holds the
+        ``"steps"`` (step baselines), ``"pipeline"`` (routed ones) or ``"flows"``
+        (all-to-all); ``summary`` holds the
         keys of ``baseline --json`` (the checker's report, Fractions for rationals).
 
     Raises
@@ -671,7 +677,8 @@ def baseline(topology, name, collective=None, chunks=1, order=None, dims=None, s
     """
     checked = _core.baseline(topology._g, topology.origin, name, collective or "", int(chunks),
                              list(order or []), [int(d) for d in dims or []],
-                             [int(p) for p in shifts or []], int(fan_out), int(ecmp_routes))
+                             [int(p) for p in shifts or []], int(fan_out), int(ecmp_routes),
+                             bool(relay))
     return Schedule(topology, checked)
 
 

@@ -568,8 +568,8 @@ PYBIND11_MODULE(_collsynth, m) {
       "baseline",
       [](const Topology& g, const std::string& file, const std::string& name,
          const std::string& collective, int chunks, const std::vector<std::string>& order,
-         const std::vector<int>& dims, const std::vector<int>& shifts, int fan_out,
-         int ecmp_routes) {
+         const std::vector<int>& dims, const std::vector<int>& shifts, int fan_out, int ecmp_routes,
+         bool relay) {
         cli::BaselineRequest r;
         r.options.name = name;
         r.options.chunks = chunks;
@@ -580,11 +580,12 @@ PYBIND11_MODULE(_collsynth, m) {
         r.collective = collective;
         r.topology = file;
         r.ecmp_routes = ecmp_routes;
+        r.relay = relay;
         return Baseline(g, r);
       },
       py::arg("topology"), py::arg("file"), py::arg("name"), py::arg("collective"),
       py::arg("chunks"), py::arg("order"), py::arg("dims"), py::arg("shifts"), py::arg("fan_out"),
-      py::arg("ecmp_routes"));
+      py::arg("ecmp_routes"), py::arg("relay"));
   m.def(
       "replay",
       [](const std::string& source, bool is_text, const std::string& profile, int fifo, int root,

@@ -63,7 +63,8 @@ TEST(AlltoallSimulationTest, CompleteGraphWithDirectPathsIsPAlphaPlusShardOverBa
     const Rational size(1 << 20), alpha(3, 1000000), shard = size / n;
     for (std::int64_t p : {1, 2, 5}) {
       for (SwitchModel sw : {SwitchModel::kStoreAndForward, SwitchModel::kCutThrough}) {
-        const FlowSimulationResult r = BuildAlltoallSimulation(s, g, Model(size, alpha, p, sw)).Run();
+        const FlowSimulationResult r =
+            BuildAlltoallSimulation(s, g, Model(size, alpha, p, sw)).Run();
         // Each link carries its own pair alone: P chunks in a row, α + shard/(P·b) each.
         EXPECT_EQ(r.completion, Rational(p) * alpha + shard / kGB) << "K_" << n << " P = " << p;
       }
@@ -87,11 +88,10 @@ TEST(AlltoallSimulationTest, TwoNodesThroughASwitchArePipelineClosedForms) {
     EXPECT_EQ(BuildAlltoallSimulation(s, g, Model(size, alpha, p)).Run().completion,
               Rational(p + 1) * (alpha + shard / (p * rate)))
         << "store-and-forward P = " << p;
-    EXPECT_EQ(
-        BuildAlltoallSimulation(s, g, Model(size, alpha, p, SwitchModel::kCutThrough))
-            .Run()
-            .completion,
-        Rational(2 * p) * alpha + shard / rate)
+    EXPECT_EQ(BuildAlltoallSimulation(s, g, Model(size, alpha, p, SwitchModel::kCutThrough))
+                  .Run()
+                  .completion,
+              Rational(2 * p) * alpha + shard / rate)
         << "cut-through P = " << p;
   }
 }
@@ -179,7 +179,8 @@ TEST(AlltoallSimulationTest, TransferCountIsPathsTimesChunksTimesHops) {
   }
   SimulationModel m = Model(Rational(1024), 0, 3);
   EXPECT_EQ(AlltoallTransferCount(s, m), 3 * links);
-  EXPECT_EQ(static_cast<std::uint64_t>(BuildAlltoallSimulation(s, g, m).num_transfers()), 3 * links);
+  EXPECT_EQ(static_cast<std::uint64_t>(BuildAlltoallSimulation(s, g, m).num_transfers()),
+            3 * links);
   m.switch_model = SwitchModel::kCutThrough;
   EXPECT_EQ(AlltoallTransferCount(s, m), 3 * paths);
 }
