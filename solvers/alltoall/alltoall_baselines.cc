@@ -155,7 +155,8 @@ FlowSchedule BuildAlltoallBaseline(const Topology& g, const DemandMatrix& demand
   }
   s.time = 0;
   for (int e = 0; e < g.num_links(); ++e) {
-    if (load[e] > 0 && load[e] / g.link(e).bandwidth > s.time) s.time = load[e] / g.link(e).bandwidth;
+    if (load[e] > 0 && load[e] / g.link(e).bandwidth > s.time)
+      s.time = load[e] / g.link(e).bandwidth;
   }
   return s;
 }

@@ -46,15 +46,14 @@ inline constexpr std::size_t kMaxBaselinePaths = std::size_t{1} << 20;
 
 struct AlltoallBaselineOptions {
   AlltoallBaseline which = AlltoallBaseline::kDirect;
-  bool relay = true;     // topoopt-forwarding requires it (hosts forward)
-  bool uniform = true;   // the demand is UniformDemand(g), written as "uniform"
+  bool relay = true;    // topoopt-forwarding requires it (hosts forward)
+  bool uniform = true;  // the demand is UniformDemand(g), written as "uniform"
   std::size_t max_paths = kMaxBaselinePaths;
 };
 
 // InputError(file, ...) for topoopt-forwarding without relay and for too many ecmp paths.
 FlowSchedule BuildAlltoallBaseline(const Topology& g, const DemandMatrix& demand,
-                                   const AlltoallBaselineOptions& options,
-                                   const std::string& file);
+                                   const AlltoallBaselineOptions& options, const std::string& file);
 
 }  // namespace collsynth
 

@@ -69,9 +69,12 @@ TEST(AlltoallBaselinesTest, NoBaselineBeatsTheCertifiedOptimum) {
     Topology g;
     bool relay;
   };
-  const Case cases[] = {{Circulant(6, {1}, true), true},  {Circulant(7, {1, 2}, true), true},
-                        {Hypercube(3), true},              {Torus({3, 3}), true},
-                        {Kautz(2, 2), true},               {FatTree(4), true},
+  const Case cases[] = {{Circulant(6, {1}, true), true},
+                        {Circulant(7, {1, 2}, true), true},
+                        {Hypercube(3), true},
+                        {Torus({3, 3}), true},
+                        {Kautz(2, 2), true},
+                        {FatTree(4), true},
                         {FatTree(4), false}};
   for (const Case& c : cases) {
     const AlltoallOptimum opt = ComputeAlltoallOptimum(c.g, UniformDemand(c.g), {c.relay});
