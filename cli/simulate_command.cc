@@ -104,39 +104,6 @@ int SimulateXml(const SimulateArgs& a, SimulationModel model, const Topology& g,
   return kExitOk;
 }
 
-// An all-to-all flows schedule the flow checker accepted, for P = --chunks chunks per path
-// (docs/simulate.md "All-to-all flows"); the report adds the checker's T and its bound.
-int SimulateFlows(const SimulateArgs& a, SimulationModel model, const Topology& g,
-                  const CheckedSchedule& checked) {
-  if (a.mode_given) {
-    throw InputError("<args>", "--mode",
-                     "applies to step schedules only, " + checked.file + " is a flows schedule");
-  }
-  if (!a.chunks_sweep.empty()) {
-    throw InputError("<args>", "--chunks-sweep",
-                     "applies to pipeline schedules only, " + checked.file +
-                         " is a flows schedule (give --chunks)");
-  }
-  const SimulationRun run = SimulateAlltoallSchedule(*checked.flows, g, std::move(model));
-  if (!a.timeline.empty()) {
-    std::ofstream out(a.timeline);
-    if (!out) throw InputError(a.timeline, "timeline", "cannot be written");
-    WriteAlltoallTimelineCsv(*run.sim, run.result, *checked.flows, out);
-    out.close();
-    if (!out) throw InputError(a.timeline, "timeline", "write failed");
-  }
-  json report =
-      SimulationReportJson(*run.sim, run.result, run.model, "flows", Collective::kAlltoall);
-  const FlowCheckReport& check = std::get<FlowCheckReport>(checked.verified.report);
-  AddAlltoallBound(&report, *check.time, run.model, g.num_compute());
-  if (a.json) {
-    std::cout << report.dump() << "\n";
-  } else {
-    std::cout << SimulationReportText(report);
-  }
-  return kExitOk;
-}
-
 // The simulation of one schedule file (a JSON schedule of any format, or an MSCCL XML file).
 int Simulate(const SimulateArgs& a) {
   SimulationModel model = ParseSimulationOptions(a.model);
@@ -165,37 +132,47 @@ int Simulate(const SimulateArgs& a) {
       CheckLoadedSchedule(g, LoadScheduleText(g, text, file), "simulated", true);
   if (!checked) return kExitCheckFailed;
   text = std::string();
-  if (checked->flows) return SimulateFlows(a, std::move(model), g, *checked);
   const bool pipeline = checked->pipeline.has_value();
+  const bool flows = checked->flows.has_value();  // docs/simulate.md "All-to-all flows"
+  const bool chunked = pipeline || flows;
   // As before the single loader: a pipeline-symmetric file reports its expansion.
   const std::string format = pipeline ? "pipeline" : checked->format;
-  if (pipeline && a.mode_given) {
+  if (chunked && a.mode_given) {
     throw InputError("<args>", "--mode",
-                     "applies to step schedules only, " + file + " is a pipeline schedule");
+                     "applies to step schedules only, " + file + " is a " + format + " schedule");
   }
-  if (!a.chunks_sweep.empty() && (!pipeline || a.chunks_given)) {
+  if (!a.chunks_sweep.empty() && (!chunked || a.chunks_given)) {
     throw InputError("<args>", "--chunks-sweep",
-                     pipeline ? std::string("replaces --chunks, give one of them")
-                              : "applies to pipeline schedules only, " + file + " is a " +
-                                    checked->format + " schedule");
+                     chunked ? std::string("replaces --chunks, give one of them")
+                             : "applies to pipeline and flows schedules only, " + file + " is a " +
+                                   checked->format + " schedule");
   }
-  if (!pipeline && a.chunks_given) {
+  if (!chunked && a.chunks_given) {
     throw InputError("<args>", "--chunks",
                      "applies to pipeline and flows schedules only, " + file + " is a " +
                          checked->format + " schedule (its chunks are in the file)");
   }
   const SimulationRun run =
       pipeline ? SimulatePipelineSchedule(*checked->pipeline, g, std::move(model), a.chunks_sweep)
+      : flows  ? SimulateAlltoallSchedule(*checked->flows, g, std::move(model), a.chunks_sweep)
                : SimulateStepSchedule(*checked->steps, g, std::move(model));
   if (!a.timeline.empty()) {
     std::ofstream out(a.timeline);
     if (!out) throw InputError(a.timeline, "timeline", "cannot be written");
-    WriteTimelineCsv(*run.sim, run.result, !pipeline, out);
+    if (flows) {
+      WriteAlltoallTimelineCsv(*run.sim, run.result, *checked->flows, out);
+    } else {
+      WriteTimelineCsv(*run.sim, run.result, !pipeline, out);
+    }
     out.close();
     if (!out) throw InputError(a.timeline, "timeline", "write failed");
   }
   json report =
       SimulationReportJson(*run.sim, run.result, run.model, format, checked->collective());
+  if (flows) {  // the flow checker's T and the bound it gives
+    const FlowCheckReport& check = std::get<FlowCheckReport>(checked->verified.report);
+    AddAlltoallBound(&report, *check.time, run.model, g.num_compute());
+  }
   json sweep = json::array();
   for (const auto& [p, t] : run.sweep) {
     sweep.push_back({{"chunks", p},
@@ -246,8 +223,8 @@ void AddSimulateOptions(CLI::App* cmd, SimulateArgs* args) {
                   "pipeline routes through switches: store-and-forward (default) or cut-through");
   cmd->add_option("--mode", args->model.mode, "step schedules: sync (default) or async");
   cmd->add_option("--chunks-sweep", args->chunks_sweep,
-                  "pipeline schedules: simulate each P of the list (e.g. 1,2,4,8), report the "
-                  "times and simulate the fastest");
+                  "pipeline and flows schedules: simulate each P of the list (e.g. 1,2,4,8), "
+                  "report the times and simulate the fastest");
   cmd->add_option("--timeline", args->timeline, "write the per-transfer CSV (Gantt chart) here");
   cmd->add_option("--ranks", args->ranks,
                   "MSCCL XML: rank mapping as for export msccl (default: compute nodes in "

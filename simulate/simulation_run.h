@@ -54,11 +54,11 @@ struct SimulationRun {
 // otherwise.
 SimulationRun SimulatePipelineSchedule(const PipelineSchedule& s, const Topology& g,
                                        SimulationModel model, const std::string& chunks_sweep);
-// A checked all-to-all flows schedule for model.chunks (simulate/alltoall_simulation.h);
-// InputError("<args>", "--chunks", ...) above kMaxSimulatedTransfers transfers (paths x P x
-// hops) before anything is built.
+// A checked all-to-all flows schedule (simulate/alltoall_simulation.h), for model.chunks or
+// the fastest P of `chunks_sweep`, with the same bounds on the work as a pipeline schedule
+// (paths x P x hops transfers).
 SimulationRun SimulateAlltoallSchedule(const FlowSchedule& s, const Topology& g,
-                                       SimulationModel model);
+                                       SimulationModel model, const std::string& chunks_sweep);
 // A checked step schedule (model.chunks is not used).
 SimulationRun SimulateStepSchedule(const StepSchedule& s, const Topology& g, SimulationModel model);
 

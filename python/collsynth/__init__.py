@@ -744,7 +744,7 @@ def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
     bandwidth_unit, switch_model, mode : str
         As the options of the same names.
     chunks_sweep : list of int, optional
-        Pipeline schedules: simulate each P and report the fastest.
+        Pipeline and flows schedules: simulate each P and report the fastest.
 
     Returns
     -------

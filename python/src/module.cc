@@ -237,27 +237,22 @@ std::string Simulate(const Topology& g, const std::string& topology_file, const 
   std::optional<cli::CheckedSchedule> checked =
       cli::CheckLoadedSchedule(g, LoadScheduleText(g, text, "<python>"), "simulated", true);
   if (!checked) throw InputError("<python>", "schedule", "does not pass the checker");
-  if (checked->flows) {  // all-to-all flows (docs/simulate.md "All-to-all flows")
-    if (!chunks_sweep.empty()) {
-      throw InputError("<args>", "chunks_sweep", "applies to pipeline schedules only");
-    }
-    const SimulationRun run = SimulateAlltoallSchedule(*checked->flows, g, std::move(model));
-    json report =
-        SimulationReportJson(*run.sim, run.result, run.model, "flows", Collective::kAlltoall);
-    AddAlltoallBound(&report, *std::get<FlowCheckReport>(checked->verified.report).time, run.model,
-                     g.num_compute());
-    return report.dump();
-  }
   const bool pipeline = checked->pipeline.has_value();
-  if (!pipeline && !chunks_sweep.empty()) {
-    throw InputError("<args>", "chunks_sweep", "applies to pipeline schedules only");
+  const bool flows = checked->flows.has_value();  // docs/simulate.md "All-to-all flows"
+  if (!pipeline && !flows && !chunks_sweep.empty()) {
+    throw InputError("<args>", "chunks_sweep", "applies to pipeline and flows schedules only");
   }
   const SimulationRun run =
       pipeline ? SimulatePipelineSchedule(*checked->pipeline, g, std::move(model), chunks_sweep)
+      : flows  ? SimulateAlltoallSchedule(*checked->flows, g, std::move(model), chunks_sweep)
                : SimulateStepSchedule(*checked->steps, g, std::move(model));
   json report =
       SimulationReportJson(*run.sim, run.result, run.model, pipeline ? "pipeline" : checked->format,
                            checked->collective());
+  if (flows) {
+    AddAlltoallBound(&report, *std::get<FlowCheckReport>(checked->verified.report).time, run.model,
+                     g.num_compute());
+  }
   if (!run.sweep.empty()) {
     json& sweep = report["chunk_sweep"] = json::array();
     for (const auto& [chunks, time] : run.sweep) {

@@ -88,6 +88,10 @@ def test_simulate_flows_equals_the_cli(cli, topologies, tmp_path):
     assert report == exact(expected)
     # never faster than the certified optimum T*·(M/N)/b
     assert report["completion_time"] >= report["bandwidth_bound"]
+    swept = collsynth.simulate(s, size="1MB", alpha="1us", chunks_sweep=[4, 1])
+    assert swept == exact(cli.json("simulate", path, out, "--json", "--size", "1MB", "--alpha",
+                                   "1us", "--chunks-sweep", "4,1"))
+    assert [row["chunks"] for row in swept["chunk_sweep"]] == [4, 1]
 
 
 def test_draw_equals_the_cli(cli, topologies, tmp_path):

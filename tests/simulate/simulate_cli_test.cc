@@ -168,7 +168,7 @@ TEST(SimulateCliTest, BadInputIsExitTwoWithOneLine) {
       {{"--size", "1", "--chunks", "4x"},
        "collsynth: <args>: --chunks: '4x' must be an integer in 1..16777216"},
       {{"--size", "1", "--chunks-sweep", "1,2"},
-       "collsynth: <args>: --chunks-sweep: applies to pipeline schedules only"},
+       "collsynth: <args>: --chunks-sweep: applies to pipeline and flows schedules only"},
   };
   for (const auto& [extra, message] : cases) {
     std::vector<std::string> args = {"simulate", kRing, ring};
@@ -197,8 +197,9 @@ TEST(SimulateCliTest, BadLatencyFieldIsExitTwoNamingTheLink) {
 
 // An all-to-all flows schedule (docs/simulate.md "All-to-all flows") on K_3 with unit links,
 // each pair on its own link: P chunks in a row on every link, so the time is P·α + M/(3·b)
-// exactly; the timeline names each row's pair; a flows file takes --chunks but not --mode or
-// --chunks-sweep (exit 2, one line); a wrong claimed time is exit 1, nothing simulated.
+// exactly; the timeline names each row's pair; --chunks-sweep picks P = 1, the least latency
+// (α + M/(3b) against 4α + M/(3b)); --mode, and --chunks-sweep with --chunks, are exit 2 with
+// one line; a wrong claimed time is exit 1, nothing simulated.
 TEST(SimulateCliTest, FlowsScheduleClosedFormTimelineAndOptions) {
   const std::string k3 = WriteTempFile("k3_flows_topo.txt",
                                        "name: k3\ncompute: a b c\na b 1\nb a 1\na c 1\nc a 1\n"
@@ -230,9 +231,15 @@ TEST(SimulateCliTest, FlowsScheduleClosedFormTimelineAndOptions) {
   EXPECT_EQ(header.rfind("transfer,pair,source,destination,path,chunk,hop,from,to,bytes,", 0), 0u);
   EXPECT_EQ(row.rfind("0,0,a,b,0,0,0,a,b,250,", 0), 0u) << row;
 
+  const json sweep =
+      SimulateJson({k3, file, "--size", "3000", "--alpha", "1us", "--chunks-sweep", "4,1,2"});
+  EXPECT_EQ(sweep["best_chunks"], 1);
+  ASSERT_EQ(sweep["chunk_sweep"].size(), 3u);
+  EXPECT_EQ(sweep["chunk_sweep"][0]["completion_time"], "1/200000");  // P = 4: 4 µs + 1 µs
+  EXPECT_EQ(sweep["completion_time"], "1/500000");                    // P = 1: 1 µs + 1 µs
   for (const auto& [extra, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--mode", "async"}, "--mode: applies to step schedules only"},
-           {{"--chunks-sweep", "1,2"}, "--chunks-sweep: applies to pipeline schedules only"}}) {
+           {{"--chunks-sweep", "1,2", "--chunks", "2"}, "--chunks-sweep: replaces --chunks"}}) {
     std::vector<std::string> args = {"simulate", k3, file, "--size", "3000"};
     args.insert(args.end(), extra.begin(), extra.end());
     testing::CliResult bad = RunCli(args);
