@@ -121,8 +121,11 @@ CheckedBaseline AlltoallBaselineChecked(const Topology& g, const BaselineRequest
 
 CheckedBaseline BuildCheckedBaseline(const Topology& g, const BaselineRequest& a) {
   if (a.collective == "alltoall") return AlltoallBaselineChecked(g, a);
-  if (!a.relay || !a.demand.empty()) {
-    throw InputError("<args>", a.relay ? "--demand" : "--no-relay",
+  if (!a.relay || !a.demand.empty() || !a.optimum) {
+    throw InputError("<args>",
+                     !a.relay            ? "--no-relay"
+                     : !a.demand.empty() ? "--demand"
+                                         : "--no-optimum",
                      "applies to --collective alltoall only");
   }
   if (IsRoutedBaseline(a.options.name)) return RoutedBaseline(g, a);

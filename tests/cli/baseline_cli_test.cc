@@ -230,7 +230,9 @@ TEST(BaselineCliTest, AlltoallBaselinesAreCheckedFlowsNextToTheOptimum) {
         TempPath("x.json")},
        "--no-relay"},
       {{"baseline", "uniring", topo, "--no-relay", "-o", TempPath("x.json")},
-       "applies to --collective alltoall only"},
+       "--no-relay: applies to --collective alltoall only"},
+      {{"baseline", "direct", topo, "--no-optimum", "-o", TempPath("x.json")},
+       "--no-optimum: applies to --collective alltoall only"},
       {{"baseline", "ecmp", topo, "--collective", "alltoall", "--no-relay", "-o",
         TempPath("x.json")},
        "no path through switches only"}};
