@@ -5,7 +5,10 @@
 // runs the step checker and writes it only when valid (exit 1 otherwise). A topology that does
 // not fit the baseline is bad input (exit 2). The routed baselines (direct, routed-ring,
 // routed-recursive-doubling; solvers/baselines/routed_baselines.h) run on any topology, switches
-// included, and are written as pipeline schedules, checked by the pipeline checker.
+// included, and are written as pipeline schedules, checked by the pipeline checker. With
+// --collective alltoall [--no-relay] [--demand FILE] [--no-optimum], NAME is direct, ecmp or
+// topoopt-forwarding (solvers/alltoall/alltoall_baselines.h): a flows schedule checked by the
+// flow checker, reported with its T next to the certified optimum T*.
 #include <iostream>
 
 #include "cli/baseline_request.h"
@@ -41,7 +44,8 @@ void AddBaselineOptions(CLI::App* cmd, BaselineArgs* args) {
       ->required();
   cmd->add_option("-o,--output", args->out, "output schedule JSON ('-' = stdout)")->required();
   cmd->add_option("--collective", args->request.collective,
-                  "allgather, reduce-scatter or allreduce (default: the baseline's own)");
+                  "allgather, reduce-scatter, allreduce (default: the baseline's own) or alltoall "
+                  "(direct, ecmp, topoopt-forwarding: flows schedules)");
   cmd->add_option("--chunks", args->request.options.chunks, "pipeline chunks P (dbtree)");
   cmd->add_option("--order", args->request.options.order, "ring order, node names (rings, dbtree)")
       ->delimiter(',');
@@ -56,6 +60,14 @@ void AddBaselineOptions(CLI::App* cmd, BaselineArgs* args) {
   cmd->add_option("--ecmp-routes", args->request.ecmp_routes,
                   "routed baselines: at most this many shortest routes per tree edge, the "
                   "tree split evenly over them (default 64)");
+  cmd->add_flag(
+      "--no-relay", [args](std::int64_t) { args->request.relay = false; },
+      "alltoall: compute nodes forward nothing (only switches relay)");
+  cmd->add_option("--demand", args->request.demand,
+                  "alltoall: demand-matrix file (docs/formats.md; default: uniform, 1 per pair)");
+  cmd->add_flag(
+      "--no-optimum", [args](std::int64_t) { args->request.optimum = false; },
+      "alltoall: do not compute the certified optimum T* (an LP) for the ratio");
   cmd->add_flag("--json", args->json, "print the check report as JSON");
 }
 

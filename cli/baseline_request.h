@@ -19,20 +19,27 @@ struct BaselineRequest {
   std::string collective;   // as given; empty: the baseline's default
   std::string topology;     // the topology's name in messages
   int ecmp_routes = 64;     // routed baselines: shortest routes per tree edge
+  // --collective alltoall (direct, ecmp, topoopt-forwarding as flows schedules):
+  bool relay = true;    // compute nodes other than the source may forward
+  std::string demand;   // a demand-matrix file; empty: uniform
+  bool optimum = true;  // also compute the certified optimum T* and the ratio T/T*
 };
 
 struct CheckedBaseline {
   bool ok = false;         // the checker accepted it
   std::string error;       // the checker's first error when !ok
   std::string text;        // the schedule document (written only when ok)
-  std::string format;      // "steps" or "pipeline"
+  std::string format;      // "steps", "pipeline" or "flows"
   ExpectedCheck expected;  // the in-memory check's figures
   nlohmann::json report;   // `baseline --json` without the output check
   std::string line;        // the one-line text report
 };
 
 // Builds and checks. A topology that does not fit the baseline, an unknown name or bad
-// options are InputError.
+// options are InputError. With collective "alltoall" the baseline is a flows schedule
+// (solvers/alltoall/alltoall_baselines.h) checked by proofs_check/flow_checker.h, and the report
+// adds the certified optimum (cli/alltoall_report.h): `optimal_time` T*, `ratio_to_optimum`
+// T/T* (null with `optimum_failure` when it is not certified; absent when !optimum).
 CheckedBaseline BuildCheckedBaseline(const Topology& g, const BaselineRequest& request);
 
 }  // namespace collsynth::cli

@@ -12,17 +12,19 @@
 namespace collsynth::cli {
 
 Collective CheckedSchedule::collective() const {
+  if (flows) return flows->collective;
   return pipeline ? pipeline->collective : steps->collective;
 }
 
 std::optional<CheckedSchedule> LoadCheckedSchedule(const Topology& g, const std::string& path,
-                                                   const std::string& action) {
-  return CheckLoadedSchedule(g, LoadScheduleFile(g, path, path == "-" ? "<stdin>" : path), action);
+                                                   const std::string& action, bool accept_flows) {
+  return CheckLoadedSchedule(g, LoadScheduleFile(g, path, path == "-" ? "<stdin>" : path), action,
+                             accept_flows);
 }
 
 std::optional<CheckedSchedule> CheckLoadedSchedule(const Topology& g, LoadedSchedule loaded,
-                                                   const std::string& action) {
-  if (std::holds_alternative<FlowSchedule>(loaded.value)) {
+                                                   const std::string& action, bool accept_flows) {
+  if (!accept_flows && std::holds_alternative<FlowSchedule>(loaded.value)) {
     throw InputError(loaded.file, "format",
                      "a \"flows\" schedule is not " + action +
                          " (not supported yet; collsynth verify checks it)");
@@ -46,7 +48,7 @@ std::optional<CheckedSchedule> CheckLoadedSchedule(const Topology& g, LoadedSche
         } else if constexpr (std::is_same_v<S, PipelineSchedule>) {
           out.pipeline = std::move(s);
         } else if constexpr (std::is_same_v<S, FlowSchedule>) {
-          // refused above
+          out.flows = std::move(s);
         } else {
           out.pipeline = ExpandSymmetricPipelineSchedule(s, g);
         }

@@ -14,6 +14,7 @@
 #include "graphs/topology.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/verify.h"
+#include "schedules/flow_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/schedule_file.h"
 #include "schedules/step_schedule.h"
@@ -25,9 +26,11 @@ struct CheckedSchedule {
   std::string format;  // the file's format
   VerifyResult verified;
   // Exactly one is set: pipeline schedules ("pipeline-symmetric" as its checked expansion),
-  // step schedules ("steps-compact" expanded to steps).
+  // step schedules ("steps-compact" expanded to steps), all-to-all flows (only when the caller
+  // accepts them).
   std::optional<PipelineSchedule> pipeline;
   std::optional<StepSchedule> steps;
+  std::optional<FlowSchedule> flows;
   // "pipeline-symmetric": the plain checker's report on the expansion.
   std::optional<PipelineCheckReport> expansion_report;
   Collective collective() const;
@@ -35,12 +38,15 @@ struct CheckedSchedule {
 
 // Loads `path` ("-" = stdin) on `g` and checks it. Bad input throws InputError (exit 2).
 // When the check fails prints "FILE: the schedule does not verify, nothing ACTION: FIRST
-// ERROR" (exit 1 follows) and returns std::nullopt. `action` is e.g. "exported".
+// ERROR" (exit 1 follows) and returns std::nullopt. `action` is e.g. "exported". A "flows"
+// schedule is InputError (exit 2, before it is checked) unless `accept_flows` (`simulate`).
 std::optional<CheckedSchedule> LoadCheckedSchedule(const Topology& g, const std::string& path,
-                                                   const std::string& action);
+                                                   const std::string& action,
+                                                   bool accept_flows = false);
 // The same for a schedule already loaded (e.g. from text read to sniff its kind).
 std::optional<CheckedSchedule> CheckLoadedSchedule(const Topology& g, LoadedSchedule loaded,
-                                                   const std::string& action);
+                                                   const std::string& action,
+                                                   bool accept_flows = false);
 
 }  // namespace collsynth::cli
 

@@ -4,7 +4,8 @@
 //   [--timeline-svg FILE.svg] [--json]
 //   MSCCL XML files (from `export msccl`): [--ranks FILE] [--routes FILE.routes.json]
 //   [--profile executor|rccl|legacy] [--fifo-depth D]; replayed first (exit 1 if rejected).
-// Discrete-event simulation of a checked schedule in exact rational time
+// Schedules: steps, steps-compact, pipeline, pipeline-symmetric, flows (all-to-all, --chunks per
+// path). Discrete-event simulation of a checked schedule in exact rational time
 // (simulate/, docs/simulate.md). The schedule is verified first (exit 1 when the checker
 // rejects it); bad input is exit 2.
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "core/json_io.h"
 #include "graphs/link_latency.h"
 #include "graphs/rank_map.h"
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/msccl_replay.h"
 #include "proofs_check/verify.h"
 #include "schedules/compact_schedule.h"
@@ -146,34 +148,41 @@ int Simulate(const SimulateArgs& a) {
         std::string("applies to MSCCL XML files only, ") + file + " is a JSON schedule");
   }
   std::optional<CheckedSchedule> checked =
-      CheckLoadedSchedule(g, LoadScheduleText(g, text, file), "simulated");
+      CheckLoadedSchedule(g, LoadScheduleText(g, text, file), "simulated", true);
   if (!checked) return kExitCheckFailed;
   text = std::string();
   const bool pipeline = checked->pipeline.has_value();
+  const bool flows = checked->flows.has_value();  // docs/simulate.md "All-to-all flows"
+  const bool chunked = pipeline || flows;
   // As before the single loader: a pipeline-symmetric file reports its expansion.
   const std::string format = pipeline ? "pipeline" : checked->format;
-  if (pipeline && a.mode_given) {
+  if (chunked && a.mode_given) {
     throw InputError("<args>", "--mode",
-                     "applies to step schedules only, " + file + " is a pipeline schedule");
+                     "applies to step schedules only, " + file + " is a " + format + " schedule");
   }
-  if (!a.chunks_sweep.empty() && (!pipeline || a.chunks_given)) {
+  if (!a.chunks_sweep.empty() && (!chunked || a.chunks_given)) {
     throw InputError("<args>", "--chunks-sweep",
-                     pipeline ? std::string("replaces --chunks, give one of them")
-                              : "applies to pipeline schedules only, " + file + " is a " +
-                                    checked->format + " schedule");
+                     chunked ? std::string("replaces --chunks, give one of them")
+                             : "applies to pipeline and flows schedules only, " + file + " is a " +
+                                   checked->format + " schedule");
   }
-  if (!pipeline && a.chunks_given) {
+  if (!chunked && a.chunks_given) {
     throw InputError("<args>", "--chunks",
-                     "applies to pipeline schedules only, " + file + " is a " + checked->format +
-                         " schedule (its chunks are in the file)");
+                     "applies to pipeline and flows schedules only, " + file + " is a " +
+                         checked->format + " schedule (its chunks are in the file)");
   }
   const SimulationRun run =
       pipeline ? SimulatePipelineSchedule(*checked->pipeline, g, std::move(model), a.chunks_sweep)
+      : flows  ? SimulateAlltoallSchedule(*checked->flows, g, std::move(model), a.chunks_sweep)
                : SimulateStepSchedule(*checked->steps, g, std::move(model));
   if (!a.timeline.empty()) {
     std::ofstream out(a.timeline);
     if (!out) throw InputError(a.timeline, "timeline", "cannot be written");
-    WriteTimelineCsv(*run.sim, run.result, !pipeline, out);
+    if (flows) {
+      WriteAlltoallTimelineCsv(*run.sim, run.result, *checked->flows, out);
+    } else {
+      WriteTimelineCsv(*run.sim, run.result, !pipeline, out);
+    }
     out.close();
     if (!out) throw InputError(a.timeline, "timeline", "write failed");
   }
@@ -185,6 +194,10 @@ int Simulate(const SimulateArgs& a) {
   }
   json report =
       SimulationReportJson(*run.sim, run.result, run.model, format, checked->collective());
+  if (flows) {  // the flow checker's T and the bound it gives
+    const FlowCheckReport& check = std::get<FlowCheckReport>(checked->verified.report);
+    AddAlltoallBound(&report, *check.time, run.model, g.num_compute());
+  }
   json sweep = json::array();
   for (const auto& [p, t] : run.sweep) {
     sweep.push_back({{"chunks", p},
@@ -220,8 +233,8 @@ void AddSimulateOptions(CLI::App* cmd, SimulateArgs* args) {
                   "allgather: the output, shard = M/N)")
       ->required();
   cmd->add_option("--chunks", args->model.chunks,
-                  "pipeline schedules: chunks P per tree share; MSCCL XML: iterations of the "
-                  "runtime's chunk (gridOffset) loop (default 1)");
+                  "pipeline schedules: chunks P per tree share; flows: chunks P per path; MSCCL "
+                  "XML: iterations of the runtime's chunk (gridOffset) loop (default 1)");
   cmd->add_option("--alpha", args->model.alpha,
                   "latency of links without a 'latency' field (s, ms, us, ns; bare = s; "
                   "default 0)");
@@ -235,8 +248,8 @@ void AddSimulateOptions(CLI::App* cmd, SimulateArgs* args) {
                   "pipeline routes through switches: store-and-forward (default) or cut-through");
   cmd->add_option("--mode", args->model.mode, "step schedules: sync (default) or async");
   cmd->add_option("--chunks-sweep", args->chunks_sweep,
-                  "pipeline schedules: simulate each P of the list (e.g. 1,2,4,8), report the "
-                  "times and simulate the fastest");
+                  "pipeline and flows schedules: simulate each P of the list (e.g. 1,2,4,8), "
+                  "report the times and simulate the fastest");
   cmd->add_option("--timeline", args->timeline, "write the per-transfer CSV (Gantt chart) here");
   cmd->add_option("--timeline-svg", args->timeline_svg,
                   "draw the Gantt chart (one row per link, one bar per transfer on it) as SVG");

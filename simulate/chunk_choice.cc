@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "simulate/flow_simulation.h"
 #include "simulate/pipeline_simulation.h"
@@ -10,12 +11,19 @@ namespace collsynth {
 
 ChunkChoice ChooseChunkCount(const PipelineSchedule& s, const Topology& g, SimulationModel m,
                              const std::vector<std::int64_t>& candidates) {
+  return ChooseChunkCount(
+      [&](const SimulationModel& mp) { return BuildPipelineSimulation(s, g, mp); }, std::move(m),
+      candidates);
+}
+
+ChunkChoice ChooseChunkCount(const std::function<FlowSimulation(const SimulationModel&)>& build,
+                             SimulationModel m, const std::vector<std::int64_t>& candidates) {
   if (candidates.empty()) throw std::invalid_argument("ChooseChunkCount: no candidates");
   ChunkChoice c;
   for (std::int64_t p : candidates) {
     if (p < 1) throw std::invalid_argument("ChooseChunkCount: P must be positive");
     m.chunks = p;
-    Rational t = BuildPipelineSimulation(s, g, m).Run().completion;
+    Rational t = build(m).Run().completion;
     if (c.times.empty() || t < c.best_time || (t == c.best_time && p < c.best)) {
       c.best = p;
       c.best_time = t;

@@ -6,6 +6,7 @@
 #define COLLSYNTH_SIMULATE_CHUNK_CHOICE_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/pipeline_schedule.h"
+#include "simulate/flow_simulation.h"
 #include "simulate/simulation_model.h"
 
 namespace collsynth {
@@ -27,6 +29,10 @@ struct ChunkChoice {
 // ignored.
 ChunkChoice ChooseChunkCount(const PipelineSchedule& s, const Topology& g, SimulationModel m,
                              const std::vector<std::int64_t>& candidates);
+// The same for any chunked simulation: `build` makes it for a model with m.chunks set (an
+// all-to-all flows schedule, simulate/alltoall_simulation.h).
+ChunkChoice ChooseChunkCount(const std::function<FlowSimulation(const SimulationModel&)>& build,
+                             SimulationModel m, const std::vector<std::int64_t>& candidates);
 
 // "1,2,4,16" -> {1, 2, 4, 16}; every entry as ParseChunkCount(option, entry, max_chunks). A
 // repeated entry is kept once, where it first appears ("4,1,4" -> {4, 1}): simulating it

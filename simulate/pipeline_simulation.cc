@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/checked_math.h"
+#include "simulate/route_transfers.h"
 
 namespace collsynth {
 namespace {
@@ -19,20 +20,6 @@ std::vector<const PipelineSchedule*> Phases(const PipelineSchedule& s) {
   return out;
 }
 
-// The links a route's data crosses, in the order it crosses them.
-std::vector<int> RouteLinks(const Topology& g, const std::vector<int>& path, bool upward) {
-  std::vector<int> links;
-  const int len = static_cast<int>(path.size());
-  for (int i = 0; i + 1 < len; ++i) {
-    const int a = upward ? path[len - 1 - i] : path[i];
-    const int b = upward ? path[len - 2 - i] : path[i + 1];
-    std::optional<int> e = g.FindLink(a, b);
-    if (!e) throw std::logic_error("BuildPipelineSimulation: a route over a missing link");
-    links.push_back(*e);
-  }
-  return links;
-}
-
 }  // namespace
 
 std::uint64_t PipelineTransferCount(const PipelineSchedule& s, const SimulationModel& m) {
@@ -41,9 +28,8 @@ std::uint64_t PipelineTransferCount(const PipelineSchedule& s, const SimulationM
     for (const PipelineTree& tree : phase->trees) {
       for (const PipelineTreeEdge& edge : tree.edges) {
         for (const PipelineRoute& route : edge.routes) {
-          const std::uint64_t hops = m.switch_model == SwitchModel::kCutThrough
-                                         ? 1
-                                         : (route.path.size() > 0 ? route.path.size() - 1 : 0);
+          const std::uint64_t hops =
+              RouteHops(route.path.size() > 0 ? route.path.size() - 1 : 0, m.switch_model);
           count = SatAdd(count, SatMul(hops, static_cast<std::uint64_t>(m.chunks)));
         }
       }
@@ -57,7 +43,6 @@ FlowSimulation BuildPipelineSimulation(const PipelineSchedule& s, const Topology
   if (m.chunks < 1) throw std::logic_error("BuildPipelineSimulation: P must be positive");
   FlowSimulation sim(g, LinkRates(g, m), LinkLatencies(g, m), m.gamma);
   const std::int64_t P = m.chunks;
-  const bool cut_through = m.switch_model == SwitchModel::kCutThrough;
   const std::vector<const PipelineSchedule*> phases = Phases(s);
   // Allreduce: per root, the barrier "the reduce-scatter phase delivered r's reduced shard".
   std::unordered_map<int, int> reduced_at_root;
@@ -72,8 +57,8 @@ FlowSimulation BuildPipelineSimulation(const PipelineSchedule& s, const Topology
     for (std::size_t ti = 0; ti < phase.trees.size(); ++ti) {
       const PipelineTree& tree = phase.trees[ti];
       const int num_edges = static_cast<int>(tree.edges.size());
-      // Per edge and route: the first transfer id and the hops (transfers per chunk).
-      std::vector<std::vector<std::pair<int, int>>> ids(num_edges);
+      // Per edge and route: its transfers.
+      std::vector<std::vector<ChunkedRoute>> ids(num_edges);
       std::unordered_map<int, int> parent_edge;            // child -> edge index
       std::unordered_map<int, std::vector<int>> children;  // parent -> edge indices
       for (int ei = 0; ei < num_edges; ++ei) {
@@ -84,33 +69,18 @@ FlowSimulation BuildPipelineSimulation(const PipelineSchedule& s, const Topology
           const PipelineRoute& route = edge.routes[ri];
           const std::vector<int> links = RouteLinks(g, route.path, upward);
           const Rational bytes = Rational(route.multiplicity) / k * shard / P;
-          const int hops = cut_through ? 1 : static_cast<int>(links.size());
-          int first = -1;
-          for (std::int64_t j = 0; j < P; ++j) {
-            for (int h = 0; h < hops; ++h) {
-              TransferLabel label;
-              label.phase = allreduce_ag ? 1 : 0;
-              label.group = static_cast<int>(ti);
-              label.item = ei;
-              label.route = static_cast<int>(ri);
-              label.chunk = static_cast<int>(j);
-              label.hop = cut_through ? -1 : h;
-              const std::vector<int> on = cut_through ? links : std::vector<int>{links[h]};
-              const int id = sim.AddTransfer(on, bytes, upward && h == hops - 1, label);
-              if (first < 0) first = id;
-              if (h > 0) sim.AddDependency(id - 1, id);     // the previous link
-              if (j > 0) sim.AddDependency(id - hops, id);  // the previous chunk
-            }
-          }
-          ids[ei].emplace_back(first, hops);
+          TransferLabel label;
+          label.phase = allreduce_ag ? 1 : 0;
+          label.group = static_cast<int>(ti);
+          label.item = ei;
+          label.route = static_cast<int>(ri);
+          ids[ei].push_back(AddChunkedRoute(&sim, links, bytes, P, m.switch_model, upward, label));
         }
       }
       auto transfer = [&](int ei, std::size_t ri, std::int64_t j, int h) {
-        return ids[ei][ri].first + static_cast<int>(j) * ids[ei][ri].second + h;
+        return ids[ei][ri].Transfer(j, h);
       };
-      auto last_hop = [&](int ei, std::size_t ri, std::int64_t j) {
-        return transfer(ei, ri, j, ids[ei][ri].second - 1);
-      };
+      auto last_hop = [&](int ei, std::size_t ri, std::int64_t j) { return ids[ei][ri].Last(j); };
       // The transfers whose ends make chunk j available at the data's sending end of edge ei.
       for (int ei = 0; ei < num_edges; ++ei) {
         const PipelineTreeEdge& edge = tree.edges[ei];

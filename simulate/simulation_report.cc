@@ -32,6 +32,21 @@ std::string CsvField(const std::string& s) {
 
 bool IsSteps(const std::string& format) { return format == "steps" || format == "steps-compact"; }
 bool IsMsccl(const std::string& format) { return format == "msccl"; }
+bool IsFlows(const std::string& format) { return format == "flows"; }
+
+// The columns every timeline row ends with, for transfer t on link slot `slot`:
+// from,to,bytes,issued,start,end,arrived,done (decimals), then the times exact.
+void WriteTimelineTail(const FlowSimulation& sim, const FlowSimulationResult& r, int t, int e,
+                       std::int64_t slot, std::ostream& out) {
+  const Topology& g = sim.topology();
+  const Rational issued = r.Issued(t), arrived = r.Arrived(t), done = sim.DoneTime(r, t);
+  const Rational start = r.SlotStart(slot), end = r.SlotEnd(slot);
+  out << CsvField(g.node(g.link(e).from).name) << ',' << CsvField(g.node(g.link(e).to).name) << ','
+      << DecimalString(sim.Bytes(t)) << ',' << DecimalString(issued) << ',' << DecimalString(start)
+      << ',' << DecimalString(end) << ',' << DecimalString(arrived) << ',' << DecimalString(done)
+      << ',' << ToString(issued) << ',' << ToString(start) << ',' << ToString(end) << ','
+      << ToString(arrived) << ',' << ToString(done) << '\n';
+}
 
 }  // namespace
 
@@ -101,6 +116,11 @@ json SimulationReportJson(const FlowSimulation& sim, const FlowSimulationResult&
     if (steps) {
       o["step"] = l.group;
       o["send"] = l.item;
+    } else if (IsFlows(format)) {
+      o["pair"] = l.group;
+      o["path"] = l.route;
+      o["chunk"] = l.chunk;
+      o["hop"] = l.hop;
     } else if (IsMsccl(format)) {
       o["gpu"] = l.group;
       o["tb"] = l.item;
@@ -122,6 +142,15 @@ json SimulationReportJson(const FlowSimulation& sim, const FlowSimulationResult&
   return j;
 }
 
+void AddAlltoallBound(json* report, const Rational& checked_time, const SimulationModel& m,
+                      int num_compute) {
+  const Rational bound =
+      checked_time * ShardBytes(m, Collective::kAlltoall, num_compute) / m.bytes_per_unit;
+  (*report)["checked_time"] = ToString(checked_time);
+  (*report)["bandwidth_bound"] = ToString(bound);
+  (*report)["bandwidth_bound_seconds"] = DecimalString(bound);
+}
+
 std::string SimulationReportText(const json& report) {
   std::ostringstream out;
   const json& model = report["model"];
@@ -138,6 +167,12 @@ std::string SimulationReportText(const json& report) {
       << model["shard_bytes"].get<std::string>() << " bytes\n";
   out << "completion time: " << report["completion_time"].get<std::string>() << " s ("
       << report["completion_seconds"].get<std::string>() << " s)\n";
+  if (report.contains("bandwidth_bound")) {
+    out << "bandwidth bound: " << report["bandwidth_bound"].get<std::string>() << " s ("
+        << report["bandwidth_bound_seconds"].get<std::string>()
+        << " s; the checker's T = " << report["checked_time"].get<std::string>()
+        << " shards per unit bandwidth)\n";
+  }
   out << "transfers: " << report["transfers"] << ", events: " << report["events"] << "\n";
   std::vector<const json*> links;
   for (const json& l : report["links"]) links.push_back(&l);
@@ -161,6 +196,8 @@ std::string SimulationReportText(const json& report) {
     out << "  " << p["link"].get<std::string>() << " ";
     if (p.contains("step")) {
       out << "(step " << p["step"] << ", send " << p["send"] << ")";
+    } else if (p.contains("pair")) {
+      out << "(pair " << p["pair"] << ", path " << p["path"] << ", chunk " << p["chunk"] << ")";
     } else if (p.contains("xml_step")) {
       out << "(gpu " << p["gpu"] << ", tb " << p["tb"] << ", step " << p["xml_step"]
           << ", iteration " << p["iteration"] << ", unit " << p["unit"] << ")";
@@ -176,58 +213,54 @@ std::string SimulationReportText(const json& report) {
 
 void WriteTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r, bool steps,
                       std::ostream& out) {
-  const Topology& g = sim.topology();
   out << "transfer,phase,step,tree,edge,route,chunk,hop,from,to,bytes,issued,start,end,arrived,"
          "done,issued_exact,start_exact,end_exact,arrived_exact,done_exact\n";
   auto field = [](int v) { return v < 0 ? std::string() : std::to_string(v); };
-  // Node names are quoted as CSV requires when they hold a comma, quote or line break.
-  auto csv = [](const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-  };
   for (int t = 0; t < sim.num_transfers(); ++t) {
     if (sim.IsBarrier(t)) continue;
     const TransferLabel& l = sim.Label(t);
-    const Rational issued = r.Issued(t), arrived = r.Arrived(t), done = sim.DoneTime(r, t);
     std::int64_t slot = sim.FirstSlot(t);
     for (int e : sim.Links(t)) {
-      const Rational start = r.SlotStart(slot), end = r.SlotEnd(slot);
-      ++slot;
       out << t << ',' << l.phase << ',' << (steps ? field(l.group) : "") << ','
           << (steps ? "" : field(l.group)) << ',' << (steps ? "" : field(l.item)) << ','
-          << field(l.route) << ',' << field(l.chunk) << ',' << field(l.hop) << ','
-          << csv(g.node(g.link(e).from).name) << ',' << csv(g.node(g.link(e).to).name) << ','
-          << DecimalString(sim.Bytes(t)) << ',' << DecimalString(issued) << ','
-          << DecimalString(start) << ',' << DecimalString(end) << ',' << DecimalString(arrived)
-          << ',' << DecimalString(done) << ',' << ToString(issued) << ',' << ToString(start) << ','
-          << ToString(end) << ',' << ToString(arrived) << ',' << ToString(done) << '\n';
+          << field(l.route) << ',' << field(l.chunk) << ',' << field(l.hop) << ',';
+      WriteTimelineTail(sim, r, t, e, slot++, out);
     }
   }
 }
 
 void WriteMscclTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r,
                            std::ostream& out) {
-  const Topology& g = sim.topology();
   out << "transfer,gpu,tb,step,iteration,unit,share,hop,from,to,bytes,issued,start,end,arrived,"
          "done,issued_exact,start_exact,end_exact,arrived_exact,done_exact\n";
   auto field = [](int v) { return v < 0 ? std::string() : std::to_string(v); };
   for (int t = 0; t < sim.num_transfers(); ++t) {
     if (sim.IsBarrier(t)) continue;
     const TransferLabel& l = sim.Label(t);
-    const Rational issued = r.Issued(t), arrived = r.Arrived(t), done = sim.DoneTime(r, t);
     std::int64_t slot = sim.FirstSlot(t);
     for (int e : sim.Links(t)) {
-      const Rational start = r.SlotStart(slot), end = r.SlotEnd(slot);
-      ++slot;
       out << t << ',' << l.group << ',' << l.item << ',' << l.route << ',' << l.chunk << ','
-          << l.unit << ',' << l.phase << ',' << field(l.hop) << ','
-          << CsvField(g.node(g.link(e).from).name) << ',' << CsvField(g.node(g.link(e).to).name)
-          << ',' << DecimalString(sim.Bytes(t)) << ',' << DecimalString(issued) << ','
-          << DecimalString(start) << ',' << DecimalString(end) << ',' << DecimalString(arrived)
-          << ',' << DecimalString(done) << ',' << ToString(issued) << ',' << ToString(start) << ','
-          << ToString(end) << ',' << ToString(arrived) << ',' << ToString(done) << '\n';
+          << l.unit << ',' << l.phase << ',' << field(l.hop) << ',';
+      WriteTimelineTail(sim, r, t, e, slot++, out);
+    }
+  }
+}
+
+void WriteAlltoallTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r,
+                              const FlowSchedule& s, std::ostream& out) {
+  const Topology& g = sim.topology();
+  out << "transfer,pair,source,destination,path,chunk,hop,from,to,bytes,issued,start,end,arrived,"
+         "done,issued_exact,start_exact,end_exact,arrived_exact,done_exact\n";
+  for (int t = 0; t < sim.num_transfers(); ++t) {
+    const TransferLabel& l = sim.Label(t);
+    if (sim.IsBarrier(t)) continue;
+    const PairFlows& pair = s.flows.at(l.group);
+    std::int64_t slot = sim.FirstSlot(t);
+    for (int e : sim.Links(t)) {
+      out << t << ',' << l.group << ',' << CsvField(g.node(pair.from).name) << ','
+          << CsvField(g.node(pair.to).name) << ',' << l.route << ',' << l.chunk << ','
+          << (l.hop < 0 ? std::string() : std::to_string(l.hop)) << ',';
+      WriteTimelineTail(sim, r, t, e, slot++, out);
     }
   }
 }

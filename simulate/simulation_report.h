@@ -10,6 +10,7 @@
 #include <string>
 
 #include "schedules/collective.h"
+#include "schedules/flow_schedule.h"
 #include "simulate/flow_simulation.h"
 #include "simulate/simulation_model.h"
 
@@ -19,17 +20,23 @@ namespace collsynth {
 // "0.000123456789012"); the exact value is the "p/q" beside it.
 std::string DecimalString(const Rational& seconds);
 
-// `format` is the schedule's ("steps", "steps-compact", "pipeline") or "msccl" (an XML file:
-// model.iterations instead of chunks, critical path entries {gpu, tb, xml_step, iteration,
-// unit, share, hop}). Keys: format, collective,
-// topology, model {size_bytes, shard_bytes, bytes_per_unit, alpha, gamma, switch_model, mode |
-// chunks}, completion_time ("p/q" s), completion_seconds (decimal string), transfers, events,
-// links [{from, to, bytes, busy, busy_fraction, busy_fraction_decimal}] (links that carried
+// `format` is the schedule's ("steps", "steps-compact", "pipeline", "flows": critical path
+// entries {pair, path, chunk, hop}) or "msccl" (an XML file: model.iterations instead of
+// chunks, critical path entries {gpu, tb, xml_step, iteration, unit, share, hop}). Keys: format,
+// collective, topology, model {size_bytes, shard_bytes, bytes_per_unit, alpha, gamma, switch_model,
+// mode | chunks}, completion_time ("p/q" s), completion_seconds (decimal string), transfers,
+// events, links [{from, to, bytes, busy, busy_fraction, busy_fraction_decimal}] (links that carried
 // bytes, by id), idle_links, critical_path [{link, issued, start (took its first link), arrived,
 // done, bytes, phase, step, send | tree, edge, route, chunk, hop}].
 nlohmann::json SimulationReportJson(const FlowSimulation& sim, const FlowSimulationResult& r,
                                     const SimulationModel& m, const std::string& format,
                                     Collective collective);
+// A flows simulation's report gets the flow checker's T (`checked_time`, "p/q" in demand units
+// per unit bandwidth) and the bandwidth bound it gives, `bandwidth_bound` = T · shard /
+// bytes_per_unit seconds ("p/q", and `bandwidth_bound_seconds` as a decimal): no simulated
+// time is below it (docs/simulate.md "All-to-all flows").
+void AddAlltoallBound(nlohmann::json* report, const Rational& checked_time,
+                      const SimulationModel& m, int num_compute);
 // Several lines: the completion time, the ten busiest links, the critical path (its first and
 // last five transfers when longer than ten; each from when it took its first link to done).
 std::string SimulationReportText(const nlohmann::json& report);
@@ -47,6 +54,14 @@ void WriteTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r, 
 // step is the XML step index in its block, share the route part, hop the link on it.
 void WriteMscclTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r,
                            std::ostream& out);
+
+// The timeline of an all-to-all flows simulation (simulate/alltoall_simulation.h) of `s`: CSV
+// header transfer,pair,source,destination,path,chunk,hop,from,to,bytes,issued,start,end,arrived,
+// done,issued_exact,start_exact,end_exact,arrived_exact,done_exact — one row per (transfer,
+// link); pair is the index in s.flows (source, destination its nodes), path the index in the
+// pair, hop the link on it (empty for cut-through).
+void WriteAlltoallTimelineCsv(const FlowSimulation& sim, const FlowSimulationResult& r,
+                              const FlowSchedule& s, std::ostream& out);
 
 }  // namespace collsynth
 

@@ -1,9 +1,11 @@
 // The work of `collsynth simulate` on a checked schedule (simulation_run.h).
 #include "simulate/simulation_run.h"
 
+#include <functional>
 #include <stdexcept>
 
 #include "core/input_error.h"
+#include "simulate/alltoall_simulation.h"
 #include "simulate/chunk_choice.h"
 #include "simulate/pipeline_simulation.h"
 #include "simulate/step_simulation.h"
@@ -31,55 +33,76 @@ SimulationModel ParseSimulationOptions(const SimulationOptions& o) {
 
 namespace {
 
+using TransferCount = std::function<std::uint64_t(const SimulationModel&)>;
+using Builder = std::function<FlowSimulation(const SimulationModel&)>;
+
 // Refuses a sweep whose simulations would move more than kMaxSimulatedTransfers transfers in
-// all, or one P above the limit alone, before any is built.
-void CheckSweepWork(const PipelineSchedule& s, const SimulationModel& model,
-                    const std::vector<std::int64_t>& list) {
+// all, or one P above the limit alone, before any is built. `units` names what is chunked
+// ("routes", "paths").
+void CheckSweepWork(const TransferCount& count_for, const SimulationModel& model,
+                    const std::vector<std::int64_t>& list, const std::string& units) {
   std::uint64_t total = 0;
   for (std::int64_t p : list) {
     SimulationModel mp = model;
     mp.chunks = p;
-    const std::uint64_t count = PipelineTransferCount(s, mp);
+    const std::uint64_t count = count_for(mp);
     if (count > kMaxSimulatedTransfers) {
       throw InputError("<args>", "--chunks-sweep",
                        "P = " + std::to_string(p) + " gives more than " +
-                           std::to_string(kMaxSimulatedTransfers) +
-                           " transfers (routes x P x hops), above the simulator's limit");
+                           std::to_string(kMaxSimulatedTransfers) + " transfers (" + units +
+                           " x P x hops), above the simulator's limit");
     }
     total += count;
     if (total > kMaxSimulatedTransfers) {
       throw InputError("<args>", "--chunks-sweep",
                        "the sweep's simulations up to P = " + std::to_string(p) +
                            " move more than " + std::to_string(kMaxSimulatedTransfers) +
-                           " transfers in all (routes x P x hops, summed over the list), above "
-                           "the simulator's limit: give fewer or smaller P");
+                           " transfers in all (" + units +
+                           " x P x hops, summed over the list), above the simulator's limit: "
+                           "give fewer or smaller P");
     }
   }
+}
+
+// A chunked simulation (pipeline or flows) for model.chunks, or the sweep's best.
+SimulationRun SimulateChunked(const TransferCount& count_for, const Builder& build,
+                              SimulationModel model, const std::string& chunks_sweep,
+                              const std::string& units) {
+  SimulationRun run;
+  if (!chunks_sweep.empty()) {
+    const std::vector<std::int64_t> list =
+        ParseChunkList("--chunks-sweep", chunks_sweep, kMaxSimulatedTransfers);
+    CheckSweepWork(count_for, model, list, units);
+    ChunkChoice choice = ChooseChunkCount(build, model, list);
+    model.chunks = choice.best;
+    run.sweep = std::move(choice.times);
+  }
+  if (count_for(model) > kMaxSimulatedTransfers) {
+    throw InputError("<args>", "--chunks",
+                     "P = " + std::to_string(model.chunks) + " gives more than " +
+                         std::to_string(kMaxSimulatedTransfers) + " transfers (" + units +
+                         " x P x hops), above the simulator's limit");
+  }
+  run.sim = std::make_unique<FlowSimulation>(build(model));
+  run.result = run.sim->Run();
+  run.model = std::move(model);
+  return run;
 }
 
 }  // namespace
 
 SimulationRun SimulatePipelineSchedule(const PipelineSchedule& s, const Topology& g,
                                        SimulationModel model, const std::string& chunks_sweep) {
-  SimulationRun run;
-  if (!chunks_sweep.empty()) {
-    const std::vector<std::int64_t> list =
-        ParseChunkList("--chunks-sweep", chunks_sweep, kMaxSimulatedTransfers);
-    CheckSweepWork(s, model, list);
-    ChunkChoice choice = ChooseChunkCount(s, g, model, list);
-    model.chunks = choice.best;
-    run.sweep = std::move(choice.times);
-  }
-  if (PipelineTransferCount(s, model) > kMaxSimulatedTransfers) {
-    throw InputError("<args>", "--chunks",
-                     "P = " + std::to_string(model.chunks) + " gives more than " +
-                         std::to_string(kMaxSimulatedTransfers) +
-                         " transfers (routes x P x hops), above the simulator's limit");
-  }
-  run.sim = std::make_unique<FlowSimulation>(BuildPipelineSimulation(s, g, model));
-  run.result = run.sim->Run();
-  run.model = std::move(model);
-  return run;
+  return SimulateChunked([&](const SimulationModel& m) { return PipelineTransferCount(s, m); },
+                         [&](const SimulationModel& m) { return BuildPipelineSimulation(s, g, m); },
+                         std::move(model), chunks_sweep, "routes");
+}
+
+SimulationRun SimulateAlltoallSchedule(const FlowSchedule& s, const Topology& g,
+                                       SimulationModel model, const std::string& chunks_sweep) {
+  return SimulateChunked([&](const SimulationModel& m) { return AlltoallTransferCount(s, m); },
+                         [&](const SimulationModel& m) { return BuildAlltoallSimulation(s, g, m); },
+                         std::move(model), chunks_sweep, "paths");
 }
 
 SimulationRun SimulateStepSchedule(const StepSchedule& s, const Topology& g,

@@ -20,6 +20,7 @@
 #include "graphs/topology.h"
 #include "proofs_check/msccl_model.h"
 #include "proofs_check/replay_report.h"
+#include "schedules/flow_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
 #include "simulate/flow_simulation.h"
@@ -52,6 +53,11 @@ struct SimulationRun {
 // final one; InputError("<args>", "--chunks-sweep" or "--chunks", ...) before anything is built
 // otherwise.
 SimulationRun SimulatePipelineSchedule(const PipelineSchedule& s, const Topology& g,
+                                       SimulationModel model, const std::string& chunks_sweep);
+// A checked all-to-all flows schedule (simulate/alltoall_simulation.h), for model.chunks or
+// the fastest P of `chunks_sweep`, with the same bounds on the work as a pipeline schedule
+// (paths x P x hops transfers).
+SimulationRun SimulateAlltoallSchedule(const FlowSchedule& s, const Topology& g,
                                        SimulationModel model, const std::string& chunks_sweep);
 // A checked step schedule (model.chunks is not used).
 SimulationRun SimulateStepSchedule(const StepSchedule& s, const Topology& g, SimulationModel model);

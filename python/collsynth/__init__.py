@@ -645,7 +645,7 @@ def bfb(topology, collective="allgather", chunks=None, alpha_file=None, thm4=Fal
 
 
 def baseline(topology, name, collective=None, chunks=1, order=None, dims=None, shifts=None,
-             fan_out=0, ecmp_routes=64):
+             fan_out=0, ecmp_routes=64, relay=True):
     """A baseline schedule, checked (``collsynth baseline``).
 
     Parameters
@@ -654,8 +654,10 @@ def baseline(topology, name, collective=None, chunks=1, order=None, dims=None, s
     name : str
         A step baseline (``uniring``, ``biring``, ``torus``, ``recursive-doubling``,
         ``dbtree``, ``multitree``, ...) or a routed one (``direct``, ``routed-ring``,
-        ``routed-recursive-doubling``), as ``collsynth baseline --help`` lists them.
-    collective : {"allgather", "reduce-scatter", "allreduce"}, optional
+        ``routed-recursive-doubling``), as ``collsynth baseline --help`` lists them; with
+        ``collective="alltoall"``: ``direct``, ``ecmp`` or ``topoopt-forwarding`` (flows
+        schedules; ``summary`` adds ``optimal_time`` T* and ``ratio_to_optimum``).
+    collective : {"allgather", "reduce-scatter", "allreduce", "alltoall"}, optional
         Default: the baseline's own.
     chunks : int
         Pipeline chunks P (dbtree).
@@ -669,11 +671,15 @@ def baseline(topology, name, collective=None, chunks=1, order=None, dims=None, s
         k-ary cap on MultiTree children (0 = none).
     ecmp_routes : int
         Routed baselines: at most this many shortest routes per tree edge.
+    relay : bool
+        All-to-all baselines: whether compute nodes other than the source may forward
+        (``--no-relay`` when False).
 
     Returns
     -------
     Schedule
-        ``"steps"`` (step baselines) or ``"pipeline"`` (routed ones); ``summary`` holds the
+        ``"steps"`` (step baselines), ``"pipeline"`` (routed ones) or ``"flows"``
+        (all-to-all); ``summary`` holds the
         keys of ``baseline --json`` (the checker's report, Fractions for rationals).
 
     Raises
@@ -685,7 +691,8 @@ def baseline(topology, name, collective=None, chunks=1, order=None, dims=None, s
     """
     checked = _core.baseline(topology._g, topology.origin, name, collective or "", int(chunks),
                              list(order or []), [int(d) for d in dims or []],
-                             [int(p) for p in shifts or []], int(fan_out), int(ecmp_routes))
+                             [int(p) for p in shifts or []], int(fan_out), int(ecmp_routes),
+                             bool(relay))
     return Schedule(topology, checked)
 
 
@@ -744,14 +751,14 @@ def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
     size : int or str
         The message size M: bytes, or a string with a unit as on the command line ("1MB").
     chunks : int
-        Pipeline schedules: chunks P per tree share.
+        Pipeline schedules: chunks P per tree share; all-to-all flows: chunks P per path.
     alpha, gamma : str or Fraction
         Per-link latency (for links whose topology file gives none) and per-byte overhead, as on
         the command line ("1us", "1/1000000").
     bandwidth_unit, switch_model, mode : str
         As the options of the same names.
     chunks_sweep : list of int, optional
-        Pipeline schedules: simulate each P and report the fastest.
+        Pipeline and flows schedules: simulate each P and report the fastest.
     timeline_svg : str or os.PathLike, optional
         Also draw the Gantt chart there (``simulate --timeline-svg``, docs/simulate.md
         "Timeline picture"): one row per link used, one bar per transfer on it with its exact
@@ -761,7 +768,9 @@ def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
     -------
     dict
         The report of ``simulate --json``: ``completion_time`` (Fraction, seconds), the links'
-        loads, the critical path; times and byte counts are Fractions.
+        loads, the critical path; times and byte counts are Fractions. A flows schedule's
+        report adds ``checked_time`` and ``bandwidth_bound`` (docs/simulate.md "All-to-all
+        flows").
 
     Raises
     ------

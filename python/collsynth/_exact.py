@@ -21,6 +21,9 @@ RATIONAL_KEYS = frozenset({
     # simulate --json (docs/simulate.md): exact times in seconds, byte counts, link loads
     "completion_time", "issued", "start", "end", "arrived", "done", "bytes", "busy",
     "busy_fraction", "size_bytes", "shard_bytes", "bytes_per_unit", "alpha", "gamma",
+    "checked_time", "bandwidth_bound",
+    # baseline --collective alltoall --json (docs/baselines.md)
+    "claimed_time", "optimal_time", "ratio_to_optimum",
 })
 # Keys whose values are integers that the JSON writes as strings when they are large.
 INTEGER_KEYS = frozenset({"k", "moore_bound", "lcm_chunks", "lcm_chunks_per_shard"})

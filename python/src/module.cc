@@ -50,6 +50,7 @@
 #include "graphs/symmetry.h"
 #include "graphs/topology.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "proofs_check/verify.h"
@@ -237,14 +238,16 @@ std::string Simulate(const Topology& g, const std::string& topology_file, const 
   if (!topology_file.empty()) model.link_latency = ReadTopologyWithLatencies(topology_file).latency;
   py::gil_scoped_release release;
   std::optional<cli::CheckedSchedule> checked =
-      cli::CheckLoadedSchedule(g, LoadScheduleText(g, text, "<python>"), "simulated");
+      cli::CheckLoadedSchedule(g, LoadScheduleText(g, text, "<python>"), "simulated", true);
   if (!checked) throw InputError("<python>", "schedule", "does not pass the checker");
   const bool pipeline = checked->pipeline.has_value();
-  if (!pipeline && !chunks_sweep.empty()) {
-    throw InputError("<args>", "chunks_sweep", "applies to pipeline schedules only");
+  const bool flows = checked->flows.has_value();  // docs/simulate.md "All-to-all flows"
+  if (!pipeline && !flows && !chunks_sweep.empty()) {
+    throw InputError("<args>", "chunks_sweep", "applies to pipeline and flows schedules only");
   }
   const SimulationRun run =
       pipeline ? SimulatePipelineSchedule(*checked->pipeline, g, std::move(model), chunks_sweep)
+      : flows  ? SimulateAlltoallSchedule(*checked->flows, g, std::move(model), chunks_sweep)
                : SimulateStepSchedule(*checked->steps, g, std::move(model));
   json report =
       SimulationReportJson(*run.sim, run.result, run.model, pipeline ? "pipeline" : checked->format,
@@ -258,6 +261,10 @@ std::string Simulate(const Topology& g, const std::string& topology_file, const 
             ToString(run.result.completion) + ")",
         timeline_svg, "timeline_svg");
     if (!written.ok) report["timeline_svg_error"] = written.error;
+  }
+  if (flows) {
+    AddAlltoallBound(&report, *std::get<FlowCheckReport>(checked->verified.report).time, run.model,
+                     g.num_compute());
   }
   if (!run.sweep.empty()) {
     json& sweep = report["chunk_sweep"] = json::array();
@@ -579,8 +586,8 @@ PYBIND11_MODULE(_collsynth, m) {
       "baseline",
       [](const Topology& g, const std::string& file, const std::string& name,
          const std::string& collective, int chunks, const std::vector<std::string>& order,
-         const std::vector<int>& dims, const std::vector<int>& shifts, int fan_out,
-         int ecmp_routes) {
+         const std::vector<int>& dims, const std::vector<int>& shifts, int fan_out, int ecmp_routes,
+         bool relay) {
         cli::BaselineRequest r;
         r.options.name = name;
         r.options.chunks = chunks;
@@ -591,11 +598,12 @@ PYBIND11_MODULE(_collsynth, m) {
         r.collective = collective;
         r.topology = file;
         r.ecmp_routes = ecmp_routes;
+        r.relay = relay;
         return Baseline(g, r);
       },
       py::arg("topology"), py::arg("file"), py::arg("name"), py::arg("collective"),
       py::arg("chunks"), py::arg("order"), py::arg("dims"), py::arg("shifts"), py::arg("fan_out"),
-      py::arg("ecmp_routes"));
+      py::arg("ecmp_routes"), py::arg("relay"));
   m.def(
       "replay",
       [](const std::string& source, bool is_text, const std::string& profile, int fifo, int root,

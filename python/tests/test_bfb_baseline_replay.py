@@ -73,6 +73,10 @@ def test_bfb_bad_options_raise_the_cli_message(cli, topologies):
      {"collective": "reduce-scatter"}),
     ("two_cluster.json", "direct", [], {}),
     ("two_cluster.json", "routed-ring", ["--ecmp-routes", "1"], {"ecmp_routes": 1}),
+    ("ring8.txt", "ecmp", ["--collective", "alltoall"], {"collective": "alltoall"}),
+    ("two_cluster.json", "direct", ["--collective", "alltoall", "--no-relay"],
+     {"collective": "alltoall", "relay": False}),
+    ("k22.json", "topoopt-forwarding", ["--collective", "alltoall"], {"collective": "alltoall"}),
 ])
 def test_baseline_as_the_cli(cli, topologies, tmp_path, topology, name, flags, kwargs):
     path = topologies / topology

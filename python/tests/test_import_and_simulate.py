@@ -76,6 +76,24 @@ def test_simulate_steps_equals_the_cli(cli, topologies, tmp_path):
     assert isinstance(report["completion_time"], Fraction)
 
 
+def test_simulate_flows_equals_the_cli(cli, topologies, tmp_path):
+    path = topologies / "ring8.txt"
+    out = tmp_path / "flows.json"
+    assert cli.run("optimum", path, "--collective", "alltoall", "-o", out)[0] == 0
+    g = collsynth.Topology.from_file(path)
+    s = collsynth.load_schedule(g, out)
+    assert s.format == "flows" and s.verdict.ok
+    report = collsynth.simulate(s, size="1MB", chunks=4)
+    expected = cli.json("simulate", path, out, "--json", "--size", "1MB", "--chunks", "4")
+    assert report == exact(expected)
+    # never faster than the certified optimum T*·(M/N)/b
+    assert report["completion_time"] >= report["bandwidth_bound"]
+    swept = collsynth.simulate(s, size="1MB", alpha="1us", chunks_sweep=[4, 1])
+    assert swept == exact(cli.json("simulate", path, out, "--json", "--size", "1MB", "--alpha",
+                                   "1us", "--chunks-sweep", "4,1"))
+    assert [row["chunks"] for row in swept["chunk_sweep"]] == [4, 1]
+
+
 def test_draw_equals_the_cli(cli, topologies, tmp_path):
     path = topologies / "two_cluster.json"
     g = collsynth.Topology.from_file(path)

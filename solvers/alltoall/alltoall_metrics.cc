@@ -6,9 +6,7 @@
 #include <utility>
 
 namespace collsynth {
-namespace {
 
-// Hops to t over nodes that may forward (`forwards`), or -1.
 std::vector<int> HopsTo(const Topology& g, int t, const std::vector<bool>& forwards) {
   std::vector<int> h(g.num_nodes(), -1);
   std::queue<int> q;
@@ -27,6 +25,16 @@ std::vector<int> HopsTo(const Topology& g, int t, const std::vector<bool>& forwa
   }
   return h;
 }
+
+std::vector<bool> Forwarders(const Topology& g, int source, bool relay) {
+  std::vector<bool> forwards(g.num_nodes(), relay);
+  for (int v = 0; v < g.num_nodes(); ++v) {
+    if (g.IsSwitch(v) || v == source) forwards[v] = true;
+  }
+  return forwards;
+}
+
+namespace {
 
 // Sends inject[v] from every v towards t, split evenly over shortest-path next hops; adds to
 // `load`. Returns Σ inject[v]·hops(v).
@@ -96,9 +104,7 @@ EcmpRouting ComputeEcmpRouting(const Topology& g, const DemandMatrix& demand, bo
       continue;
     }
     for (const DemandEntry* x : entries) {  // only switches and the source forward
-      std::vector<bool> forwards(g.num_nodes());
-      for (int v = 0; v < g.num_nodes(); ++v) forwards[v] = g.IsSwitch(v) || v == x->from;
-      const std::vector<int> h = HopsTo(g, t, forwards);
+      const std::vector<int> h = HopsTo(g, t, Forwarders(g, x->from, false));
       hops += SpreadTo(g, t, h, {{x->from, x->amount}}, &r.load);
     }
   }

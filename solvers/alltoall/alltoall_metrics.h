@@ -18,6 +18,13 @@
 
 namespace collsynth {
 
+// Hop counts to t over the links, where only nodes with forwards[v] may pass data on (t is
+// always reached); -1 where t is not reachable. O(V + E) breadth-first search backwards.
+std::vector<int> HopsTo(const Topology& g, int t, const std::vector<bool>& forwards);
+// The nodes that may forward data of a pair from `source`: switches, the source, and, when
+// `relay`, every compute node.
+std::vector<bool> Forwarders(const Topology& g, int source, bool relay);
+
 // Σ_k Σ_{e leaving a compute node} flow[k][e] / (λ·Σ d): the bandwidth tax of a routing given
 // as the certificate's flow. Precondition: lambda > 0.
 Rational BandwidthTax(const Topology& g, const AlltoallCertificate& cert);

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/rational.h"
 #include "test_util.h"
 
 namespace collsynth::testing {
@@ -141,7 +142,8 @@ std::string Slurp(const std::string& path) {
 // -o writes the certified flow as a "flows" schedule (checked from disk); `verify` reads it
 // back and recomputes T = 1/λ* = 9/2 on the 6-ring; a wrong claimed time, a share sum off and a
 // path over a missing link are rejected (exit 1, naming the item); a bad node name is exit 2
-// naming the item; consumers that do not read flows yet refuse it with exit 2.
+// naming the item; `simulate` reads it (never faster than T*·shard/b), the exporters, which do
+// not read flows yet, refuse it with exit 2.
 TEST(AlltoallCli, OptimumWritesFlowsThatVerify) {
   const std::string ring = Ring(6), out = TempPath("ring6_flows.json");
   CliResult r = RunCli({"optimum", ring, "--collective", "alltoall", "-o", out, "--json"});
@@ -187,9 +189,18 @@ TEST(AlltoallCli, OptimumWritesFlowsThatVerify) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("flows[3].paths[0].path[1]: unknown node 'x'"), std::string::npos) << r.err;
 
-  r = RunCli({"simulate", ring, out, "--size", "1MB"});
+  r = RunCli({"simulate", ring, out, "--size", "6MB", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto sim = nlohmann::json::parse(r.out);
+  EXPECT_EQ(sim["format"], "flows");
+  EXPECT_EQ(sim["checked_time"], "9/2");
+  // T*·shard/b = 9/2 · 2^20 B / 10^9 B/s.
+  EXPECT_EQ(sim["bandwidth_bound"], "9216/1953125");
+  EXPECT_GE(ParseRational(sim["completion_time"].get<std::string>()), Rational(9216, 1953125));
+
+  r = RunCli({"export", "msccl", ring, out, "-o", TempPath("ring6_flows.xml")});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("\"flows\" schedule is not simulated"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\"flows\" schedule is not exported"), std::string::npos) << r.err;
 }
 
 // The writer's output is checked from disk: a dropped pair (the fault-injection hook) is exit 1

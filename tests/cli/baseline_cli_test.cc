@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <tuple>
+#include <vector>
 
 #include "test_util.h"
 
@@ -191,6 +193,55 @@ TEST(BaselineCliTest, RoutedBaselineThatDoesNotFitIsExit2WithOneLine) {
       {"baseline", "direct", topo, "-o", testing::TempPath("x.json"), "--ecmp-routes", "0"});
   EXPECT_EQ(e.exit_code, 2);
   EXPECT_NE(e.err.find("--ecmp-routes"), std::string::npos) << e.err;
+}
+
+// All-to-all baselines (docs/baselines.md "All-to-all baselines"): written as flows schedules
+// through the checked-output path, re-checked by `verify`, reported with T next to the
+// certified optimum T*. On the 8-ring (circulant(8,1)) ECMP reaches T* = N²/8 = 8 and direct
+// sends every antipodal pair one way, T = N²/8 + N/4 = 10 (ratio 5/4); the written files
+// simulate. Bad requests are exit 2 with one line.
+TEST(BaselineCliTest, AlltoallBaselinesAreCheckedFlowsNextToTheOptimum) {
+  const std::string topo = TempPath("ring8_a2a.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "circulant(8,1)", "-o", topo}).exit_code, 0);
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"ecmp", "8", "1"}, {"direct", "10", "5/4"}, {"topoopt-forwarding", "10", "5/4"}};
+  for (const auto& [name, time, ratio] : cases) {
+    const std::string out = TempPath("ring8_a2a_" + name + ".json");
+    auto r = RunCli({"baseline", name, topo, "--collective", "alltoall", "-o", out, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["baseline"], name);
+    EXPECT_EQ(j["collective"], "alltoall");
+    EXPECT_EQ(j["time"], time) << name;
+    EXPECT_EQ(j["optimal_time"], "8") << name;
+    EXPECT_EQ(j["ratio_to_optimum"], ratio) << name;
+    EXPECT_EQ(j["output_verified"], true);
+    auto v = RunCli({"verify", topo, out, "--json"});
+    ASSERT_EQ(v.exit_code, 0) << v.out;
+    EXPECT_EQ(json::parse(v.out)["time"], time);
+    auto sim = RunCli({"simulate", topo, out, "--size", "8MB", "--json"});
+    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+    EXPECT_EQ(json::parse(sim.out)["checked_time"], time);
+  }
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"baseline", "nope", topo, "--collective", "alltoall", "-o", TempPath("x.json")},
+       "unknown all-to-all baseline 'nope'"},
+      {{"baseline", "topoopt-forwarding", topo, "--collective", "alltoall", "--no-relay", "-o",
+        TempPath("x.json")},
+       "--no-relay"},
+      {{"baseline", "uniring", topo, "--no-relay", "-o", TempPath("x.json")},
+       "--no-relay: applies to --collective alltoall only"},
+      {{"baseline", "direct", topo, "--no-optimum", "-o", TempPath("x.json")},
+       "--no-optimum: applies to --collective alltoall only"},
+      {{"baseline", "ecmp", topo, "--collective", "alltoall", "--no-relay", "-o",
+        TempPath("x.json")},
+       "no path through switches only"}};
+  for (const auto& [args, message] : bad) {
+    auto r = RunCli(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 }  // namespace

@@ -168,7 +168,7 @@ TEST(SimulateCliTest, BadInputIsExitTwoWithOneLine) {
       {{"--size", "1", "--chunks", "4x"},
        "collsynth: <args>: --chunks: '4x' must be an integer in 1..16777216"},
       {{"--size", "1", "--chunks-sweep", "1,2"},
-       "collsynth: <args>: --chunks-sweep: applies to pipeline schedules only"},
+       "collsynth: <args>: --chunks-sweep: applies to pipeline and flows schedules only"},
   };
   for (const auto& [extra, message] : cases) {
     std::vector<std::string> args = {"simulate", kRing, ring};
@@ -193,6 +193,66 @@ TEST(SimulateCliTest, BadLatencyFieldIsExitTwoNamingTheLink) {
     EXPECT_EQ(r.exit_code, 2) << value << ": " << r.err;
     EXPECT_EQ(r.err.rfind("collsynth: " + topo + ": links[0] (a -> b) latency: ", 0), 0u) << r.err;
   }
+}
+
+// An all-to-all flows schedule (docs/simulate.md "All-to-all flows") on K_3 with unit links,
+// each pair on its own link: P chunks in a row on every link, so the time is P·α + M/(3·b)
+// exactly; the timeline names each row's pair; --chunks-sweep picks P = 1, the least latency
+// (α + M/(3b) against 4α + M/(3b)); --mode, and --chunks-sweep with --chunks, are exit 2 with
+// one line; a wrong claimed time is exit 1, nothing simulated.
+TEST(SimulateCliTest, FlowsScheduleClosedFormTimelineAndOptions) {
+  const std::string k3 = WriteTempFile("k3_flows_topo.txt",
+                                       "name: k3\ncompute: a b c\na b 1\nb a 1\na c 1\nc a 1\n"
+                                       "b c 1\nc b 1\n");
+  std::string flows =
+      R"({"format":"flows","collective":"alltoall","demand":"uniform","time":"1","flows":[)";
+  const char* pairs[][2] = {{"a", "b"}, {"a", "c"}, {"b", "a"}, {"b", "c"}, {"c", "a"}, {"c", "b"}};
+  for (std::size_t i = 0; i < 6; ++i) {
+    flows += std::string(i ? "," : "") + R"({"from":")" + pairs[i][0] + R"(","to":")" +
+             pairs[i][1] + R"(","paths":[{"path":[")" + pairs[i][0] + R"(",")" + pairs[i][1] +
+             R"("],"share":"1"}]})";
+  }
+  const std::string file = WriteTempFile("k3_flows.json", flows + "]}");
+  const std::string timeline = TempPath("k3_flows_timeline.csv");
+  const json r = SimulateJson(
+      {k3, file, "--size", "3000", "--chunks", "4", "--alpha", "1us", "--timeline", timeline});
+  EXPECT_EQ(r["format"], "flows");
+  EXPECT_EQ(r["collective"], "alltoall");
+  EXPECT_EQ(r["model"]["chunks"], 4);
+  EXPECT_EQ(r["checked_time"], "1");
+  EXPECT_EQ(r["bandwidth_bound"], "1/1000000");  // 1000 B at 10^9 B/s
+  EXPECT_EQ(r["completion_time"], "1/200000");   // 4 µs + 1 µs
+  EXPECT_EQ(r["transfers"], 24);
+  EXPECT_EQ(r["critical_path"][0].count("pair"), 1u);
+  std::ifstream in(timeline);
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  EXPECT_EQ(header.rfind("transfer,pair,source,destination,path,chunk,hop,from,to,bytes,", 0), 0u);
+  EXPECT_EQ(row.rfind("0,0,a,b,0,0,0,a,b,250,", 0), 0u) << row;
+
+  const json sweep =
+      SimulateJson({k3, file, "--size", "3000", "--alpha", "1us", "--chunks-sweep", "4,1,2"});
+  EXPECT_EQ(sweep["best_chunks"], 1);
+  ASSERT_EQ(sweep["chunk_sweep"].size(), 3u);
+  EXPECT_EQ(sweep["chunk_sweep"][0]["completion_time"], "1/200000");  // P = 4: 4 µs + 1 µs
+  EXPECT_EQ(sweep["completion_time"], "1/500000");                    // P = 1: 1 µs + 1 µs
+  for (const auto& [extra, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--mode", "async"}, "--mode: applies to step schedules only"},
+           {{"--chunks-sweep", "1,2", "--chunks", "2"}, "--chunks-sweep: replaces --chunks"}}) {
+    std::vector<std::string> args = {"simulate", k3, file, "--size", "3000"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    testing::CliResult bad = RunCli(args);
+    EXPECT_EQ(bad.exit_code, 2) << bad.err;
+    EXPECT_NE(bad.err.find(message), std::string::npos) << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  }
+  std::string wrong = flows + "]}";
+  wrong.replace(wrong.find(R"("time":"1")"), 10, R"("time":"2")");
+  testing::CliResult rejected =
+      RunCli({"simulate", k3, WriteTempFile("k3_flows_wrong.json", wrong), "--size", "3000"});
+  EXPECT_EQ(rejected.exit_code, 1) << rejected.err;
+  EXPECT_NE(rejected.err.find("nothing simulated"), std::string::npos) << rejected.err;
 }
 
 TEST(SimulateCliTest, AScheduleTheCheckerRejectsIsExitOne) {
