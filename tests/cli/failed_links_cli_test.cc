@@ -1,7 +1,8 @@
 // Failed links through the CLI (docs/formats.md "Failed links", docs/cli.md "topo symmetry"):
 // `topo gen --fail` and `topo convert --fail` write them, every command reading the file works
 // on the degraded topology (compared with the degraded topology written as an edge list), bad
-// lists are exit 2 with one line naming the file and the item.
+// lists are exit 2 with one line naming the file and the item, and `topo symmetry` reports the
+// set-wise stabiliser (orders derived by hand below).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -99,6 +100,46 @@ TEST(FailedLinksCliTest, BadListsAreExit2OnOneLine) {
       EXPECT_EQ(Lines(s.err), 1) << s.err;
       EXPECT_NE(s.err.find(t + ": " + c.expected), std::string::npos) << s.err;
     }
+  }
+}
+
+// Stabilisers derived by hand:
+// - circulant(8,1,2) declares the dihedral group D_8 (order 16). Failing 0 - 1 (both directions):
+//   the elements keeping {0 -> 1, 1 -> 0} are the identity and the reflection i -> 1 - i: order 2.
+// - failing only 0 -> 1: a rotation or reflection keeping the directed link fixes 0 and 1: order 1.
+// - torus(3,3) declares its 9 translations; a translation keeping a link fixes its tail: order 1.
+TEST(FailedLinksCliTest, TopoSymmetryReportsTheStabiliser) {
+  struct Case {
+    std::string expr, list, order, intact_order;
+    std::size_t compute_orbits;
+  };
+  const std::vector<Case> cases = {
+      {"circulant(8,1,2)", R"([["0", "-", "1"]])", "2", "16", 4},
+      {"circulant(8,1,2)", R"([["0", "->", "1"]])", "1", "16", 8},
+      {"torus(3,3)", R"([["t0_0", "-", "t0_1"]])", "1", "9", 9},
+  };
+  for (const Case& c : cases) {
+    const std::string fails = WriteTempFile("sym_fails.json", c.list);
+    const std::string f = TempPath("sym_failed.json");
+    const auto gen = RunCli({"topo", "gen", c.expr, "-o", f, "--fail", fails});
+    ASSERT_EQ(gen.exit_code, 0) << gen.err;
+    const auto r = RunCli({"topo", "symmetry", f, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json j = json::parse(r.out);
+    const json& s = j["stabiliser"];
+    EXPECT_EQ(s["complete"], true) << c.expr << " " << c.list;
+    EXPECT_EQ(s["order"], c.order) << c.expr << " " << c.list;
+    EXPECT_EQ(s["intact_group_order"], c.intact_order);
+    EXPECT_EQ(s["intact_generators_from"], "declared");
+    EXPECT_EQ(s["compute_orbits"].size(), c.compute_orbits) << s.dump();
+    // --write gives the degraded topology with the generators as declared automorphisms, which
+    // topo info verifies.
+    const std::string w = TempPath("sym_written.json");
+    ASSERT_EQ(RunCli({"topo", "symmetry", f, "--write", w}).exit_code, 0);
+    const auto info = RunCli({"topo", "info", w, "--json"});
+    ASSERT_EQ(info.exit_code, 0) << info.err;
+    EXPECT_EQ(json::parse(info.out)["links"],
+              json::parse(RunCli({"topo", "info", f, "--json"}).out)["links"]);
   }
 }
 
