@@ -143,5 +143,29 @@ TEST(FailedLinksCliTest, TopoSymmetryReportsTheStabiliser) {
   }
 }
 
+// Without declared automorphisms the intact topology is searched first; every stabiliser element
+// the --write output declares is verified again by topo info.
+TEST(FailedLinksCliTest, TopoSymmetrySearchesTheIntactTopologyWhenNoneAreDeclared) {
+  const std::string fails = WriteTempFile("search_fails.json", R"([["t0_0", "-", "t0_1"]])");
+  const std::string f = TempPath("search_failed.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "torus(3,3)", "--no-automorphisms", "-o", f, "--fail", fails})
+                .exit_code,
+            0);
+  const auto r = RunCli({"topo", "symmetry", f, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json s = json::parse(r.out)["stabiliser"];
+  EXPECT_EQ(s["intact_generators_from"], "search");
+  EXPECT_GT(s["intact_generators"].get<int>(), 0);
+  EXPECT_EQ(s["complete"], true);
+  // The degraded topology's automorphisms written by --write (the stabiliser's generators and
+  // those found after them) pass topo info's check.
+  const std::string w = TempPath("search_written.json");
+  ASSERT_EQ(RunCli({"topo", "symmetry", f, "--write", w}).exit_code, 0);
+  const auto info = RunCli({"topo", "info", w, "--json"});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_EQ(json::parse(info.out)["automorphisms"].get<std::size_t>(),
+            json::parse(r.out)["generators"].size());
+}
+
 }  // namespace
 }  // namespace collsynth
