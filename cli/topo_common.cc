@@ -21,6 +21,12 @@ void RequireAutomorphisms(const Topology& g, const std::string& file) {
   }
 }
 
+void AddFailFile(TopologyWithFailures& t, const std::string& fail_file) {
+  if (fail_file.empty()) return;
+  const json doc = ParseJsonText(ReadTextFile(fail_file), fail_file);
+  AppendFailedLinks(t.intact, FailedLinkList(doc, fail_file), fail_file, "failed_links", t.failed);
+}
+
 json OrbitNames(const Topology& g, const std::vector<std::vector<int>>& orbits) {
   json out = json::array();
   for (const auto& orbit : orbits) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/progress.h"
+#include "graphs/failed_links.h"
 #include "graphs/topology.h"
 
 namespace collsynth::cli {
@@ -16,6 +17,10 @@ namespace collsynth::cli {
 // InputError(file, "automorphisms[i]", ...) for the first declared automorphism that is not
 // one (naming one offending node or link).
 void RequireAutomorphisms(const Topology& g, const std::string& file);
+
+// Adds the failed links of a `--fail FILE` document (graphs/failed_links.h: a failed-link list,
+// or an object with "failed_links") to t; errors name FILE and the item. No-op for "".
+void AddFailFile(TopologyWithFailures& t, const std::string& fail_file);
 
 // Orbits as lists of node names.
 nlohmann::json OrbitNames(const Topology& g, const std::vector<std::vector<int>>& orbits);

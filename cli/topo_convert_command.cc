@@ -1,5 +1,6 @@
-// collsynth topo convert IN OUT         JSON <-> edge list (by OUT's extension)
+// collsynth topo convert IN OUT [--fail FILE]   JSON <-> edge list (by OUT's extension)
 #include "cli/command_registry.h"
+#include "cli/topo_common.h"
 #include "core/json_io.h"
 #include "graphs/topology_io.h"
 
@@ -7,16 +8,21 @@ namespace collsynth::cli {
 namespace {
 
 struct TopoConvertArgs {
-  std::string in, out;
+  std::string in, out, fail;
 };
 
 void AddTopoConvertOptions(CLI::App* cmd, TopoConvertArgs* args) {
   cmd->add_option("input", args->in, "input topology")->required();
   cmd->add_option("output", args->out, "output file ('-' = JSON to stdout)")->required();
+  cmd->add_option("--fail", args->fail,
+                  "add the failed links of FILE (docs/formats.md \"Failed links\"); JSON keeps "
+                  "them, an edge list gets the degraded topology");
 }
 
 int RunTopoConvert(const TopoConvertArgs& a) {
-  WriteTopologyFile(ReadTopologyFile(a.in), a.out);
+  TopologyWithFailures t = ReadTopologyWithFailures(a.in);
+  AddFailFile(t, a.fail);
+  WriteTopologyFile(t, a.out);
   return kExitOk;
 }
 

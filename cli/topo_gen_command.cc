@@ -4,6 +4,7 @@
 
 #include "cli/command_registry.h"
 #include "cli/progress.h"
+#include "cli/topo_common.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "graphs/expression.h"
@@ -16,6 +17,7 @@ namespace {
 struct TopoGenArgs {
   std::string expr;
   std::string out;
+  std::string fail;
   bool list = false;
   bool no_automorphisms = false;
 };
@@ -25,6 +27,10 @@ void AddTopoGenOptions(CLI::App* cmd, TopoGenArgs* args) {
   cmd->add_option(
       "-o,--output", args->out,
       "output file: .json -> JSON, other extensions -> edge list, '-' -> JSON on stdout");
+  cmd->add_option("--fail", args->fail,
+                  "failed links (docs/formats.md \"Failed links\"): JSON output keeps the "
+                  "topology and lists them in \"failed_links\", an edge list gets the degraded "
+                  "topology");
   cmd->add_flag("--list", args->list, "list every topology family and exit");
   cmd->add_flag("--no-automorphisms", args->no_automorphisms,
                 "do not write the generator's automorphisms (the \"automorphisms\" field)");
@@ -46,7 +52,9 @@ int RunTopoGen(const TopoGenArgs& a) {
   if (a.no_automorphisms) g.set_automorphisms({});
   progress.Stage("built " + std::to_string(g.num_nodes()) + " nodes and " +
                  std::to_string(g.num_links()) + " links; writing " + a.out);
-  WriteTopologyFile(g, a.out);
+  TopologyWithFailures t{std::move(g), {}};
+  AddFailFile(t, a.fail);
+  WriteTopologyFile(t, a.out);
   return kExitOk;
 }
 

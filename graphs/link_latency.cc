@@ -31,7 +31,9 @@ std::vector<std::optional<Rational>> LinkLatenciesFromJson(const nlohmann::json&
     const int a = *g.FindNode(from), b = *g.FindNode(to);
     const bool duplex = l.value("duplex", false);
     for (int side = 0; side < (duplex ? 2 : 1); ++side) {
-      const int e = side == 0 ? *g.FindLink(a, b) : *g.FindLink(b, a);
+      const std::optional<int> found = side == 0 ? g.FindLink(a, b) : g.FindLink(b, a);
+      if (!found) continue;  // a failed link (graphs/failed_links.h): g is the degraded topology
+      const int e = *found;
       if (seen[e] && latency[e] != value) {
         throw InputError(file, item + " latency",
                          (value ? ToString(*value) : std::string("none")) + " differs from " +

@@ -12,6 +12,7 @@
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "core/json_writer.h"
+#include "graphs/failed_links.h"
 #include "graphs/generators/family_args.h"
 #include "graphs/symmetry.h"
 
@@ -143,6 +144,14 @@ void ReadAutomorphisms(const json& j, Topology& g, const std::string& file) {
   g.set_automorphisms(std::move(generators));
 }
 
+// The optional field "failed_links" (graphs/failed_links.h).
+TopologyWithFailures ReadFailures(const json& j, Topology g, const std::string& file) {
+  TopologyWithFailures t{std::move(g), {}};
+  if (auto it = j.find("failed_links"); it != j.end())
+    AppendFailedLinks(t.intact, *it, file, "failed_links", t.failed);
+  return t;
+}
+
 }  // namespace
 
 JsonStrings QuotedNodeNames(const Topology& g) {
@@ -151,7 +160,7 @@ JsonStrings QuotedNodeNames(const Topology& g) {
   return names;
 }
 
-Topology TopologyFromJson(const json& j, const std::string& file) {
+TopologyWithFailures TopologyWithFailuresFromJson(const json& j, const std::string& file) {
   if (!j.is_object())
     throw InputError(file, "top level", "expected a JSON object, got " + JsonTypeName(j));
   Topology g;
@@ -188,7 +197,7 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
   auto lit = j.find("links");
   if (lit == j.end()) {
     ReadAutomorphisms(j, g, file);
-    return g;
+    return ReadFailures(j, std::move(g), file);
   }
   const json& links = *lit;
   if (!links.is_array())
@@ -226,10 +235,19 @@ Topology TopologyFromJson(const json& j, const std::string& file) {
     if (duplex) AddLinkChecked(g, b, a, bw, mult, file, item + " (duplex)");
   }
   ReadAutomorphisms(j, g, file);
-  return g;
+  return ReadFailures(j, std::move(g), file);
 }
 
-std::string WriteTopologyJson(const Topology& g) {
+Topology TopologyFromJson(const json& j, const std::string& file) {
+  TopologyWithFailures t = TopologyWithFailuresFromJson(j, file);
+  if (t.failed.empty()) return std::move(t.intact);
+  return DegradedTopology(t);
+}
+
+namespace {
+
+// g's document, followed by "failed_links" when `failed` names some of its links.
+std::string WriteJsonWithFailures(const Topology& g, const std::vector<int>* failed) {
   JsonWriter w(JsonWriter::Spacing::kSpaced);
   w.BeginObject().Key("name").String(g.name());
   w.LineBreak(1).Key("nodes").BeginArray();
@@ -260,10 +278,27 @@ std::string WriteTopologyJson(const Topology& g) {
     }
     w.EndArray();
   }
+  if (failed != nullptr && !failed->empty()) {
+    w.LineBreak(1).Key("failed_links").BeginArray();
+    for (int e : *failed) {
+      const Link& l = g.link(e);
+      w.LineBreak(2).BeginArray().String(g.node(l.from).name).String("->");
+      w.String(g.node(l.to).name).EndArray();
+    }
+    w.EndArray();
+  }
   w.EndObject();
   std::string out = w.TakeText();
   out += '\n';
   return out;
+}
+
+}  // namespace
+
+std::string WriteTopologyJson(const Topology& g) { return WriteJsonWithFailures(g, nullptr); }
+
+std::string WriteTopologyJson(const TopologyWithFailures& t) {
+  return WriteJsonWithFailures(t.intact, &t.failed);
 }
 
 namespace {
@@ -426,21 +461,36 @@ std::string WriteEdgeList(const Topology& g) {
   return out.str();
 }
 
-Topology ReadTopologyFile(const std::string& path) {
+TopologyWithFailures ReadTopologyWithFailures(const std::string& path) {
   std::string text = ReadTextFile(path);
   std::size_t i = text.compare(0, 3, kUtf8Bom) == 0 ? 3 : 0;  // nlohmann skips it too
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   if (i < text.size() && (text[i] == '{' || text[i] == '[')) {
-    return TopologyFromJson(ParseJsonText(text, path), path);
+    return TopologyWithFailuresFromJson(ParseJsonText(text, path), path);
   }
   if (i == text.size()) throw InputError(path, "", "file is empty");
-  return ParseEdgeList(text, path);
+  return {ParseEdgeList(text, path), {}};
 }
 
+Topology ReadTopologyFile(const std::string& path) {
+  TopologyWithFailures t = ReadTopologyWithFailures(path);
+  if (t.failed.empty()) return std::move(t.intact);
+  return DegradedTopology(t);
+}
+
+namespace {
+bool JsonPath(const std::string& path) {
+  return path == "-" || (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0);
+}
+}  // namespace
+
 void WriteTopologyFile(const Topology& g, const std::string& path) {
-  bool json_out =
-      path == "-" || (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0);
-  WriteTextFile(path, json_out ? WriteTopologyJson(g) : WriteEdgeList(g));
+  WriteTextFile(path, JsonPath(path) ? WriteTopologyJson(g) : WriteEdgeList(g));
+}
+
+void WriteTopologyFile(const TopologyWithFailures& t, const std::string& path) {
+  if (t.failed.empty()) return WriteTopologyFile(t.intact, path);
+  WriteTextFile(path, JsonPath(path) ? WriteTopologyJson(t) : WriteEdgeList(DegradedTopology(t)));
 }
 
 }  // namespace collsynth

@@ -21,7 +21,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-30}"
 shift || true
-all_targets=(topology_json edge_list expression steps steps_compact pipeline symmetric_pipeline experiment_definition experiment_shards msccl_xml mscclpp_plan simulate_options export_options chakra_trace nvidia_smi nccl_xml demand flows)
+all_targets=(topology_json failed_links edge_list expression steps steps_compact pipeline symmetric_pipeline experiment_definition experiment_shards msccl_xml mscclpp_plan simulate_options export_options chakra_trace nvidia_smi nccl_xml demand flows)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=("${all_targets[@]}"); fi
 
@@ -55,6 +55,7 @@ runs_for() {
   local n
   case "$1" in
     topology_json) n=300000 ;;
+    failed_links) n=300000 ;;
     edge_list) n=110000 ;;
     expression) n=25000 ;;
     steps) n=100000 ;;
