@@ -120,8 +120,7 @@ CommandOutcome ExportTuneRanges(const TuneExportRequest& a) {
                 {"ngpus", a.g->num_compute()},
                 {"selection", "min_bytes <= bytes <= max_bytes (max_bytes null: no upper bound)"},
                 {"ranges", std::move(entries)}};
-  const std::string path =
-      (std::filesystem::path(a.out_dir) / (a.target + "-index.json")).string();
+  const std::string path = (std::filesystem::path(a.out_dir) / (a.target + "-index.json")).string();
   const CheckedOutput written = WriteChecked(
       {{path, [&](std::ostream& out) { out << index.dump(2) << "\n"; }}},
       [](const std::vector<std::string>& partials) {

@@ -20,14 +20,14 @@
 namespace collsynth::cli {
 
 struct TuneExportRequest {
-  std::string target;           // "msccl" (the MSCCL executor profile) or "mscclpp"
-  std::string topology;         // the topology file, or empty: `g` in memory
-  const Topology* g = nullptr;  // always set
-  std::string out_dir;          // tune's -o: files go to OUT/<target>/, the index to
-                                // OUT/<target>-index.json
-  std::vector<std::string> sizes;    // as given to tune
-  std::vector<Rational> bytes;       // the sizes in bytes, strictly increasing
-  std::vector<std::string> winners;  // per size: the winning algorithm
+  std::string target;                  // "msccl" (the MSCCL executor profile) or "mscclpp"
+  std::string topology;                // the topology file, or empty: `g` in memory
+  const Topology* g = nullptr;         // always set
+  std::string out_dir;                 // tune's -o: files go to OUT/<target>/, the index to
+                                       // OUT/<target>-index.json
+  std::vector<std::string> sizes;      // as given to tune
+  std::vector<Rational> bytes;         // the sizes in bytes, strictly increasing
+  std::vector<std::string> winners;    // per size: the winning algorithm
   std::vector<std::string> schedules;  // per size: the checked schedule file tune wrote
 };
 
