@@ -1,6 +1,7 @@
 // Height of pipeline schedules (docs/formats.md "Height"): the checker's measurement, the
 // producers' claim (schedules/pipeline_schedule.h) and the lower bound
-// (PipelineHeightLowerBound), each against a brute force over every tree on small graphs.
+// (PipelineHeightLowerBound), each against a brute force over every tree on small graphs; and
+// the height in α-time (PipelineHeightAlpha) against the same brute force with random latencies.
 #include <gtest/gtest.h>
 
 #include <algorithm>
