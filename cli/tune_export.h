@@ -4,7 +4,8 @@
 // each through the exporters' own write-and-replay path (cli/export_msccl.h,
 // cli/export_mscclpp.h: lowered, written, read back and replayed before it is kept), plus an
 // index file mapping the ranges to the files, itself written through core/checked_output.h and
-// read back. Never prints.
+// accepted only when CheckTuneExportIndex (experiments/tune.h) accepts the bytes read back. Never
+// prints.
 #ifndef COLLSYNTH_CLI_TUNE_EXPORT_H_
 #define COLLSYNTH_CLI_TUNE_EXPORT_H_
 
@@ -35,12 +36,6 @@ struct TuneExportRequest {
 // the first exporter's failure (its file not kept). InputError for an unknown target or sizes
 // that cannot form byte ranges (TuneByteRanges).
 CommandOutcome ExportTuneRanges(const TuneExportRequest& request);
-
-// The index's own check, run on the bytes read back from disk before the index is kept: the
-// ranges ordered, disjoint and covering (the first from 0, each next from the previous
-// max_bytes + 1, only the last without a max_bytes), and each range's tuned bytes inside it.
-// Returns "" when accepted, else the first problem.
-std::string CheckTuneExportIndex(const nlohmann::json& index);
 
 }  // namespace collsynth::cli
 

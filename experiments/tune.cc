@@ -158,6 +158,51 @@ std::vector<TuneByteRange> TuneByteRanges(const std::vector<Rational>& bytes,
   return out;
 }
 
+std::string CheckTuneExportIndex(const nlohmann::json& index) {
+  if (!index.is_object() || !index.contains("ranges") || !index["ranges"].is_array() ||
+      index["ranges"].empty()) {
+    return "no ranges";
+  }
+  const nlohmann::json& ranges = index["ranges"];
+  std::int64_t next = 0;  // the least byte count not yet covered
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    const nlohmann::json& r = ranges[i];
+    const std::string item = "ranges[" + std::to_string(i) + "]";
+    if (!r.contains("min_bytes") || !r["min_bytes"].is_number_integer() ||
+        r["min_bytes"].get<std::int64_t>() != next) {
+      return item + ".min_bytes: expected " + std::to_string(next) +
+             " (the ranges must be disjoint and cover every byte count)";
+    }
+    const bool last = i + 1 == ranges.size();
+    if (!r.contains("max_bytes") || (last != r["max_bytes"].is_null())) {
+      return item + ".max_bytes: only the last range has no upper bound (null)";
+    }
+    std::optional<std::int64_t> max;
+    if (!last) {
+      if (!r["max_bytes"].is_number_integer() || r["max_bytes"].get<std::int64_t>() < next ||
+          r["max_bytes"].get<std::int64_t>() == std::numeric_limits<std::int64_t>::max()) {
+        return item + ".max_bytes: expected an integer from min_bytes to 2^63 - 2";
+      }
+      max = r["max_bytes"].get<std::int64_t>();
+      next = *max + 1;
+    }
+    if (!r.contains("bytes") || !r["bytes"].is_array() || r["bytes"].empty()) {
+      return item + ".bytes: the tuned sizes of the range are missing";
+    }
+    for (const nlohmann::json& b : r["bytes"]) {
+      std::optional<Rational> v;
+      try {
+        if (b.is_string()) v = ParseRational(b.get<std::string>());
+      } catch (const std::invalid_argument&) {
+      }
+      if (!v || *v < r["min_bytes"].get<std::int64_t>() || (max && *v > *max)) {
+        return item + ".bytes: " + b.dump() + " is outside the range";
+      }
+    }
+  }
+  return "";
+}
+
 Rational TuneAlphaDiameter(const Topology& g, const SimulationModel& m) {
   const std::vector<Rational> alpha = LinkLatencies(g, m);
   Rational diameter = 0;

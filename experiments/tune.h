@@ -11,6 +11,7 @@
 #define COLLSYNTH_EXPERIMENTS_TUNE_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -99,6 +100,13 @@ struct TuneByteRange {
 };
 std::vector<TuneByteRange> TuneByteRanges(const std::vector<Rational>& bytes,
                                           const std::vector<std::string>& winners);
+
+// The check of a written range index (`tune --export`'s OUT/<target>-index.json, docs/tune.md
+// "Export"), run on the bytes read back from disk before the index is kept: "ranges" ordered,
+// disjoint and covering (the first from min_bytes 0, each next from the previous max_bytes + 1,
+// only the last with max_bytes null), and each range's tuned "bytes" (decimal strings) inside
+// it. Returns "" when accepted, else the first problem. O(ranges + sizes).
+std::string CheckTuneExportIndex(const nlohmann::json& index);
 
 // D_α: the largest α-distance (the sum of the links' latencies, LinkLatencies(g, m)) from a
 // compute node to another, by Dijkstra from each compute node in exact arithmetic.

@@ -195,6 +195,32 @@ TEST(Tune, ByteRangesAreDisjointCoveringAndKeepEachSize) {
   EXPECT_THROW(TuneByteRanges({Rational(3, 2)}, {"a"}), InputError);
 }
 
+// The index check that guards every written index accepts a well-formed one and rejects each
+// mutant: a gap, an overlap, a first range not from 0, an unbounded range before the last, a
+// bounded last range, a tuned size outside its range, a size that is not a number.
+TEST(Tune, ExportIndexCheckRejectsGapsOverlapsAndStraySizes) {
+  const nlohmann::json good = nlohmann::json::parse(R"({"ranges": [
+      {"min_bytes": 0, "max_bytes": 4096, "bytes": ["1024"]},
+      {"min_bytes": 4097, "max_bytes": 32768000, "bytes": ["16384", "1000000"]},
+      {"min_bytes": 32768001, "max_bytes": null, "bytes": ["1073741824"]}]})");
+  EXPECT_EQ(CheckTuneExportIndex(good), "");
+  auto mutant = [&](const std::string& pointer, const nlohmann::json& value) {
+    nlohmann::json j = good;
+    j[nlohmann::json::json_pointer(pointer)] = value;
+    return CheckTuneExportIndex(j);
+  };
+  EXPECT_NE(mutant("/ranges/1/min_bytes", 4098), "");       // a gap
+  EXPECT_NE(mutant("/ranges/1/min_bytes", 4096), "");       // an overlap
+  EXPECT_NE(mutant("/ranges/0/min_bytes", 1), "");          // 0 .. 0 not covered
+  EXPECT_NE(mutant("/ranges/1/max_bytes", nullptr), "");    // unbounded in the middle
+  EXPECT_NE(mutant("/ranges/2/max_bytes", 1LL << 40), "");  // the last is bounded
+  EXPECT_NE(mutant("/ranges/1/bytes/1", "40000000"), "");   // above its range
+  EXPECT_NE(mutant("/ranges/2/bytes/0", "4096"), "");       // below its range
+  EXPECT_NE(mutant("/ranges/0/bytes/0", "1KB"), "");        // not a number
+  EXPECT_NE(mutant("/ranges/0/max_bytes", 100), "");        // 1024 no longer inside
+  EXPECT_NE(CheckTuneExportIndex(nlohmann::json::parse(R"({"ranges": []})")), "");
+}
+
 // `tune --export`: one replay-checked file per range, and an index that agrees with tune's
 // JSON. Each file is replayed again here with `collsynth replay` and its byte range read from
 // the file itself; the index's ranges are disjoint and covering, every tuned size is in the
