@@ -1,9 +1,11 @@
 // collsynth tune TOPOLOGY --sizes LIST -o DIR [--collective C] [--alpha T] [--gamma G]
-//               [--bandwidth-unit U] [--switch-model M] [--chunks-sweep LIST] [--json]
+//               [--bandwidth-unit U] [--switch-model M] [--chunks-sweep LIST]
+//               [--export msccl|mscclpp] [--json]
 // At each size, every candidate the topology admits (experiments/tune.h) is simulated; the
 // fastest wins, its checked schedule is written to DIR/<algorithm>.json (read back and checked,
 // cli/schedule_output.h), and the size's row reports its time, LB(M), the gap and every
-// candidate's time (docs/tune.md).
+// candidate's time and height (docs/tune.md); --export writes the set for a runtime
+// (cli/tune_export.h).
 // The work is cli/tune_report.h's (shared with the Python package).
 #include <iostream>
 
@@ -38,6 +40,9 @@ void AddTuneOptions(CLI::App* cmd, TuneArgs* args) {
                   "store-and-forward (default) or cut-through");
   cmd->add_option("--chunks-sweep", args->request.chunks_sweep,
                   "P values tried for pipeline schedules (default 1,2,4,8,16,32,64)");
+  cmd->add_option("--export", args->request.export_target,
+                  "msccl or mscclpp: also one replay-checked file per byte range and an index "
+                  "(docs/tune.md)");
   cmd->add_flag("--json", args->json, "print the report as JSON");
 }
 

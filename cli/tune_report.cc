@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/schedule_output.h"
+#include "cli/tune_export.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "experiments/tune.h"
@@ -33,6 +34,21 @@ OutputCheck WriteCandidate(const Topology& g, const TuneCandidate& c, const std:
   return WriteCheckedSchedule(g, text + "\n", path, {}, ExpectedCheck{});
 }
 
+// The candidate's height, as the checker measured it (docs/formats.md "Height"): in links
+// and in α-time (exact seconds, with a decimal); null for a step schedule.
+void AddHeights(const TuneCandidate& c, json& j) {
+  j["height_hops"] = c.height_hops ? json(*c.height_hops) : json(nullptr);
+  j["height_alpha"] = c.height_alpha ? json(ToString(*c.height_alpha)) : json(nullptr);
+  j["height_alpha_seconds"] = c.height_alpha ? json(DecimalString(*c.height_alpha)) : json(nullptr);
+}
+
+// " height H links (α-height T s)", or "" for a step schedule.
+std::string HeightText(const json& j) {
+  if (j["height_hops"].is_null()) return "";
+  return ", height " + std::to_string(j["height_hops"].get<std::int64_t>()) + " links (" +
+         j["height_alpha_seconds"].get<std::string>() + " s of latency)";
+}
+
 TuneOutcome Tune(const TuneRequest& a) {
   SimulationOptions options = a.model;
   options.size = "1";  // set per size below
@@ -56,7 +72,8 @@ TuneOutcome Tune(const TuneRequest& a) {
   std::filesystem::create_directories(a.out_dir, ec);
   if (ec) throw InputError(a.out_dir, "-o", "cannot create the directory: " + ec.message());
 
-  const TuneCandidates candidates = BuildTuneCandidates(g, *collective, a.topology);
+  TuneCandidates candidates = BuildTuneCandidates(g, *collective, a.topology);
+  MeasureTuneAlphaHeights(g, model, candidates);
   std::map<std::string, std::string> written;  // algorithm -> path
   json rows = json::array();
   std::vector<std::string> winners;
@@ -78,10 +95,12 @@ TuneOutcome Tune(const TuneRequest& a) {
     }
     json cands = json::array();
     for (const TuneEntry& e : row.entries) {
-      cands.push_back({{"algorithm", e.algorithm},
-                       {"chunks", e.chunks},
-                       {"time", ToString(e.time)},
-                       {"time_seconds", DecimalString(e.time)}});
+      json c = {{"algorithm", e.algorithm},
+                {"chunks", e.chunks},
+                {"time", ToString(e.time)},
+                {"time_seconds", DecimalString(e.time)}};
+      AddHeights(candidates.list[e.candidate], c);
+      cands.push_back(std::move(c));
     }
     json skipped = json::array();
     for (const auto& [name, why] : row.skipped)
@@ -99,6 +118,9 @@ TuneOutcome Tune(const TuneRequest& a) {
                     {"alpha_bound", ToString(row.alpha_bound)},
                     {"gap", row.lower_bound > 0 ? json(ToString(gap)) : json(nullptr)},
                     {"gap_decimal", row.lower_bound > 0 ? json(DecimalString(gap)) : json(nullptr)},
+                    {"height_hops", cands[row.best]["height_hops"]},
+                    {"height_alpha", cands[row.best]["height_alpha"]},
+                    {"height_alpha_seconds", cands[row.best]["height_alpha_seconds"]},
                     {"candidates", std::move(cands)},
                     {"skipped", std::move(skipped)}});
   }
@@ -113,6 +135,21 @@ TuneOutcome Tune(const TuneRequest& a) {
                       {"schedule", written[winners[i]]}});
     i = j + 1;
   }
+  json exported;
+  if (!a.export_target.empty()) {
+    TuneExportRequest e;
+    e.target = a.export_target;
+    e.topology = a.g != nullptr ? std::string() : a.topology;
+    e.g = &g;
+    e.out_dir = a.out_dir;
+    e.sizes = a.sizes;
+    e.bytes = bytes;
+    e.winners = winners;
+    for (const json& r : rows) e.schedules.push_back(r["schedule"].get<std::string>());
+    CommandOutcome out = ExportTuneRanges(e);
+    if (!out.ok) return out;
+    exported = std::move(out.json);
+  }
   json skipped = json::array();
   for (const auto& [name, why] : candidates.skipped)
     skipped.push_back({{"algorithm", name}, {"why", why}});
@@ -125,6 +162,7 @@ TuneOutcome Tune(const TuneRequest& a) {
       {"sizes", std::move(rows)},
       {"ranges", std::move(ranges)},
       {"skipped", std::move(skipped)}};
+  if (!exported.is_null()) report["export"] = exported;
   TuneOutcome outcome;
   std::ostringstream o;
   for (const json& r : report["sizes"]) {
@@ -132,10 +170,24 @@ TuneOutcome Tune(const TuneRequest& a) {
       << " (P = " << r["chunks"] << ") " << r["time_seconds"].get<std::string>()
       << " s, lower bound " << r["lower_bound_seconds"].get<std::string>() << " s, gap "
       << (r["gap_decimal"].is_null() ? std::string("-") : r["gap_decimal"].get<std::string>())
-      << "\n";
+      << HeightText(r) << "\n";
+    for (const json& c : r["candidates"]) {
+      o << "  " << c["algorithm"].get<std::string>() << " (P = " << c["chunks"] << ") "
+        << c["time_seconds"].get<std::string>() << " s" << HeightText(c) << "\n";
+    }
   }
   o << "schedules in " << a.out_dir
     << " (checked); candidates skipped: " << report["skipped"].size() << "\n";
+  if (!exported.is_null()) {
+    for (const json& r : exported["ranges"]) {
+      o << a.export_target << " bytes " << r["min_bytes"].get<std::int64_t>() << ".."
+        << (r["max_bytes"].is_null() ? std::string("")
+                                     : std::to_string(r["max_bytes"].get<std::int64_t>()))
+        << ": " << r["algorithm"].get<std::string>() << " -> " << r["file"].get<std::string>()
+        << " (replay accepted)\n";
+    }
+    o << "index: " << exported["index"].get<std::string>() << "\n";
+  }
   outcome.text = o.str();
   outcome.json = std::move(report);
   return outcome;

@@ -22,6 +22,9 @@ struct TuneRequest {
   std::vector<std::string> sizes;  // "1KB", "1MB", ...
   SimulationOptions model;         // alpha, gamma, bandwidth unit, switch model
   std::string chunks_sweep = "1,2,4,8,16,32,64";
+  // "msccl" or "mscclpp": also one replay-checked file per byte range and an index
+  // (cli/tune_export.h, docs/tune.md "Export"); empty: none.
+  std::string export_target;
 };
 
 // The report (cli/command_outcome.h); !ok: a winning schedule could not be written.

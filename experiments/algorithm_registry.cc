@@ -71,6 +71,8 @@ void RunPipeline(const Topology& g, AlgorithmRun& run) {
   run.columns.emplace_back("k", ToString(s.k));
   run.columns.emplace_back("U", ToString(s.U));
   run.columns.emplace_back("trees", std::to_string(built.stats.trees));
+  // Measured by the checker (docs/formats.md "Height"); allreduce: the phases' sum.
+  run.columns.emplace_back("height_hops", rep.ok ? std::to_string(rep.height_hops) : "");
   run.pipeline_report = rep;
   run.pipeline = std::move(built.schedule);
 }

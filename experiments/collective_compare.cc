@@ -58,9 +58,10 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
 }
 
 const ExperimentKindRegistrar kRegistrar("collective-compare", &MakeTasks,
-                                         {"series", "k", "U", "trees", "rs_ag_optimal",
-                                          "cut_compute", "cut_bandwidth", "certified_optimal",
-                                          "certificate", "links", "diameter", "time_us_*"});
+                                         {"series", "k", "U", "trees", "height_hops",
+                                          "rs_ag_optimal", "cut_compute", "cut_bandwidth",
+                                          "certified_optimal", "certificate", "links", "diameter",
+                                          "time_us_*"});
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include "experiments/experiment.h"
 #include "experiments/params.h"
 #include "graphs/expression.h"
+#include "proofs_check/pipeline_checker.h"
 #include "simulate/chunk_choice.h"
 #include "simulate/flow_simulation.h"
 #include "simulate/pipeline_simulation.h"
@@ -101,6 +102,14 @@ std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const S
   for (const std::string& algorithm : c.algorithms) {
     const auto t0 = std::chrono::steady_clock::now();
     Built b = BuildAlgorithm(g, c, algorithm, collective);
+    // A pipeline schedule's height, as the checker measured it (docs/formats.md "Height").
+    std::vector<std::pair<std::string, std::string>> heights;
+    if (b.run.pipeline && b.run.pipeline_report && b.run.pipeline_report->ok) {
+      const Rational alpha_us =
+          PipelineHeightAlpha(g, *b.run.pipeline, LinkLatencies(g, model)) * 1000000;
+      heights = {{"height_hops", std::to_string(b.run.pipeline_report->height_hops)},
+                 {"height_alpha_us", ToString(alpha_us)}};
+    }
     times.emplace_back(n_sizes);
     rows.emplace_back();
     for (std::size_t s = 0; s < n_sizes; ++s) {
@@ -151,6 +160,7 @@ std::vector<ExperimentRow> RunCase(const Case& c, Collective collective, const S
       row.extra.emplace_back("time_us_decimal", t ? FormatDecimal(us, 3) : "");
       row.extra.emplace_back("best_chunks", best_chunks);
       row.extra.emplace_back("time_us_p1", time_p1);
+      row.extra.insert(row.extra.end(), heights.begin(), heights.end());
       row.wall_seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - (s == 0 ? t0 : ts))
               .count();
@@ -252,8 +262,9 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
 
 const ExperimentKindRegistrar kRegistrar("time-vs-size", &MakeTasks,
                                          {"series", "size", "size_bytes", "time_us",
-                                          "time_us_decimal", "best_chunks", "time_us_p1", "fastest",
-                                          "paper_us", "size_below", "from", "to"});
+                                          "time_us_decimal", "best_chunks", "time_us_p1",
+                                          "height_hops", "height_alpha_us", "fastest", "paper_us",
+                                          "size_below", "from", "to"});
 
 }  // namespace
 }  // namespace collsynth::experiments

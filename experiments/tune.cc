@@ -1,6 +1,7 @@
 #include "experiments/tune.h"
 
 #include <algorithm>
+#include <limits>
 #include <queue>
 #include <stdexcept>
 
@@ -115,6 +116,93 @@ TuneCandidates BuildTuneCandidates(const Topology& g, Collective collective,
   return out;
 }
 
+void MeasureTuneAlphaHeights(const Topology& g, const SimulationModel& model,
+                             TuneCandidates& candidates) {
+  const std::vector<Rational> alpha = LinkLatencies(g, model);
+  for (TuneCandidate& c : candidates.list) {
+    if (c.pipeline) c.height_alpha = PipelineHeightAlpha(g, *c.pipeline, alpha);
+  }
+}
+
+std::vector<TuneByteRange> TuneByteRanges(const std::vector<Rational>& bytes,
+                                          const std::vector<std::string>& winners) {
+  if (bytes.size() != winners.size()) throw std::logic_error("TuneByteRanges: one winner per size");
+  const BigInt int64_max(std::numeric_limits<std::int64_t>::max());
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (Denominator(bytes[i]) != 1 || bytes[i] < 1 || Numerator(bytes[i]) > int64_max) {
+      throw InputError("<args>", "--sizes",
+                       "an exported size must be a whole number of bytes from 1 to 2^63 - 1, not " +
+                           ToString(bytes[i]));
+    }
+    if (i > 0 && bytes[i] <= bytes[i - 1]) {
+      throw InputError("<args>", "--sizes",
+                       "list the sizes in increasing order to export byte ranges (" +
+                           ToString(bytes[i - 1]) + " then " + ToString(bytes[i]) + ")");
+    }
+  }
+  std::vector<TuneByteRange> out;
+  for (std::size_t i = 0; i < bytes.size();) {
+    std::size_t j = i;
+    while (j + 1 < bytes.size() && winners[j + 1] == winners[i]) ++j;
+    TuneByteRange r;
+    r.first = i;
+    r.last = j;
+    r.min_bytes = out.empty() ? 0 : *out.back().max_bytes + 1;
+    if (j + 1 < bytes.size()) {
+      const BigInt boundary = sqrt(BigInt(Numerator(bytes[j]) * Numerator(bytes[j + 1])));
+      r.max_bytes = ToInt64(boundary);
+    }
+    out.push_back(r);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string CheckTuneExportIndex(const nlohmann::json& index) {
+  if (!index.is_object() || !index.contains("ranges") || !index["ranges"].is_array() ||
+      index["ranges"].empty()) {
+    return "no ranges";
+  }
+  const nlohmann::json& ranges = index["ranges"];
+  std::int64_t next = 0;  // the least byte count not yet covered
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    const nlohmann::json& r = ranges[i];
+    const std::string item = "ranges[" + std::to_string(i) + "]";
+    if (!r.contains("min_bytes") || !r["min_bytes"].is_number_integer() ||
+        r["min_bytes"].get<std::int64_t>() != next) {
+      return item + ".min_bytes: expected " + std::to_string(next) +
+             " (the ranges must be disjoint and cover every byte count)";
+    }
+    const bool last = i + 1 == ranges.size();
+    if (!r.contains("max_bytes") || (last != r["max_bytes"].is_null())) {
+      return item + ".max_bytes: only the last range has no upper bound (null)";
+    }
+    std::optional<std::int64_t> max;
+    if (!last) {
+      if (!r["max_bytes"].is_number_integer() || r["max_bytes"].get<std::int64_t>() < next ||
+          r["max_bytes"].get<std::int64_t>() == std::numeric_limits<std::int64_t>::max()) {
+        return item + ".max_bytes: expected an integer from min_bytes to 2^63 - 2";
+      }
+      max = r["max_bytes"].get<std::int64_t>();
+      next = *max + 1;
+    }
+    if (!r.contains("bytes") || !r["bytes"].is_array() || r["bytes"].empty()) {
+      return item + ".bytes: the tuned sizes of the range are missing";
+    }
+    for (const nlohmann::json& b : r["bytes"]) {
+      std::optional<Rational> v;
+      try {
+        if (b.is_string()) v = ParseRational(b.get<std::string>());
+      } catch (const std::invalid_argument&) {
+      }
+      if (!v || *v < r["min_bytes"].get<std::int64_t>() || (max && *v > *max)) {
+        return item + ".bytes: " + b.dump() + " is outside the range";
+      }
+    }
+  }
+  return "";
+}
+
 Rational TuneAlphaDiameter(const Topology& g, const SimulationModel& m) {
   const std::vector<Rational> alpha = LinkLatencies(g, m);
   Rational diameter = 0;
@@ -157,11 +245,12 @@ TuneRow TuneSize(const Topology& g, const TuneCandidates& candidates, Simulation
   }
   const std::vector<std::int64_t> sweep =
       ParseChunkList("--chunks-sweep", chunks_sweep, std::int64_t{1} << 24);
-  for (const TuneCandidate& c : candidates.list) {
+  for (std::size_t i = 0; i < candidates.list.size(); ++i) {
+    const TuneCandidate& c = candidates.list[i];
     try {
       if (c.steps) {
         SimulationRun run = SimulateStepSchedule(*c.steps, g, model);
-        row.entries.push_back({c.algorithm, 1, run.result.completion});
+        row.entries.push_back({c.algorithm, i, 1, run.result.completion});
         continue;
       }
       // The longest prefix of the sweep the simulator's work bound allows.
@@ -171,7 +260,7 @@ TuneRow TuneSize(const Topology& g, const TuneCandidates& candidates, Simulation
         for (std::int64_t p : list) text += (text.empty() ? "" : ",") + std::to_string(p);
         try {
           SimulationRun run = SimulatePipelineSchedule(*c.pipeline, g, model, text);
-          row.entries.push_back({c.algorithm, run.model.chunks, run.result.completion});
+          row.entries.push_back({c.algorithm, i, run.model.chunks, run.result.completion});
           break;
         } catch (const InputError&) {
           if (list.size() <= 1) throw;

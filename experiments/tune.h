@@ -11,6 +11,7 @@
 #define COLLSYNTH_EXPERIMENTS_TUNE_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -35,7 +36,10 @@ struct TuneCandidate {
   std::optional<PipelineSchedule> pipeline;
   std::optional<SymmetricPipelineSchedule> symmetric;  // with `pipeline` = its expansion
   std::optional<StepSchedule> steps;
-  std::int64_t height_hops = 0;  // pipeline schedules: measured by the checker
+  // Pipeline schedules: the height measured by the checker (docs/formats.md "Height"), and in
+  // α-time once MeasureTuneAlphaHeights ran; nullopt for step schedules.
+  std::optional<std::int64_t> height_hops;
+  std::optional<Rational> height_alpha;  // seconds
 };
 
 struct TuneCandidates {
@@ -53,10 +57,17 @@ struct TuneCandidates {
 TuneCandidates BuildTuneCandidates(const Topology& g, Collective collective,
                                    const std::string& file);
 
+// Sets height_alpha of every pipeline candidate: proofs_check's PipelineHeightAlpha over the
+// simulator's link latencies (LinkLatencies(g, model): a link's own, else model.default_alpha).
+// O(the candidates' sizes).
+void MeasureTuneAlphaHeights(const Topology& g, const SimulationModel& model,
+                             TuneCandidates& candidates);
+
 struct TuneEntry {
   std::string algorithm;
-  std::int64_t chunks = 1;  // the P that reproduces `time` with `collsynth simulate --chunks P`
-  Rational time;            // seconds, exact
+  std::size_t candidate = 0;  // index into TuneCandidates::list
+  std::int64_t chunks = 1;    // the P that reproduces `time` with `collsynth simulate --chunks P`
+  Rational time;              // seconds, exact
 };
 
 struct TuneRow {
@@ -74,6 +85,28 @@ struct TuneRow {
 // InputError when no candidate could be simulated.
 TuneRow TuneSize(const Topology& g, const TuneCandidates& candidates, SimulationModel model,
                  Collective collective, const std::string& chunks_sweep, const Rational& bytes);
+
+// The byte ranges a size-tuned set is selected by (docs/tune.md "Export"): the tuned sizes
+// `bytes` (strictly increasing whole numbers of bytes, else InputError naming --sizes) with
+// their winners; adjacent sizes with the same winner form one range. The ranges are disjoint,
+// inclusive and cover every byte count: the first starts at 0, the last has no upper bound,
+// and between the last size b of one range and the first size b' of the next the boundary is
+// the geometric mean, max_bytes = floor(sqrt(b·b')) (so b <= max_bytes < b'), the next range
+// starting at max_bytes + 1. O(number of sizes) big-integer operations.
+struct TuneByteRange {
+  std::int64_t min_bytes = 0;
+  std::optional<std::int64_t> max_bytes;  // inclusive; nullopt: no upper bound
+  std::size_t first = 0, last = 0;        // the tuned sizes in it: indices into `bytes`
+};
+std::vector<TuneByteRange> TuneByteRanges(const std::vector<Rational>& bytes,
+                                          const std::vector<std::string>& winners);
+
+// The check of a written range index (`tune --export`'s OUT/<target>-index.json, docs/tune.md
+// "Export"), run on the bytes read back from disk before the index is kept: "ranges" ordered,
+// disjoint and covering (the first from min_bytes 0, each next from the previous max_bytes + 1,
+// only the last with max_bytes null), and each range's tuned "bytes" (decimal strings) inside
+// it. Returns "" when accepted, else the first problem. O(ranges + sizes).
+std::string CheckTuneExportIndex(const nlohmann::json& index);
 
 // D_α: the largest α-distance (the sum of the links' latencies, LinkLatencies(g, m)) from a
 // compute node to another, by Dijkstra from each compute node in exact arithmetic.

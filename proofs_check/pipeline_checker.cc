@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <utility>
 
 #include "proofs_check/pipeline_check_parts.h"
@@ -208,6 +209,57 @@ std::int64_t PipelineHeightLowerBound(const Topology& g, Collective collective,
     }
   }
   return bound;
+}
+
+Rational PipelineHeightAlpha(const Topology& g, const PipelineSchedule& s,
+                             const std::vector<Rational>& alpha) {
+  if (alpha.size() != static_cast<std::size_t>(g.num_links())) {
+    throw std::logic_error("PipelineHeightAlpha: one latency per link expected");
+  }
+  if (s.collective == Collective::kAllreduce) {
+    Rational sum = 0;
+    for (const PipelineSchedule& phase : s.phases) sum += PipelineHeightAlpha(g, phase, alpha);
+    return sum;
+  }
+  const bool reversed = s.collective == Collective::kReduceScatter;
+  auto route_alpha = [&](const PipelineRoute& r) {
+    Rational t = 0;
+    for (std::size_t i = 0; i + 1 < r.path.size(); ++i) {
+      const int a = reversed ? r.path[i + 1] : r.path[i], b = reversed ? r.path[i] : r.path[i + 1];
+      const std::optional<int> e = g.FindLink(a, b);
+      if (!e) throw std::logic_error("PipelineHeightAlpha: a route step without a link");
+      t += alpha[*e];
+    }
+    return t;
+  };
+  Rational height = 0;
+  std::vector<std::optional<Rational>> depth(g.num_nodes());
+  std::vector<std::vector<std::size_t>> children(g.num_nodes());
+  std::vector<int> stack;
+  for (const PipelineTree& t : s.trees) {
+    for (std::size_t j = 0; j < t.edges.size(); ++j) children[t.edges[j].from].push_back(j);
+    depth[t.root] = Rational(0);
+    stack.assign(1, t.root);
+    while (!stack.empty()) {
+      const int u = stack.back();
+      stack.pop_back();
+      for (std::size_t j : children[u]) {
+        const PipelineTreeEdge& e = t.edges[j];
+        if (depth[e.to]) throw std::logic_error("PipelineHeightAlpha: not a tree");
+        Rational slowest = 0;
+        for (const PipelineRoute& r : e.routes) slowest = std::max(slowest, route_alpha(r));
+        depth[e.to] = *depth[u] + slowest;
+        height = std::max(height, *depth[e.to]);
+        stack.push_back(e.to);
+      }
+    }
+    depth[t.root].reset();  // reset only what the tree touched
+    for (const PipelineTreeEdge& e : t.edges) {
+      depth[e.to].reset();
+      children[e.from].clear();
+    }
+  }
+  return height;
 }
 
 CutBound CheckCutBound(const Topology& g, Collective collective, const std::vector<int>& cut,

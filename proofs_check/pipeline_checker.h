@@ -127,6 +127,18 @@ PipelineCheckReport CheckPipelineSchedule(const Topology& g, const PipelineSched
 std::int64_t PipelineHeightLowerBound(const Topology& g, Collective collective,
                                       const std::vector<int>& roots);
 
+// The height in α-time (docs/formats.md "Height"): the largest sum of link latencies from a
+// tree's root to a compute node along the tree's edges, where an edge counts its slowest route
+// (the links of route path p are p[i] -> p[i+1]; reduce-scatter data climbs the reversed path,
+// p[i+1] -> p[i]); over all trees; an allreduce: the sum of its phases'. `alpha` has one
+// latency per link id (simulate/simulation_model.h LinkLatencies gives the simulator's). With
+// every latency 1 it equals the checker's height_hops. Measured here from the trees, never
+// from a producer's claim. Precondition: CheckPipelineSchedule accepted `s` (std::logic_error
+// on a route step without a link, an alpha of the wrong size or a tree with a cycle).
+// O(size of the schedule) Rational additions, plus O(|V|) once.
+Rational PipelineHeightAlpha(const Topology& g, const PipelineSchedule& s,
+                             const std::vector<Rational>& alpha);
+
 // A lower bound on T_B derived from a certificate, recomputed exactly from the topology (the
 // same code the schedule check uses, so any producer's rows can be certified with it).
 struct CutBound {

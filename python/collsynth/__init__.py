@@ -802,7 +802,7 @@ def simulate(schedule, size, chunks=1, alpha=0, gamma=0, bandwidth_unit="GB/s",
 
 
 def tune(topology, sizes, out, collective="allgather", alpha=0, gamma=0, bandwidth_unit="GB/s",
-         switch_model="store-and-forward", chunks_sweep=(1, 2, 4, 8, 16, 32, 64)):
+         switch_model="store-and-forward", chunks_sweep=(1, 2, 4, 8, 16, 32, 64), export=None):
     """The fastest checked schedule per message size (``collsynth tune --json``, docs/tune.md).
 
     At each size every candidate the topology admits is simulated in exact time; the winner's
@@ -821,12 +821,17 @@ def tune(topology, sizes, out, collective="allgather", alpha=0, gamma=0, bandwid
         As for :func:`simulate`.
     chunks_sweep : list of int
         P values tried for pipeline schedules.
+    export : {None, "msccl", "mscclpp"}
+        ``tune --export``: also one replay-checked file per byte range under ``out/<export>/``
+        and the index ``out/<export>-index.json`` (docs/tune.md "Export"); the sizes must then
+        be increasing whole numbers of bytes.
 
     Returns
     -------
     dict
         The report of ``tune --json``: per size the winner, its exact ``time``, the lower bound
-        and the gap (Fractions), every candidate's time; the ``ranges`` of sizes per winner.
+        and the gap (Fractions), every candidate's time and height; the ``ranges`` of sizes per
+        winner; with ``export``, the index as ``export``.
 
     Raises
     ------
@@ -843,7 +848,7 @@ def tune(topology, sizes, out, collective="allgather", alpha=0, gamma=0, bandwid
     sweep = ",".join(str(p) for p in chunks_sweep)
     return _exact(_json.loads(_core.tune_json(topology._g, topology._file,
                                               [str(size) for size in sizes], str(out), collective,
-                                              options, sweep)))
+                                              options, sweep, export or "")))
 
 
 def pareto(topology, collective="allgather", out=None):

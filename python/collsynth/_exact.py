@@ -15,6 +15,7 @@ RATIONAL_KEYS = frozenset({
     # finder --json
     "allreduce_seconds_exact", "alpha_seconds", "bandwidth_bps",
     # tune --json (docs/tune.md)
+    "height_alpha",
     # pareto --json (docs/min_height.md)
     "ratio_lower_bound",
     "time", "gap", "alpha_bound", "bandwidth_bound_ratio", "from_bytes", "to_bytes", "tb_lp", "tb_ilp", "tb_rounded", "thm20_gap", "achieved_ratio",

@@ -515,7 +515,7 @@ PYBIND11_MODULE(_collsynth, m) {
       "tune_json",
       [](const Topology& g, const std::string& topology_file, const std::vector<std::string>& sizes,
          const std::string& out_dir, const std::string& collective, const SimulationOptions& model,
-         const std::string& chunks_sweep) {
+         const std::string& chunks_sweep, const std::string& export_target) {
         cli::TuneRequest r;
         r.g = &g;
         r.topology = topology_file;
@@ -524,13 +524,15 @@ PYBIND11_MODULE(_collsynth, m) {
         r.collective = collective;
         r.model = model;
         r.chunks_sweep = chunks_sweep;
+        r.export_target = export_target;
         py::gil_scoped_release release;
         const cli::TuneOutcome o = cli::RunTuneRequest(r);
         if (!o.ok) throw CheckFailed(o.failure);
         return o.json.dump();
       },
       py::arg("topology"), py::arg("topology_file"), py::arg("sizes"), py::arg("out_dir"),
-      py::arg("collective"), py::arg("model"), py::arg("chunks_sweep"));
+      py::arg("collective"), py::arg("model"), py::arg("chunks_sweep"),
+      py::arg("export_target") = "");
   m.def(
       "pareto_json",
       [](const Topology& g, const std::string& file, const std::string& collective,

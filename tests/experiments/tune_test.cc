@@ -1,6 +1,8 @@
 // `tune` (experiments/tune.h, docs/tune.md): the winner is the true minimum over the candidates,
 // re-simulated here independently; the lower bound LB(M) is below every candidate's time and has
-// its closed form on one switch; and the CLI's rows are reproduced by `collsynth simulate` on
+// its closed form on one switch; each candidate's height is the checker's; `--export`'s byte
+// ranges are disjoint and covering, its files replay and its index agrees with the report; and
+// the CLI's rows are reproduced by `collsynth simulate` on
 // the written files with the reported P.
 #include "experiments/tune.h"
 
@@ -10,7 +12,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/input_error.h"
 #include "graphs/expression.h"
+#include "proofs_check/pipeline_checker.h"
 #include "simulate/simulation_run.h"
 #include "test_util.h"
 
@@ -117,6 +121,175 @@ TEST(Tune, CliRowsAreReproducedBySimulate) {
   auto bad = testing::RunCli({"tune", topo, "--sizes", "1KB,zero", "-o", dir});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--sizes"), std::string::npos) << bad.err;
+}
+
+// Each candidate's height in the report is the checker's: height_hops equals a fresh check of
+// the written winner, and with one latency α on every link height_alpha = α · height_hops
+// (the α-height is the hop height weighted by the links' latencies); step schedules have none.
+TEST(Tune, CandidatesReportTheCheckersHeight) {
+  Topology g = EvaluateTopologyExpression("fattree(4)");
+  TuneCandidates cands = BuildTuneCandidates(g, Collective::kAllgather, "test");
+  const SimulationModel m = Model("500ns");
+  MeasureTuneAlphaHeights(g, m, cands);
+  int pipelines = 0;
+  for (const TuneCandidate& c : cands.list) {
+    SCOPED_TRACE(c.algorithm);
+    ASSERT_EQ(c.pipeline.has_value(), c.height_hops.has_value());
+    if (!c.pipeline) continue;
+    if (!c.symmetric) {
+      EXPECT_EQ(*c.height_hops, CheckPipelineSchedule(g, *c.pipeline).height_hops);
+    }
+    EXPECT_EQ(*c.height_alpha, Rational(*c.height_hops, 2000000));
+    ++pipelines;
+  }
+  EXPECT_GE(pipelines, 2);
+  const std::string topo = testing::TempPath("tune_heights_ft4.json");
+  ASSERT_EQ(testing::RunCli({"topo", "gen", "fattree(4)", "-o", topo}).exit_code, 0);
+  const std::string dir = testing::TempPath("tune_heights");
+  auto r = testing::RunCli({"tune", topo, "--sizes", "1KB", "-o", dir, "--alpha", "1us",
+                            "--chunks-sweep", "1", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json row = nlohmann::json::parse(r.out)["sizes"][0];
+  for (const nlohmann::json& c : row["candidates"]) {
+    if (c["height_hops"].is_null()) continue;
+    EXPECT_EQ(ParseRational(c["height_alpha"].get<std::string>()),
+              Rational(c["height_hops"].get<std::int64_t>(), 1000000))
+        << c.dump();
+  }
+  auto v = testing::RunCli({"verify", topo, row["schedule"], "--json"});
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  EXPECT_EQ(row["height_hops"], nlohmann::json::parse(v.out)["height_hops"]);
+}
+
+// The byte ranges of an exported set: adjacent sizes with the same winner merge; the ranges
+// are disjoint and cover [0, ∞) (checked here byte by byte at the boundaries); each tuned size
+// lies in its range; a boundary is the geometric mean of its neighbours (1 KB and 16 KB:
+// 4096); unsorted or fractional sizes are refused.
+TEST(Tune, ByteRangesAreDisjointCoveringAndKeepEachSize) {
+  const std::vector<Rational> bytes = {Rational(1024), Rational(2048), Rational(16384),
+                                       Rational(1000000), Rational(1 << 30)};
+  const std::vector<std::string> winners = {"direct", "direct", "pipeline", "pipeline", "direct"};
+  const std::vector<TuneByteRange> ranges = TuneByteRanges(bytes, winners);
+  ASSERT_EQ(ranges.size(), 3u);
+  EXPECT_EQ(ranges[0].min_bytes, 0);
+  EXPECT_EQ(*ranges[0].max_bytes, 5792);  // floor(sqrt(2048 · 16384)) = floor(5792.6...)
+  EXPECT_EQ(ranges[1].min_bytes, 5793);
+  EXPECT_EQ(*ranges[1].max_bytes, 32768000);  // sqrt(10^6 · 2^30) = 32768000 exactly
+  EXPECT_FALSE(ranges[2].max_bytes.has_value());
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    for (std::size_t k = ranges[i].first; k <= ranges[i].last; ++k) {
+      EXPECT_GE(bytes[k], ranges[i].min_bytes);
+      if (ranges[i].max_bytes) {
+        EXPECT_LE(bytes[k], *ranges[i].max_bytes);
+      }
+      EXPECT_EQ(winners[k], winners[ranges[i].first]);
+    }
+    if (i > 0) {
+      EXPECT_EQ(ranges[i].first, ranges[i - 1].last + 1);
+      EXPECT_EQ(ranges[i].min_bytes, *ranges[i - 1].max_bytes + 1);
+      EXPECT_NE(winners[ranges[i].first], winners[ranges[i - 1].last]);
+    }
+  }
+  EXPECT_EQ(TuneByteRanges({Rational(1024), Rational(16384)}, {"a", "b"})[0].max_bytes, 4096);
+  EXPECT_THROW(TuneByteRanges({Rational(2048), Rational(1024)}, {"a", "b"}), InputError);
+  EXPECT_THROW(TuneByteRanges({Rational(3, 2)}, {"a"}), InputError);
+}
+
+// The index check that guards every written index accepts a well-formed one and rejects each
+// mutant: a gap, an overlap, a first range not from 0, an unbounded range before the last, a
+// bounded last range, a tuned size outside its range, a size that is not a number.
+TEST(Tune, ExportIndexCheckRejectsGapsOverlapsAndStraySizes) {
+  const nlohmann::json good = nlohmann::json::parse(R"({"ranges": [
+      {"min_bytes": 0, "max_bytes": 4096, "bytes": ["1024"]},
+      {"min_bytes": 4097, "max_bytes": 32768000, "bytes": ["16384", "1000000"]},
+      {"min_bytes": 32768001, "max_bytes": null, "bytes": ["1073741824"]}]})");
+  EXPECT_EQ(CheckTuneExportIndex(good), "");
+  auto mutant = [&](const std::string& pointer, const nlohmann::json& value) {
+    nlohmann::json j = good;
+    j[nlohmann::json::json_pointer(pointer)] = value;
+    return CheckTuneExportIndex(j);
+  };
+  EXPECT_NE(mutant("/ranges/1/min_bytes", 4098), "");       // a gap
+  EXPECT_NE(mutant("/ranges/1/min_bytes", 4096), "");       // an overlap
+  EXPECT_NE(mutant("/ranges/0/min_bytes", 1), "");          // 0 .. 0 not covered
+  EXPECT_NE(mutant("/ranges/1/max_bytes", nullptr), "");    // unbounded in the middle
+  EXPECT_NE(mutant("/ranges/2/max_bytes", 1LL << 40), "");  // the last is bounded
+  EXPECT_NE(mutant("/ranges/1/bytes/1", "40000000"), "");   // above its range
+  EXPECT_NE(mutant("/ranges/2/bytes/0", "4096"), "");       // below its range
+  EXPECT_NE(mutant("/ranges/0/bytes/0", "1KB"), "");        // not a number
+  EXPECT_NE(mutant("/ranges/0/max_bytes", 100), "");        // 1024 no longer inside
+  EXPECT_NE(CheckTuneExportIndex(nlohmann::json::parse(R"({"ranges": []})")), "");
+}
+
+// `tune --export`: one replay-checked file per range, and an index that agrees with tune's
+// JSON. Each file is replayed again here with `collsynth replay` and its byte range read from
+// the file itself; the index's ranges are disjoint and covering, every tuned size is in the
+// range of its winner, whose schedule is the row's.
+void ExpectExportAgreesWithTune(const std::string& target) {
+  SCOPED_TRACE(target);
+  const std::string topo = testing::TempPath("tune_export_ft4.json");
+  ASSERT_EQ(testing::RunCli({"topo", "gen", "fattree(4)", "-o", topo}).exit_code, 0);
+  const std::string dir = testing::TempPath("tune_export_" + target);
+  std::filesystem::remove_all(dir);
+  auto r = testing::RunCli({"tune", topo, "--sizes", "1KB,16KB,1MB,256MB", "-o", dir, "--alpha",
+                            "1us", "--chunks-sweep", "1,4,16", "--export", target, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json report = nlohmann::json::parse(r.out);
+  const nlohmann::json index =
+      nlohmann::json::parse(testing::ReadWholeFile(dir + "/" + target + "-index.json"));
+  EXPECT_EQ(report["export"]["ranges"], index["ranges"]);
+  const nlohmann::json& ranges = index["ranges"];
+  ASSERT_EQ(ranges.size(), report["ranges"].size());
+  std::int64_t next = 0;
+  std::size_t row = 0;
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    const nlohmann::json& x = ranges[i];
+    EXPECT_EQ(x["min_bytes"].get<std::int64_t>(), next);
+    EXPECT_EQ(x["max_bytes"].is_null(), i + 1 == ranges.size());
+    EXPECT_EQ(x["algorithm"], report["ranges"][i]["algorithm"]);
+    for (const nlohmann::json& b : x["bytes"]) {
+      const nlohmann::json& size = report["sizes"][row++];
+      EXPECT_EQ(size["bytes"], b);
+      EXPECT_EQ(size["algorithm"], x["algorithm"]);
+      EXPECT_EQ(size["schedule"], x["schedule"]);
+      const std::int64_t v = std::stoll(b.get<std::string>());
+      EXPECT_GE(v, x["min_bytes"].get<std::int64_t>());
+      if (!x["max_bytes"].is_null()) {
+        EXPECT_LE(v, x["max_bytes"].get<std::int64_t>());
+      }
+    }
+    if (!x["max_bytes"].is_null()) next = x["max_bytes"].get<std::int64_t>() + 1;
+    const std::string file = x["file"];
+    auto replay = testing::RunCli({"replay", file, "--json"});
+    EXPECT_EQ(replay.exit_code, 0) << file << ": " << replay.out << replay.err;
+    const std::string text = testing::ReadWholeFile(file);
+    const std::string max = x["max_bytes"].is_null() ? "0" : x["max_bytes"].dump();
+    if (target == "msccl") {
+      EXPECT_NE(text.find("minBytes=\"" + x["min_bytes"].dump() + "\" maxBytes=\"" + max + "\""),
+                std::string::npos)
+          << file;
+    } else {
+      const nlohmann::json plan = nlohmann::json::parse(text);
+      EXPECT_EQ(plan["min_message_size"], x["min_bytes"]);
+      if (!x["max_bytes"].is_null()) {
+        EXPECT_EQ(plan["max_message_size"], x["max_bytes"]);
+      }
+    }
+  }
+  EXPECT_EQ(row, report["sizes"].size());
+  // Sizes out of order cannot form ranges: exit 2 naming --sizes, nothing exported.
+  auto bad =
+      testing::RunCli({"tune", topo, "--sizes", "1MB,1KB", "-o", dir + "-bad", "--export", target});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--sizes"), std::string::npos) << bad.err;
+}
+
+TEST(Tune, ExportMscclWritesOneReplayedFilePerRangeAndAnAgreeingIndex) {
+  ExpectExportAgreesWithTune("msccl");
+}
+
+TEST(Tune, ExportMscclppWritesOneReplayedFilePerRangeAndAnAgreeingIndex) {
+  ExpectExportAgreesWithTune("mscclpp");
 }
 
 }  // namespace

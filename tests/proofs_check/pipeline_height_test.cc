@@ -1,6 +1,7 @@
 // Height of pipeline schedules (docs/formats.md "Height"): the checker's measurement, the
 // producers' claim (schedules/pipeline_schedule.h) and the lower bound
-// (PipelineHeightLowerBound), each against a brute force over every tree on small graphs.
+// (PipelineHeightLowerBound), each against a brute force over every tree on small graphs; and
+// the height in α-time (PipelineHeightAlpha) against the same brute force with random latencies.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -237,6 +238,97 @@ TEST(PipelineHeight, AllreduceHeightIsTheSumOfThePhases) {
   r = CheckPipelineSchedule(g, ar);
   ASSERT_FALSE(r.ok);
   EXPECT_EQ(r.violations.at(0).item, "phases[1].height_hops");
+}
+
+// The latency of the link a -> b, found by scanning a's out-links (independent of FindLink).
+Rational LinkAlpha(const Topology& g, const std::vector<Rational>& alpha, int a, int b) {
+  for (int e : g.OutLinks(a))
+    if (g.link(e).to == b) return alpha[e];
+  ADD_FAILURE() << "no link " << a << " -> " << b;
+  return Rational(0);
+}
+
+// The α-height (docs/formats.md "Height") against a brute force over every tree on random
+// topologies with random latencies: each compute node walks its parent pointers up to the
+// root, adding each edge's slowest route (reduce-scatter: over the reversed links, whose
+// latencies differ). With every latency 1 it is the hop height.
+TEST(PipelineHeight, AlphaHeightAgainstEveryTree) {
+  std::mt19937_64 rng(testing::TestSeed());
+  std::int64_t trees_seen = 0, reversed_seen = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const int c = 3 + trial % 2, sw = trial % 3;
+    Topology g = RandomTopology(rng, c, sw, c);
+    std::uniform_int_distribution<int> num(1, 9);
+    std::vector<Rational> alpha(g.num_links()), ones(g.num_links(), Rational(1));
+    for (Rational& a : alpha) a = Rational(num(rng), num(rng));
+    for (int r : g.ComputeNodes()) {
+      ForEachTree(g, r, [&](const PipelineTree& t, std::int64_t hops) {
+        for (Collective coll : {Collective::kAllgather, Collective::kReduceScatter}) {
+          const bool up = coll == Collective::kReduceScatter;
+          bool reversible = true;  // reduce-scatter needs every route's reversed links
+          for (const PipelineTreeEdge& e : t.edges) {
+            const std::vector<int>& p = e.routes.at(0).path;
+            for (std::size_t i = 0; i + 1 < p.size(); ++i)
+              reversible = reversible && g.FindLink(p[i + 1], p[i]).has_value();
+          }
+          if (up && !reversible) continue;
+          if (up) ++reversed_seen;
+          std::vector<int> parent(g.num_nodes(), -1);
+          std::vector<Rational> edge_alpha(g.num_nodes());
+          for (const PipelineTreeEdge& e : t.edges) {
+            parent[e.to] = e.from;
+            const std::vector<int>& p = e.routes.at(0).path;
+            for (std::size_t i = 0; i + 1 < p.size(); ++i)
+              edge_alpha[e.to] +=
+                  up ? LinkAlpha(g, alpha, p[i + 1], p[i]) : LinkAlpha(g, alpha, p[i], p[i + 1]);
+          }
+          Rational want = 0;
+          for (int v : g.ComputeNodes()) {
+            Rational d = 0;
+            for (int u = v; u != r; u = parent[u]) d += edge_alpha[u];
+            want = std::max(want, d);
+          }
+          PipelineSchedule s;
+          s.collective = coll;
+          s.trees = {t};
+          EXPECT_EQ(PipelineHeightAlpha(g, s, alpha), want) << "trial " << trial;
+          EXPECT_EQ(PipelineHeightAlpha(g, s, ones), Rational(hops));
+        }
+        ++trees_seen;
+      });
+    }
+  }
+  EXPECT_GT(trees_seen, 100);
+  EXPECT_GT(reversed_seen, 50);
+}
+
+// Seed 004 Figure 1's schedule with α = 1 on every link but 1/2 on the s0 links and 5 on the
+// link s2 -> c22: c11's tree reaches c22 through c21 (1/2 + 1/2, then 1 + 5) = 7. Reduce-
+// scatter climbs the reversed paths: in c12's tree c2q climbs to c22 over s2 -> c22 (1 + 5),
+// then to c12 over s0 (1/2 + 1/2): 7 again. An allreduce adds its phases': 14.
+TEST(PipelineHeight, AlphaHeightOfTheTwoClusterSchedule) {
+  Topology g = TwoCluster();
+  std::vector<Rational> alpha(g.num_links(), Rational(1));
+  const int s0 = *g.FindNode("s0");
+  for (int e = 0; e < g.num_links(); ++e)
+    if (g.link(e).from == s0 || g.link(e).to == s0) alpha[e] = Rational(1, 2);
+  alpha[*g.FindLink(*g.FindNode("s2"), *g.FindNode("c22"))] = 5;
+  PipelineSchedule ag = TwoClusterPipeline();
+  ASSERT_TRUE(CheckPipelineSchedule(g, ag).ok);
+  EXPECT_EQ(PipelineHeightAlpha(g, ag, alpha), Rational(7));
+  PipelineSchedule rs = ag;
+  rs.collective = Collective::kReduceScatter;
+  EXPECT_EQ(PipelineHeightAlpha(g, rs, alpha), Rational(7));
+  alpha[*g.FindLink(*g.FindNode("s2"), *g.FindNode("c22"))] = 1;
+  alpha[*g.FindLink(*g.FindNode("c22"), *g.FindNode("s2"))] = 3;  // now c22's climbs cost 4
+  // c22 climbs to c2r (r != 2) over c22 -> s2 (3 + 1), c2r to c1r over s0 (1/2 + 1/2): 5; the
+  // allgather pays c22 -> s2 in c12's tree: 1 (s0) + 3 + 1 = 5.
+  EXPECT_EQ(PipelineHeightAlpha(g, rs, alpha), Rational(5));
+  EXPECT_EQ(PipelineHeightAlpha(g, ag, alpha), Rational(5));
+  PipelineSchedule ar;
+  ar.collective = Collective::kAllreduce;
+  ar.phases = {rs, ag};
+  EXPECT_EQ(PipelineHeightAlpha(g, ar, alpha), Rational(10));
 }
 
 TEST(PipelineHeight, ClaimMustBeANonNegativeInteger) {
