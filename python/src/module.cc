@@ -466,7 +466,7 @@ PYBIND11_MODULE(_collsynth, m) {
       .def_static("from_json_text", &TopologyFromJsonText, py::arg("text"), py::arg("file"))
       .def_static("from_expression", &EvaluateTopologyExpression, py::arg("expr"),
                   py::call_guard<py::gil_scoped_release>())
-      .def("to_json_text", &WriteTopologyJson)
+      .def("to_json_text", static_cast<std::string (*)(const Topology&)>(&WriteTopologyJson))
       .def_property_readonly("name", &Topology::name)
       .def_property_readonly("node_names",
                              [](const Topology& g) {
