@@ -232,15 +232,15 @@ ExactBasisSolution SolveAtBasis(const ExactLp& lp, const LpBasis& basis) {
   for (int j = 0; j < ncols && out.outcome == ExactBasisOutcome::kOptimal; ++j) {
     if (!Within(out.primal[j], lp.col_lower[j], lp.col_upper[j])) {
       out.outcome = ExactBasisOutcome::kPrimalInfeasible;
-      out.detail = "column " + std::to_string(j) + " = " + ToString(out.primal[j]) +
-                   " outside its bounds";
+      out.detail =
+          "column " + std::to_string(j) + " = " + ToString(out.primal[j]) + " outside its bounds";
     }
   }
   for (int i = 0; i < nrows && out.outcome == ExactBasisOutcome::kOptimal; ++i) {
     if (!Within(act[i], lp.row_lower[i], lp.row_upper[i])) {
       out.outcome = ExactBasisOutcome::kPrimalInfeasible;
-      out.detail = "row " + std::to_string(i) + " activity " + ToString(act[i]) +
-                   " outside its bounds";
+      out.detail =
+          "row " + std::to_string(i) + " activity " + ToString(act[i]) + " outside its bounds";
     }
   }
   if (out.outcome != ExactBasisOutcome::kOptimal) return out;

@@ -56,11 +56,11 @@ std::string ToString(ExactBasisOutcome outcome);
 
 struct ExactBasisSolution {
   ExactBasisOutcome outcome = ExactBasisOutcome::kBadBasis;
-  std::string detail;                // which bound or reduced cost failed, when not optimal
-  std::vector<Rational> primal;      // per column (kOptimal, k*Infeasible)
-  std::vector<Rational> row_duals;   // per row, CLP's sign convention (<= 0 on a tight <= row
-                                     // of a minimization)
-  Rational objective;                // objective·primal
+  std::string detail;               // which bound or reduced cost failed, when not optimal
+  std::vector<Rational> primal;     // per column (kOptimal, k*Infeasible)
+  std::vector<Rational> row_duals;  // per row, CLP's sign convention (<= 0 on a tight <= row
+                                    // of a minimization)
+  Rational objective;               // objective·primal
 };
 
 // Solves `lp` at `basis` exactly (see the header comment).

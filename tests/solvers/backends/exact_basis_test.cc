@@ -46,13 +46,15 @@ LpProblem AsDouble(const ExactLp& lp) {
     p.row_lower.push_back(d(lp.row_lower[i], -kLpInfinity));
     p.row_upper.push_back(d(lp.row_upper[i], kLpInfinity));
   }
-  for (const ExactLpEntry& a : lp.entries) p.entries.push_back({a.row, a.col, a.value.convert_to<double>()});
+  for (const ExactLpEntry& a : lp.entries)
+    p.entries.push_back({a.row, a.col, a.value.convert_to<double>()});
   return p;
 }
 
 TEST(ExactBasis, HandSolvedVertexAndPrices) {
   const ExactLp lp = TwoRowLp();
-  const ExactBasisSolution x = SolveAtBasis(lp, {{S::kBasic, S::kBasic}, {S::kAtUpper, S::kAtUpper}});
+  const ExactBasisSolution x =
+      SolveAtBasis(lp, {{S::kBasic, S::kBasic}, {S::kAtUpper, S::kAtUpper}});
   ASSERT_EQ(x.outcome, ExactBasisOutcome::kOptimal) << x.detail;
   EXPECT_EQ(x.primal, (std::vector<Rational>{Rational(8, 15), Rational(2, 5)}));
   EXPECT_EQ(x.row_duals, (std::vector<Rational>{Rational(-2, 5), Rational(-1, 5)}));
@@ -129,12 +131,15 @@ TEST(ExactBasis, SparseEliminationRecoversPlantedSolutions) {
     std::shuffle(perm.begin(), perm.end(), rng);
     std::vector<std::vector<std::pair<int, Rational>>> rows(n);
     std::vector<Rational> x(n), rhs(n);
-    for (int i = 0; i < n; ++i) x[i] = Rational(static_cast<int>(rng() % 21) - 10, 1 + static_cast<int>(rng() % 7));
+    for (int i = 0; i < n; ++i)
+      x[i] = Rational(static_cast<int>(rng() % 21) - 10, 1 + static_cast<int>(rng() % 7));
     for (int i = 0; i < n; ++i) {
       rows[i].push_back({perm[i], Rational(4 * n + 1)});
       for (int k = 0; k < 3; ++k) {
         const int c = static_cast<int>(rng() % n);
-        if (c != perm[i]) rows[i].push_back({c, Rational(static_cast<int>(rng() % 5) - 2, 1 + static_cast<int>(rng() % 3))});
+        if (c != perm[i])
+          rows[i].push_back(
+              {c, Rational(static_cast<int>(rng() % 5) - 2, 1 + static_cast<int>(rng() % 3))});
       }
       for (const auto& [c, v] : rows[i]) rhs[i] += v * x[c];
     }
