@@ -61,11 +61,11 @@ AlltoallReport ComputeAlltoallReport(const Topology& g, const std::string& file,
   j["lambda"] = RationalToJson(lambda);
   j["time"] = RationalToJson(1 / lambda);
   j["certified"] = true;
-  j["certificate"] = {{"lower", RationalToJson(check.lower)},
-                      {"upper", RationalToJson(check.upper)},
-                      {"denominator_bound", opt.denominator},
-                      {"lp_columns", opt.lp_columns},
-                      {"lp_rows", opt.lp_rows}};
+  j["certificate"] = {
+      {"lower", RationalToJson(check.lower)}, {"upper", RationalToJson(check.upper)},
+      {"certified_by", opt.certified_by},     {"primal_from", opt.primal_from},
+      {"dual_from", opt.dual_from},           {"denominator_bound", opt.denominator},
+      {"lp_columns", opt.lp_columns},         {"lp_rows", opt.lp_rows}};
   j["bandwidth_tax"] = RationalToJson(tax);
   j["average_path_length"] = RationalToJson(ecmp.average_path_length);
   j["ecmp"] = {{"lambda", RationalToJson(ecmp.lambda)},
@@ -77,7 +77,7 @@ AlltoallReport ComputeAlltoallReport(const Topology& g, const std::string& file,
     << (demand_file.empty() ? " · (M/N) per unit bandwidth" : " · (demand unit) per unit bandwidth")
     << "   (N = " << g.num_compute() << (relay ? "" : ", no relay") << ")\n"
     << "certificate         flow at lambda and lengths with dual bound " << ToString(check.upper)
-    << " (checked)\n"
+    << " (checked; certified by " << opt.certified_by << ")\n"
     << "bandwidth tax       " << ToString(tax) << " (optimal flow), average path length "
     << ToString(ecmp.average_path_length) << "\n"
     << "ECMP-like routing   lambda = " << ToString(ecmp.lambda)

@@ -4,11 +4,13 @@
 #include <cassert>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <queue>
 #include <utility>
 #include <vector>
 
 #include "proofs_check/alltoall_certificate_check.h"
+#include "solvers/backends/exact_basis.h"
 #include "solvers/backends/lp_backend.h"
 
 namespace collsynth {
@@ -43,7 +45,34 @@ struct Lp {
   int capacity_row0 = 0;
   double demand_scale = 1.0;  // the LP asks d_st · demand_scale (largest demand 1)
   LpProblem problem;
+  // The same LP with exact coefficients and the demand unscaled (scaling the λ column keeps
+  // every basis, so CLP's basis is one of this LP too, with λ in demand units).
+  ExactLp exact;
 };
+
+// Appends a column (bounds [0, ∞), cost `cost`) to both forms of the LP.
+void AddColumn(Lp* lp, double cost) {
+  lp->problem.objective.push_back(cost);
+  lp->problem.col_lower.push_back(0.0);
+  lp->problem.col_upper.push_back(kLpInfinity);
+  lp->exact.objective.push_back(Rational(cost));
+  lp->exact.col_lower.push_back(Rational(0));
+  lp->exact.col_upper.push_back(std::nullopt);
+}
+
+// Appends a row to both forms: [0, 0] when `capacity` is absent, else (-∞, capacity].
+void AddRow(Lp* lp, const std::optional<Rational>& capacity) {
+  lp->problem.row_lower.push_back(capacity ? -kLpInfinity : 0.0);
+  lp->problem.row_upper.push_back(capacity ? capacity->convert_to<double>() : 0.0);
+  lp->exact.row_lower.push_back(capacity ? std::nullopt : std::optional<Rational>(0));
+  lp->exact.row_upper.push_back(capacity ? capacity : std::optional<Rational>(0));
+}
+
+// Appends a nonzero to both forms (`scale` applies to the float one only).
+void AddEntry(Lp* lp, int row, int col, const Rational& value, double scale = 1.0) {
+  lp->problem.entries.push_back({row, col, value.convert_to<double>() * scale});
+  lp->exact.entries.push_back({row, col, value});
+}
 
 // Phase 1: the source-aggregated LP (max λ as min -λ; column 0 is λ).
 Lp BuildLp(const Topology& g, const DemandMatrix& demand, bool relay) {
@@ -61,19 +90,15 @@ Lp BuildLp(const Topology& g, const DemandMatrix& demand, bool relay) {
     dmax = std::max(dmax, x.amount.convert_to<double>());
   }
   if (dmax > 0.0) lp.demand_scale = 1.0 / dmax;
-  LpProblem& p = lp.problem;
-  p.objective.push_back(-1.0);
-  p.col_lower.push_back(0.0);
-  p.col_upper.push_back(kLpInfinity);
+  const LpProblem& p = lp.problem;
+  AddColumn(&lp, -1.0);
   const int n = g.num_nodes(), m = g.num_links();
   lp.column.assign(lp.sources.size(), std::vector<int>(m, -1));
   for (std::size_t k = 0; k < lp.sources.size(); ++k) {
     for (int e = 0; e < m; ++e) {
       if (!Allowed(g, e, lp.sources[k], relay)) continue;
       lp.column[k][e] = p.num_cols();
-      p.objective.push_back(0.0);
-      p.col_lower.push_back(0.0);
-      p.col_upper.push_back(kLpInfinity);
+      AddColumn(&lp, 0.0);
     }
   }
   for (std::size_t k = 0; k < lp.sources.size(); ++k) {
@@ -81,27 +106,23 @@ Lp BuildLp(const Topology& g, const DemandMatrix& demand, bool relay) {
     for (int v = 0; v < n; ++v) {
       if (v == s) continue;
       const int row = p.num_rows();
-      p.row_lower.push_back(0.0);
-      p.row_upper.push_back(0.0);
+      AddRow(&lp, std::nullopt);
       for (int e : g.InLinks(v)) {
-        if (lp.column[k][e] >= 0) p.entries.push_back({row, lp.column[k][e], 1.0});
+        if (lp.column[k][e] >= 0) AddEntry(&lp, row, lp.column[k][e], 1);
       }
       for (int e : g.OutLinks(v)) {
-        if (lp.column[k][e] >= 0) p.entries.push_back({row, lp.column[k][e], -1.0});
+        if (lp.column[k][e] >= 0) AddEntry(&lp, row, lp.column[k][e], -1);
       }
       auto it = lp.want[k].find(v);
-      if (it != lp.want[k].end()) {
-        p.entries.push_back({row, 0, -it->second.convert_to<double>() * lp.demand_scale});
-      }
+      if (it != lp.want[k].end()) AddEntry(&lp, row, 0, -it->second, lp.demand_scale);
     }
   }
   lp.capacity_row0 = p.num_rows();
   for (int e = 0; e < m; ++e) {
     const int row = p.num_rows();
-    p.row_lower.push_back(-kLpInfinity);
-    p.row_upper.push_back(g.link(e).bandwidth.convert_to<double>());
+    AddRow(&lp, g.link(e).bandwidth);
     for (std::size_t k = 0; k < lp.sources.size(); ++k) {
-      if (lp.column[k][e] >= 0) p.entries.push_back({row, lp.column[k][e], 1.0});
+      if (lp.column[k][e] >= 0) AddEntry(&lp, row, lp.column[k][e], 1);
     }
   }
   return lp;
@@ -371,6 +392,67 @@ AlltoallOptimum ComputeAlltoallOptimum(const Topology& g, const DemandMatrix& de
     return out;
   }
   out.lp_lambda = sol.primal[0] * lp.demand_scale;
+
+  AlltoallCertificate best;
+  best.relay = options.relay;
+  best.demand = demand;
+  bool have_lower = false, have_upper = false, tried_split = false;
+  // keeps a primal candidate the checker accepts when it beats the best so far
+  auto offer_primal = [&](const AlltoallCertificate& c, const char* from) {
+    const AlltoallCheckReport r = CheckAlltoallCertificate(g, c);
+    if (!r.primal_ok || (have_lower && r.lower <= out.lower)) return;
+    out.lower = r.lower;
+    best.lambda = c.lambda;
+    best.sources = c.sources;
+    best.flow = c.flow;
+    have_lower = true;
+    out.primal_from = from;
+  };
+  auto finish = [&]() {
+    out.has_lower = have_lower;
+    out.has_upper = have_upper;
+    out.certified_by = out.primal_from == kFromExactBasis && out.dual_from == kFromExactBasis
+                           ? kFromExactBasis
+                           : kFromRounding;
+    out.certificate = std::move(best);
+    assert(CheckAlltoallCertificate(g, out.certificate).ok);
+    out.outcome = AlltoallOutcome::kCertified;
+    return out;
+  };
+
+  // Phase 2: the exact vertex at CLP's optimal basis. Its halves that the checker accepts are
+  // kept as bounds for the ladder below when they do not close the gap together.
+  if (options.exact_basis) {
+    const ExactBasisSolution x = SolveAtBasis(lp.exact, sol.basis);
+    out.basis_outcome = x.outcome;
+    out.basis_detail = x.detail;
+    if (!x.primal.empty()) {
+      AlltoallCertificate cand = best;
+      cand.lambda = x.primal[0];
+      cand.sources = lp.sources;
+      cand.flow.assign(lp.sources.size(), std::vector<Rational>(g.num_links()));
+      for (std::size_t k = 0; k < lp.sources.size(); ++k) {
+        for (int e = 0; e < g.num_links(); ++e) {
+          if (lp.column[k][e] >= 0) cand.flow[k][e] = x.primal[lp.column[k][e]];
+        }
+      }
+      cand.length.resize(g.num_links());
+      for (int e = 0; e < g.num_links(); ++e) {
+        cand.length[e] = -x.row_duals[lp.capacity_row0 + e];
+      }
+      const AlltoallCheckReport rep = CheckAlltoallCertificate(g, cand);
+      if (rep.primal_ok) offer_primal(cand, kFromExactBasis);
+      if (rep.dual_ok) {
+        out.upper = rep.upper;
+        best.length = cand.length;
+        have_upper = true;
+        out.dual_from = kFromExactBasis;
+      }
+      if (have_lower && have_upper && out.lower == out.upper) return finish();
+    }
+  }
+
+  // Phase 3: the LP's flow as paths and its duals, for the rounding ladder.
   const double tolerance = kFlowTolerance * std::max(1.0, sol.primal[0]);
   std::vector<std::vector<Path>> paths(lp.sources.size());
   for (std::size_t k = 0; k < lp.sources.size(); ++k)
@@ -379,27 +461,13 @@ AlltoallOptimum ComputeAlltoallOptimum(const Topology& g, const DemandMatrix& de
 
   // Phase 4: the denominator ladder; the best primal and the best dual found so far are kept
   // apart (each is a valid bound on its own) and combined.
-  AlltoallCertificate best;
-  best.relay = options.relay;
-  best.demand = demand;
-  bool have_lower = false, have_upper = false, tried_split = false;
-  // keeps a primal candidate the checker accepts when it beats the best so far
-  auto offer_primal = [&](const AlltoallCertificate& c) {
-    const AlltoallCheckReport r = CheckAlltoallCertificate(g, c);
-    if (!r.primal_ok || (have_lower && r.lower <= out.lower)) return;
-    out.lower = r.lower;
-    best.lambda = c.lambda;
-    best.sources = c.sources;
-    best.flow = c.flow;
-    have_lower = true;
-  };
   {  // the split over hop-count and over 1/c shortest paths needs no dual
     std::vector<Rational> inverse(g.num_links());
     for (int e = 0; e < g.num_links(); ++e) inverse[e] = 1 / g.link(e).bandwidth;
     for (const auto& metric : {std::vector<Rational>(g.num_links(), 1), inverse}) {
       AlltoallCertificate split = best;
       ShortestPathSplit(g, lp, metric, options.relay, &split);
-      if (split.lambda > 0) offer_primal(split);
+      if (split.lambda > 0) offer_primal(split, kFromShortestPathSplit);
     }
   }
   for (long long d : kDenominators) {
@@ -416,35 +484,32 @@ AlltoallOptimum ComputeAlltoallOptimum(const Topology& g, const DemandMatrix& de
       out.upper = rep.upper;
       best.length = cand.length;
       have_upper = true;
+      out.dual_from = kFromRounding;
     }
     if (rep.dual_ok && !tried_split) {  // once, with the first valid lengths
       tried_split = true;
       AlltoallCertificate split = cand;
       ShortestPathSplit(g, lp, cand.length, options.relay, &split);
-      if (split.lambda > 0) offer_primal(split);
+      if (split.lambda > 0) offer_primal(split, kFromShortestPathSplit);
       if (have_lower && have_upper && out.lower == out.upper) {
         out.denominator = d;
-        break;
+        return finish();
       }
     }
     const Rational target = have_upper ? out.upper : ClosestFraction(Rational(out.lp_lambda), den);
     RoundPrimal(g, lp, paths, den, target, &cand);
-    offer_primal(cand);
+    offer_primal(cand, kFromRounding);
     if (have_lower && have_upper && out.lower == out.upper) {
       out.denominator = d;
-      break;
+      return finish();
     }
   }
   out.has_lower = have_lower;
   out.has_upper = have_upper;
-  if (have_lower && have_upper && out.lower == out.upper) {
-    out.certificate = std::move(best);
-    assert(CheckAlltoallCertificate(g, out.certificate).ok);
-    out.outcome = AlltoallOutcome::kCertified;
-    return out;
-  }
   out.outcome = AlltoallOutcome::kNotCertified;
-  out.detail = std::string("no denominator up to 10^12 closed the gap") +
+  out.detail = std::string("the exact basis (") + ToString(out.basis_outcome) +
+               (out.basis_detail.empty() ? "" : ": " + out.basis_detail) +
+               ") did not certify and no denominator up to 10^12 closed the gap" +
                (have_lower ? "" : " (no feasible rounded flow)") +
                (have_upper ? "" : " (no valid rounded length)");
   return out;

@@ -7,21 +7,31 @@
 // source, a flow variable per commodity and link, conservation rows per commodity and node,
 // one capacity row per link; max λ; the demand scaled to largest entry 1) is solved with CLP in
 // double. Its answer is a hint:
-// - dual: the capacity rows' duals (normalized to max 1, rounded to fractions with denominator
-//   <= D by continued fractions) are a length function ℓ >= 0 with the exact bound
-//   λ_hi = Σ c ℓ / Σ d dist_ℓ >= λ*;
-// - primal, two candidates: (1) ECMP over ℓ-shortest paths (complementary slackness: optimal
-//   flows use only ℓ-shortest paths), and first over hop and 1/c lengths (no dual needed),
-//   exact and scaled to the least c_e / load_e; it meets λ_hi on link-transitive topologies
-//   (tori, hypercubes, rings, complete graphs); (2) the LP flow decomposed into paths, each path's
-//   share of its pair rounded at D, normalized, aimed at λ_hi and scaled into the bandwidths;
-// every candidate is checked by proofs_check/alltoall_certificate_check.h; D grows
-// (10^2 .. 10^12) until the best λ_lo == the best λ_hi. Only then is λ* reported (kCertified);
-// otherwise the exact bounds (kNotCertified): the LP's vertex on large degenerate instances
-// (genkautz at N = 64) is not recovered by rounding, and no float is ever reported.
-// Complexity: one LP with K·E + 1 columns and K·V + E rows (K = sources), O(K·E) path
-// extraction, O(P·E) rational operations for the split (P = pairs) and O(K·E log V) exact
-// Dijkstra per denominator tried.
+// - exact basis (first): CLP's optimal basis is re-solved in rationals
+//   (solvers/backends/exact_basis.h) on the same LP with exact coefficients: the basic flow
+//   values and λ from B x_B = b, the row prices from y B = c_B; the capacity rows' prices give
+//   the lengths ℓ = -y. When the basis is optimal in exact arithmetic this is an exact optimal
+//   flow and an exact optimal dual, whatever their denominators (kautz(2,4), genkautz at
+//   N = 64, whose vertices rounding does not recover). certified_by = "exact basis".
+// - rounding (fallback, when the basis is degenerate or slightly infeasible in exact
+//   arithmetic): the capacity rows' duals (normalized to max 1, rounded to fractions with
+//   denominator <= D by continued fractions) are a length function ℓ >= 0 with the exact bound
+//   λ_hi = Σ c ℓ / Σ d dist_ℓ >= λ*; primal candidates: (1) ECMP over ℓ-shortest paths
+//   (complementary slackness: optimal flows use only ℓ-shortest paths), and first over hop and
+//   1/c lengths (no dual needed), exact and scaled to the least c_e / load_e; it meets λ_hi on
+//   link-transitive topologies (tori, hypercubes, rings, complete graphs); (2) the LP flow
+//   decomposed into paths, each path's share of its pair rounded at D, normalized, aimed at
+//   λ_hi and scaled into the bandwidths; D grows (10^2 .. 10^12) until the best λ_lo == the
+//   best λ_hi. The exact basis's halves that the checker accepts on their own are bounds here
+//   too. certified_by = "rounding".
+// Every candidate is checked by proofs_check/alltoall_certificate_check.h; only when a flow and
+// a length meet is λ* reported (kCertified); otherwise the exact bounds (kNotCertified). No
+// float is ever reported.
+// Complexity: one LP with K·E + 1 columns and K·V + E rows (K = sources); the exact basis
+// solve is sparse rational elimination on a system of at most K·V + E rows (near-triangular:
+// each commodity's basic flows form a forest); the fallback adds O(K·E) path extraction,
+// O(P·E) rational operations for the split (P = pairs) and O(K·E log V) exact Dijkstra per
+// denominator tried.
 // Precondition: every demand pair is connected (under the relay rule); the demand is well
 // formed (proofs_check's rules). Number types: exact Rational, double only inside CLP.
 #ifndef COLLSYNTH_SOLVERS_ALLTOALL_ALLTOALL_OPTIMUM_H_
@@ -32,6 +42,7 @@
 #include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/alltoall_flow.h"
+#include "solvers/backends/exact_basis.h"
 
 namespace collsynth {
 
@@ -43,8 +54,17 @@ enum class AlltoallOutcome {
 
 std::string ToString(AlltoallOutcome outcome);
 
+// Where a bound of the certificate came from (AlltoallOptimum::primal_from, dual_from,
+// certified_by).
+inline constexpr const char* kFromExactBasis = "exact basis";
+inline constexpr const char* kFromShortestPathSplit = "shortest-path split";
+inline constexpr const char* kFromRounding = "rounding";
+
 struct AlltoallOptions {
   bool relay = true;  // compute nodes other than the source may forward
+  // Try the exact re-solve at CLP's basis first; false = the rounding ladder only (for the
+  // differential tests that compare the two certifications).
+  bool exact_basis = true;
 };
 
 struct AlltoallOptimum {
@@ -55,7 +75,13 @@ struct AlltoallOptimum {
   bool has_lower = false, has_upper = false;  // whether a checked flow / length gave them
   double lp_lambda = 0.0;                     // CLP's hint (never reported as a result)
   int lp_columns = 0, lp_rows = 0;
-  long long denominator = 0;  // the bound D that certified
+  long long denominator = 0;  // the bound D that certified (0: no rounding was needed)
+  // kFromExactBasis when the exact basis gave both halves, else kFromRounding (kCertified).
+  std::string certified_by;
+  // which construction gave the kept flow and the kept lengths (kFrom*; "" when none)
+  std::string primal_from, dual_from;
+  ExactBasisOutcome basis_outcome = ExactBasisOutcome::kBadBasis;  // the exact re-solve's verdict
+  std::string basis_detail;  // why the basis was not optimal in exact arithmetic ("" when it was)
 };
 
 // The maximum concurrent flow of `demand` on `g`, certified exactly.

@@ -81,6 +81,24 @@ LpOutcome ClpOutcome(int status, int secondary) {
   }
 }
 
+LpBasisStatus BasisStatus(ClpSimplex::Status s) {
+  switch (s) {
+    case ClpSimplex::basic:
+      return LpBasisStatus::kBasic;
+    case ClpSimplex::atLowerBound:
+      return LpBasisStatus::kAtLower;
+    case ClpSimplex::atUpperBound:
+      return LpBasisStatus::kAtUpper;
+    case ClpSimplex::isFree:
+      return LpBasisStatus::kFree;
+    case ClpSimplex::isFixed:
+      return LpBasisStatus::kFixed;
+    case ClpSimplex::superBasic:
+      break;
+  }
+  return LpBasisStatus::kSuperbasic;
+}
+
 using SteadyClock = std::chrono::steady_clock;
 
 // Stops every simplex solve of one CBC call once the wall-clock deadline has passed (checked
@@ -147,6 +165,10 @@ LpSolution SolveLpWithClp(const LpProblem& p) {
   sol.primal.assign(x, x + p.num_cols());
   const double* y = model.getRowPrice();
   sol.row_duals.assign(y, y + p.num_rows());
+  for (int j = 0; j < p.num_cols(); ++j)
+    sol.basis.cols.push_back(BasisStatus(model.getColumnStatus(j)));
+  for (int i = 0; i < p.num_rows(); ++i)
+    sol.basis.rows.push_back(BasisStatus(model.getRowStatus(i)));
   return sol;
 }
 

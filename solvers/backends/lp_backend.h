@@ -49,11 +49,25 @@ enum class LpOutcome {
 
 std::string ToString(LpOutcome outcome);
 
+// Status of one column or one row activity in a simplex basis (CLP's Status, wrapped so that
+// no solver header leaks). Nonbasic values sit at a bound: kAtLower / kAtUpper / kFixed; a
+// nonbasic kFree variable is 0; kSuperbasic is between its bounds (not a vertex).
+enum class LpBasisStatus { kBasic, kAtLower, kAtUpper, kFree, kSuperbasic, kFixed };
+
+// The final basis of a simplex solve: one status per column and one per row activity (the row
+// activity a_i·x is the row's variable, bounded by row_lower / row_upper). Re-solving the basis
+// system exactly turns the float vertex into its exact value (solvers/backends/exact_basis.h).
+struct LpBasis {
+  std::vector<LpBasisStatus> cols;
+  std::vector<LpBasisStatus> rows;
+};
+
 struct LpSolution {
   LpOutcome outcome = LpOutcome::kBadInput;
   double objective = 0.0;
   std::vector<double> primal;     // column values (empty unless kOptimal)
   std::vector<double> row_duals;  // LP only (empty for ILPs)
+  LpBasis basis;                  // CLP only, when kOptimal: the optimal basis
   // CBC only: the best bound on the objective proven by branch and bound (a lower bound for
   // minimization; equals `objective` up to tolerance when kOptimal). NaN when unknown.
   double best_bound = std::numeric_limits<double>::quiet_NaN();
