@@ -31,12 +31,16 @@ json RatioBoundAtHeightJson(const HeightCandidates& all, HeightRatioBounds& boun
   std::optional<Rational> bound = all.ratio_lower_bound;
   std::string by = all.ratio_lower_bound_by;
   json j;
-  const std::optional<HeightRatioBounds::Bound> b = bounds.At(height);
-  if (!b) {
-    j["ratio_bound_at_height_why"] = bounds.why();
-  } else if (!b->no_schedule && (!bound || b->ratio > *bound)) {
-    bound = b->ratio;
-    by = "hop-bounded relaxation at height " + std::to_string(height) + " (checked)";
+  // A bound never exceeds the ratio of a schedule it covers: when the cut bound already meets
+  // `ratio`, the relaxation cannot add anything and is not solved.
+  if (!(bound && *bound == ratio)) {
+    const std::optional<HeightRatioBounds::Bound> b = bounds.At(height);
+    if (!b) {
+      j["ratio_bound_at_height_why"] = bounds.why();
+    } else if (!b->no_schedule && (!bound || b->ratio > *bound)) {
+      bound = b->ratio;
+      by = "hop-bounded relaxation at height " + std::to_string(height) + " (checked)";
+    }
   }
   j["ratio_lower_bound_at_height"] = bound ? json(RationalToJson(*bound)) : json(nullptr);
   j["ratio_lower_bound_at_height_decimal"] = bound ? json(DecimalString(*bound)) : json(nullptr);

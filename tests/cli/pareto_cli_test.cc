@@ -80,7 +80,7 @@ TEST(ParetoCli, MinHeightAndHeightOptions) {
 // ratio* needs height >= 3 and a height-2 point of ratio 3 is optimal for its height.
 TEST(ParetoCli, KautzPaysForHeightCertified) {
   const std::string topo = Topo("kautz(2,1)", "pareto_kautz21.json");
-  const std::string out = testing::TempPath("pareto_kautz21.json");
+  const std::string out = testing::TempPath("pareto_kautz21_schedule.json");
   testing::CliResult h = RunCli({"pipeline", topo, "--height", "2", "-o", out, "--json"});
   ASSERT_EQ(h.exit_code, 0) << h.err;
   json hj = json::parse(h.out);

@@ -106,8 +106,9 @@ HeightBoundReport Checked(const Topology& g, Collective c, std::int64_t h) {
 }
 
 TEST(HeightBound, NeverAboveTheBruteForceLeastRatioAtThatHeight) {
-  for (const std::string expr : {"uniring(1,4)", "uniring(2,3)", "biring(2,4)", "biring(2,5)",
-                                 "complete(4)", "hypercube(2)", "circulant(5,1,2)", "circulant(6,1,3)"}) {
+  for (const std::string expr :
+       {"uniring(1,4)", "uniring(2,3)", "biring(2,4)", "biring(2,5)", "complete(4)", "hypercube(2)",
+        "circulant(5,1,2)", "circulant(6,1,3)"}) {
     SCOPED_TRACE(expr);
     const Topology g = Gen(expr);
     ASSERT_LE(g.num_nodes(), 6);
@@ -213,7 +214,8 @@ TEST(HeightBound, StarThroughOneSwitch) {
   for (int n : {3, 5}) {
     Topology g("star");
     const int s = g.AddSwitch("s");
-    for (int v = 0; v < n; ++v) g.AddDuplexLink(g.AddCompute("h" + std::to_string(v)), s, Rational(1));
+    for (int v = 0; v < n; ++v)
+      g.AddDuplexLink(g.AddCompute("h" + std::to_string(v)), s, Rational(1));
     EXPECT_TRUE(Checked(g, Collective::kAllgather, 1).no_schedule);
     EXPECT_EQ(Checked(g, Collective::kAllgather, 2).bound, Rational(n - 1));
     EXPECT_EQ(Checked(g, Collective::kReduceScatter, 3).bound, Rational(n - 1));
