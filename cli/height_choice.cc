@@ -26,6 +26,29 @@ json HeightCandidateJson(const HeightCandidates& all, const HeightCandidate& c) 
   return j;
 }
 
+json RatioBoundAtHeightJson(const HeightCandidates& all, HeightRatioBounds& bounds,
+                            std::int64_t height, const Rational& ratio) {
+  std::optional<Rational> bound = all.ratio_lower_bound;
+  std::string by = all.ratio_lower_bound_by;
+  json j;
+  // A bound never exceeds the ratio of a schedule it covers: when the cut bound already meets
+  // `ratio`, the relaxation cannot add anything and is not solved.
+  if (!(bound && *bound == ratio)) {
+    const std::optional<HeightRatioBounds::Bound> b = bounds.At(height);
+    if (!b) {
+      j["ratio_bound_at_height_why"] = bounds.why();
+    } else if (!b->no_schedule && (!bound || b->ratio > *bound)) {
+      bound = b->ratio;
+      by = "hop-bounded relaxation at height " + std::to_string(height) + " (checked)";
+    }
+  }
+  j["ratio_lower_bound_at_height"] = bound ? json(RationalToJson(*bound)) : json(nullptr);
+  j["ratio_lower_bound_at_height_decimal"] = bound ? json(DecimalString(*bound)) : json(nullptr);
+  j["ratio_lower_bound_at_height_by"] = by;
+  j["ratio_optimal_at_height"] = bound && *bound == ratio;
+  return j;
+}
+
 OutputCheck WriteHeightCandidate(const Topology& g, const HeightCandidate& c,
                                  const std::string& path) {
   ExpectedCheck expected;
@@ -96,6 +119,19 @@ int RunPipelineHeightChoice(const Topology& g, const HeightChoiceArgs& choice) {
     return kExitCheckFailed;
   }
   json sum = HeightCandidateJson(all, c);
+  HeightRatioBounds bounds(g, args.collective);
+  if (args.height) {
+    sum.update(RatioBoundAtHeightJson(all, bounds, *args.height, c.ratio));
+  } else {
+    // Every schedule of ratio <= c.ratio is at least this tall: the bounds below it exceed
+    // c.ratio (docs/min_height.md "A ratio bound at each height").
+    const std::int64_t least =
+        bounds.LeastHeightAtRatio(c.ratio, all.height_lower_bound_hops, c.height_hops);
+    sum["height_lower_bound_at_ratio_hops"] = least;
+    sum["height_gap_at_ratio_hops"] = c.height_hops - least;
+    sum["height_minimal"] = c.height_hops == least;
+    if (!bounds.why().empty()) sum["height_bound_why"] = bounds.why();
+  }
   sum["format"] = c.symmetric ? "pipeline-symmetric" : "pipeline";
   sum["collective"] = CollectiveName(args.collective);
   sum["objective"] = args.height ? "best ratio at height <= " + std::to_string(*args.height)
@@ -127,7 +163,9 @@ int RunPipelineHeightChoice(const Topology& g, const HeightChoiceArgs& choice) {
               << "), height " << c.height_hops << " links ("
               << (sum["height_minimal"].get<bool>()
                       ? std::string("minimal: equals the lower bound")
-                      : "lower bound " + std::to_string(all.height_lower_bound_hops) +
+                      : "lower bound " +
+                            std::to_string(sum.value("height_lower_bound_at_ratio_hops",
+                                                     all.height_lower_bound_hops)) +
                             ", not certified minimal")
               << "); " << c.verdict << "; written to " << args.output << "\n";
   }

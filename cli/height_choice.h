@@ -36,6 +36,15 @@ int RunPipelineHeightChoice(const Topology& g, const HeightChoiceArgs& args);
 //  "ratio_optimal"} of one candidate.
 nlohmann::json HeightCandidateJson(const HeightCandidates& all, const HeightCandidate& c);
 
+// The certified ratio bound at `height` (docs/min_height.md "A ratio bound at each height"):
+// the larger of the cut bound (valid at every height) and the bound of the hop-bounded
+// relaxation, as {"ratio_lower_bound_at_height", "ratio_lower_bound_at_height_decimal",
+// "ratio_lower_bound_at_height_by"}, plus "ratio_optimal_at_height" (ratio equals it). When
+// the relaxation could not be solved, "ratio_bound_at_height_why" says why and the cut bound
+// alone is given (null when there is none).
+nlohmann::json RatioBoundAtHeightJson(const HeightCandidates& all, HeightRatioBounds& bounds,
+                                      std::int64_t height, const Rational& ratio);
+
 // Writes the candidate to `path`, read back and checked against the ratio, verdict and height
 // the in-memory check measured.
 OutputCheck WriteHeightCandidate(const Topology& g, const HeightCandidate& c,

@@ -34,11 +34,13 @@ ParetoOutcome RunParetoRequest(const ParetoRequest& a) {
     return OutcomeFailed("pareto: no candidate passed the checker");
   }
   json points = json::array();
+  HeightRatioBounds bounds(g, *collective);
   for (std::size_t i : ParetoFront(all)) {
     const HeightCandidate& c = all.list[i];
     json p = HeightCandidateJson(all, c);
     p["ratio_lower_bound"] =
         all.ratio_lower_bound ? json(RationalToJson(*all.ratio_lower_bound)) : json(nullptr);
+    p.update(RatioBoundAtHeightJson(all, bounds, c.height_hops, c.ratio));
     if (!a.out_dir.empty()) {
       const std::string path =
           (std::filesystem::path(a.out_dir) /
@@ -75,14 +77,19 @@ ParetoOutcome RunParetoRequest(const ParetoRequest& a) {
        << (all.ratio_lower_bound
                ? ToString(*all.ratio_lower_bound) + " (" + all.ratio_lower_bound_by + ")"
                : std::string("none certified"))
-       << "\n  height  ratio             algorithm            minimal height  optimal ratio\n";
+       << "\n  height  ratio             algorithm            minimal height  optimal ratio  "
+          "bound at this height\n";
   for (const json& p : points) {
     std::string ratio =
         p["ratio"].get<std::string>() + " (" + p["ratio_decimal"].get<std::string>() + ")";
     text << "  " << std::left << std::setw(6) << p["height_hops"].get<std::int64_t>() << "  "
          << std::setw(16) << ratio << "  " << std::setw(19) << p["algorithm"].get<std::string>()
          << "  " << std::setw(14) << (p["height_minimal"].get<bool>() ? "yes" : "no") << "  "
-         << (p["ratio_optimal"].get<bool>() ? "yes" : "no");
+         << std::setw(13) << (p["ratio_optimal"].get<bool>() ? "yes" : "no") << "  "
+         << (p["ratio_lower_bound_at_height"].is_null()
+                 ? std::string("none")
+                 : p["ratio_lower_bound_at_height"].get<std::string>() +
+                       (p["ratio_optimal_at_height"].get<bool>() ? " (met)" : ""));
     if (p.contains("schedule")) text << "  " << p["schedule"].get<std::string>();
     text << "\n";
   }

@@ -5,6 +5,7 @@
 
 #include "core/input_error.h"
 #include "experiments/tune.h"
+#include "proofs_check/height_bound_check.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "solvers/baselines/routed_baselines.h"
@@ -143,6 +144,67 @@ std::optional<std::size_t> BestRatioAtHeight(const HeightCandidates& c, std::int
     if (!best || Better(c.list[i], c.list[*best])) best = i;
   }
   return best;
+}
+
+HeightRatioBounds::HeightRatioBounds(const Topology& g, Collective collective,
+                                     HeightBoundOptions options)
+    : g_(g), collective_(collective), options_(options) {
+  if (collective == Collective::kBroadcast) {
+    throw std::invalid_argument(
+        "ratio bounds at a height cover allgather, reduce-scatter and "
+        "allreduce");
+  }
+}
+
+std::optional<HeightRatioBounds::Bound> HeightRatioBounds::Phase(Collective phase, std::int64_t h) {
+  const auto key = std::make_pair(phase, h);
+  auto it = cache_.find(key);
+  if (it != cache_.end()) return it->second;
+  std::optional<Bound> out;
+  const HeightBoundResult r = CertifyRatioAtHeight(g_, phase, h, options_);
+  if (r.certificate) {
+    // The figure is the checker's, recomputed here from the certificate alone.
+    const HeightBoundReport check = CheckHeightBoundCertificate(g_, *r.certificate);
+    if (check.ok) {
+      out = Bound{check.bound, check.no_schedule};
+    } else {
+      why_ =
+          "height " + std::to_string(h) + ": the certificate failed its check: " + check.violation;
+    }
+  } else {
+    why_ = "height " + std::to_string(h) + ": " + r.why;
+  }
+  cache_.emplace(key, out);
+  return out;
+}
+
+std::optional<HeightRatioBounds::Bound> HeightRatioBounds::At(std::int64_t h) {
+  if (collective_ != Collective::kAllreduce) return Phase(collective_, h);
+  // Allreduce: its height and ratio are the sums of the phases'; a split (h1, h - h1) covers
+  // every schedule whose phases have heights <= h1 and <= h - h1 (the bounds fall with h).
+  std::optional<Bound> best;
+  for (std::int64_t h1 = 0; h1 <= h; ++h1) {
+    const std::optional<Bound> rs = Phase(Collective::kReduceScatter, h1);
+    if (!rs) return std::nullopt;
+    if (rs->no_schedule) continue;
+    const std::optional<Bound> ag = Phase(Collective::kAllgather, h - h1);
+    if (!ag) return std::nullopt;
+    if (ag->no_schedule) continue;
+    const Rational sum = rs->ratio + ag->ratio;
+    if (!best || best->no_schedule || sum < best->ratio) best = Bound{sum, false};
+  }
+  if (!best) best = Bound{Rational(0), true};
+  return best;
+}
+
+std::int64_t HeightRatioBounds::LeastHeightAtRatio(const Rational& ratio, std::int64_t from,
+                                                   std::int64_t up_to) {
+  std::int64_t h = from;
+  for (; h < up_to; ++h) {
+    const std::optional<Bound> b = At(h);
+    if (!b || (!b->no_schedule && b->ratio <= ratio)) break;
+  }
+  return h;
 }
 
 }  // namespace collsynth

@@ -13,6 +13,7 @@
 #define COLLSYNTH_EXPERIMENTS_PARETO_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,6 +24,7 @@
 #include "schedules/collective.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/symmetric_pipeline_schedule.h"
+#include "solvers/pipeline/height_bound.h"
 #include "solvers/pipeline/min_height.h"
 
 namespace collsynth {
@@ -71,6 +73,39 @@ std::optional<std::size_t> MinHeightChoice(const HeightCandidates& c);
 // `--height H`: the least ratio among candidates of height <= H, then the least height (the
 // first on ties). nullopt when no candidate is that low.
 std::optional<std::size_t> BestRatioAtHeight(const HeightCandidates& c, std::int64_t max_height);
+
+// Certified ratio bounds at a height (docs/min_height.md "A ratio bound at each height"): every
+// schedule of height <= h has ratio >= bound(h), by a certificate of
+// solvers/pipeline/height_bound.h that proofs_check/height_bound_check.h evaluated. Allreduce
+// (reduce-scatter then allgather, heights and ratios adding up): the least
+// bound_RS(h1) + bound_AG(h - h1) over the splits. Results are kept per (phase, height), so
+// asking again costs nothing. Never prints.
+class HeightRatioBounds {
+ public:
+  HeightRatioBounds(const Topology& g, Collective collective, HeightBoundOptions options = {});
+
+  struct Bound {
+    Rational ratio;            // every schedule of height <= h has at least this ratio
+    bool no_schedule = false;  // no schedule is that low (then `ratio` means nothing)
+  };
+  // nullopt when some program needed was not built or solved (`why()` says which).
+  std::optional<Bound> At(std::int64_t h);
+  const std::string& why() const { return why_; }
+
+  // The least height of a schedule of ratio <= `ratio`, as far as the bounds certify it: the
+  // smallest h in [from, up_to] whose bound is not above `ratio` (up_to when every h below it
+  // is certified too low; `from` when the first bound could not be computed).
+  std::int64_t LeastHeightAtRatio(const Rational& ratio, std::int64_t from, std::int64_t up_to);
+
+ private:
+  std::optional<Bound> Phase(Collective phase, std::int64_t h);
+
+  const Topology& g_;
+  Collective collective_;
+  HeightBoundOptions options_;
+  std::map<std::pair<Collective, std::int64_t>, std::optional<Bound>> cache_;
+  std::string why_;
+};
 
 }  // namespace collsynth
 

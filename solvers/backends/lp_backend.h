@@ -34,6 +34,20 @@ struct LpProblem {
   std::vector<bool> integer;  // per column; empty = all continuous
   int num_cols() const { return static_cast<int>(objective.size()); }
   int num_rows() const { return static_cast<int>(row_lower.size()); }
+  // Appends a continuous column (its objective coefficient and bounds) or a row (its bounds)
+  // and returns its index; AddEntry sets a[row][col] (entries of one cell add up).
+  int AddColumn(double cost, double lower = 0, double upper = kLpInfinity) {
+    objective.push_back(cost);
+    col_lower.push_back(lower);
+    col_upper.push_back(upper);
+    return num_cols() - 1;
+  }
+  int AddRow(double lower, double upper) {
+    row_lower.push_back(lower);
+    row_upper.push_back(upper);
+    return num_rows() - 1;
+  }
+  void AddEntry(int row, int col, double value) { entries.push_back({row, col, value}); }
 };
 
 // CLP's status() x secondaryStatus() (and CBC's) folded into one outcome (STYLE.md rule 6):

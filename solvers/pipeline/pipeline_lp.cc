@@ -46,18 +46,9 @@ LpProblem BuildPipelineLp(const Topology& g) {
   const std::vector<int> compute = g.ComputeNodes();
   const int n = static_cast<int>(compute.size());
   LpProblem p;
-  auto col = [&p](double obj, double lo, double hi) {
-    p.objective.push_back(obj);
-    p.col_lower.push_back(lo);
-    p.col_upper.push_back(hi);
-    return p.num_cols() - 1;
-  };
-  auto row = [&p](double lo, double hi) {
-    p.row_lower.push_back(lo);
-    p.row_upper.push_back(hi);
-    return p.num_rows() - 1;
-  };
-  auto add = [&p](int r, int c, double v) { p.entries.push_back({r, c, v}); };
+  auto col = [&p](double obj, double lo, double hi) { return p.AddColumn(obj, lo, hi); };
+  auto row = [&p](double lo, double hi) { return p.AddRow(lo, hi); };
+  auto add = [&p](int r, int c, double v) { p.AddEntry(r, c, v); };
   const int x = col(-1.0, 0.0, kLpInfinity);
   for (int v : compute) {
     // Net inflow rows, one per node: Σ_in f + g_w − Σ_out f  (= 0, or >= N·x at v).

@@ -75,5 +75,33 @@ TEST(ParetoCli, MinHeightAndHeightOptions) {
   }
 }
 
+// kautz(2,1) (ratio* 5/2, diameter 2): at height 2 no schedule beats ratio 3, which the
+// hop-bounded relaxation certifies (docs/min_height.md "A ratio bound at each height"), so
+// ratio* needs height >= 3 and a height-2 point of ratio 3 is optimal for its height.
+TEST(ParetoCli, KautzPaysForHeightCertified) {
+  const std::string topo = Topo("kautz(2,1)", "pareto_kautz21.json");
+  const std::string out = testing::TempPath("pareto_kautz21_schedule.json");
+  testing::CliResult h = RunCli({"pipeline", topo, "--height", "2", "-o", out, "--json"});
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  json hj = json::parse(h.out);
+  EXPECT_EQ(hj["ratio"], "3");
+  EXPECT_EQ(hj["ratio_lower_bound_at_height"], "3");
+  EXPECT_EQ(hj["ratio_optimal_at_height"], true);
+  testing::CliResult m = RunCli({"pipeline", topo, "--min-height", "-o", out, "--json"});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  json mj = json::parse(m.out);
+  EXPECT_EQ(mj["ratio"], "5/2");
+  EXPECT_EQ(mj["height_lower_bound_hops"], 2);
+  EXPECT_EQ(mj["height_lower_bound_at_ratio_hops"], 3);
+  EXPECT_EQ(mj["height_minimal"], mj["height_hops"] == 3);
+  testing::CliResult p = RunCli({"pareto", topo, "--json"});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const json points = json::parse(p.out)["points"];
+  ASSERT_FALSE(points.empty());
+  EXPECT_EQ(points[0]["height_hops"], 2);
+  EXPECT_EQ(points[0]["ratio_lower_bound_at_height"], "3");
+  EXPECT_EQ(points.back()["ratio_lower_bound_at_height"], "5/2");
+}
+
 }  // namespace
 }  // namespace collsynth

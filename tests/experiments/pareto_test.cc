@@ -13,6 +13,7 @@
 #include "graphs/expression.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
+#include "solvers/pipeline/height_bound.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 #include "test_util.h"
 
@@ -148,6 +149,41 @@ TEST(Pareto, FrontWithoutTheDagFamily) {
   ASSERT_TRUE(low);
   EXPECT_EQ(c.list[*low].height_hops, c.height_lower_bound_hops);
   EXPECT_FALSE(BestRatioAtHeight(c, c.height_lower_bound_hops - 1));
+}
+
+// The ratio bounds at a height (docs/min_height.md "A ratio bound at each height"): allreduce
+// takes the least sum over the splits of its height between the phases, each phase's bound
+// computed here directly; and the least height at a ratio is the first height whose bound is
+// not above it.
+TEST(HeightRatioBoundsTest, AllreduceIsTheLeastSplitAndHeightsFollowTheBounds) {
+  const Topology g = EvaluateTopologyExpression("kautz(2,1)");
+  HeightRatioBounds ar(g, Collective::kAllreduce);
+  auto phase = [&](Collective c, std::int64_t h) {
+    return CertifyRatioAtHeight(g, c, h);  // checked inside the class; compared here
+  };
+  for (std::int64_t h = 3; h <= 6; ++h) {
+    std::optional<Rational> least;
+    for (std::int64_t h1 = 0; h1 <= h; ++h1) {
+      const HeightBoundResult rs = phase(Collective::kReduceScatter, h1);
+      const HeightBoundResult ag = phase(Collective::kAllgather, h - h1);
+      if (rs.no_schedule || ag.no_schedule) continue;
+      const Rational sum = rs.bound + ag.bound;
+      if (!least || sum < *least) least = sum;
+    }
+    const std::optional<HeightRatioBounds::Bound> b = ar.At(h);
+    ASSERT_TRUE(b) << ar.why();
+    EXPECT_EQ(b->no_schedule, !least) << h;
+    if (least) {
+      EXPECT_EQ(b->ratio, *least) << h;
+    }
+  }
+  // Below the sum of the phases' eccentricity bounds (2 + 2) there is no allreduce.
+  EXPECT_TRUE(ar.At(3)->no_schedule);
+  // Allgather: 3 at height 2, 5/2 from height 3 on (tests/solvers/pipeline/height_bound_test.cc).
+  HeightRatioBounds ag(g, Collective::kAllgather);
+  EXPECT_EQ(ag.LeastHeightAtRatio(Rational(5, 2), 2, 10), 3);
+  EXPECT_EQ(ag.LeastHeightAtRatio(Rational(3), 2, 10), 2);
+  EXPECT_EQ(ag.LeastHeightAtRatio(Rational(5, 2), 2, 2), 2);  // never above `up_to`
 }
 
 }  // namespace
