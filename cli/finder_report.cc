@@ -8,40 +8,12 @@
 #include <vector>
 
 #include "core/input_error.h"
+#include "simulate/simulation_model.h"
 
 namespace collsynth::cli {
 namespace {
 
 using nlohmann::json;
-
-// "<number><unit>" with the unit from `units` (factor to the base unit); a bare number uses
-// `bare`. Exact.
-Rational ParseQuantity(const std::string& option, const std::string& text,
-                       const std::vector<std::pair<std::string, Rational>>& units,
-                       const std::string& bare) {
-  std::size_t end = 0;
-  while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) ||
-                               text[end] == '.' || text[end] == '/')) {
-    ++end;
-  }
-  std::string num = text.substr(0, end), unit = text.substr(end);
-  if (unit.empty()) unit = bare;
-  Rational v;
-  try {
-    v = ParseRational(num);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("<args>", option, "'" + text + "': " + e.what());
-  }
-  for (const auto& [name, factor] : units) {
-    if (name == unit) {
-      if (v <= 0) throw InputError("<args>", option, "'" + text + "' must be positive");
-      return v * factor;
-    }
-  }
-  std::string list;
-  for (const auto& u : units) list += (list.empty() ? "" : ", ") + u.first;
-  throw InputError("<args>", option, "unknown unit '" + unit + "' (" + list + ")");
-}
 
 FinderWorkload ParseWorkload(const FinderRequest& a) {
   FinderWorkload w;
@@ -50,14 +22,14 @@ FinderWorkload ParseWorkload(const FinderRequest& a) {
                            {"ms", Rational(1, 1000)},
                            {"us", Rational(1, 1000000)},
                            {"ns", Rational(1, 1000000000)}},
-                          "us");
+                          "us", false);
   w.bandwidth_bps = ParseQuantity("--bandwidth", a.bandwidth,
                                   {{"bps", 1},
                                    {"Kbps", 1000},
                                    {"Mbps", 1000000},
                                    {"Gbps", 1000000000},
                                    {"Tbps", Rational(1000000000000LL)}},
-                                  "Gbps");
+                                  "Gbps", false);
   w.size_bytes = ParseQuantity("--size", a.size,
                                {{"B", 1},
                                 {"KB", 1024},
@@ -66,7 +38,7 @@ FinderWorkload ParseWorkload(const FinderRequest& a) {
                                 {"KiB", 1024},
                                 {"MiB", 1 << 20},
                                 {"GiB", 1 << 30}},
-                               "B");
+                               "B", false);
   return w;
 }
 
