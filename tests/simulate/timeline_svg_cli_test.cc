@@ -64,8 +64,11 @@ std::vector<CsvRow> ReadCsv(const std::string& path) {
     CsvRow r;
     r.bar = {std::stoi(f[col["transfer"]]), f[col["from"]], f[col["to"]], f[col["start_exact"]],
              f[col["end_exact"]]};
-    r.colour_key = col.count("gpu") ? f[col["gpu"]]  // MSCCL XML
-                                    : f[col["phase"]] + "/" + f[col["step"]] + "/" + f[col["tree"]];
+    if (col.count("gpu")) {
+      r.colour_key = f[col["gpu"]];  // MSCCL XML
+    } else if (col.count("step")) {
+      r.colour_key = f[col["phase"]] + "/" + f[col["step"]] + "/" + f[col["tree"]];
+    }  // an all-to-all flows timeline has neither: its colours are not compared
     rows.push_back(r);
   }
   return rows;
@@ -119,7 +122,8 @@ Svg ReadSvg(const std::string& path) {
 }
 
 // Runs the simulation with both outputs and compares the picture with the CSV's rows.
-void ExpectChartIsTheTimeline(std::vector<std::string> args, const std::string& name) {
+void ExpectChartIsTheTimeline(std::vector<std::string> args, const std::string& name,
+                              bool compare_colours = true) {
   const std::string csv = TempPath(name + ".csv"), svg_path = TempPath(name + ".svg");
   args.insert(args.begin(), "simulate");
   args.insert(args.end(), {"--timeline", csv, "--timeline-svg", svg_path});
@@ -149,6 +153,7 @@ void ExpectChartIsTheTimeline(std::vector<std::string> args, const std::string& 
     EXPECT_NEAR(b.x, b.row_x + start * b.row_width, 1e-3) << std::get<0>(b.bar);
     EXPECT_NEAR(b.width, (end - start) * b.row_width, 1e-3) << std::get<0>(b.bar);
   }
+  if (!compare_colours) return;
   // Colours: one per step or tree (fewer than the palette's 10 here).
   std::map<int, std::string> key_of_transfer;
   std::set<std::string> keys;
@@ -190,6 +195,15 @@ TEST(TimelineSvgCliTest, CutThroughPipelineBarsAreTheCsvRows) {
                             s["trees"][i]["root"].get<std::string>() + ")</text>";
     EXPECT_NE(svg.find(key), std::string::npos) << key;
   }
+}
+
+// An all-to-all flows schedule (docs/simulate.md "All-to-all flows"): the certified optimum's
+// paths, P = 2 chunks, store-and-forward: every (pair, path, chunk, hop) transfer is one bar.
+TEST(TimelineSvgCliTest, AlltoallFlowsBarsAreTheCsvRows) {
+  const std::string sched = TempPath("tl_tc_flows.json");
+  ASSERT_EQ(RunCli({"optimum", kTwoCluster, "--collective", "alltoall", "-o", sched}).exit_code, 0);
+  ExpectChartIsTheTimeline({kTwoCluster, sched, "--size", "1MB", "--chunks", "2", "--alpha", "1us"},
+                           "tl_tc_flows", false);
 }
 
 TEST(TimelineSvgCliTest, MscclXmlBarsAreTheCsvRowsColouredByGpu) {
