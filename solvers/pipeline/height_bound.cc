@@ -2,46 +2,18 @@
 
 #include <cmath>
 #include <map>
-#include <queue>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "graphs/metrics.h"
 #include "proofs_check/height_bound_check.h"
 #include "solvers/backends/lp_backend.h"
 
 namespace collsynth {
 namespace {
 
-constexpr int kFar = -1;
-
-// Hop distances from `s` (over reversed links when `reversed`: distances to s); kFar when
-// unreachable. O(V + E).
-std::vector<int> Bfs(const Topology& g, int s, bool reversed) {
-  std::vector<std::vector<int>> adj(g.num_nodes());
-  for (const Link& l : g.links()) {
-    if (reversed) {
-      adj[l.to].push_back(l.from);
-    } else {
-      adj[l.from].push_back(l.to);
-    }
-  }
-  std::vector<int> d(g.num_nodes(), kFar);
-  std::queue<int> q;
-  d[s] = 0;
-  q.push(s);
-  while (!q.empty()) {
-    const int u = q.front();
-    q.pop();
-    for (int v : adj[u]) {
-      if (d[v] == kFar) {
-        d[v] = d[u] + 1;
-        q.push(v);
-      }
-    }
-  }
-  return d;
-}
+constexpr int kFar = -1;  // BfsDistances' "unreachable"
 
 bool Within(int d, std::int64_t budget) { return d != kFar && d <= budget; }
 
@@ -69,9 +41,10 @@ HeightBoundResult CertifyRatioAtHeight(const Topology& g, Collective collective,
   // A walk of the commodity (r, t) goes from src to dst: r to t for allgather, t to r for
   // reduce-scatter (its data climbs the tree).
   std::map<int, std::vector<int>> from, to;  // hop distances from / to each compute node
+  const Topology reversed = g.Transpose();
   for (int c : compute) {
-    from[c] = Bfs(g, c, false);
-    to[c] = Bfs(g, c, true);
+    from[c] = BfsDistances(g, c);
+    to[c] = BfsDistances(reversed, c);
   }
   struct Commodity {
     int root, target, src, dst;
