@@ -4,8 +4,9 @@
 // recursive-doubling, recursive-halving, dbtree, shiftedring, shiftedbfbring, multitree),
 // runs the step checker and writes it only when valid (exit 1 otherwise). A topology that does
 // not fit the baseline is bad input (exit 2). The routed baselines (direct, routed-ring,
-// routed-recursive-doubling; solvers/baselines/routed_baselines.h) run on any topology, switches
-// included, and are written as pipeline schedules, checked by the pipeline checker. With
+// routed-recursive-doubling, routed-double-binary-tree, hierarchical;
+// solvers/baselines/routed_baselines.h) run on any topology, switches included (hierarchical:
+// on GPU boxes), and are written as pipeline schedules, checked by the pipeline checker. With
 // --collective alltoall [--no-relay] [--demand FILE] [--no-optimum], NAME is direct, ecmp or
 // topoopt-forwarding (solvers/alltoall/alltoall_baselines.h): a flows schedule checked by the
 // flow checker, reported with its T next to the certified optimum T*.
@@ -47,7 +48,8 @@ void AddBaselineOptions(CLI::App* cmd, BaselineArgs* args) {
                   "allgather, reduce-scatter, allreduce (default: the baseline's own) or alltoall "
                   "(direct, ecmp, topoopt-forwarding: flows schedules)");
   cmd->add_option("--chunks", args->request.options.chunks, "pipeline chunks P (dbtree)");
-  cmd->add_option("--order", args->request.options.order, "ring order, node names (rings, dbtree)")
+  cmd->add_option("--order", args->request.options.order,
+                  "ring order, node names (rings, dbtree, routed baselines)")
       ->delimiter(',');
   cmd->add_option("--dims", args->request.options.dims,
                   "grid dimensions, row-major node ids (torus, multitree)")

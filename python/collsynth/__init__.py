@@ -654,7 +654,7 @@ def baseline(topology, name, collective=None, chunks=1, order=None, dims=None, s
     name : str
         A step baseline (``uniring``, ``biring``, ``torus``, ``recursive-doubling``,
         ``dbtree``, ``multitree``, ...) or a routed one (``direct``, ``routed-ring``,
-        ``routed-recursive-doubling``), as ``collsynth baseline --help`` lists them; with
+        ``routed-recursive-doubling``, ``routed-double-binary-tree``, ``hierarchical``), as ``collsynth baseline --help`` lists them; with
         ``collective="alltoall"``: ``direct``, ``ecmp`` or ``topoopt-forwarding`` (flows
         schedules; ``summary`` adds ``optimal_time`` T* and ``ratio_to_optimum``).
     collective : {"allgather", "reduce-scatter", "allreduce", "alltoall"}, optional

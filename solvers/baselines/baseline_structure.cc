@@ -290,4 +290,97 @@ std::vector<int> CirculantRingShifts(const Topology& g, const std::vector<int>& 
   return shifts;
 }
 
+namespace {
+
+// (box, local) of a compute node's name: "b<b>g<i>" or "<box>.<local>"; false otherwise.
+bool SplitBoxName(const std::string& name, std::string* box, std::string* local) {
+  const std::size_t dot = name.find('.');
+  if (dot != std::string::npos && dot > 0 && dot + 1 < name.size()) {
+    *box = name.substr(0, dot);
+    *local = name.substr(dot + 1);
+    return true;
+  }
+  const std::size_t gpos = name.find('g', 1);
+  auto digits = [&](std::size_t from, std::size_t to) {
+    return to > from && std::all_of(name.begin() + static_cast<std::ptrdiff_t>(from),
+                                    name.begin() + static_cast<std::ptrdiff_t>(to), ::isdigit);
+  };
+  if (name.size() >= 4 && name[0] == 'b' && gpos != std::string::npos && digits(1, gpos) &&
+      digits(gpos + 1, name.size())) {
+    *box = name.substr(0, gpos);
+    *local = name.substr(gpos);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Boxes InferBoxes(const Topology& g) {
+  Boxes out;
+  std::vector<std::string> box_names;            // in order of first appearance
+  std::vector<std::vector<std::string>> locals;  // per box, in id order
+  std::vector<std::vector<int>> gpus;
+  for (int v : g.ComputeNodes()) {
+    std::string box, local;
+    if (!SplitBoxName(g.node(v).name, &box, &local)) {
+      out.why = "compute node '" + g.node(v).name +
+                "' is not named as a GPU of a box ('b<b>g<i>' as gpuboxes writes, or "
+                "'<box>.<gpu>' as topo import --nodes writes)";
+      return out;
+    }
+    const auto it = std::find(box_names.begin(), box_names.end(), box);
+    const std::size_t b = static_cast<std::size_t>(it - box_names.begin());
+    if (it == box_names.end()) {
+      box_names.push_back(box);
+      locals.emplace_back();
+      gpus.emplace_back();
+    }
+    locals[b].push_back(local);
+    gpus[b].push_back(v);
+  }
+  if (box_names.size() < 2) {
+    out.why = "the compute nodes' names give " + std::to_string(box_names.size()) +
+              " box; boxes and rails need at least two";
+    return out;
+  }
+  // GPU i of box b is the one with box 0's i-th local name.
+  for (std::size_t b = 0; b < gpus.size(); ++b) {
+    std::vector<int> ordered;
+    for (const std::string& local : locals[0]) {
+      const auto it = std::find(locals[b].begin(), locals[b].end(), local);
+      if (it == locals[b].end() || locals[b].size() != locals[0].size()) {
+        out.why = "box '" + box_names[b] + "' does not have the GPUs of box '" + box_names[0] +
+                  "' (GPU '" + local + "'; every box needs the same GPU names for its rails)";
+        return out;
+      }
+      ordered.push_back(gpus[b][static_cast<std::size_t>(it - locals[b].begin())]);
+    }
+    out.gpu.push_back(std::move(ordered));
+  }
+  return out;
+}
+
+std::vector<int> RailAwareRingOrder(const Boxes& boxes) {
+  const int num_boxes = static_cast<int>(boxes.gpu.size());
+  const int per_box = num_boxes == 0 ? 0 : static_cast<int>(boxes.gpu[0].size());
+  // exit[b]: the GPU that leaves box b, and enters box b+1.
+  std::vector<int> exit(num_boxes, 0);
+  for (int b = 0; b < num_boxes; ++b) exit[b] = per_box < 2 ? 0 : b % 2;
+  // An odd number of boxes: the last box leaves from GPU 2, back to box 0's entry; with two
+  // GPUs per box it leaves from the GPU it entered at and the walk ends on the other GPU, so
+  // the closing step is the one off the rails.
+  if (num_boxes % 2 == 1 && per_box >= 2) exit[num_boxes - 1] = per_box >= 3 ? 2 : 1;
+  std::vector<int> order;
+  for (int b = 0; b < num_boxes; ++b) {
+    const int in = exit[(b + num_boxes - 1) % num_boxes], out = exit[b];
+    order.push_back(boxes.gpu[b][in]);
+    for (int i = 0; i < per_box; ++i) {
+      if (i != in && i != out) order.push_back(boxes.gpu[b][i]);
+    }
+    if (out != in) order.push_back(boxes.gpu[b][out]);
+  }
+  return order;
+}
+
 }  // namespace collsynth

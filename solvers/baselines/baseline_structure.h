@@ -1,8 +1,9 @@
 // Structure that baselines need and a topology file does not state explicitly: a ring order,
-// grid (torus/mesh) coordinates, hypercube labels, circulant shifts. Each is inferred from
-// the links and node names (the generators' documented names: "0".."n-1", "t{x1}_{x2}_..",
-// bit strings) or given explicitly, and always verified against the links; a topology that
-// does not fit throws InputError(file, item, problem) naming what is missing.
+// grid (torus/mesh) coordinates, hypercube labels, circulant shifts, GPU boxes and rails. Each
+// is inferred from the links and node names (the generators' documented names: "0".."n-1",
+// "t{x1}_{x2}_..", bit strings, "b<b>g<i>") or given explicitly, and verified against the
+// links (boxes: names only, see InferBoxes); a topology that does not fit throws
+// InputError(file, item, problem) naming what is missing.
 // All O(V + E) except circulant shifts O(n·E). Exact: no numbers beyond node ids.
 #ifndef COLLSYNTH_SOLVERS_BASELINES_BASELINE_STRUCTURE_H_
 #define COLLSYNTH_SOLVERS_BASELINES_BASELINE_STRUCTURE_H_
@@ -39,6 +40,29 @@ std::vector<int> HypercubeLabels(const Topology& g, const std::string& file);
 // link pair, over nodes named "0".."N-1" (else in id order); explicit shifts are verified.
 std::vector<int> CirculantRingShifts(const Topology& g, const std::vector<int>& explicit_shifts,
                                      const std::string& file);
+
+// The boxes of a GPU cluster and their rails: gpu[b][i] is GPU i of box b; GPU i of every box
+// has the same local name, so "GPU i of each box talks to GPU i of the other boxes" is the rail
+// pairing (NCCL's multi-node rings and trees, NVIDIA/nccl src/graph/connect.cc). Read from the
+// compute nodes' names as the generators and importers write them: "b<b>g<i>" (gpuboxes,
+// graphs/generators/switch_topologies.h) or "<box>.<local>" (`topo import --nodes K`:
+// "n<c>.<gpu>", graphs/machine_import.h). Boxes in order of their first GPU's id, GPUs within a
+// box in id order. Requires every compute node to follow one of the two forms, at least two
+// boxes, and every box to hold the same local names; otherwise `why` says what is missing and
+// `gpu` is empty. Names only; routes are the builders' business. O(N log N).
+struct Boxes {
+  std::vector<std::vector<int>> gpu;
+  std::string why;  // empty when the boxes were found
+};
+Boxes InferBoxes(const Topology& g);
+
+// A ring order over the GPUs of `boxes` whose box-to-box steps stay on one rail: box b is left
+// from GPU c[b] and box b+1 entered at GPU c[b] (c = 0, 1, 0, 1, ..., and 2 for the last box
+// when the number of boxes is odd), each box walked from its entry GPU through the others in
+// order to its exit GPU. Every step is on a rail when the number of boxes is even or a box has
+// at least 3 GPUs; otherwise (an odd number of boxes of 2 GPUs; with 1 GPU per box every step
+// is on rail 0) the closing step leaves the rails. O(N).
+std::vector<int> RailAwareRingOrder(const Boxes& boxes);
 
 }  // namespace collsynth
 

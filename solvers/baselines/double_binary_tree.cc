@@ -7,14 +7,15 @@
 
 namespace collsynth {
 
-std::vector<BinaryTree> DoubleBinaryTrees(const std::vector<int>& order) {
+namespace {
+
+// The tree whose position p has the parent position up[p] (-1 at the root), position p being
+// node order[p]; depths by walking up to a position of known depth.
+BinaryTree TreeOverPositions(const std::vector<int>& order, const std::vector<std::int64_t>& up) {
   const int n = static_cast<int>(order.size());
-  // Tree A over positions (graphs/generators: the same trees as the dbtree(n) topology);
-  // tree B is tree A with every position shifted by one.
-  const std::vector<std::int64_t> up = InOrderTreeParents(n);
   std::vector<int> pos_depth(n, -1);
   for (int p = 0; p < n; ++p) {
-    std::vector<int> chain;  // walk up to a position of known depth
+    std::vector<int> chain;
     int q = p;
     while (q >= 0 && pos_depth[q] < 0) {
       chain.push_back(q);
@@ -23,23 +24,56 @@ std::vector<BinaryTree> DoubleBinaryTrees(const std::vector<int>& order) {
     int d = q < 0 ? -1 : pos_depth[q];
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) pos_depth[*it] = ++d;
   }
-  std::vector<BinaryTree> trees(2);
-  for (int shift = 0; shift < 2; ++shift) {
-    BinaryTree& t = trees[shift];
-    t.parent.assign(n, -1);
-    t.depth.assign(n, 0);
-    auto node = [&](std::int64_t pos) { return order[(pos + shift) % n]; };
-    for (int p = 0; p < n; ++p) {
-      const int v = node(p);
-      t.depth[v] = pos_depth[p];
-      if (up[p] < 0) {
-        t.root = v;
-      } else {
-        t.parent[v] = node(up[p]);
-      }
+  const int ids = order.empty() ? 0 : *std::max_element(order.begin(), order.end()) + 1;
+  BinaryTree t;
+  t.parent.assign(ids, -1);
+  t.depth.assign(ids, 0);
+  for (int p = 0; p < n; ++p) {
+    const int v = order[p];
+    t.depth[v] = pos_depth[p];
+    if (up[p] < 0) {
+      t.root = v;
+    } else {
+      t.parent[v] = order[up[p]];
     }
   }
-  return trees;
+  return t;
+}
+
+}  // namespace
+
+std::vector<BinaryTree> DoubleBinaryTrees(const std::vector<int>& order) {
+  const std::int64_t n = static_cast<std::int64_t>(order.size());
+  // Tree A over positions (graphs/generators: the same trees as the dbtree(n) topology);
+  // tree B is tree A with every position shifted by one.
+  const std::vector<std::int64_t> a = InOrderTreeParents(n);
+  std::vector<std::int64_t> b(a.size(), -1);
+  for (std::int64_t p = 0; p < n; ++p) b[(p + 1) % n] = a[p] < 0 ? -1 : (a[p] + 1) % n;
+  return {TreeOverPositions(order, a), TreeOverPositions(order, b)};
+}
+
+std::int64_t NcclBtreeParent(std::int64_t n, std::int64_t rank) {
+  if (rank == 0) return -1;
+  std::int64_t bit = 1;
+  while ((rank & bit) == 0) bit <<= 1;  // the lowest set bit
+  const std::int64_t up = (rank ^ bit) | (bit << 1);
+  return up >= n ? rank ^ bit : up;
+}
+
+std::vector<BinaryTree> NcclDoubleBinaryTrees(const std::vector<int>& order) {
+  const std::int64_t n = static_cast<std::int64_t>(order.size());
+  std::vector<std::int64_t> a(order.size()), b(order.size());
+  for (std::int64_t r = 0; r < n; ++r) {
+    a[r] = NcclBtreeParent(n, r);
+    if (n % 2 == 1) {  // shift: rank r plays tree A's rank r-1
+      const std::int64_t u = NcclBtreeParent(n, (r - 1 + n) % n);
+      b[r] = u < 0 ? -1 : (u + 1) % n;
+    } else {  // mirror: rank r plays tree A's rank n-1-r
+      const std::int64_t u = NcclBtreeParent(n, n - 1 - r);
+      b[r] = u < 0 ? -1 : n - 1 - u;
+    }
+  }
+  return {TreeOverPositions(order, a), TreeOverPositions(order, b)};
 }
 
 StepSchedule DoubleBinaryTreeAllgather(const Topology& g, const std::vector<int>& order, int chunks,

@@ -18,6 +18,7 @@
 #ifndef COLLSYNTH_SOLVERS_BASELINES_DOUBLE_BINARY_TREE_H_
 #define COLLSYNTH_SOLVERS_BASELINES_DOUBLE_BINARY_TREE_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,12 +29,22 @@ namespace collsynth {
 
 struct BinaryTree {
   int root = -1;
-  std::vector<int> parent;  // by node id, -1 at the root
-  std::vector<int> depth;
+  std::vector<int> parent;  // by node id (0..max(order)), -1 at the root and off the tree
+  std::vector<int> depth;   // by node id, 0 at the root and off the tree
 };
 
 // The two trees over the given positions (position i is node order[i]).
 std::vector<BinaryTree> DoubleBinaryTrees(const std::vector<int>& order);
+
+// NCCL's double binary tree (NVIDIA/nccl src/graph/trees.cc, ncclGetBtree and ncclGetDtree),
+// which differs from the in-order pair above. Tree A over ranks 0..n-1 is rooted at 0, whose one
+// child is the largest power of two below n; rank r > 0 with lowest set bit β has the parent
+// (r XOR β) | 2β, or r XOR β when that is >= n, so odd ranks are leaves. Tree B mirrors tree A
+// (r -> n-1-r, root n-1) when n is even and shifts it by one (r -> r+1 mod n, root 1) when n is
+// odd, so that most inner nodes of one tree are leaves of the other. O(log n) per rank.
+std::int64_t NcclBtreeParent(std::int64_t n, std::int64_t rank);
+// Both trees, rank i being node order[i].
+std::vector<BinaryTree> NcclDoubleBinaryTrees(const std::vector<int>& order);
 
 StepSchedule DoubleBinaryTreeAllgather(const Topology& g, const std::vector<int>& order, int chunks,
                                        const std::string& file);

@@ -193,6 +193,37 @@ TEST(BaselineCliTest, RoutedBaselineThatDoesNotFitIsExit2WithOneLine) {
       {"baseline", "direct", topo, "-o", testing::TempPath("x.json"), "--ecmp-routes", "0"});
   EXPECT_EQ(e.exit_code, 2);
   EXPECT_NE(e.err.find("--ecmp-routes"), std::string::npos) << e.err;
+  // No GPU boxes in a torus: hierarchical says so.
+  auto h = testing::RunCli({"baseline", "hierarchical", topo, "-o", testing::TempPath("x.json")});
+  EXPECT_EQ(h.exit_code, 2);
+  EXPECT_NE(h.err.find("needs GPU boxes"), std::string::npos) << h.err;
+  EXPECT_EQ(std::count(h.err.begin(), h.err.end(), '\n'), 1);
+}
+
+// The double binary tree (on fattree(4)) and the hierarchical schedule (on
+// gpuboxes(2,4,300,25,4)) are written through the checked-output path and re-checked by
+// `verify`; hierarchical has the closed form max(B(G-1)/bb, (B-1)/nb) = max(6/300, 1/25) = 1/25
+// at height 4 (docs/baselines.md).
+TEST(BaselineCliTest, DoubleBinaryTreeAndHierarchicalAreCheckedPipelines) {
+  const std::string boxes = testing::TempPath("boxes24.json");
+  ASSERT_EQ(testing::RunCli({"topo", "gen", "gpuboxes(2,4,300,25,4)", "-o", boxes}).exit_code, 0);
+  const std::string fattree = testing::TempPath("ft4.json");
+  ASSERT_EQ(testing::RunCli({"topo", "gen", "fattree(4)", "-o", fattree}).exit_code, 0);
+  for (const char* name : {"hierarchical", "routed-double-binary-tree"}) {
+    SCOPED_TRACE(name);
+    const std::string& topo = std::string(name) == "hierarchical" ? boxes : fattree;
+    const std::string out = testing::TempPath(std::string(name) + ".json");
+    auto r = testing::RunCli({"baseline", name, topo, "-o", out, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json report = nlohmann::json::parse(r.out);
+    EXPECT_EQ(report["baseline"], name);
+    if (std::string(name) == "hierarchical") {
+      EXPECT_EQ(report["ratio"], "1/25");
+      EXPECT_EQ(report["height_hops"], 4);
+    }
+    auto v = testing::RunCli({"verify", topo, out});
+    EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+  }
 }
 
 // All-to-all baselines (docs/baselines.md "All-to-all baselines"): written as flows schedules
