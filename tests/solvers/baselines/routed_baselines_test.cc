@@ -408,6 +408,28 @@ TEST(RoutedBaselines, HierarchicalOnGpuBoxesClosedForms) {
   }
 }
 
+// When the rails bind (B(G - 1)/bb <= (B - 1)/nb) hierarchical meets the box cut: N - G shards
+// enter a box over its G rail links, (B - 1)/nb. So it is bandwidth-optimal (the pipeline path's
+// certified ratio*) at the least height; with slow box switches it is not.
+TEST(RoutedBaselines, HierarchicalIsOptimalWhenTheRailsBind) {
+  struct Case {
+    const char* topology;
+    bool optimal;
+  };
+  for (const Case& c :
+       {Case{"gpuboxes(2,4,300,25,4)", true}, Case{"gpuboxes(3,4,300,25,4)", true},
+        Case{"gpuboxes(4,8,300,25,8)", true}, Case{"gpuboxes(4,8,100,25,8)", false}}) {
+    SCOPED_TRACE(c.topology);
+    Topology g = EvaluateTopologyExpression(c.topology);
+    PipelineOptions po;
+    const Rational optimum = BuildPipelineSchedule(g, po).optimal_ratio;
+    PipelineCheckReport r = Checked(g, "hierarchical", Collective::kAllgather);
+    EXPECT_EQ(r.ratio == optimum, c.optimal) << r.ratio << " vs " << optimum;
+    EXPECT_GE(r.ratio, optimum);
+    EXPECT_EQ(r.height_hops, r.height_lower_bound_hops);
+  }
+}
+
 // Without boxes (a star, a fat-tree: names without a box) hierarchical is bad input that says
 // what is missing; an --order is refused (the boxes give it).
 TEST(RoutedBaselines, HierarchicalNeedsBoxes) {
