@@ -1,6 +1,7 @@
 #include "solvers/baselines/baseline_structure.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -318,9 +319,10 @@ bool SplitBoxName(const std::string& name, std::string* box, std::string* local)
 
 Boxes InferBoxes(const Topology& g) {
   Boxes out;
-  std::vector<std::string> box_names;            // in order of first appearance
-  std::vector<std::vector<std::string>> locals;  // per box, in id order
-  std::vector<std::vector<int>> gpus;
+  std::map<std::string, std::size_t> box_index;  // box name -> index, by first appearance
+  std::vector<std::string> box_names;
+  std::vector<std::map<std::string, int>> gpus;  // per box: local name -> node id
+  std::vector<std::string> locals;               // box 0's local names, in id order
   for (int v : g.ComputeNodes()) {
     std::string box, local;
     if (!SplitBoxName(g.node(v).name, &box, &local)) {
@@ -329,15 +331,13 @@ Boxes InferBoxes(const Topology& g) {
                 "'<box>.<gpu>' as topo import --nodes writes)";
       return out;
     }
-    const auto it = std::find(box_names.begin(), box_names.end(), box);
-    const std::size_t b = static_cast<std::size_t>(it - box_names.begin());
-    if (it == box_names.end()) {
+    const auto [it, added] = box_index.emplace(box, box_names.size());
+    if (added) {
       box_names.push_back(box);
-      locals.emplace_back();
       gpus.emplace_back();
     }
-    locals[b].push_back(local);
-    gpus[b].push_back(v);
+    gpus[it->second].emplace(local, v);
+    if (it->second == 0) locals.push_back(local);
   }
   if (box_names.size() < 2) {
     out.why = "the compute nodes' names give " + std::to_string(box_names.size()) +
@@ -347,14 +347,14 @@ Boxes InferBoxes(const Topology& g) {
   // GPU i of box b is the one with box 0's i-th local name.
   for (std::size_t b = 0; b < gpus.size(); ++b) {
     std::vector<int> ordered;
-    for (const std::string& local : locals[0]) {
-      const auto it = std::find(locals[b].begin(), locals[b].end(), local);
-      if (it == locals[b].end() || locals[b].size() != locals[0].size()) {
+    for (const std::string& local : locals) {
+      const auto it = gpus[b].find(local);
+      if (it == gpus[b].end() || gpus[b].size() != locals.size()) {
         out.why = "box '" + box_names[b] + "' does not have the GPUs of box '" + box_names[0] +
                   "' (GPU '" + local + "'; every box needs the same GPU names for its rails)";
         return out;
       }
-      ordered.push_back(gpus[b][static_cast<std::size_t>(it - locals[b].begin())]);
+      ordered.push_back(it->second);
     }
     out.gpu.push_back(std::move(ordered));
   }

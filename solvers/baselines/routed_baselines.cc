@@ -253,6 +253,18 @@ std::vector<Builder::Tree> Builder::HierarchicalTrees() const {
 
 // The trees, each with its root; a root with several trees splits its shard evenly over them.
 std::vector<Builder::Tree> Builder::Trees() const {
+  // Every tree has N - 1 edges of at least one route each: refuse what would pass the cap
+  // before building it (the double binary tree has 2 trees per root, 2G on GPU boxes).
+  const std::int64_t num = g_.num_compute();
+  std::int64_t per_root = 1;
+  if (o_.name == "routed-double-binary-tree") {
+    const Boxes boxes = o_.order.empty() ? InferBoxes(g_) : Boxes{{}, "an explicit order"};
+    per_root = 2 * (boxes.why.empty() ? static_cast<std::int64_t>(boxes.gpu[0].size()) : 1);
+  }
+  if (num * per_root * (num - 1) > kMaxRoutedBaselineRoutes) {
+    Fail("topology", "the schedule would hold " + std::to_string(num * per_root) + " trees of " +
+                         std::to_string(num - 1) + " edges, more than 2^22 routes in all");
+  }
   if (o_.name == "hierarchical") {
     if (!o_.order.empty()) Fail("--order", "hierarchical takes its order from the boxes");
     return HierarchicalTrees();

@@ -430,6 +430,21 @@ TEST(RoutedBaselines, HierarchicalIsOptimalWhenTheRailsBind) {
   }
 }
 
+// The double binary tree has two trees per root: on 1500 nodes 2·1500·1499 tree edges pass the
+// 2^22 routes a schedule may hold, refused before the trees are built.
+TEST(RoutedBaselines, DoubleBinaryTreeTooLargeIsRefusedFirst) {
+  Topology g = Star(1500, Rational(1));
+  RoutedBaselineOptions o;
+  o.name = "routed-double-binary-tree";
+  try {
+    BuildRoutedBaseline(g, o, "f.json");
+    ADD_FAILURE() << "built";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("3000 trees of 1499 edges"), std::string::npos)
+        << e.what();
+  }
+}
+
 // Without boxes (a star, a fat-tree: names without a box) hierarchical is bad input that says
 // what is missing; an --order is refused (the boxes give it).
 TEST(RoutedBaselines, HierarchicalNeedsBoxes) {
