@@ -3,7 +3,8 @@
 // the choices `collsynth pipeline --min-height`, `--height H` and `collsynth pareto` make among
 // them. Candidates: the shortest-path-DAG family (solvers/pipeline/min_height.h, height = the
 // height lower bound by construction), the routed baselines (solvers/baselines/
-// routed_baselines.h: direct, routed-ring, routed-recursive-doubling), the plain pipeline path
+// routed_baselines.h: direct, routed-ring, routed-recursive-doubling, routed-double-binary-tree,
+// hierarchical), the plain pipeline path
 // (up to kTunePlainPipelineMaxCompute compute nodes) and the symmetric path where the topology
 // declares automorphisms. A candidate that does not apply or fails its checker is listed in
 // `skipped` with the reason; none is ever reported unchecked. Never prints.

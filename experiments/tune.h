@@ -2,8 +2,9 @@
 // check, and how far it is from the best possible. The candidates are every algorithm that
 // applies to the topology: the pipeline path's bandwidth-optimal schedule (symmetric where it
 // applies, and the plain path up to kTunePlainPipelineMaxCompute compute nodes), BFB on
-// direct-connect topologies, and the routed baselines (direct, routed-ring,
-// routed-recursive-doubling; solvers/baselines/routed_baselines.h). Each is checked by the
+// direct-connect topologies, and the routed baselines (RoutedBaselineNames(): direct,
+// routed-ring, routed-recursive-doubling, routed-double-binary-tree, hierarchical;
+// solvers/baselines/routed_baselines.h). Each is checked by the
 // independent checker before it is a candidate. Per size, every candidate is simulated
 // (simulate/simulation_run.h) at each P of the chunk sweep; the least completion time wins.
 // The lower bound LB(M) = max(D_α, ratio*·(M/N)/b) is proven in docs/tune.md. Never prints.

@@ -1,6 +1,7 @@
 // `tune` (experiments/tune.h, docs/tune.md): the winner is the true minimum over the candidates,
 // re-simulated here independently; the lower bound LB(M) is below every candidate's time and has
-// its closed form on one switch; each candidate's height is the checker's; `--export`'s byte
+// its closed form on one switch; each candidate's height is the checker's; NCCL's schemes are
+// candidates on GPU boxes; `--export`'s byte
 // ranges are disjoint and covering, its files replay and its index agrees with the report; and
 // the CLI's rows are reproduced by `collsynth simulate` on
 // the written files with the reported P.
@@ -8,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -78,6 +80,28 @@ TEST(Tune, WinnerIsTheTrueMinimumAndNoCandidateBeatsTheBound) {
   ExpectTrueMinimumAboveTheBound(EvaluateTopologyExpression("torus(3,3)"),
                                  Collective::kReduceScatter, "1us");
   ExpectTrueMinimumAboveTheBound(Star(4), Collective::kAllreduce, "1us");
+}
+
+// On GPU boxes NCCL's schemes are candidates (hierarchical, the double binary tree, the
+// rail-aware ring, which the id order cannot route on gpuboxes), each checked; a single switch
+// has no boxes, and hierarchical is skipped with the reason.
+TEST(Tune, GpuBoxesHaveNcclsSchemesAsCandidates) {
+  const Topology g = EvaluateTopologyExpression("gpuboxes(2,2,300,25,2)");
+  const TuneCandidates cands = BuildTuneCandidates(g, Collective::kAllgather, "test");
+  for (const char* name : {"hierarchical", "routed-double-binary-tree", "routed-ring"}) {
+    SCOPED_TRACE(name);
+    const auto it = std::find_if(cands.list.begin(), cands.list.end(),
+                                 [&](const TuneCandidate& c) { return c.algorithm == name; });
+    ASSERT_NE(it, cands.list.end());
+    ASSERT_TRUE(it->pipeline.has_value());
+    EXPECT_TRUE(CheckPipelineSchedule(g, *it->pipeline).ok);
+  }
+  ExpectTrueMinimumAboveTheBound(g, Collective::kAllgather, "1us");
+  const TuneCandidates star = BuildTuneCandidates(Star(4), Collective::kAllgather, "test");
+  const auto skipped = std::find_if(star.skipped.begin(), star.skipped.end(),
+                                    [](const auto& s) { return s.first == "hierarchical"; });
+  ASSERT_NE(skipped, star.skipped.end());
+  EXPECT_NE(skipped->second.find("needs GPU boxes"), std::string::npos) << skipped->second;
 }
 
 // One switch, N nodes, links of 1 unit = 10^9 B/s, α per link: D_α = 2α, and the bandwidth term
