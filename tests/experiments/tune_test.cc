@@ -1,10 +1,9 @@
 // `tune` (experiments/tune.h, docs/tune.md): the winner is the true minimum over the candidates,
 // re-simulated here independently; the lower bound LB(M) is below every candidate's time and has
 // its closed form on one switch; each candidate's height is the checker's; NCCL's schemes are
-// candidates on GPU boxes; `--export`'s byte
-// ranges are disjoint and covering, its files replay and its index agrees with the report; and
-// the CLI's rows are reproduced by `collsynth simulate` on
-// the written files with the reported P.
+// candidates on GPU boxes; `--export`'s byte ranges are disjoint and covering, its files replay
+// and its index agrees with the report; and the CLI's rows are reproduced by `collsynth
+// simulate` on the written files with the reported P.
 #include "experiments/tune.h"
 
 #include <gtest/gtest.h>
