@@ -43,7 +43,8 @@ std::vector<int> CirculantRingShifts(const Topology& g, const std::vector<int>& 
 
 // The boxes of a GPU cluster and their rails: gpu[b][i] is GPU i of box b; GPU i of every box
 // has the same local name, so "GPU i of each box talks to GPU i of the other boxes" is the rail
-// pairing (NCCL's multi-node rings and trees, NVIDIA/nccl src/graph/connect.cc). Read from the
+// pairing (NCCL's rings and trees leave and enter a node on the same NIC unless NCCL_CROSS_NIC
+// is set, NVIDIA/nccl src/graph/search.cc). Read from the
 // compute nodes' names as the generators and importers write them: "b<b>g<i>" (gpuboxes,
 // graphs/generators/switch_topologies.h) or "<box>.<local>" (`topo import --nodes K`:
 // "n<c>.<gpu>", graphs/machine_import.h). Boxes in order of their first GPU's id, GPUs within a

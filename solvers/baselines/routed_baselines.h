@@ -15,7 +15,8 @@
 //                       the path order[j], order[j+1], ..., order[j-1] (NCCL's ring allgather).
 //                       Default order: on GPU boxes (InferBoxes) the rail-aware ring
 //                       (RailAwareRingOrder: box to box on one rail, as NCCL's rings leave and
-//                       enter a node through the same NIC rail), else the compute nodes' id order.
+//                       enter a node through the same NIC, NVIDIA/nccl src/graph/search.cc),
+//                       else the compute nodes' id order.
 //   routed-recursive-doubling
 //                       N = 2^d nodes in `order`; root i's tree is the binomial tree of recursive
 //                       doubling: at level s every node holding the data sends it to its partner
