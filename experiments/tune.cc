@@ -11,6 +11,7 @@
 #include "proofs_check/step_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "simulate/chunk_choice.h"
+#include "simulate/pipeline_simulation.h"
 #include "simulate/simulation_run.h"
 #include "solvers/baselines/routed_baselines.h"
 #include "solvers/pipeline/symmetric_pipeline.h"
@@ -101,12 +102,24 @@ TuneCandidates BuildTuneCandidates(const Topology& g, Collective collective,
       out.skipped.push_back({"bfb", e.what()});
     }
   }
+  // Routed baselines; `direct` (the first) sets the work the others may take.
+  std::uint64_t direct_transfers = 0;
   for (const std::string& name : RoutedBaselineNames()) {
     RoutedBaselineOptions o;
     o.name = name;
     o.collective = collective;
     try {
       PipelineSchedule s = BuildRoutedBaseline(g, o, file);
+      const std::uint64_t transfers = PipelineTransferCount(s, SimulationModel{});
+      if (name == "direct") direct_transfers = transfers;
+      if (transfers > kTuneRoutedBaselineTransfers &&
+          transfers > kTuneRoutedBaselineWorkOverDirect * direct_transfers) {
+        out.skipped.push_back({name, std::to_string(transfers) +
+                                         " transfers per chunk, more than " +
+                                         std::to_string(kTuneRoutedBaselineWorkOverDirect) +
+                                         " times direct's and 2^16 (collsynth simulate runs it)"});
+        continue;
+      }
       const PipelineCheckReport r = CheckPipelineSchedule(g, s);  // before `s` is moved from
       AddChecked(r, name, std::move(s), out);
     } catch (const InputError& e) {

@@ -29,6 +29,12 @@
 namespace collsynth {
 
 inline constexpr int kTunePlainPipelineMaxCompute = 256;
+// A routed baseline whose simulation moves more than this many transfers per chunk
+// (store-and-forward) and more than kTuneRoutedBaselineWorkOverDirect times `direct`'s is listed
+// under `skipped`: the double binary tree on GPU boxes has 2G trees per root, and its sweep
+// would take most of tune's time (docs/tune.md).
+inline constexpr std::uint64_t kTuneRoutedBaselineTransfers = std::uint64_t{1} << 16;
+inline constexpr std::uint64_t kTuneRoutedBaselineWorkOverDirect = 4;
 
 struct TuneCandidate {
   std::string algorithm;  // "pipeline-symmetric", "pipeline", "bfb", "direct", ...

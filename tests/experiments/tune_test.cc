@@ -103,6 +103,26 @@ TEST(Tune, GpuBoxesHaveNcclsSchemesAsCandidates) {
   EXPECT_NE(skipped->second.find("needs GPU boxes"), std::string::npos) << skipped->second;
 }
 
+// The double binary tree on gpuboxes(6, 8, ..., 8): 2G = 16 trees per root, each of N - 1 = 47
+// edges of 2 links: 48·16·47·2 = 72192 transfers per chunk, past 2^16 and 16 times direct's
+// 48·47·2, so tune lists it under skipped; the others stay candidates.
+TEST(Tune, HeavyRoutedBaselineIsSkippedWithItsWork) {
+  const Topology g = EvaluateTopologyExpression("gpuboxes(6,8,300,25,8)");
+  const TuneCandidates cands = BuildTuneCandidates(g, Collective::kAllgather, "test");
+  const auto skipped = std::find_if(cands.skipped.begin(), cands.skipped.end(), [](const auto& s) {
+    return s.first == "routed-double-binary-tree";
+  });
+  ASSERT_NE(skipped, cands.skipped.end());
+  EXPECT_NE(skipped->second.find(std::to_string(48 * 16 * 47 * 2) + " transfers"),
+            std::string::npos)
+      << skipped->second;
+  for (const char* name : {"direct", "hierarchical", "routed-ring"}) {
+    EXPECT_TRUE(std::any_of(cands.list.begin(), cands.list.end(), [&](const TuneCandidate& c) {
+      return c.algorithm == name;
+    })) << name;
+  }
+}
+
 // One switch, N nodes, links of 1 unit = 10^9 B/s, α per link: D_α = 2α, and the bandwidth term
 // is ratio*·(M/N)/b with ratio* = N - 1 (bound (1)), so LB = max(2α, (N-1)/N · M / 10^9).
 TEST(Tune, LowerBoundOnOneSwitchHasItsClosedForm) {
