@@ -76,8 +76,8 @@ LoweredSchedule LowerFlowSchedule(const Topology& g, const FlowSchedule& s,
   }
   // A uniform matrix with amounts other than 1 scales every load and T alike: shares and the
   // ratio in units of one pair's block are those of d = 1.
-  const Rational unit = s.uniform || s.demand.entries.empty() ? Rational(1)
-                                                              : s.demand.entries.front().amount;
+  const Rational unit =
+      s.uniform || s.demand.entries.empty() ? Rational(1) : s.demand.entries.front().amount;
   std::vector<std::vector<Rational>> groups;
   groups.reserve(s.flows.size());
   for (const PairFlows& p : s.flows) {
@@ -155,7 +155,6 @@ LoweredSchedule LowerFlowSchedule(const Topology& g, const FlowSchedule& s,
           x.phase = 0;
           x.level = static_cast<std::int64_t>(h);  // a forward's dependency has a smaller key
           x.tree = static_cast<int>(id);
-          x.chunk = lay.Global(pp.from, j, a);  // where the piece ends: the output chunk
           x.src = pp.hop[h].first;
           x.dst = pp.hop[h].second;
           x.cnt = cnt;
@@ -168,6 +167,9 @@ LoweredSchedule LowerFlowSchedule(const Topology& g, const FlowSchedule& s,
             scratch[x.dst] += cnt;
           }
           x.recv_src = x.recv_dst;
+          // The side file's chunk: where the receive writes (the destination's output chunk,
+          // or the relay's scratch slot), as `simulate --routes` matches receives to routes.
+          x.chunk = x.recv_dst.off;
           x.route = pp.route[h];
           prev = static_cast<int>(L.transfers.size());
           from = x.recv_dst;

@@ -4,7 +4,8 @@
 // and account exactly the flows' time T (the closed forms for the optimum: ring N²/8, K_4 1,
 // star N-1, Q_3 2^{d-1}); real exported files with a swapped chunk or a relay forwarding the
 // wrong chunk are rejected by `collsynth replay`; a rounded export reports its larger achieved
-// ratio; bad input is exit 2 with one line.
+// ratio; `simulate` runs the exported XML over its side file's routes no faster than T; bad
+// input is exit 2 with one line.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,9 +38,9 @@ std::string Topology(const std::string& name) {
                                               links + "]}");
     return path;
   }
-  const std::string expr = name == "ring"   ? "biring(2,4)"
-                           : name == "k4"   ? "complete(4)"
-                                            : "hypercube(3)";
+  const std::string expr = name == "ring" ? "biring(2,4)"
+                           : name == "k4" ? "complete(4)"
+                                          : "hypercube(3)";
   EXPECT_EQ(RunCli({"topo", "gen", expr, "-o", path}).exit_code, 0);
   return path;
 }
@@ -88,6 +89,14 @@ void RoundTrips(const std::string& name, const Rational& closed) {
               x["ngpus"].get<std::int64_t>() * x["chunks_per_shard"].get<std::int64_t>());
     const CliResult replay = RunCli({"replay", x["file"].get<std::string>()});
     EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
+    // The simulator runs the file over the side file's routes (switch hops included), never
+    // faster than T blocks of M/N bytes at the unit bandwidth (10^9 B/s).
+    const CliResult sim = RunCli({"simulate", topo, x["file"].get<std::string>(), "--size", "4MB",
+                                  "--routes", x["routes_file"].get<std::string>(), "--json"});
+    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+    const Rational bound = t * Rational(4 << 20) / x["ngpus"].get<int>() / Rational(1000000000);
+    EXPECT_GE(ParseRational(nlohmann::json::parse(sim.out)["completion_time"].get<std::string>()),
+              bound);
 
     nlohmann::json p =
         Export({"export", "mscclpp", topo, flows, "-o", base + ".plan.json", "--json"});
@@ -198,6 +207,23 @@ TEST(AlltoallExportCli, MutatedExportsAreRejected) {
   ASSERT_TRUE(mutated);
   r = RunCli({"replay", WriteTempFile("a2a-mut.plan.json", plan.dump())});
   EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("postcondition"), std::string::npos) << r.out;
+
+  // The plan's first relay forward puts from the relay's output instead of its scratch slot.
+  plan = nlohmann::json::parse(ReadTextFile(plan_path));
+  mutated = false;
+  for (auto& gpu : plan["gpus"]) {
+    for (auto& tb : gpu["threadblocks"]) {
+      for (auto& op : tb["ops"]) {
+        if (mutated || op["name"] != "put" || op["src_buff"][0]["type"] != "s") continue;
+        op["src_buff"][0]["type"] = "o";
+        mutated = true;
+      }
+    }
+  }
+  ASSERT_TRUE(mutated);
+  r = RunCli({"replay", WriteTempFile("a2a-mut-relay.plan.json", plan.dump())});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
 }
 
 TEST(AlltoallExportCli, RoundingAndLimits) {
@@ -221,8 +247,8 @@ TEST(AlltoallExportCli, RoundingAndLimits) {
   EXPECT_EQ(ParseRational(rounded["optimal_ratio"].get<std::string>()), Rational(2));
   EXPECT_GT(ParseRational(rounded["achieved_ratio"].get<std::string>()), Rational(2));
   // Fewer chunks than blocks: exit 1 naming the limit and the value that works.
-  const CliResult r = RunCli(
-      {"export", "msccl", topo, flows, "-o", TempPath("a2a-few.xml"), "--max-chunks", "4"});
+  const CliResult r =
+      RunCli({"export", "msccl", topo, flows, "-o", TempPath("a2a-few.xml"), "--max-chunks", "4"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("limit --max-chunks"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(">= 8"), std::string::npos) << r.err;
@@ -234,17 +260,16 @@ TEST(AlltoallExportCli, BadInputIsExit2WithOneLine) {
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   };
-  CliResult r =
-      RunCli({"export", "msccl", topo, flows, "-o", TempPath("a2a-ip.xml"), "--inplace"});
+  CliResult r = RunCli({"export", "msccl", topo, flows, "-o", TempPath("a2a-ip.xml"), "--inplace"});
   one_line(r);
   EXPECT_NE(r.err.find("--inplace"), std::string::npos) << r.err;
   r = RunCli({"export", "mscclpp", topo, flows, "-o", TempPath("a2a-ip.json"), "--inplace"});
   one_line(r);
   // A skewed demand (alltoallv) is refused, naming the field.
-  const std::string demand = WriteTempFile(
-      "a2a-skew-demand.json",
-      R"({"format": "demand", "demand": [{"from": "0", "to": "1", "amount": 2},)"
-      R"({"from": "1", "to": "0", "amount": 1}]})");
+  const std::string demand =
+      WriteTempFile("a2a-skew-demand.json",
+                    R"({"format": "demand", "demand": [{"from": "0", "to": "1", "amount": 2},)"
+                    R"({"from": "1", "to": "0", "amount": 1}]})");
   const std::string skew = TempPath("a2a-skew.flows.json");
   ASSERT_EQ(RunCli({"baseline", "direct", topo, "--collective", "alltoall", "--demand", demand,
                     "--no-optimum", "-o", skew})
