@@ -211,7 +211,11 @@ MscclExportResult ExportFlowsToMscclProgram(const Topology& g, const FlowSchedul
       n, "fewer chunks (--max-chunks) or fewer GPUs per file");
   export_internal::LoweredSchedule ls =
       export_internal::LowerFlowSchedule(g, s, rank_of_node, lo, file);
-  return export_internal::AssembleMsccl(g, Collective::kAlltoall, rank_of_node, o, &ls);
+  // --fuse is for trees (a chain of main children per channel): ignored here, the split
+  // lowering's channel packing is used.
+  MscclExportOptions split = o;
+  split.fuse = false;
+  return export_internal::AssembleMsccl(g, Collective::kAlltoall, rank_of_node, split, &ls);
 }
 
 }  // namespace collsynth

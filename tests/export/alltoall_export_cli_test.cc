@@ -234,6 +234,11 @@ TEST(AlltoallExportCli, RoundingAndLimits) {
       Export({"export", "msccl", topo, flows, "-o", TempPath("a2a-exact.xml"), "--json"});
   EXPECT_EQ(exact["nchunksperloop"], 48);
   EXPECT_EQ(exact["lcm_chunks_per_shard"], "6");
+  // --fuse is for trees: ignored, the same file is written.
+  nlohmann::json fused =
+      Export({"export", "msccl", topo, flows, "-o", TempPath("a2a-fused.xml"), "--json", "--fuse"});
+  EXPECT_EQ(fused["lowering"], "split");
+  EXPECT_EQ(ReadTextFile(TempPath("a2a-fused.xml")), ReadTextFile(TempPath("a2a-exact.xml")));
   // ECMP on the 4-ring halves the opposite pairs' blocks over both directions (2 chunks per
   // block). With one chunk per block every opposite pair takes its first path: rounded, and
   // dearer than T = 2 (the replay still accepts the file: it moves every block exactly once).
