@@ -597,6 +597,7 @@ HeightCgResult HeightColumnGeneration::At(std::int64_t h) {
   if (h < 0) throw std::invalid_argument("height < 0");
   if (g_.num_compute() > options_.max_compute) {
     HeightCgResult out;
+    out.too_large = true;
     out.why = std::to_string(g_.num_compute()) + " compute nodes, more than the limit " +
               std::to_string(options_.max_compute);
     return out;

@@ -64,6 +64,7 @@ struct HeightCgResult {
   // The schedule (height <= the height asked), not yet checked; nullopt with `why` otherwise.
   std::optional<PipelineSchedule> schedule;
   std::string why;
+  bool too_large = false;  // skipped for its size (HeightCgOptions::max_compute)
   Rational optimal_ratio;  // ratio* (the sum of the phases' for allreduce)
   double lp_ratio = 0;     // the restricted master's value (float hint; sum over phases)
   // Every phase's exact pricing proved that no tree of height <= its h improves its master.
