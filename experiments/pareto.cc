@@ -55,7 +55,12 @@ void AddColumnGeneration(const Topology& g, Collective collective,
   HeightCgOptions o = options.cg;
   o.collective = collective;
   HeightColumnGeneration cg(g, o);
-  std::int64_t from = PipelineHeightLowerBound(g, collective, g.ComputeNodes());
+  // The height lower bound (allreduce: the sum of its phases').
+  std::int64_t from = 0;
+  for (Collective phase : {Collective::kReduceScatter, Collective::kAllgather}) {
+    if (collective == phase || collective == Collective::kAllreduce)
+      from += PipelineHeightLowerBound(g, phase, g.ComputeNodes());
+  }
   std::int64_t to = from + options.cg_heights - 1;
   if (options.max_height) {
     from = to = *options.max_height;

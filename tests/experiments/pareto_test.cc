@@ -168,6 +168,13 @@ TEST(Pareto, ColumnGenerationScansTheHeights) {
   }
   EXPECT_EQ(c.list[front[0]].height_hops, 2);
   EXPECT_EQ(c.list[front[1]].ratio, Rational(5, 2));
+  // Allreduce: the scan starts at the sum of the phases' height bounds (2 + 2), so no height
+  // below it is tried, and the first point is 4 links tall.
+  HeightCandidates ar = BuildHeightCandidates(g, Collective::kAllreduce, "kautz(2,1)", o);
+  ExpectPointsChecked(g, ar);
+  ASSERT_FALSE(ar.list.empty());
+  EXPECT_EQ(ar.list.front().height_hops, 4);
+  for (const auto& [name, why] : ar.skipped) EXPECT_NE(name, "height-column-generation") << why;
   o.max_height = 2;
   HeightCandidates at2 = BuildHeightCandidates(g, Collective::kAllgather, "kautz(2,1)", o);
   ASSERT_EQ(at2.list.size(), 1u);
