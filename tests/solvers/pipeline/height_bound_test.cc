@@ -111,16 +111,7 @@ TEST(HeightBound, RandomEulerianDigraphsNeverAboveTheBruteForce) {
   std::mt19937 rng(20261128);
   for (int trial = 0; trial < 12; ++trial) {
     const int n = 4 + trial % 2;
-    Topology g("random" + std::to_string(trial));
-    for (int v = 0; v < n; ++v) g.AddCompute("n" + std::to_string(v));
-    std::vector<int> order(n);
-    for (int v = 0; v < n; ++v) order[v] = v;
-    for (int cycle = 0; cycle < 3; ++cycle) {
-      if (cycle > 0) std::shuffle(order.begin(), order.end(), rng);
-      const int len = cycle == 0 ? n : 2 + static_cast<int>(rng() % (n - 1));
-      const Rational b(1 + static_cast<int>(rng() % 3));
-      for (int i = 0; i < len; ++i) g.AddLink(order[i], order[(i + 1) % len], b);
-    }
+    const Topology g = testing::RandomEulerianDigraph(n, "random" + std::to_string(trial), rng);
     SCOPED_TRACE(trial);
     for (int h = 1; h < n; ++h) {
       const double brute = BruteForceRatioAtHeight(g, h);

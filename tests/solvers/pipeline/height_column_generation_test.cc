@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -124,6 +126,41 @@ TEST(HeightColumnGeneration, ReduceScatterAndAllreduceSplits) {
   }
   EXPECT_EQ(rep.ratio, least);
   EXPECT_EQ(ar.phase_heights[0] + ar.phase_heights[1], 5);
+}
+
+// Random small Eulerian digraphs (a Hamiltonian cycle plus random cycles with their own
+// bandwidths, tests/fixtures/brute_force_trees.h): at every height the
+// checked exact ratio is the brute force's, so the exact re-solve keeps the LP's value with
+// non-unit bandwidths too.
+TEST(HeightColumnGeneration, RandomEulerianDigraphsEqualTheBruteForce) {
+  std::mt19937 rng(20261128);
+  for (int trial = 0; trial < 6; ++trial) {
+    const int n = 4 + trial % 2;
+    const Topology g = testing::RandomEulerianDigraph(n, "random" + std::to_string(trial), rng);
+    SCOPED_TRACE(trial);
+    for (int h = 1; h < n; ++h) {
+      const double brute = testing::BruteForceRatioAtHeight(g, h);
+      if (brute < 0) continue;
+      EXPECT_NEAR(Checked(g, Collective::kAllgather, h).ratio.convert_to<double>(), brute, 1e-9)
+          << "h = " << h;
+    }
+  }
+}
+
+// Mutants the checker must reject: a tree's multiplicity changed (the claimed ratio and the
+// per-root count of trees no longer hold) and a height claim lowered by one.
+TEST(HeightColumnGeneration, MutantsAreRejected) {
+  const Topology g = EvaluateTopologyExpression("dgx1(1)");
+  HeightColumnGeneration cg(g);
+  const HeightCgResult r = cg.At(2);
+  ASSERT_TRUE(r.schedule);
+  ASSERT_TRUE(CheckPipelineSchedule(g, *r.schedule).ok);
+  PipelineSchedule more = *r.schedule;
+  more.trees[0].multiplicity += 1;
+  EXPECT_FALSE(CheckPipelineSchedule(g, more).ok);
+  PipelineSchedule lower = *r.schedule;
+  lower.height_hops = *lower.height_hops - 1;
+  EXPECT_FALSE(CheckPipelineSchedule(g, lower).ok);
 }
 
 // Above the size limit nothing is built, and the result says why.
