@@ -446,17 +446,34 @@ HeightCgResult AllgatherPhase(const Topology& g, std::int64_t height,
     cols.push_back(LocalSearchTree(in, routes, r, nullptr, price));
     keys.insert(ColumnKey(cols.back()));
   }
+  // The last master CLP solved to optimality, over the first `solved_columns` columns. Should
+  // CLP fail on a larger master (numerical trouble), the columns added since are dropped and the
+  // last optimum is the answer (`stopped` says why; the pricing is then not exhausted).
   LpSolution sol;
   std::size_t solved_columns = 0;
-  for (;;) {
-    sol = SolveLpWithClp(Master(in, cols));
-    solved_columns = cols.size();
+  std::string stopped;
+  auto solve = [&] {
+    LpSolution next = SolveLpWithClp(Master(in, cols));
     ++out.iterations;
-    if (sol.outcome != LpOutcome::kOptimal) {
-      out.why = "the master LP ended " + ToString(sol.outcome);
-      return out;
+    if (next.outcome != LpOutcome::kOptimal) {
+      stopped = "the master LP over " + std::to_string(cols.size()) + " trees ended " +
+                ToString(next.outcome);
+      return false;
     }
-    if (out.iterations >= options.max_iterations) break;
+    sol = std::move(next);
+    solved_columns = cols.size();
+    return true;
+  };
+  for (;;) {
+    if (!solve()) break;
+    if (out.iterations >= options.max_iterations) {
+      stopped = std::to_string(out.iterations) + " master solves";
+      break;
+    }
+    if (static_cast<std::int64_t>(cols.size()) >= options.max_trees) {
+      stopped = std::to_string(cols.size()) + " trees";
+      break;
+    }
     // Duals in CLP's convention (reduced cost c - y·A); z's reduced cost 0 gives
     // Σ_e b_e·(-y_e) = 1, which fixes the sign should the backend report the opposite one.
     double check = 0;
@@ -487,7 +504,10 @@ HeightCgResult AllgatherPhase(const Topology& g, std::int64_t height,
       }
     };
     for (int r = 0; r < in.n(); ++r) {
+      // Two starts: the root's best column and the cheapest shortest-path tree (two trees per
+      // root and iteration make fewer master solves).
       add(LocalSearchTree(in, routes, r, &cols[best_col[r]], price));
+      add(LocalSearchTree(in, routes, r, nullptr, price));
     }
     if (added) continue;
     bool proved = true;
@@ -506,13 +526,12 @@ HeightCgResult AllgatherPhase(const Topology& g, std::int64_t height,
       break;
     }
   }
-  if (solved_columns != cols.size()) {
-    sol = SolveLpWithClp(Master(in, cols));
-    if (sol.outcome != LpOutcome::kOptimal) {
-      out.why = "the master LP ended " + ToString(sol.outcome);
-      return out;
-    }
+  if (solved_columns != cols.size() && stopped.empty()) solve();
+  if (solved_columns == 0) {
+    out.why = stopped;
+    return out;
   }
+  cols.resize(solved_columns);
   out.lp_ratio = sol.objective;
   out.trees = static_cast<int>(cols.size());
   std::string how;
@@ -561,6 +580,7 @@ HeightCgResult AllgatherPhase(const Topology& g, std::int64_t height,
   s.extra["lp_ratio"] = out.lp_ratio;
   s.extra["pricing_exhausted"] = out.pricing_exhausted;
   s.extra["weights"] = how;
+  if (!stopped.empty()) s.extra["stopped"] = stopped;
   s.height_hops = PipelineScheduleHeightHops(s);
   out.schedule = std::move(s);
   return out;

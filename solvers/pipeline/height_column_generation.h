@@ -16,7 +16,9 @@
 // the tree problem is on the compute nodes. A local search (re-parenting one node at a time
 // under the height limit, started from the cheapest shortest-path tree and from the root's best
 // column) prices first; when it finds nothing for any root, an exact hop-indexed ILP (CBC, node
-// limit) prices every root of a small enough instance. `pricing_exhausted` is true only when that
+// limit) prices every root of a small enough instance. The iterations stop after max_iterations
+// master solves or max_trees columns; should CLP fail on a master (numerical trouble), the last
+// master it solved is kept. `pricing_exhausted` is true only when that
 // ILP proved, for every root, that no tree improves: then `lp_ratio` is (up to floating point)
 // the least ratio of any fractional packing of trees of height <= h.
 // Exact weights: the restricted master is re-solved exactly at CLP's final basis
@@ -57,6 +59,7 @@ struct HeightCgOptions {
   int max_compute = 32;                            // larger topologies are skipped (`why`)
   std::int64_t max_exact_pricing_arcs = 20000;     // columns of one pricing ILP
   int max_iterations = 300;                        // master solves per phase and height
+  std::int64_t max_trees = 2000;                   // columns of the master (then it stops)
   int cbc_max_nodes = 2000;                        // per pricing ILP (deterministic)
 };
 
