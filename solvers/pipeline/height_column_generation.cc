@@ -47,13 +47,15 @@ RouteTable ComputeRoutes(const Instance& in, const std::vector<double>& price) {
   const Topology& g = *in.g;
   const int n = in.n(), nodes = g.num_nodes();
   RouteTable table(n, std::vector<std::vector<RouteOption>>(n));
-  std::vector<std::vector<double>> cost(in.h + 1, std::vector<double>(nodes));
-  std::vector<std::vector<int>> pred(in.h + 1, std::vector<int>(nodes));
+  // A cheapest route is a simple path: at most nodes - 1 links.
+  const int longest = std::min(in.h, nodes - 1);
+  std::vector<std::vector<double>> cost(longest + 1, std::vector<double>(nodes));
+  std::vector<std::vector<int>> pred(longest + 1, std::vector<int>(nodes));
   for (int u = 0; u < n; ++u) {
     const int src = in.compute[u];
     for (auto& layer : cost) std::fill(layer.begin(), layer.end(), kNoRoute);
     cost[0][src] = 0;
-    for (int len = 1; len <= in.h; ++len) {
+    for (int len = 1; len <= longest; ++len) {
       for (int e = 0; e < g.num_links(); ++e) {
         const int a = g.link(e).from, b = g.link(e).to;
         if (a == b || b == src || cost[len - 1][a] == kNoRoute) continue;
@@ -69,7 +71,7 @@ RouteTable ComputeRoutes(const Instance& in, const std::vector<double>& price) {
       if (t == u) continue;
       const int dst = in.compute[t];
       double best = kNoRoute;
-      for (int len = 1; len <= in.h; ++len) {
+      for (int len = 1; len <= longest; ++len) {
         if (cost[len][dst] == kNoRoute) continue;
         if (best != kNoRoute && !(cost[len][dst] < best - kTolerance * (1 + std::fabs(best))))
           continue;
@@ -437,7 +439,10 @@ HeightCgResult AllgatherPhase(const Topology& g, std::int64_t height,
               " links tall (some compute node is farther from a root)";
     return out;
   }
-  in.h = static_cast<int>(height);
+  // A tree has at most N - 1 edges on a path from its root, each route at most |V| - 1 links:
+  // heights above (N - 1)·(|V| - 1) allow nothing more.
+  in.h = static_cast<int>(
+      std::min<std::int64_t>(height, static_cast<std::int64_t>(in.n() - 1) * (g.num_nodes() - 1)));
   std::vector<TreeColumn> cols;
   std::set<std::vector<int>> keys;
   std::vector<double> price(g.num_links(), 1.0);
@@ -598,7 +603,13 @@ HeightColumnGeneration::HeightColumnGeneration(const Topology& g, HeightCgOption
   }
 }
 
+// Heights above (N - 1)·(|V| - 1) allow no other tree (AllgatherPhase), so they share a result.
+std::int64_t HeightColumnGeneration::Tallest() const {
+  return static_cast<std::int64_t>(g_.num_compute() - 1) * (g_.num_nodes() - 1);
+}
+
 const HeightCgResult& HeightColumnGeneration::Phase(bool reduce_scatter, std::int64_t h) {
+  h = std::min(h, Tallest());
   const auto key = std::make_pair(reduce_scatter, h);
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
@@ -631,13 +642,19 @@ HeightCgResult HeightColumnGeneration::At(std::int64_t h) {
   std::optional<HeightCgResult> best;
   std::optional<AllreduceBounds> bounds;
   std::string why = "no split of the height between the phases has a schedule";
-  for (std::int64_t h1 = 0; h1 <= h; ++h1) {
+  for (std::int64_t h1 = 0; h1 <= std::min(h, Tallest()); ++h1) {
     const HeightCgResult& rs = Phase(true, h1);
     if (!rs.schedule) continue;
     const HeightCgResult& ag = Phase(false, h - h1);
-    if (!ag.schedule) continue;
+    if (!ag.schedule) break;  // a larger h1 leaves the allgather even less height
     const Rational sum = rs.schedule->ratio + ag.schedule->ratio;
-    if (best && sum >= best->schedule->ratio) continue;
+    // Once the reduce-scatter is at its ratio*, a larger h1 cannot lower it and only takes
+    // height from the allgather: this split is the last one tried.
+    const bool last = rs.schedule->ratio == rs.optimal_ratio;
+    if (best && sum >= best->schedule->ratio) {
+      if (last) break;
+      continue;
+    }
     HeightCgResult r;
     r.optimal_ratio = rs.optimal_ratio + ag.optimal_ratio;
     r.lp_ratio = rs.lp_ratio + ag.lp_ratio;
@@ -655,6 +672,7 @@ HeightCgResult HeightColumnGeneration::At(std::int64_t h) {
     s.height_hops = PipelineScheduleHeightHops(s);
     r.schedule = std::move(s);
     best = std::move(r);
+    if (last) break;
   }
   if (!best) {
     HeightCgResult out;

@@ -31,7 +31,9 @@
 //
 // Collectives: allgather; reduce-scatter as the allgather of G^T (as min_height.h); allreduce as
 // reduce-scatter at height h1 then allgather at height h - h1 (heights add up, docs/formats.md),
-// the split of least total ratio, each phase cached per height.
+// the split of least total ratio over h1 from the least up to the first at which the
+// reduce-scatter reaches its ratio* (a larger h1 only takes height from the allgather), each
+// phase cached per height.
 // Size: at most HeightCgOptions::max_compute compute nodes (else `why` says so); the exact
 // pricing only while its ILP has at most max_exact_pricing_arcs columns.
 // Cost per master iteration: CLP on (N + E) rows and the columns so far, N·h·E for the route
@@ -87,6 +89,7 @@ class HeightColumnGeneration {
 
  private:
   const HeightCgResult& Phase(bool reduce_scatter, std::int64_t h);
+  std::int64_t Tallest() const;
 
   const Topology& g_;
   Topology transpose_;

@@ -163,6 +163,16 @@ TEST(HeightColumnGeneration, MutantsAreRejected) {
   EXPECT_FALSE(CheckPipelineSchedule(g, lower).ok);
 }
 
+// Heights beyond any tree's ((N - 1)·(|V| - 1) links) give the same result as that height,
+// without building layers or splits for each (the CLI takes --height up to 2^40).
+TEST(HeightColumnGeneration, HugeHeights) {
+  const Topology g = EvaluateTopologyExpression("kautz(2,1)");
+  const std::int64_t huge = std::int64_t{1} << 40;
+  EXPECT_EQ(Checked(g, Collective::kAllgather, huge).ratio, Rational(5, 2));
+  EXPECT_EQ(Checked(g, Collective::kAllreduce, huge).ratio,
+            Checked(g, Collective::kAllreduce, 2 * 5 * 5).ratio);
+}
+
 // Above the size limit nothing is built, and the result says why.
 TEST(HeightColumnGeneration, SizeLimit) {
   const Topology g = EvaluateTopologyExpression("hypercube(3)");
