@@ -27,14 +27,15 @@ import argparse, csv, json, os, subprocess, sys, tempfile
 
 TIME_COLUMNS = {"wall_seconds", "generation_seconds", "lp_seconds", "milp_seconds",
                 "export_seconds", "replay_seconds", "time_to_optimal"}
-LONG = {"figure7-large-n", "figure7-large-n-2000", "ilp-vs-polynomial", "table6-generation-time", "polarstar-scale-spectralfly",
+LONG = {"alltoall-reproduction-long", "figure7-large-n", "figure7-large-n-2000", "ilp-vs-polynomial", "table6-generation-time", "polarstar-scale-spectralfly",
         "table4-time", "figure7-time", "time-vs-size-full", "time-vs-size-hardware"}
 
 # Seconds of `experiment run NAME -j 1` in the Release build on the 2-core box (2026-11-27); only
 # the order in which ctest starts the regression tests depends on them. Unlisted: about 1 s.
 COST_SECONDS = {"seed000-base-search": 65, "export-replay-mscclpp": 18, "theorem-sweeps": 11,
                 "export-replay": 7, "time-vs-size": 4, "multitree-link-utilisation": 4,
-                "table4-pareto-1024": 3, "table8-model-topologies": 3}
+                "table4-pareto-1024": 3, "table8-model-topologies": 3,
+                "alltoall-reproduction": 10}
 
 # The cases (by their "label", which is the CSV's "instance") that the checking build leaves to
 # the Release build. The two 128-GPU cases are 82% of export-replay-mscclpp's time (29 of 35 s in
