@@ -39,6 +39,8 @@ const char* SystemJsonKey(Collective c) {
       return "all-gather-implementation-custom";
     case Collective::kReduceScatter:
       return "reduce-scatter-implementation-custom";
+    case Collective::kAlltoall:
+      return "all-to-all-implementation-custom";
     default:
       return "all-reduce-implementation-custom";
   }
@@ -116,11 +118,13 @@ ExportOutcome ExportChakra(const ExportChakraArgs& a, const ExportInput& source)
   if (checked->collective() == Collective::kBroadcast) {
     throw InputError(file, "collective",
                      "broadcast has no ASTRA-sim custom collective; export chakra takes "
-                     "allgather, reduce-scatter and allreduce");
+                     "allgather, reduce-scatter, allreduce and all-to-all flows");
   }
   try {
     if (checked->pipeline) {
       r = ExportPipelineToMscclProgram(g, *checked->pipeline, rank, o, file);
+    } else if (checked->flows) {
+      r = ExportFlowsToMscclProgram(g, *checked->flows, rank, o, file);
     } else {
       r = ExportStepsToMscclProgram(g, *checked->steps, rank, o, file);
     }

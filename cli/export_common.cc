@@ -21,7 +21,8 @@ using nlohmann::json;
 
 void AddExportTargetOptions(CLI::App* cmd, ExportTargetArgs* args, const ExportTargetHelp& help) {
   cmd->add_option("topology", args->topology, "topology file (JSON or edge list)")->required();
-  cmd->add_option("schedule", args->schedule, "schedule JSON (pipeline, steps, steps-compact)")
+  cmd->add_option("schedule", args->schedule,
+                  "schedule JSON (pipeline, steps, steps-compact, flows)")
       ->required();
   cmd->add_option("-o,--output", args->output, help.output)->required();
   cmd->add_option("--proto", args->proto, help.proto);
@@ -58,10 +59,11 @@ bool ReadVerifiedInput(const ExportInput& source, VerifiedInput* in) {
   if (source.g != nullptr) {
     in->g = *source.g;
     checked =
-        CheckLoadedSchedule(in->g, LoadScheduleText(in->g, source.text, "<python>"), "exported");
+        CheckLoadedSchedule(in->g, LoadScheduleText(in->g, source.text, "<python>"), "exported",
+                            /*accept_flows=*/true);
   } else {
     in->g = ReadTopologyFile(source.topology);
-    checked = LoadCheckedSchedule(in->g, source.schedule, "exported");
+    checked = LoadCheckedSchedule(in->g, source.schedule, "exported", /*accept_flows=*/true);
   }
   if (!checked) return false;
   in->schedule = std::move(*checked);

@@ -94,9 +94,10 @@ bool ReadVerifiedInput(const ExportInput& source, VerifiedInput* in);
 using ExportOutcome = CommandOutcome;
 
 // Calls `pipeline` or `steps` with the checked schedule.
-template <typename R, typename P, typename S>
-R LowerByFormat(const VerifiedInput& in, P pipeline, S steps) {
+template <typename R, typename P, typename S, typename F>
+R LowerByFormat(const VerifiedInput& in, P pipeline, S steps, F flows) {
   if (in.schedule.pipeline) return pipeline(*in.schedule.pipeline);
+  if (in.schedule.flows) return flows(*in.schedule.flows);
   return steps(*in.schedule.steps);
 }
 

@@ -90,7 +90,8 @@ ExportOutcome ExportMsccl(const ExportMscclArgs& a, const ExportInput& source) {
         [&](const PipelineSchedule& s) {
           return ExportPipelineToMscclProgram(g, s, in.rank, o, file);
         },
-        [&](const StepSchedule& s) { return ExportStepsToMscclProgram(g, s, in.rank, o, file); });
+        [&](const StepSchedule& s) { return ExportStepsToMscclProgram(g, s, in.rank, o, file); },
+        [&](const FlowSchedule& s) { return ExportFlowsToMscclProgram(g, s, in.rank, o, file); });
     // Refused before the file is written and replayed.
     CheckMscclProgramStepLimit(r.program, MscclProgramStepLimit());
   } catch (const ExportLimitError& e) {
@@ -153,7 +154,8 @@ ExportOutcome ExportMsccl(const ExportMscclArgs& a, const ExportInput& source) {
   outcome.json = std::move(summary);
   std::ostringstream text;
   const bool whole_buffer = r.program.collective == Collective::kAllgather ||
-                            r.program.collective == Collective::kReduceScatter;
+                            r.program.collective == Collective::kReduceScatter ||
+                            r.program.collective == Collective::kAlltoall;
   text << "wrote " << EscapeForMessage(path) << " (" << CollectiveName(r.program.collective) << ", "
        << r.program.ngpus << " GPUs, nchunksperloop " << r.program.nchunksperloop << ", "
        << r.program.nchannels << " channels, " << r.blocks_per_gpu << " blocks per GPU, at most "

@@ -56,6 +56,9 @@ ExportOutcome ExportMscclpp(const ExportMscclppArgs& a, const ExportInput& sourc
         },
         [&](const StepSchedule& s) {
           return ExportStepsToMscclppPlan(in.g, s, in.rank, o, in.file);
+        },
+        [&](const FlowSchedule& s) {
+          return ExportFlowsToMscclppPlan(in.g, s, in.rank, o, in.file);
         });
   } catch (const ExportLimitError& e) {
     return OutcomeFailed("export mscclpp: limit " + e.limit() + ": " + e.what());

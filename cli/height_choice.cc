@@ -103,7 +103,9 @@ int RunPipelineHeightChoice(const Topology& g, const HeightChoiceArgs& choice) {
     bool json;
     std::optional<std::int64_t> height;
   } args{choice.file, choice.output, choice.collective, choice.json, ParseHeightChoice(choice)};
-  HeightCandidates all = BuildHeightCandidates(g, args.collective, args.file);
+  HeightCandidateOptions options;
+  options.max_height = args.height;
+  HeightCandidates all = BuildHeightCandidates(g, args.collective, args.file, options);
   const std::optional<std::size_t> pick =
       args.height ? BestRatioAtHeight(all, *args.height) : MinHeightChoice(all);
   if (!pick) {

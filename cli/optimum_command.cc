@@ -63,15 +63,18 @@ void AddOptimumOptions(CLI::App* cmd, OptimumArgs* args) {
                   "stdout; the report then goes to stderr)");
 }
 
-// The certified flow as a "flows" schedule, checked in memory, written through the checked-output
-// path and checked again from disk; both checks must give T = 1/λ. "" when written, else why not.
+// The certified flow as a "flows" schedule with its dual lengths, checked in memory, written
+// through the checked-output path and checked again from disk; both checks must give T = 1/λ and
+// certify it optimal by the lengths' bound. "" when written, else why not.
 std::string WriteOptimalFlows(const Topology& g, const AlltoallCertificate& cert, bool uniform,
                               const std::string& path, json* summary) {
   FlowSchedule flows = FlowScheduleFromCertificate(g, cert, uniform);
+  flows.lengths = cert.length;  // the dual certificate travels with the flow
   const FlowCheckReport mem = CheckFlowSchedule(g, flows);
-  if (!mem.ok || !mem.time || *mem.time != 1 / cert.lambda) {
+  if (!mem.ok || !mem.time || *mem.time != 1 / cert.lambda || !mem.optimal || !*mem.optimal) {
     return "the flows schedule fails the checker, not written: " +
-           (mem.errors.empty() ? std::string("T differs from 1/lambda*") : mem.errors[0]);
+           (mem.errors.empty() ? std::string("T differs from 1/lambda* or from its lengths' bound")
+                               : mem.errors[0]);
   }
   const OutputCheck written = WriteCheckedSchedule(
       g, [&](std::ostream& out) { WriteFlowSchedule(out, flows, g); },

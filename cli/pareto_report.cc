@@ -77,13 +77,13 @@ ParetoOutcome RunParetoRequest(const ParetoRequest& a) {
        << (all.ratio_lower_bound
                ? ToString(*all.ratio_lower_bound) + " (" + all.ratio_lower_bound_by + ")"
                : std::string("none certified"))
-       << "\n  height  ratio             algorithm            minimal height  optimal ratio  "
+       << "\n  height  ratio             algorithm                 minimal height  optimal ratio  "
           "bound at this height\n";
   for (const json& p : points) {
     std::string ratio =
         p["ratio"].get<std::string>() + " (" + p["ratio_decimal"].get<std::string>() + ")";
     text << "  " << std::left << std::setw(6) << p["height_hops"].get<std::int64_t>() << "  "
-         << std::setw(16) << ratio << "  " << std::setw(19) << p["algorithm"].get<std::string>()
+         << std::setw(16) << ratio << "  " << std::setw(24) << p["algorithm"].get<std::string>()
          << "  " << std::setw(14) << (p["height_minimal"].get<bool>() ? "yes" : "no") << "  "
          << std::setw(13) << (p["ratio_optimal"].get<bool>() ? "yes" : "no") << "  "
          << (p["ratio_lower_bound_at_height"].is_null()

@@ -77,6 +77,11 @@ std::string FirstMismatch(const VerifyResult& r, const ExpectedCheck& expected) 
     compare("time", !have || *flows->time != *want, have ? Quoted(ToString(*flows->time)) : null,
             Quoted(ToString(*want)));
   }
+  if (const auto& want = expected.time_lower_bound) {
+    const bool have = flows && flows->time_lower_bound;
+    compare("time_lower_bound", !have || *flows->time_lower_bound != *want,
+            have ? Quoted(ToString(*flows->time_lower_bound)) : null, Quoted(ToString(*want)));
+  }
   if (const auto& want = expected.tl) {
     compare("tl", !steps || steps->tl != *want, steps ? std::to_string(steps->tl) : null,
             std::to_string(*want));
@@ -161,6 +166,7 @@ ExpectedCheck SameFigures(const PipelineCheckReport& r) {
 ExpectedCheck SameFigures(const FlowCheckReport& r) {
   ExpectedCheck e;
   e.time = r.time;
+  e.time_lower_bound = r.time_lower_bound;
   return e;
 }
 

@@ -41,18 +41,19 @@ struct OutputCheck {
 // The figures of the in-memory check that the re-check of the written file must reproduce
 // exactly; unset ones are not compared.
 struct ExpectedCheck {
-  std::optional<int> tl;                    // a step schedule's T_L
-  std::optional<Rational> tb;               // a step schedule's T_B
-  std::optional<Rational> ratio;            // a pipeline schedule's ratio
-  std::optional<PipelineVerdict> verdict;   // a pipeline schedule's verdict
-  std::optional<std::int64_t> height_hops;  // a pipeline schedule's measured height
-  std::optional<Rational> time;             // a flows schedule's achieved T
+  std::optional<int> tl;                     // a step schedule's T_L
+  std::optional<Rational> tb;                // a step schedule's T_B
+  std::optional<Rational> ratio;             // a pipeline schedule's ratio
+  std::optional<PipelineVerdict> verdict;    // a pipeline schedule's verdict
+  std::optional<std::int64_t> height_hops;   // a pipeline schedule's measured height
+  std::optional<Rational> time;              // a flows schedule's achieved T
+  std::optional<Rational> time_lower_bound;  // a flows schedule's certified bound ("lengths")
 };
 // T_L and T_B of a step check.
 ExpectedCheck SameFigures(const StepCheckReport& r);
 // Ratio, verdict and height of a pipeline check.
 ExpectedCheck SameFigures(const PipelineCheckReport& r);
-// The achieved T of a flows check.
+// The achieved T of a flows check, and its certified lower bound when it has one.
 ExpectedCheck SameFigures(const FlowCheckReport& r);
 
 // Writes `text` (a schedule document) to `path` ("-" = stdout) after/while checking it as

@@ -33,6 +33,11 @@ std::string VerifyResultText(const VerifyResult& r) {
     o << "T          " << (f->time ? ToString(*f->time) : std::string("-"))
       << " (demand units per unit bandwidth; claimed " << ToString(f->claimed_time) << ")\n";
     if (!f->bottleneck_link.empty()) o << "bottleneck " << f->bottleneck_link << "\n";
+    if (f->time_lower_bound) {
+      o << "T bound    " << ToString(*f->time_lower_bound)
+        << " (the file's lengths: " << (*f->optimal ? "T is optimal, certified" : "T is above it")
+        << ")\n";
+    }
     o << "pairs      " << f->pairs << ", paths " << f->paths << "\n";
   } else {
     const PipelineCheckReport& p = std::get<PipelineCheckReport>(r.report);

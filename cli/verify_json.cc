@@ -78,6 +78,8 @@ json FlowCheckReportJson(const FlowCheckReport& r) {
   j["time"] = j["tb"];
   j["claimed_time"] = ToString(r.claimed_time);
   j["bottleneck_link"] = r.bottleneck_link.empty() ? json(nullptr) : json(r.bottleneck_link);
+  j["time_lower_bound"] = r.time_lower_bound ? json(ToString(*r.time_lower_bound)) : json(nullptr);
+  j["optimal"] = r.optimal ? json(*r.optimal) : json(nullptr);
   j["pairs"] = r.pairs;
   j["paths"] = r.paths;
   j["errors"] = r.errors;

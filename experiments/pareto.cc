@@ -47,6 +47,44 @@ bool Better(const HeightCandidate& a, const HeightCandidate& b) {  // ratio, the
   return a.ratio != b.ratio ? a.ratio < b.ratio : a.height_hops < b.height_hops;
 }
 
+// The column generation's candidates (HeightCandidateOptions::max_height, cg_heights), after
+// the others: their certified ratio lower bound and heights decide where the scan stops.
+void AddColumnGeneration(const Topology& g, Collective collective,
+                         const HeightCandidateOptions& options, HeightCandidates& out) {
+  const std::string name = "height-column-generation";
+  HeightCgOptions o = options.cg;
+  o.collective = collective;
+  HeightColumnGeneration cg(g, o);
+  // The height lower bound (allreduce: the sum of its phases').
+  std::int64_t from = 0;
+  for (Collective phase : {Collective::kReduceScatter, Collective::kAllgather}) {
+    if (collective == phase || collective == Collective::kAllreduce)
+      from += PipelineHeightLowerBound(g, phase, g.ComputeNodes());
+  }
+  std::int64_t to = from + options.cg_heights - 1;
+  if (options.max_height) {
+    from = to = *options.max_height;
+  } else if (out.ratio_lower_bound) {
+    for (const HeightCandidate& c : out.list) {
+      if (c.ratio == *out.ratio_lower_bound) to = std::min(to, c.height_hops - 1);
+    }
+  }
+  for (std::int64_t h = from; h <= to; ++h) {
+    HeightCgResult r = cg.At(h);
+    if (!r.schedule) {
+      out.skipped.push_back({name, "height " + std::to_string(h) + ": " + r.why});
+      if (r.too_large) return;
+      continue;
+    }
+    const std::size_t before = out.list.size();
+    KeepPipeline(g, name, std::move(*r.schedule), out);
+    if (out.list.size() > before && out.ratio_lower_bound &&
+        out.list.back().ratio == *out.ratio_lower_bound) {
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 HeightCandidates BuildHeightCandidates(const Topology& g, Collective collective,
@@ -112,6 +150,7 @@ HeightCandidates BuildHeightCandidates(const Topology& g, Collective collective,
       }
     }
   }
+  if (options.column_generation) AddColumnGeneration(g, collective, options, out);
   return out;
 }
 

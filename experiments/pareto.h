@@ -2,14 +2,14 @@
 // build for a collective, each with the ratio and height the independent checker measured, and
 // the choices `collsynth pipeline --min-height`, `--height H` and `collsynth pareto` make among
 // them. Candidates: the shortest-path-DAG family (solvers/pipeline/min_height.h, height = the
-// height lower bound by construction), the routed baselines (solvers/baselines/
+// height lower bound by construction), the column generation at a height
+// (solvers/pipeline/height_column_generation.h), the routed baselines (solvers/baselines/
 // routed_baselines.h: direct, routed-ring, routed-recursive-doubling, routed-double-binary-tree,
-// hierarchical), the plain pipeline path
-// (up to kTunePlainPipelineMaxCompute compute nodes) and the symmetric path where the topology
-// declares automorphisms. A candidate that does not apply or fails its checker is listed in
-// `skipped` with the reason; none is ever reported unchecked. Never prints.
-// Cost: that of the builders (the DAG program is capped by MinHeightOptions::max_columns) plus
-// one check each.
+// hierarchical), the plain pipeline path (up to kTunePlainPipelineMaxCompute compute nodes) and
+// the symmetric path where the topology declares automorphisms. A candidate that does not apply or
+// fails its checker is listed in `skipped` with the reason; none is ever reported unchecked. Never
+// prints. Cost: that of the builders (the DAG program is capped by MinHeightOptions::max_columns)
+// plus one check each.
 #ifndef COLLSYNTH_EXPERIMENTS_PARETO_H_
 #define COLLSYNTH_EXPERIMENTS_PARETO_H_
 
@@ -26,6 +26,7 @@
 #include "schedules/pipeline_schedule.h"
 #include "schedules/symmetric_pipeline_schedule.h"
 #include "solvers/pipeline/height_bound.h"
+#include "solvers/pipeline/height_column_generation.h"
 #include "solvers/pipeline/min_height.h"
 
 namespace collsynth {
@@ -53,6 +54,14 @@ struct HeightCandidates {
 
 struct HeightCandidateOptions {
   MinHeightOptions dag;  // collective is taken from the call
+  // The column generation at a height (collective taken from the call). With `max_height`
+  // (`--height H`) it runs at H only; otherwise (`--min-height`, `pareto`) at each height from
+  // the height lower bound up, while its ratio is above the certified ratio lower bound, below
+  // the least height of another candidate of that ratio, for at most `cg_heights` heights.
+  bool column_generation = true;
+  HeightCgOptions cg;
+  std::optional<std::int64_t> max_height;
+  int cg_heights = 3;
   bool plain_pipeline = true;
   bool symmetric_pipeline = true;
   bool baselines = true;

@@ -60,7 +60,7 @@ ChakraCommType CommTypeOf(Collective c) {
     case Collective::kBroadcast:
       break;
     case Collective::kAlltoall:
-      throw std::invalid_argument("alltoall: flows schedules are not exported (yet)");
+      return ChakraCommType::kAllToAll;
   }
   throw std::invalid_argument("broadcast: ASTRA-sim has no custom broadcast");
 }

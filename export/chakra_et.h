@@ -46,7 +46,12 @@ enum class ChakraNodeType : int { kComp = 4, kSend = 5, kRecv = 6 };
 
 // Chakra CollectiveCommType values (et_def.proto): written as the `comm_type` attribute of
 // SEND and RECV nodes (ASTRA-sim's custom-collective reader does not read it).
-enum class ChakraCommType : int { kAllReduce = 0, kAllGather = 2, kReduceScatter = 7 };
+enum class ChakraCommType : int {
+  kAllReduce = 0,
+  kAllGather = 2,
+  kAllToAll = 6,
+  kReduceScatter = 7
+};
 
 struct ChakraNode {
   ChakraNodeType type = ChakraNodeType::kComp;

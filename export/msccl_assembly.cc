@@ -734,6 +734,21 @@ void CheckOptions(const MscclExportOptions& o) {
   }
 }
 
+std::function<void(std::int64_t, int, std::int64_t)> RankElementsPrecheck(int ngpus,
+                                                                          std::string advice) {
+  return [ngpus, advice](std::int64_t rank_steps, int busiest, std::int64_t transfers) {
+    if (rank_steps + ngpus + 1 > kMscclMaxRankElements) {
+      throw ExportLimitError(
+          "elements per rank", 0,
+          "rank " + std::to_string(busiest) + " needs more than " +
+              std::to_string(rank_steps + ngpus + 1) + " counted XML elements (" +
+              std::to_string(rank_steps) + " steps of " + std::to_string(transfers) +
+              " transfers), above the runtime parser's " + std::to_string(kMscclMaxRankElements) +
+              " (MAX_NODES - 1); " + advice);
+    }
+  };
+}
+
 LowerOptions LowerOptionsOf(const MscclExportOptions& o) {
   LowerOptions lo;
   lo.inplace = o.inplace;
@@ -777,6 +792,9 @@ void SetBuffers(const Layout& lay, const Lowering& L, MscclProgram* p) {
   } else if (lay.coll == Collective::kAllreduce) {
     i = lay.inplace ? 0 : n * cK;
     o = n * cK;
+  } else if (lay.coll == Collective::kAlltoall) {  // out of place only
+    i = n * cK;
+    o = n * cK;
   } else {  // broadcast
     i = lay.inplace ? 0 : cK;
     o = cK;
@@ -789,7 +807,7 @@ void SetBuffers(const Layout& lay, const Lowering& L, MscclProgram* p) {
   for (MscclGpu& gpu : p->gpus) {
     gpu.i_chunks = i;
     gpu.o_chunks = o;
-    gpu.s_chunks = scratch ? n * cK : 0;
+    gpu.s_chunks = !scratch ? 0 : L.scratch_chunks >= 0 ? L.scratch_chunks : n * cK;
   }
 }
 

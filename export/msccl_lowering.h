@@ -19,6 +19,7 @@
 #include "core/rational.h"
 #include "export/msccl_program.h"
 #include "graphs/topology.h"
+#include "schedules/flow_schedule.h"
 
 namespace collsynth::export_internal {
 
@@ -75,6 +76,9 @@ struct Lowering {
   std::vector<Transfer> transfers;
   std::vector<LocalCopy> copies;
   std::vector<std::vector<RouteShare>> routes;
+  // Scratch chunks per GPU when the lowering lays scratch out itself (all-to-all relays: one
+  // fresh slot range per relayed transfer); -1: the collectives' N·cK partial sums.
+  std::int64_t scratch_chunks = -1;
 };
 
 inline auto KeyOf(const Transfer& t) {
@@ -147,6 +151,13 @@ LoweredSchedule LowerPipelineSchedule(const Topology& g, const PipelineSchedule&
 LoweredSchedule LowerStepSchedule(const Topology& g, const StepSchedule& s,
                                   const std::vector<int>& rank_of_node, const LowerOptions& o,
                                   const std::string& file);
+// All-to-all flows (msccl_flow_lowering.cc; docs/export.md "All-to-all flows"): every path's
+// share of a pair's block becomes whole chunks, every GPU-to-GPU hop of a path (switch hops
+// collapsed) a transfer; relays keep the data in scratch. Precheck: (the most steps one rank
+// sends and receives, that rank, transfers in all).
+LoweredSchedule LowerFlowSchedule(const Topology& g, const FlowSchedule& s,
+                                  const std::vector<int>& rank_of_node, const LowerOptions& o,
+                                  const std::string& file);
 
 // Splits [0, size) at the given boundaries and into runs of at most kMaxCnt chunks; returns
 // the sorted cut points including 0 and size.
@@ -177,6 +188,12 @@ void CheckOptions(const MscclExportOptions& o);
 // --instances outside 1..32.
 void ValidateSharedExportOptions(std::int64_t min_bytes, std::int64_t max_bytes, int max_tbs,
                                  std::int64_t max_chunks, int instances);
+
+// The precheck (LowerOptions::precheck) of a lowering whose counts are the busiest rank's
+// steps: ExportLimitError("elements per rank") when 1 + ngpus + those steps exceed the runtime
+// parser's kMscclMaxRankElements; `advice` ends the message (what to lower).
+std::function<void(std::int64_t, int, std::int64_t)> RankElementsPrecheck(int ngpus,
+                                                                          std::string advice);
 
 // The lowering options of an MSCCL export.
 LowerOptions LowerOptionsOf(const MscclExportOptions& o);

@@ -326,17 +326,8 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
   // holds at least one <step> per piece, phase and instance (fused or not). The parser counts
   // only the loading rank's steps (kMscclMaxRankElements): refuse before building a program
   // that no rank could load (a 1024-GPU schedule can be millions of transfers).
-  lo.precheck = [n](std::int64_t rank_steps, int busiest, std::int64_t transfers) {
-    if (rank_steps + n + 1 > kMscclMaxRankElements) {
-      throw ExportLimitError(
-          "elements per rank", 0,
-          "rank " + std::to_string(busiest) + " needs more than " +
-              std::to_string(rank_steps + n + 1) + " counted XML elements (" +
-              std::to_string(rank_steps) + " steps of " + std::to_string(transfers) +
-              " transfers), above the runtime parser's " + std::to_string(kMscclMaxRankElements) +
-              " (MAX_NODES - 1); fewer chunk pieces or fewer GPUs per file");
-    }
-  };
+  lo.precheck =
+      export_internal::RankElementsPrecheck(n, "fewer chunk pieces or fewer GPUs per file");
   export_internal::LoweredSchedule ls =
       export_internal::LowerPipelineSchedule(g, s, rank_of_node, lo, file);
   return export_internal::AssembleMsccl(g, s.collective, rank_of_node, o, &ls);

@@ -46,6 +46,7 @@
 
 #include "core/rational.h"
 #include "graphs/topology.h"
+#include "schedules/flow_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
 
@@ -189,6 +190,12 @@ MscclExportResult ExportPipelineToMscclProgram(const Topology& g, const Pipeline
                                                const MscclExportOptions& options,
                                                const std::string& file);
 MscclExportResult ExportStepsToMscclProgram(const Topology& g, const StepSchedule& s,
+                                            const std::vector<int>& rank_of_node,
+                                            const MscclExportOptions& options,
+                                            const std::string& file);
+// All-to-all flows (coll "alltoall", docs/export.md "All-to-all flows"): the uniform demand
+// only and out of place only (InputError otherwise); --fuse is ignored, as for step schedules.
+MscclExportResult ExportFlowsToMscclProgram(const Topology& g, const FlowSchedule& s,
                                             const std::vector<int>& rank_of_node,
                                             const MscclExportOptions& options,
                                             const std::string& file);

@@ -33,6 +33,8 @@ std::string MscclppCollName(Collective coll) {
       return "reducescatter";
     case Collective::kAllreduce:
       return "allreduce";
+    case Collective::kAlltoall:  // the DSL's AllToAll (python/mscclpp/language/collectives.py)
+      return "alltoall";
     default:
       break;
   }
@@ -159,6 +161,7 @@ void SplitPieces(int P, LoweredSchedule* ls) {
     c.to.off *= P;
     c.cnt *= P;
   }
+  if (L.scratch_chunks >= 0) L.scratch_chunks *= P;
   ls->lay.K *= P;
   ls->lay.cK *= P;
 }
@@ -488,7 +491,9 @@ void PlanBuilder::LayoutScratch() {
   for (const Transfer& t : tr_) {
     partials = partials || t.send.buf == 's' || t.recv_dst.buf == 's' || t.recv_src.buf == 's';
   }
-  const std::int64_t slot_base = partials ? n_ * lay_.cK : 0;
+  const std::int64_t slot_base = !partials                ? 0
+                                 : L_.scratch_chunks >= 0 ? L_.scratch_chunks
+                                                          : n_ * lay_.cK;
   scratch_.assign(n_, slot_base);
   slot_of_.assign(T_, -1);
   for (int id : order_) {
@@ -845,6 +850,16 @@ MscclppExportResult ExportStepsToMscclppPlan(const Topology& g, const StepSchedu
   LoweredSchedule ls =
       export_internal::LowerStepSchedule(g, s, rank_of_node, LowerOptionsOf(o), file);
   return BuildPlan(g, s.collective, rank_of_node, o, &ls);
+}
+
+MscclppExportResult ExportFlowsToMscclppPlan(const Topology& g, const FlowSchedule& s,
+                                             const std::vector<int>& rank_of_node,
+                                             const MscclppExportOptions& o,
+                                             const std::string& file) {
+  CheckMscclppOptions(o);
+  LoweredSchedule ls =
+      export_internal::LowerFlowSchedule(g, s, rank_of_node, LowerOptionsOf(o), file);
+  return BuildPlan(g, Collective::kAlltoall, rank_of_node, o, &ls);
 }
 
 std::string MscclppPlanText(const MscclppExportResult& r) { return r.plan.dump(2) + "\n"; }

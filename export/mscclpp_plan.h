@@ -64,6 +64,7 @@
 
 #include "core/rational.h"
 #include "graphs/topology.h"
+#include "schedules/flow_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
 
@@ -133,8 +134,15 @@ MscclppExportResult ExportStepsToMscclppPlan(const Topology& g, const StepSchedu
                                              const std::vector<int>& rank_of_node,
                                              const MscclppExportOptions& options,
                                              const std::string& file);
+// All-to-all flows: collective "alltoall" (the MSCCL++ DSL's AllToAll), the lowering of
+// ExportFlowsToMscclProgram (uniform demand, out of place); relays receive into scratch.
+MscclppExportResult ExportFlowsToMscclppPlan(const Topology& g, const FlowSchedule& s,
+                                             const std::vector<int>& rank_of_node,
+                                             const MscclppExportOptions& options,
+                                             const std::string& file);
 
-// The "collective" spelling of the executor and the DSL: allgather, reducescatter, allreduce.
+// The "collective" spelling of the executor and the DSL: allgather, reducescatter, allreduce,
+// alltoall.
 std::string MscclppCollName(Collective coll);
 
 // The plan text written to disk (2-space indented JSON, newline at the end).

@@ -2,7 +2,8 @@
 // JSON") against one of the fixed topologies (fuzz_common.h: a leading '0'..'3' picks it). Bad
 // input must end in InputError (the reader's, or the checker's limit on exact sums). The check
 // must agree with VerifyScheduleJson, and the writer's text must read back to a schedule with
-// the same report; an accepted schedule's T is the claimed time.
+// the same report; an accepted schedule's T is the claimed time, and the bound of its "lengths"
+// (when given) is at most T.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -26,6 +27,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const FlowCheckReport r = CheckFlowSchedule(g, s);
     const std::string report = cli::FlowCheckReportJson(r).dump();
     if (r.ok) fuzz::Require(r.time && *r.time == s.time, "accepted with T != the claim");
+    if (r.time_lower_bound) {  // weak duality: the lengths' bound never exceeds the achieved T
+      fuzz::Require(
+          r.ok && *r.time_lower_bound <= *r.time && *r.optimal == (*r.time_lower_bound == *r.time),
+          "the lengths' bound is above T or disagrees with optimal");
+    }
     j["format"] = "flows";
     fuzz::Require(VerifyScheduleJson(g, j, "fuzz.json").ok == r.ok,
                   "VerifyScheduleJson and CheckFlowSchedule disagree");

@@ -116,20 +116,22 @@ std::vector<std::optional<Rational>> Distances(const Topology& g, const std::vec
   return dist;
 }
 
-// Dual part; "" when ℓ is a valid length function, with `upper` set.
-std::string DualProblem(const Topology& g, const AlltoallCertificate& c, Rational* upper) {
+}  // namespace
+
+std::string AlltoallDualBound(const Topology& g, const DemandMatrix& demand,
+                              const std::vector<Rational>& length, bool relay, Rational* upper) {
   const int m = g.num_links();
-  if (static_cast<int>(c.length.size()) != m) return "length: one value per link expected";
+  if (static_cast<int>(length.size()) != m) return "length: one value per link expected";
   Rational capacity_cost = 0;
   for (int e = 0; e < m; ++e) {
-    if (c.length[e] < 0) return "length of link " + LinkName(g, e) + " < 0";
-    capacity_cost += g.link(e).bandwidth * c.length[e];
+    if (length[e] < 0) return "length of link " + LinkName(g, e) + " < 0";
+    capacity_cost += g.link(e).bandwidth * length[e];
   }
   std::map<int, std::vector<const DemandEntry*>> by_source;
-  for (const DemandEntry& x : c.demand.entries) by_source[x.from].push_back(&x);
+  for (const DemandEntry& x : demand.entries) by_source[x.from].push_back(&x);
   Rational weighted = 0;
   for (const auto& [s, entries] : by_source) {
-    const auto dist = Distances(g, c.length, s, c.relay);
+    const auto dist = Distances(g, length, s, relay);
     for (const DemandEntry* x : entries) {
       if (!dist[x->to]) {
         return "pair " + g.node(s).name + "->" + g.node(x->to).name + ": no path";
@@ -142,8 +144,6 @@ std::string DualProblem(const Topology& g, const AlltoallCertificate& c, Rationa
   return "";
 }
 
-}  // namespace
-
 AlltoallCheckReport CheckAlltoallCertificate(const Topology& g, const AlltoallCertificate& cert) {
   AlltoallCheckReport r;
   std::string problem = DemandProblem(g, cert.demand);
@@ -154,7 +154,7 @@ AlltoallCheckReport CheckAlltoallCertificate(const Topology& g, const AlltoallCe
   std::string primal = PrimalProblem(g, cert);
   r.primal_ok = primal.empty();
   if (r.primal_ok) r.lower = cert.lambda;
-  std::string dual = DualProblem(g, cert, &r.upper);
+  std::string dual = AlltoallDualBound(g, cert.demand, cert.length, cert.relay, &r.upper);
   r.dual_ok = dual.empty();
   if (!r.primal_ok) {
     r.violation = "primal: " + primal;

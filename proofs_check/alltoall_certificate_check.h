@@ -15,6 +15,7 @@
 #define COLLSYNTH_PROOFS_CHECK_ALLTOALL_CERTIFICATE_CHECK_H_
 
 #include <string>
+#include <vector>
 
 #include "core/rational.h"
 #include "graphs/topology.h"
@@ -34,6 +35,14 @@ struct AlltoallCheckReport {
 // Checks `cert` against `g`. Never throws on a malformed certificate (sizes, ids): it is a
 // violation.
 AlltoallCheckReport CheckAlltoallCertificate(const Topology& g, const AlltoallCertificate& cert);
+
+// The dual part alone: for lengths ℓ (one per link id), "" and *upper = Σ_e c_e ℓ_e /
+// Σ d_st dist_ℓ(s, t) >= λ* when ℓ is a valid length function (every ℓ_e >= 0, every demand pair
+// connected, Σ d dist > 0); otherwise the problem (naming the link or pair). 1 / *upper is then
+// a lower bound on the time T of every routing of `demand` (proofs_check/flow_checker.h uses it
+// for the "lengths" of a flows file). The demand is assumed well formed.
+std::string AlltoallDualBound(const Topology& g, const DemandMatrix& demand,
+                              const std::vector<Rational>& length, bool relay, Rational* upper);
 
 }  // namespace collsynth
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/input_error.h"
+#include "proofs_check/alltoall_certificate_check.h"
 
 namespace collsynth {
 
@@ -162,7 +163,30 @@ class FlowChecker {
                 (bottleneck >= 0 ? " (link " + r_->bottleneck_link + ")" : std::string()));
       return;
     }
+    if (s_.lengths && !Certificate(t)) {
+      r_->verdict = FlowVerdict::kInvalid;
+      return;
+    }
     r_->verdict = FlowVerdict::kValid;
+  }
+
+  // The dual certificate against the achieved T; false (with a violation) when malformed.
+  bool Certificate(const Rational& t) {
+    Rational upper;
+    const std::string problem = AlltoallDualBound(g_, s_.demand, *s_.lengths, s_.relay, &upper);
+    if (!problem.empty()) {
+      Violation("lengths: " + problem);
+      return false;
+    }
+    const Rational bound = 1 / upper;
+    if (bound > t) {  // weak duality forbids it: a defect of this checker or of the reader
+      Violation("lengths: the dual bound " + ToString(bound) + " exceeds the achieved time " +
+                ToString(t));
+      return false;
+    }
+    r_->time_lower_bound = bound;
+    r_->optimal = bound == t;
+    return true;
   }
 
   const Topology& g_;

@@ -10,10 +10,15 @@
 //   the middle of a path only when the schedule's relay is true;
 // - time: the load of link e is Σ d_st · share over the paths that use e (exact), and the
 //   achieved T = max_e load_e / b_e is computed here; it must equal the claimed "time".
-// Verdict: "invalid" (any violation above but the time), "wrong time" (a valid routing whose
-// achieved T differs from the claim), "valid". Whether T is optimal is not this checker's: it
-// reports T; `collsynth optimum --collective alltoall` compares it with the certified T* =
-// 1/λ* (proofs_check/alltoall_certificate_check.h).
+// - lengths (optional dual certificate): every ℓ_e >= 0 and every demand pair connected; the
+//   bound B = Σ d_st dist_ℓ(s, t) / Σ_e b_e ℓ_e, with dist_ℓ by the certificate checker's own
+//   Dijkstra (AlltoallDualBound, proofs_check/alltoall_certificate_check.h), is a lower bound on
+//   the T of every routing of the demand (weak duality); T = B proves the routing optimal.
+// Verdict: "invalid" (any violation above but the time, a malformed "lengths" included), "wrong
+// time" (a valid routing whose achieved T differs from the claim), "valid". Optimality is
+// reported beside the verdict (`optimal`, `time_lower_bound`) when the file carries lengths;
+// without them the checker only reports T, and `collsynth optimum --collective alltoall`
+// compares it with the certified T* = 1/λ*.
 // Limit: every exact sum (a pair's shares, a link's load) keeps a denominator below
 // 10^kMaxFlowSumDigits; beyond, InputError (exit 2) naming the item, since sums of many
 // unrelated denominators would grow without bound. Cost: O(total path length) rational
@@ -48,6 +53,9 @@ struct FlowCheckReport {
   std::optional<Rational> time;
   std::string bottleneck_link;  // "a->b"
   Rational claimed_time;
+  // With "lengths" and a valid routing: the certified lower bound B on T, and whether T = B.
+  std::optional<Rational> time_lower_bound;
+  std::optional<bool> optimal;
 };
 
 FlowCheckReport CheckFlowSchedule(const Topology& g, const FlowSchedule& s, int max_errors = 10);

@@ -613,7 +613,9 @@ class Simulator {
 
   void CheckPostcondition() {
     const int n = algo_.ngpus;
-    const int k = algo_.coll == Coll::kAllgather ? algo_.in_size : algo_.out_size;
+    const int k = algo_.coll == Coll::kAllgather  ? algo_.in_size
+                  : algo_.coll == Coll::kAlltoall ? algo_.nchunks / n
+                                                  : algo_.out_size;
     for (int it = 0; it < o_.iterations; ++it) {
       for (int r = 0; r < n; ++r) {
         for (int x = 0; x < algo_.out_size; ++x) {
@@ -630,6 +632,11 @@ class Simulator {
               break;
             case Coll::kBroadcast:
               want.assign(1, static_cast<std::uint32_t>(o_.root * algo_.in_size + x));
+              break;
+            case Coll::kAlltoall:
+              // Output block s of rank r is input block r of rank s (msccl-tools
+              // msccl/language/collectives.py, AllToAll.check).
+              want.assign(1, static_cast<std::uint32_t>((x / k) * algo_.in_size + r * k + x % k));
               break;
           }
           const Cell& cell = cells_[Resolve(it, r, 'o', x)];

@@ -15,7 +15,7 @@ namespace collsynth::msccl {
 
 using Kind = ReplayViolationKind;
 
-enum class Coll { kAllgather, kReduceScatter, kAllreduce, kBroadcast };
+enum class Coll { kAllgather, kReduceScatter, kAllreduce, kBroadcast, kAlltoall };
 
 enum class StepType { kS, kR, kRcs, kRrs, kRrc, kRrcs, kCpy, kRe, kNop };
 

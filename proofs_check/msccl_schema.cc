@@ -237,7 +237,10 @@ class SchemaReader {
     algo_->ngpus = ngpus;
     result_->ngpus = ngpus;
     result_->nchunksperloop = nchunks;
-    const bool per_rank = algo_->coll == Coll::kAllgather || algo_->coll == Coll::kReduceScatter;
+    // Alltoall: input and output are N blocks each (the runtime's sizeMultiplier is nGpus),
+    // a block must be whole chunks for the postcondition to name them.
+    const bool per_rank = algo_->coll == Coll::kAllgather || algo_->coll == Coll::kReduceScatter ||
+                          algo_->coll == Coll::kAlltoall;
     if (per_rank && nchunks % ngpus != 0) {
       Bad(Kind::kBadValue, where + ": nchunksperloop=" + std::to_string(nchunks) +
                                " is not a multiple of ngpus=" + std::to_string(ngpus) + " (" +
@@ -264,6 +267,11 @@ class SchemaReader {
       algo_->coll = Coll::kAllreduce;
     } else if (c == "broadcast") {
       algo_->coll = Coll::kBroadcast;
+    } else if (c == "alltoall") {
+      // Read by every runtime: Azure/msccl-executor-nccl and ROCm/rccl
+      // src/misc/msccl/msccl_parser.cc (sizeMultiplier = nGpus), microsoft/msccl
+      // src/graph/topo.cc (scclGetAlgoFromXMLAndSetComm).
+      algo_->coll = Coll::kAlltoall;
     } else if (c == (legacy ? "reduce_scatter" : "reducescatter")) {
       algo_->coll = Coll::kReduceScatter;
     } else if (c == (legacy ? "reducescatter" : "reduce_scatter")) {
@@ -273,11 +281,11 @@ class SchemaReader {
                  : "<algo>: coll=\"reduce_scatter\" (the legacy spelling) fails the runtime's "
                    "metadata pass (ncclInvalidUsage, no message) and aborts init; write "
                    "reducescatter");
-    } else if (c == "reduce" || c == "alltoall" || c == "alltoallv" || c == "gather" ||
-               c == "scatter" || c == "send" || c == "recv") {
+    } else if (c == "reduce" || c == "alltoallv" || c == "gather" || c == "scatter" ||
+               c == "send" || c == "recv") {
       Bad(Kind::kUnsupported, "<algo>: coll=\"" + c +
                                   "\" is accepted by the runtime but not modelled by this checker "
-                                  "(allgather, reducescatter, allreduce, broadcast)");
+                                  "(allgather, reducescatter, allreduce, broadcast, alltoall)");
     } else {
       Bad(Kind::kBadValue, "<algo>: unknown coll=\"" + c + "\"");
     }

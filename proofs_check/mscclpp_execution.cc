@@ -176,12 +176,13 @@ class Simulator {
 
  private:
   // The cell of chunk `off` of buffer `type` of gpu g, after the in-place aliases of the
-  // runtime's callers (allreduce: input = output; allgather: input = output chunk
+  // runtime's callers (allreduce, alltoall: input = output; allgather: input = output chunk
   // g * input_chunks on; reducescatter: output = input chunk g * output_chunks on).
   std::size_t Resolve(int g, char type, int off) const {
     if (plan_.inplace) {
       switch (plan_.coll) {
         case Coll::kAllreduce:
+        case Coll::kAlltoall:  // sendbuff == recvbuff
           if (type == 'i') type = 'o';
           break;
         case Coll::kAllgather:
@@ -799,6 +800,12 @@ class Simulator {
       case Coll::kAllreduce:
         for (int q = 0; q < n; ++q) want.push_back(ElementId(launch, q, x));
         break;
+      case Coll::kAlltoall: {
+        // Output block s of rank r is input block r of rank s (blocks of ki_ / n parts).
+        const int k = ki_ / n;
+        want = {ElementId(launch, x / k, r * k + x % k)};
+        break;
+      }
     }
     const Cell& cell = cells_[index];
     const std::string name = "output chunk " + Chunk(x) + " of gpu " + std::to_string(r) + " (" +

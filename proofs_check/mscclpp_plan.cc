@@ -159,11 +159,12 @@ class PlanReader {
         result_->coll = s;
         static const std::map<std::string, Coll> kColls = {{"allgather", Coll::kAllgather},
                                                            {"reducescatter", Coll::kReduceScatter},
-                                                           {"allreduce", Coll::kAllreduce}};
+                                                           {"allreduce", Coll::kAllreduce},
+                                                           {"alltoall", Coll::kAlltoall}};
         auto it = kColls.find(s);
         if (it == kColls.end()) {
           r_.Bad(Kind::kUnsupported, "plan.collective",
-                 Quote(s) + " is not modelled (allgather, reducescatter, allreduce)");
+                 Quote(s) + " is not modelled (allgather, reducescatter, allreduce, alltoall)");
         } else {
           plan_->coll = it->second;
           coll_ok = true;
@@ -464,6 +465,12 @@ class PlanReader {
         case Coll::kAllreduce:
           ok = i == o;
           rule = "input_chunks = output_chunks (input and output have one size)";
+          break;
+        case Coll::kAlltoall:
+          // One size, and (this checker) N whole blocks of chunks: block s of the output is
+          // named by its chunks (the DSL's AllToAll, python/mscclpp/language/collectives.py).
+          ok = i == o && i % n == 0;
+          rule = "input_chunks = output_chunks, a multiple of ngpus (N blocks of one size)";
           break;
       }
       if (!ok) {

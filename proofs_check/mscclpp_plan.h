@@ -44,7 +44,7 @@ inline constexpr std::int64_t kMaxCellsTotal = std::int64_t{1} << 20;
 inline constexpr std::int64_t kMaxCellAccesses = std::int64_t{1} << 24;
 inline constexpr int kMaxSlices = 64;  // lcm of the tbg_size values: parts per chunk
 
-enum class Coll { kAllgather, kReduceScatter, kAllreduce };
+enum class Coll { kAllgather, kReduceScatter, kAllreduce, kAlltoall };
 
 enum class OpType {
   kNop,

@@ -106,6 +106,39 @@ PairFlows PairFromJson(const json& x, const Topology& g, const std::string& file
   return f;
 }
 
+// The optional "lengths": [{from, to, length}], one entry per link with a length (others 0).
+std::vector<Rational> LengthsFromJson(const json& x, const Topology& g, const std::string& file) {
+  if (!x.is_array()) throw InputError(file, "lengths", "must be an array of {from, to, length}");
+  if (x.size() > static_cast<std::size_t>(g.num_links())) {
+    throw InputError(file, "lengths",
+                     "has " + std::to_string(x.size()) + " entries, more than the topology's " +
+                         std::to_string(g.num_links()) + " links");
+  }
+  std::vector<Rational> length(g.num_links());
+  std::vector<bool> given(g.num_links(), false);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const std::string item = "lengths[" + std::to_string(i) + "]";
+    const json& entry = x[i];
+    if (!entry.is_object()) throw InputError(file, item, "must be an object {from, to, length}");
+    OnlyKeys(entry, {"from", "to", "length"}, file, item, "from, to, length");
+    const int from = NodeId(Member(entry, "from", file, item), g, file, item + ".from");
+    const int to = NodeId(Member(entry, "to", file, item), g, file, item + ".to");
+    const std::optional<int> e = g.FindLink(from, to);
+    if (!e) {
+      throw InputError(file, item,
+                       "no link " + Abbreviated(g.node(from).name) + "->" +
+                           Abbreviated(g.node(to).name) + " in the topology");
+    }
+    if (given[*e]) {
+      throw InputError(file, item,
+                       "link " + g.node(from).name + "->" + g.node(to).name + " given twice");
+    }
+    given[*e] = true;
+    length[*e] = BoundedRational(Member(entry, "length", file, item), file, item + ".length");
+  }
+  return length;
+}
+
 }  // namespace
 
 FlowSchedule FlowScheduleFromJson(const json& doc, const Topology& g, const std::string& file) {
@@ -132,6 +165,7 @@ FlowSchedule FlowScheduleFromJson(const json& doc, const Topology& g, const std:
     s.demand = DemandFromJson(demand, file, "demand", g);
   }
   s.time = BoundedRational(Member(doc, "time", file, ""), file, "time");
+  if (auto it = doc.find("lengths"); it != doc.end()) s.lengths = LengthsFromJson(*it, g, file);
   const json& flows = Member(doc, "flows", file, "");
   if (!flows.is_array()) throw InputError(file, "flows", "must be an array of {from, to, paths}");
   std::size_t paths_read = 0;
@@ -163,6 +197,16 @@ void WriteFlowSchedule(std::ostream& out, const FlowSchedule& s, const Topology&
     w.EndArray();
   }
   w.Key("time").RationalString(s.time);
+  if (s.lengths) {
+    w.Key("lengths").BeginArray();
+    for (int e = 0; e < g.num_links() && e < static_cast<int>(s.lengths->size()); ++e) {
+      if ((*s.lengths)[e] == 0) continue;
+      w.LineBreak().BeginObject();
+      w.Key("from").String(names, g.link(e).from).Key("to").String(names, g.link(e).to);
+      w.Key("length").RationalString((*s.lengths)[e]).EndObject();
+    }
+    w.EndArray();
+  }
   w.Key("flows").BeginArray();
   for (const PairFlows& f : s.flows) {
     w.LineBreak().BeginObject();

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -53,6 +54,10 @@ struct FlowSchedule {
   bool uniform = true;  // the demand is UniformDemand (written as "uniform")
   DemandMatrix demand;  // the matrix (UniformDemand(g) when uniform)
   Rational time;        // the claimed T = max_e load_e / b_e
+  // Optional dual certificate ("lengths"): ℓ_e >= 0 per link id (absent links 0). With it the
+  // checker proves T >= Σ d_st dist_ℓ(s, t) / Σ_e b_e ℓ_e for every routing of the demand
+  // (schedules/alltoall_flow.h), so a file whose T meets that bound is certified optimal.
+  std::optional<std::vector<Rational>> lengths;
   std::vector<PairFlows> flows;
 };
 

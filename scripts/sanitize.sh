@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The checking build (docs/fuzzing.md): installs what is missing, configures build-asan/ with
-# clang, -O1 -g, AddressSanitizer + UndefinedBehaviorSanitizer, assertions on and the libFuzzer
-# targets (COLLSYNTH_FUZZ=ON), builds it and runs the whole test suite in it with ctest.
+# clang, -O1 with line tables (-gline-tables-only), AddressSanitizer + UndefinedBehaviorSanitizer,
+# assertions on and the libFuzzer targets (COLLSYNTH_FUZZ=ON), builds it and runs the whole test suite in it with ctest.
 #
 #   scripts/sanitize.sh                      build everything, run the whole suite
 #   scripts/sanitize.sh --build-only [T...]  only build (targets T..., default all)

@@ -90,6 +90,8 @@ Collective MscclCollective(const msccl::Algo& algo) {
       return Collective::kAllreduce;
     case msccl::Coll::kBroadcast:
       return Collective::kBroadcast;
+    case msccl::Coll::kAlltoall:
+      return Collective::kAlltoall;
   }
   throw std::logic_error("MscclCollective: unknown collective");
 }

@@ -25,6 +25,8 @@ RATIONAL_KEYS = frozenset({
     "checked_time", "bandwidth_bound",
     # baseline --collective alltoall --json (docs/baselines.md)
     "claimed_time", "optimal_time", "ratio_to_optimum",
+    # verify of a flows schedule with lengths (docs/formats.md "Flows schedule JSON")
+    "time_lower_bound",
 })
 # Keys whose values are integers that the JSON writes as strings when they are large.
 INTEGER_KEYS = frozenset({"k", "moore_bound", "lcm_chunks", "lcm_chunks_per_shard"})

@@ -102,3 +102,22 @@ def test_export_errors(cli, k22, tmp_path):
     assert code == 1 and not (tmp_path / "y.xml").exists()
     with pytest.raises(TypeError):
         s.export_msccl(tmp_path / "z.xml", no_such_option=1)
+
+
+def test_export_of_alltoall_flows_as_the_cli(cli, topologies, tmp_path):
+    """An all-to-all flows schedule (the certified optimum's) exports as the CLI's alltoall,
+    replayed, with the flows' exact T as both ratios."""
+    path = topologies / "k22.json"
+    g = collsynth.Topology.from_file(path)
+    cli.json("optimum", path, "--collective", "alltoall", "-o", tmp_path / "f.json", "--json")
+    s = collsynth.load_schedule(g, tmp_path / "f.json")
+    mine = s.export_msccl(tmp_path / "py.xml")
+    theirs = cli.json("export", "msccl", path, tmp_path / "f.json", "-o", tmp_path / "cli.xml",
+                      "--json")
+    _compare(mine, exact(theirs))
+    assert (tmp_path / "py.xml").read_bytes() == (tmp_path / "cli.xml").read_bytes()
+    assert mine["collective"] == "alltoall"
+    assert mine["achieved_ratio"] == mine["optimal_ratio"] == exact(theirs)["optimal_ratio"]
+    assert collsynth.replay(tmp_path / "py.xml")["ok"]
+    plan = s.export_mscclpp(tmp_path / "py.plan.json")
+    assert plan["collective"] == "alltoall" and plan["replay"] == "accepted"

@@ -159,9 +159,28 @@ TEST(AlltoallCli, OptimumWritesFlowsThatVerify) {
   EXPECT_EQ(v["verdict"], "valid");
   EXPECT_EQ(v["time"], "9/2");
   EXPECT_EQ(v["claimed_time"], "9/2");
+  // The file carries the dual lengths, and verify certifies T optimal with them alone.
+  EXPECT_EQ(v["time_lower_bound"], "9/2");
+  EXPECT_EQ(v["optimal"], true);
 
   nlohmann::json doc = nlohmann::json::parse(Slurp(out));
   EXPECT_EQ(doc["time"], "9/2");
+  ASSERT_TRUE(doc["lengths"].is_array() && !doc["lengths"].empty()) << doc.dump();
+  // One length doubled: still a valid bound, below T, so no longer a proof (exit 0, optimal
+  // false); a negative one is a broken certificate (exit 1, naming the link).
+  nlohmann::json loose = doc;
+  loose["lengths"][0]["length"] =
+      ToString(2 * ParseRational(loose["lengths"][0]["length"].get<std::string>()));
+  r = RunCli({"verify", ring, WriteTempFile("loose_lengths.json", loose.dump()), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto lv = nlohmann::json::parse(r.out);
+  EXPECT_EQ(lv["optimal"], false);
+  EXPECT_LT(ParseRational(lv["time_lower_bound"].get<std::string>()), Rational(9, 2));
+  nlohmann::json negative = doc;
+  negative["lengths"][0]["length"] = "-1";
+  r = RunCli({"verify", ring, WriteTempFile("negative_lengths.json", negative.dump())});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("lengths: length of link"), std::string::npos) << r.out;
   nlohmann::json wrong_time = doc;
   wrong_time["time"] = "4";
   r = RunCli({"verify", ring, WriteTempFile("wrong_time.json", wrong_time.dump())});
@@ -198,9 +217,14 @@ TEST(AlltoallCli, OptimumWritesFlowsThatVerify) {
   EXPECT_EQ(sim["bandwidth_bound"], "9216/1953125");
   EXPECT_GE(ParseRational(sim["completion_time"].get<std::string>()), Rational(9216, 1953125));
 
-  r = RunCli({"export", "msccl", ring, out, "-o", TempPath("ring6_flows.xml")});
-  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("\"flows\" schedule is not exported"), std::string::npos) << r.err;
+  // Exported as an MSCCL alltoall, replay-checked, with the flows' exact T (tests/export/
+  // alltoall_export_cli_test.cc has the rest).
+  r = RunCli({"export", "msccl", ring, out, "-o", TempPath("ring6_flows.xml"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto xml = nlohmann::json::parse(r.out);
+  EXPECT_EQ(xml["collective"], "alltoall");
+  EXPECT_EQ(xml["replay"], "accepted");
+  EXPECT_EQ(xml["achieved_ratio"], "9/2");
 }
 
 // The writer's output is checked from disk: a dropped pair (the fault-injection hook) is exit 1

@@ -75,6 +75,33 @@ TEST(ParetoCli, MinHeightAndHeightOptions) {
   }
 }
 
+// DGX-1 (ratio* 7/6, diameter 2): the column generation at height 2 reaches 7/6
+// (docs/min_height.md "Column generation at a height"), so --min-height returns a schedule
+// certified minimal in height and optimal in ratio, --height 2 meets the bound at that height,
+// and `verify` accepts the written file with the same figures.
+TEST(ParetoCli, Dgx1MinHeightIsCertifiedAtHeightTwo) {
+  const std::string topo = Topo("dgx1(1)", "pareto_dgx1.json");
+  const std::string out = testing::TempPath("pareto_dgx1_min.json");
+  testing::CliResult m = RunCli({"pipeline", topo, "--min-height", "-o", out, "--json"});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  json mj = json::parse(m.out);
+  EXPECT_EQ(mj["algorithm"], "height-column-generation");
+  EXPECT_EQ(mj["ratio"], "7/6");
+  EXPECT_EQ(mj["height_hops"], 2);
+  EXPECT_EQ(mj["height_minimal"], true);
+  EXPECT_EQ(mj["ratio_optimal"], true);
+  testing::CliResult v = RunCli({"verify", topo, out, "--json"});
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  json vj = json::parse(v.out);
+  EXPECT_EQ(vj["ratio"], "7/6");
+  EXPECT_EQ(vj["height_hops"], 2);
+  testing::CliResult h = RunCli({"pipeline", topo, "--height", "2", "-o", out, "--json"});
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  json hj = json::parse(h.out);
+  EXPECT_EQ(hj["ratio"], "7/6");
+  EXPECT_EQ(hj["ratio_optimal_at_height"], true);
+}
+
 // kautz(2,1) (ratio* 5/2, diameter 2): at height 2 no schedule beats ratio 3, which the
 // hop-bounded relaxation certifies (docs/min_height.md "A ratio bound at each height"), so
 // ratio* needs height >= 3 and a height-2 point of ratio 3 is optimal for its height.

@@ -116,23 +116,69 @@ TEST(Pareto, MinHeightReachesBothBoundsAndPointsAreChecked) {
   }
 }
 
-// DGX-1: the height-minimal family stays above ratio* (docs/min_height.md), so --min-height's
-// choice is a ratio* schedule taller than the bound, flagged not minimal, and the front starts
-// at the bound with a larger ratio.
-TEST(Pareto, Dgx1FrontHasTwoEnds) {
+// DGX-1: the shortest-path-DAG family stays above ratio* (docs/min_height.md), but the column
+// generation at height 2 reaches ratio* = 7/6: --min-height's choice meets both the ratio bound
+// and the height lower bound, and the front is that one point. Without the column generation the
+// front has two ends: the family at the height bound and a taller ratio* schedule.
+TEST(Pareto, Dgx1ColumnGenerationMeetsBothBounds) {
   Topology g = EvaluateTopologyExpression("dgx1(1)");
+  const Rational ratio_star = BuildPipelineSchedule(g, PipelineOptions{}).optimal_ratio;
   HeightCandidates c = BuildHeightCandidates(g, Collective::kAllgather, "dgx1(1)");
   ExpectFront(c, ParetoFront(c));
   ExpectPointsChecked(g, c);
-  PipelineOptions po;
-  const Rational ratio_star = BuildPipelineSchedule(g, po).optimal_ratio;
   std::optional<std::size_t> pick = MinHeightChoice(c);
   ASSERT_TRUE(pick);
+  EXPECT_EQ(c.list[*pick].algorithm, "height-column-generation");
   EXPECT_EQ(c.list[*pick].ratio, ratio_star);
+  EXPECT_EQ(c.list[*pick].height_hops, c.height_lower_bound_hops);
+  EXPECT_EQ(ParetoFront(c).size(), 1u);
+
+  HeightCandidateOptions o;
+  o.column_generation = false;
+  HeightCandidates without = BuildHeightCandidates(g, Collective::kAllgather, "dgx1(1)", o);
+  ExpectFront(without, ParetoFront(without));
+  const std::vector<std::size_t> front = ParetoFront(without);
+  ASSERT_EQ(front.size(), 2u);
+  EXPECT_EQ(without.list[front.front()].height_hops, without.height_lower_bound_hops);
+  EXPECT_GT(without.list[front.front()].ratio, ratio_star);
+  EXPECT_EQ(without.list[front.back()].ratio, ratio_star);
+}
+
+// The column generation alone on kautz(2,1): the scan from the height lower bound gives 3 at
+// height 2 and stops at height 3, where it meets ratio* = 5/2; each point meets the certified
+// ratio bound at its height (solvers/pipeline/height_bound.h). With max_height (--height H) it
+// runs at H only.
+TEST(Pareto, ColumnGenerationScansTheHeights) {
+  Topology g = EvaluateTopologyExpression("kautz(2,1)");
+  HeightCandidateOptions o;
+  o.dag.max_columns = 0;
+  o.baselines = false;
+  o.plain_pipeline = false;
+  o.symmetric_pipeline = false;
+  o.cg_heights = 5;
+  HeightCandidates c = BuildHeightCandidates(g, Collective::kAllgather, "kautz(2,1)", o);
+  ExpectPointsChecked(g, c);
   const std::vector<std::size_t> front = ParetoFront(c);
-  ASSERT_FALSE(front.empty());
-  EXPECT_EQ(c.list[front.front()].height_hops, c.height_lower_bound_hops);
-  EXPECT_EQ(c.list[front.back()].ratio, ratio_star);
+  ASSERT_EQ(front.size(), 2u);
+  EXPECT_EQ(c.list.size(), 2u);  // the scan stopped at ratio*
+  for (std::size_t i : front) {
+    const HeightCandidate& p = c.list[i];
+    EXPECT_EQ(p.algorithm, "height-column-generation");
+    EXPECT_EQ(p.ratio, CertifyRatioAtHeight(g, Collective::kAllgather, p.height_hops).bound);
+  }
+  EXPECT_EQ(c.list[front[0]].height_hops, 2);
+  EXPECT_EQ(c.list[front[1]].ratio, Rational(5, 2));
+  // Allreduce: the scan starts at the sum of the phases' height bounds (2 + 2), so no height
+  // below it is tried, and the first point is 4 links tall.
+  HeightCandidates ar = BuildHeightCandidates(g, Collective::kAllreduce, "kautz(2,1)", o);
+  ExpectPointsChecked(g, ar);
+  ASSERT_FALSE(ar.list.empty());
+  EXPECT_EQ(ar.list.front().height_hops, 4);
+  for (const auto& [name, why] : ar.skipped) EXPECT_NE(name, "height-column-generation") << why;
+  o.max_height = 2;
+  HeightCandidates at2 = BuildHeightCandidates(g, Collective::kAllgather, "kautz(2,1)", o);
+  ASSERT_EQ(at2.list.size(), 1u);
+  EXPECT_EQ(at2.list[0].ratio, Rational(3));
 }
 
 // A topology whose front has several points when the DAG family is left out: ring-like
@@ -141,6 +187,7 @@ TEST(Pareto, FrontWithoutTheDagFamily) {
   Topology g = EvaluateTopologyExpression("torus(4,4)");
   HeightCandidateOptions o;
   o.dag.max_columns = 0;  // no program: the other candidates only
+  o.column_generation = false;
   HeightCandidates c = BuildHeightCandidates(g, Collective::kAllgather, "torus(4,4)", o);
   ASSERT_GE(c.list.size(), 2u);
   ExpectFront(c, ParetoFront(c));

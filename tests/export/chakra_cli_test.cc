@@ -154,7 +154,7 @@ TEST(ExportChakraCli, BadInputIsExit2AndNothingIsWritten) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "collsynth: " + bc +
                        ": collective: broadcast has no ASTRA-sim custom collective; export chakra "
-                       "takes allgather, reduce-scatter and allreduce\n");
+                       "takes allgather, reduce-scatter, allreduce and all-to-all flows\n");
   EXPECT_FALSE(std::filesystem::exists(prefix + ".0.et"));
   EXPECT_FALSE(std::filesystem::exists(prefix + ".0.et.partial"));
   // An unwritable prefix is exit 2 naming the file.

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -221,6 +222,49 @@ TEST(FlowChecker, ExactSumsAreBounded) {
     EXPECT_EQ(e.item(), "flows[0].paths");
     EXPECT_NE(e.problem().find("exceeds 10000 digits"), std::string::npos) << e.problem();
   }
+}
+
+// The dual certificate of a flows file ("lengths"): the bound B = Σ d dist_ℓ / Σ b ℓ is a lower
+// bound on T for every routing. On the 4-ring with ℓ = 1 everywhere: 8 neighbour pairs at
+// distance 1 and 4 antipodal pairs at 2 give 16 over Σ b ℓ = 8, B = 2 = T: optimal. ℓ = 2 on
+// r0->r1 only changes the pair r0->r1 (distance 2) and the antipodes' ties: 17 / 9 < 2, a valid
+// bound that does not prove optimality. Lengths on one link only leave every pair a free path
+// the other way round (Σ d dist = 0, no bound), and a negative length are rejected.
+TEST(FlowChecker, LengthsCertifyTheRingRoutingOptimal) {
+  const Topology g = Ring4();
+  FlowSchedule s = Ring4Flows(g);
+  s.lengths = std::vector<Rational>(g.num_links(), Rational(1));
+  FlowCheckReport r = CheckFlowSchedule(g, s);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0]);
+  ASSERT_TRUE(r.time_lower_bound.has_value());
+  EXPECT_EQ(*r.time_lower_bound, Rational(2));
+  EXPECT_EQ(r.optimal, std::optional<bool>(true));
+
+  (*s.lengths)[*g.FindLink(0, 1)] = 2;
+  r = CheckFlowSchedule(g, s);
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(*r.time_lower_bound, Rational(17, 9));
+  EXPECT_EQ(r.optimal, std::optional<bool>(false));
+
+  s.lengths = std::vector<Rational>(g.num_links());
+  (*s.lengths)[*g.FindLink(0, 1)] = 1;
+  r = CheckFlowSchedule(g, s);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.verdict, FlowVerdict::kInvalid);
+  EXPECT_TRUE(Mentions(r, "lengths: sum of demand * distance is 0")) << r.errors[0];
+
+  s.lengths = std::vector<Rational>(g.num_links(), Rational(1));
+  (*s.lengths)[*g.FindLink(2, 3)] = -1;
+  r = CheckFlowSchedule(g, s);
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(Mentions(r, "lengths: length of link r2->r3 < 0")) << r.errors[0];
+  EXPECT_FALSE(r.optimal.has_value());
+
+  s.lengths.reset();  // without lengths: valid, nothing said about optimality
+  r = CheckFlowSchedule(g, s);
+  EXPECT_TRUE(r.ok);
+  EXPECT_FALSE(r.time_lower_bound.has_value());
+  EXPECT_FALSE(r.optimal.has_value());
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ using testing::Allreduce2;
 using testing::ChainBroadcast;
 using testing::Nop;
 using testing::RingAllgather;
+using testing::RingAlltoall3;
 using testing::RingReduceScatter;
 using testing::St;
 using testing::StarReduceScatter3;
@@ -182,6 +184,58 @@ TEST(MscclReplayTest, ChainBroadcastAcceptedForItsRootOnly) {
   const ReplayResult other = ReplayMscclXml(xml, "t.xml", o);
   ExpectRejectedAt(other, ReplayStage::kExecute, ReplayViolationKind::kPostcondition,
                    "gpu 0 o[0] (round 0) ends without (rank 2, chunk 0)");
+}
+
+// Alltoall (docs/export.md "Replay checker", postcondition): output chunk s of rank r must hold
+// exactly input chunk r of rank s. The relayed ring is accepted by every profile at both
+// connector depths; a swapped chunk, a missing send (with and without its receive) and a relay
+// that forwards the wrong chunk are rejected.
+TEST(MscclReplayTest, RelayedRingAlltoallAcceptedAndItsMutantsRejected) {
+  const XAlgo ring = RingAlltoall3();
+  for (int fifo : {0, 1}) {
+    const ReplayResult r = Replay(ToXml(ring), MscclProfile::kExecutor, fifo);
+    ASSERT_TRUE(r.ok) << Dump(r);
+    using T = std::tuple<int, int, std::int64_t>;
+    std::vector<T> pairs = Pairs(r);
+    std::sort(pairs.begin(), pairs.end());
+    EXPECT_EQ(pairs, (std::vector<T>{{0, 1, 3}, {1, 2, 3}, {2, 0, 3}}));
+  }
+  XAlgo legacy = ring;
+  legacy.legacy = true;
+  EXPECT_TRUE(Replay(ToXml(legacy), MscclProfile::kLegacy).ok);
+  EXPECT_TRUE(Replay(ToXml(ring), MscclProfile::kRccl).ok);
+
+  XAlgo swapped = ring;  // gpu 1 receives 0's block into o[2] and the relayed 2's into o[0]
+  std::swap(swapped.gpus[1].tbs[0].steps[2].dstoff, swapped.gpus[1].tbs[0].steps[6].dstoff);
+  ExpectRejectedAt(Replay(ToXml(swapped)), ReplayStage::kExecute,
+                   ReplayViolationKind::kPostcondition,
+                   "gpu 1 o[0] (round 0) ends without (rank 0, chunk 1), with (rank 2, chunk 1) "
+                   "that does not belong there");
+
+  XAlgo missing = ring;  // gpu 0 never sends its block for 1, and gpu 1 never receives it
+  auto& s0 = missing.gpus[0].tbs[0].steps;
+  s0.erase(s0.begin() + 1);
+  auto& s1 = missing.gpus[1].tbs[0].steps;
+  s1.erase(s1.begin() + 2);
+  ExpectRejectedAt(Replay(ToXml(missing)), ReplayStage::kExecute,
+                   ReplayViolationKind::kPostcondition,
+                   "missing chunk: gpu 1 o[0] is never written (round 0)");
+  XAlgo unmatched = ring;  // the send alone is missing: the connector's counts differ
+  unmatched.gpus[0].tbs[0].steps.erase(unmatched.gpus[0].tbs[0].steps.begin() + 1);
+  ExpectRejectedAt(Replay(ToXml(unmatched)), ReplayStage::kFifo,
+                   ReplayViolationKind::kFifoMismatch);
+
+  XAlgo wrong_relay = ring;  // gpu 1 forwards the block 0 sent it instead of the one to relay
+  wrong_relay.gpus[1].tbs[0].steps[5].srcbuf = "o";
+  ExpectRejectedAt(Replay(ToXml(wrong_relay)), ReplayStage::kExecute,
+                   ReplayViolationKind::kPostcondition,
+                   "gpu 2 o[0] (round 0) ends without (rank 0, chunk 2), with (rank 0, chunk 1) "
+                   "that does not belong there");
+
+  XAlgo ragged = ring;  // 4 chunks cannot be 3 whole blocks
+  ragged.nchunksperloop = 4;
+  ExpectRejectedAt(Replay(ToXml(ragged)), ReplayStage::kSchema, ReplayViolationKind::kBadValue,
+                   "is not a multiple of ngpus=3");
 }
 
 TEST(MscclReplayTest, CrlfCommentsAndSeventeenAttributesAccepted) {

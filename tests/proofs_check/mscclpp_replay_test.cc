@@ -205,8 +205,11 @@ TEST(MscclppReplayTest, UnknownAndUnmodelledOperations) {
   ll["protocol"] = "LL";
   EXPECT_REJECTED(Replay(ll), ReplayStage::kSchema, ReplayViolationKind::kUnsupported);
   PlanJson coll = AllgatherPlan(2, false);
-  coll["collective"] = "alltoall";
+  coll["collective"] = "alltoallv";
   EXPECT_REJECTED(Replay(coll), ReplayStage::kSchema, ReplayViolationKind::kUnsupported);
+  // An allgather plan called alltoall: input and output chunk counts differ (1 and 2).
+  coll["collective"] = "alltoall";
+  EXPECT_REJECTED(Replay(coll), ReplayStage::kSchema, ReplayViolationKind::kBadValue);
 }
 
 TEST(MscclppReplayTest, UnpairedChannelIsStageTwo) {

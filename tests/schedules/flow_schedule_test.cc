@@ -6,6 +6,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/input_error.h"
 #include "core/json_io.h"
@@ -122,6 +123,50 @@ TEST(FlowSchedule, BadItemsAreNamed) {
   EXPECT_EQ(ErrorOf(R"({"format": "flows", "collective": "alltoall", "time": 1, "flows": [],
                         "demand": [{"from": "a", "to": "w", "amount": 1}]})"),
             "f.json: demand[0].to: 'w' is a switch, not a compute node");
+}
+
+// The optional dual certificate "lengths": written sparse (positive lengths only, in link id
+// order), read back per link id, the same bytes again; every bad entry named.
+TEST(FlowSchedule, LengthsRoundTripAndBadEntriesAreNamed) {
+  const Topology g = Star();
+  FlowSchedule s;
+  s.demand = UniformDemand(g);
+  s.time = 1;
+  s.flows = {{0, 1, {{{0, 1}, Rational(1)}}}};
+  std::vector<Rational> length(g.num_links());
+  length[*g.FindLink(3, 2)] = Rational(2, 3);
+  length[*g.FindLink(0, 1)] = 5;
+  s.lengths = length;
+  const std::string text = Write(s, g);
+  EXPECT_NE(text.find(R"("lengths":[)"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"({"from":"w","to":"c","length":"2/3"})"), std::string::npos) << text;
+  const FlowSchedule r = Read(text, g);
+  ASSERT_TRUE(r.lengths.has_value());
+  EXPECT_EQ(*r.lengths, length);
+  EXPECT_EQ(Write(r, g), text);
+  s.lengths.reset();
+  EXPECT_FALSE(Read(Write(s, g), g).lengths.has_value());
+
+  const std::string ok =
+      R"([{"from": "a", "to": "b", "paths": [{"path": ["a", "b"], "share": 1}]}])";
+  auto with = [&](const std::string& lengths) {
+    return ErrorOf(Doc(ok, R"("time": "1", "lengths": )" + lengths));
+  };
+  EXPECT_EQ(with(R"([{"from": "a", "to": "w", "length": "1/2"}])"), "");
+  EXPECT_EQ(with("{}"), "f.json: lengths: must be an array of {from, to, length}");
+  EXPECT_EQ(with(R"([{"from": "b", "to": "a", "length": 1}])"),
+            "f.json: lengths[0]: no link b->a in the topology");
+  EXPECT_EQ(
+      with(R"([{"from": "a", "to": "w", "length": 1}, {"from": "a", "to": "w", "length": 2}])"),
+      "f.json: lengths[1]: link a->w given twice");
+  EXPECT_EQ(with(R"([{"from": "a", "to": "w", "len": 1}])"),
+            "f.json: lengths[0].len: unknown key (expected from, to, length)");
+  EXPECT_EQ(with(R"([{"from": "a", "to": "w"}])"), "f.json: lengths[0]: missing field 'length'");
+  EXPECT_EQ(with(R"([{"from": "a", "to": "z", "length": 1}])"),
+            "f.json: lengths[0].to: unknown node 'z'");
+  EXPECT_EQ(
+      with(R"([{"from": "a", "to": "w", "length": 0.5}])").rfind("f.json: lengths[0].length: ", 0),
+      0u);
 }
 
 }  // namespace

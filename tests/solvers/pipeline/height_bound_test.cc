@@ -13,84 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/brute_force_trees.h"
 #include "graphs/expression.h"
 #include "proofs_check/height_bound_check.h"
-#include "solvers/backends/lp_backend.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 
 namespace collsynth {
 namespace {
 
-struct BruteTree {
-  std::vector<int> links;  // one per non-root node: the link from its parent
-  int height = 0;
-};
-
-// Every spanning arborescence rooted at r of a direct-connect graph (every node a compute
-// node), by one in-link per non-root node, keeping the acyclic choices. Exponential: for
-// graphs of at most 5 nodes.
-std::vector<BruteTree> AllTrees(const Topology& g, int r) {
-  const int n = g.num_nodes();
-  std::vector<std::vector<int>> in(n);
-  for (int e = 0; e < g.num_links(); ++e) {
-    if (g.link(e).from != g.link(e).to) in[g.link(e).to].push_back(e);
-  }
-  std::vector<BruteTree> out;
-  std::vector<std::size_t> choice(n, 0);
-  for (int v = 0; v < n; ++v) {
-    if (v != r && in[v].empty()) return out;
-  }
-  while (true) {
-    BruteTree t;
-    bool tree = true;
-    for (int v = 0; v < n && tree; ++v) {
-      if (v == r) continue;
-      t.links.push_back(in[v][choice[v]]);
-      int u = v, depth = 0;
-      while (u != r && depth <= n) {
-        u = g.link(in[u][choice[u]]).from;
-        ++depth;
-      }
-      if (u != r) tree = false;
-      t.height = std::max(t.height, depth);
-    }
-    if (tree) out.push_back(t);
-    int v = 0;
-    for (; v < n; ++v) {
-      if (v == r) continue;
-      if (++choice[v] < in[v].size()) break;
-      choice[v] = 0;
-    }
-    if (v == n) break;
-  }
-  return out;
-}
-
-// The least ratio of a fractional packing of trees of height <= h, one unit per root
-// (min z: Σ_T x_{r,T} = 1 per root, Σ x·uses(e) <= b_e·z), by CLP; -1 when some root has no
-// tree that low. A double: the test compares the exact bound with it up to 1e-9.
-double BruteForceRatioAtHeight(const Topology& g, int h) {
-  LpProblem p;
-  const int z = p.AddColumn(1);
-  for (int e = 0; e < g.num_links(); ++e) {
-    p.AddEntry(p.AddRow(0, kLpInfinity), z, g.link(e).bandwidth.convert_to<double>());  // row e
-  }
-  for (int r = 0; r < g.num_nodes(); ++r) {
-    const int row = p.AddRow(1, 1);
-    bool any = false;
-    for (const BruteTree& t : AllTrees(g, r)) {
-      if (t.height > h) continue;
-      any = true;
-      const int col = p.AddColumn(0);
-      p.AddEntry(row, col, 1);
-      for (int e : t.links) p.AddEntry(e, col, -1);
-    }
-    if (!any) return -1;
-  }
-  const LpSolution s = SolveLpWithClp(p);
-  EXPECT_EQ(s.outcome, LpOutcome::kOptimal);
-  return s.objective;
-}
+using testing::BruteForceRatioAtHeight;
 
 Topology Gen(const std::string& expr) { return EvaluateTopologyExpression(expr); }
 
@@ -180,16 +111,7 @@ TEST(HeightBound, RandomEulerianDigraphsNeverAboveTheBruteForce) {
   std::mt19937 rng(20261128);
   for (int trial = 0; trial < 12; ++trial) {
     const int n = 4 + trial % 2;
-    Topology g("random" + std::to_string(trial));
-    for (int v = 0; v < n; ++v) g.AddCompute("n" + std::to_string(v));
-    std::vector<int> order(n);
-    for (int v = 0; v < n; ++v) order[v] = v;
-    for (int cycle = 0; cycle < 3; ++cycle) {
-      if (cycle > 0) std::shuffle(order.begin(), order.end(), rng);
-      const int len = cycle == 0 ? n : 2 + static_cast<int>(rng() % (n - 1));
-      const Rational b(1 + static_cast<int>(rng() % 3));
-      for (int i = 0; i < len; ++i) g.AddLink(order[i], order[(i + 1) % len], b);
-    }
+    const Topology g = testing::RandomEulerianDigraph(n, "random" + std::to_string(trial), rng);
     SCOPED_TRACE(trial);
     for (int h = 1; h < n; ++h) {
       const double brute = BruteForceRatioAtHeight(g, h);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/brute_force_trees.h"
 #include "graphs/expression.h"
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
@@ -18,39 +19,11 @@ namespace collsynth {
 namespace {
 
 // The least height of any tree rooted at r that spans the compute nodes of a direct-connect
-// graph, by enumerating every choice of one in-neighbour per non-root node and keeping the
-// acyclic ones (an arborescence). Exponential: for graphs of at most 5 nodes.
+// graph, over every arborescence tests/fixtures/brute_force_trees.h enumerates (-1 when none).
 std::int64_t BruteForceMinTreeHeight(const Topology& g, int r) {
-  const int n = g.num_nodes();
-  std::vector<std::vector<int>> parents(n);
-  for (int v = 0; v < n; ++v) {
-    for (int e : g.InLinks(v))
-      if (g.link(e).from != v) parents[v].push_back(g.link(e).from);
-  }
-  std::vector<std::size_t> choice(n, 0);
   std::int64_t best = -1;
-  while (true) {
-    std::int64_t height = 0;
-    bool tree = true;
-    for (int v = 0; v < n && tree; ++v) {
-      if (v == r) continue;
-      if (parents[v].empty()) return -1;
-      int u = v, depth = 0;
-      while (u != r && depth <= n) {
-        u = parents[u][choice[u]];
-        ++depth;
-      }
-      if (u != r) tree = false;
-      height = std::max<std::int64_t>(height, depth);
-    }
-    if (tree && (best < 0 || height < best)) best = height;
-    int v = 0;
-    for (; v < n; ++v) {
-      if (v == r) continue;
-      if (++choice[v] < parents[v].size()) break;
-      choice[v] = 0;
-    }
-    if (v == n) break;
+  for (const testing::BruteTree& t : testing::AllTrees(g, r)) {
+    if (best < 0 || t.height < best) best = t.height;
   }
   return best;
 }
