@@ -221,8 +221,13 @@ std::optional<HeightRatioBounds::Bound> HeightRatioBounds::At(std::int64_t h) {
   if (collective_ != Collective::kAllreduce) return Phase(collective_, h);
   // Allreduce: its height and ratio are the sums of the phases'; a split (h1, h - h1) covers
   // every schedule whose phases have heights <= h1 and <= h - h1 (the bounds fall with h).
+  // No phase needs to be taller than TallestUsefulHeight (solvers/pipeline/height_bound.h): a
+  // split with h1 above it covers no more schedules than (tallest, h - tallest), so only the
+  // splits with both parts at most `tallest` are tried (at most tallest + 1 of them, whatever h).
+  const std::int64_t tallest = TallestUsefulHeight(g_);
+  h = std::min(h, 2 * tallest);
   std::optional<Bound> best;
-  for (std::int64_t h1 = 0; h1 <= h; ++h1) {
+  for (std::int64_t h1 = std::max<std::int64_t>(0, h - tallest); h1 <= std::min(h, tallest); ++h1) {
     const std::optional<Bound> rs = Phase(Collective::kReduceScatter, h1);
     if (!rs) return std::nullopt;
     if (rs->no_schedule) continue;

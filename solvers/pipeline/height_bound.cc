@@ -1,5 +1,6 @@
 #include "solvers/pipeline/height_bound.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -25,6 +26,11 @@ struct Arc {
 
 }  // namespace
 
+std::int64_t TallestUsefulHeight(const Topology& g) {
+  const std::int64_t n = g.num_compute(), s = g.num_switches();
+  return n < 2 ? 0 : (n - 1) * (s + 1);
+}
+
 HeightBoundResult CertifyRatioAtHeight(const Topology& g, Collective collective, std::int64_t h,
                                        const HeightBoundOptions& options) {
   if (collective != Collective::kAllgather && collective != Collective::kReduceScatter) {
@@ -37,6 +43,7 @@ HeightBoundResult CertifyRatioAtHeight(const Topology& g, Collective collective,
     return out;
   }
   if (h < 0) throw std::invalid_argument("height < 0");
+  h = std::min(h, TallestUsefulHeight(g));  // (height_bound.h): also keeps the layers finite
   const bool rs = collective == Collective::kReduceScatter;
   // A walk of the commodity (r, t) goes from src to dst: r to t for allgather, t to r for
   // reduce-scatter (its data climbs the tree).

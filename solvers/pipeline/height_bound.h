@@ -45,8 +45,16 @@ struct HeightBoundResult {
   std::int64_t columns = 0;
 };
 
+// The tallest height that matters: (N - 1)·(S + 1) for N compute nodes and S switches. A tree
+// has at most N - 1 edges from its root to a node, and a route with a repeated switch can be
+// shortened to a simple one (at most S switches, S + 1 links) without adding load; so every
+// schedule has one of ratio no larger and height at most this, and a bound at this height
+// holds at every height above it (docs/min_height.md "A ratio bound at each height").
+std::int64_t TallestUsefulHeight(const Topology& g);
+
 // The bound at height h for `collective` (allgather or reduce-scatter; std::invalid_argument
-// otherwise). O(CLP on (P_h)) plus the check.
+// otherwise); for h above TallestUsefulHeight(g), the bound at that height (the certificate's
+// max_height_hops says which height was solved). O(CLP on (P_h)) plus the check.
 HeightBoundResult CertifyRatioAtHeight(const Topology& g, Collective collective, std::int64_t h,
                                        const HeightBoundOptions& options = {});
 

@@ -233,5 +233,25 @@ TEST(HeightRatioBoundsTest, AllreduceIsTheLeastSplitAndHeightsFollowTheBounds) {
   EXPECT_EQ(ag.LeastHeightAtRatio(Rational(5, 2), 2, 2), 2);  // never above `up_to`
 }
 
+// A height beyond any schedule's (TallestUsefulHeight: (N - 1)(S + 1) = 5 on kautz(2,1), 6
+// nodes and no switch) is solved at that height: the relaxation stays finite and the allreduce
+// tries at most 6 splits, however large the height asked for (it used to loop over every split
+// up to 2^40). The bounds there are the optimum itself: ratio* = 5/2 per phase, 5 for both.
+TEST(HeightRatioBoundsTest, HugeHeightsAreTheTallestUsefulOne) {
+  const Topology g = EvaluateTopologyExpression("kautz(2,1)");
+  EXPECT_EQ(TallestUsefulHeight(g), 5);
+  const std::int64_t huge = std::int64_t{1} << 40;
+  const HeightBoundResult r = CertifyRatioAtHeight(g, Collective::kAllgather, huge);
+  ASSERT_TRUE(r.certificate) << r.why;
+  EXPECT_EQ(r.certificate->max_height_hops, 5);
+  EXPECT_EQ(r.bound, Rational(5, 2));
+  HeightRatioBounds ar(g, Collective::kAllreduce);
+  const std::optional<HeightRatioBounds::Bound> b = ar.At(huge);
+  ASSERT_TRUE(b) << ar.why();
+  EXPECT_FALSE(b->no_schedule);
+  EXPECT_EQ(b->ratio, Rational(5));
+  EXPECT_EQ(TallestUsefulHeight(EvaluateTopologyExpression("fattree(4)")), 15 * 21);
+}
+
 }  // namespace
 }  // namespace collsynth
