@@ -83,9 +83,10 @@ def test_simulate_flows_equals_the_cli(cli, topologies, tmp_path):
     g = collsynth.Topology.from_file(path)
     s = collsynth.load_schedule(g, out)
     assert s.format == "flows" and s.verdict.ok
-    # the file's lengths certify it: the bound is exact and equals T (8 on the 8-ring)
+    # the file's lengths certify it: the bound is exact and equals T; on the unidirectional
+    # 8-ring every pair has one path and each link carries 1 + 2 + ... + 7 = 28 blocks
     assert s.verdict.report["optimal"] is True
-    assert s.verdict.report["time_lower_bound"] == s.verdict.report["time"] == Fraction(8)
+    assert s.verdict.report["time_lower_bound"] == s.verdict.report["time"] == Fraction(28)
     report = collsynth.simulate(s, size="1MB", chunks=4)
     expected = cli.json("simulate", path, out, "--json", "--size", "1MB", "--chunks", "4")
     assert report == exact(expected)
