@@ -13,6 +13,7 @@
 #include "solvers/backends/lp_backend.h"
 #include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/pipeline/collective_bounds.h"
+#include "solvers/pipeline/height_bound.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 #include "solvers/pipeline/rs_ag_allreduce.h"
 
@@ -439,10 +440,9 @@ HeightCgResult AllgatherPhase(const Topology& g, std::int64_t height,
               " links tall (some compute node is farther from a root)";
     return out;
   }
-  // A tree has at most N - 1 edges on a path from its root, each route at most |V| - 1 links:
-  // heights above (N - 1)·(|V| - 1) allow nothing more.
-  in.h = static_cast<int>(
-      std::min<std::int64_t>(height, static_cast<std::int64_t>(in.n() - 1) * (g.num_nodes() - 1)));
+  // Heights above TallestUsefulHeight (height_bound.h: N - 1 tree edges, each route a simple
+  // path of at most S + 1 links) allow no other tree.
+  in.h = static_cast<int>(std::min(height, TallestUsefulHeight(g)));
   std::vector<TreeColumn> cols;
   std::set<std::vector<int>> keys;
   std::vector<double> price(g.num_links(), 1.0);
@@ -603,13 +603,8 @@ HeightColumnGeneration::HeightColumnGeneration(const Topology& g, HeightCgOption
   }
 }
 
-// Heights above (N - 1)·(|V| - 1) allow no other tree (AllgatherPhase), so they share a result.
-std::int64_t HeightColumnGeneration::Tallest() const {
-  return static_cast<std::int64_t>(g_.num_compute() - 1) * (g_.num_nodes() - 1);
-}
-
 const HeightCgResult& HeightColumnGeneration::Phase(bool reduce_scatter, std::int64_t h) {
-  h = std::min(h, Tallest());
+  h = std::min(h, TallestUsefulHeight(g_));  // taller heights allow no other tree: one result
   const auto key = std::make_pair(reduce_scatter, h);
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
@@ -642,7 +637,7 @@ HeightCgResult HeightColumnGeneration::At(std::int64_t h) {
   std::optional<HeightCgResult> best;
   std::optional<AllreduceBounds> bounds;
   std::string why = "no split of the height between the phases has a schedule";
-  for (std::int64_t h1 = 0; h1 <= std::min(h, Tallest()); ++h1) {
+  for (std::int64_t h1 = 0; h1 <= std::min(h, TallestUsefulHeight(g_)); ++h1) {
     const HeightCgResult& rs = Phase(true, h1);
     if (!rs.schedule) continue;
     const HeightCgResult& ag = Phase(false, h - h1);

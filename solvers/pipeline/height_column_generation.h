@@ -89,7 +89,6 @@ class HeightColumnGeneration {
 
  private:
   const HeightCgResult& Phase(bool reduce_scatter, std::int64_t h);
-  std::int64_t Tallest() const;
 
   const Topology& g_;
   Topology transpose_;
