@@ -116,6 +116,7 @@ TuneOutcome Tune(const TuneRequest& a) {
                     {"lower_bound", ToString(row.lower_bound)},
                     {"lower_bound_seconds", DecimalString(row.lower_bound)},
                     {"alpha_bound", ToString(row.alpha_bound)},
+                    {"alpha_beta_bound", ToString(row.alpha_beta_bound)},
                     {"gap", row.lower_bound > 0 ? json(ToString(gap)) : json(nullptr)},
                     {"gap_decimal", row.lower_bound > 0 ? json(DecimalString(gap)) : json(nullptr)},
                     {"height_hops", cands[row.best]["height_hops"]},

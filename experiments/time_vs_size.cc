@@ -46,14 +46,31 @@ std::vector<Crossover> FindCrossovers(const std::vector<int>& fastest) {
   return out;
 }
 
+std::vector<MessageSize> ReadMessageSizes(const Params& j) {
+  std::vector<MessageSize> out;
+  for (const std::string& text : j.Strings("sizes")) {
+    try {
+      out.push_back({text, ParseQuantity("sizes", text, SizeUnits(), "B", false)});
+    } catch (const InputError& e) {
+      throw j.Error("sizes", e.problem());
+    }
+  }
+  if (out.empty()) throw j.Error("sizes", "must not be empty");
+  return out;
+}
+
+LinkParams ReadLinkParams(const Params& j, const std::string& default_alpha_us) {
+  const Rational alpha_us = j.Exact("alpha_us", default_alpha_us);
+  const Rational gbps = j.Exact("link_gbps", "8");
+  if (alpha_us < 0 || gbps <= 0) {
+    throw j.Error("alpha_us", "alpha_us must be >= 0 and link_gbps > 0");
+  }
+  return {alpha_us / 1000000, gbps * 1000000000 / 8};
+}
+
 namespace {
 
 using nlohmann::json;
-
-struct Size {
-  std::string label;
-  Rational bytes;
-};
 
 struct Case {
   std::string topology, label;
@@ -63,7 +80,7 @@ struct Case {
 };
 
 struct SizeParams {
-  std::vector<Size> sizes;
+  std::vector<MessageSize> sizes;
   Rational alpha_seconds, bytes_per_unit;
   std::vector<std::int64_t> chunks{1};
   std::uint64_t max_transfers = std::uint64_t{1} << 22;
@@ -200,21 +217,10 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
   const Params j(in);
   const std::vector<Collective> collectives = ReadCollectives(j);
   auto params = std::make_shared<SizeParams>();
-  for (const std::string& text : j.Strings("sizes")) {
-    try {
-      params->sizes.push_back({text, ParseQuantity("sizes", text, SizeUnits(), "B", false)});
-    } catch (const InputError& e) {
-      throw j.Error("sizes", e.problem());
-    }
-  }
-  if (params->sizes.empty()) throw j.Error("sizes", "must not be empty");
-  const Rational alpha_us = j.Exact("alpha_us", "0");
-  const Rational gbps = j.Exact("link_gbps", "8");
-  if (alpha_us < 0 || gbps <= 0) {
-    throw j.Error("alpha_us", "alpha_us must be >= 0 and link_gbps > 0");
-  }
-  params->alpha_seconds = alpha_us / 1000000;
-  params->bytes_per_unit = gbps * 1000000000 / 8;
+  params->sizes = ReadMessageSizes(j);
+  const LinkParams link = ReadLinkParams(j, "0");
+  params->alpha_seconds = link.alpha_seconds;
+  params->bytes_per_unit = link.bytes_per_unit;
   if (j.Has("chunks")) {
     params->chunks = j.Ints("chunks");
     for (std::int64_t v : params->chunks) {

@@ -27,9 +27,11 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/rational.h"
+#include "experiments/params.h"
 
 namespace collsynth::experiments {
 
@@ -46,6 +48,23 @@ struct Crossover {
 // The sizes where FastestPerSize changes (sizes without any time are skipped: the change is
 // reported at the next size that has one, from the last size that had one).
 std::vector<Crossover> FindCrossovers(const std::vector<int>& fastest);
+
+struct MessageSize {
+  std::string label;  // as written, e.g. "1KB"
+  Rational bytes;
+};
+
+// params "sizes": ["1KB", "1MB", ...] read as `simulate --size` (KB/MB/GB = 2^10/2^20/2^30
+// bytes); InputError naming "sizes" on a bad or empty list. Shared by the time kinds.
+std::vector<MessageSize> ReadMessageSizes(const Params& params);
+
+// params "alpha_us" (α of every link, µs, default `default_alpha_us`) and "link_gbps" (one
+// bandwidth unit in Gbit/s, default 8), as α in seconds and bytes per second per unit;
+// InputError naming "alpha_us" unless α >= 0 and the bandwidth > 0.
+struct LinkParams {
+  Rational alpha_seconds, bytes_per_unit;
+};
+LinkParams ReadLinkParams(const Params& params, const std::string& default_alpha_us);
 
 }  // namespace collsynth::experiments
 

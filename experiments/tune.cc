@@ -216,11 +216,17 @@ std::string CheckTuneExportIndex(const nlohmann::json& index) {
   return "";
 }
 
-Rational TuneAlphaDiameter(const Topology& g, const SimulationModel& m) {
+TuneAlphaEccentricities TuneAlphaEccentricity(const Topology& g, const SimulationModel& m) {
   const std::vector<Rational> alpha = LinkLatencies(g, m);
-  Rational diameter = 0;
+  const std::vector<int> compute = g.ComputeNodes();
+  TuneAlphaEccentricities out;
+  out.out.assign(compute.size(), Rational(0));
+  out.from_at.resize(compute.size());
+  std::vector<Rational> in(g.num_nodes(), Rational(0));
+  std::vector<std::map<Rational, std::int64_t>> to_at(g.num_nodes());
   using Item = std::pair<Rational, int>;
-  for (int r : g.ComputeNodes()) {
+  for (std::size_t i = 0; i < compute.size(); ++i) {
+    const int r = compute[i];
     std::vector<std::optional<Rational>> dist(g.num_nodes());
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
     dist[r] = Rational(0);
@@ -229,7 +235,12 @@ Rational TuneAlphaDiameter(const Topology& g, const SimulationModel& m) {
       auto [d, u] = heap.top();
       heap.pop();
       if (d != *dist[u]) continue;
-      if (g.IsCompute(u)) diameter = std::max(diameter, d);
+      if (g.IsCompute(u) && u != r) {
+        out.out[i] = std::max(out.out[i], d);
+        in[u] = std::max(in[u], d);
+        ++out.from_at[i][d];
+        ++to_at[u][d];
+      }
       for (int e : g.OutLinks(u)) {
         const int v = g.link(e).to;
         const Rational nd = d + alpha[e];
@@ -240,6 +251,38 @@ Rational TuneAlphaDiameter(const Topology& g, const SimulationModel& m) {
       }
     }
   }
+  for (int v : compute) {
+    out.in.push_back(in[v]);
+    out.to_at.push_back(std::move(to_at[v]));
+  }
+  return out;
+}
+
+Rational TuneAlphaBetaBound(const Topology& g, const SimulationModel& model, Collective collective,
+                            const TuneAlphaEccentricities& ecc) {
+  if (collective != Collective::kAllgather && collective != Collective::kReduceScatter) return 0;
+  const bool gather = collective == Collective::kAllgather;
+  const Rational shard = ShardBytes(model, collective, g.num_compute()) / model.bytes_per_unit;
+  const std::vector<int> compute = g.ComputeNodes();
+  Rational bound = 0;
+  for (std::size_t i = 0; i < compute.size(); ++i) {
+    const Rational capacity = gather ? g.InBandwidth(compute[i]) : g.OutBandwidth(compute[i]);
+    if (capacity <= 0) continue;
+    std::int64_t farther = 0;  // compute nodes at distance >= d
+    const auto& at = gather ? ecc.to_at[i] : ecc.from_at[i];
+    for (auto it = at.rbegin(); it != at.rend(); ++it) {
+      farther += it->second;
+      const Rational t = it->first + shard * farther / capacity;
+      bound = std::max(bound, t);
+    }
+  }
+  return bound;
+}
+
+Rational TuneAlphaDiameter(const Topology& g, const SimulationModel& m) {
+  const TuneAlphaEccentricities ecc = TuneAlphaEccentricity(g, m);
+  Rational diameter = 0;
+  for (const Rational& d : ecc.out) diameter = std::max(diameter, d);
   return diameter;
 }
 
@@ -248,8 +291,10 @@ TuneRow TuneSize(const Topology& g, const TuneCandidates& candidates, Simulation
   model.size = bytes;
   TuneRow row;
   row.bytes = bytes;
-  row.alpha_bound = TuneAlphaDiameter(g, model);
-  row.lower_bound = row.alpha_bound;
+  const TuneAlphaEccentricities ecc = TuneAlphaEccentricity(g, model);
+  for (const Rational& d : ecc.out) row.alpha_bound = std::max(row.alpha_bound, d);
+  row.alpha_beta_bound = TuneAlphaBetaBound(g, model, collective, ecc);
+  row.lower_bound = std::max(row.alpha_bound, row.alpha_beta_bound);
   if (candidates.bandwidth_bound) {
     const Rational bandwidth = *candidates.bandwidth_bound *
                                ShardBytes(model, collective, g.num_compute()) /

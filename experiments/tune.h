@@ -12,6 +12,7 @@
 #define COLLSYNTH_EXPERIMENTS_TUNE_H_
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -81,9 +82,10 @@ struct TuneRow {
   Rational bytes;                  // M
   std::vector<TuneEntry> entries;  // one per candidate simulated, candidate order
   std::vector<std::pair<std::string, std::string>> skipped;  // (algorithm, why) at this size
-  std::size_t best = 0;  // index into entries (the least time; first on ties)
-  Rational lower_bound;  // LB(M), seconds
-  Rational alpha_bound;  // D_α, seconds
+  std::size_t best = 0;       // index into entries (the least time; first on ties)
+  Rational lower_bound;       // LB(M), seconds
+  Rational alpha_bound;       // D_α, seconds
+  Rational alpha_beta_bound;  // TuneAlphaBetaBound, seconds (0 when none applies)
 };
 
 // One size: model.size is set to `bytes`; `chunks_sweep` as `simulate --chunks-sweep` (pipeline
@@ -114,6 +116,30 @@ std::vector<TuneByteRange> TuneByteRanges(const std::vector<Rational>& bytes,
 // only the last with max_bytes null), and each range's tuned "bytes" (decimal strings) inside
 // it. Returns "" when accepted, else the first problem. O(ranges + sizes).
 std::string CheckTuneExportIndex(const nlohmann::json& index);
+
+// The α-eccentricities of the compute nodes (in ComputeNodes() order): out[i], the largest
+// α-distance (the least sum of link latencies LinkLatencies(g, m) over a path) from compute node
+// i to another compute node; in[i], the largest from another compute node to i (0 for nodes that
+// reach, or are reached by, none). Dijkstra from each compute node in exact arithmetic.
+// O(N·|E|·log|V|) Rational operations.
+// from_at[i] / to_at[i]: how many other compute nodes lie at each α-distance from / to compute
+// node i (distance -> count; unreachable nodes are not counted).
+struct TuneAlphaEccentricities {
+  std::vector<Rational> out, in;
+  std::vector<std::map<Rational, std::int64_t>> from_at, to_at;
+};
+TuneAlphaEccentricities TuneAlphaEccentricity(const Topology& g, const SimulationModel& m);
+
+// The α-β term of LB(M) (docs/tune.md "The lower bound"), in seconds at model.size:
+// * allgather: max over compute nodes v and distances d of d + j_d·shard/(B_in(v)·b), j_d the
+//   number of compute nodes at α-distance >= d from which v must receive a shard, B_in(v) the
+//   bandwidth of v's in-links;
+// * reduce-scatter: the same with the distances from v and B_out(v) (v's own contributions to
+//   j_d other outputs leave v and must then travel at least d);
+// * 0 for allreduce and broadcast (no such bound is proven here).
+// O(N · distinct distances) from `ecc`.
+Rational TuneAlphaBetaBound(const Topology& g, const SimulationModel& model, Collective collective,
+                            const TuneAlphaEccentricities& ecc);
 
 // D_α: the largest α-distance (the sum of the links' latencies, LinkLatencies(g, m)) from a
 // compute node to another, by Dijkstra from each compute node in exact arithmetic.

@@ -18,7 +18,7 @@ RATIONAL_KEYS = frozenset({
     "height_alpha",
     # pareto --json (docs/min_height.md)
     "ratio_lower_bound",
-    "time", "gap", "alpha_bound", "bandwidth_bound_ratio", "from_bytes", "to_bytes", "tb_lp", "tb_ilp", "tb_rounded", "thm20_gap", "achieved_ratio",
+    "time", "gap", "alpha_bound", "alpha_beta_bound", "bandwidth_bound_ratio", "from_bytes", "to_bytes", "tb_lp", "tb_ilp", "tb_rounded", "thm20_gap", "achieved_ratio",
     # simulate --json (docs/simulate.md): exact times in seconds, byte counts, link loads
     "completion_time", "issued", "start", "end", "arrived", "done", "bytes", "busy",
     "busy_fraction", "size_bytes", "shard_bytes", "bytes_per_unit", "alpha", "gamma",

@@ -629,8 +629,10 @@ TEST(Slurm, WaitReportsFailedTasksWithTheirLogs) {
 // they are (--dry-run) and run in a small form (the same definition with its params scaled down),
 // in shards merged back.
 TEST(ClusterSized, DefinitionsHaveTheirTaskCountsAndSubmitDryRun) {
-  const std::vector<std::pair<std::string, size_t>> defs = {
-      {"finder-table-20k", 80}, {"theorem-sweeps-10x", 230}, {"time-vs-size-cluster", 57}};
+  const std::vector<std::pair<std::string, size_t>> defs = {{"finder-table-20k", 80},
+                                                            {"theorem-sweeps-10x", 230},
+                                                            {"time-vs-size-cluster", 57},
+                                                            {"time-gap-long", 24}};
   for (const auto& [name, tasks] : defs) {
     const auto def = LoadExperimentDefinition(SourcePath("experiments/" + name + ".json"));
     ExperimentInput input;

@@ -123,8 +123,10 @@ TEST(Tune, HeavyRoutedBaselineIsSkippedWithItsWork) {
   }
 }
 
-// One switch, N nodes, links of 1 unit = 10^9 B/s, α per link: D_α = 2α, and the bandwidth term
-// is ratio*·(M/N)/b with ratio* = N - 1 (bound (1)), so LB = max(2α, (N-1)/N · M / 10^9).
+// One switch, N nodes, links of 1 unit = 10^9 B/s, α per link: D_α = 2α, the bandwidth term
+// is ratio*·(M/N)/b with ratio* = N - 1 (bound (1)), and the α-β term 2α + (N-1)·(M/N)/b (the
+// N - 1 shards a node receives all come from distance 2α through its one in-link), so
+// LB = 2α + (N-1)/N · M / 10^9.
 TEST(Tune, LowerBoundOnOneSwitchHasItsClosedForm) {
   const int n = 8;
   Topology g = Star(n);
@@ -136,7 +138,11 @@ TEST(Tune, LowerBoundOnOneSwitchHasItsClosedForm) {
   for (std::int64_t bytes : {1024, 1 << 20}) {
     const TuneRow row = TuneSize(g, cands, m, Collective::kAllgather, kSweep, Rational(bytes));
     const Rational bandwidth = Rational(n - 1) * Rational(bytes, n) / Rational(1000000000);
-    EXPECT_EQ(row.lower_bound, std::max(Rational(2, 1000000), bandwidth));
+    EXPECT_EQ(row.alpha_beta_bound, Rational(2, 1000000) + bandwidth);
+    EXPECT_EQ(row.lower_bound, Rational(2, 1000000) + bandwidth);
+    // Reduce-scatter: v's N - 1 contributions leave through its one out-link, then travel 2α.
+    const TuneRow rs = TuneSize(g, cands, m, Collective::kReduceScatter, kSweep, Rational(bytes));
+    EXPECT_EQ(rs.alpha_beta_bound, Rational(2, 1000000) + bandwidth);
   }
 }
 
