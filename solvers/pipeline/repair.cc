@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <cstddef>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -21,17 +23,35 @@ using Clock = std::chrono::steady_clock;
 // Rounds of Theorem 9's test in the residual packing (each may drop more kept trees).
 constexpr int kMaxCutRounds = 64;
 
-// The link ids of a walk, or std::nullopt when one of its steps is not a link of g.
-std::optional<std::vector<int>> RouteLinks(const Topology& g, const std::vector<int>& path) {
-  std::vector<int> links;
-  links.reserve(path.size());
-  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-    std::optional<int> e = g.FindLink(path[i], path[i + 1]);
-    if (!e) return std::nullopt;
-    links.push_back(*e);
+// The link u -> v of g by a scan of u's out-links sorted by head (degrees are small; a hash
+// lookup per step of every route of OLD cost more).
+class LinkFinder {
+ public:
+  explicit LinkFinder(const Topology& g) : out_(g.num_nodes()) {
+    for (int e = 0; e < g.num_links(); ++e) out_[g.link(e).from].push_back({g.link(e).to, e});
+    for (auto& links : out_) std::sort(links.begin(), links.end());
   }
-  return links;
-}
+  std::optional<int> Find(int u, int v) const {
+    const auto& links = out_[u];
+    auto it = std::lower_bound(links.begin(), links.end(), std::make_pair(v, -1));
+    if (it == links.end() || it->first != v) return std::nullopt;
+    return it->second;
+  }
+  // The link ids of a walk, or std::nullopt when one of its steps is not a link of g.
+  std::optional<std::vector<int>> RouteLinks(const std::vector<int>& path) const {
+    std::vector<int> links;
+    links.reserve(path.size());
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      std::optional<int> e = Find(path[i], path[i + 1]);
+      if (!e) return std::nullopt;
+      links.push_back(*e);
+    }
+    return links;
+  }
+
+ private:
+  std::vector<std::vector<std::pair<int, int>>> out_;  // per node: (head, link id), sorted
+};
 
 // Breadth-first search over links with residual >= need, from the nodes marked in `reached`
 // (compute nodes), through switches only, stopping at the compute nodes it finds (not marked):
@@ -86,11 +106,18 @@ std::vector<int> PathNodes(const Topology& g, const std::vector<int>& links) {
   return nodes;
 }
 
+// A broken route of OLD (trees[i].edges[edge].routes[route]) and the routes replacing it.
+struct RoutePatch {
+  std::size_t edge = 0, route = 0;
+  std::vector<PipelineRoute> routes;
+};
+
 // What one attempt at a target changes in OLD; the kept trees are left in OLD.
 struct RepairPlan {
-  std::map<std::size_t, PipelineTree> rerouted;  // tree index -> the tree with new routes
-  std::set<std::size_t> dropped;                 // tree indices replaced
-  std::vector<PipelineTree> added;               // trees packed for them
+  std::vector<BigInt> loads;  // per link: the repaired schedule's load
+  std::map<std::size_t, std::vector<RoutePatch>> rerouted;  // tree index -> its patches
+  std::set<std::size_t> dropped;                            // tree indices replaced
+  std::vector<PipelineTree> added;                          // trees packed for them
   RepairStats counts;
   std::string why;  // why the attempt failed
 };
@@ -100,9 +127,17 @@ class RepairAttempt {
  public:
   RepairAttempt(const Topology& g, const PipelineSchedule& old, const BigInt& k,
                 const Rational& target, const PipelineOptions& options)
-      : g_(g), old_(old), options_(options), factor_(k / old.k), res_(g.num_links()), search_(g) {
-    for (int e = 0; e < g.num_links(); ++e)
-      res_[e] = Floor(Rational(k) * target * g.link(e).bandwidth);
+      : g_(g),
+        old_(old),
+        options_(options),
+        factor_(k / old.k),
+        cap_(g.num_links()),
+        links_(g),
+        search_(g) {
+    for (int e = 0; e < g.num_links(); ++e) {
+      cap_[e] = Floor(Rational(k) * target * g.link(e).bandwidth);
+    }
+    res_ = cap_;
   }
 
   // The plan, or std::nullopt (plan_.why says why) when the target cannot be reached this way.
@@ -110,6 +145,8 @@ class RepairAttempt {
     if (!ChargeSurvivingRoutes() || !RerouteAffectedTrees() || !PackDroppedDemand()) {
       return std::nullopt;
     }
+    plan_.loads.resize(res_.size());
+    for (std::size_t e = 0; e < res_.size(); ++e) plan_.loads[e] = cap_[e] - res_[e];
     return std::move(plan_);
   }
   const std::string& why() const { return plan_.why; }
@@ -131,7 +168,7 @@ class RepairAttempt {
 
   bool ChargeSurvivingRoutes();
   bool RerouteAffectedTrees();
-  bool RerouteTree(std::size_t i, PipelineTree* out, Journal* journal);
+  bool RerouteTree(std::size_t i, std::vector<RoutePatch>* patches, Journal* journal);
   bool RouteSegment(int u, int v, BigInt amount, std::vector<PipelineRoute>* routes,
                     Journal* journal);
   void ReleaseTree(std::size_t i);
@@ -144,25 +181,28 @@ class RepairAttempt {
   const PipelineSchedule& old_;
   const PipelineOptions& options_;
   const BigInt factor_;
-  std::vector<BigInt> res_;
+  std::vector<BigInt> cap_, res_;  // ⌊k·target·b_e⌋ and what is left of it
+  LinkFinder links_;
   SwitchSearch search_;
-  std::vector<std::size_t> affected_;
+  std::map<std::size_t, std::vector<RoutePatch>> broken_;  // affected trees' broken routes
   RepairPlan plan_;
 };
 
 // Step 2: every route over links of g is charged; trees with a broken route are affected.
 bool RepairAttempt::ChargeSurvivingRoutes() {
   for (std::size_t i = 0; i < old_.trees.size(); ++i) {
-    bool broken = false;
-    for (const PipelineTreeEdge& e : old_.trees[i].edges) {
-      for (const PipelineRoute& r : e.routes) {
-        std::optional<std::vector<int>> links = RouteLinks(g_, r.path);
-        if (links) Charge(*links, r.multiplicity * factor_, nullptr);
-        plan_.counts.routes_broken += !links;
-        broken = broken || !links;
+    const std::vector<PipelineTreeEdge>& edges = old_.trees[i].edges;
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+      for (std::size_t r = 0; r < edges[e].routes.size(); ++r) {
+        const PipelineRoute& route = edges[e].routes[r];
+        if (std::optional<std::vector<int>> links = links_.RouteLinks(route.path)) {
+          Charge(*links, route.multiplicity * factor_, nullptr);
+        } else {
+          broken_[i].push_back({e, r, {}});
+          ++plan_.counts.routes_broken;
+        }
       }
     }
-    if (broken) affected_.push_back(i);
   }
   for (int e = 0; e < g_.num_links(); ++e) {
     if (res_[e] < 0 && g_.link(e).from != g_.link(e).to) {
@@ -176,11 +216,10 @@ bool RepairAttempt::ChargeSurvivingRoutes() {
 
 // Step 3: reroute each affected tree's broken routes, or drop the tree.
 bool RepairAttempt::RerouteAffectedTrees() {
-  for (std::size_t i : affected_) {
-    PipelineTree t;
+  for (auto& [i, patches] : broken_) {
     Journal journal;
-    if (RerouteTree(i, &t, &journal)) {
-      plan_.rerouted.emplace(i, std::move(t));
+    if (RerouteTree(i, &patches, &journal)) {
+      plan_.rerouted.emplace(i, std::move(patches));
       continue;
     }
     Undo(&journal);
@@ -192,28 +231,19 @@ bool RepairAttempt::RerouteAffectedTrees() {
   return true;
 }
 
-// The tree with multiplicities times factor_ and each broken route replaced by routes with
-// residual capacity; false when some broken route finds no room.
-bool RepairAttempt::RerouteTree(std::size_t i, PipelineTree* out, Journal* journal) {
+// Each broken route of tree i rerouted with residual capacity (the patches); false when some
+// broken route finds no room.
+bool RepairAttempt::RerouteTree(std::size_t i, std::vector<RoutePatch>* patches, Journal* journal) {
   const PipelineTree& t = old_.trees[i];
-  *out = PipelineTree{t.root, t.multiplicity * factor_, {}};
-  std::int64_t removed = 0, added = 0;
-  for (const PipelineTreeEdge& e : t.edges) {
-    PipelineTreeEdge ne{e.from, e.to, {}};
-    for (const PipelineRoute& r : e.routes) {
-      const BigInt amount = r.multiplicity * factor_;
-      if (RouteLinks(g_, r.path)) {
-        ne.routes.push_back({r.path, amount});
-        continue;
-      }
-      const std::size_t before = ne.routes.size();
-      if (!RouteSegment(e.from, e.to, amount, &ne.routes, journal)) return false;
-      ++removed;
-      added += static_cast<std::int64_t>(ne.routes.size() - before);
+  std::int64_t added = 0;
+  for (RoutePatch& p : *patches) {
+    const PipelineTreeEdge& e = t.edges[p.edge];
+    if (!RouteSegment(e.from, e.to, e.routes[p.route].multiplicity * factor_, &p.routes, journal)) {
+      return false;
     }
-    out->edges.push_back(std::move(ne));
+    added += static_cast<std::int64_t>(p.routes.size());
   }
-  plan_.counts.routes_removed += removed;
+  plan_.counts.routes_removed += static_cast<std::int64_t>(patches->size());
   plan_.counts.routes_added += added;
   return true;
 }
@@ -245,7 +275,7 @@ bool RepairAttempt::RouteSegment(int u, int v, BigInt amount, std::vector<Pipeli
 void RepairAttempt::ReleaseTree(std::size_t i) {
   for (const PipelineTreeEdge& e : old_.trees[i].edges) {
     for (const PipelineRoute& r : e.routes) {
-      if (std::optional<std::vector<int>> links = RouteLinks(g_, r.path)) {
+      if (std::optional<std::vector<int>> links = links_.RouteLinks(r.path)) {
         Charge(*links, -r.multiplicity * factor_, nullptr);
       }
       ++plan_.counts.routes_removed;
@@ -298,6 +328,12 @@ bool RepairAttempt::PackDroppedDemand() {
   }
   plan_.counts.trees_replaced = static_cast<std::int64_t>(plan_.dropped.size());
   plan_.counts.trees_added = static_cast<std::int64_t>(trees->size());
+  for (const PipelineTree& t : *trees) {  // charged, so that the loads are the schedule's
+    for (const PipelineTreeEdge& e : t.edges) {
+      for (const PipelineRoute& r : e.routes)
+        Charge(*links_.RouteLinks(r.path), r.multiplicity, nullptr);
+    }
+  }
   plan_.added = std::move(*trees);
   return true;
 }
@@ -382,28 +418,46 @@ AllgatherOptimum CheapTarget(const Topology& g, const PipelineSchedule& old) {
 
 BigInt Lcm(const BigInt& a, const BigInt& b) { return a / boost::multiprecision::gcd(a, b) * b; }
 
+// Multiplies a tree's multiplicities by `factor` and replaces its broken routes by their patches.
+void PatchTree(PipelineTree* t, const BigInt& factor, std::vector<RoutePatch>* patches) {
+  if (factor != 1) {
+    t->multiplicity *= factor;
+    for (PipelineTreeEdge& e : t->edges) {
+      for (PipelineRoute& r : e.routes) r.multiplicity *= factor;
+    }
+  }
+  if (!patches) return;
+  // Last patch first, so that the indices of the earlier ones stay valid.
+  for (auto p = patches->rbegin(); p != patches->rend(); ++p) {
+    std::vector<PipelineRoute>& routes = t->edges[p->edge].routes;
+    routes.erase(routes.begin() + static_cast<std::ptrdiff_t>(p->route));
+    routes.insert(routes.begin() + static_cast<std::ptrdiff_t>(p->route),
+                  std::make_move_iterator(p->routes.begin()),
+                  std::make_move_iterator(p->routes.end()));
+  }
+}
+
 // OLD with the plan applied, at the target (trees moved out of OLD).
 PipelineSchedule Assemble(const Topology& g, PipelineSchedule& old, RepairPlan& plan,
                           const AllgatherOptimum& target, const BigInt& k) {
   const BigInt factor = k / old.k;
   PipelineSchedule s;
   s.collective = Collective::kAllgather;
+  s.trees.reserve(old.trees.size() + plan.added.size());
   for (std::size_t i = 0; i < old.trees.size(); ++i) {
     if (plan.dropped.count(i)) continue;
     auto it = plan.rerouted.find(i);
-    PipelineTree t = it != plan.rerouted.end() ? std::move(it->second) : std::move(old.trees[i]);
-    if (it == plan.rerouted.end() && factor != 1) {
-      t.multiplicity *= factor;
-      for (PipelineTreeEdge& e : t.edges) {
-        for (PipelineRoute& r : e.routes) r.multiplicity *= factor;
-      }
-    }
-    s.trees.push_back(std::move(t));
+    PatchTree(&old.trees[i], factor, it != plan.rerouted.end() ? &it->second : nullptr);
+    s.trees.push_back(std::move(old.trees[i]));
   }
   for (PipelineTree& t : plan.added) s.trees.push_back(std::move(t));
   s.k = k;
   s.U = Rational(k) * target.ratio;
-  s.ratio = PipelineScheduleRatio(g, s);
+  s.ratio = 0;  // max_e load_e / (k·b_e), from the loads the attempt charged
+  for (int e = 0; e < g.num_links(); ++e) {
+    const Rational r = Rational(plan.loads[e]) / (Rational(k) * g.link(e).bandwidth);
+    if (r > s.ratio) s.ratio = r;
+  }
   if (s.ratio == target.ratio) s.bottleneck_cut = target.bottleneck_cut;
   s.extra["optimal_ratio"] = ToString(target.ratio);
   s.extra["cut_compute"] = target.cut_compute;
