@@ -171,7 +171,9 @@ class RepairAttempt {
   bool RerouteTree(std::size_t i, std::vector<RoutePatch>* patches, Journal* journal);
   bool RouteSegment(int u, int v, BigInt amount, std::vector<PipelineRoute>* routes,
                     Journal* journal);
-  void ReleaseTree(std::size_t i);
+  template <typename F>
+  void ForEachRoute(std::size_t i, F f) const;
+  void DropTree(std::size_t i);
   bool PackDroppedDemand();
   CapacityGraph ResidualGraph() const;
   bool DropTreesInto(const std::vector<int>& x, const CapacityGraph& residual,
@@ -223,8 +225,7 @@ bool RepairAttempt::RerouteAffectedTrees() {
       continue;
     }
     Undo(&journal);
-    ReleaseTree(i);
-    plan_.dropped.insert(i);
+    DropTree(i);
   }
   plan_.counts.trees_rerouted = static_cast<std::int64_t>(plan_.rerouted.size());
   plan_.counts.trees_replaced = static_cast<std::int64_t>(plan_.dropped.size());
@@ -271,16 +272,45 @@ bool RepairAttempt::RouteSegment(int u, int v, BigInt amount, std::vector<Pipeli
   return true;
 }
 
-// A dropped tree gives back the capacity of its surviving routes.
-void RepairAttempt::ReleaseTree(std::size_t i) {
-  for (const PipelineTreeEdge& e : old_.trees[i].edges) {
-    for (const PipelineRoute& r : e.routes) {
-      if (std::optional<std::vector<int>> links = links_.RouteLinks(r.path)) {
-        Charge(*links, -r.multiplicity * factor_, nullptr);
+// Calls f(path, multiplicity) for every route tree i has now: OLD's routes times factor_, a
+// rerouted tree's broken ones replaced by their patches (a dropped affected tree: its broken
+// routes as in OLD).
+template <typename F>
+void RepairAttempt::ForEachRoute(std::size_t i, F f) const {
+  auto it = plan_.rerouted.find(i);
+  const std::vector<RoutePatch>* patches = it == plan_.rerouted.end() ? nullptr : &it->second;
+  std::size_t next = 0;  // patches are in (edge, route) order
+  const std::vector<PipelineTreeEdge>& edges = old_.trees[i].edges;
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    for (std::size_t r = 0; r < edges[e].routes.size(); ++r) {
+      if (patches && next < patches->size() && (*patches)[next].edge == e &&
+          (*patches)[next].route == r) {
+        for (const PipelineRoute& p : (*patches)[next++].routes) f(p.path, p.multiplicity);
+      } else {
+        f(edges[e].routes[r].path, edges[e].routes[r].multiplicity * factor_);
       }
-      ++plan_.counts.routes_removed;
     }
   }
+}
+
+// Tree i is dropped: its routes (over links of g) give their capacity back, a rerouted tree's
+// patches included.
+void RepairAttempt::DropTree(std::size_t i) {
+  ForEachRoute(i, [&](const std::vector<int>& path, const BigInt& m) {
+    if (std::optional<std::vector<int>> links = links_.RouteLinks(path))
+      Charge(*links, -m, nullptr);
+  });
+  if (auto it = plan_.rerouted.find(i); it != plan_.rerouted.end()) {
+    plan_.counts.routes_removed -= static_cast<std::int64_t>(it->second.size());
+    for (const RoutePatch& p : it->second) {
+      plan_.counts.routes_added -= static_cast<std::int64_t>(p.routes.size());
+    }
+    plan_.rerouted.erase(it);
+  }
+  for (const PipelineTreeEdge& e : old_.trees[i].edges) {
+    plan_.counts.routes_removed += static_cast<std::int64_t>(e.routes.size());
+  }
+  plan_.dropped.insert(i);
 }
 
 // Step 4: the dropped trees' multiplicity per root, packed into the residual capacity by the plain
@@ -326,6 +356,7 @@ bool RepairAttempt::PackDroppedDemand() {
       plan_.counts.routes_added += static_cast<std::int64_t>(e.routes.size());
     }
   }
+  plan_.counts.trees_rerouted = static_cast<std::int64_t>(plan_.rerouted.size());
   plan_.counts.trees_replaced = static_cast<std::int64_t>(plan_.dropped.size());
   plan_.counts.trees_added = static_cast<std::int64_t>(trees->size());
   for (const PipelineTree& t : *trees) {  // charged, so that the loads are the schedule's
@@ -347,7 +378,7 @@ CapacityGraph RepairAttempt::ResidualGraph() const {
   return residual;
 }
 
-// Drops kept trees (not rerouted ones) that enter X more than their demand needs, most surplus
+// Drops trees (kept or rerouted) that enter X more than their demand needs, most surplus
 // first, until their surplus covers X's deficit; false when they cannot.
 bool RepairAttempt::DropTreesInto(const std::vector<int>& x, const CapacityGraph& residual,
                                   const std::vector<BigInt>& src, const BigInt& total) {
@@ -359,23 +390,20 @@ bool RepairAttempt::DropTreesInto(const std::vector<int>& x, const CapacityGraph
   for (int v : x) deficit -= src[v];
   std::vector<std::pair<BigInt, std::size_t>> surplus;
   for (std::size_t i = 0; i < old_.trees.size(); ++i) {
-    if (plan_.dropped.count(i) || plan_.rerouted.count(i)) continue;
+    if (plan_.dropped.count(i)) continue;
     const PipelineTree& t = old_.trees[i];
-    BigInt into = in_x[t.root] ? BigInt(0) : BigInt(-t.multiplicity);
-    for (const PipelineTreeEdge& e : t.edges) {
-      for (const PipelineRoute& r : e.routes) {
-        for (std::size_t j = 0; j + 1 < r.path.size(); ++j) {
-          into += !in_x[r.path[j]] && in_x[r.path[j + 1]] ? r.multiplicity : BigInt(0);
-        }
+    BigInt into = in_x[t.root] ? BigInt(0) : BigInt(-t.multiplicity * factor_);
+    ForEachRoute(i, [&](const std::vector<int>& path, const BigInt& m) {
+      for (std::size_t j = 0; j + 1 < path.size(); ++j) {
+        if (!in_x[path[j]] && in_x[path[j + 1]]) into += m;
       }
-    }
-    if (into > 0) surplus.push_back({into * factor_, i});
+    });
+    if (into > 0) surplus.push_back({into, i});
   }
   std::sort(surplus.rbegin(), surplus.rend());
   for (const auto& [gain, i] : surplus) {
     if (deficit <= 0) break;
-    ReleaseTree(i);
-    plan_.dropped.insert(i);
+    DropTree(i);
     deficit -= gain;
   }
   return deficit <= 0;

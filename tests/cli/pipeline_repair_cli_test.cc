@@ -59,6 +59,31 @@ TEST(PipelineRepairCliTest, JsonSummaryMatchesTheFilesAndTheOptimum) {
   EXPECT_EQ(RunCli({"verify", f.failed, out}).exit_code, 0);
 }
 
+TEST(PipelineRepairCliTest, ALowerOptimumIsReportedWithTheNewCut) {
+  // torus(3,3) has no switches: no route can be rerouted, the optimum drops, and the summary's
+  // certificate is a cut of the degraded topology whose value is the new ratio.
+  const std::string intact = TempPath("repair_t33.json"), failed = TempPath("repair_t33_f.json");
+  const std::string old = TempPath("repair_t33_old.json"), out = TempPath("repair_t33_new.json");
+  const std::string fails = WriteTempFile("repair_t33_fails.json", R"([["t0_0", "-", "t0_1"]])");
+  ASSERT_EQ(RunCli({"topo", "gen", "torus(3,3)", "-o", intact}).exit_code, 0);
+  ASSERT_EQ(RunCli({"topo", "gen", "torus(3,3)", "-o", failed, "--fail", fails}).exit_code, 0);
+  ASSERT_EQ(RunCli({"pipeline", intact, "--no-symmetric", "-o", old}).exit_code, 0);
+  auto r = RunCli({"pipeline", failed, "--from", old, "-o", out, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json sum = json::parse(r.out);
+  const json opt = json::parse(RunCli({"optimum", failed, "--json"}).out);
+  EXPECT_EQ(sum["ratio"], opt["ratio"]);
+  EXPECT_NE(sum["ratio"], sum["old_ratio"]);
+  EXPECT_NE(sum["method"], "rerouted");
+  EXPECT_EQ(sum["trees"]["rerouted"], 0);
+  const json& c = sum["certificate"];
+  EXPECT_EQ(c["cut_ratio"], sum["ratio"]);
+  EXPECT_EQ(c["certified_by"], "bound (1)");
+  const json written = json::parse(testing::ReadWholeFile(out));
+  EXPECT_EQ(written["bottleneck_cut"], c["bottleneck_cut"]);
+  EXPECT_EQ(written["repair_old_ratio"], sum["old_ratio"]);
+}
+
 TEST(PipelineRepairCliTest, OldThatDoesNotFitIsExit2OnOneLine) {
   const Files f = MakeFiles();
   const std::string out = TempPath("repair_bad_out.json");

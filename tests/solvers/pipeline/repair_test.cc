@@ -16,6 +16,7 @@
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "solvers/pipeline_test_topologies.h"
 
 namespace collsynth {
 namespace {
@@ -105,6 +106,7 @@ TEST(PipelineRepair, RandomFailuresOnFatTreesToriAndDragonflyRepairToTheOptimum)
       Topology g = DegradedTopology({intact, failed});
       RepairResult r = ExpectRepairedOptimal(g, old.schedule);
       EXPECT_GT(r.stats.routes_broken, 0);  // plain schedules use every link (Algorithm 1)
+      EXPECT_NE(r.method, RepairMethod::kFresh) << r.why_fresh;  // repaired, not resynthesised
     }
   }
 }
@@ -142,6 +144,18 @@ TEST(PipelineRepair, AFailureNoRouteUsesChangesNothing) {
   for (std::size_t i = 0; i < old.schedule.trees.size(); ++i) {
     EXPECT_TRUE(SameTree(r.schedule.trees[i], old.schedule.trees[i])) << "trees[" << i << "]";
   }
+}
+
+TEST(PipelineRepair, OldThatOverloadsTheNewTopologyFallsBackToAFreshSynthesis) {
+  // OLD was made with link r0 <-> r1 at bandwidth 2; on the same ring with bandwidth 1 its kept
+  // routes overload that link at any optimum, so only a fresh synthesis reaches it.
+  Topology wide = testing::RingTopology(6, {2, 1, 1, 1, 1, 1});
+  Topology g = testing::RingTopology(6, {1});
+  PipelineBuildResult old = Plain(wide);
+  RepairResult r = ExpectRepairedOptimal(g, old.schedule);
+  EXPECT_EQ(r.method, RepairMethod::kFresh);
+  EXPECT_NE(r.why_fresh.find("overload"), std::string::npos) << r.why_fresh;
+  EXPECT_TRUE(r.stats.optimum_computed);
 }
 
 TEST(PipelineRepair, ALowerOptimumIsReportedWithTheNewCut) {
