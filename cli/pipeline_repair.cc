@@ -36,8 +36,10 @@ json NodeNames(const Topology& g, const std::vector<int>& nodes) {
 }
 
 // The summary (docs/cli.md "pipeline --from").
+// `s` holds the written schedule's collective, ratio, U and k (its trees are freed before the
+// read-back check); `trees` is how many it had.
 json RepairSummary(const Topology& g, const RepairResult& r, const PipelineSchedule& s,
-                   const PipelineCheckReport& rep, const OutputCheck& written,
+                   std::size_t trees, const PipelineCheckReport& rep, const OutputCheck& written,
                    const json& seconds) {
   const RepairStats& st = r.stats;
   json sum;
@@ -60,7 +62,7 @@ json RepairSummary(const Topology& g, const RepairResult& r, const PipelineSched
                         {"targets_tried", st.attempts}};
   sum["trees"] = {{"old", st.trees_old},           {"kept", st.trees_kept},
                   {"rerouted", st.trees_rerouted}, {"replaced", st.trees_replaced},
-                  {"added", st.trees_added},       {"total", s.trees.size()}};
+                  {"added", st.trees_added},       {"total", trees}};
   sum["routes"] = {
       {"broken", st.routes_broken}, {"removed", st.routes_removed}, {"added", st.routes_added}};
   sum["height_hops"] = rep.height_hops;
@@ -139,13 +141,26 @@ CommandOutcome RunPipelineRepair(const Topology& g, const PipelineRepairRequest&
   const double check_s = SecondsSince(t_check);
   auto t_write = SteadyClock::now();
   double write_s = 0;
+  // What the summary needs; the trees are released once written, before the read-back check
+  // holds its own copy (as the plain path does, docs/performance.md "Plain pipeline path: where
+  // the memory goes").
+  PipelineSchedule head;
+  head.collective = s.collective;
+  head.ratio = s.ratio;
+  head.U = s.U;
+  head.k = s.k;
+  const std::size_t trees = s.trees.size();
   OutputCheck written = WriteCheckedSchedule(
       g,
       [&](std::ostream& out) {
         WritePipelineScheduleJson(s, g, out);
         out << '\n';
       },
-      [&] { write_s = SecondsSince(t_write); }, r.output, {}, SameFigures(rep));
+      [&] {
+        s = PipelineSchedule();
+        write_s = SecondsSince(t_write);
+      },
+      r.output, {}, SameFigures(rep));
   if (!written.ok) {
     return OutcomeFailed("pipeline --from: " + r.output + ": " + written.error +
                          " (nothing written)");
@@ -159,7 +174,7 @@ CommandOutcome RunPipelineRepair(const Topology& g, const PipelineRepairRequest&
                         {"write", write_s},
                         {"output_check", written.seconds}};
   CommandOutcome outcome;
-  outcome.json = RepairSummary(g, repaired, s, rep, written, seconds);
+  outcome.json = RepairSummary(g, repaired, head, trees, rep, written, seconds);
   outcome.text = RepairText(outcome.json, r.output);
   return outcome;
 }
