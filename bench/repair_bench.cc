@@ -61,8 +61,9 @@ bool Certified(const Topology& g, const PipelineSchedule& s) {
 }
 
 // One failure set: repair `old` for g against a fresh synthesis of g; returns the repaired one.
+// `*ok` is cleared when a schedule is not certified or the ratios differ (the cross-check).
 PipelineSchedule RepairAgainstFresh(const std::string& label, const Topology& g,
-                                    PipelineSchedule old) {
+                                    PipelineSchedule old, bool* ok) {
   PipelineBuildResult fresh;
   const double fresh_s = Time([&] { fresh = BuildPipelineSchedule(g, {}); });
   RepairResult rep;
@@ -87,6 +88,8 @@ PipelineSchedule RepairAgainstFresh(const std::string& label, const Topology& g,
       Certified(g, fresh.schedule) ? "certified" : "NOT CERTIFIED",
       Certified(g, rep.schedule) ? "certified" : "NOT CERTIFIED");
   std::fflush(stdout);
+  *ok = *ok && Certified(g, fresh.schedule) && Certified(g, rep.schedule) &&
+        fresh.schedule.ratio == rep.schedule.ratio;
   return std::move(rep.schedule);
 }
 
@@ -105,13 +108,14 @@ int Main(int argc, char** argv) {
   std::printf("%s intact: plain synthesis %.2f s, ratio %s, %zu trees\n", expr.c_str(), intact_s,
               ToString(intact.schedule.ratio).c_str(), intact.schedule.trees.size());
   std::mt19937 rng(seed);
+  bool ok = true;
   FailAggCore(t.intact, failures, rng, &t.failed);
   PipelineSchedule repaired =
       RepairAgainstFresh(expr + " " + std::to_string(failures) + " agg-core links failed",
-                         DegradedTopology(t), std::move(intact.schedule));
+                         DegradedTopology(t), std::move(intact.schedule), &ok);
   FailAggCore(t.intact, 1, rng, &t.failed);
-  RepairAgainstFresh(expr + " one more failed", DegradedTopology(t), std::move(repaired));
-  return 0;
+  RepairAgainstFresh(expr + " one more failed", DegradedTopology(t), std::move(repaired), &ok);
+  return ok ? 0 : 1;
 }
 
 }  // namespace
