@@ -7,16 +7,15 @@
 // repair is certified at the optimum) and what the repair changed.
 //   build/repair_bench [--k K] [--failures F] [--seed S]   (defaults 16, 3, 1)
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/stopwatch.h"
 #include "graphs/expression.h"
 #include "graphs/failed_links.h"
 #include "proofs_check/pipeline_checker.h"
@@ -25,12 +24,6 @@
 
 namespace collsynth {
 namespace {
-
-double Time(const std::function<void()>& f) {
-  auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 bool IsAgg(const std::string& name) {
   return name[0] == 'p' && name.find('a') != std::string::npos;
@@ -65,9 +58,9 @@ bool Certified(const Topology& g, const PipelineSchedule& s) {
 PipelineSchedule RepairAgainstFresh(const std::string& label, const Topology& g,
                                     PipelineSchedule old, bool* ok) {
   PipelineBuildResult fresh;
-  const double fresh_s = Time([&] { fresh = BuildPipelineSchedule(g, {}); });
+  const double fresh_s = SecondsToRun([&] { fresh = BuildPipelineSchedule(g, {}); });
   RepairResult rep;
-  const double repair_s = Time([&] { rep = RepairPipelineSchedule(g, std::move(old)); });
+  const double repair_s = SecondsToRun([&] { rep = RepairPipelineSchedule(g, std::move(old)); });
   const RepairStats& st = rep.stats;
   std::printf(
       "%s: fresh %.2f s, repair %.2f s (ratio repair/fresh %.3f; optimum %.2f s, reroute+pack "
@@ -104,7 +97,7 @@ int Main(int argc, char** argv) {
   const std::string expr = "fattree(" + std::to_string(k) + ")";
   TopologyWithFailures t{EvaluateTopologyExpression(expr), {}};
   PipelineBuildResult intact;
-  const double intact_s = Time([&] { intact = BuildPipelineSchedule(t.intact, {}); });
+  const double intact_s = SecondsToRun([&] { intact = BuildPipelineSchedule(t.intact, {}); });
   std::printf("%s intact: plain synthesis %.2f s, ratio %s, %zu trees\n", expr.c_str(), intact_s,
               ToString(intact.schedule.ratio).c_str(), intact.schedule.trees.size());
   std::mt19937 rng(seed);

@@ -317,7 +317,7 @@ void RepairAttempt::DropTree(std::size_t i) {
 // path's building block (solvers/pipeline/pipeline_schedule_builder.h, RoutedTreesFor: Algorithm 1
 // on the residual, which is Eulerian at every switch, then Algorithm 2), with source capacity the
 // demand at each root and threshold their sum. Theorem 9's condition is tested first; a set X it
-// fails for (a minimum cut) is too poorly entered by the residual, and kept trees that enter X
+// fails for (a minimum cut) is too poorly entered by the residual, and trees that enter X
 // more often than their demand needs are dropped too (their surplus covers the deficit), then the
 // test again, at most kMaxCutRounds times.
 bool RepairAttempt::PackDroppedDemand() {
@@ -345,8 +345,14 @@ bool RepairAttempt::PackDroppedDemand() {
     if (src[v] > 0) demands.push_back({v, src[v]});
   }
   PipelineStats stats;
-  std::optional<std::vector<PipelineTree>> trees =
-      RoutedTreesFor(g_, residual, src, total, demands, NonEulerianSplit::kTry, options_, &stats);
+  std::optional<std::vector<PipelineTree>> trees;
+  try {
+    trees =
+        RoutedTreesFor(g_, residual, src, total, demands, NonEulerianSplit::kTry, options_, &stats);
+  } catch (const std::logic_error& e) {  // said, never hidden: the fallback then runs
+    plan_.why = std::string("the residual packing failed: ") + e.what();
+    return false;
+  }
   if (!trees) {
     plan_.why = "edge splitting could not isolate a switch of the residual capacity";
     return false;
