@@ -17,6 +17,7 @@
 #include "solvers/pipeline/allgather_optimum.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
 #include "solvers/pipeline_test_topologies.h"
+#include "test_util.h"
 
 namespace collsynth {
 namespace {
@@ -99,14 +100,19 @@ TEST(PipelineRepair, RandomFailuresOnFatTreesToriAndDragonflyRepairToTheOptimum)
                         Case{"dragonfly(2,2,1)", 1, SwitchToSwitch}}) {
     Topology intact = EvaluateTopologyExpression(c.expr);
     PipelineBuildResult old = Plain(intact);
-    for (unsigned seed = 1; seed <= 3; ++seed) {
+    // Seeds 1-3 are fixed (on them the repair itself, not the fallback, must reach the optimum);
+    // $COLLSYNTH_SEED adds one more draw, on which only the guarantees are asserted.
+    const unsigned extra = static_cast<unsigned>(testing::TestSeed());
+    for (unsigned seed : {1u, 2u, 3u, extra}) {
       SCOPED_TRACE(std::string(c.expr) + " seed " + std::to_string(seed));
       std::vector<int> failed = RandomDuplexFailures(intact, c.failures, seed, c.pick);
       ASSERT_EQ(static_cast<int>(failed.size()), 2 * c.failures);
       Topology g = DegradedTopology({intact, failed});
       RepairResult r = ExpectRepairedOptimal(g, old.schedule);
       EXPECT_GT(r.stats.routes_broken, 0);  // plain schedules use every link (Algorithm 1)
-      EXPECT_NE(r.method, RepairMethod::kFresh) << r.why_fresh;  // repaired, not resynthesised
+      if (seed <= 3) {
+        EXPECT_NE(r.method, RepairMethod::kFresh) << r.why_fresh;
+      }
     }
   }
 }
