@@ -507,6 +507,21 @@ std::int64_t CountRoutes(const PipelineSchedule& s) {
   return n;
 }
 
+// The attempt's counts into the result, and the method they amount to.
+void RecordCounts(const RepairStats& counts, RepairResult* out) {
+  RepairStats& st = out->stats;
+  st.trees_rerouted = counts.trees_rerouted;
+  st.trees_replaced = counts.trees_replaced;
+  st.trees_added = counts.trees_added;
+  st.trees_kept = st.trees_old - st.trees_rerouted - st.trees_replaced;
+  st.routes_broken = counts.routes_broken;
+  st.routes_removed = counts.routes_removed;
+  st.routes_added = counts.routes_added;
+  out->method = st.trees_replaced > 0  ? RepairMethod::kResidualPacking
+                : st.routes_broken > 0 ? RepairMethod::kRerouted
+                                       : RepairMethod::kUnchanged;
+}
+
 // Steps 1-4 on the allgather frame (g^T for reduce-scatter); false when no target worked.
 bool RepairAtOptimum(const Topology& g, PipelineSchedule& old, const PipelineOptions& options,
                      RepairResult* out) {
@@ -523,17 +538,7 @@ bool RepairAtOptimum(const Topology& g, PipelineSchedule& old, const PipelineOpt
     if (plan) {
       PipelineSchedule s = Assemble(g, old, *plan, target, k);
       if (s.ratio == target.ratio) {
-        RepairStats& st = out->stats;
-        st.trees_rerouted = plan->counts.trees_rerouted;
-        st.trees_replaced = plan->counts.trees_replaced;
-        st.trees_added = plan->counts.trees_added;
-        st.trees_kept = st.trees_old - st.trees_rerouted - st.trees_replaced;
-        st.routes_broken = plan->counts.routes_broken;
-        st.routes_removed = plan->counts.routes_removed;
-        st.routes_added = plan->counts.routes_added;
-        out->method = st.trees_replaced > 0  ? RepairMethod::kResidualPacking
-                      : st.routes_broken > 0 ? RepairMethod::kRerouted
-                                             : RepairMethod::kUnchanged;
+        RecordCounts(plan->counts, out);
         out->schedule = std::move(s);
         out->optimum = std::move(target);
         return true;
