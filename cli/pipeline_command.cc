@@ -1,6 +1,6 @@
 // collsynth pipeline FILE [--collective allgather|reduce-scatter|allreduce|broadcast]
 //                         [--root NAME] [--fixed-k K] [--min-height | --height H]
-//                         -o SCHEDULE.json [--json]
+//                         [--from OLD.json] -o SCHEDULE.json [--json]
 //   Bandwidth-optimal pipeline schedule (seed 004 §2, §2.4, App. A-B). The schedule is
 //   checked by proofs_check's CheckPipelineSchedule before it is written; a failed check
 //   writes nothing and exits 1. There is no way to skip the check.
@@ -10,6 +10,7 @@
 
 #include "cli/command_registry.h"
 #include "cli/height_choice.h"
+#include "cli/pipeline_repair.h"
 #include "cli/pipeline_request.h"
 #include "cli/schedule_output.h"
 #include "core/input_error.h"
@@ -32,7 +33,7 @@ using nlohmann::json;
 
 struct PipelineArgs {
   std::string file;
-  std::string collective = "allgather";
+  std::string collective;  // "" = allgather (or, with --from, OLD's)
   std::string root;
   std::string fixed_k;
   std::string output;
@@ -43,6 +44,7 @@ struct PipelineArgs {
   bool no_symmetric = false;
   bool min_height = false;  // --min-height (cli/height_choice.h)
   std::string height;       // --height H
+  std::string from;         // --from OLD (cli/pipeline_repair.h)
 };
 
 // The symmetric path (docs/symmetry.md, docs/cli.md "Symmetric schedules"). Returns the exit code,
@@ -156,6 +158,10 @@ void AddPipelineOptions(CLI::App* cmd, PipelineArgs* args) {
                 "(docs/min_height.md)");
   cmd->add_option("--height", args->height,
                   "the best ratio among the checked schedules of height <= H links");
+  cmd->add_option("--from", args->from,
+                  "repair OLD (a plain allgather or reduce-scatter schedule, optimal before "
+                  "some links failed) for FILE: keep, reroute or replace its trees "
+                  "(docs/repair.md)");
 }
 
 // What the plain path's checker measured, for the summary.
@@ -281,8 +287,25 @@ int RunPlain(const PipelineArgs& a, const Topology& g, const PipelineOptions& op
   return kExitOk;
 }
 
+// --from: the repair of a schedule made before a failure (cli/pipeline_repair.h).
+int RunRepair(const PipelineArgs& a, const Topology& g, const PipelineOptions& opt) {
+  if (!a.fixed_k.empty() || a.symmetric || a.min_height || !a.height.empty()) {
+    throw InputError("<args>", "--from",
+                     "cannot be combined with --fixed-k, --symmetric, --min-height or --height");
+  }
+  PipelineRepairRequest r{a.file, a.from, a.output, std::nullopt, opt};
+  if (!a.collective.empty()) r.collective = opt.collective;
+  CommandOutcome outcome = RunPipelineRepair(g, r);
+  if (outcome.ok && a.output == "-") {
+    std::cerr << outcome.json.dump() << "\n";
+    return kExitOk;
+  }
+  return PrintOutcome(outcome, a.json);
+}
+
 int RunPipeline(const PipelineArgs& a) {
-  PipelineOptions opt = ParsePipelineOptions(a.collective, a.fixed_k, kCliPipelineOptionNames);
+  PipelineOptions opt = ParsePipelineOptions(a.collective.empty() ? "allgather" : a.collective,
+                                             a.fixed_k, kCliPipelineOptionNames);
   if (a.packing == "arc-by-arc") {
     opt.packing.batch_certify = false;
   } else if (a.packing != "batch") {
@@ -295,6 +318,7 @@ int RunPipeline(const PipelineArgs& a) {
   }
   Topology g = ReadTopologyFile(a.file);
   SetPipelineTopology(g, a.file, a.root, kCliPipelineOptionNames, &opt);
+  if (!a.from.empty()) return RunRepair(a, g, opt);
   if (a.min_height || !a.height.empty()) {  // cli/height_choice.h
     const bool other = opt.fixed_k || a.symmetric || a.no_symmetric;
     return RunPipelineHeightChoice(

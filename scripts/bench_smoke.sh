@@ -19,6 +19,7 @@ declare -A smoke_args=(
   [generators_bench]="--quick ."
   [pipeline_bench]="--only torus4"
   [polarstar_bench]="8"
+  [repair_bench]="--k 4"
   [simulate_bench]="--quick"
   [symmetric_bench]="--only fattree16 --plain"
   [schedule_writer_bench]="--dim 4 --boxes 2 --fattree 4 --reps 1"

@@ -45,16 +45,9 @@ bool IsEulerian(const Topology& g, const CapacityGraph& d) {
   return true;
 }
 
-// What TreesFor does with a capacity graph that is not Eulerian.
-enum class NonEulerianSplit {
-  kRefuse,  // Algorithm 1 with require_eulerian (Theorem 7's precondition)
-  kTry,     // fixed k (§2.4): relaxed mode when d is not Eulerian, std::nullopt if stuck
-};
+}  // namespace
 
-// Splitting + packing for the given capacity graph and demands, mapped to physical routes.
-// std::nullopt when d is not Eulerian (only with NonEulerianSplit::kTry) and Algorithm 1
-// cannot isolate a switch: Theorem 7 needs an Eulerian graph.
-std::optional<std::vector<PipelineTree>> TreesFor(
+std::optional<std::vector<PipelineTree>> RoutedTreesFor(
     const Topology& g, const CapacityGraph& d, const std::vector<BigInt>& source_capacity,
     const BigInt& threshold, const std::vector<std::pair<int, BigInt>>& demands,
     NonEulerianSplit non_eulerian, const PipelineOptions& options, PipelineStats* stats) {
@@ -118,6 +111,8 @@ std::optional<std::vector<PipelineTree>> TreesFor(
   return trees;
 }
 
+namespace {
+
 // §2.4 on switch topologies, when G({⌊U*·b_e⌋}) is not Eulerian and Algorithm 1 fails on
 // it: the least U' >= U* with every U'·b_e integral. With b_e = values_e / L and
 // G = gcd(values), U' = ⌈U*·G/L⌉·L/G; G({U'·b_e}) is proportional to the bandwidths, hence
@@ -160,7 +155,7 @@ std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGr
   while (u < eulerian && tried <= max_breakpoints) {
     CapacityGraph du = u == least ? *d : ScaledCapacityGraph(g, u, true);
     ++tried;
-    trees = TreesFor(g, du, src, threshold, demands, NonEulerianSplit::kTry, options, stats);
+    trees = RoutedTreesFor(g, du, src, threshold, demands, NonEulerianSplit::kTry, options, stats);
     if (trees) {
       *d = std::move(du);
       break;
@@ -171,7 +166,8 @@ std::vector<PipelineTree> FixedKTrees(const Topology& g, Rational* U, CapacityGr
   if (!trees) {  // U* = U' (then G({⌊U*·b_e⌋}) is Eulerian), or the attempts ran out
     u = eulerian;
     *d = ScaledCapacityGraph(g, u, false);
-    trees = TreesFor(g, *d, src, threshold, demands, NonEulerianSplit::kRefuse, options, stats);
+    trees =
+        RoutedTreesFor(g, *d, src, threshold, demands, NonEulerianSplit::kRefuse, options, stats);
     fallback = true;
   }
   search->reset();
@@ -272,8 +268,8 @@ PipelineSchedule AllgatherSchedule(const Topology& g, const PipelineOptions& opt
     RecordFixedKSearch(search, &s);
     out->fixed_k->searches = {std::move(search)};
   } else {
-    s.trees = *TreesFor(g, d, src, k * g.num_compute(), demands, NonEulerianSplit::kRefuse, options,
-                        &stats);
+    s.trees = *RoutedTreesFor(g, d, src, k * g.num_compute(), demands, NonEulerianSplit::kRefuse,
+                              options, &stats);
   }
   s.U = U;
   s.k = k;
@@ -414,8 +410,8 @@ PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptio
         RecordFixedKSearch(search, &s);
         out.fixed_k->searches = {std::move(search)};
       } else {
-        s.trees = *TreesFor(g, d, src, k, {{options.root, k}}, NonEulerianSplit::kRefuse, options,
-                            &out.stats);
+        s.trees = *RoutedTreesFor(g, d, src, k, {{options.root, k}}, NonEulerianSplit::kRefuse,
+                                  options, &out.stats);
       }
       s.U = U;
       s.k = k;

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/rational.h"
@@ -115,6 +116,23 @@ struct PipelineBuildResult {
 };
 
 PipelineBuildResult BuildPipelineSchedule(const Topology& g, const PipelineOptions& options);
+
+// What RoutedTreesFor does with a capacity graph that is not Eulerian.
+enum class NonEulerianSplit {
+  kRefuse,  // Algorithm 1 with require_eulerian (Theorem 7's precondition)
+  kTry,     // relaxed mode when d is not Eulerian (fixed k, §2.4; the residual of a repair,
+            // solvers/pipeline/repair.h), std::nullopt if stuck
+};
+
+// The building block of every builder above: splitting (Algorithm 1) of d with the source
+// capacities and threshold, packing (Algorithm 2) of `demands` in the result, each tree's
+// edges mapped back to physical routes. std::nullopt when d is not Eulerian (only with
+// NonEulerianSplit::kTry) and Algorithm 1 cannot isolate a switch: Theorem 7 needs an Eulerian
+// graph. Precondition: min_v F(s, v; D_c) >= threshold (std::logic_error otherwise).
+std::optional<std::vector<PipelineTree>> RoutedTreesFor(
+    const Topology& g, const CapacityGraph& d, const std::vector<BigInt>& source_capacity,
+    const BigInt& threshold, const std::vector<std::pair<int, BigInt>>& demands,
+    NonEulerianSplit non_eulerian, const PipelineOptions& options, PipelineStats* stats);
 
 // Recomputes a (single-phase) schedule's ratio max_e load_e / (k·b_e) from its routes; for
 // reduce-scatter the loads are on the reversed paths. Independent of how it was built.
