@@ -41,8 +41,9 @@ struct PipelineArgs {
   bool json = false;
   bool symmetric = false;
   bool no_symmetric = false;
-  bool min_height = false;  // --min-height (cli/height_choice.h)
-  std::string height;       // --height H
+  bool whole_group = false;  // --whole-group: case 2 of docs/symmetry.md
+  bool min_height = false;   // --min-height (cli/height_choice.h)
+  std::string height;        // --height H
 };
 
 // The symmetric path (docs/symmetry.md, docs/cli.md "Symmetric schedules"). Returns the exit code,
@@ -51,7 +52,9 @@ struct PipelineArgs {
 std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Collective collective,
                                 std::string* why) {
   auto t0 = std::chrono::steady_clock::now();
-  SymmetricPipelineResult built = BuildSymmetricPipelineSchedule(g, collective);
+  SymmetricPipelineOptions options;
+  options.whole_group = args.whole_group;
+  SymmetricPipelineResult built = BuildSymmetricPipelineSchedule(g, collective, options);
   const double build_s = SecondsSince(t0);
   if (!built.schedule) {
     *why = built.why;
@@ -98,6 +101,7 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
   sum["height_lower_bound_hops"] = rep.height_lower_bound_hops;
   sum["symmetric"] = {{"used", true},
                       {"group_order", built.group_order},
+                      {"action", first.stabiliser_invariant ? "stabiliser-invariant" : "regular"},
                       {"generators", first.generators.size()},
                       {"representatives", first.representatives.size()},
                       {"link_orbits", built.link_orbits},
@@ -149,6 +153,10 @@ void AddPipelineOptions(CLI::App* cmd, PipelineArgs* args) {
   cmd->add_flag("--symmetric", args->symmetric,
                 "write the compact pipeline-symmetric format (the default when the topology "
                 "declares automorphisms; allgather and reduce-scatter)");
+  cmd->add_flag("--whole-group", args->whole_group,
+                "symmetric path with every declared generator, not only a subgroup acting "
+                "regularly: one representative per orbit of the whole group, trees invariant "
+                "under each representative's stabiliser (docs/symmetry.md, case 2)");
   cmd->add_flag("--no-symmetric", args->no_symmetric,
                 "ignore declared automorphisms: the plain pipeline format");
   cmd->add_flag("--min-height", args->min_height,
@@ -296,22 +304,28 @@ int RunPipeline(const PipelineArgs& a) {
   Topology g = ReadTopologyFile(a.file);
   SetPipelineTopology(g, a.file, a.root, kCliPipelineOptionNames, &opt);
   if (a.min_height || !a.height.empty()) {  // cli/height_choice.h
-    const bool other = opt.fixed_k || a.symmetric || a.no_symmetric;
+    const bool other = opt.fixed_k || a.symmetric || a.no_symmetric || a.whole_group;
     return RunPipelineHeightChoice(
         g, {a.file, opt.collective, a.min_height, a.height, other, a.output, a.json});
   }
   if (a.symmetric && a.no_symmetric) {
     throw InputError("<args>", "--symmetric", "contradicts --no-symmetric");
   }
+  if (a.whole_group && a.no_symmetric) {
+    throw InputError("<args>", "--whole-group", "contradicts --no-symmetric");
+  }
+  const bool symmetric = a.symmetric || a.whole_group;
+  const char* symmetric_flag = a.whole_group ? "--whole-group" : "--symmetric";
   const bool symmetric_collective = SymmetricPathApplies(opt);
-  if (a.symmetric && !symmetric_collective) {
-    throw InputError("<args>", "--symmetric",
+  if (symmetric && !symmetric_collective) {
+    throw InputError("<args>", symmetric_flag,
                      "applies to allgather, reduce-scatter and allreduce without --fixed-k");
   }
-  if (a.symmetric && g.automorphisms().empty()) {
+  if (symmetric && g.automorphisms().empty()) {
     throw InputError(a.file, "automorphisms",
-                     "--symmetric needs declared automorphisms (`collsynth topo symmetry "
-                     "FILE` finds them)");
+                     std::string(symmetric_flag) +
+                         " needs declared automorphisms (`collsynth topo symmetry FILE` finds "
+                         "them)");
   }
   std::string symmetric_why;
   if (!a.no_symmetric && symmetric_collective && !g.automorphisms().empty()) {
