@@ -101,12 +101,13 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
   sum["height_lower_bound_hops"] = rep.height_lower_bound_hops;
   sum["symmetric"] = {{"used", true},
                       {"group_order", built.group_order},
-                      {"action", first.stabiliser_invariant ? "stabiliser-invariant" : "regular"},
                       {"generators", first.generators.size()},
                       {"representatives", first.representatives.size()},
                       {"link_orbits", built.link_orbits},
                       {"column_generation_rounds", built.stats.column_generation_rounds},
                       {"columns", built.stats.columns}};
+  // Case 2 only, so that case 1's summary keeps its fields.
+  if (first.stabiliser_invariant) sum["symmetric"]["action"] = "stabiliser-invariant";
   sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows}, {"splitting", 0}, {"packing", 0}};
   sum["seconds"] = build_s;
   sum["stage_seconds"] = {{"group", built.stats.group_seconds},

@@ -679,9 +679,27 @@ bool PhaseBuilder::IntegerMultiplicities() {
   return true;
 }
 
-// The image of tree c under the automorphism p (nodes and route links mapped; the link orbits
+// An automorphism as it acts on nodes and on links (link_image[e] = the link (p(u), p(v))).
+struct Automorphism {
+  std::vector<int> node_image, link_image;
+};
+
+Automorphism WithLinkImages(const Topology& g, std::vector<int> p) {
+  Automorphism a;
+  a.link_image.resize(g.num_links());
+  for (int e = 0; e < g.num_links(); ++e) {
+    const std::optional<int> image = g.FindLink(p[g.link(e).from], p[g.link(e).to]);
+    if (!image) throw std::logic_error("symmetric pipeline: generator is not an automorphism");
+    a.link_image[e] = *image;
+  }
+  a.node_image = std::move(p);
+  return a;
+}
+
+// The image of tree c under the automorphism a (nodes and route links mapped; the link orbits
 // are the group's, so c_O is unchanged).
-Column MapColumn(const Topology& g, const Column& c, const std::vector<int>& p) {
+Column MapColumn(const Column& c, const Automorphism& a) {
+  const std::vector<int>& p = a.node_image;
   Column d;
   d.rep = c.rep;
   d.parent.assign(c.parent.size(), -1);
@@ -691,11 +709,7 @@ Column MapColumn(const Topology& g, const Column& c, const std::vector<int>& p) 
     if (c.parent[v] < 0) continue;
     d.parent[p[v]] = p[c.parent[v]];
     std::vector<int>& links = d.route[p[v]];
-    for (int l : c.route[v]) {
-      const std::optional<int> image = g.FindLink(p[g.link(l).from], p[g.link(l).to]);
-      if (!image) throw std::logic_error("symmetric pipeline: generator is not an automorphism");
-      links.push_back(*image);
-    }
+    for (int l : c.route[v]) links.push_back(a.link_image[l]);
   }
   return d;
 }
@@ -720,7 +734,7 @@ bool PhaseBuilder::Symmetrise() {
   const int n = g_.num_nodes();
   // Generators of Γ_r: the strong generators fixing r of a base and strong generating set of Γ
   // with r as the first base point (they generate the first point stabiliser, by definition).
-  std::vector<std::vector<std::vector<int>>> stabiliser(num_reps_);
+  std::vector<std::vector<Automorphism>> stabiliser(num_reps_);
   for (int r = 0; r < num_reps_; ++r) {
     const int root = h.representatives[r];
     SchreierSimsGroup group(n, h.generators, {root}, options_.group_work);
@@ -734,10 +748,12 @@ bool PhaseBuilder::Symmetrise() {
       const BigInt order = group.Order();
       h.order = order <= (BigInt(1) << 62) ? order.convert_to<std::int64_t>() : 0;
     }
+    std::set<std::vector<int>> distinct;
     for (std::vector<int>& p : group.StrongGenerators()) {
       bool identity = true;
       for (int v = 0; v < n && identity; ++v) identity = p[v] == v;
-      if (p[root] == root && !identity) stabiliser[r].push_back(std::move(p));
+      if (p[root] != root || identity || !distinct.insert(p).second) continue;
+      stabiliser[r].push_back(WithLinkImages(g_, std::move(p)));
     }
   }
   // Each tree's Γ_r-orbit by closure; images weighted m_T·L/|orbit| (L the lcm of the orbit
@@ -750,8 +766,8 @@ bool PhaseBuilder::Symmetrise() {
     std::vector<Column> orbit = {columns_[i]};
     std::set<std::vector<int>> seen = {ColumnKey(columns_[i])};
     for (std::size_t head = 0; head < orbit.size(); ++head) {
-      for (const std::vector<int>& p : stabiliser[columns_[i].rep]) {
-        Column image = MapColumn(g_, orbit[head], p);
+      for (const Automorphism& a : stabiliser[columns_[i].rep]) {
+        Column image = MapColumn(orbit[head], a);
         if (!seen.insert(ColumnKey(image)).second) continue;
         if (orbit.size() >= kMaxTreeOrbit) {
           out_.why = "a tree's orbit under its root's stabiliser has more than " +
