@@ -73,7 +73,9 @@
 //     distinct non-identity one h must map r's weighted tree set onto itself (trees compared
 //     as root, sorted edges and sorted routes with multiplicities) — kNotInvariant. The
 //     elements of Γ_r keeping the set form a subgroup containing the generators, so all of Γ_r
-//     keeps it;
+//     keeps it. Shortcut: when the generators commute, (a) holds and case 1's labelling of the
+//     orbit of r succeeds with Π n_i nodes, Γ_r is trivial (the argument below) and nothing is
+//     compared;
 //  f. link orbits, loads, ratio and certificate as in (f) and (g) above.
 // Why: by (b) and (e), Theorem (case 2) of docs/symmetry.md applies: the expansion gives s the
 // set g_s(F_r), the same for every g ∈ Γ with g(r) = s, so it is Γ-invariant, its loads are

@@ -409,6 +409,26 @@ std::optional<RegularGroup> ChooseWholeGroup(const Topology& g, std::string* why
   }
   LinkOrbits(g, &h);
   h.order = 0;  // set by the caller from a base and strong generating set
+  // When the generators commute and act regularly (case 1's test on a copy), every Γ_r is
+  // trivial and |Γ| = Π orders: Symmetrise then needs no Schreier-Sims.
+  bool commute = true;
+  for (std::size_t i = 0; i < m && commute; ++i) {
+    for (std::size_t j = i + 1; j < m && commute; ++j) {
+      commute = PermutationsCommute(h.generators[i], h.generators[j]);
+    }
+  }
+  std::int64_t product = 1;
+  for (std::int64_t order : h.orders) {
+    if (product > g.num_compute() / order) commute = false;  // more elements than nodes
+    if (commute) product *= order;
+  }
+  RegularGroup copy;
+  copy.generators = h.generators;
+  copy.orders = h.orders;
+  if (commute && AssignExponents(g, &copy)) {
+    h.regular_action = true;
+    h.order = copy.order;
+  }
   return h;
 }
 
@@ -735,7 +755,7 @@ bool PhaseBuilder::Symmetrise() {
   // Generators of Γ_r: the strong generators fixing r of a base and strong generating set of Γ
   // with r as the first base point (they generate the first point stabiliser, by definition).
   std::vector<std::vector<Automorphism>> stabiliser(num_reps_);
-  for (int r = 0; r < num_reps_; ++r) {
+  for (int r = 0; r < num_reps_ && !h.regular_action; ++r) {
     const int root = h.representatives[r];
     SchreierSimsGroup group(n, h.generators, {root}, options_.group_work);
     if (!group.complete()) {

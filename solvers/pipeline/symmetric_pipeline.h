@@ -74,6 +74,7 @@ struct RegularGroup {
   // Then `exponents` is empty, `words` gives every compute node s a word g_s with g_s(r) = s,
   // `orbit_size` is |Γr| per representative, and `order` is |Γ| (0 when above 2^62).
   bool whole_group = false;
+  bool regular_action = false;           // case 2 whose generators happen to act regularly
   std::vector<GroupWord> words;          // per node (compute only; case 2)
   std::vector<std::int64_t> orbit_size;  // per representative: |Γr| (both cases)
 };
