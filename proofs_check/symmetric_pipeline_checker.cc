@@ -58,6 +58,11 @@ class SymmetricChecker {
   void CheckStabiliserInvariance();
   int ApplyWord(const GroupWord& word, int v) const;
   bool TrivialStabiliser(int r) const;
+  // next = label + unit_j (mod the orders): the label of gen_j(t) when t has `label`.
+  void StepLabel(const std::int64_t* label, std::size_t j, std::vector<std::int64_t>& next) const {
+    std::copy(label, label + m_, next.begin());
+    next[j] = (next[j] + 1) % s_.orders[j];
+  }
 
   const Topology& g_;
   const SymmetricPipelineSchedule& s_;
@@ -301,8 +306,7 @@ void SymmetricChecker::CheckRegularAction() {
       const int t = queue[head];
       for (std::size_t j = 0; j < m_; ++j) {
         const int u = s_.generators[j][t];
-        std::copy(at(t), at(t) + m_, next.begin());
-        next[j] = (next[j] + 1) % s_.orders[j];
+        StepLabel(at(t), j, next);
         if (owner[u] == static_cast<int>(i)) {
           if (std::equal(next.begin(), next.end(), at(u)) || !regular) continue;
           regular = false;
@@ -449,8 +453,7 @@ bool SymmetricChecker::TrivialStabiliser(int r) const {
     const int t = queue[head];
     for (std::size_t j = 0; j < m_; ++j) {
       const int u = s_.generators[j][t];
-      std::copy(at(t), at(t) + m_, next.begin());
-      next[j] = (next[j] + 1) % s_.orders[j];
+      StepLabel(at(t), j, next);
       if (at(u)[0] < 0) {
         std::copy(next.begin(), next.end(), at(u));
         queue.push_back(u);
