@@ -50,14 +50,15 @@ struct PipelineArgs {
 // or std::nullopt when no symmetric schedule was found (`*why` says why; the caller then runs the
 // plain path).
 std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Collective collective,
-                                std::string* why) {
+                                bool whole_group, std::string* why, bool* no_regular_group) {
   auto t0 = std::chrono::steady_clock::now();
   SymmetricPipelineOptions options;
-  options.whole_group = args.whole_group;
+  options.whole_group = whole_group;
   SymmetricPipelineResult built = BuildSymmetricPipelineSchedule(g, collective, options);
   const double build_s = SecondsSince(t0);
   if (!built.schedule) {
     *why = built.why;
+    *no_regular_group = built.no_regular_group;
     return std::nullopt;
   }
   SymmetricPipelineSchedule& s = *built.schedule;
@@ -337,8 +338,21 @@ int RunPipeline(const PipelineArgs& a) {
                          "not an automorphism: " + check.problem);
       }
     }
-    if (std::optional<int> code = RunSymmetric(a, g, opt.collective, &symmetric_why)) {
+    bool no_regular_group = false;
+    if (std::optional<int> code =
+            RunSymmetric(a, g, opt.collective, a.whole_group, &symmetric_why, &no_regular_group)) {
       return *code;
+    }
+    // No subgroup acts regularly (case 1 keeps no generator): the whole group (case 2), which
+    // needs no regular action, before the plain path.
+    if (no_regular_group) {
+      if (!a.json && a.output != "-") {
+        std::cerr << "collsynth: note: " << symmetric_why << "; trying the whole group\n";
+      }
+      if (std::optional<int> code =
+              RunSymmetric(a, g, opt.collective, true, &symmetric_why, &no_regular_group)) {
+        return *code;
+      }
     }
     if (!a.json && a.output != "-") {
       std::cerr << "collsynth: note: no symmetric schedule (" << symmetric_why

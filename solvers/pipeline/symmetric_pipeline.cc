@@ -513,6 +513,8 @@ bool PhaseBuilder::ChooseGroup() {
   auto t_group = Clock::now();
   group_ =
       options_.whole_group ? ChooseWholeGroup(g_, &out_.why) : ChooseRegularGroup(g_, &out_.why);
+  out_.no_regular_group =
+      !options_.whole_group && !group_.has_value() && !g_.automorphisms().empty();
   out_.stats.group_seconds = SecondsSince(t_group);
   return group_.has_value();
 }

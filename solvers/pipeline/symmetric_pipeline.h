@@ -102,7 +102,10 @@ struct SymmetricPipelineStats {
 
 struct SymmetricPipelineResult {
   std::optional<SymmetricPipelineSchedule> schedule;  // none: see `why`
-  std::string why;         // why there is no symmetric schedule (then use the plain path)
+  std::string why;  // why there is no symmetric schedule (then use the plain path)
+  // Case 1 only: no declared generator survived ChooseRegularGroup although some are declared
+  // (the case in which `collsynth pipeline` tries case 2 on its own).
+  bool no_regular_group = false;
   Rational optimal_ratio;  // ratio* (when computed)
   Rational lp_ratio;       // the exact ratio of the best tree mixture found
   SymmetricPipelineStats stats;
