@@ -83,7 +83,10 @@
 // ratio. group_order is left unknown (|Γ| is not computed); stabiliser_generators reports how
 // many distinct Schreier generators were checked. Cost: (e) computes |Γr|·m Schreier generators
 // of V points each (O(|Γr|·m·V) time, 2·|Γr|·V ints for the transversal: quadratic in N, unlike
-// case 1) plus the size of r's trees per distinct one; the rest as in case 1.
+// case 1) plus the size of r's trees per distinct one; the rest as in case 1. Above
+// |Γr|·(m + 2)·V = 1.5·10^9 point images (e) is not run and the schedule is rejected
+// (kNotInvariant, "not checked, so not accepted"): bounded time and at most 4 GB (2·|Γr|·V ints,
+// |Γr|·V <= 5·10^8).
 #ifndef COLLSYNTH_PROOFS_CHECK_SYMMETRIC_PIPELINE_CHECKER_H_
 #define COLLSYNTH_PROOFS_CHECK_SYMMETRIC_PIPELINE_CHECKER_H_
 

@@ -36,6 +36,11 @@
 //     branch-and-bound nodes: a count, not seconds, so k is the same on every machine) over the
 //     trees found plus Prim trees under strict priorities of two or three link orbits; an
 //     answer is checked exactly like the vertex. 2-D tori and hypercubes get the plain k.
+// Case 2 (SymmetricPipelineOptions::whole_group, docs/symmetry.md "Case 2: groups that do not
+// act regularly"): step 1 is ChooseWholeGroup (every declared generator; orbits and a word per
+// root), steps 2-4 are the same with coefficient |Γr| on r's trees, and a step 5 symmetrises
+// each representative's trees over its stabiliser Γ_r (skipped when the group happens to act
+// regularly); the schedule is written with group.action "stabiliser-invariant".
 // Cost: step 1 O(V·m) to hash the m declared generators, plus O((V + E)·log² N) per
 // candidate tried (at most 64); step 2 one max-flow per orbit and Dinkelbach step; step 3
 // iterations × (one Prim growth O((V + E) log V) per representative + one small LP with #link
