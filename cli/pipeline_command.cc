@@ -15,6 +15,8 @@
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "core/stopwatch.h"
+#include "graphs/failed_links.h"
+#include "graphs/perm_group_schreier_sims.h"
 #include "graphs/properties.h"
 #include "graphs/symmetry.h"
 #include "graphs/topology_io.h"
@@ -133,6 +135,36 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
               << "); written to " << args.output << " (pipeline-symmetric)\n";
   }
   return kExitOk;
+}
+
+// The topology as every command reads it (degraded when the file lists failed links). With
+// --whole-group and failed links, the degraded topology declares no automorphisms; those of the
+// intact topology's declared ones that map the failed set onto itself (the set-wise stabiliser,
+// docs/symmetry.md "Failed links: the set-wise stabiliser") are automorphisms of it, and case 2
+// runs on them. When there are none (or the group computation spends its budget), *why says so
+// and the plain path runs.
+Topology ReadPipelineTopology(const PipelineArgs& a, std::string* why) {
+  TopologyWithFailures read = ReadTopologyWithFailures(a.file);
+  if (read.failed.empty()) return std::move(read.intact);
+  Topology g = DegradedTopology(read);
+  const std::vector<std::vector<int>>& declared = read.intact.automorphisms();
+  if (!a.whole_group || declared.empty()) return g;
+  for (std::size_t i = 0; i < declared.size(); ++i) {
+    AutomorphismCheck check = CheckAutomorphism(read.intact, declared[i]);
+    if (!check.ok) {
+      throw InputError(a.file, "automorphisms[" + std::to_string(i) + "]",
+                       "not an automorphism of the intact topology: " + check.problem);
+    }
+  }
+  const FailedLinkStabiliser f = StabiliseFailedLinks(read, declared);
+  if (!f.group_complete || !f.stabiliser.complete) {
+    *why = "the set-wise stabiliser of the failed links was not computed within its budget";
+  } else if (f.stabiliser.generators.empty()) {
+    *why = "no declared automorphism maps the failed links onto themselves";
+  } else {
+    g.set_automorphisms(f.stabiliser.generators);
+  }
+  return g;
 }
 
 void AddPipelineOptions(CLI::App* cmd, PipelineArgs* args) {
@@ -303,7 +335,8 @@ int RunPipeline(const PipelineArgs& a) {
   } else if (a.splitting != "whole") {
     throw InputError("<args>", "--splitting", "'" + a.splitting + "' is not whole or pairwise");
   }
-  Topology g = ReadTopologyFile(a.file);
+  std::string symmetric_why;  // why the symmetric path is not taken (the summary's `why`)
+  Topology g = ReadPipelineTopology(a, &symmetric_why);
   SetPipelineTopology(g, a.file, a.root, kCliPipelineOptionNames, &opt);
   if (a.min_height || !a.height.empty()) {  // cli/height_choice.h
     const bool other = opt.fixed_k || a.symmetric || a.no_symmetric || a.whole_group;
@@ -323,13 +356,16 @@ int RunPipeline(const PipelineArgs& a) {
     throw InputError("<args>", symmetric_flag,
                      "applies to allgather, reduce-scatter and allreduce without --fixed-k");
   }
-  if (symmetric && g.automorphisms().empty()) {
+  if (symmetric && g.automorphisms().empty() && symmetric_why.empty()) {
     throw InputError(a.file, "automorphisms",
                      std::string(symmetric_flag) +
                          " needs declared automorphisms (`collsynth topo symmetry FILE` finds "
                          "them)");
   }
-  std::string symmetric_why;
+  if (!symmetric_why.empty() && !a.json && a.output != "-") {
+    std::cerr << "collsynth: note: no symmetric schedule (" << symmetric_why
+              << "); using the plain path\n";
+  }
   if (!a.no_symmetric && symmetric_collective && !g.automorphisms().empty()) {
     for (std::size_t i = 0; i < g.automorphisms().size(); ++i) {
       AutomorphismCheck check = CheckAutomorphism(g, g.automorphisms()[i]);

@@ -235,5 +235,30 @@ TEST(PipelineSymmetricCli, WholeGroupOnRequestAndWhenNoSubgroupActsRegularly) {
       << bad.err;
 }
 
+// --whole-group on a topology with failed links: the intact topology's declared automorphisms
+// that map the failed set onto itself (the set-wise stabiliser) are the group of case 2; the
+// schedule has the plain path's ratio and verdict, and `verify` accepts it.
+TEST(PipelineSymmetricCli, WholeGroupWithFailedLinksUsesTheSetwiseStabiliser) {
+  const std::string fails = WriteTempFile("whole_fails.json", R"([["p0a0", "-", "core0"]])");
+  const std::string topo = TempPath("whole_ft4_failed.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "fattree(4)", "-o", topo, "--fail", fails}).exit_code, 0);
+  const std::string sym = TempPath("whole_failed_sym.json");
+  const std::string plain = TempPath("whole_failed_plain.json");
+  json s = Summary({"pipeline", topo, "--whole-group", "-o", sym, "--json"});
+  json p = Summary({"pipeline", topo, "-o", plain, "--json"});
+  EXPECT_EQ(s["format"], "pipeline-symmetric");
+  EXPECT_EQ(p["format"], "pipeline");  // without the option: the plain path, as before
+  EXPECT_EQ(s["symmetric"]["action"], "stabiliser-invariant");
+  EXPECT_EQ(s["ratio"], p["ratio"]);
+  EXPECT_EQ(s["verdict"], "optimal (certified)");
+  EXPECT_EQ(s["verdict"], p["verdict"]);
+  // Fewer orbits than hosts, more than one: the failure breaks part of the symmetry.
+  EXPECT_GT(s["symmetric"]["representatives"].get<int>(), 1);
+  EXPECT_LT(s["symmetric"]["representatives"].get<int>(), 16);
+  json v = Summary({"verify", topo, sym, "--json"});
+  EXPECT_EQ(v["ok"], true);
+  EXPECT_EQ(v["ratio"], p["ratio"]);
+}
+
 }  // namespace
 }  // namespace collsynth
