@@ -16,6 +16,8 @@
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "core/stopwatch.h"
+#include "graphs/failed_links.h"
+#include "graphs/perm_group_schreier_sims.h"
 #include "graphs/properties.h"
 #include "graphs/symmetry.h"
 #include "graphs/topology_io.h"
@@ -42,21 +44,25 @@ struct PipelineArgs {
   bool json = false;
   bool symmetric = false;
   bool no_symmetric = false;
-  bool min_height = false;  // --min-height (cli/height_choice.h)
-  std::string height;       // --height H
-  std::string from;         // --from OLD (cli/pipeline_repair.h)
+  bool whole_group = false;  // --whole-group: case 2 of docs/symmetry.md
+  bool min_height = false;   // --min-height (cli/height_choice.h)
+  std::string height;        // --height H
+  std::string from;          // --from OLD (cli/pipeline_repair.h)
 };
 
 // The symmetric path (docs/symmetry.md, docs/cli.md "Symmetric schedules"). Returns the exit code,
 // or std::nullopt when no symmetric schedule was found (`*why` says why; the caller then runs the
 // plain path).
 std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Collective collective,
-                                std::string* why) {
+                                bool whole_group, std::string* why, bool* no_regular_group) {
   auto t0 = std::chrono::steady_clock::now();
-  SymmetricPipelineResult built = BuildSymmetricPipelineSchedule(g, collective);
+  SymmetricPipelineOptions options;
+  options.whole_group = whole_group;
+  SymmetricPipelineResult built = BuildSymmetricPipelineSchedule(g, collective, options);
   const double build_s = SecondsSince(t0);
   if (!built.schedule) {
     *why = built.why;
+    *no_regular_group = built.no_regular_group;
     return std::nullopt;
   }
   SymmetricPipelineSchedule& s = *built.schedule;
@@ -105,6 +111,8 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
                       {"link_orbits", built.link_orbits},
                       {"column_generation_rounds", built.stats.column_generation_rounds},
                       {"columns", built.stats.columns}};
+  // Case 2 only, so that case 1's summary keeps its fields.
+  if (first.stabiliser_invariant) sum["symmetric"]["action"] = "stabiliser-invariant";
   sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows}, {"splitting", 0}, {"packing", 0}};
   sum["seconds"] = build_s;
   sum["stage_seconds"] = {{"group", built.stats.group_seconds},
@@ -131,6 +139,36 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
   return kExitOk;
 }
 
+// The topology as every command reads it (degraded when the file lists failed links). With
+// --whole-group and failed links, the degraded topology declares no automorphisms; those of the
+// intact topology's declared ones that map the failed set onto itself (the set-wise stabiliser,
+// docs/symmetry.md "Failed links: the set-wise stabiliser") are automorphisms of it, and case 2
+// runs on them. When there are none (or the group computation spends its budget), *why says so
+// and the plain path runs.
+Topology ReadPipelineTopology(const PipelineArgs& a, std::string* why) {
+  TopologyWithFailures read = ReadTopologyWithFailures(a.file);
+  if (read.failed.empty()) return std::move(read.intact);
+  Topology g = DegradedTopology(read);
+  const std::vector<std::vector<int>>& declared = read.intact.automorphisms();
+  if (!a.whole_group || declared.empty()) return g;
+  for (std::size_t i = 0; i < declared.size(); ++i) {
+    AutomorphismCheck check = CheckAutomorphism(read.intact, declared[i]);
+    if (!check.ok) {
+      throw InputError(a.file, "automorphisms[" + std::to_string(i) + "]",
+                       "not an automorphism of the intact topology: " + check.problem);
+    }
+  }
+  const FailedLinkStabiliser f = StabiliseFailedLinks(read, declared);
+  if (!f.group_complete || !f.stabiliser.complete) {
+    *why = "the set-wise stabiliser of the failed links was not computed within its budget";
+  } else if (f.stabiliser.generators.empty()) {
+    *why = "no declared automorphism maps the failed links onto themselves";
+  } else {
+    g.set_automorphisms(f.stabiliser.generators);
+  }
+  return g;
+}
+
 void AddPipelineOptions(CLI::App* cmd, PipelineArgs* args) {
   cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
   cmd->add_option("--collective", args->collective,
@@ -151,6 +189,10 @@ void AddPipelineOptions(CLI::App* cmd, PipelineArgs* args) {
   cmd->add_flag("--symmetric", args->symmetric,
                 "write the compact pipeline-symmetric format (the default when the topology "
                 "declares automorphisms; allgather and reduce-scatter)");
+  cmd->add_flag("--whole-group", args->whole_group,
+                "symmetric path with every declared generator, not only a subgroup acting "
+                "regularly: one representative per orbit of the whole group, trees invariant "
+                "under each representative's stabiliser (docs/symmetry.md, case 2)");
   cmd->add_flag("--no-symmetric", args->no_symmetric,
                 "ignore declared automorphisms: the plain pipeline format");
   cmd->add_flag("--min-height", args->min_height,
@@ -289,9 +331,10 @@ int RunPlain(const PipelineArgs& a, const Topology& g, const PipelineOptions& op
 
 // --from: the repair of a schedule made before a failure (cli/pipeline_repair.h).
 int RunRepair(const PipelineArgs& a, const Topology& g, const PipelineOptions& opt) {
-  if (!a.fixed_k.empty() || a.symmetric || a.min_height || !a.height.empty()) {
+  if (!a.fixed_k.empty() || a.symmetric || a.whole_group || a.min_height || !a.height.empty()) {
     throw InputError("<args>", "--from",
-                     "cannot be combined with --fixed-k, --symmetric, --min-height or --height");
+                     "cannot be combined with --fixed-k, --symmetric, --whole-group, --min-height "
+                     "or --height");
   }
   PipelineRepairRequest r{a.file, a.from, a.output, std::nullopt, opt};
   if (!a.collective.empty()) r.collective = opt.collective;
@@ -316,28 +359,38 @@ int RunPipeline(const PipelineArgs& a) {
   } else if (a.splitting != "whole") {
     throw InputError("<args>", "--splitting", "'" + a.splitting + "' is not whole or pairwise");
   }
-  Topology g = ReadTopologyFile(a.file);
+  std::string symmetric_why;  // why the symmetric path is not taken (the summary's `why`)
+  Topology g = ReadPipelineTopology(a, &symmetric_why);
   SetPipelineTopology(g, a.file, a.root, kCliPipelineOptionNames, &opt);
   if (!a.from.empty()) return RunRepair(a, g, opt);
   if (a.min_height || !a.height.empty()) {  // cli/height_choice.h
-    const bool other = opt.fixed_k || a.symmetric || a.no_symmetric;
+    const bool other = opt.fixed_k || a.symmetric || a.no_symmetric || a.whole_group;
     return RunPipelineHeightChoice(
         g, {a.file, opt.collective, a.min_height, a.height, other, a.output, a.json});
   }
   if (a.symmetric && a.no_symmetric) {
     throw InputError("<args>", "--symmetric", "contradicts --no-symmetric");
   }
+  if (a.whole_group && a.no_symmetric) {
+    throw InputError("<args>", "--whole-group", "contradicts --no-symmetric");
+  }
+  const bool symmetric = a.symmetric || a.whole_group;
+  const char* symmetric_flag = a.whole_group ? "--whole-group" : "--symmetric";
   const bool symmetric_collective = SymmetricPathApplies(opt);
-  if (a.symmetric && !symmetric_collective) {
-    throw InputError("<args>", "--symmetric",
+  if (symmetric && !symmetric_collective) {
+    throw InputError("<args>", symmetric_flag,
                      "applies to allgather, reduce-scatter and allreduce without --fixed-k");
   }
-  if (a.symmetric && g.automorphisms().empty()) {
+  if (symmetric && g.automorphisms().empty() && symmetric_why.empty()) {
     throw InputError(a.file, "automorphisms",
-                     "--symmetric needs declared automorphisms (`collsynth topo symmetry "
-                     "FILE` finds them)");
+                     std::string(symmetric_flag) +
+                         " needs declared automorphisms (`collsynth topo symmetry FILE` finds "
+                         "them)");
   }
-  std::string symmetric_why;
+  if (!symmetric_why.empty() && !a.json && a.output != "-") {
+    std::cerr << "collsynth: note: no symmetric schedule (" << symmetric_why
+              << "); using the plain path\n";
+  }
   if (!a.no_symmetric && symmetric_collective && !g.automorphisms().empty()) {
     for (std::size_t i = 0; i < g.automorphisms().size(); ++i) {
       AutomorphismCheck check = CheckAutomorphism(g, g.automorphisms()[i]);
@@ -346,8 +399,21 @@ int RunPipeline(const PipelineArgs& a) {
                          "not an automorphism: " + check.problem);
       }
     }
-    if (std::optional<int> code = RunSymmetric(a, g, opt.collective, &symmetric_why)) {
+    bool no_regular_group = false;
+    if (std::optional<int> code =
+            RunSymmetric(a, g, opt.collective, a.whole_group, &symmetric_why, &no_regular_group)) {
       return *code;
+    }
+    // No subgroup acts regularly (case 1 keeps no generator): the whole group (case 2), which
+    // needs no regular action, before the plain path.
+    if (no_regular_group) {
+      if (!a.json && a.output != "-") {
+        std::cerr << "collsynth: note: " << symmetric_why << "; trying the whole group\n";
+      }
+      if (std::optional<int> code =
+              RunSymmetric(a, g, opt.collective, true, &symmetric_why, &no_regular_group)) {
+        return *code;
+      }
     }
     if (!a.json && a.output != "-") {
       std::cerr << "collsynth: note: no symmetric schedule (" << symmetric_why

@@ -59,6 +59,12 @@ json PipelineCheckReportJson(const PipelineCheckReport& r) {
     j["num_representatives"] = r.symmetric->representatives;
     j["group_order"] = r.symmetric->group_order ? json(*r.symmetric->group_order) : json(nullptr);
     j["link_orbits"] = r.symmetric->link_orbits ? json(*r.symmetric->link_orbits) : json(nullptr);
+    if (r.symmetric->stabiliser_invariant) {  // case 2 only: case-1 reports keep their keys
+      j["action"] = "stabiliser-invariant";
+      j["stabiliser_generators"] = r.symmetric->stabiliser_generators
+                                       ? json(*r.symmetric->stabiliser_generators)
+                                       : json(nullptr);
+    }
   }
   if (!r.phases.empty()) {
     json ph = json::array();

@@ -36,6 +36,13 @@ int ApplyGroupElement(const std::vector<PermutationPowers>& generators, int v,
   return v;
 }
 
+int ApplyGroupWord(const std::vector<PermutationPowers>& generators, int v, const GroupWord& word) {
+  for (std::size_t k = word.size(); k-- > 0;) {
+    if (word[k].second != 0) v = generators[word[k].first].Apply(v, word[k].second);
+  }
+  return v;
+}
+
 std::int64_t PermutationOrder(const std::vector<int>& p, std::int64_t max_order) {
   std::vector<char> seen(p.size(), 0);
   std::int64_t order = 1;

@@ -8,6 +8,7 @@
 #define COLLSYNTH_GRAPHS_PERMUTATION_GROUP_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace collsynth {
@@ -28,6 +29,14 @@ class PermutationPowers {
 // producers that map a representative's sets to other roots use it.
 int ApplyGroupElement(const std::vector<PermutationPowers>& generators, int v,
                       const std::vector<std::int64_t>& exponents);
+
+// A word in the generators: g = gen_{j_0}^{e_0} ∘ gen_{j_1}^{e_1} ∘ ... (the last applies first),
+// one (j, e) pair per letter, e >= 0. The element g_s of a root in a schedule built on a group
+// that does not act regularly (docs/symmetry.md, "Case 2").
+using GroupWord = std::vector<std::pair<int, std::int64_t>>;
+
+// g(v) for the word g (generator indices in range: precondition). O(word length).
+int ApplyGroupWord(const std::vector<PermutationPowers>& generators, int v, const GroupWord& word);
 
 // The order of permutation p (the lcm of its cycle lengths), or 0 when it exceeds
 // `max_order`. O(V).

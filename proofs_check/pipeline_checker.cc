@@ -408,6 +408,8 @@ const char* PipelineViolationKindName(PipelineViolationKind kind) {
       return "not-regular";
     case K::kRootList:
       return "root-list";
+    case K::kNotInvariant:
+      return "not-invariant";
   }
   return "unknown";
 }

@@ -49,7 +49,9 @@ enum class PipelineViolationKind {
   kGroupRelation,    // two generators that do not commute, or gen_i^{orders[i]} != identity
   kNotRegular,       // a root orbit reached twice with different exponents: H is not regular
   kRootList,         // roots/representatives inconsistent: a compute node missing or listed
-                     // twice, a switch listed, wrong representative or exponents
+                     // twice, a switch listed, wrong representative or exponents (or, case 2,
+                     // a word g_s that does not map the representative to s)
+  kNotInvariant,     // case 2: a representative's trees not invariant under its stabiliser
 };
 
 const char* PipelineViolationKindName(PipelineViolationKind kind);
@@ -78,6 +80,11 @@ struct PipelineSymmetryFacts {
   // verified; the number of H-orbits on the links once the generators are permutations.
   std::optional<std::int64_t> group_order;
   std::optional<std::int64_t> link_orbits;
+  // Case 2 (docs/symmetry.md): the stabiliser-invariant form, and the number of distinct
+  // non-identity Schreier generators of the representatives' stabilisers the trees were
+  // checked against (summed over representatives; once the generators are permutations).
+  bool stabiliser_invariant = false;
+  std::optional<std::int64_t> stabiliser_generators;
 };
 
 struct PipelineCheckReport {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <numeric>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +16,10 @@ namespace collsynth {
 namespace {
 
 using K = PipelineViolationKind;
+
+// Case 2's stabiliser check (CheckStabiliserInvariance) costs |Γr|·(m + 2)·V point images; above
+// this the schedule is rejected unchecked rather than left to exhaust time and memory.
+constexpr double kMaxInvarianceWork = 1.5e9;
 
 std::string Vector(const std::int64_t* e, std::size_t m) {
   std::string out = "(";
@@ -46,9 +52,21 @@ class SymmetricChecker {
   bool ValidNode(int v) const { return v >= 0 && v < g_.num_nodes(); }
   void CheckGenerators();
   void CheckRootList();
+  bool StartsOrbit(std::size_t i, std::vector<int>& owner);
   void CheckRegularAction();
   void CheckTrees();
   void CheckLinkOrbits();
+  // Case 2 (docs/symmetry.md "What a verifier of case 2 would check"): the orbits of the whole
+  // group and the words (b, c), then each representative's stabiliser invariance (e).
+  void CheckWholeGroupOrbits();
+  void CheckStabiliserInvariance();
+  int ApplyWord(const GroupWord& word, int v) const;
+  bool TrivialStabiliser(int r) const;
+  // next = label + unit_j (mod the orders): the label of gen_j(t) when t has `label`.
+  void StepLabel(const std::int64_t* label, std::size_t j, std::vector<std::int64_t>& next) const {
+    std::copy(label, label + m_, next.begin());
+    next[j] = (next[j] + 1) % s_.orders[j];
+  }
 
   const Topology& g_;
   const SymmetricPipelineSchedule& s_;
@@ -65,7 +83,22 @@ class SymmetricChecker {
   std::vector<std::int64_t> orbit_size_;  // per representative: |Hr| as the BFS found it
   std::vector<BigInt> load_;              // per link: Σ_r |Hr| · (r's route load on it)
   std::int64_t height_ = 0;               // the tallest representative tree (CheckTrees)
+  bool trees_ok_ = true;                  // every tree names valid nodes only (CheckTrees)
+  bool commute_ = true;                   // the generators commute pairwise (CheckGenerators)
+  // Case 2: each generator's cycles laid out one after the other (its powers in O(1)).
+  std::vector<std::vector<int>> cycle_nodes_, cycle_start_, cycle_length_, cycle_position_;
 };
+
+// g(v) for the word g = gen_{j_0}^{e_0} ∘ ... (the last letter applies first), by the cycles.
+int SymmetricChecker::ApplyWord(const GroupWord& word, int v) const {
+  for (std::size_t k = word.size(); k-- > 0;) {
+    const auto [j, e] = word[k];
+    const std::int64_t len = cycle_length_[j][v];
+    v = cycle_nodes_[j][cycle_start_[j][v] +
+                        static_cast<int>((cycle_position_[j][v] + e % len) % len)];
+  }
+  return v;
+}
 
 // (a) and (b).
 void SymmetricChecker::CheckGenerators() {
@@ -122,12 +155,15 @@ void SymmetricChecker::CheckGenerators() {
     group_ok_ = false;
     return;
   }
-  // Pairwise commutation. O(m² · V).
+  // Pairwise commutation. O(m² · V). Case 2 needs none: it is only recorded (commute_), for the
+  // shortcut of CheckStabiliserInvariance.
   for (std::size_t i = 0; i < m_; ++i) {
     for (std::size_t j = i + 1; j < m_; ++j) {
       const std::vector<int>&a = s_.generators[i], &b = s_.generators[j];
       for (int v = 0; v < n; ++v) {
         if (a[b[v]] == b[a[v]]) continue;
+        commute_ = false;
+        if (s_.stabiliser_invariant) break;
         out_.Add(K::kGroupRelation, Gen(i), v, -1,
                  "generators[" + std::to_string(i) + "] and generators[" + std::to_string(j) +
                      "] do not commute: node " + Name(v) + " goes to " + Name(a[b[v]]) +
@@ -170,6 +206,20 @@ void SymmetricChecker::CheckRootList() {
                "representative index " + std::to_string(root.representative) + " out of range (" +
                    std::to_string(s_.representatives.size()) + " representatives)");
     }
+    if (s_.stabiliser_invariant) {
+      bool word_ok = true;
+      for (const auto& [gen, e] : root.word) {
+        word_ok = word_ok && gen >= 0 && static_cast<std::size_t>(gen) < m_ && e >= 0;
+      }
+      good_exponents_[j] = word_ok;
+      if (!word_ok) {
+        out_.Add(K::kRootList, Root(j), root.node, -1,
+                 "the word of " + Name(root.node) +
+                     " must consist of letters (j, e) with 0 <= j < " + std::to_string(m_) +
+                     " and e >= 0");
+      }
+      continue;
+    }
     bool exponents_ok = root.exponents.size() == m_;
     for (std::size_t i = 0; exponents_ok && i < m_; ++i) {
       exponents_ok =
@@ -209,6 +259,14 @@ void SymmetricChecker::CheckRootList() {
     const int j = entry_[r];
     if (j < 0) continue;  // reported above
     const SymmetricRoot& own = s_.roots[j];
+    if (s_.stabiliser_invariant) {  // its word is checked to fix it in (b)
+      if (own.representative != static_cast<int>(i)) {
+        out_.Add(K::kRootList, Root(j), r, -1,
+                 "the representative " + Name(r) + " must be listed with representative " +
+                     std::to_string(i));
+      }
+      continue;
+    }
     bool zero = true;
     for (std::int64_t e : own.exponents) zero = zero && e == 0;
     if (own.representative != static_cast<int>(i) || !zero) {
@@ -217,6 +275,21 @@ void SymmetricChecker::CheckRootList() {
                    std::to_string(i) + " and exponents all 0");
     }
   }
+}
+
+// Whether representatives[i] starts a new orbit BFS: its root is valid and its own (else
+// reported in (c)), and no earlier BFS reached it (else reported here). Sets owner[root].
+bool SymmetricChecker::StartsOrbit(std::size_t i, std::vector<int>& owner) {
+  const int r = s_.representatives[i].root;
+  if (!ValidNode(r) || rep_at_[r] != static_cast<int>(i)) return false;
+  if (owner[r] >= 0) {
+    out_.Add(K::kRootList, Rep(i), r, -1,
+             "its root " + Name(r) + " is in the orbit of representatives[" +
+                 std::to_string(owner[r]) + "] (one representative per orbit)");
+    return false;
+  }
+  owner[r] = static_cast<int>(i);
+  return true;
 }
 
 // (d): BFS over each representative's orbit with exponent vectors (header comment).
@@ -230,22 +303,14 @@ void SymmetricChecker::CheckRegularAction() {
   orbit_size_.assign(s_.representatives.size(), 0);
   for (std::size_t i = 0; i < s_.representatives.size(); ++i) {
     const int r = s_.representatives[i].root;
-    if (!ValidNode(r) || rep_at_[r] != static_cast<int>(i)) continue;  // reported in (c)
-    if (owner[r] >= 0) {
-      out_.Add(K::kRootList, Rep(i), r, -1,
-               "its root " + Name(r) + " is in the orbit of representatives[" +
-                   std::to_string(owner[r]) + "] (one representative per orbit)");
-      continue;
-    }
+    if (!StartsOrbit(i, owner)) continue;
     bool regular = true;
-    owner[r] = static_cast<int>(i);
     queue.assign(1, r);
     for (std::size_t head = 0; head < queue.size(); ++head) {
       const int t = queue[head];
       for (std::size_t j = 0; j < m_; ++j) {
         const int u = s_.generators[j][t];
-        std::copy(at(t), at(t) + m_, next.begin());
-        next[j] = (next[j] + 1) % s_.orders[j];
+        StepLabel(at(t), j, next);
         if (owner[u] == static_cast<int>(i)) {
           if (std::equal(next.begin(), next.end(), at(u)) || !regular) continue;
           regular = false;
@@ -305,6 +370,207 @@ void SymmetricChecker::CheckRegularAction() {
   }
 }
 
+// Case 2, (b) and (c): the orbits of Γ = <generators> on the nodes by BFS from each
+// representative (|Γr| = the orbit's size; a representative inside another's orbit, a compute
+// node in no representative's orbit), and every root's word maps its representative to it.
+void SymmetricChecker::CheckWholeGroupOrbits() {
+  const int n = g_.num_nodes();
+  cycle_nodes_.assign(m_, std::vector<int>(n));
+  cycle_start_.assign(m_, std::vector<int>(n, -1));
+  cycle_length_.assign(m_, std::vector<int>(n));
+  cycle_position_.assign(m_, std::vector<int>(n));
+  for (std::size_t j = 0; j < m_; ++j) {
+    int next = 0;
+    for (int v0 = 0; v0 < n; ++v0) {
+      if (cycle_start_[j][v0] >= 0) continue;
+      const int begin = next;
+      int v = v0;
+      do {
+        cycle_nodes_[j][next] = v;
+        cycle_start_[j][v] = begin;
+        cycle_position_[j][v] = next - begin;
+        ++next;
+        v = s_.generators[j][v];
+      } while (v != v0);
+      for (int i = begin; i < next; ++i) cycle_length_[j][cycle_nodes_[j][i]] = next - begin;
+    }
+  }
+  std::vector<int> owner(static_cast<std::size_t>(n), -1);
+  orbit_size_.assign(s_.representatives.size(), 0);
+  std::vector<int> queue;
+  for (std::size_t i = 0; i < s_.representatives.size(); ++i) {
+    const int r = s_.representatives[i].root;
+    if (!StartsOrbit(i, owner)) continue;
+    queue.assign(1, r);
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      for (const std::vector<int>& p : s_.generators) {
+        const int u = p[queue[head]];
+        if (owner[u] >= 0) continue;  // orbits are disjoint: every earlier BFS was complete
+        owner[u] = static_cast<int>(i);
+        queue.push_back(u);
+      }
+    }
+    orbit_size_[i] = static_cast<std::int64_t>(queue.size());
+  }
+  for (int v : g_.ComputeNodes()) {
+    if (owner[v] >= 0) continue;
+    out_.Add(K::kRootList, prefix_ + "representatives", v, -1,
+             "compute node " + Name(v) +
+                 " is in no representative's orbit (one representative per orbit)");
+  }
+  for (std::size_t j = 0; j < s_.roots.size(); ++j) {
+    const SymmetricRoot& root = s_.roots[j];
+    if (!ValidNode(root.node) || entry_[root.node] != static_cast<int>(j) || !good_exponents_[j] ||
+        root.representative < 0 ||
+        static_cast<std::size_t>(root.representative) >= s_.representatives.size())
+      continue;  // reported in (c)
+    const int r = s_.representatives[root.representative].root;
+    if (!ValidNode(r)) continue;
+    const int image = ApplyWord(root.word, r);
+    if (image != root.node) {
+      out_.Add(K::kRootList, Root(j), root.node, -1,
+               "the word of " + Name(root.node) + " maps its representative " + Name(r) + " to " +
+                   Name(image) + ", not to " + Name(root.node));
+    }
+  }
+}
+
+// Case 2, (e), shortcut: Γ_r = {identity} when the generators commute, gen_i^{n_i} = identity
+// (both checked in (a)) and a BFS over the orbit of r labelling r with 0 and gen_j(t) with
+// e(t) + unit_j (mod n) finds no node with two labels and Π n_i nodes: by the argument of case 1
+// (header comment) the labelling is then a bijection onto Z_{n_0} × ... and φ(a)(r) = r forces
+// a = 0. O(|Γr| · m²) time, O(V · m) memory, instead of the Schreier generators.
+bool SymmetricChecker::TrivialStabiliser(int r) const {
+  if (!commute_ || !group_ok_) return false;
+  const int n = g_.num_nodes();
+  std::int64_t product = 1;
+  for (std::int64_t order : s_.orders) {
+    if (product > n / order) return false;  // more elements than nodes: not regular
+    product *= order;
+  }
+  std::vector<std::int64_t> label(static_cast<std::size_t>(n) * m_, -1);
+  auto at = [&](int v) { return label.data() + static_cast<std::size_t>(v) * m_; };
+  std::fill(at(r), at(r) + m_, 0);
+  std::vector<int> queue = {r};
+  std::vector<std::int64_t> next(m_);
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const int t = queue[head];
+    for (std::size_t j = 0; j < m_; ++j) {
+      const int u = s_.generators[j][t];
+      StepLabel(at(t), j, next);
+      if (at(u)[0] < 0) {
+        std::copy(next.begin(), next.end(), at(u));
+        queue.push_back(u);
+      } else if (!std::equal(next.begin(), next.end(), at(u))) {
+        return false;
+      }
+    }
+  }
+  return static_cast<std::int64_t>(queue.size()) == product;
+}
+
+// Case 2, (e): by Schreier's lemma the elements u_t⁻¹ ∘ gen ∘ u_s (s in the orbit of r,
+// t = gen(s), u_s the BFS transversal: u_r = identity, u_{gen(s)} = gen ∘ u_s on first reach)
+// generate Γ_r; the distinct non-identity ones must map r's weighted tree set onto itself
+// (the elements keeping it form a subgroup, so then all of Γ_r does). Cost O(|Γr|·m·V) for the
+// Schreier generators (2·|Γr|·V ints for the transversal) plus, per distinct one, the size of
+// r's trees (hash lookups).
+void SymmetricChecker::CheckStabiliserInvariance() {
+  const int n = g_.num_nodes();
+  std::int64_t distinct_total = 0;
+  // A tree's identity under relabelling: its root, then its edges sorted, each with its
+  // routes sorted (paths and multiplicities); the tree's multiplicity is its weight.
+  auto key = [&](const PipelineTree& t, const std::vector<int>& p) {
+    std::vector<std::string> edges;
+    edges.reserve(t.edges.size());
+    for (const PipelineTreeEdge& e : t.edges) {
+      std::vector<std::string> routes;
+      for (const PipelineRoute& route : e.routes) {
+        std::string r;
+        for (int v : route.path) r += std::to_string(p[v]) + ",";
+        routes.push_back(r + "x" + route.multiplicity.str());
+      }
+      std::sort(routes.begin(), routes.end());
+      std::string edge = std::to_string(p[e.from]) + ">" + std::to_string(p[e.to]) + ":";
+      for (const std::string& r : routes) edge += r + ";";
+      edges.push_back(std::move(edge));
+    }
+    std::sort(edges.begin(), edges.end());
+    std::string out = std::to_string(p[t.root]) + "|";
+    for (const std::string& e : edges) out += e + "|";
+    return out;
+  };
+  std::vector<int> identity(static_cast<std::size_t>(n));
+  std::iota(identity.begin(), identity.end(), 0);
+  for (std::size_t i = 0; i < s_.representatives.size(); ++i) {
+    const SymmetricRepresentative& rep = s_.representatives[i];
+    const int r = rep.root;
+    if (!ValidNode(r) || rep_at_[r] != static_cast<int>(i) || orbit_size_[i] == 0) continue;
+    if (TrivialStabiliser(r)) continue;
+    // The Schreier generators cost |Γr|·(m + 2)·V point images and 2·|Γr|·V ints: beyond a
+    // fixed bound the check is not done, and an unchecked schedule is not accepted.
+    const double work =
+        static_cast<double>(orbit_size_[i]) * static_cast<double>(n) * static_cast<double>(m_ + 2);
+    if (work > kMaxInvarianceWork) {
+      out_.Add(K::kNotInvariant, Rep(i) + ".trees", r, -1,
+               "checking the invariance under the stabiliser of " + Name(r) + " needs about " +
+                   std::to_string(static_cast<std::int64_t>(work)) +
+                   " point images, above the checker's bound of " +
+                   std::to_string(static_cast<std::int64_t>(kMaxInvarianceWork)) +
+                   ": not checked, so not accepted");
+      continue;
+    }
+    std::map<std::string, BigInt> trees;  // r's weighted tree set
+    for (const PipelineTree& t : rep.trees) trees[key(t, identity)] += t.multiplicity;
+    // The transversal, forward and inverse, by BFS from r.
+    std::vector<std::vector<int>> u = {identity}, u_inv = {identity};
+    std::vector<int> index(static_cast<std::size_t>(n), -1), orbit = {r};
+    index[r] = 0;
+    for (std::size_t head = 0; head < orbit.size(); ++head) {
+      for (const std::vector<int>& x : s_.generators) {
+        const int t = x[orbit[head]];
+        if (index[t] >= 0) continue;
+        index[t] = static_cast<int>(orbit.size());
+        orbit.push_back(t);
+        std::vector<int> ut(n), ut_inv(n);
+        for (int v = 0; v < n; ++v) {
+          ut[v] = x[u[head][v]];
+          ut_inv[ut[v]] = v;
+        }
+        u.push_back(std::move(ut));
+        u_inv.push_back(std::move(ut_inv));
+      }
+    }
+    std::set<std::vector<int>> checked;
+    std::vector<int> h(static_cast<std::size_t>(n));
+    bool reported = false;
+    for (std::size_t a = 0; a < orbit.size() && !reported; ++a) {
+      for (std::size_t j = 0; j < m_ && !reported; ++j) {
+        const std::vector<int>& x = s_.generators[j];
+        const int b = index[x[orbit[a]]];
+        bool is_identity = true;
+        for (int v = 0; v < n; ++v) {
+          h[v] = u_inv[b][x[u[a][v]]];
+          is_identity = is_identity && h[v] == v;
+        }
+        if (is_identity || !checked.insert(h).second) continue;
+        std::map<std::string, BigInt> image;
+        for (const PipelineTree& t : rep.trees) image[key(t, h)] += t.multiplicity;
+        if (image == trees) continue;
+        reported = true;
+        out_.Add(K::kNotInvariant, Rep(i) + ".trees", r, -1,
+                 "the trees of " + Name(r) +
+                     " are not invariant under its stabiliser: the element u_t⁻¹ ∘ generators[" +
+                     std::to_string(j) + "] ∘ u_s (s = " + Name(orbit[a]) +
+                     ", t = " + Name(orbit[b]) + ", u the BFS transversal) fixes " + Name(r) +
+                     " but maps the weighted tree set to another one");
+      }
+    }
+    distinct_total += static_cast<std::int64_t>(checked.size());
+  }
+  report_.symmetric->stabiliser_generators = distinct_total;
+}
+
 // (e): the representatives' trees, with their loads weighted by the orbit sizes.
 void SymmetricChecker::CheckTrees() {
   load_.assign(static_cast<std::size_t>(g_.num_links()), BigInt(0));
@@ -323,7 +589,16 @@ void SymmetricChecker::CheckTrees() {
                      (ValidNode(rep.root) ? " (" + Name(rep.root) + ")" : std::string()));
         continue;
       }
-      if (!ValidNode(tree.root)) continue;  // reported in (c)
+      if (!ValidNode(tree.root)) {  // reported in (c)
+        trees_ok_ = false;
+        continue;
+      }
+      for (const PipelineTreeEdge& e : tree.edges) {
+        trees_ok_ = trees_ok_ && ValidNode(e.from) && ValidNode(e.to);
+        for (const PipelineRoute& route : e.routes) {
+          for (int v : route.path) trees_ok_ = trees_ok_ && ValidNode(v);
+        }
+      }
       trees.Check(item, tree, load_, weight);
       // An automorphism keeps route lengths: a tree's images are as tall as it is.
       height_ = std::max(height_, trees.height());
@@ -408,10 +683,18 @@ void SymmetricChecker::Run() {
     SetPipelineVerdict(report_);
     return;
   }
+  report_.symmetric->stabiliser_invariant = s_.stabiliser_invariant;
   CheckGenerators();
   CheckRootList();
-  if (usable_) CheckRegularAction();
+  if (usable_) {
+    if (s_.stabiliser_invariant) {
+      CheckWholeGroupOrbits();
+    } else {
+      CheckRegularAction();
+    }
+  }
   CheckTrees();
+  if (usable_ && s_.stabiliser_invariant && trees_ok_) CheckStabiliserInvariance();
   // Every root is the image of its representative under an automorphism (checked above), which
   // keeps distances: the representatives' roots give the bound of all roots.
   std::vector<int> rep_roots;
@@ -422,7 +705,8 @@ void SymmetricChecker::Run() {
   CheckPipelineHeight(s_.height_hops, height_, prefix_ + "height_hops", report_, out_);
   if (usable_) {
     CheckLinkOrbits();
-    if (group_ok_ && regular_ok_ && !orbit_size_.empty() && orbit_size_[0] > 0) {
+    if (group_ok_ && regular_ok_ && !s_.stabiliser_invariant && !orbit_size_.empty() &&
+        orbit_size_[0] > 0) {
       report_.symmetric->group_order = orbit_size_[0];
     }
     if (s_.bottleneck_cut) {

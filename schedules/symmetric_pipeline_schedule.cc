@@ -17,6 +17,7 @@ using nlohmann::json;
 
 constexpr const char* kFormat = "pipeline-symmetric";
 constexpr std::int64_t kMaxOrder = std::int64_t{1} << 31;
+constexpr const char* kStabiliserInvariant = "stabiliser-invariant";
 
 // Fields of the format. "trees", "root" and "fixed_k_cut" are fields of the plain format that
 // this one does not have: known, so that they are refused rather than passed through as extras.
@@ -107,7 +108,16 @@ void ReadGroup(const json& group, const Topology& g, const std::string& file,
                                  "got ") +
                          group.type_name());
   }
-  RefuseUnknownMembers(group, {"generators", "orders"}, file, item);
+  RefuseUnknownMembers(group, {"generators", "orders", "action"}, file, item);
+  if (auto action = group.find("action"); action != group.end()) {
+    if (!action->is_string() || (action->get_ref<const std::string&>() != "regular" &&
+                                 action->get_ref<const std::string&>() != kStabiliserInvariant)) {
+      throw InputError(file, item + ".action",
+                       std::string("expected \"regular\" or \"") + kStabiliserInvariant +
+                           "\", got " + action->dump().substr(0, 60));
+    }
+    s->stabiliser_invariant = action->get_ref<const std::string&>() == kStabiliserInvariant;
+  }
   const json& gens = RequireField(group, "generators", file, item);
   const json& orders = RequireField(group, "orders", file, item);
   if (!gens.is_array()) {
@@ -198,6 +208,36 @@ void ReadRepresentatives(const json& reps, const Topology& g, const std::string&
   }
 }
 
+// Case 2: [[j, e], ...], 0 <= j < m, 0 <= e < orders[j], at most kMaxSymmetricWordLength.
+GroupWord ReadWord(const json& w, const SymmetricPipelineSchedule& s, const std::string& file,
+                   const std::string& item) {
+  if (!w.is_array()) {
+    throw InputError(file, item, "must be an array of [generator, exponent] pairs");
+  }
+  if (w.size() > kMaxSymmetricWordLength) {
+    throw InputError(file, item,
+                     "has " + std::to_string(w.size()) + " letters, more than " +
+                         std::to_string(kMaxSymmetricWordLength));
+  }
+  const std::int64_t m = static_cast<std::int64_t>(s.generators.size());
+  GroupWord word;
+  word.reserve(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const std::string litem = item + "[" + std::to_string(i) + "]";
+    if (!w[i].is_array() || w[i].size() != 2) {
+      throw InputError(file, litem, "must be a pair [generator index, exponent]");
+    }
+    if (m == 0) throw InputError(file, litem, "there are no generators");
+    const int j = static_cast<int>(
+        IntegerFromJson(w[i][0], 0, m - 1, "a generator index", file, litem + "[0]"));
+    const std::int64_t e =
+        IntegerFromJson(w[i][1], 0, s.orders[j] - 1, "an exponent below the generator's order",
+                        file, litem + "[1]");
+    word.emplace_back(j, e);
+  }
+  return word;
+}
+
 void ReadRoots(const json& roots, const Topology& g, const std::string& file,
                const std::string& item, SymmetricPipelineSchedule* s) {
   if (!roots.is_array()) throw InputError(file, item, "must be an array");
@@ -215,7 +255,9 @@ void ReadRoots(const json& roots, const Topology& g, const std::string& file,
     if (!entry.is_object()) {
       throw InputError(file, ritem, std::string("must be an object, got ") + entry.type_name());
     }
-    RefuseUnknownMembers(entry, {"node", "representative", "exponents"}, file, ritem);
+    RefuseUnknownMembers(entry,
+                         {"node", "representative", s->stabiliser_invariant ? "word" : "exponents"},
+                         file, ritem);
     SymmetricRoot root;
     root.node =
         ComputeNodeFromJson(RequireField(entry, "node", file, ritem), g, file, ritem + ".node");
@@ -232,6 +274,11 @@ void ReadRoots(const json& roots, const Topology& g, const std::string& file,
         IntegerFromJson(RequireField(entry, "representative", file, ritem), 0,
                         static_cast<std::int64_t>(s->representatives.size()) - 1,
                         "an index into representatives", file, ritem + ".representative"));
+    if (s->stabiliser_invariant) {
+      root.word = ReadWord(RequireField(entry, "word", file, ritem), *s, file, ritem + ".word");
+      s->roots.push_back(std::move(root));
+      continue;
+    }
     const json& exps = RequireField(entry, "exponents", file, ritem);
     if (!exps.is_array()) {
       throw InputError(file, ritem + ".exponents", "must be an array of integers");
@@ -369,6 +416,7 @@ json ScheduleToJson(const SymmetricPipelineSchedule& s, const Topology& g, bool 
   json generators = json::array();
   for (const std::vector<int>& p : s.generators) generators.push_back(p);
   j["group"] = {{"generators", std::move(generators)}, {"orders", s.orders}};
+  if (s.stabiliser_invariant) j["group"]["action"] = kStabiliserInvariant;
   json reps = json::array();
   for (const SymmetricRepresentative& r : s.representatives) {
     json trees = json::array();
@@ -378,6 +426,14 @@ json ScheduleToJson(const SymmetricPipelineSchedule& s, const Topology& g, bool 
   j["representatives"] = std::move(reps);
   json roots = json::array();
   for (const SymmetricRoot& r : s.roots) {
+    if (s.stabiliser_invariant) {
+      json word = json::array();
+      for (const auto& [gen, e] : r.word) word.push_back({gen, e});
+      roots.push_back({{"node", g.node(r.node).name},
+                       {"representative", r.representative},
+                       {"word", std::move(word)}});
+      continue;
+    }
     roots.push_back({{"node", g.node(r.node).name},
                      {"representative", r.representative},
                      {"exponents", r.exponents}});
@@ -399,7 +455,15 @@ void RequireWellFormed(const SymmetricPipelineSchedule& s, const Topology& g) {
   for (const SymmetricRoot& r : s.roots) {
     if (r.representative < 0 || r.representative >= static_cast<int>(s.representatives.size()))
       fail("a root's representative index is out of range");
-    if (r.exponents.size() != s.generators.size()) fail("a root's exponents differ in number");
+    if (s.stabiliser_invariant) {
+      for (const auto& letter : r.word) {
+        if (letter.first < 0 || letter.first >= static_cast<int>(s.generators.size()) ||
+            letter.second < 0)
+          fail("a root's word names no generator or has a negative exponent");
+      }
+    } else if (r.exponents.size() != s.generators.size()) {
+      fail("a root's exponents differ in number");
+    }
   }
 }
 
@@ -432,7 +496,8 @@ PipelineSchedule Expand(const SymmetricPipelineSchedule& s, const Topology& g) {
     const SymmetricRoot& root = s.roots[i];
     auto map = [&](int v) {
       if (computed_for[v] != i) {
-        image[v] = ApplyGroupElement(powers, v, root.exponents);
+        image[v] = s.stabiliser_invariant ? ApplyGroupWord(powers, v, root.word)
+                                          : ApplyGroupElement(powers, v, root.exponents);
         computed_for[v] = i;
       }
       return image[v];

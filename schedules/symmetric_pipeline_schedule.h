@@ -6,12 +6,17 @@
 // and route paths mapped node by node, the same multiplicities). Size O(N·m + trees of the
 // representatives) instead of Θ(N²) tree edges.
 //
-// H is given by m pairwise commuting generators (node permutations, entry v = image of node v)
-// with declared orders n_i (gen_i^{n_i} = identity); g_s = gen_0^{e_0} ∘ gen_1^{e_1} ∘ ... ∘
-// gen_{m-1}^{e_{m-1}} for the exponents e of s (0 <= e_i < n_i). The checker
+// Case 1 (the default): H is given by m pairwise commuting generators (node permutations, entry v =
+// image of node v) with declared orders n_i (gen_i^{n_i} = identity); g_s = gen_0^{e_0} ∘
+// gen_1^{e_1} ∘ ... ∘ gen_{m-1}^{e_{m-1}} for the exponents e of s (0 <= e_i < n_i). The checker
 // (proofs_check/symmetric_pipeline_checker.h) accepts the schedule only when H acts regularly
 // on every root orbit (then the expansion is H-invariant and the per-link-orbit load sums bound
 // every link, docs/symmetry.md "When one group element per root is enough", case 1).
+// Case 2 (`stabiliser_invariant`, docs/symmetry.md "Case 2: groups that do not act regularly"):
+// any generators of a group Γ of automorphisms; g_s is a word in them (GroupWord in
+// graphs/permutation_group.h), and the checker accepts the schedule only when each
+// representative's trees are invariant under its stabiliser Γ_r (then any g_s with g_s(r) = s
+// gives the same expansion, which is Γ-invariant).
 //
 // Data type, its JSON contract (docs/formats.md, "Symmetric pipeline schedule JSON") and the
 // expansion; no checking beyond what reading needs (node names exist, permutations are
@@ -42,11 +47,15 @@ struct SymmetricRepresentative {
 struct SymmetricRoot {
   int node = -1;                        // compute node id
   int representative = -1;              // index into SymmetricPipelineSchedule::representatives
-  std::vector<std::int64_t> exponents;  // one per generator, 0 <= e_i < orders[i]
+  std::vector<std::int64_t> exponents;  // case 1: one per generator, 0 <= e_i < orders[i]
+  GroupWord word;                       // case 2: g_s as a word, 0 <= e < orders[j] per letter
 };
 
 // The reader's bound on group.generators (at most log2(N) <= 31 are ever needed).
 inline constexpr std::size_t kMaxSymmetricGenerators = 64;
+// The reader's bound on the letters of one root's word (case 2): expanding costs the word's
+// length per node of every tree, so a long word must not multiply the expansion's work.
+inline constexpr std::size_t kMaxSymmetricWordLength = 4096;
 
 struct SymmetricPipelineSchedule {
   Collective collective = Collective::kAllgather;  // allgather, reduce-scatter or allreduce
@@ -55,6 +64,10 @@ struct SymmetricPipelineSchedule {
   BigInt k;
   std::vector<std::vector<int>> generators;  // node permutations (node ids)
   std::vector<std::int64_t> orders;          // one per generator
+  // Case 2 of docs/symmetry.md (`group.action` "stabiliser-invariant"): the generators need not
+  // commute or act regularly; each representative's trees are invariant under its stabiliser
+  // and each root's g_s is a word (SymmetricRoot::word). False: case 1, exponents.
+  bool stabiliser_invariant = false;
   std::vector<SymmetricRepresentative> representatives;
   std::vector<SymmetricRoot> roots;  // every compute node once (representatives: exponents 0)
   std::optional<std::vector<int>> bottleneck_cut;                 // as in PipelineSchedule

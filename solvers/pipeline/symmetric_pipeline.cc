@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "core/stopwatch.h"
+#include "graphs/perm_group_schreier_sims.h"
 #include "graphs/permutation_group.h"
 #include "graphs/symmetry.h"
 #include "solvers/backends/lp_backend.h"
@@ -213,13 +214,15 @@ std::optional<std::vector<Rational>> SolveExactly(std::vector<std::vector<Ration
 }
 
 // Integer multiplicities m_T >= 0 with Σ_T m_T = d per representative and, for every link
-// orbit, Σ_T m_T·c_O(T) <= ratio·cap_O·d (exact right-hand sides, floored), by CBC with a 1 s
-// budget; std::nullopt when CBC finds none. The caller re-checks the answer exactly.
+// orbit, Σ_T w_r(T)·m_T·c_O(T) <= ratio·cap_O·d (w_r the representatives' integer weights) (exact
+// right-hand sides, floored), by CBC with a 1 s budget; std::nullopt when CBC finds none. The
+// caller re-checks the answer exactly.
 std::optional<std::vector<BigInt>> SmallIntegerMixture(const std::vector<Column>& columns,
-                                                       int num_reps,
+                                                       const std::vector<std::int64_t>& rep_weight,
                                                        const std::vector<Rational>& cap,
                                                        const Rational& ratio, const BigInt& d) {
   const int num_orbits = static_cast<int>(cap.size());
+  const int num_reps = static_cast<int>(rep_weight.size());
   LpProblem ilp;
   const int cols = static_cast<int>(columns.size());
   ilp.objective.assign(cols, 0.0);
@@ -237,7 +240,9 @@ std::optional<std::vector<BigInt>> SmallIntegerMixture(const std::vector<Column>
   for (int i = 0; i < cols; ++i) {
     for (int o = 0; o < num_orbits; ++o) {
       if (columns[i].orbit_steps[o] != 0) {
-        ilp.entries.push_back({o, i, static_cast<double>(columns[i].orbit_steps[o])});
+        ilp.entries.push_back({o, i,
+                               static_cast<double>(rep_weight[columns[i].rep]) *
+                                   static_cast<double>(columns[i].orbit_steps[o])});
       }
     }
     ilp.entries.push_back({num_orbits + columns[i].rep, i, 1.0});
@@ -260,17 +265,18 @@ std::optional<std::vector<BigInt>> SmallIntegerMixture(const std::vector<Column>
   }
   for (int o = 0; o < num_orbits; ++o) {
     BigInt load = 0;
-    for (int i = 0; i < cols; ++i) load += m[i] * columns[i].orbit_steps[o];
+    for (int i = 0; i < cols; ++i) {
+      load += m[i] * rep_weight[columns[i].rep] * columns[i].orbit_steps[o];
+    }
     if (Rational(load) > ratio * cap[o] * Rational(d)) return std::nullopt;
   }
   return m;
 }
 
-}  // namespace
-
-std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* why) {
+// The declared generators' indices without repeats, in the declared order (a repeat is found
+// by its hash), each checked to be an automorphism (std::invalid_argument naming it if not).
+std::vector<std::size_t> DistinctDeclaredGenerators(const Topology& g) {
   const auto& declared = g.automorphisms();
-  // Distinct generators, in the declared order (a repeat is found by its hash).
   std::vector<std::size_t> distinct;
   std::unordered_map<std::size_t, std::vector<std::size_t>> by_hash;
   for (std::size_t i = 0; i < declared.size(); ++i) {
@@ -290,6 +296,14 @@ std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* w
                                   "] is not an automorphism: " + check.problem);
     }
   }
+  return distinct;
+}
+
+}  // namespace
+
+std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* why) {
+  const auto& declared = g.automorphisms();
+  const std::vector<std::size_t> distinct = DistinctDeclaredGenerators(g);
   // Generators are tried one at a time, in the declared order, and kept when the group stays
   // a regular direct product of cyclic groups. Each kept generator at least doubles |H| <= N,
   // so at most log2(N) are kept, and at most kMaxGeneratorTrials candidates are tried (each
@@ -333,6 +347,88 @@ std::optional<RegularGroup> ChooseRegularGroup(const Topology& g, std::string* w
     return std::nullopt;
   }
   LinkOrbits(g, &h);
+  h.orbit_size.assign(h.representatives.size(), h.order);
+  return h;
+}
+
+std::optional<RegularGroup> ChooseWholeGroup(const Topology& g, std::string* why) {
+  const auto& declared = g.automorphisms();
+  RegularGroup h;
+  h.whole_group = true;
+  for (std::size_t i : DistinctDeclaredGenerators(g)) {
+    const std::vector<int>& p = declared[i];
+    bool identity = true;
+    for (int v = 0; v < g.num_nodes() && identity; ++v) identity = p[v] == v;
+    if (identity) continue;
+    const std::int64_t order = PermutationOrder(p, kMaxOrder);
+    if (order == 0) continue;
+    h.generators.push_back(p);
+    h.orders.push_back(order);
+  }
+  if (h.generators.empty()) {
+    *why = declared.empty() ? "the topology declares no automorphisms"
+                            : "no declared automorphism other than the identity";
+    return std::nullopt;
+  }
+  // BFS over each orbit; one step is gen_j^e for any e (the whole cycle of gen_j through the
+  // node, walked once per generator and cycle).
+  const int n = g.num_nodes();
+  const std::size_t m = h.generators.size();
+  h.representative_of.assign(n, -1);
+  h.words.assign(n, {});
+  std::vector<char> walked(static_cast<std::size_t>(n) * m, 0);
+  for (int r = 0; r < n; ++r) {
+    if (!g.IsCompute(r) || h.representative_of[r] >= 0) continue;
+    const int rep = static_cast<int>(h.representatives.size());
+    h.representatives.push_back(r);
+    h.representative_of[r] = rep;
+    std::vector<int> queue = {r};
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const int t = queue[head];
+      for (std::size_t j = 0; j < m; ++j) {
+        if (walked[static_cast<std::size_t>(t) * m + j]) continue;
+        walked[static_cast<std::size_t>(t) * m + j] = 1;
+        std::int64_t e = 1;
+        for (int u = h.generators[j][t]; u != t; u = h.generators[j][u], ++e) {
+          walked[static_cast<std::size_t>(u) * m + j] = 1;
+          if (h.representative_of[u] >= 0) continue;
+          h.representative_of[u] = rep;
+          GroupWord word = {{static_cast<int>(j), e}};  // g_u = gen_j^e ∘ g_t
+          word.insert(word.end(), h.words[t].begin(), h.words[t].end());
+          if (word.size() > kMaxSymmetricWordLength) {
+            *why = "a root's word in the generators would have more than " +
+                   std::to_string(kMaxSymmetricWordLength) + " letters";
+            return std::nullopt;
+          }
+          h.words[u] = std::move(word);
+          queue.push_back(u);
+        }
+      }
+    }
+    h.orbit_size.push_back(static_cast<std::int64_t>(queue.size()));
+  }
+  LinkOrbits(g, &h);
+  h.order = 0;  // set by the caller from a base and strong generating set
+  // When the generators commute and act regularly (case 1's test on a copy), every Γ_r is
+  // trivial and |Γ| = Π orders: Symmetrise then needs no Schreier-Sims.
+  bool commute = true;
+  for (std::size_t i = 0; i < m && commute; ++i) {
+    for (std::size_t j = i + 1; j < m && commute; ++j) {
+      commute = PermutationsCommute(h.generators[i], h.generators[j]);
+    }
+  }
+  std::int64_t product = 1;
+  for (std::int64_t order : h.orders) {
+    if (product > g.num_compute() / order) commute = false;  // more elements than nodes
+    if (commute) product *= order;
+  }
+  RegularGroup copy;
+  copy.generators = h.generators;
+  copy.orders = h.orders;
+  if (commute && AssignExponents(g, &copy)) {
+    h.regular_action = true;
+    h.order = copy.order;
+  }
   return h;
 }
 
@@ -356,7 +452,8 @@ class PhaseBuilder {
     if (!ChooseGroup()) return std::move(out_);
     ComputeOptimum();
     t_pack_ = Clock::now();
-    if (GenerateColumns() && ExactWeights() && IntegerMultiplicities() && CheckMixture()) {
+    if (GenerateColumns() && ExactWeights() && IntegerMultiplicities() && Symmetrise() &&
+        CheckMixture()) {
       EmitSchedule();
     }
     return std::move(out_);
@@ -376,6 +473,9 @@ class PhaseBuilder {
   // CBC (SmallIntegerMixture).
   bool IntegerMultiplicities();
   void AddPriorityColumns();
+  // Case 2 only (a no-op in case 1): each representative's trees symmetrised over its
+  // stabiliser Γ_r (SymmetricPipelineOptions::whole_group); also sets |Γ|.
+  bool Symmetrise();
   // The mixture's exact ratio must be the optimum, and k within bounds.
   bool CheckMixture();
   void EmitSchedule();
@@ -396,7 +496,9 @@ class PhaseBuilder {
   AllgatherOptimum opt_;               // ComputeOptimum
   Clock::time_point t_pack_;
   int num_orbits_ = 0, num_reps_ = 0;
-  std::vector<Rational> cap_;  // per link orbit: b_O·|O| / |H|
+  std::vector<Rational> cap_;  // per link orbit: b_O·|O| / W
+  // Per representative: w_r = |Γr| / W, W the gcd of the orbit sizes (case 1: all 1).
+  std::vector<std::int64_t> rep_weight_;
   std::vector<Column> columns_;
   std::set<std::pair<int, std::vector<std::int64_t>>> seen_;
   LpSolution sol_;            // GenerateColumns: the last restricted LP
@@ -409,7 +511,10 @@ class PhaseBuilder {
 
 bool PhaseBuilder::ChooseGroup() {
   auto t_group = Clock::now();
-  group_ = ChooseRegularGroup(g_, &out_.why);
+  group_ =
+      options_.whole_group ? ChooseWholeGroup(g_, &out_.why) : ChooseRegularGroup(g_, &out_.why);
+  out_.no_regular_group =
+      !options_.whole_group && !group_.has_value() && !g_.automorphisms().empty();
   out_.stats.group_seconds = SecondsSince(t_group);
   return group_.has_value();
 }
@@ -446,7 +551,9 @@ LpProblem PhaseBuilder::RestrictedLp() const {
     const int col = 1 + static_cast<int>(i);
     for (int o = 0; o < num_orbits_; ++o) {
       if (columns_[i].orbit_steps[o] != 0) {
-        lp.entries.push_back({o, col, static_cast<double>(columns_[i].orbit_steps[o])});
+        lp.entries.push_back({o, col,
+                              static_cast<double>(rep_weight_[columns_[i].rep]) *
+                                  static_cast<double>(columns_[i].orbit_steps[o])});
       }
     }
     lp.entries.push_back({num_orbits_ + columns_[i].rep, col, 1.0});
@@ -460,11 +567,15 @@ bool PhaseBuilder::GenerateColumns() {
   num_reps_ = static_cast<int>(h.representatives.size());
   std::vector<Rational> orbit_bw(num_orbits_);
   for (int e = 0; e < g_.num_links(); ++e) orbit_bw[h.link_orbit[e]] = g_.link(e).bandwidth;
-  // cap_O = b_O·|O| / |H|: with |Hr| = |H| for every representative the condition is
-  // Σ_r Σ_T x_T c_O(T) <= ρ·cap_O.
+  // The condition Σ_r |Γr| Σ_T x_T c_O(T) <= ρ·b_O·|O| divided by W = gcd_r |Γr|:
+  // Σ_r w_r Σ_T x_T c_O(T) <= ρ·cap_O with cap_O = b_O·|O| / W (case 1: W = |H|, w_r = 1).
+  std::int64_t w = 0;
+  for (std::int64_t size : h.orbit_size) w = std::gcd(w, size);
+  rep_weight_.clear();
+  for (std::int64_t size : h.orbit_size) rep_weight_.push_back(size / w);
   cap_.resize(num_orbits_);
   for (int o = 0; o < num_orbits_; ++o) {
-    cap_[o] = orbit_bw[o] * Rational(h.link_orbit_size[o]) / Rational(h.order);
+    cap_[o] = orbit_bw[o] * Rational(h.link_orbit_size[o]) / Rational(w);
   }
   std::vector<double> base_cost(g_.num_links());
   for (int e = 0; e < g_.num_links(); ++e) {
@@ -493,7 +604,9 @@ bool PhaseBuilder::GenerateColumns() {
     for (int r = 0; r < num_reps_; ++r) {
       Column c = GrowTree(g_, h, r, w);
       double reduced = 0;
-      for (int o = 0; o < num_orbits_; ++o) reduced += price[o] * c.orbit_steps[o];
+      for (int o = 0; o < num_orbits_; ++o) {
+        reduced += price[o] * static_cast<double>(rep_weight_[r]) * c.orbit_steps[o];
+      }
       reduced -= sol_.row_duals[num_orbits_ + r];
       if (reduced < -1e-9 * std::max(1.0, std::abs(sol_.objective)) && AddColumn(std::move(c))) {
         added = true;
@@ -515,12 +628,16 @@ bool PhaseBuilder::ExactWeights() {
   std::vector<std::vector<Rational>> rows;  // [a_1..a_s | rhs], unknowns = support weights
   for (int o = 0; o < num_orbits_; ++o) {
     double lhs = 0;
-    for (int i : support) lhs += sol_.primal[1 + i] * columns_[i].orbit_steps[o];
+    for (int i : support) {
+      lhs += sol_.primal[1 + i] * static_cast<double>(rep_weight_[columns_[i].rep]) *
+             columns_[i].orbit_steps[o];
+    }
     const double slack = rho * cap_[o].convert_to<double>() - lhs;
     if (slack > 1e-7 * std::max(1.0, std::abs(lhs))) continue;
     std::vector<Rational> row(support.size() + 1);
     for (std::size_t j = 0; j < support.size(); ++j) {
-      row[j] = Rational(columns_[support[j]].orbit_steps[o]);
+      row[j] =
+          Rational(rep_weight_[columns_[support[j]].rep] * columns_[support[j]].orbit_steps[o]);
     }
     row.back() = opt_.ratio * cap_[o];
     rows.push_back(std::move(row));
@@ -574,13 +691,136 @@ bool PhaseBuilder::IntegerMultiplicities() {
   if (k_ > k0_ && num_orbits_ <= 12) AddPriorityColumns();
   for (BigInt d = k0_; d < k_ && d <= kMaxSymmetricKFactor * k0_ && d <= 1000000; d += k0_) {
     std::optional<std::vector<BigInt>> small =
-        SmallIntegerMixture(columns_, num_reps_, cap_, opt_.ratio, d);
+        SmallIntegerMixture(columns_, rep_weight_, cap_, opt_.ratio, d);
     if (small) {
       mult_ = std::move(*small);
       k_ = d;
       break;
     }
   }
+  return true;
+}
+
+// An automorphism as it acts on nodes and on links (link_image[e] = the link (p(u), p(v))).
+struct Automorphism {
+  std::vector<int> node_image, link_image;
+};
+
+Automorphism WithLinkImages(const Topology& g, std::vector<int> p) {
+  Automorphism a;
+  a.link_image.resize(g.num_links());
+  for (int e = 0; e < g.num_links(); ++e) {
+    const std::optional<int> image = g.FindLink(p[g.link(e).from], p[g.link(e).to]);
+    if (!image) throw std::logic_error("symmetric pipeline: generator is not an automorphism");
+    a.link_image[e] = *image;
+  }
+  a.node_image = std::move(p);
+  return a;
+}
+
+// The image of tree c under the automorphism a (nodes and route links mapped; the link orbits
+// are the group's, so c_O is unchanged).
+Column MapColumn(const Column& c, const Automorphism& a) {
+  const std::vector<int>& p = a.node_image;
+  Column d;
+  d.rep = c.rep;
+  d.parent.assign(c.parent.size(), -1);
+  d.route.assign(c.route.size(), {});
+  d.orbit_steps = c.orbit_steps;
+  for (std::size_t v = 0; v < c.parent.size(); ++v) {
+    if (c.parent[v] < 0) continue;
+    d.parent[p[v]] = p[c.parent[v]];
+    std::vector<int>& links = d.route[p[v]];
+    for (int l : c.route[v]) links.push_back(a.link_image[l]);
+  }
+  return d;
+}
+
+// A tree's identity: its parents, then every route's links (-1 between routes).
+std::vector<int> ColumnKey(const Column& c) {
+  std::vector<int> key = c.parent;
+  for (const std::vector<int>& links : c.route) {
+    key.insert(key.end(), links.begin(), links.end());
+    key.push_back(-1);
+  }
+  return key;
+}
+
+// A tree orbit under Γ_r larger than this makes the symmetrised schedule too large (and its k
+// with it): no case-2 schedule.
+constexpr std::size_t kMaxTreeOrbit = 4096;
+
+bool PhaseBuilder::Symmetrise() {
+  if (!group_->whole_group) return true;
+  RegularGroup& h = *group_;
+  const int n = g_.num_nodes();
+  // Generators of Γ_r: the strong generators fixing r of a base and strong generating set of Γ
+  // with r as the first base point (they generate the first point stabiliser, by definition).
+  std::vector<std::vector<Automorphism>> stabiliser(num_reps_);
+  for (int r = 0; r < num_reps_ && !h.regular_action; ++r) {
+    const int root = h.representatives[r];
+    SchreierSimsGroup group(n, h.generators, {root}, options_.group_work);
+    if (!group.complete()) {
+      out_.why =
+          "the base and strong generating set of the declared group exceeded its work "
+          "budget";
+      return false;
+    }
+    if (r == 0) {
+      const BigInt order = group.Order();
+      h.order = order <= (BigInt(1) << 62) ? order.convert_to<std::int64_t>() : 0;
+    }
+    std::set<std::vector<int>> distinct;
+    for (std::vector<int>& p : group.StrongGenerators()) {
+      bool identity = true;
+      for (int v = 0; v < n && identity; ++v) identity = p[v] == v;
+      if (p[root] != root || identity || !distinct.insert(p).second) continue;
+      stabiliser[r].push_back(WithLinkImages(g_, std::move(p)));
+    }
+  }
+  // Each tree's Γ_r-orbit by closure; images weighted m_T·L/|orbit| (L the lcm of the orbit
+  // sizes), equal trees merged.
+  std::vector<std::vector<Column>> orbits;
+  std::vector<BigInt> orbit_mult;
+  BigInt lcm = 1;
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    if (mult_[i] == 0) continue;
+    std::vector<Column> orbit = {columns_[i]};
+    std::set<std::vector<int>> seen = {ColumnKey(columns_[i])};
+    for (std::size_t head = 0; head < orbit.size(); ++head) {
+      for (const Automorphism& a : stabiliser[columns_[i].rep]) {
+        Column image = MapColumn(orbit[head], a);
+        if (!seen.insert(ColumnKey(image)).second) continue;
+        if (orbit.size() >= kMaxTreeOrbit) {
+          out_.why = "a tree's orbit under its root's stabiliser has more than " +
+                     std::to_string(kMaxTreeOrbit) + " trees";
+          return false;
+        }
+        orbit.push_back(std::move(image));
+      }
+    }
+    lcm = boost::multiprecision::lcm(lcm, BigInt(orbit.size()));
+    orbits.push_back(std::move(orbit));
+    orbit_mult.push_back(mult_[i]);
+  }
+  std::vector<Column> columns;
+  std::vector<BigInt> mult;
+  std::map<std::vector<int>, std::size_t> index;
+  for (std::size_t t = 0; t < orbits.size(); ++t) {
+    const BigInt each = orbit_mult[t] * lcm / BigInt(orbits[t].size());
+    for (Column& c : orbits[t]) {
+      auto [it, added] = index.emplace(ColumnKey(c), columns.size());
+      if (added) {
+        columns.push_back(std::move(c));
+        mult.push_back(each);
+      } else {
+        mult[it->second] += each;
+      }
+    }
+  }
+  columns_ = std::move(columns);
+  mult_ = std::move(mult);
+  k_ *= lcm;
   return true;
 }
 
@@ -612,7 +852,7 @@ bool PhaseBuilder::CheckMixture() {
   for (std::size_t i = 0; i < columns_.size(); ++i) {
     if (mult_[i] == 0) continue;
     for (int o = 0; o < num_orbits_; ++o) {
-      orbit_load[o] += mult_[i] * columns_[i].orbit_steps[o];
+      orbit_load[o] += mult_[i] * rep_weight_[columns_[i].rep] * columns_[i].orbit_steps[o];
     }
   }
   ratio_ = 0;
@@ -676,8 +916,13 @@ void PhaseBuilder::EmitSchedule() {
     }
     s.representatives[c.rep].trees.push_back(std::move(t));
   }
+  s.stabiliser_invariant = h.whole_group;
   for (int v : g_.ComputeNodes()) {
-    s.roots.push_back(SymmetricRoot{v, h.representative_of[v], h.exponents[v]});
+    if (h.whole_group) {
+      s.roots.push_back(SymmetricRoot{v, h.representative_of[v], {}, h.words[v]});
+    } else {
+      s.roots.push_back(SymmetricRoot{v, h.representative_of[v], h.exponents[v], {}});
+    }
   }
   s.bottleneck_cut = opt_.bottleneck_cut;
   s.extra["optimal_ratio"] = ToString(opt_.ratio);
@@ -747,7 +992,10 @@ SymmetricPipelineResult BuildAllreduce(const Topology& g, const SymmetricPipelin
       const SingleNodeCut& c = rep_cuts[r.representative];
       if (c.mu > max_mu) max_mu = c.mu;
       std::vector<int> image;
-      for (int x : c.cut) image.push_back(ApplyGroupElement(powers, x, r.exponents));
+      for (int x : c.cut) {
+        image.push_back(a.stabiliser_invariant ? ApplyGroupWord(powers, x, r.word)
+                                               : ApplyGroupElement(powers, x, r.exponents));
+      }
       std::sort(image.begin(), image.end());
       single_cuts.push_back(std::move(image));
     }

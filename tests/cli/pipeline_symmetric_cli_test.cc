@@ -187,5 +187,78 @@ TEST(PipelineSymmetricCli, AbsurdSymmetricKFallsBackToThePlainPathAndSaysWhy) {
       << text.err;
 }
 
+// Case 2 (docs/symmetry.md): `--whole-group` on request, and on its own when no declared
+// generator survives case 1 (fattree(4) keeping only the aggregation and core generators, which
+// fix every host: 16 representatives, before the plain path). `verify` reports the case-2
+// fields, and the file's expansion verifies to the same ratio.
+TEST(PipelineSymmetricCli, WholeGroupOnRequestAndWhenNoSubgroupActsRegularly) {
+  const std::string ft = Gen("fattree(4)", "whole_ft4.json");
+  json doc = json::parse(ReadWholeFile(ft));
+  json fixing = json::array();
+  for (const json& p : doc["automorphisms"]) {
+    bool fixes_hosts = true;
+    for (std::size_t v = 0; v < doc["nodes"].size(); ++v) {
+      const bool compute = doc["nodes"][v].value("kind", "compute") == "compute";
+      fixes_hosts = fixes_hosts && (!compute || p[v].get<std::size_t>() == v);
+    }
+    if (fixes_hosts) fixing.push_back(p);
+  }
+  ASSERT_FALSE(fixing.empty());
+  doc["automorphisms"] = fixing;
+  const std::string fixed = WriteTempFile("whole_ft4_fixing.json", doc.dump());
+  const std::string out = TempPath("whole_ft4_out.json");
+  json s = Summary({"pipeline", fixed, "-o", out, "--json"});
+  EXPECT_EQ(s["format"], "pipeline-symmetric");
+  EXPECT_EQ(s["symmetric"]["action"], "stabiliser-invariant");
+  EXPECT_EQ(s["symmetric"]["representatives"], 16);
+  EXPECT_EQ(s["ratio"], "15");
+  EXPECT_EQ(s["verdict"], "optimal (certified)");
+  json v = Summary({"verify", fixed, out, "--json"});
+  EXPECT_EQ(v["ok"], true);
+  EXPECT_EQ(v["action"], "stabiliser-invariant");
+  EXPECT_EQ(v["num_representatives"], 16);
+  const std::string plain = TempPath("whole_ft4_expanded.json");
+  ASSERT_EQ(RunCli({"schedule", "expand", fixed, out, "-o", plain}).exit_code, 0);
+  json pv = Summary({"verify", fixed, plain, "--json"});
+  EXPECT_EQ(pv["ratio"], "15");
+  EXPECT_EQ(pv["verdict"], "optimal (certified)");
+  // On request with the declared group; case 1 on the same file has no `action`.
+  json w = Summary({"pipeline", ft, "--whole-group", "-o", out, "--json"});
+  EXPECT_EQ(w["symmetric"]["action"], "stabiliser-invariant");
+  EXPECT_EQ(w["ratio"], "15");
+  json c1 = Summary({"pipeline", ft, "-o", out, "--json"});
+  EXPECT_FALSE(c1["symmetric"].contains("action"));
+  // --whole-group contradicts --no-symmetric: exit 2, one line.
+  testing::CliResult bad = RunCli({"pipeline", ft, "--whole-group", "--no-symmetric", "-o", out});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--whole-group: contradicts --no-symmetric"), std::string::npos)
+      << bad.err;
+}
+
+// --whole-group on a topology with failed links: the intact topology's declared automorphisms
+// that map the failed set onto itself (the set-wise stabiliser) are the group of case 2; the
+// schedule has the plain path's ratio and verdict, and `verify` accepts it.
+TEST(PipelineSymmetricCli, WholeGroupWithFailedLinksUsesTheSetwiseStabiliser) {
+  const std::string fails = WriteTempFile("whole_fails.json", R"([["p0a0", "-", "core0"]])");
+  const std::string topo = TempPath("whole_ft4_failed.json");
+  ASSERT_EQ(RunCli({"topo", "gen", "fattree(4)", "-o", topo, "--fail", fails}).exit_code, 0);
+  const std::string sym = TempPath("whole_failed_sym.json");
+  const std::string plain = TempPath("whole_failed_plain.json");
+  json s = Summary({"pipeline", topo, "--whole-group", "-o", sym, "--json"});
+  json p = Summary({"pipeline", topo, "-o", plain, "--json"});
+  EXPECT_EQ(s["format"], "pipeline-symmetric");
+  EXPECT_EQ(p["format"], "pipeline");  // without the option: the plain path, as before
+  EXPECT_EQ(s["symmetric"]["action"], "stabiliser-invariant");
+  EXPECT_EQ(s["ratio"], p["ratio"]);
+  EXPECT_EQ(s["verdict"], "optimal (certified)");
+  EXPECT_EQ(s["verdict"], p["verdict"]);
+  // Fewer orbits than hosts, more than one: the failure breaks part of the symmetry.
+  EXPECT_GT(s["symmetric"]["representatives"].get<int>(), 1);
+  EXPECT_LT(s["symmetric"]["representatives"].get<int>(), 16);
+  json v = Summary({"verify", topo, sym, "--json"});
+  EXPECT_EQ(v["ok"], true);
+  EXPECT_EQ(v["ratio"], p["ratio"]);
+}
+
 }  // namespace
 }  // namespace collsynth

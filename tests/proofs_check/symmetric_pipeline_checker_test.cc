@@ -45,7 +45,7 @@ PipelineTree Tree(int root, std::vector<PipelineTreeEdge> edges) {
 }
 
 SymmetricRoot RootEntry(int node, std::vector<std::int64_t> exponents, int rep = 0) {
-  return SymmetricRoot{node, rep, std::move(exponents)};
+  return SymmetricRoot{node, rep, std::move(exponents), {}};
 }
 
 // --- the expansion, written in schedule_fixtures.h from the format's definition ----------------

@@ -1,7 +1,7 @@
 // Tests of the "pipeline-symmetric" format (schedules/symmetric_pipeline_schedule.h,
 // docs/formats.md): JSON round trip, every reader error naming its item, the group elements, and
 // the expansion on the 3x3 torus (translations) against a plain schedule expanded by hand and the
-// plain checker.
+// plain checker; case 2's words (round trip, the same expansion as exponents, reader errors).
 #include "schedules/symmetric_pipeline_schedule.h"
 
 #include <gtest/gtest.h>
@@ -428,6 +428,79 @@ TEST(SymmetricPipelineScheduleTest, TopLevelFormatAndExpandedText) {
   const LoadedSchedule p = LoadScheduleText(g, plain, "f");
   EXPECT_STREQ(p.Format(), "pipeline");
   EXPECT_EQ(PipelineScheduleToJsonText(std::get<PipelineSchedule>(p.value), g), plain);
+}
+
+}  // namespace
+}  // namespace collsynth
+
+namespace collsynth {
+namespace {
+
+// Case 2 (group.action "stabiliser-invariant"): the torus allgather with a word per root,
+// g = gen_0^i ∘ gen_1^j, stands for the same plain schedule as the exponents (i, j).
+json TorusAllgatherWithWords() {
+  json doc = TorusAllgather();
+  doc["group"]["action"] = "stabiliser-invariant";
+  for (json& root : doc["roots"]) {
+    const json e = root["exponents"];
+    root.erase("exponents");
+    root["word"] = json::array({json::array({0, e[0]}), json::array({1, e[1]})});
+  }
+  return doc;
+}
+
+TEST(SymmetricPipelineScheduleTest, WordsRoundTripAndExpandLikeExponents) {
+  const Topology g = Torus33();
+  const SymmetricPipelineSchedule s =
+      SymmetricPipelineScheduleFromJson(TorusAllgatherWithWords(), g, "s.json");
+  EXPECT_TRUE(s.stabiliser_invariant);
+  EXPECT_EQ(s.roots.at(5).word, (GroupWord{{0, 1}, {1, 2}}));
+  const std::string text = SymmetricPipelineScheduleToJsonText(s, g);
+  EXPECT_EQ(SymmetricPipelineScheduleToJsonText(
+                SymmetricPipelineScheduleFromJson(json::parse(text), g, "back.json"), g),
+            text);
+  EXPECT_EQ(json::parse(text)["group"]["action"], "stabiliser-invariant");
+  const SymmetricPipelineSchedule by_exponents =
+      SymmetricPipelineScheduleFromJson(TorusAllgather(), g, "e.json");
+  EXPECT_FALSE(by_exponents.stabiliser_invariant);
+  EXPECT_EQ(PipelineScheduleToJsonText(ExpandSymmetricPipelineSchedule(s, g), g),
+            PipelineScheduleToJsonText(ExpandSymmetricPipelineSchedule(by_exponents, g), g));
+}
+
+TEST(SymmetricPipelineScheduleTest, WordErrorsNameTheirItem) {
+  const Topology g = Torus33();
+  std::string problem;
+  json doc = TorusAllgatherWithWords();
+  doc["group"]["action"] = "free";
+  EXPECT_EQ(ErrorItem(doc, g, &problem), "group.action");
+  EXPECT_EQ(problem, "expected \"regular\" or \"stabiliser-invariant\", got \"free\"");
+  doc = TorusAllgatherWithWords();
+  doc["roots"][3]["word"][0] = json::array({2, 0});
+  EXPECT_EQ(ErrorItem(doc, g, &problem), "roots[3].word[0][0]");
+  EXPECT_EQ(problem, "must be a generator index (an integer in 0..1), got 2");
+  doc["roots"][3]["word"][0] = json::array({1, 3});
+  EXPECT_EQ(ErrorItem(doc, g), "roots[3].word[0][1]");
+  doc["roots"][3]["word"][0] = json::array({1});
+  EXPECT_EQ(ErrorItem(doc, g), "roots[3].word[0]");
+  doc["roots"][3]["word"] = "01";
+  EXPECT_EQ(ErrorItem(doc, g), "roots[3].word");
+  doc["roots"][3]["word"] = json::array();
+  for (std::size_t i = 0; i <= kMaxSymmetricWordLength; ++i) {
+    doc["roots"][3]["word"].push_back(json::array({0, 1}));
+  }
+  EXPECT_EQ(ErrorItem(doc, g, &problem), "roots[3].word");
+  EXPECT_EQ(problem, "has 4097 letters, more than 4096");
+  // Case 2 roots have words, case 1 roots exponents; each refuses the other's field.
+  doc = TorusAllgatherWithWords();
+  doc["roots"][2]["exponents"] = json::array({0, 2});
+  EXPECT_EQ(ErrorItem(doc, g), "roots[2].exponents");
+  doc = TorusAllgatherWithWords();
+  doc["roots"][2].erase("word");
+  EXPECT_EQ(ErrorItem(doc, g, &problem), "roots[2]");
+  EXPECT_EQ(problem, "missing field 'word'");
+  doc = TorusAllgather();
+  doc["roots"][2]["word"] = json::array();
+  EXPECT_EQ(ErrorItem(doc, g), "roots[2].word");
 }
 
 }  // namespace
