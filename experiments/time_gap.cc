@@ -194,7 +194,8 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
     for (std::int64_t v : j.Ints("chunks", {}, 1, std::int64_t{1} << 24)) {
       p->chunks += (p->chunks.empty() ? "" : ",") + std::to_string(v);
     }
-    if (p->chunks.empty()) throw j.Error("chunks", "must be a non-empty array of positive integers");
+    if (p->chunks.empty())
+      throw j.Error("chunks", "must be a non-empty array of positive integers");
   }
   p->height_bounds_max_compute =
       j.Int("height_bounds_max_compute", p->height_bounds_max_compute, 0, std::int64_t{1} << 30);
@@ -205,20 +206,34 @@ std::vector<ExperimentTask> MakeTasks(const ExperimentInput& in) {
     const std::string topology = cj.Topology("topology");
     const std::string label = cj.String("label", "");
     for (Collective collective : collectives) {
-      tasks.push_back({topology + " " + CollectiveName(collective), [=] {
-                         return RunCase(topology, label, collective, *p);
-                       }});
+      tasks.push_back({topology + " " + CollectiveName(collective),
+                       [=] { return RunCase(topology, label, collective, *p); }});
     }
   }
   return tasks;
 }
 
-const ExperimentKindRegistrar kRegistrar(
-    "time-gap", &MakeTasks,
-    {"size", "size_bytes", "chunks", "time_us", "time_us_decimal", "lower_bound_us",
-     "lower_bound_us_decimal", "alpha_bound_us", "gap", "gap_decimal", "target", "meets_target",
-     "height_hops", "height_lower_bound_hops", "tree_bound_us", "tree_bound_over_lb_decimal",
-     "tree_bound_by", "gap_to_tree_bound_decimal", "candidates", "reason"});
+const ExperimentKindRegistrar kRegistrar("time-gap", &MakeTasks,
+                                         {"size",
+                                          "size_bytes",
+                                          "chunks",
+                                          "time_us",
+                                          "time_us_decimal",
+                                          "lower_bound_us",
+                                          "lower_bound_us_decimal",
+                                          "alpha_bound_us",
+                                          "gap",
+                                          "gap_decimal",
+                                          "target",
+                                          "meets_target",
+                                          "height_hops",
+                                          "height_lower_bound_hops",
+                                          "tree_bound_us",
+                                          "tree_bound_over_lb_decimal",
+                                          "tree_bound_by",
+                                          "gap_to_tree_bound_decimal",
+                                          "candidates",
+                                          "reason"});
 
 }  // namespace
 }  // namespace experiments

@@ -12,6 +12,7 @@
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "simulate/chunk_choice.h"
 #include "simulate/pipeline_simulation.h"
+#include "simulate/simulation_model.h"
 #include "simulate/simulation_run.h"
 #include "solvers/baselines/routed_baselines.h"
 #include "solvers/pipeline/symmetric_pipeline.h"
@@ -45,6 +46,43 @@ void AddChecked(const PipelineCheckReport& r, const std::string& name, PipelineS
   c.height_hops = r.height_hops;
   c.pipeline = std::move(s);
   out.list.push_back(std::move(c));
+}
+
+// The least simulated time of `s` over the P of `sweep` (the smallest P among equal times), as
+// `simulate --chunks-sweep` chooses it, with two savings that cannot change the choice:
+// * a P is not simulated when P·α_min > the best time so far (or equals it with a larger P):
+//   chunk j of a route enters its first link only after chunk j - 1 has left it and reaches
+//   the link α after that (simulate/route_transfers.cc, docs/simulate.md "Pipeline schedules"),
+//   so P chunks take at least P·α_min;
+// * the best P is not simulated a second time.
+// The sweep is cut to its longest prefix within the simulator's work bound (kMaxSimulatedTransfers
+// summed over the list, as `simulate` checks it); InputError when even its first P is above it.
+std::pair<std::int64_t, Rational> SweepPipeline(const PipelineSchedule& s, const Topology& g,
+                                                SimulationModel model,
+                                                const std::vector<std::int64_t>& sweep,
+                                                const Rational& alpha_min) {
+  std::uint64_t work = 0;
+  std::optional<std::pair<std::int64_t, Rational>> best;
+  for (std::int64_t p : sweep) {
+    model.chunks = p;
+    work += PipelineTransferCount(s, model);
+    if (work > kMaxSimulatedTransfers) {
+      if (best) break;
+      throw InputError("<args>", "--chunks-sweep",
+                       "P = " + std::to_string(p) + " gives more than " +
+                           std::to_string(kMaxSimulatedTransfers) +
+                           " transfers (routes x P x hops), above the simulator's limit");
+    }
+    if (best) {
+      const Rational floor = alpha_min * p;
+      if (floor > best->second || (floor == best->second && p > best->first)) continue;
+    }
+    Rational t = BuildPipelineSimulation(s, g, model).Run().completion;
+    if (!best || t < best->second || (t == best->second && p < best->first)) {
+      best = std::make_pair(p, std::move(t));
+    }
+  }
+  return *best;
 }
 
 }  // namespace
@@ -303,6 +341,9 @@ TuneRow TuneSize(const Topology& g, const TuneCandidates& candidates, Simulation
   }
   const std::vector<std::int64_t> sweep =
       ParseChunkList("--chunks-sweep", chunks_sweep, std::int64_t{1} << 24);
+  const std::vector<Rational> latencies = LinkLatencies(g, model);
+  const Rational alpha_min =
+      latencies.empty() ? Rational(0) : *std::min_element(latencies.begin(), latencies.end());
   for (std::size_t i = 0; i < candidates.list.size(); ++i) {
     const TuneCandidate& c = candidates.list[i];
     try {
@@ -311,20 +352,8 @@ TuneRow TuneSize(const Topology& g, const TuneCandidates& candidates, Simulation
         row.entries.push_back({c.algorithm, i, 1, run.result.completion});
         continue;
       }
-      // The longest prefix of the sweep the simulator's work bound allows.
-      std::vector<std::int64_t> list = sweep;
-      while (true) {
-        std::string text;
-        for (std::int64_t p : list) text += (text.empty() ? "" : ",") + std::to_string(p);
-        try {
-          SimulationRun run = SimulatePipelineSchedule(*c.pipeline, g, model, text);
-          row.entries.push_back({c.algorithm, i, run.model.chunks, run.result.completion});
-          break;
-        } catch (const InputError&) {
-          if (list.size() <= 1) throw;
-          list.pop_back();
-        }
-      }
+      const auto [chunks, time] = SweepPipeline(*c.pipeline, g, model, sweep, alpha_min);
+      row.entries.push_back({c.algorithm, i, chunks, time});
     } catch (const InputError& e) {
       row.skipped.push_back({c.algorithm, e.what()});
     }

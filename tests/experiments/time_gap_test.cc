@@ -41,9 +41,9 @@ void ExpectBelowEveryTreeCandidate(const Topology& g, Collective c) {
   for (std::int64_t bytes : {1024, 1 << 18, 1 << 26}) {
     SCOPED_TRACE(bytes);
     SimulationModel m = Model(Rational(1, 1000000), Rational(bytes));
-    const TreeTimeBound with = TreeScheduleTimeBound(g, c, m, cands.bandwidth_bound, h_lb,
-                                                     c == Collective::kAllreduce ? nullptr : &bounds,
-                                                     h_lb + 4);
+    const TreeTimeBound with =
+        TreeScheduleTimeBound(g, c, m, cands.bandwidth_bound, h_lb,
+                              c == Collective::kAllreduce ? nullptr : &bounds, h_lb + 4);
     const TreeTimeBound without =
         TreeScheduleTimeBound(g, c, m, cands.bandwidth_bound, h_lb, nullptr, 0);
     EXPECT_GE(with.seconds, without.seconds);  // more certified facts, never a weaker bound
@@ -94,13 +94,13 @@ TEST(TimeGap, AllreduceTreeBoundAddsThePhases) {
   const int s = g.AddSwitch("sw");
   for (int i = 0; i < 4; ++i) g.AddDuplexLink(i, s, Rational(1));
   const Rational alpha(1, 1000000);
-  const TreeTimeBound small = TreeScheduleTimeBound(g, Collective::kAllreduce,
-                                                    Model(alpha, Rational(4)), Rational(3, 2), 4,
-                                                    nullptr, 0);
+  const TreeTimeBound small = TreeScheduleTimeBound(
+      g, Collective::kAllreduce, Model(alpha, Rational(4)), Rational(3, 2), 4, nullptr, 0);
   EXPECT_EQ(small.seconds, 4 * alpha);
   // At 4 GB the bandwidth term ratio*·shard/b = (3/2)·1 s decides.
-  const TreeTimeBound large = TreeScheduleTimeBound(
-      g, Collective::kAllreduce, Model(alpha, Rational(4000000000LL)), Rational(3, 2), 4, nullptr, 0);
+  const TreeTimeBound large =
+      TreeScheduleTimeBound(g, Collective::kAllreduce, Model(alpha, Rational(4000000000LL)),
+                            Rational(3, 2), 4, nullptr, 0);
   EXPECT_EQ(large.seconds, Rational(3, 2));
 }
 
