@@ -386,7 +386,7 @@ AlltoallOptimum ComputeAlltoallOptimum(const Topology& g, const DemandMatrix& de
   Lp lp = BuildLp(g, demand, options.relay);
   out.lp_columns = lp.problem.num_cols();
   out.lp_rows = lp.problem.num_rows();
-  const LpSolution sol = SolveLpWithClp(lp.problem);
+  const LpSolution sol = SolveLpWithClp(lp.problem, options.clp_method);
   if (sol.outcome != LpOutcome::kOptimal) {
     out.detail = "CLP: " + ToString(sol.outcome);
     return out;

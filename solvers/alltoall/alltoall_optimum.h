@@ -6,7 +6,8 @@
 // Method (STYLE.md rule 8): the source-aggregated multicommodity-flow LP (one commodity per
 // source, a flow variable per commodity and link, conservation rows per commodity and node,
 // one capacity row per link; max λ; the demand scaled to largest entry 1) is solved with CLP in
-// double. Its answer is a hint:
+// double (dual simplex; the other CLP methods of solvers/backends/lp_backend.h are options,
+// measured no faster here). Its answer is a hint:
 // - exact basis (first): CLP's optimal basis is re-solved in rationals
 //   (solvers/backends/exact_basis.h) on the same LP with exact coefficients: the basic flow
 //   values and λ from B x_B = b, the row prices from y B = c_B; the capacity rows' prices give
@@ -65,6 +66,10 @@ struct AlltoallOptions {
   // Try the exact re-solve at CLP's basis first; false = the rounding ladder only (for the
   // differential tests that compare the two certifications).
   bool exact_basis = true;
+  // How CLP solves the LP. Dual simplex on the LP as given is the default: presolve, primal,
+  // Forrest's idiot crash, sprint and barrier with crossover were measured no faster on the
+  // multicommodity LP (docs/performance.md "All-to-all optimum at N = 256: CLP methods").
+  ClpMethod clp_method = ClpMethod::kDual;
 };
 
 struct AlltoallOptimum {

@@ -229,6 +229,30 @@ TEST(AlltoallOptimum, ExactBasisAndRoundingAgree) {
   EXPECT_GT(by_basis, 0);  // the basis path is exercised, not only the fallback
 }
 
+// Every CLP method (solvers/backends/lp_backend.h ClpMethod) leads to the same certified λ*:
+// the closed form of torus(4,4) (8/k³ = 1/8) and, on kautz(2,3) (not arc-transitive, no
+// closed form), the default method's value. A method whose basis the exact re-solve rejected
+// would still certify through the rounding fallback, so certified_by is not asserted.
+TEST(AlltoallOptimum, EveryClpMethodCertifiesTheSameLambda) {
+  const Topology torus = EvaluateTopologyExpression("torus(4,4)");
+  const Topology kautz = EvaluateTopologyExpression("kautz(2,3)");
+  const Rational kautz_lambda = Uniform(kautz);
+  for (ClpMethod method :
+       {ClpMethod::kPrimal, ClpMethod::kInitialSolve, ClpMethod::kPrimalIdiot, ClpMethod::kSprint,
+        ClpMethod::kBarrierCrossover, ClpMethod::kDualPresolve}) {
+    AlltoallOptions options;
+    options.clp_method = method;
+    for (const auto& [g, want] : {std::pair<const Topology&, Rational>{torus, Rational(1, 8)},
+                                  std::pair<const Topology&, Rational>{kautz, kautz_lambda}}) {
+      const AlltoallOptimum opt = ComputeAlltoallOptimum(g, UniformDemand(g), options);
+      ASSERT_EQ(opt.outcome, AlltoallOutcome::kCertified)
+          << g.name() << " method " << static_cast<int>(method) << ": " << opt.detail;
+      EXPECT_EQ(opt.certificate.lambda, want) << g.name() << " method " << static_cast<int>(method);
+      EXPECT_TRUE(CheckAlltoallCertificate(g, opt.certificate).ok) << g.name();
+    }
+  }
+}
+
 // Closed form: on the complete graph with unit links every pair has its own link, so λ* = 1;
 // the certificate's flow then uses direct paths only (tax 1: Σ loads = Σ c = demand).
 TEST(AlltoallOptimum, CompleteGraphIsOnePerPairOnDirectLinks) {
