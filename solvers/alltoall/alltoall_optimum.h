@@ -25,6 +25,16 @@
 //   λ_hi and scaled into the bandwidths; D grows (10^2 .. 10^12) until the best λ_lo == the
 //   best λ_hi. The exact basis's halves that the checker accepts on their own are bounds here
 //   too. certified_by = "rounding".
+// Regular-group reduction (first, when it applies): when the topology's declared automorphisms
+// (graphs/topology.h) generate a group G acting regularly on the nodes (tori, hypercubes,
+// circulants as generated) and the demand is G-invariant (the uniform all-to-all), averaging an
+// optimal flow over G keeps it optimal, so one source's commodity suffices: with π_s the element
+// mapping node 0 to s, the LP has source 0's flow f_0 per link, its conservation rows and one
+// capacity row per link e: Σ_s f_0(π_s^-1(e)) <= c_e (E + 1 columns, V - 1 + E rows instead of
+// K·E + 1 and K·V + E). Its basis is re-solved exactly; the expanded flow f_s = f_0∘π_s^-1 and
+// the group-averaged lengths ℓ̄(e) = (1/N) Σ_s ℓ(π_s(e)) (G-invariant, so every source sees the
+// reduced LP's distances and the checker's dual ratio equals the reduced LP's optimum) go to the
+// checker; when it does not accept them, the full LP below runs. certified_by = "regular group".
 // Every candidate is checked by proofs_check/alltoall_certificate_check.h; only when a flow and
 // a length meet is λ* reported (kCertified); otherwise the exact bounds (kNotCertified). No
 // float is ever reported.
@@ -60,6 +70,7 @@ std::string ToString(AlltoallOutcome outcome);
 inline constexpr const char* kFromExactBasis = "exact basis";
 inline constexpr const char* kFromShortestPathSplit = "shortest-path split";
 inline constexpr const char* kFromRounding = "rounding";
+inline constexpr const char* kFromRegularGroup = "regular group";
 
 struct AlltoallOptions {
   bool relay = true;  // compute nodes other than the source may forward
@@ -70,6 +81,9 @@ struct AlltoallOptions {
   // Forrest's idiot crash, sprint and barrier with crossover were measured no faster on the
   // multicommodity LP (docs/performance.md "All-to-all optimum at N = 256: CLP methods").
   ClpMethod clp_method = ClpMethod::kDual;
+  // Try the regular-group reduction first (see the header comment); false = the full LP only
+  // (for the tests that compare the two).
+  bool regular_group = true;
 };
 
 struct AlltoallOptimum {
