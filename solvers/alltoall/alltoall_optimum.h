@@ -26,25 +26,26 @@
 //   best λ_hi. The exact basis's halves that the checker accepts on their own are bounds here
 //   too. certified_by = "rounding".
 // Regular-group reduction (first, when it applies): when the topology's declared automorphisms
-// (graphs/topology.h) generate a group G acting regularly on the nodes (tori, hypercubes,
-// circulants as generated) and the demand is G-invariant (the uniform all-to-all), averaging an
-// optimal flow over G keeps it optimal, so one source's commodity suffices: with π_s the element
-// mapping node 0 to s, the LP has source 0's flow f_0 per link, its conservation rows and one
-// capacity row per link e: Σ_s f_0(π_s^-1(e)) <= c_e (E + 1 columns, V - 1 + E rows instead of
-// K·E + 1 and K·V + E). Its basis is re-solved exactly; the expanded flow f_s = f_0∘π_s^-1 and
-// the group-averaged lengths ℓ̄(e) = (1/N) Σ_s ℓ(π_s(e)) (G-invariant, so every source sees the
-// reduced LP's distances and the checker's dual ratio equals the reduced LP's optimum) go to the
-// checker; when it does not accept them, the full LP below runs. certified_by = "regular group".
-// Every candidate is checked by proofs_check/alltoall_certificate_check.h; only when a flow and
-// a length meet is λ* reported (kCertified); otherwise the exact bounds (kNotCertified). No
-// float is ever reported.
-// Complexity: one LP with K·E + 1 columns and K·V + E rows (K = sources); the exact basis
-// solve is sparse rational elimination on a system of at most K·V + E rows (near-triangular:
-// each commodity's basic flows form a forest); the fallback adds O(K·E) path extraction,
-// O(P·E) rational operations for the split (P = pairs) and O(K·E log V) exact Dijkstra per
-// denominator tried.
-// Precondition: every demand pair is connected (under the relay rule); the demand is well
-// formed (proofs_check's rules). Number types: exact Rational, double only inside CLP.
+// (graphs/topology.h) generate a group G acting regularly on the nodes (tori and hypercubes as
+// generated; not circulant(...), which declares a reflection too) and the demand is G-invariant
+// (the uniform all-to-all), averaging an optimal flow over G keeps it optimal, so one source's
+// commodity suffices: with π_s the element mapping node 0 to s, the LP has source 0's flow f_0 per
+// link, its conservation rows and one capacity row per link e: Σ_s f_0(π_s^-1(e)) <= c_e (E + 1
+// columns, V - 1 + E rows instead of K·E + 1 and K·V + E). Its basis is re-solved exactly; the
+// expanded flow f_s = f_0∘π_s^-1 and the group-averaged lengths ℓ̄(e) = (1/N) Σ_s ℓ(π_s(e))
+// (G-invariant, so every source sees the reduced LP's distances and the checker's dual ratio equals
+// the reduced LP's optimum) go to the checker; when it does not accept them, the source-aggregated
+// LP above runs. certified_by = "regular group". Every candidate is checked by
+// proofs_check/alltoall_certificate_check.h; only when a flow and a length meet is λ* reported
+// (kCertified); otherwise the exact bounds (kNotCertified). No float is ever reported. Complexity:
+// the regular-group reduction costs O(V·generators·(V + E)) to list the group and one LP with E + 1
+// columns, V - 1 + E rows and V·E nonzeros; otherwise one LP with K·E + 1 columns and K·V + E rows
+// (K = sources); the exact basis solve is sparse rational elimination on a system of at most K·V +
+// E rows (near-triangular: each commodity's basic flows form a forest); the fallback adds O(K·E)
+// path extraction, O(P·E) rational operations for the split (P = pairs) and O(K·E log V) exact
+// Dijkstra per denominator tried. Precondition: every demand pair is connected (under the relay
+// rule); the demand is well formed (proofs_check's rules). Number types: exact Rational, double
+// only inside CLP.
 #ifndef COLLSYNTH_SOLVERS_ALLTOALL_ALLTOALL_OPTIMUM_H_
 #define COLLSYNTH_SOLVERS_ALLTOALL_ALLTOALL_OPTIMUM_H_
 
@@ -79,7 +80,7 @@ struct AlltoallOptions {
   bool exact_basis = true;
   // How CLP solves the LP. Dual simplex on the LP as given is the default: presolve, primal,
   // Forrest's idiot crash, sprint and barrier with crossover were measured no faster on the
-  // multicommodity LP (docs/performance.md "All-to-all optimum at N = 256: CLP methods").
+  // multicommodity LP (docs/performance.md "All-to-all optimum at N = 256").
   ClpMethod clp_method = ClpMethod::kDual;
   // Try the regular-group reduction first (see the header comment); false = the full LP only
   // (for the tests that compare the two).
