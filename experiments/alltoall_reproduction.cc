@@ -152,6 +152,11 @@ Optimum CertifiedOptimum(const Topology& g, const DemandMatrix& demand, bool rel
   if (!cut.empty()) throw std::runtime_error(g.name() + ": pair " + cut + " has no path");
   AlltoallOptions o;
   o.relay = relay;
+  // The optimal flow is not unique and the CDFs of Figs. 14-15 depend on which one: the shipped
+  // results use the full LP's (CLP's vertex re-solved exactly), not the regular-group
+  // reduction's group-invariant flow (same λ*; docs/performance.md "All-to-all optimum at
+  // N = 256").
+  o.regular_group = false;
   const AlltoallOptimum opt = ComputeAlltoallOptimum(g, demand, o);
   const AlltoallCheckReport check = CheckAlltoallCertificate(g, opt.certificate);
   if (opt.outcome != AlltoallOutcome::kCertified || !check.ok) {

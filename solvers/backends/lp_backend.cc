@@ -12,6 +12,7 @@
 #include <CglProbing.hpp>
 #include <ClpEventHandler.hpp>
 #include <ClpSimplex.hpp>
+#include <ClpSolve.hpp>
 #include <CoinMessageHandler.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
@@ -141,7 +142,9 @@ std::string ToString(LpOutcome outcome) {
   return "unknown";
 }
 
-LpSolution SolveLpWithClp(const LpProblem& p) {
+LpSolution SolveLpWithClp(const LpProblem& p) { return SolveLpWithClp(p, ClpMethod::kDual); }
+
+LpSolution SolveLpWithClp(const LpProblem& p, ClpMethod method) {
   LpSolution sol;
   if (!WellFormed(p)) return sol;
   ClpSimplex model;
@@ -151,7 +154,36 @@ LpSolution SolveLpWithClp(const LpProblem& p) {
   std::vector<double> cl = CoinBounds(p.col_lower), cu = CoinBounds(p.col_upper);
   std::vector<double> rl = CoinBounds(p.row_lower), ru = CoinBounds(p.row_upper);
   model.loadProblem(matrix, cl.data(), cu.data(), p.objective.data(), rl.data(), ru.data());
-  model.dual();
+  ClpSolve solve;
+  switch (method) {
+    case ClpMethod::kDual:
+      model.dual();
+      break;
+    case ClpMethod::kPrimal:
+      model.primal();
+      break;
+    case ClpMethod::kInitialSolve:
+      model.initialSolve();
+      break;
+    case ClpMethod::kPrimalIdiot:
+      solve.setSolveType(ClpSolve::usePrimal);
+      solve.setSpecialOption(1, 2);
+      model.initialSolve(solve);
+      break;
+    case ClpMethod::kSprint:
+      solve.setSolveType(ClpSolve::usePrimalorSprint);
+      solve.setSpecialOption(1, 3);
+      model.initialSolve(solve);
+      break;
+    case ClpMethod::kBarrierCrossover:
+      solve.setSolveType(ClpSolve::useBarrier);
+      model.initialSolve(solve);
+      break;
+    case ClpMethod::kDualPresolve:
+      solve.setSolveType(ClpSolve::useDual);
+      model.initialSolve(solve);
+      break;
+  }
   // Dual simplex can stop with numerical trouble on degenerate LPs (the pipeline LP of
   // hypercube(4)); primal simplex from the basis it reached usually finishes the job.
   if (model.status() != 0 && model.status() != 1 && model.status() != 2) model.primal(1);

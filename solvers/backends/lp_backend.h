@@ -115,8 +115,22 @@ struct CbcOptions {
   int max_nodes = 0;
 };
 
+// How SolveLpWithClp runs CLP. Every method ends at a simplex basis (barrier runs CLP's
+// crossover), so the exact re-solve (solvers/backends/exact_basis.h) applies to all of them.
+enum class ClpMethod {
+  kDual,              // ClpSimplex::dual() on the LP as given (then primal() on trouble)
+  kPrimal,            // ClpSimplex::primal() on the LP as given
+  kInitialSolve,      // ClpSimplex::initialSolve(): presolve, CLP's automatic choice
+  kPrimalIdiot,       // initialSolve, primal after Forrest's "idiot" crash, presolve on
+  kSprint,            // initialSolve, primal with sprint (column subsets), presolve on
+  kBarrierCrossover,  // initialSolve, barrier (CLP's own sparse Cholesky) then crossover
+  kDualPresolve,      // initialSolve, dual simplex, presolve on
+};
+
 // Solves the continuous relaxation with CLP's dual simplex (integer flags ignored).
 LpSolution SolveLpWithClp(const LpProblem& problem);
+// The same with the method chosen (kDual is the one-argument overload).
+LpSolution SolveLpWithClp(const LpProblem& problem, ClpMethod method);
 // Solves with CBC branch and bound (columns flagged integer are integer).
 LpSolution SolveIlpWithCbc(const LpProblem& problem);
 LpSolution SolveIlpWithCbc(const LpProblem& problem, const CbcOptions& options);

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <string>
 
 #include "graphs/expression.h"
 #include "proofs_check/alltoall_certificate_check.h"
@@ -212,8 +213,10 @@ TEST(AlltoallOptimum, ExactBasisAndRoundingAgree) {
     if (closed < 0) {
       for (DemandEntry& x : d.entries) x.amount = Rational(1 + static_cast<int>(rng() % 4));
     }
-    AlltoallOptimum basis = ComputeAlltoallOptimum(g, d);
-    AlltoallOptions no_basis;
+    AlltoallOptions full_lp;  // the full LP's two certifications (no regular-group reduction)
+    full_lp.regular_group = false;
+    AlltoallOptimum basis = ComputeAlltoallOptimum(g, d, full_lp);
+    AlltoallOptions no_basis = full_lp;
     no_basis.exact_basis = false;
     AlltoallOptimum rounding = ComputeAlltoallOptimum(g, d, no_basis);
     ASSERT_EQ(basis.outcome, AlltoallOutcome::kCertified) << g.name() << " seed " << seed;
@@ -227,6 +230,87 @@ TEST(AlltoallOptimum, ExactBasisAndRoundingAgree) {
     if (basis.certified_by == kFromExactBasis) ++by_basis;
   }
   EXPECT_GT(by_basis, 0);  // the basis path is exercised, not only the fallback
+}
+
+// The regular-group reduction (default when the declared automorphisms act regularly) and the
+// full source-aggregated LP give the same exact λ*: on tori (closed form 8/k³ for torus(k,k)),
+// torus(3,5) (non-square) and hypercubes (2^(1-d)); the reduction must be the one that
+// certified there. With a demand that is not invariant (seeded random amounts), on a topology
+// without declared automorphisms (kautz(2,3)) or whose declared group is not regular
+// (circulant(8,1,3) declares a rotation and a reflection: 16 elements on 8 nodes) it must not
+// apply, and the full LP answers.
+TEST(AlltoallOptimum, RegularGroupAndFullLpAgree) {
+  const std::vector<std::pair<std::string, Rational>> known = {{"torus(4,4)", Rational(1, 8)},
+                                                               {"torus(3,5)", -1},
+                                                               {"hypercube(3)", Rational(1, 4)},
+                                                               {"hypercube(4)", Rational(1, 8)}};
+  AlltoallOptions full_lp;
+  full_lp.regular_group = false;
+  for (const auto& [expr, closed] : known) {
+    const Topology g = EvaluateTopologyExpression(expr);
+    ASSERT_FALSE(g.automorphisms().empty()) << expr;
+    const DemandMatrix d = UniformDemand(g);
+    const AlltoallOptimum sym = ComputeAlltoallOptimum(g, d);
+    const AlltoallOptimum full = ComputeAlltoallOptimum(g, d, full_lp);
+    ASSERT_EQ(sym.outcome, AlltoallOutcome::kCertified) << expr << ": " << sym.detail;
+    ASSERT_EQ(full.outcome, AlltoallOutcome::kCertified) << expr << ": " << full.detail;
+    EXPECT_EQ(sym.certified_by, kFromRegularGroup) << expr;
+    EXPECT_NE(full.certified_by, kFromRegularGroup) << expr;
+    EXPECT_EQ(sym.certificate.lambda, full.certificate.lambda) << expr;
+    EXPECT_TRUE(CheckAlltoallCertificate(g, sym.certificate).ok) << expr;
+    if (closed >= 0) {
+      EXPECT_EQ(sym.certificate.lambda, closed) << expr;
+    }
+    // the reduced LP has one commodity: E + 1 columns
+    EXPECT_EQ(sym.lp_columns, g.num_links() + 1 - static_cast<int>(g.InLinks(0).size())) << expr;
+  }
+  const std::uint64_t seed = testing::TestSeed();
+  std::mt19937_64 rng(seed);
+  const Topology torus = EvaluateTopologyExpression("torus(3,3)");
+  DemandMatrix skew = UniformDemand(torus);
+  for (DemandEntry& x : skew.entries) x.amount = Rational(1 + static_cast<int>(rng() % 4));
+  bool invariant = true;  // all equal amounts would be invariant: then the reduction applies
+  for (const DemandEntry& x : skew.entries)
+    invariant = invariant && x.amount == skew.entries[0].amount;
+  const AlltoallOptimum sk = ComputeAlltoallOptimum(torus, skew);
+  const AlltoallOptimum sk_full = ComputeAlltoallOptimum(torus, skew, full_lp);
+  ASSERT_EQ(sk.outcome, AlltoallOutcome::kCertified) << "seed " << seed;
+  ASSERT_EQ(sk_full.outcome, AlltoallOutcome::kCertified) << "seed " << seed;
+  EXPECT_EQ(sk.certificate.lambda, sk_full.certificate.lambda) << "seed " << seed;
+  if (!invariant) {
+    EXPECT_NE(sk.certified_by, kFromRegularGroup) << "seed " << seed;
+  }
+  for (const char* expr : {"kautz(2,3)", "circulant(8,1,3)"}) {
+    const Topology g = EvaluateTopologyExpression(expr);
+    const AlltoallOptimum opt = ComputeAlltoallOptimum(g, UniformDemand(g));
+    ASSERT_EQ(opt.outcome, AlltoallOutcome::kCertified) << expr;
+    EXPECT_NE(opt.certified_by, kFromRegularGroup) << expr;
+  }
+}
+
+// Every CLP method (solvers/backends/lp_backend.h ClpMethod) leads to the same certified λ*:
+// the closed form of torus(4,4) (8/k³ = 1/8) and, on kautz(2,3) (not arc-transitive, no
+// closed form), the default method's value. A method whose basis the exact re-solve rejected
+// would still certify through the rounding fallback, so certified_by is not asserted.
+TEST(AlltoallOptimum, EveryClpMethodCertifiesTheSameLambda) {
+  const Topology torus = EvaluateTopologyExpression("torus(4,4)");
+  const Topology kautz = EvaluateTopologyExpression("kautz(2,3)");
+  const Rational kautz_lambda = Uniform(kautz);
+  for (ClpMethod method :
+       {ClpMethod::kPrimal, ClpMethod::kInitialSolve, ClpMethod::kPrimalIdiot, ClpMethod::kSprint,
+        ClpMethod::kBarrierCrossover, ClpMethod::kDualPresolve}) {
+    AlltoallOptions options;
+    options.clp_method = method;
+    options.regular_group = false;  // the full LP on torus(4,4) too
+    for (const auto& [g, want] : {std::pair<const Topology&, Rational>{torus, Rational(1, 8)},
+                                  std::pair<const Topology&, Rational>{kautz, kautz_lambda}}) {
+      const AlltoallOptimum opt = ComputeAlltoallOptimum(g, UniformDemand(g), options);
+      ASSERT_EQ(opt.outcome, AlltoallOutcome::kCertified)
+          << g.name() << " method " << static_cast<int>(method) << ": " << opt.detail;
+      EXPECT_EQ(opt.certificate.lambda, want) << g.name() << " method " << static_cast<int>(method);
+      EXPECT_TRUE(CheckAlltoallCertificate(g, opt.certificate).ok) << g.name();
+    }
+  }
 }
 
 // Closed form: on the complete graph with unit links every pair has its own link, so λ* = 1;

@@ -93,6 +93,24 @@ TEST(ExactBasis, ClpRowStatusConventionOnGreaterEqualAndEqualityRows) {
   EXPECT_EQ(x.objective, Rational(19, 6));
 }
 
+// Every ClpMethod of SolveLpWithClp ends at a simplex basis (presolve is undone, barrier is
+// crossed over) that the exact re-solve finds optimal, with the hand-solved vertex of TwoRowLp
+// (8/15, 2/5) and its prices (-2/5, -1/5): a method that stopped at an interior point, left a
+// superbasic or returned the presolved problem's basis would fail here.
+TEST(ExactBasis, EveryClpMethodEndsAtAnExactlyOptimalBasis) {
+  const ExactLp lp = TwoRowLp();
+  for (ClpMethod method :
+       {ClpMethod::kDual, ClpMethod::kPrimal, ClpMethod::kInitialSolve, ClpMethod::kPrimalIdiot,
+        ClpMethod::kSprint, ClpMethod::kBarrierCrossover, ClpMethod::kDualPresolve}) {
+    const LpSolution sol = SolveLpWithClp(AsDouble(lp), method);
+    ASSERT_EQ(sol.outcome, LpOutcome::kOptimal) << static_cast<int>(method);
+    const ExactBasisSolution x = SolveAtBasis(lp, sol.basis);
+    ASSERT_EQ(x.outcome, ExactBasisOutcome::kOptimal) << static_cast<int>(method) << x.detail;
+    EXPECT_EQ(x.primal, (std::vector<Rational>{Rational(8, 15), Rational(2, 5)}));
+    EXPECT_EQ(x.row_duals, (std::vector<Rational>{Rational(-2, 5), Rational(-1, 5)}));
+  }
+}
+
 // Non-optimal bases of TwoRowLp: x basic with row 0 tight and y at 0 gives x = 4/3, which
 // puts row 1 at 4 > 2 (primal infeasible); y basic with row 0 tight and x at 0 is the feasible
 // vertex (0, 2/3), but x's reduced cost -1 - (-1/2)·1 = -1/2 < 0 at its lower bound (dual
