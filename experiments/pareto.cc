@@ -54,6 +54,12 @@ void AddColumnGeneration(const Topology& g, Collective collective,
   const std::string name = "height-column-generation";
   HeightCgOptions o = options.cg;
   o.collective = collective;
+  if (g.num_compute() > o.max_compute) {  // before the height bound's BFS from every root
+    out.skipped.push_back({name, std::to_string(g.num_compute()) +
+                                     " compute nodes, more than the limit " +
+                                     std::to_string(o.max_compute)});
+    return;
+  }
   HeightColumnGeneration cg(g, o);
   // The height lower bound (allreduce: the sum of its phases').
   std::int64_t from = 0;
@@ -103,7 +109,12 @@ HeightCandidates BuildHeightCandidates(const Topology& g, Collective collective,
   } else {
     out.skipped.push_back({"shortest-path-dag", m.why});
   }
-  if (options.baselines) {
+  if (options.baselines && g.num_compute() > kTunePlainPipelineMaxCompute) {
+    for (const std::string& name : RoutedBaselineNames()) {
+      out.skipped.push_back({name, "more than " + std::to_string(kTunePlainPipelineMaxCompute) +
+                                       " compute nodes (a plain schedule has N(N - 1) tree edges)"});
+    }
+  } else if (options.baselines) {
     for (const std::string& name : RoutedBaselineNames()) {
       RoutedBaselineOptions o;
       o.name = name;

@@ -201,6 +201,14 @@ struct PhaseResult {
 // The allgather of `h` in the family (for reduce-scatter h = G^T).
 PhaseResult AllgatherPhase(const Topology& h, const MinHeightOptions& options) {
   PhaseResult out;
+  // Every root's DAG has an arc into each other compute node, so the program has at least
+  // N·(N - 1) columns: decide the limit before the optimum's N max-flows.
+  const std::int64_t n = h.num_compute();
+  if (n * (n - 1) > options.max_columns) {
+    out.why = "at least " + std::to_string(n * (n - 1)) + " integer columns, more than the limit " +
+              std::to_string(options.max_columns);
+    return out;
+  }
   AllgatherOptimum opt = ComputeAllgatherOptimum(h);
   out.optimal_ratio = opt.ratio;
   Rational U0;
