@@ -109,10 +109,9 @@ HeightCandidates BuildHeightCandidates(const Topology& g, Collective collective,
   } else {
     out.skipped.push_back({"shortest-path-dag", m.why});
   }
-  if (options.baselines && g.num_compute() > kTunePlainPipelineMaxCompute) {
+  if (options.baselines && !PlainBaselineTooLarge(g).empty()) {
     for (const std::string& name : RoutedBaselineNames()) {
-      out.skipped.push_back({name, "more than " + std::to_string(kTunePlainPipelineMaxCompute) +
-                                       " compute nodes (a plain schedule has N(N - 1) tree edges)"});
+      out.skipped.push_back({name, PlainBaselineTooLarge(g)});
     }
   } else if (options.baselines) {
     for (const std::string& name : RoutedBaselineNames()) {

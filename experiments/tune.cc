@@ -87,6 +87,12 @@ std::pair<std::int64_t, Rational> SweepPipeline(const PipelineSchedule& s, const
 
 }  // namespace
 
+std::string PlainBaselineTooLarge(const Topology& g) {
+  if (g.num_compute() <= kTunePlainPipelineMaxCompute) return "";
+  return "more than " + std::to_string(kTunePlainPipelineMaxCompute) +
+         " compute nodes (a plain schedule has N(N - 1) tree edges)";
+}
+
 TuneCandidates BuildTuneCandidates(const Topology& g, Collective collective,
                                    const std::string& file) {
   if (collective == Collective::kBroadcast)
@@ -143,6 +149,10 @@ TuneCandidates BuildTuneCandidates(const Topology& g, Collective collective,
   // Routed baselines; `direct` (the first) sets the work the others may take.
   std::uint64_t direct_transfers = 0;
   for (const std::string& name : RoutedBaselineNames()) {
+    if (const std::string why = PlainBaselineTooLarge(g); !why.empty()) {
+      out.skipped.push_back({name, why});
+      continue;
+    }
     RoutedBaselineOptions o;
     o.name = name;
     o.collective = collective;

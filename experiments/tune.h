@@ -30,6 +30,10 @@
 namespace collsynth {
 
 inline constexpr int kTunePlainPipelineMaxCompute = 256;
+// Why a plain (Θ(N²) tree edges) schedule is not built on `g`: "" up to
+// kTunePlainPipelineMaxCompute compute nodes, else the reason listed under `skipped` for the
+// routed baselines (tune and the height candidates of experiments/pareto.h).
+std::string PlainBaselineTooLarge(const Topology& g);
 // A routed baseline whose simulation moves more than this many transfers per chunk
 // (store-and-forward) and more than kTuneRoutedBaselineWorkOverDirect times `direct`'s is listed
 // under `skipped`: the double binary tree on GPU boxes has 2G trees per root, and its sweep
