@@ -24,8 +24,21 @@ bool HasSwitch(const Topology& g) { return g.num_compute() != g.num_nodes(); }
 
 // The certified ratio bound a pipeline check found: its cut ratio when the checker accepted
 // the cut (a lower bound on every schedule's T_B, seed 004 (1)/(6)/(7)).
+// An allreduce's phases count too: an allreduce of M bytes computes an allgather and a
+// reduce-scatter of shard M/N (docs/tune.md "The lower bound"), so their certified bounds bound
+// it as well.
 void KeepBound(const PipelineCheckReport& r, TuneCandidates& out) {
-  if (!r.ok || !r.cut_ratio || r.certified_by.empty()) return;
+  if (!r.ok) return;
+  for (std::size_t i = 0; i < r.phases.size(); ++i) {
+    const PipelineCheckReport& phase = r.phases[i];
+    if (!phase.cut_ratio || phase.certified_by.empty()) continue;
+    if (!out.bandwidth_bound || *phase.cut_ratio > *out.bandwidth_bound) {
+      out.bandwidth_bound = *phase.cut_ratio;
+      out.bandwidth_bound_by =
+          (i == 0 ? "reduce-scatter phase: " : "allgather phase: ") + phase.certified_by;
+    }
+  }
+  if (!r.cut_ratio || r.certified_by.empty()) return;
   if (!out.bandwidth_bound || *r.cut_ratio > *out.bandwidth_bound) {
     out.bandwidth_bound = *r.cut_ratio;
     out.bandwidth_bound_by = r.certified_by;
@@ -308,20 +321,23 @@ TuneAlphaEccentricities TuneAlphaEccentricity(const Topology& g, const Simulatio
 
 Rational TuneAlphaBetaBound(const Topology& g, const SimulationModel& model, Collective collective,
                             const TuneAlphaEccentricities& ecc) {
-  if (collective != Collective::kAllgather && collective != Collective::kReduceScatter) return 0;
-  const bool gather = collective == Collective::kAllgather;
+  if (collective == Collective::kBroadcast) return 0;
   const Rational shard = ShardBytes(model, collective, g.num_compute()) / model.bytes_per_unit;
   const std::vector<int> compute = g.ComputeNodes();
   Rational bound = 0;
-  for (std::size_t i = 0; i < compute.size(); ++i) {
-    const Rational capacity = gather ? g.InBandwidth(compute[i]) : g.OutBandwidth(compute[i]);
-    if (capacity <= 0) continue;
-    std::int64_t farther = 0;  // compute nodes at distance >= d
-    const auto& at = gather ? ecc.to_at[i] : ecc.from_at[i];
-    for (auto it = at.rbegin(); it != at.rend(); ++it) {
-      farther += it->second;
-      const Rational t = it->first + shard * farther / capacity;
-      bound = std::max(bound, t);
+  // Allreduce: both, as it computes an allgather and a reduce-scatter of shard M/N.
+  for (const bool gather : {true, false}) {
+    if (collective == (gather ? Collective::kReduceScatter : Collective::kAllgather)) continue;
+    for (std::size_t i = 0; i < compute.size(); ++i) {
+      const Rational capacity = gather ? g.InBandwidth(compute[i]) : g.OutBandwidth(compute[i]);
+      if (capacity <= 0) continue;
+      std::int64_t farther = 0;  // compute nodes at distance >= d
+      const auto& at = gather ? ecc.to_at[i] : ecc.from_at[i];
+      for (auto it = at.rbegin(); it != at.rend(); ++it) {
+        farther += it->second;
+        const Rational t = it->first + shard * farther / capacity;
+        bound = std::max(bound, t);
+      }
     }
   }
   return bound;

@@ -140,7 +140,9 @@ TuneAlphaEccentricities TuneAlphaEccentricity(const Topology& g, const Simulatio
 //   bandwidth of v's in-links;
 // * reduce-scatter: the same with the distances from v and B_out(v) (v's own contributions to
 //   j_d other outputs leave v and must then travel at least d);
-// * 0 for allreduce and broadcast (no such bound is proven here).
+// * allreduce: the larger of the two with shard M/N (an allreduce computes an allgather and a
+//   reduce-scatter of M/N-byte shards: docs/tune.md "The lower bound");
+// * 0 for broadcast.
 // O(N · distinct distances) from `ecc`.
 Rational TuneAlphaBetaBound(const Topology& g, const SimulationModel& model, Collective collective,
                             const TuneAlphaEccentricities& ecc);
