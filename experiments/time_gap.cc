@@ -26,12 +26,6 @@ Rational TimeGapTarget(const Rational& bytes) {
 
 namespace {
 
-Rational LeastLatency(const Topology& g, const SimulationModel& model) {
-  const std::vector<Rational> alpha = LinkLatencies(g, model);
-  if (alpha.empty()) return Rational(0);
-  return *std::min_element(alpha.begin(), alpha.end());
-}
-
 // max(H·α_min, D_α, α_min + R·shard/b) for a schedule of height H and ratio at least R.
 Rational HeightTerm(std::int64_t h, const Rational& alpha_min, const Rational& diameter,
                     const Rational& ratio, const Rational& shard_per_unit) {
@@ -66,7 +60,7 @@ TreeTimeBound TreeScheduleTimeBound(const Topology& g, Collective collective,
   }
   Rational diameter = 0;
   for (const Rational& d : ecc.out) diameter = std::max(diameter, d);
-  const Rational alpha_min = LeastLatency(g, model);
+  const Rational alpha_min = TuneLeastLatency(g, model);
   // A schedule of height H has ratio >= R(H) (both bounds are certified); above max_height, or
   // where no bound was computed, ratio* alone. Once R(H) = ratio*, taller heights only add.
   std::int64_t h = std::max<std::int64_t>(height_lb, 1);

@@ -100,6 +100,12 @@ std::pair<std::int64_t, Rational> SweepPipeline(const PipelineSchedule& s, const
 
 }  // namespace
 
+Rational TuneLeastLatency(const Topology& g, const SimulationModel& model) {
+  const std::vector<Rational> alpha = LinkLatencies(g, model);
+  if (alpha.empty()) return Rational(0);
+  return *std::min_element(alpha.begin(), alpha.end());
+}
+
 std::string PlainBaselineTooLarge(const Topology& g) {
   if (g.num_compute() <= kTunePlainPipelineMaxCompute) return "";
   return "more than " + std::to_string(kTunePlainPipelineMaxCompute) +
@@ -367,9 +373,7 @@ TuneRow TuneSize(const Topology& g, const TuneCandidates& candidates, Simulation
   }
   const std::vector<std::int64_t> sweep =
       ParseChunkList("--chunks-sweep", chunks_sweep, std::int64_t{1} << 24);
-  const std::vector<Rational> latencies = LinkLatencies(g, model);
-  const Rational alpha_min =
-      latencies.empty() ? Rational(0) : *std::min_element(latencies.begin(), latencies.end());
+  const Rational alpha_min = TuneLeastLatency(g, model);
   for (std::size_t i = 0; i < candidates.list.size(); ++i) {
     const TuneCandidate& c = candidates.list[i];
     try {

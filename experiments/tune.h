@@ -147,6 +147,9 @@ TuneAlphaEccentricities TuneAlphaEccentricity(const Topology& g, const Simulatio
 Rational TuneAlphaBetaBound(const Topology& g, const SimulationModel& model, Collective collective,
                             const TuneAlphaEccentricities& ecc);
 
+// α_min: the least link latency (LinkLatencies(g, m)), 0 without links. O(|E|).
+Rational TuneLeastLatency(const Topology& g, const SimulationModel& m);
+
 // D_α: the largest α-distance (the sum of the links' latencies, LinkLatencies(g, m)) from a
 // compute node to another, by Dijkstra from each compute node in exact arithmetic.
 // O(N·|E|·log|V|) Rational operations.
