@@ -19,6 +19,9 @@ PACKAGES=(
   # the Python package (python/, docs/python.md): pybind11 bindings for Debian's python3, its
   # networkx interop and its pytest suite
   python3-dev pybind11-dev python3-networkx python3-pytest
+  # the pictures as a person sees them (python/tests/test_screenshot.py, docs/draw.md
+  # "Screenshot"): headless Chromium renders a drawing, Pillow reads its pixels
+  chromium python3-pil
   # the checking build (scripts/sanitize.sh, scripts/fuzz.sh): clang 14, its ASan/UBSan and
   # libFuzzer runtimes, llvm-symbolizer for readable sanitizer stack traces
   clang libclang-rt-14-dev libfuzzer-14-dev llvm
