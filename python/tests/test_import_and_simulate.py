@@ -151,3 +151,33 @@ def test_simulate_timeline_svg_equals_the_cli(cli, topologies, tmp_path):
     with pytest.raises(collsynth.InputError) as e:
         collsynth.simulate(s, size="1MB", timeline_svg=tmp_path / "x.png")
     assert e.value.item == "timeline_svg"
+
+
+def test_a_new_users_path_from_nvidia_smi_to_msccl(cli, tmp_path):
+    """docs/python.md "From your machine to a runtime": import `nvidia-smi topo -m`, the exact
+    optimum, a picture of its bottleneck, MSCCL XML replayed from disk, and a simulation, each
+    equal to what the CLI gives on the same files."""
+    dump = MACHINES / "dgx1_v100.nvidia-smi.txt"
+    g = collsynth.topo.import_machine("nvidia-smi", dump, nvlink_only=True,
+                                      link_bandwidth={"NVLINK": 1})
+    opt = collsynth.optimum(g)
+    assert isinstance(opt["ratio"], Fraction)
+    topo = tmp_path / "box.json"
+    assert cli.run("topo", "import", "nvidia-smi", dump, "--nvlink-only", "--link-bandwidth",
+                   "NVLINK=1", "-o", topo)[0] == 0
+    assert opt["ratio"] == Fraction(cli.json("optimum", topo, "--json")["ratio"])
+    picture = collsynth.draw(g, tmp_path / "cut.svg", cut=True)
+    svg = open(picture).read()
+    assert svg.count('fill="#f4a582"') == len(opt["bottleneck_cut"])
+    s = collsynth.pipeline(g)
+    assert s.ratio == opt["ratio"]
+    exported = s.export_msccl(tmp_path / "box.xml")
+    assert exported["achieved_ratio"] == opt["ratio"]
+    assert cli.run("replay", tmp_path / "box.xml")[0] == 0
+    report = collsynth.simulate(s, size="1MB", alpha="1us")
+    saved = tmp_path / "s.json"
+    s.save(saved)
+    assert report == exact(cli.json("simulate", topo, saved, "--json", "--size", "1MB",
+                                    "--alpha", "1us"))
+    # never below the bandwidth optimum (M/N)·ratio* (1MB = 2^20 bytes, 8 GPUs, 1 GB/s per unit)
+    assert report["completion_time"] >= Fraction(2**20, 8) * opt["ratio"] / 10**9
