@@ -1,6 +1,6 @@
 // collsynth tune TOPOLOGY --sizes LIST -o DIR [--collective C] [--alpha T] [--gamma G]
 //               [--bandwidth-unit U] [--switch-model M] [--chunks-sweep LIST]
-//               [--export msccl|mscclpp] [--json]
+//               [--export msccl|mscclpp|nccl-tuner] [--json]
 // At each size, every candidate the topology admits (experiments/tune.h) is simulated; the
 // fastest wins, its checked schedule is written to DIR/<algorithm>.json (read back and checked,
 // cli/schedule_output.h), and the size's row reports its time, LB(M), the gap and every
@@ -41,7 +41,8 @@ void AddTuneOptions(CLI::App* cmd, TuneArgs* args) {
   cmd->add_option("--chunks-sweep", args->request.chunks_sweep,
                   "P values tried for pipeline schedules (default 1,2,4,8,16,32,64)");
   cmd->add_option("--export", args->request.export_target,
-                  "msccl or mscclpp: also one replay-checked file per byte range and an index "
+                  "msccl or mscclpp: also one replay-checked file per byte range and an index; "
+                  "nccl-tuner: the CSV of NCCL's example tuner plugin "
                   "(docs/tune.md)");
   cmd->add_flag("--json", args->json, "print the report as JSON");
 }

@@ -49,6 +49,48 @@ std::string HeightText(const json& j) {
          j["height_alpha_seconds"].get<std::string>() + " s of latency)";
 }
 
+// Writes the schedule of candidate `algorithm` to OUT/<algorithm>.json once (checked, read back);
+// "" or the failure.
+std::string WriteOnce(const Topology& g, const TuneCandidates& candidates,
+                      const std::string& algorithm, const std::string& out_dir,
+                      std::map<std::string, std::string>& written) {
+  if (written.count(algorithm)) return "";
+  const std::string path = (std::filesystem::path(out_dir) / (algorithm + ".json")).string();
+  for (const TuneCandidate& c : candidates.list) {
+    if (c.algorithm != algorithm) continue;
+    const OutputCheck out = WriteCandidate(g, c, path);
+    if (!out.ok) return "tune: " + path + ": " + out.error + " (nothing written)";
+  }
+  written[algorithm] = path;
+  return "";
+}
+
+// A row's "nccl": the fastest candidate NCCL itself runs (docs/tune.md "NCCL tuner table"), its
+// NCCL name, P, time and its time over the row's winner's; null when none was simulated.
+json NcclRowJson(const TuneRow& row, const std::optional<std::size_t>& nccl, Collective c) {
+  if (!nccl) return nullptr;
+  const TuneEntry& e = row.entries[*nccl];
+  const Rational over = e.time / row.entries[row.best].time;
+  return {{"algorithm", e.algorithm},
+          {"nccl_algorithm", *TuneNcclAlgorithm(c, e.algorithm)},
+          {"chunks", e.chunks},
+          {"time", ToString(e.time)},
+          {"time_seconds", DecimalString(e.time)},
+          {"over_best", ToString(over)},
+          {"over_best_decimal", DecimalString(over)}};
+}
+
+// What an exported range selects: "ALGORITHM (replay accepted)", "ALGORITHM as NCCL's NAME"
+// for the NCCL table, or "NCCL's own tuning" for its ranges without a line.
+std::string ExportRangeText(const json& r) {
+  if (!r.contains("nccl_algorithm")) {
+    return r["algorithm"].get<std::string>() + " (replay accepted)";
+  }
+  if (r["nccl_algorithm"].is_null()) return "no line (NCCL's own tuning)";
+  return r["algorithm"].get<std::string>() + " as NCCL's " +
+         r["nccl_algorithm"].get<std::string>() + " (table checked)";
+}
+
 TuneOutcome Tune(const TuneRequest& a) {
   SimulationOptions options = a.model;
   options.size = "1";  // set per size below
@@ -76,22 +118,19 @@ TuneOutcome Tune(const TuneRequest& a) {
   MeasureTuneAlphaHeights(g, model, candidates);
   std::map<std::string, std::string> written;  // algorithm -> path
   json rows = json::array();
-  std::vector<std::string> winners;
+  std::vector<std::string> winners, nccl_winners;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     const TuneRow row = TuneSize(g, candidates, model, *collective, a.chunks_sweep, bytes[i]);
     const TuneEntry& best = row.entries[row.best];
     winners.push_back(best.algorithm);
-    if (!written.count(best.algorithm)) {
-      const std::string path =
-          (std::filesystem::path(a.out_dir) / (best.algorithm + ".json")).string();
-      for (const TuneCandidate& c : candidates.list) {
-        if (c.algorithm != best.algorithm) continue;
-        const OutputCheck out = WriteCandidate(g, c, path);
-        if (!out.ok) {
-          return OutcomeFailed("tune: " + path + ": " + out.error + " (nothing written)");
-        }
-      }
-      written[best.algorithm] = path;
+    if (std::string e = WriteOnce(g, candidates, best.algorithm, a.out_dir, written); !e.empty()) {
+      return OutcomeFailed(e);
+    }
+    const std::optional<std::size_t> nccl = TuneNcclBest(row, *collective);
+    nccl_winners.push_back(nccl ? row.entries[*nccl].algorithm : std::string());
+    if (nccl && a.export_target == "nccl-tuner") {
+      std::string e = WriteOnce(g, candidates, nccl_winners.back(), a.out_dir, written);
+      if (!e.empty()) return OutcomeFailed(e);
     }
     json cands = json::array();
     for (const TuneEntry& e : row.entries) {
@@ -123,7 +162,8 @@ TuneOutcome Tune(const TuneRequest& a) {
                     {"height_alpha", cands[row.best]["height_alpha"]},
                     {"height_alpha_seconds", cands[row.best]["height_alpha_seconds"]},
                     {"candidates", std::move(cands)},
-                    {"skipped", std::move(skipped)}});
+                    {"skipped", std::move(skipped)},
+                    {"nccl", NcclRowJson(row, nccl, *collective)}});
   }
   // Adjacent sizes with the same winner merge into one range [from, to] of the given sizes.
   json ranges = json::array();
@@ -147,6 +187,10 @@ TuneOutcome Tune(const TuneRequest& a) {
     e.bytes = bytes;
     e.winners = winners;
     for (const json& r : rows) e.schedules.push_back(r["schedule"].get<std::string>());
+    e.collective = *collective;
+    e.nccl_winners = nccl_winners;
+    for (const std::string& w : nccl_winners)
+      e.nccl_schedules.push_back(w.empty() ? "" : written[w]);
     CommandOutcome out = ExportTuneRanges(e);
     if (!out.ok) return out;
     exported = std::move(out.json);
@@ -184,8 +228,7 @@ TuneOutcome Tune(const TuneRequest& a) {
       o << a.export_target << " bytes " << r["min_bytes"].get<std::int64_t>() << ".."
         << (r["max_bytes"].is_null() ? std::string("")
                                      : std::to_string(r["max_bytes"].get<std::int64_t>()))
-        << ": " << r["algorithm"].get<std::string>() << " -> " << r["file"].get<std::string>()
-        << " (replay accepted)\n";
+        << ": " << ExportRangeText(r) << " -> " << r["file"].get<std::string>() << "\n";
     }
     o << "index: " << exported["index"].get<std::string>() << "\n";
   }

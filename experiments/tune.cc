@@ -238,6 +238,37 @@ std::vector<TuneByteRange> TuneByteRanges(const std::vector<Rational>& bytes,
   return out;
 }
 
+std::optional<std::string> TuneNcclAlgorithm(Collective collective, const std::string& algorithm) {
+  if (TuneNcclCollectiveName(collective).empty()) return std::nullopt;
+  if (algorithm == "routed-ring") return std::string("ring");
+  if (algorithm == "routed-double-binary-tree" && collective == Collective::kAllreduce) {
+    return std::string("tree");
+  }
+  return std::nullopt;
+}
+
+std::string TuneNcclCollectiveName(Collective collective) {
+  switch (collective) {
+    case Collective::kAllgather:
+      return "allgather";
+    case Collective::kReduceScatter:
+      return "reducescatter";
+    case Collective::kAllreduce:
+      return "allreduce";
+    default:
+      return "";
+  }
+}
+
+std::optional<std::size_t> TuneNcclBest(const TuneRow& row, Collective collective) {
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < row.entries.size(); ++i) {
+    if (!TuneNcclAlgorithm(collective, row.entries[i].algorithm)) continue;
+    if (!best || row.entries[i].time < row.entries[*best].time) best = i;
+  }
+  return best;
+}
+
 std::string CheckTuneExportIndex(const nlohmann::json& index) {
   if (!index.is_object() || !index.contains("ranges") || !index["ranges"].is_array() ||
       index["ranges"].empty()) {

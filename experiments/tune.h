@@ -114,6 +114,18 @@ struct TuneByteRange {
 std::vector<TuneByteRange> TuneByteRanges(const std::vector<Rational>& bytes,
                                           const std::vector<std::string>& winners);
 
+// NCCL's own algorithm for a tune candidate, in the names of NCCL's tuner plugin (docs/tune.md
+// "NCCL tuner table"): `routed-ring` is NCCL's "ring"; `routed-double-binary-tree` its "tree",
+// for allreduce only (NCCL has no tree allgather or reduce-scatter: NVIDIA/nccl
+// src/graph/tuning.cc, `ncclTopoTuneModel`); nullopt for every other candidate (not an NCCL
+// algorithm). TuneNcclCollectiveName: the plugin's collective name ("allgather",
+// "reducescatter", "allreduce"; "" for the others).
+std::optional<std::string> TuneNcclAlgorithm(Collective collective, const std::string& algorithm);
+std::string TuneNcclCollectiveName(Collective collective);
+// The fastest entry of `row` that NCCL runs (least time, first on ties), or nullopt when no
+// NCCL-runnable candidate was simulated at that size. O(entries).
+std::optional<std::size_t> TuneNcclBest(const TuneRow& row, Collective collective);
+
 // The check of a written range index (`tune --export`'s OUT/<target>-index.json, docs/tune.md
 // "Export"), run on the bytes read back from disk before the index is kept: "ranges" ordered,
 // disjoint and covering (the first from min_bytes 0, each next from the previous max_bytes + 1,

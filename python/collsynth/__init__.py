@@ -821,9 +821,11 @@ def tune(topology, sizes, out, collective="allgather", alpha=0, gamma=0, bandwid
         As for :func:`simulate`.
     chunks_sweep : list of int
         P values tried for pipeline schedules.
-    export : {None, "msccl", "mscclpp"}
+    export : {None, "msccl", "mscclpp", "nccl-tuner"}
         ``tune --export``: also one replay-checked file per byte range under ``out/<export>/``
-        and the index ``out/<export>-index.json`` (docs/tune.md "Export"); the sizes must then
+        and the index ``out/<export>-index.json`` (docs/tune.md "Export"); "nccl-tuner": the
+        CSV of NCCL's example tuner plugin, ``out/nccl_tuner.conf``, and
+        ``out/nccl-tuner-index.json`` (docs/tune.md "NCCL tuner table"); the sizes must then
         be increasing whole numbers of bytes.
 
     Returns

@@ -14,8 +14,8 @@ RATIONAL_KEYS = frozenset({
     "average_path_length",
     # finder --json
     "allreduce_seconds_exact", "alpha_seconds", "bandwidth_bps",
-    # tune --json (docs/tune.md)
-    "height_alpha",
+    # tune --json (docs/tune.md; "over_best" in each row's "nccl")
+    "height_alpha", "over_best",
     # pareto --json (docs/min_height.md)
     "ratio_lower_bound",
     "time", "gap", "alpha_bound", "alpha_beta_bound", "bandwidth_bound_ratio", "from_bytes", "to_bytes", "tb_lp", "tb_ilp", "tb_rounded", "thm20_gap", "achieved_ratio",

@@ -15,6 +15,7 @@
 
 #include "core/input_error.h"
 #include "graphs/expression.h"
+#include "proofs_check/nccl_tuner_table.h"
 #include "proofs_check/pipeline_checker.h"
 #include "simulate/simulation_run.h"
 #include "test_util.h"
@@ -339,6 +340,71 @@ TEST(Tune, ExportMscclWritesOneReplayedFilePerRangeAndAnAgreeingIndex) {
 
 TEST(Tune, ExportMscclppWritesOneReplayedFilePerRangeAndAnAgreeingIndex) {
   ExpectExportAgreesWithTune("mscclpp");
+}
+
+// `tune --export nccl-tuner`: the CSV, parsed as NCCL's example plugin parses it, selects at
+// every tuned size the fastest candidate NCCL runs, re-derived here from the row's candidates
+// (routed-ring as ring, routed-double-binary-tree as tree for allreduce only); the index agrees
+// with tune's JSON and each NCCL winner's schedule was written and checked.
+void ExpectNcclTableAgreesWithTune(const std::string& collective) {
+  SCOPED_TRACE(collective);
+  const std::string topo = testing::TempPath("tune_nccl_ft4.json");
+  ASSERT_EQ(testing::RunCli({"topo", "gen", "fattree(4)", "-o", topo}).exit_code, 0);
+  const std::string dir = testing::TempPath("tune_nccl_" + collective);
+  std::filesystem::remove_all(dir);
+  auto r = testing::RunCli({"tune", topo, "--sizes", "1KB,64KB,16MB", "-o", dir, "--alpha", "1us",
+                            "--collective", collective, "--chunks-sweep", "1,4", "--export",
+                            "nccl-tuner", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json report = nlohmann::json::parse(r.out);
+  const nlohmann::json index =
+      nlohmann::json::parse(testing::ReadWholeFile(dir + "/nccl-tuner-index.json"));
+  EXPECT_EQ(report["export"]["ranges"], index["ranges"]);
+  EXPECT_EQ(CheckTuneExportIndex(index), "");
+  const NcclTunerTable table =
+      ParseNcclTunerTable(testing::ReadWholeFile(dir + "/nccl_tuner.conf"));
+  ASSERT_TRUE(table.problems.empty()) << table.problems.front();
+  const std::string nccl_coll = collective == "reduce-scatter" ? "reducescatter" : collective;
+  int lines = 0;
+  for (const nlohmann::json& row : report["sizes"]) {
+    SCOPED_TRACE(row["size"].get<std::string>());
+    std::string want, want_nccl;
+    Rational least = -1;
+    for (const nlohmann::json& c : row["candidates"]) {
+      const std::string a = c["algorithm"];
+      std::string name;
+      if (a == "routed-ring") name = "ring";
+      if (a == "routed-double-binary-tree" && collective == "allreduce") name = "tree";
+      if (name.empty()) continue;
+      const Rational t = ParseRational(c["time"].get<std::string>());
+      if (least < 0 || t < least) {
+        least = t;
+        want = a;
+        want_nccl = name;
+      }
+    }
+    ASSERT_FALSE(want.empty());  // ring applies on a fat-tree
+    EXPECT_EQ(row["nccl"]["algorithm"], want);
+    EXPECT_EQ(row["nccl"]["nccl_algorithm"], want_nccl);
+    EXPECT_EQ(ParseRational(row["nccl"]["time"].get<std::string>()), least);
+    EXPECT_GE(least, ParseRational(row["time"].get<std::string>()));
+    const std::uint64_t bytes = std::stoull(row["bytes"].get<std::string>());
+    const NcclTunerConfig* c = NcclTunerLookup(table, nccl_coll, bytes, 16, 4);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->algorithm, want_nccl);
+    EXPECT_EQ(c->protocol, "simple");
+    EXPECT_TRUE(std::filesystem::exists(dir + "/" + want + ".json"));
+  }
+  for (const nlohmann::json& x : index["ranges"]) lines += x["nccl_algorithm"].is_null() ? 0 : 1;
+  EXPECT_EQ(static_cast<std::size_t>(lines), table.configs.size());
+  // The whole byte range is covered: the plugin finds a line at 0 and at 2^64 - 1.
+  EXPECT_NE(NcclTunerLookup(table, nccl_coll, 0, 16, 1), nullptr);
+  EXPECT_NE(NcclTunerLookup(table, nccl_coll, kNcclTunerNoUpperBound, 16, 1), nullptr);
+}
+
+TEST(Tune, ExportNcclTunerTableSelectsTheFastestNcclAlgorithmAtEverySize) {
+  ExpectNcclTableAgreesWithTune("allreduce");
+  ExpectNcclTableAgreesWithTune("allgather");
 }
 
 }  // namespace
