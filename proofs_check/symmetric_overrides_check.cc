@@ -41,14 +41,16 @@ class OverridesChecker {
   const SymmetricOverrides& o_;
   const std::string prefix_;
   PipelineViolationCollector& out_;
-  std::map<int, BigInt> delta_;                  // per link of G': the overrides' change
-  std::vector<BigInt> replaced_load_;            // per link of g: the replaced roots' trees
-  std::map<int, std::size_t> replaced_;          // replaced root -> its index in replaced_roots
+  std::map<int, BigInt> delta_;          // per link of G': the overrides' change
+  std::vector<BigInt> replaced_load_;    // per link of g: the replaced roots' trees
+  std::map<int, std::size_t> replaced_;  // replaced root -> its index in replaced_roots
   std::set<std::tuple<int, std::size_t, int, int>> seen_;
   // (root, tree) -> (child in the representative's tree -> links of the new longest route).
   std::map<std::pair<int, std::size_t>, std::map<int, std::int64_t>> changed_;
   std::map<std::pair<int, std::size_t>, std::map<int, const PipelineTreeEdge*>> child_edge_;
   std::int64_t replaced_height_ = 0;
+  std::vector<int> up_;  // ChangedTreeHeight's arrays over the nodes
+  std::vector<std::int64_t> links_, depth_;
 };
 
 void OverridesChecker::AddImage(std::size_t entry, const PipelineRoute& r, const BigInt& amount) {
@@ -117,9 +119,9 @@ bool OverridesChecker::NewRoutes(const std::string& item, int u, int v,
     *longest = std::max(*longest, static_cast<std::int64_t>(links.size()));
   }
   if (sum != multiplicity) {
-    out_.Add(K::kRouteMultiplicity, item, v, -1,
-             "the routes' multiplicities sum to " + sum.str() + ", the tree's is " +
-                 multiplicity.str());
+    out_.Add(
+        K::kRouteMultiplicity, item, v, -1,
+        "the routes' multiplicities sum to " + sum.str() + ", the tree's is " + multiplicity.str());
     ok = false;
   }
   return ok;
@@ -179,30 +181,35 @@ void OverridesChecker::Replacement(std::size_t i, PipelineTreeChecker& trees) {
 }
 
 // The height of tree `tree` of the representative with some edges' longest routes changed
-// (keyed by the edge's head): depths along the parent chain, memoised. O(tree size).
+// (keyed by the edge's head): depths along the parent chain, each node once. O(tree size) with
+// arrays over the nodes kept between calls (the tree is a checked arborescence).
 std::int64_t OverridesChecker::ChangedTreeHeight(int rep, std::size_t tree,
                                                  const std::map<int, std::int64_t>& len) {
   const PipelineTree& t = s_.representatives[rep].trees[tree];
-  std::map<int, std::pair<int, std::int64_t>> up;  // child -> (parent, links)
+  const std::size_t n = static_cast<std::size_t>(p_.g.num_nodes());
+  if (up_.size() != n) {
+    up_.assign(n, -1);
+    links_.assign(n, 0);
+    depth_.assign(n, -1);
+  }
   for (const PipelineTreeEdge& e : t.edges) {
     std::int64_t links = 0;
     for (const PipelineRoute& r : e.routes)
       links = std::max(links, static_cast<std::int64_t>(r.path.size()) - 1);
-    if (auto it = len.find(e.to); it != len.end()) links = it->second;
-    up[e.to] = {e.from, links};
+    up_[e.to] = e.from;
+    links_[e.to] = links;
+    depth_[e.to] = -1;
   }
-  std::map<int, std::int64_t> depth{{t.root, 0}};
+  for (const auto& [child, links] : len) links_[child] = links;
+  depth_[t.root] = 0;
   std::int64_t height = 0;
   std::vector<int> chain;
-  for (const auto& [v, edge] : up) {
+  for (const PipelineTreeEdge& e : t.edges) {
     chain.clear();
-    for (int u = v; !depth.count(u) && chain.size() <= up.size(); u = up.at(u).first)
-      chain.push_back(u);
+    for (int u = e.to; depth_[u] < 0; u = up_[u]) chain.push_back(u);
     for (auto c = chain.rbegin(); c != chain.rend(); ++c) {
-      const auto& [parent, links] = up.at(*c);
-      const std::int64_t d = depth.at(parent) + links;
-      depth[*c] = d;
-      height = std::max(height, d);
+      depth_[*c] = depth_[up_[*c]] + links_[*c];
+      height = std::max(height, depth_[*c]);
     }
   }
   return height;
@@ -251,8 +258,8 @@ void OverridesChecker::Loads(OverridesOutcome* outcome) {
     ++touched[p_.link_orbit[e]];
     const Link& link = p_.restored.link(e);
     const Rational load = base(e) + Rational(change);
-    const std::string item = prefix_ + "link " + p_.g.node(link.from).name + " -> " +
-                             p_.g.node(link.to).name;
+    const std::string item =
+        prefix_ + "link " + p_.g.node(link.from).name + " -> " + p_.g.node(link.to).name;
     if (e >= real) {
       if (load != 0) {
         out_.Add(K::kFailedLinkUsed, item, link.from, -1,
@@ -274,11 +281,12 @@ void OverridesChecker::Loads(OverridesOutcome* outcome) {
     const Link& link = p_.restored.link(o);
     const Rational load = base(o);
     if (load > s_.U * link.bandwidth) {
-      out_.Add(K::kOverloaded, prefix_ + "link orbit of " + p_.g.node(link.from).name + " -> " +
-                                   p_.g.node(link.to).name,
-               link.from, -1,
-               "each unchanged link carries " + ToString(load) + " > U·b_e = " +
-                   ToString(s_.U * link.bandwidth));
+      out_.Add(
+          K::kOverloaded,
+          prefix_ + "link orbit of " + p_.g.node(link.from).name + " -> " + p_.g.node(link.to).name,
+          link.from, -1,
+          "each unchanged link carries " + ToString(load) +
+              " > U·b_e = " + ToString(s_.U * link.bandwidth));
     }
     ratio = std::max(ratio, load / (Rational(s_.k) * link.bandwidth));
   }
@@ -312,7 +320,8 @@ Topology RestoreFailedLinks(const Topology& g, const std::vector<SymmetricFailed
     if (f.from == f.to) {
       out.Add(K::kBadOverride, item, f.from, -1, name + " is a self-loop");
     } else if (g.FindLink(f.from, f.to)) {
-      out.Add(K::kBadOverride, item, f.from, -1, name + " is a link of the topology, not a failed one");
+      out.Add(K::kBadOverride, item, f.from, -1,
+              name + " is a link of the topology, not a failed one");
     } else if (restored.FindLink(f.from, f.to)) {
       out.Add(K::kBadOverride, item, f.from, -1, name + " is listed twice");
     } else {

@@ -109,7 +109,6 @@ bool RouteThroughSwitches(const Topology& g, SwitchSearch& search, int u, int v,
                           const std::function<void(const std::vector<int>&, const BigInt&)>& charge,
                           std::vector<PipelineRoute>* routes);
 
-
 }  // namespace collsynth
 
 #endif  // COLLSYNTH_SOLVERS_PIPELINE_RESIDUAL_ROUTES_H_

@@ -148,8 +148,8 @@ bool FailureRerouter::Reroute(std::string* why) {
         },
         &over.routes);
     if (!ok) {
-      *why = "no path through switches with room for tree " + std::to_string(b.tree) +
-             ", edge " + g_.node(b.from).name + " -> " + g_.node(b.to).name + " of root " +
+      *why = "no path through switches with room for tree " + std::to_string(b.tree) + ", edge " +
+             g_.node(b.from).name + " -> " + g_.node(b.to).name + " of root " +
              g_.node(b.root).name + " at the intact ratio " + ToString(s_.ratio) +
              " (whole-root replacements are not built)";
       return false;
