@@ -26,6 +26,7 @@
 #include "schedules/collective.h"
 #include "schedules/symmetric_pipeline_schedule.h"
 #include "solvers/pipeline/pipeline_schedule_builder.h"
+#include "solvers/pipeline/symmetric_overrides.h"
 #include "solvers/pipeline/symmetric_pipeline.h"
 
 namespace collsynth::cli {
@@ -48,11 +49,15 @@ struct PipelineArgs {
   bool min_height = false;   // --min-height (cli/height_choice.h)
   std::string height;        // --height H
   std::string from;          // --from OLD (cli/pipeline_repair.h)
+  bool overrides = false;    // --overrides: symmetric part of the intact topology + overrides
 };
 
 // The symmetric path (docs/symmetry.md, docs/cli.md "Symmetric schedules"). Returns the exit code,
 // or std::nullopt when no symmetric schedule was found (`*why` says why; the caller then runs the
 // plain path).
+int WriteSymmetric(const PipelineArgs& args, const Topology& g, SymmetricPipelineResult& built,
+                   double build_s, const json& overrides);
+
 std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Collective collective,
                                 bool whole_group, std::string* why, bool* no_regular_group) {
   auto t0 = std::chrono::steady_clock::now();
@@ -65,6 +70,13 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
     *no_regular_group = built.no_regular_group;
     return std::nullopt;
   }
+  return WriteSymmetric(args, g, built, build_s, json());
+}
+
+// The symmetric schedule built: checked, written, read back checked and summarised (with the
+// `overrides` member when it has overrides, docs/cli.md "Failed links: --overrides").
+int WriteSymmetric(const PipelineArgs& args, const Topology& g, SymmetricPipelineResult& built,
+                   double build_s, const json& overrides) {
   SymmetricPipelineSchedule& s = *built.schedule;
   ClaimMeasuredHeight(&s);  // the claim the checker measures
   auto t_check = std::chrono::steady_clock::now();
@@ -113,6 +125,7 @@ std::optional<int> RunSymmetric(const PipelineArgs& args, const Topology& g, Col
                       {"columns", built.stats.columns}};
   // Case 2 only, so that case 1's summary keeps its fields.
   if (first.stabiliser_invariant) sum["symmetric"]["action"] = "stabiliser-invariant";
+  if (!overrides.is_null()) sum["overrides"] = overrides;
   sum["max_flows"] = {{"optimum", built.stats.optimum_max_flows}, {"splitting", 0}, {"packing", 0}};
   sum["seconds"] = build_s;
   sum["stage_seconds"] = {{"group", built.stats.group_seconds},
@@ -169,6 +182,12 @@ Topology ReadPipelineTopology(const PipelineArgs& a, std::string* why) {
   return g;
 }
 
+// --overrides (docs/symmetry.md "Failed links: a symmetric part plus overrides"): the symmetric
+// schedule of the intact topology, its routes across failed links rerouted, checked on the
+// degraded topology without expanding. No symmetric schedule, or an edge that cannot be
+// rerouted: the plain path on the degraded topology, with the reason.
+int RunWithOverrides(const PipelineArgs& a, PipelineOptions opt);
+
 void AddPipelineOptions(CLI::App* cmd, PipelineArgs* args) {
   cmd->add_option("file", args->file, "topology file (JSON or edge list)")->required();
   cmd->add_option("--collective", args->collective,
@@ -200,6 +219,10 @@ void AddPipelineOptions(CLI::App* cmd, PipelineArgs* args) {
                 "(docs/min_height.md)");
   cmd->add_option("--height", args->height,
                   "the best ratio among the checked schedules of height <= H links");
+  cmd->add_flag("--overrides", args->overrides,
+                "FILE lists failed links: the symmetric schedule of the intact topology plus "
+                "overrides for the routes the failures break, in one pipeline-symmetric file "
+                "checked on the degraded topology (docs/symmetry.md)");
   cmd->add_option("--from", args->from,
                   "repair OLD (a plain allgather or reduce-scatter schedule, optimal before "
                   "some links failed) for FILE: keep, reroute or replace its trees "
@@ -359,6 +382,7 @@ int RunPipeline(const PipelineArgs& a) {
   } else if (a.splitting != "whole") {
     throw InputError("<args>", "--splitting", "'" + a.splitting + "' is not whole or pairwise");
   }
+  if (a.overrides) return RunWithOverrides(a, opt);
   std::string symmetric_why;  // why the symmetric path is not taken (the summary's `why`)
   Topology g = ReadPipelineTopology(a, &symmetric_why);
   SetPipelineTopology(g, a.file, a.root, kCliPipelineOptionNames, &opt);
@@ -421,6 +445,59 @@ int RunPipeline(const PipelineArgs& a) {
     }
   }
   return RunPlain(a, g, opt, symmetric_why);
+}
+
+int RunWithOverrides(const PipelineArgs& a, PipelineOptions opt) {
+  if (!a.from.empty() || !a.fixed_k.empty() || a.whole_group || a.no_symmetric || a.min_height ||
+      !a.height.empty()) {
+    throw InputError("<args>", "--overrides",
+                     "cannot be combined with --from, --fixed-k, --whole-group, --no-symmetric, "
+                     "--min-height or --height");
+  }
+  TopologyWithFailures read = ReadTopologyWithFailures(a.file);
+  if (read.failed.empty()) {
+    throw InputError(a.file, "failed_links", "--overrides needs a topology with failed links");
+  }
+  const Topology g = DegradedTopology(read);
+  SetPipelineTopology(g, a.file, a.root, kCliPipelineOptionNames, &opt);
+  if (!SymmetricPathApplies(opt)) {
+    throw InputError("<args>", "--overrides", "applies to allgather, reduce-scatter and allreduce");
+  }
+  const std::vector<std::vector<int>>& declared = read.intact.automorphisms();
+  if (declared.empty()) {
+    throw InputError(a.file, "automorphisms",
+                     "--overrides needs the intact topology's declared automorphisms");
+  }
+  for (std::size_t i = 0; i < declared.size(); ++i) {
+    AutomorphismCheck check = CheckAutomorphism(read.intact, declared[i]);
+    if (!check.ok) {
+      throw InputError(a.file, "automorphisms[" + std::to_string(i) + "]",
+                       "not an automorphism of the intact topology: " + check.problem);
+    }
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  SymmetricPipelineResult built = BuildSymmetricPipelineSchedule(read.intact, opt.collective);
+  std::string why = built.why;
+  if (built.schedule) {
+    SymmetricOverridesResult o = AddFailureOverrides(read, g, std::move(*built.schedule));
+    built.schedule = std::move(o.schedule);
+    if (built.schedule) {
+      const double build_s = SecondsSince(t0);
+      json summary = {{"failed_links", read.failed.size()},
+                      {"intact_ratio", RationalToJson(o.intact_ratio)},
+                      {"edges_broken", o.stats.edges_broken},
+                      {"routes_added", o.stats.routes_added},
+                      {"roots_changed", o.stats.roots_changed},
+                      {"certified", o.certified}};
+      return WriteSymmetric(a, g, built, build_s, summary);
+    }
+    why = o.why;
+  }
+  if (!a.json && a.output != "-") {
+    std::cerr << "collsynth: note: no schedule with overrides (" << why
+              << "); using the plain path on the degraded topology\n";
+  }
+  return RunPlain(a, g, opt, why);
 }
 
 CommandRegistrar reg_pipeline(0, [](CLI::App& app) {

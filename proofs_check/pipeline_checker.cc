@@ -410,6 +410,10 @@ const char* PipelineViolationKindName(PipelineViolationKind kind) {
       return "root-list";
     case K::kNotInvariant:
       return "not-invariant";
+    case K::kBadOverride:
+      return "bad-override";
+    case K::kFailedLinkUsed:
+      return "failed-link-used";
   }
   return "unknown";
 }

@@ -52,6 +52,9 @@ enum class PipelineViolationKind {
                      // twice, a switch listed, wrong representative or exponents (or, case 2,
                      // a word g_s that does not map the representative to s)
   kNotInvariant,     // case 2: a representative's trees not invariant under its stabiliser
+  kBadOverride,      // overrides: an edge that is not in the root's tree, one overridden twice,
+                     // a root replaced twice or also rerouted, a failed link that is not one
+  kFailedLinkUsed,   // overrides: a failed link still carrying load after the overrides
 };
 
 const char* PipelineViolationKindName(PipelineViolationKind kind);

@@ -11,6 +11,7 @@
 
 #include "graphs/symmetry.h"
 #include "proofs_check/pipeline_check_parts.h"
+#include "proofs_check/symmetric_overrides_check.h"
 
 namespace collsynth {
 namespace {
@@ -31,9 +32,12 @@ std::string Vector(const std::int64_t* e, std::size_t m) {
 // "phases[i].").
 class SymmetricChecker {
  public:
-  SymmetricChecker(const Topology& g, const SymmetricPipelineSchedule& s, std::string prefix,
-                   PipelineCheckReport& report, int max_errors)
+  // g: the topology the symmetric part is checked on (with overrides: G' = real + the failed
+  // links); real: the topology the schedule is for (the same one without overrides).
+  SymmetricChecker(const Topology& g, const Topology& real, const SymmetricPipelineSchedule& s,
+                   std::string prefix, PipelineCheckReport& report, int max_errors)
       : g_(g),
+        real_(real),
         s_(s),
         prefix_(std::move(prefix)),
         report_(report),
@@ -56,6 +60,11 @@ class SymmetricChecker {
   void CheckRegularAction();
   void CheckTrees();
   void CheckLinkOrbits();
+  void CheckOverrides(const std::vector<int>& orbit, const std::vector<BigInt>& orbit_load,
+                      const std::vector<std::int64_t>& size);
+  void BuildCycles();
+  // g_s(v) (inverse: g_s⁻¹(v)) for the root listed at s.roots[j], by the cycles. O(m).
+  int ApplyExponents(std::size_t j, int v, bool inverse) const;
   // Case 2 (docs/symmetry.md "What a verifier of case 2 would check"): the orbits of the whole
   // group and the words (b, c), then each representative's stabiliser invariance (e).
   void CheckWholeGroupOrbits();
@@ -69,6 +78,7 @@ class SymmetricChecker {
   }
 
   const Topology& g_;
+  const Topology& real_;
   const SymmetricPipelineSchedule& s_;
   const std::string prefix_;
   PipelineCheckReport& report_;
@@ -83,8 +93,9 @@ class SymmetricChecker {
   std::vector<std::int64_t> orbit_size_;  // per representative: |Hr| as the BFS found it
   std::vector<BigInt> load_;              // per link: Σ_r |Hr| · (r's route load on it)
   std::int64_t height_ = 0;               // the tallest representative tree (CheckTrees)
-  bool trees_ok_ = true;                  // every tree names valid nodes only (CheckTrees)
-  bool commute_ = true;                   // the generators commute pairwise (CheckGenerators)
+  std::vector<std::vector<std::int64_t>> tree_height_;  // per representative, per tree
+  bool trees_ok_ = true;  // every tree names valid nodes only (CheckTrees)
+  bool commute_ = true;   // the generators commute pairwise (CheckGenerators)
   // Case 2: each generator's cycles laid out one after the other (its powers in O(1)).
   std::vector<std::vector<int>> cycle_nodes_, cycle_start_, cycle_length_, cycle_position_;
 };
@@ -370,10 +381,8 @@ void SymmetricChecker::CheckRegularAction() {
   }
 }
 
-// Case 2, (b) and (c): the orbits of Γ = <generators> on the nodes by BFS from each
-// representative (|Γr| = the orbit's size; a representative inside another's orbit, a compute
-// node in no representative's orbit), and every root's word maps its representative to it.
-void SymmetricChecker::CheckWholeGroupOrbits() {
+// Each generator's cycles laid out one after the other (its powers in O(1)).
+void SymmetricChecker::BuildCycles() {
   const int n = g_.num_nodes();
   cycle_nodes_.assign(m_, std::vector<int>(n));
   cycle_start_.assign(m_, std::vector<int>(n, -1));
@@ -395,6 +404,25 @@ void SymmetricChecker::CheckWholeGroupOrbits() {
       for (int i = begin; i < next; ++i) cycle_length_[j][cycle_nodes_[j][i]] = next - begin;
     }
   }
+}
+
+int SymmetricChecker::ApplyExponents(std::size_t j, int v, bool inverse) const {
+  const std::vector<std::int64_t>& e = s_.roots[j].exponents;
+  for (std::size_t i = 0; i < m_; ++i) {
+    const std::int64_t len = cycle_length_[i][v];
+    const std::int64_t step = inverse ? (s_.orders[i] - e[i]) % s_.orders[i] : e[i];
+    v = cycle_nodes_[i]
+                    [cycle_start_[i][v] + static_cast<int>((cycle_position_[i][v] + step) % len)];
+  }
+  return v;
+}
+
+// Case 2, (b) and (c): the orbits of Γ = <generators> on the nodes by BFS from each
+// representative (|Γr| = the orbit's size; a representative inside another's orbit, a compute
+// node in no representative's orbit), and every root's word maps its representative to it.
+void SymmetricChecker::CheckWholeGroupOrbits() {
+  const int n = g_.num_nodes();
+  BuildCycles();
   std::vector<int> owner(static_cast<std::size_t>(n), -1);
   orbit_size_.assign(s_.representatives.size(), 0);
   std::vector<int> queue;
@@ -575,8 +603,10 @@ void SymmetricChecker::CheckStabiliserInvariance() {
 void SymmetricChecker::CheckTrees() {
   load_.assign(static_cast<std::size_t>(g_.num_links()), BigInt(0));
   PipelineTreeChecker trees(g_, s_.collective, std::nullopt, out_);
+  tree_height_.assign(s_.representatives.size(), {});
   for (std::size_t i = 0; i < s_.representatives.size(); ++i) {
     const SymmetricRepresentative& rep = s_.representatives[i];
+    tree_height_[i].assign(rep.trees.size(), 0);
     const BigInt weight = usable_ ? BigInt(orbit_size_[i]) : BigInt(1);
     BigInt sum = 0;
     for (std::size_t t = 0; t < rep.trees.size(); ++t) {
@@ -602,6 +632,7 @@ void SymmetricChecker::CheckTrees() {
       trees.Check(item, tree, load_, weight);
       // An automorphism keeps route lengths: a tree's images are as tall as it is.
       height_ = std::max(height_, trees.height());
+      tree_height_[i][t] = trees.height();
     }
     if (sum != s_.k) {
       out_.Add(K::kRootSum, Rep(i) + ".trees", ValidNode(rep.root) ? rep.root : -1, -1,
@@ -643,6 +674,11 @@ void SymmetricChecker::CheckLinkOrbits() {
     out_.Add(K::kRootSum, prefix_ + "k", -1, -1, "k = " + s_.k.str() + " must be positive");
     return;
   }
+  if (s_.overrides) {
+    std::vector<int> orbit(static_cast<std::size_t>(links));
+    for (int l = 0; l < links; ++l) orbit[l] = find(l);
+    return CheckOverrides(orbit, orbit_load, size);
+  }
   Rational ratio = 0;
   for (int o = 0; o < links; ++o) {
     if (find(o) != o || orbit_load[o] == 0) continue;
@@ -668,6 +704,38 @@ void SymmetricChecker::CheckLinkOrbits() {
         K::kWrongRatio, prefix_ + "ratio", -1, -1,
         "claimed ratio " + ToString(s_.ratio) +
             ", but max over link orbits O of Σ_r |Hr|·L_r(O) / (k·b_O·|O|) = " + ToString(ratio));
+  }
+}
+
+// The overrides (symmetric_overrides_check.h) on the symmetric part checked on G': run only
+// when that part is valid (the loads it stands for are then exact); the ratio and height are
+// the changed schedule's.
+void SymmetricChecker::CheckOverrides(const std::vector<int>& orbit,
+                                      const std::vector<BigInt>& orbit_load,
+                                      const std::vector<std::int64_t>& size) {
+  if (report_.num_violations > 0 || !group_ok_ || !regular_ok_ || !trees_ok_) return;
+  std::vector<int> entry(static_cast<std::size_t>(g_.num_nodes()), -1);
+  for (std::size_t j = 0; j < s_.roots.size(); ++j) entry[s_.roots[j].node] = static_cast<int>(j);
+  BuildCycles();
+  const SymmetricPartLoads part{
+      g_,
+      real_,
+      s_,
+      [this](std::size_t j, int v, bool inverse) { return ApplyExponents(j, v, inverse); },
+      std::move(entry),
+      orbit,
+      orbit_load,
+      size,
+      orbit_size_,
+      tree_height_};
+  const OverridesOutcome outcome = CheckSymmetricOverrides(part, prefix_, out_);
+  report_.ratio = outcome.ratio;
+  CheckPipelineHeight(s_.height_hops, outcome.height, prefix_ + "height_hops", report_, out_);
+  if (s_.ratio != outcome.ratio) {
+    out_.Add(K::kWrongRatio, prefix_ + "ratio", -1, -1,
+             "claimed ratio " + ToString(s_.ratio) +
+                 ", but the schedule with its overrides has max over links of load / (k·b_e) = " +
+                 ToString(outcome.ratio));
   }
 }
 
@@ -701,8 +769,11 @@ void SymmetricChecker::Run() {
   for (const SymmetricRepresentative& rep : s_.representatives) {
     if (ValidNode(rep.root) && g_.IsCompute(rep.root)) rep_roots.push_back(rep.root);
   }
-  report_.height_lower_bound_hops = PipelineHeightLowerBound(g_, s_.collective, rep_roots);
-  CheckPipelineHeight(s_.height_hops, height_, prefix_ + "height_hops", report_, out_);
+  report_.height_lower_bound_hops = PipelineHeightLowerBound(real_, s_.collective, rep_roots);
+  // With overrides the height is the changed schedule's (CheckOverrides).
+  if (!s_.overrides) {
+    CheckPipelineHeight(s_.height_hops, height_, prefix_ + "height_hops", report_, out_);
+  }
   if (usable_) {
     CheckLinkOrbits();
     if (group_ok_ && regular_ok_ && !s_.stabiliser_invariant && !orbit_size_.empty() &&
@@ -710,11 +781,21 @@ void SymmetricChecker::Run() {
       report_.symmetric->group_order = orbit_size_[0];
     }
     if (s_.bottleneck_cut) {
-      CheckPipelineBottleneckCut(g_, s_.collective, *s_.bottleneck_cut, std::nullopt,
+      CheckPipelineBottleneckCut(real_, s_.collective, *s_.bottleneck_cut, std::nullopt,
                                  prefix_ + "bottleneck_cut", report_, out_);
     }
   }
   SetPipelineVerdict(report_);
+}
+
+// One allgather or reduce-scatter part; with overrides on G' = g + the failed links.
+void CheckPart(const Topology& g, const SymmetricPipelineSchedule& s, const std::string& prefix,
+               PipelineCheckReport& report, int max_errors) {
+  if (!s.overrides) return SymmetricChecker(g, g, s, prefix, report, max_errors).Run();
+  PipelineViolationCollector out(report, max_errors);
+  std::vector<int> ids;
+  const Topology restored = RestoreFailedLinks(g, s.overrides->failed_links, prefix, out, &ids);
+  SymmetricChecker(restored, g, s, prefix, report, max_errors).Run();
 }
 
 // Allreduce: the phases checked as above; ratio, certificate and verdict as the plain checker.
@@ -725,7 +806,7 @@ void CheckAllreduce(const Topology& g, const SymmetricPipelineSchedule& s,
   const Rational total = CheckAllreducePhases(
       s.phases.size(),
       [&](std::size_t i, const std::string& prefix, PipelineCheckReport& sub) {
-        SymmetricChecker(g, s.phases[i], prefix, sub, max_errors).Run();
+        CheckPart(g, s.phases[i], prefix, sub, max_errors);
       },
       report, out);
   if (s.phases.size() != 2 || s.phases[0].collective != Collective::kReduceScatter ||
@@ -746,7 +827,7 @@ PipelineCheckReport CheckSymmetricPipelineSchedule(const Topology& g,
   if (s.collective == Collective::kAllreduce) {
     CheckAllreduce(g, s, report, max_errors);
   } else {
-    SymmetricChecker(g, s, "", report, max_errors).Run();
+    CheckPart(g, s, "", report, max_errors);
   }
   return report;
 }

@@ -114,6 +114,30 @@ PipelineRoute ReadRoute(const json& r, const Topology& g, const std::string& fil
   return route;
 }
 
+PipelineTreeEdge ReadEdge(const json& e, const Topology& g, const std::string& file,
+                          const std::string& item) {
+  if (!e.is_object())
+    throw InputError(file, item, std::string("must be an object, got ") + e.type_name());
+  PipelineTreeEdge edge;
+  auto field = [&](const char* key) -> const json& {
+    auto it = e.find(key);
+    if (it == e.end()) throw InputError(file, item, std::string("missing field '") + key + "'");
+    return *it;
+  };
+  edge.from = NodeFromJson(field("from"), g, file, [&] { return item + ".from"; });
+  edge.to = NodeFromJson(field("to"), g, file, [&] { return item + ".to"; });
+  const json& routes = field("routes");
+  if (!routes.is_array() || routes.empty()) {
+    throw InputError(file, item + ".routes", "must be a non-empty array of routes");
+  }
+  edge.routes.reserve(routes.size());
+  for (std::size_t k = 0; k < routes.size(); ++k) {
+    edge.routes.push_back(
+        ReadRoute(routes[k], g, file, [&] { return item + ".routes[" + std::to_string(k) + "]"; }));
+  }
+  return edge;
+}
+
 PipelineTree ReadTree(const json& t, const Topology& g, const std::string& file,
                       const std::string& item) {
   if (!t.is_object())
@@ -126,29 +150,7 @@ PipelineTree ReadTree(const json& t, const Topology& g, const std::string& file,
   if (!edges.is_array()) throw InputError(file, item + ".edges", "must be an array");
   tree.edges.reserve(edges.size());
   for (std::size_t i = 0; i < edges.size(); ++i) {
-    auto eitem = [&] { return item + ".edges[" + std::to_string(i) + "]"; };
-    const json& e = edges[i];
-    if (!e.is_object())
-      throw InputError(file, eitem(), std::string("must be an object, got ") + e.type_name());
-    PipelineTreeEdge edge;
-    auto field = [&](const char* key) -> const json& {
-      auto it = e.find(key);
-      if (it == e.end())
-        throw InputError(file, eitem(), std::string("missing field '") + key + "'");
-      return *it;
-    };
-    edge.from = NodeFromJson(field("from"), g, file, [&] { return eitem() + ".from"; });
-    edge.to = NodeFromJson(field("to"), g, file, [&] { return eitem() + ".to"; });
-    const json& routes = field("routes");
-    if (!routes.is_array() || routes.empty()) {
-      throw InputError(file, eitem() + ".routes", "must be a non-empty array of routes");
-    }
-    edge.routes.reserve(routes.size());
-    for (std::size_t k = 0; k < routes.size(); ++k) {
-      edge.routes.push_back(ReadRoute(
-          routes[k], g, file, [&] { return eitem() + ".routes[" + std::to_string(k) + "]"; }));
-    }
-    tree.edges.push_back(std::move(edge));
+    tree.edges.push_back(ReadEdge(edges[i], g, file, item + ".edges[" + std::to_string(i) + "]"));
   }
   return tree;
 }
@@ -250,18 +252,19 @@ PipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::strin
   return s;
 }
 
+json EdgeToJson(const PipelineTreeEdge& e, const Topology& g) {
+  json routes = json::array();
+  for (const PipelineRoute& r : e.routes) {
+    json path = json::array();
+    for (int v : r.path) path.push_back(g.node(v).name);
+    routes.push_back({{"path", std::move(path)}, {"multiplicity", BigIntToJson(r.multiplicity)}});
+  }
+  return {{"from", g.node(e.from).name}, {"to", g.node(e.to).name}, {"routes", std::move(routes)}};
+}
+
 json TreeToJson(const PipelineTree& t, const Topology& g) {
   json edges = json::array();
-  for (const PipelineTreeEdge& e : t.edges) {
-    json routes = json::array();
-    for (const PipelineRoute& r : e.routes) {
-      json path = json::array();
-      for (int v : r.path) path.push_back(g.node(v).name);
-      routes.push_back({{"path", std::move(path)}, {"multiplicity", BigIntToJson(r.multiplicity)}});
-    }
-    edges.push_back(
-        {{"from", g.node(e.from).name}, {"to", g.node(e.to).name}, {"routes", std::move(routes)}});
-  }
+  for (const PipelineTreeEdge& e : t.edges) edges.push_back(EdgeToJson(e, g));
   return {{"root", g.node(t.root).name},
           {"multiplicity", BigIntToJson(t.multiplicity)},
           {"edges", std::move(edges)}};
@@ -382,6 +385,15 @@ PipelineTree PipelineTreeFromJson(const json& t, const Topology& g, const std::s
 }
 
 json PipelineTreeToJson(const PipelineTree& t, const Topology& g) { return TreeToJson(t, g); }
+
+PipelineTreeEdge PipelineTreeEdgeFromJson(const json& e, const Topology& g, const std::string& file,
+                                          const std::string& item) {
+  return ReadEdge(e, g, file, item);
+}
+
+json PipelineTreeEdgeToJson(const PipelineTreeEdge& e, const Topology& g) {
+  return EdgeToJson(e, g);
+}
 
 std::int64_t PipelineTreeHeightHops(const PipelineTree& t) {
   // child -> (parent, links of the edge's longest route)

@@ -96,6 +96,11 @@ PipelineSchedule PipelineScheduleFromJson(const nlohmann::json& j, const Topolog
 PipelineTree PipelineTreeFromJson(const nlohmann::json& t, const Topology& g,
                                   const std::string& file, const std::string& item);
 nlohmann::json PipelineTreeToJson(const PipelineTree& t, const Topology& g);
+// One element of a tree's "edges" ({"from", "to", "routes"}), read and written as there (the
+// pipeline-symmetric format's route overrides are such objects).
+PipelineTreeEdge PipelineTreeEdgeFromJson(const nlohmann::json& e, const Topology& g,
+                                          const std::string& file, const std::string& item);
+nlohmann::json PipelineTreeEdgeToJson(const PipelineTreeEdge& e, const Topology& g);
 // A positive big integer (`k`, multiplicities): a JSON integer or a decimal string of digits.
 BigInt PipelinePositiveBigIntFromJson(const nlohmann::json& v, const std::string& file,
                                       const std::string& item);

@@ -1,8 +1,11 @@
 #include "schedules/symmetric_pipeline_schedule.h"
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -25,7 +28,7 @@ bool IsKnownKey(const std::string& key) {
   return key == "format" || key == "collective" || key == "ratio" || key == "U" || key == "k" ||
          key == "group" || key == "representatives" || key == "roots" || key == "bottleneck_cut" ||
          key == "single_node_cuts" || key == "phases" || key == "trees" || key == "root" ||
-         key == "fixed_k_cut" || key == "height_hops";
+         key == "fixed_k_cut" || key == "height_hops" || key == "overrides";
 }
 
 const json& RequireField(const json& obj, const char* key, const std::string& file,
@@ -298,6 +301,138 @@ void ReadRoots(const json& roots, const Topology& g, const std::string& file,
   }
 }
 
+// The optional array member `key` of obj (absent: empty).
+const json& OptionalArray(const json& obj, const char* key, const std::string& file,
+                          const std::string& item) {
+  static const json kEmpty = json::array();
+  auto it = obj.find(key);
+  if (it == obj.end()) return kEmpty;
+  if (!it->is_array()) throw InputError(file, item + "." + key, "must be an array");
+  return *it;
+}
+
+SymmetricFailedLink ReadFailedLink(const json& f, const Topology& g, const std::string& file,
+                                   const std::string& item) {
+  if (!f.is_object()) {
+    throw InputError(file, item, std::string("must be an object, got ") + f.type_name());
+  }
+  RefuseUnknownMembers(f, {"from", "to", "bandwidth", "multiplicity"}, file, item);
+  SymmetricFailedLink link;
+  link.from = NodeFromJson(RequireField(f, "from", file, item), g, file, item + ".from");
+  link.to = NodeFromJson(RequireField(f, "to", file, item), g, file, item + ".to");
+  link.bandwidth =
+      RationalFromJson(RequireField(f, "bandwidth", file, item), file, item + ".bandwidth");
+  if (link.bandwidth <= 0) {
+    throw InputError(file, item + ".bandwidth",
+                     "must be positive, got " + ToString(link.bandwidth));
+  }
+  if (auto m = f.find("multiplicity"); m != f.end()) {
+    link.multiplicity = IntegerFromJson(*m, 1, std::int64_t{1} << 31, "a multiplicity", file,
+                                        item + ".multiplicity");
+  }
+  return link;
+}
+
+SymmetricRouteOverride ReadRouteOverride(const json& o, const Topology& g, const std::string& file,
+                                         const std::string& item) {
+  if (!o.is_object()) {
+    throw InputError(file, item, std::string("must be an object, got ") + o.type_name());
+  }
+  RefuseUnknownMembers(o, {"root", "tree", "edge"}, file, item);
+  SymmetricRouteOverride out;
+  out.root = ComputeNodeFromJson(RequireField(o, "root", file, item), g, file, item + ".root");
+  out.tree = static_cast<std::size_t>(IntegerFromJson(RequireField(o, "tree", file, item), 0,
+                                                      std::int64_t{1} << 31, "a tree index", file,
+                                                      item + ".tree"));
+  PipelineTreeEdge edge =
+      PipelineTreeEdgeFromJson(RequireField(o, "edge", file, item), g, file, item + ".edge");
+  out.from = edge.from;
+  out.to = edge.to;
+  out.routes = std::move(edge.routes);
+  return out;
+}
+
+SymmetricRootReplacement ReadReplacement(const json& o, const Topology& g, const std::string& file,
+                                         const std::string& item) {
+  if (!o.is_object()) {
+    throw InputError(file, item, std::string("must be an object, got ") + o.type_name());
+  }
+  RefuseUnknownMembers(o, {"root", "trees"}, file, item);
+  SymmetricRootReplacement out;
+  out.root = ComputeNodeFromJson(RequireField(o, "root", file, item), g, file, item + ".root");
+  const json& trees = RequireField(o, "trees", file, item);
+  if (!trees.is_array()) throw InputError(file, item + ".trees", "must be an array");
+  for (std::size_t t = 0; t < trees.size(); ++t) {
+    const std::string titem = item + ".trees[" + std::to_string(t) + "]";
+    out.trees.push_back(PipelineTreeFromJson(trees[t], g, file, titem));
+    if (out.trees.back().root != out.root) {
+      throw InputError(file, titem + ".root",
+                       "is '" + g.node(out.trees.back().root).name + "', not the replaced root '" +
+                           g.node(out.root).name + "'");
+    }
+  }
+  return out;
+}
+
+// "overrides" (docs/formats.md "Overrides"): case 1 only, not at an allreduce's top level.
+std::optional<SymmetricOverrides> ReadOverrides(const json& j, const Topology& g,
+                                                const std::string& file, const std::string& item,
+                                                const SymmetricPipelineSchedule& s) {
+  auto it = j.find("overrides");
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  if (s.collective == Collective::kAllreduce) {
+    throw InputError(file, item, "an allreduce carries overrides in its phases");
+  }
+  if (s.stabiliser_invariant) {
+    throw InputError(file, item, "overrides need group.action \"regular\" (case 1)");
+  }
+  if (!it->is_object()) {
+    throw InputError(file, item, std::string("must be an object, got ") + it->type_name());
+  }
+  RefuseUnknownMembers(*it, {"failed_links", "routes", "replaced_roots"}, file, item);
+  SymmetricOverrides o;
+  const json& failed = OptionalArray(*it, "failed_links", file, item);
+  for (std::size_t i = 0; i < failed.size(); ++i) {
+    o.failed_links.push_back(
+        ReadFailedLink(failed[i], g, file, item + ".failed_links[" + std::to_string(i) + "]"));
+  }
+  const json& routes = OptionalArray(*it, "routes", file, item);
+  for (std::size_t i = 0; i < routes.size(); ++i) {
+    o.routes.push_back(
+        ReadRouteOverride(routes[i], g, file, item + ".routes[" + std::to_string(i) + "]"));
+  }
+  const json& replaced = OptionalArray(*it, "replaced_roots", file, item);
+  for (std::size_t i = 0; i < replaced.size(); ++i) {
+    o.replaced_roots.push_back(
+        ReadReplacement(replaced[i], g, file, item + ".replaced_roots[" + std::to_string(i) + "]"));
+  }
+  return o;
+}
+
+json OverridesToJson(const SymmetricOverrides& o, const Topology& g) {
+  json failed = json::array(), routes = json::array(), replaced = json::array();
+  for (const SymmetricFailedLink& f : o.failed_links) {
+    failed.push_back({{"from", g.node(f.from).name},
+                      {"to", g.node(f.to).name},
+                      {"bandwidth", RationalToJson(f.bandwidth)},
+                      {"multiplicity", f.multiplicity}});
+  }
+  for (const SymmetricRouteOverride& r : o.routes) {
+    PipelineTreeEdge edge{r.from, r.to, r.routes};
+    routes.push_back({{"root", g.node(r.root).name},
+                      {"tree", r.tree},
+                      {"edge", PipelineTreeEdgeToJson(edge, g)}});
+  }
+  for (const SymmetricRootReplacement& r : o.replaced_roots) {
+    json trees = json::array();
+    for (const PipelineTree& t : r.trees) trees.push_back(PipelineTreeToJson(t, g));
+    replaced.push_back({{"root", g.node(r.root).name}, {"trees", std::move(trees)}});
+  }
+  return {{"failed_links", std::move(failed)},
+          {"routes", std::move(routes)},
+          {"replaced_roots", std::move(replaced)}};
+}
+
 SymmetricPipelineSchedule ReadSchedule(const json& j, const Topology& g, const std::string& file,
                                        const std::string& prefix, bool is_phase) {
   const std::string top = prefix.empty() ? "top level" : prefix;
@@ -377,6 +512,7 @@ SymmetricPipelineSchedule ReadSchedule(const json& j, const Topology& g, const s
                         item("representatives"), &s);
     ReadRoots(RequireField(j, "roots", file, top), g, file, item("roots"), &s);
   }
+  s.overrides = ReadOverrides(j, g, file, item("overrides"), s);
   ReadPipelineExtras(j, IsKnownKey, file, prefix, s.extra);
   return s;
 }
@@ -405,6 +541,7 @@ json ScheduleToJson(const SymmetricPipelineSchedule& s, const Topology& g, bool 
     j["single_node_cuts"] = std::move(cuts);
   }
   if (s.height_hops) j["height_hops"] = *s.height_hops;
+  if (s.overrides) j["overrides"] = OverridesToJson(*s.overrides, g);
   if (allreduce) {
     json phases = json::array();
     for (const SymmetricPipelineSchedule& p : s.phases) {
@@ -467,6 +604,83 @@ void RequireWellFormed(const SymmetricPipelineSchedule& s, const Topology& g) {
   }
 }
 
+// The overrides by key: replaced roots' explicit trees, route overrides by (root, tree, from,
+// to) (the reader guarantees nothing about duplicates: the first one wins, the checker rejects
+// the rest).
+struct OverrideIndex {
+  std::map<int, const std::vector<PipelineTree>*> replaced;
+  std::map<std::tuple<int, std::size_t, int, int>, const std::vector<PipelineRoute>*> rerouted;
+  explicit OverrideIndex(const SymmetricPipelineSchedule& s) {
+    if (!s.overrides) return;
+    for (const SymmetricRootReplacement& r : s.overrides->replaced_roots)
+      replaced.emplace(r.root, &r.trees);
+    for (const SymmetricRouteOverride& r : s.overrides->routes)
+      rerouted.emplace(std::tuple{r.root, r.tree, r.from, r.to}, &r.routes);
+  }
+};
+
+// One root's expanded trees: g_s of its representative's trees, the overrides applied. g_s(v) is
+// computed once per root and node (a node recurs in many edges and routes).
+class RootExpander {
+ public:
+  RootExpander(const SymmetricPipelineSchedule& s, int num_nodes)
+      : s_(s), image_(num_nodes, -1), computed_for_(num_nodes, static_cast<std::size_t>(-1)) {
+    powers_.reserve(s.generators.size());
+    for (const std::vector<int>& p : s.generators) powers_.emplace_back(p);
+  }
+
+  void Run(std::size_t i, const OverrideIndex& index, std::vector<PipelineTree>* out) {
+    const SymmetricRoot& root = s_.roots[i];
+    if (auto it = index.replaced.find(root.node); it != index.replaced.end()) {
+      out->insert(out->end(), it->second->begin(), it->second->end());
+      return;
+    }
+    auto map = [&](int v) {
+      if (computed_for_[v] != i) {
+        image_[v] = s_.stabiliser_invariant ? ApplyGroupWord(powers_, v, root.word)
+                                            : ApplyGroupElement(powers_, v, root.exponents);
+        computed_for_[v] = i;
+      }
+      return image_[v];
+    };
+    const std::vector<PipelineTree>& trees = s_.representatives[root.representative].trees;
+    for (std::size_t t = 0; t < trees.size(); ++t) {
+      PipelineTree mapped;
+      mapped.root = map(trees[t].root);
+      mapped.multiplicity = trees[t].multiplicity;
+      mapped.edges.reserve(trees[t].edges.size());
+      for (const PipelineTreeEdge& e : trees[t].edges) {
+        PipelineTreeEdge me;
+        me.from = map(e.from);
+        me.to = map(e.to);
+        auto over = index.rerouted.empty()
+                        ? index.rerouted.end()
+                        : index.rerouted.find(std::tuple{root.node, t, me.from, me.to});
+        if (over != index.rerouted.end()) {
+          me.routes = *over->second;
+        } else {
+          me.routes.reserve(e.routes.size());
+          for (const PipelineRoute& r : e.routes) {
+            PipelineRoute mr;
+            mr.path.reserve(r.path.size());
+            for (int v : r.path) mr.path.push_back(map(v));
+            mr.multiplicity = r.multiplicity;
+            me.routes.push_back(std::move(mr));
+          }
+        }
+        mapped.edges.push_back(std::move(me));
+      }
+      out->push_back(std::move(mapped));
+    }
+  }
+
+ private:
+  const SymmetricPipelineSchedule& s_;
+  std::vector<PermutationPowers> powers_;
+  std::vector<int> image_;
+  std::vector<std::size_t> computed_for_;
+};
+
 PipelineSchedule Expand(const SymmetricPipelineSchedule& s, const Topology& g) {
   PipelineSchedule out;
   out.collective = s.collective;
@@ -482,48 +696,13 @@ PipelineSchedule Expand(const SymmetricPipelineSchedule& s, const Topology& g) {
     return out;
   }
   RequireWellFormed(s, g);
-  std::vector<PermutationPowers> powers;
-  powers.reserve(s.generators.size());
-  for (const std::vector<int>& p : s.generators) powers.emplace_back(p);
   std::size_t num_trees = 0;
   for (const SymmetricRoot& r : s.roots)
     num_trees += s.representatives[r.representative].trees.size();
   out.trees.reserve(num_trees);
-  // g_s(v), computed once per root and node (a node recurs in many edges and routes).
-  std::vector<int> image(g.num_nodes(), -1);
-  std::vector<std::size_t> computed_for(g.num_nodes(), static_cast<std::size_t>(-1));
-  for (std::size_t i = 0; i < s.roots.size(); ++i) {
-    const SymmetricRoot& root = s.roots[i];
-    auto map = [&](int v) {
-      if (computed_for[v] != i) {
-        image[v] = s.stabiliser_invariant ? ApplyGroupWord(powers, v, root.word)
-                                          : ApplyGroupElement(powers, v, root.exponents);
-        computed_for[v] = i;
-      }
-      return image[v];
-    };
-    for (const PipelineTree& t : s.representatives[root.representative].trees) {
-      PipelineTree mapped;
-      mapped.root = map(t.root);
-      mapped.multiplicity = t.multiplicity;
-      mapped.edges.reserve(t.edges.size());
-      for (const PipelineTreeEdge& e : t.edges) {
-        PipelineTreeEdge me;
-        me.from = map(e.from);
-        me.to = map(e.to);
-        me.routes.reserve(e.routes.size());
-        for (const PipelineRoute& r : e.routes) {
-          PipelineRoute mr;
-          mr.path.reserve(r.path.size());
-          for (int v : r.path) mr.path.push_back(map(v));
-          mr.multiplicity = r.multiplicity;
-          me.routes.push_back(std::move(mr));
-        }
-        mapped.edges.push_back(std::move(me));
-      }
-      out.trees.push_back(std::move(mapped));
-    }
-  }
+  const OverrideIndex index(s);
+  RootExpander expand(s, g.num_nodes());
+  for (std::size_t i = 0; i < s.roots.size(); ++i) expand.Run(i, index, &out.trees);
   return out;
 }
 
@@ -542,8 +721,47 @@ std::int64_t SymmetricPipelineScheduleHeightHops(const SymmetricPipelineSchedule
   std::int64_t height = 0;
   for (const SymmetricPipelineSchedule& p : s.phases)
     height += SymmetricPipelineScheduleHeightHops(p);
-  for (const SymmetricRepresentative& r : s.representatives) {
-    for (const PipelineTree& t : r.trees) height = std::max(height, PipelineTreeHeightHops(t));
+  // With overrides: the overridden roots' trees expanded, and a representative's tree only when
+  // some image of it is left as it is.
+  std::map<std::pair<int, std::size_t>, std::int64_t> changed;  // (rep, tree) -> images changed
+  std::vector<std::int64_t> orbit(s.representatives.size(), 0);
+  if (s.overrides && !s.roots.empty()) {
+    const OverrideIndex index(s);
+    std::map<int, std::size_t> entry;
+    for (std::size_t i = 0; i < s.roots.size(); ++i) entry.emplace(s.roots[i].node, i);
+    std::set<std::pair<int, std::size_t>> roots_trees;
+    for (const auto& [key, routes] : index.rerouted)
+      roots_trees.insert({std::get<0>(key), std::get<1>(key)});
+    const int n = s.generators.empty() ? 0 : static_cast<int>(s.generators[0].size());
+    RootExpander expand(s, n);
+    std::set<std::size_t> expanded;
+    for (const auto& [node, tree] : roots_trees) {
+      if (index.replaced.count(node)) continue;
+      const std::size_t i = entry.at(node);
+      ++changed[{s.roots[i].representative, tree}];
+      expanded.insert(i);
+    }
+    for (const auto& [node, trees] : index.replaced) {
+      const std::size_t i = entry.at(node);
+      const SymmetricRoot& root = s.roots[i];
+      for (std::size_t t = 0; t < s.representatives[root.representative].trees.size(); ++t)
+        ++changed[{root.representative, t}];
+      expanded.insert(i);
+    }
+    for (std::size_t i : expanded) {
+      std::vector<PipelineTree> trees;
+      expand.Run(i, index, &trees);
+      for (const PipelineTree& t : trees) height = std::max(height, PipelineTreeHeightHops(t));
+    }
+    for (const SymmetricRoot& root : s.roots) ++orbit[root.representative];
+  }
+  for (std::size_t r = 0; r < s.representatives.size(); ++r) {
+    const std::vector<PipelineTree>& trees = s.representatives[r].trees;
+    for (std::size_t t = 0; t < trees.size(); ++t) {
+      auto it = changed.find({static_cast<int>(r), t});
+      if (it != changed.end() && it->second >= orbit[r]) continue;  // every image changed
+      height = std::max(height, PipelineTreeHeightHops(trees[t]));
+    }
   }
   return height;
 }

@@ -51,6 +51,32 @@ struct SymmetricRoot {
   GroupWord word;                       // case 2: g_s as a word, 0 <= e < orders[j] per letter
 };
 
+// Overrides (docs/symmetry.md "Failed links: a symmetric part plus overrides", docs/formats.md):
+// the symmetric part is a schedule of the topology G' = (the topology read) + `failed_links`
+// (the intact topology, whose automorphisms the generators are); the overrides replace what the
+// failures break, so that the expansion runs on the topology read alone. Case 1 only.
+struct SymmetricFailedLink {  // a link of G' that the topology read lacks
+  int from = -1, to = -1;
+  Rational bandwidth;
+  std::int64_t multiplicity = 1;
+};
+struct SymmetricRouteOverride {  // root's tree `tree` (its representative's index), edge from -> to
+  int root = -1;
+  std::size_t tree = 0;
+  int from = -1, to = -1;             // the expanded tree's edge (node ids)
+  std::vector<PipelineRoute> routes;  // replace all of that edge's routes
+};
+struct SymmetricRootReplacement {  // root's trees, explicit (instead of g_s of its
+                                   // representative's)
+  int root = -1;
+  std::vector<PipelineTree> trees;
+};
+struct SymmetricOverrides {
+  std::vector<SymmetricFailedLink> failed_links;
+  std::vector<SymmetricRouteOverride> routes;
+  std::vector<SymmetricRootReplacement> replaced_roots;
+};
+
 // The reader's bound on group.generators (at most log2(N) <= 31 are ever needed).
 inline constexpr std::size_t kMaxSymmetricGenerators = 64;
 // The reader's bound on the letters of one root's word (case 2): expanding costs the word's
@@ -72,8 +98,11 @@ struct SymmetricPipelineSchedule {
   std::vector<SymmetricRoot> roots;  // every compute node once (representatives: exponents 0)
   std::optional<std::vector<int>> bottleneck_cut;                 // as in PipelineSchedule
   std::optional<std::vector<std::vector<int>>> single_node_cuts;  // allreduce, as there
-  std::vector<SymmetricPipelineSchedule> phases;    // allreduce only: reduce-scatter, allgather
-  std::optional<std::int64_t> height_hops;          // claimed height, as in PipelineSchedule
+  std::vector<SymmetricPipelineSchedule> phases;  // allreduce only: reduce-scatter, allgather
+  std::optional<std::int64_t> height_hops;        // claimed height, as in PipelineSchedule
+  // Failed links (above): the symmetric part lives on the topology plus overrides.failed_links.
+  // Not in an allreduce's top level (each phase carries its own).
+  std::optional<SymmetricOverrides> overrides;
   nlohmann::json extra = nlohmann::json::object();  // producer metadata, passed through
 };
 
@@ -108,7 +137,8 @@ std::vector<int> SymmetricGroupElement(const SymmetricPipelineSchedule& s,
 // Θ(N · size of the representatives' trees) — what the compact format avoids; for
 // `collsynth schedule expand` and the commands that need per-rank programs.
 // Trees are listed root by root in the order of `roots` (each root's trees in its
-// representative's order); a tree's root is mapped like every other node, so a g_s with
+// representative's order; a replaced root's explicit trees instead, a route override's routes
+// in place of the edge's mapped ones); a tree's root is mapped like every other node, so a g_s with
 // g_s(r) != s shows in the expansion (and its check) as it is. Preconditions as the reader
 // guarantees them (std::logic_error otherwise). Time O(V · m + N · (m + size of the
 // representative's trees)).

@@ -14,6 +14,7 @@
 #include "core/stopwatch.h"
 #include "proofs_check/pipeline_checker.h"
 #include "solvers/pipeline/edge_splitting.h"
+#include "solvers/pipeline/residual_routes.h"
 
 namespace collsynth {
 namespace {
@@ -22,89 +23,6 @@ using Clock = std::chrono::steady_clock;
 
 // Rounds of Theorem 9's test in the residual packing (each may drop more kept trees).
 constexpr int kMaxCutRounds = 64;
-
-// The link u -> v of g by a scan of u's out-links sorted by head (degrees are small; a hash
-// lookup per step of every route of OLD cost more).
-class LinkFinder {
- public:
-  explicit LinkFinder(const Topology& g) : out_(g.num_nodes()) {
-    for (int e = 0; e < g.num_links(); ++e) out_[g.link(e).from].push_back({g.link(e).to, e});
-    for (auto& links : out_) std::sort(links.begin(), links.end());
-  }
-  std::optional<int> Find(int u, int v) const {
-    const auto& links = out_[u];
-    auto it = std::lower_bound(links.begin(), links.end(), std::make_pair(v, -1));
-    if (it == links.end() || it->first != v) return std::nullopt;
-    return it->second;
-  }
-  // The link ids of a walk, or std::nullopt when one of its steps is not a link of g.
-  std::optional<std::vector<int>> RouteLinks(const std::vector<int>& path) const {
-    std::vector<int> links;
-    links.reserve(path.size());
-    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-      std::optional<int> e = Find(path[i], path[i + 1]);
-      if (!e) return std::nullopt;
-      links.push_back(*e);
-    }
-    return links;
-  }
-
- private:
-  std::vector<std::vector<std::pair<int, int>>> out_;  // per node: (head, link id), sorted
-};
-
-// Breadth-first search over links with residual >= need, from the nodes marked in `reached`
-// (compute nodes), through switches only, stopping at the compute nodes it finds (not marked):
-// the walks a route may take (inner nodes switches). Epoch stamps: no clearing between runs.
-class SwitchSearch {
- public:
-  explicit SwitchSearch(const Topology& g)
-      : g_(g), via_(g.num_nodes(), -1), seen_(g.num_nodes(), 0) {}
-
-  // The compute nodes found, in the order found; stops at `target` when it is >= 0.
-  std::vector<int> Run(const std::vector<int>& sources, const std::vector<char>& reached,
-                       const std::vector<BigInt>& res, const BigInt& need, int target) {
-    ++epoch_;
-    std::vector<int> queue = sources, found;
-    for (int s : sources) seen_[s] = epoch_;
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      for (int e : g_.OutLinks(queue[head])) {
-        const int w = g_.link(e).to;
-        if (seen_[w] == epoch_ || reached[w] || res[e] < need) continue;
-        seen_[w] = epoch_;
-        via_[w] = e;
-        if (g_.IsSwitch(w)) {
-          queue.push_back(w);
-          continue;
-        }
-        found.push_back(w);
-        if (w == target) return found;
-      }
-    }
-    return found;
-  }
-
-  // The links from a source to a node the last Run found, in order.
-  std::vector<int> PathLinks(int v, const std::vector<char>& reached) const {
-    std::vector<int> links;
-    for (int w = v; links.empty() || !reached[w]; w = g_.link(links.back()).from) {
-      links.push_back(via_[w]);
-    }
-    return {links.rbegin(), links.rend()};
-  }
-
- private:
-  const Topology& g_;
-  std::vector<int> via_;
-  std::vector<std::uint32_t> seen_;
-  std::uint32_t epoch_ = 0;
-};
-
-std::vector<int> PathNodes(const Topology& g, const std::vector<int>& links) {
-  std::vector<int> nodes = {g.link(links.front()).from};
-  for (int e : links) nodes.push_back(g.link(e).to);
-  return nodes;
-}
 
 // A broken route of OLD (trees[i].edges[edge].routes[route]) and the routes replacing it.
 struct RoutePatch {
@@ -253,23 +171,10 @@ bool RepairAttempt::RerouteTree(std::size_t i, std::vector<RoutePatch>* patches,
 // else the amount in halves, quarters, ... (each piece on the first path with room for it).
 bool RepairAttempt::RouteSegment(int u, int v, BigInt amount, std::vector<PipelineRoute>* routes,
                                  Journal* journal) {
-  std::vector<char> reached(g_.num_nodes(), 0);
-  reached[u] = 1;
-  BigInt piece = amount;
-  while (amount > 0) {
-    if (piece > amount) piece = amount;
-    std::vector<int> found = search_.Run({u}, reached, res_, piece, v);
-    if (found.empty() || found.back() != v) {
-      piece /= 2;
-      if (piece == 0) return false;
-      continue;
-    }
-    std::vector<int> links = search_.PathLinks(v, reached);
-    Charge(links, piece, journal);
-    routes->push_back({PathNodes(g_, links), piece});
-    amount -= piece;
-  }
-  return true;
+  return RouteThroughSwitches(
+      g_, search_, u, v, std::move(amount), res_,
+      [&](const std::vector<int>& links, const BigInt& piece) { Charge(links, piece, journal); },
+      routes);
 }
 
 // Calls f(path, multiplicity) for every route tree i has now: OLD's routes times factor_, a
