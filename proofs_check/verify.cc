@@ -7,6 +7,7 @@
 #include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
+#include "proofs_check/symmetric_flow_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/flat_step_schedule.h"
@@ -77,6 +78,19 @@ struct Checker {
     FlowCheckReport r;
     try {
       r = CheckFlowSchedule(g, s, options.max_errors);
+    } catch (const InputError& e) {
+      if (!e.file().empty()) throw;
+      throw InputError(file, e.item(), e.problem());  // a checker limit: name the file
+    }
+    result->ok = r.ok;
+    result->verdict = r.verdict;
+    result->report = std::move(r);
+  }
+  void operator()(const SymmetricFlowSchedule& s) {
+    RefuseStepOptions();
+    FlowCheckReport r;
+    try {
+      r = CheckSymmetricFlowSchedule(g, s, options.max_errors);
     } catch (const InputError& e) {
       if (!e.file().empty()) throw;
       throw InputError(file, e.item(), e.problem());  // a checker limit: name the file
