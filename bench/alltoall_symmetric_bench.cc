@@ -9,8 +9,8 @@
 //   build/bench/alltoall_symmetric_bench [--only NAME] [--no-baseline]
 #include <sys/resource.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -64,8 +64,8 @@ double RunSymmetric(const std::string& expr) {
   const FlowCheckReport check = CheckSymmetricFlowSchedule(g, back);
   const double reread = SecondsSince(start);
   const bool ok = check.ok && check.optimal && *check.optimal && check.time == r.schedule->time;
-  const double total = group + r.lp_seconds + r.exact_seconds + r.paths_seconds +
-                       r.check_seconds + write + reread;
+  const double total =
+      group + r.lp_seconds + r.exact_seconds + r.paths_seconds + r.check_seconds + write + reread;
   std::printf(
       "%-28s N=%-6d V=%-6d E=%-7d LP %dx%d  lambda*=%s %s | group %.2f  LP %.2f  exact %.2f  "
       "paths %.2f  check %.2f  write %.2f  re-read+check %.2f  total %.2f s (topology %.2f s)  "

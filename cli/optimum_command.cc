@@ -104,6 +104,9 @@ int RunSymmetricAlltoallOptimum(const OptimumArgs& a) {
   if (!a.demand.empty()) {
     throw InputError("<args>", "--demand", "--symmetric solves the uniform all-to-all only");
   }
+  if (a.no_relay) {  // the reduced LP without relay is not yet certified (docs/alltoall.md)
+    throw InputError("<args>", "--no-relay", "is not supported with --symmetric yet");
+  }
   Topology g = ReadTopologyFile(a.file);
   ProgressPrinter progress("optimum");
   SymmetricAlltoallReport r = ComputeSymmetricAlltoallReport(

@@ -81,26 +81,22 @@ SymmetricAlltoallReport ComputeSymmetricAlltoallReport(
                       {"denominator_bound", 0},
                       {"lp_columns", res.lp_columns},
                       {"lp_rows", res.lp_rows}};
-  j["symmetric"] = {{"generators", h.generators.size()},
-                    {"group_order", g.num_compute()},
-                    {"link_orbits", h.link_orbit_size.size()},
-                    {"root_paths", 0},
-                    {"group_seconds", group_seconds},
-                    {"lp_seconds", res.lp_seconds},
-                    {"exact_seconds", res.exact_seconds},
-                    {"paths_seconds", res.paths_seconds},
+  j["symmetric"] = {{"generators", h.generators.size()},       {"group_order", g.num_compute()},
+                    {"link_orbits", h.link_orbit_size.size()}, {"root_paths", 0},
+                    {"group_seconds", group_seconds},          {"lp_seconds", res.lp_seconds},
+                    {"exact_seconds", res.exact_seconds},      {"paths_seconds", res.paths_seconds},
                     {"check_seconds", res.check_seconds}};
   std::int64_t paths = 0;
   for (const PairFlows& f : res.schedule->flows) paths += static_cast<std::int64_t>(f.paths.size());
   j["symmetric"]["root_paths"] = paths;
   std::ostringstream o;
   o << "alltoall optimum    lambda* = " << ToString(res.lambda)
-    << "   T* = " << ToString(1 / res.lambda) << " · (M/N) per unit bandwidth   (N = "
-    << g.num_compute() << (relay ? "" : ", no relay") << ")\n"
+    << "   T* = " << ToString(1 / res.lambda)
+    << " · (M/N) per unit bandwidth   (N = " << g.num_compute() << (relay ? "" : ", no relay")
+    << ")\n"
     << "certificate         compact flow and H-invariant lengths, " << h.generators.size()
     << " generators, " << h.link_orbit_size.size() << " link orbits, " << paths
-    << " root paths (checked without expanding; certified by " << kFromCompactRegularGroup
-    << ")\n";
+    << " root paths (checked without expanding; certified by " << kFromCompactRegularGroup << ")\n";
   r.text = o.str();
   r.schedule = std::move(res.schedule);
   return r;

@@ -15,7 +15,8 @@ namespace {
 // One permutation's cycles laid out one after the other: p^e(v) in O(1) (the checker's own).
 struct Cycles {
   std::vector<int> nodes, start, length, position;
-  explicit Cycles(const std::vector<int>& p) : start(p.size()), length(p.size()), position(p.size()) {
+  explicit Cycles(const std::vector<int>& p)
+      : start(p.size()), length(p.size()), position(p.size()) {
     std::vector<bool> seen(p.size(), false);
     for (std::size_t v = 0; v < p.size(); ++v) {
       if (seen[v]) continue;
@@ -184,8 +185,8 @@ class SymmetricFlowChecker {
     if (bottleneck >= 0) r_->bottleneck_link = LinkName(bottleneck);
     if (t != s_.time) {
       r_->verdict = FlowVerdict::kWrongTime;
-      Violation("time: the schedule claims " + ToString(s_.time) +
-                ", its link-orbit loads give " + ToString(t) +
+      Violation("time: the schedule claims " + ToString(s_.time) + ", its link-orbit loads give " +
+                ToString(t) +
                 (bottleneck >= 0 ? " (link " + r_->bottleneck_link + ")" : std::string()));
       return;
     }
@@ -221,7 +222,7 @@ class SymmetricFlowChecker {
       return false;
     }
     const Rational bound = Rational(g_.num_compute()) / upper;  // N Σ_t dist / Σ b ℓ
-    if (bound > t) {  // weak duality forbids it
+    if (bound > t) {                                            // weak duality forbids it
       Violation("lengths: the dual bound " + ToString(bound) + " exceeds the achieved time " +
                 ToString(t));
       return false;

@@ -73,11 +73,12 @@ struct Checker {
     RefuseStepOptions();
     Pipeline(CheckSymmetricPipelineSchedule(g, s, options.max_errors));
   }
-  void operator()(const FlowSchedule& s) {
+  template <typename Check>
+  void Flows(Check check) {
     RefuseStepOptions();
     FlowCheckReport r;
     try {
-      r = CheckFlowSchedule(g, s, options.max_errors);
+      r = check();
     } catch (const InputError& e) {
       if (!e.file().empty()) throw;
       throw InputError(file, e.item(), e.problem());  // a checker limit: name the file
@@ -86,18 +87,11 @@ struct Checker {
     result->verdict = r.verdict;
     result->report = std::move(r);
   }
+  void operator()(const FlowSchedule& s) {
+    Flows([&] { return CheckFlowSchedule(g, s, options.max_errors); });
+  }
   void operator()(const SymmetricFlowSchedule& s) {
-    RefuseStepOptions();
-    FlowCheckReport r;
-    try {
-      r = CheckSymmetricFlowSchedule(g, s, options.max_errors);
-    } catch (const InputError& e) {
-      if (!e.file().empty()) throw;
-      throw InputError(file, e.item(), e.problem());  // a checker limit: name the file
-    }
-    result->ok = r.ok;
-    result->verdict = r.verdict;
-    result->report = std::move(r);
+    Flows([&] { return CheckSymmetricFlowSchedule(g, s, options.max_errors); });
   }
 };
 

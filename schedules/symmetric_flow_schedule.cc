@@ -20,13 +20,12 @@ constexpr std::int64_t kMaxFlowGroupOrder = std::int64_t{1} << 31;
 std::int64_t BoundedInteger(const json& v, std::int64_t lo, std::int64_t hi, const char* what,
                             const std::string& file, const std::string& item) {
   const bool integer = v.is_number_integer();
-  const std::int64_t x = !integer                ? 0
-                         : v.is_number_unsigned() ? (v.get<std::uint64_t>() >
-                                                             static_cast<std::uint64_t>(hi)
-                                                         ? hi + 1
-                                                         : static_cast<std::int64_t>(
-                                                               v.get<std::uint64_t>()))
-                                                  : v.get<std::int64_t>();
+  const std::int64_t x = !integer ? 0
+                         : v.is_number_unsigned()
+                             ? (v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)
+                                    ? hi + 1
+                                    : static_cast<std::int64_t>(v.get<std::uint64_t>()))
+                             : v.get<std::int64_t>();
   if (!integer || x < lo || x > hi) {
     throw InputError(file, item,
                      std::string("must be ") + what + ", an integer in [" + std::to_string(lo) +
@@ -98,8 +97,9 @@ void SourcesFromJson(const json& x, const Topology& g, const std::string& file,
     listed[src.node] = true;
     const json& e = FlowMember(x[i], "exponents", file, item);
     if (!e.is_array() || e.size() != m) {
-      throw InputError(file, item + ".exponents",
-                       "must be an array of " + std::to_string(m) + " integers (one per generator)");
+      throw InputError(
+          file, item + ".exponents",
+          "must be an array of " + std::to_string(m) + " integers (one per generator)");
     }
     for (std::size_t j = 0; j < m; ++j) {
       src.exponents.push_back(BoundedInteger(e[j], 0, s->orders[j] - 1,

@@ -47,8 +47,8 @@ struct SymmetricFlowSource {
 
 struct SymmetricFlowSchedule {
   Collective collective = Collective::kAlltoall;  // the only one
-  bool relay = true;  // compute nodes other than the source may forward
-  Rational time;      // the claimed T = max_e load_e / b_e of the expansion (uniform demand)
+  bool relay = true;                              // compute nodes other than the source may forward
+  Rational time;  // the claimed T = max_e load_e / b_e of the expansion (uniform demand)
   std::vector<std::vector<int>> generators;  // node permutations
   std::vector<std::int64_t> orders;          // one per generator
   int root = -1;                             // the source r whose paths are given

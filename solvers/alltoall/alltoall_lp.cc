@@ -10,8 +10,6 @@ bool Allowed(const Topology& g, int e, int s, bool relay) {
   return u == s || relay || g.IsSwitch(u);
 }
 
-
-
 void AddColumn(Lp* lp, double cost) {
   lp->problem.objective.push_back(cost);
   lp->problem.col_lower.push_back(0.0);

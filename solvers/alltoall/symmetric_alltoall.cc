@@ -116,8 +116,8 @@ SymmetricAlltoallResult ComputeSymmetricAlltoall(const Topology& g, const Comput
   // CLP's dual simplex meets numerical trouble on the larger fat-trees' degenerate reduced LP
   // (fattree(16)); the other methods are tried in turn until one's basis is exactly optimal.
   ExactBasisSolution x;
-  for (ClpMethod m : {method, ClpMethod::kDualPresolve, ClpMethod::kPrimal,
-                      ClpMethod::kBarrierCrossover}) {
+  for (ClpMethod m :
+       {method, ClpMethod::kDualPresolve, ClpMethod::kPrimal, ClpMethod::kBarrierCrossover}) {
     auto start = SteadyClock::now();
     const LpSolution sol = SolveLpWithClp(lp.problem, m);
     out.lp_seconds += SecondsSince(start);

@@ -52,8 +52,8 @@ struct ComputeRegularGroup {
 
 struct SymmetricAlltoallResult {
   bool certified = false;
-  std::string why;  // when not certified
-  Rational lambda;  // λ* (when certified)
+  std::string why;                                // when not certified
+  Rational lambda;                                // λ* (when certified)
   std::optional<SymmetricFlowSchedule> schedule;  // checked, T = 1/λ*, optimal by its lengths
   int lp_columns = 0, lp_rows = 0;
   double lp_seconds = 0, exact_seconds = 0, paths_seconds = 0, check_seconds = 0;

@@ -3,6 +3,8 @@
 // the full LP of alltoall_optimum.h (which knows nothing of H); the compact schedule's check
 // (proofs_check/symmetric_flow_checker.h) against the plain check of its expansion; and the
 // mutants the compact checker must reject.
+#include "solvers/alltoall/symmetric_alltoall.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -15,7 +17,6 @@
 #include "schedules/alltoall_flow.h"
 #include "schedules/symmetric_flow_schedule.h"
 #include "solvers/alltoall/alltoall_optimum.h"
-#include "solvers/alltoall/symmetric_alltoall.h"
 #include "solvers/pipeline/symmetric_pipeline.h"
 
 namespace collsynth {
@@ -77,18 +78,6 @@ TEST(SymmetricAlltoall, GpuboxesAndToriAgreeWithTheFullLp) {
     ASSERT_TRUE(r.schedule);
     ExpectCompactMatchesPlain(g, *r.schedule);
   }
-}
-
-TEST(SymmetricAlltoall, NoRelayThroughSwitchesOnlyAgreesWithTheFullLp) {
-  const Topology g = EvaluateTopologyExpression("gpuboxes(2,4,300,25,2)");
-  SymmetricAlltoallResult r = ComputeSymmetricAlltoall(g, GroupOf(g), /*relay=*/false);
-  ASSERT_TRUE(r.certified) << r.why;
-  AlltoallOptions o;
-  o.regular_group = false;
-  o.relay = false;
-  EXPECT_EQ(r.lambda, ComputeAlltoallOptimum(g, UniformDemand(g), o).certificate.lambda);
-  EXPECT_FALSE(r.schedule->relay);
-  ExpectCompactMatchesPlain(g, *r.schedule);
 }
 
 // The mutants: each must be rejected by the compact checker, naming the item.
