@@ -8,6 +8,10 @@
 //   and the ECMP-like naive routing (seed 002 §5.4). docs/cli.md "## optimum". With -o, the
 //   certified flow as a "flows" schedule (docs/formats.md), written through the checked-output
 //   path (cli/schedule_output.h): its re-check from disk must give T = 1/λ*.
+// collsynth optimum FILE --collective alltoall --symmetric [--no-relay] [--json] [-o OUT]
+//   The same λ* for the uniform demand from the reduced LP of a group acting regularly on the
+//   compute nodes (cli/symmetric_alltoall_report.h); -o writes the compact "flows-symmetric"
+//   schedule, checked from disk without expanding.
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -17,6 +21,7 @@
 #include "cli/optimum_report.h"
 #include "cli/progress.h"
 #include "cli/schedule_output.h"
+#include "cli/symmetric_alltoall_report.h"
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "graphs/topology_io.h"
@@ -24,6 +29,7 @@
 #include "proofs_check/flow_checker.h"
 #include "schedules/collective.h"
 #include "schedules/demand_io.h"
+#include "schedules/symmetric_flow_schedule.h"
 #include "solvers/alltoall/alltoall_metrics.h"
 #include "solvers/alltoall/alltoall_optimum.h"
 #include "solvers/alltoall/alltoall_paths.h"
@@ -42,6 +48,7 @@ struct OptimumArgs {
   std::string demand;
   bool no_relay = false;
   std::string output;
+  bool symmetric = false;
 };
 
 void AddOptimumOptions(CLI::App* cmd, OptimumArgs* args) {
@@ -61,6 +68,9 @@ void AddOptimumOptions(CLI::App* cmd, OptimumArgs* args) {
   cmd->add_option("-o,--output", args->output,
                   "alltoall: write the certified optimal flow as a \"flows\" schedule ('-' = "
                   "stdout; the report then goes to stderr)");
+  cmd->add_flag("--symmetric", args->symmetric,
+                "alltoall, uniform demand: the reduced LP of a group acting regularly on the "
+                "compute nodes; -o writes a compact \"flows-symmetric\" schedule");
 }
 
 // The certified flow as a "flows" schedule with its dual lengths, checked in memory, written
@@ -87,6 +97,53 @@ std::string WriteOptimalFlows(const Topology& g, const AlltoallCertificate& cert
   return "";
 }
 
+// The symmetric all-to-all optimum (--symmetric): the compact schedule, checked by its checker
+// (in the solver), written through the checked-output path, where the re-check from disk must
+// give the same T and bound.
+int RunSymmetricAlltoallOptimum(const OptimumArgs& a) {
+  if (!a.demand.empty()) {
+    throw InputError("<args>", "--demand", "--symmetric solves the uniform all-to-all only");
+  }
+  if (a.no_relay) {  // the reduced LP without relay is not yet certified (docs/alltoall.md)
+    throw InputError("<args>", "--no-relay", "is not supported with --symmetric yet");
+  }
+  Topology g = ReadTopologyFile(a.file);
+  ProgressPrinter progress("optimum");
+  SymmetricAlltoallReport r = ComputeSymmetricAlltoallReport(
+      g, a.file, !a.no_relay, [&progress](const std::string& stage) { progress.Stage(stage); });
+  if (!r.certified) {
+    PrintFailure(r.failure);
+    return kExitCheckFailed;
+  }
+  json j = r.json;
+  if (!a.output.empty()) {
+    progress.Stage("flows-symmetric schedule");
+    ExpectedCheck expected;
+    expected.time = r.schedule->time;
+    expected.time_lower_bound = r.schedule->time;
+    const OutputCheck written = WriteCheckedSchedule(
+        g, [&](std::ostream& out) { WriteSymmetricFlowSchedule(out, *r.schedule, g); },
+        [&] { r.schedule.reset(); }, a.output, {}, expected);
+    if (!written.ok) {
+      PrintFailure("optimum: " + a.output + ": " + written.error + " (nothing written)");
+      return kExitCheckFailed;
+    }
+    j["output"] = a.output;
+    AddOutputCheck(j, written);
+  }
+  std::ostream& report = a.output == "-" ? std::cerr : std::cout;
+  if (a.json) {
+    report << j.dump() << "\n";
+    return kExitOk;
+  }
+  report << r.text;
+  if (!a.output.empty()) {
+    report << "flows-symmetric     T = " << j["time"].get<std::string>()
+           << " (checked from disk without expanding), written to " << a.output << "\n";
+  }
+  return kExitOk;
+}
+
 // The all-to-all optimum: solved, then checked here by proofs_check's checker (exit 1 unless
 // it accepts), then reported with the tax and the naive routing.
 int RunAlltoallOptimum(const OptimumArgs& a) {
@@ -94,6 +151,7 @@ int RunAlltoallOptimum(const OptimumArgs& a) {
     throw InputError("<args>", a.root.empty() ? "--method" : "--root",
                      "applies to --collective allgather only");
   }
+  if (a.symmetric) return RunSymmetricAlltoallOptimum(a);
   Topology g = ReadTopologyFile(a.file);
   ProgressPrinter progress("optimum");
   const AlltoallReport r =
@@ -133,11 +191,12 @@ int RunOptimum(const OptimumArgs& a) {
     throw InputError("<args>", "--collective",
                      "unknown collective '" + a.collective + "' (allgather, alltoall)");
   }
-  if (!a.demand.empty() || a.no_relay || !a.output.empty()) {
+  if (!a.demand.empty() || a.no_relay || !a.output.empty() || a.symmetric) {
     throw InputError("<args>",
-                     !a.output.empty()  ? "--output"
-                     : a.demand.empty() ? "--no-relay"
-                                        : "--demand",
+                     a.symmetric         ? "--symmetric"
+                     : !a.output.empty() ? "--output"
+                     : a.demand.empty()  ? "--no-relay"
+                                         : "--demand",
                      "applies to --collective alltoall only");
   }
   ParseOptimumMethod(a.method);  // a bad --method before the file is read

@@ -10,6 +10,11 @@
 // plain "pipeline" form on the same topology (ExpandSymmetricPipelineSchedule), checked by the
 // pipeline checker in memory and again from the written bytes (exit 1, nothing written, when either
 // fails).
+//
+// collsynth schedule expand TOPOLOGY SCHEDULE -o OUT [--json], SCHEDULE a "flows-symmetric"
+// schedule (docs/formats.md "Symmetric flows schedule JSON"): writes its plain "flows" form
+// (ExpandSymmetricFlowSchedule), checked by the flows checker in memory (it must agree with the
+// compact check on T and its bound) and again from the written bytes.
 #include <iostream>
 #include <memory>
 
@@ -20,11 +25,14 @@
 #include "core/input_error.h"
 #include "core/json_io.h"
 #include "graphs/topology_io.h"
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
+#include "schedules/flow_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/schedule_file.h"
 #include "schedules/step_schedule.h"
+#include "schedules/symmetric_flow_schedule.h"
 #include "schedules/symmetric_pipeline_schedule.h"
 #include "solvers/bfb/schedule_expansion.h"
 
@@ -80,6 +88,48 @@ int ExpandSymmetric(const ScheduleExpandArgs& a, const Topology& g, const std::s
   return kExitOk;
 }
 
+// The plain "flows" form of a "flows-symmetric" schedule: the compact check (verify's), the plain
+// check of the expansion, which must agree with it on T and on the lengths' bound, then the
+// checked write.
+int ExpandSymmetricFlows(const ScheduleExpandArgs& a, const Topology& g, const std::string& text,
+                         const std::string& file) {
+  if (!a.topology_out.empty()) {
+    throw InputError("<args>", "--topology-out",
+                     "a flows-symmetric schedule expands on its own topology");
+  }
+  std::optional<CheckedSchedule> checked =
+      CheckLoadedSchedule(g, LoadScheduleText(g, text, file), "expanded", /*accept_flows=*/true);
+  if (!checked) return kExitCheckFailed;
+  const FlowCheckReport& compact = std::get<FlowCheckReport>(checked->verified.report);
+  const FlowCheckReport& plain = *checked->flows_expansion_report;
+  if (compact.time != plain.time || compact.time_lower_bound != plain.time_lower_bound) {
+    PrintFailure("schedule expand: " + file +
+                 ": the compact and the plain checks disagree on T or on its bound (nothing "
+                 "written)");
+    return kExitCheckFailed;
+  }
+  FlowSchedule flows = std::move(*checked->flows);
+  const OutputCheck out = WriteCheckedSchedule(
+      g, [&](std::ostream& o) { WriteFlowSchedule(o, flows, g); }, [&] { flows = FlowSchedule(); },
+      a.out, {}, SameFigures(plain));
+  if (!out.ok) {
+    PrintFailure("schedule expand: " + a.out + ": " + out.error + " (nothing written)");
+    return kExitCheckFailed;
+  }
+  std::ostream& info = a.out == "-" ? std::cerr : std::cout;  // keep stdout pure JSON
+  if (a.json) {
+    json report = CheckReportJson(plain);
+    report["expansion"] = "flows-symmetric";
+    AddOutputCheck(report, out);
+    info << report.dump() << "\n";
+  } else {
+    info << "flows-symmetric -> flows: " << plain.pairs << " pairs, " << plain.paths
+         << " paths, T = " << ToString(*plain.time) << ", " << FlowVerdictName(plain.verdict)
+         << "; output verified\n";
+  }
+  return kExitOk;
+}
+
 void AddScheduleExpandOptions(CLI::App* cmd, ScheduleExpandArgs* args) {
   auto* line = cmd->add_flag("--line", args->line, "line graph L(G), Def. 2 (T_L + 1, Thm 1)");
   auto* degree = cmd->add_option("--degree", args->degree, "degree expansion G*N, Def. 4 (Thm 11)");
@@ -121,11 +171,21 @@ int RunScheduleExpand(const ScheduleExpandArgs& a) {
     }
     return ExpandSymmetric(a, g, text, a.schedule);
   }
+  if (format == "flows-symmetric") {
+    if (chosen != 0) {
+      throw InputError("<args>", "schedule expand",
+                       "--line, --degree, --power, --reverse and --bidir expand step "
+                       "schedules; a flows-symmetric schedule is expanded without them");
+    }
+    return ExpandSymmetricFlows(a, g, text, a.schedule);
+  }
   if (format != "steps") {
     // Not a schedule this command reads: the file is at fault, whatever the options say.
     if (!format.empty()) {
       throw InputError(a.schedule, "format",
-                       "expected \"steps\" or \"pipeline-symmetric\", got \"" + format + "\"");
+                       "expected \"steps\", \"pipeline-symmetric\" or \"flows-symmetric\", got "
+                       "\"" +
+                           format + "\"");
     }
     StepScheduleFromJson(ParseJsonText(text, a.schedule), g, a.schedule);  // says why
   }

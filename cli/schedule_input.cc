@@ -5,8 +5,10 @@
 
 #include "cli/command_registry.h"
 #include "core/input_error.h"
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "schedules/compact_schedule.h"
+#include "schedules/symmetric_flow_schedule.h"
 #include "schedules/symmetric_pipeline_schedule.h"
 
 namespace collsynth::cli {
@@ -24,9 +26,11 @@ std::optional<CheckedSchedule> LoadCheckedSchedule(const Topology& g, const std:
 
 std::optional<CheckedSchedule> CheckLoadedSchedule(const Topology& g, LoadedSchedule loaded,
                                                    const std::string& action, bool accept_flows) {
-  if (!accept_flows && std::holds_alternative<FlowSchedule>(loaded.value)) {
+  const bool symmetric_flows = std::holds_alternative<SymmetricFlowSchedule>(loaded.value);
+  if (!accept_flows && (std::holds_alternative<FlowSchedule>(loaded.value) || symmetric_flows)) {
     throw InputError(loaded.file, "format",
-                     "a \"flows\" schedule is not " + action +
+                     std::string(symmetric_flows ? "a \"flows-symmetric\"" : "a \"flows\"") +
+                         " schedule is not " + action +
                          " (not supported yet; collsynth verify checks it)");
   }
   CheckedSchedule out;
@@ -49,12 +53,25 @@ std::optional<CheckedSchedule> CheckLoadedSchedule(const Topology& g, LoadedSche
           out.pipeline = std::move(s);
         } else if constexpr (std::is_same_v<S, FlowSchedule>) {
           out.flows = std::move(s);
+        } else if constexpr (std::is_same_v<S, SymmetricFlowSchedule>) {
+          out.flows = ExpandSymmetricFlowSchedule(s, g);
         } else {
           out.pipeline = ExpandSymmetricPipelineSchedule(s, g);
         }
       },
       loaded.value);
   loaded = LoadedSchedule{};
+  if (symmetric_flows) {
+    out.flows_expansion_report = CheckFlowSchedule(g, *out.flows);
+    if (!out.flows_expansion_report->ok) {
+      const std::vector<std::string>& errors = out.flows_expansion_report->errors;
+      PrintFailure(out.file +
+                   ": the expansion of the flows-symmetric schedule fails the flows checker, "
+                   "nothing " +
+                   action + ": " + (errors.empty() ? "?" : errors[0]));
+      return std::nullopt;
+    }
+  }
   if (out.format == "pipeline-symmetric") {
     out.expansion_report = CheckPipelineSchedule(g, *out.pipeline);
     if (!out.expansion_report->ok) {

@@ -4,7 +4,8 @@
 // command lowers or simulates. One file gets one verdict: a "pipeline-symmetric" file that
 // `verify` rejects (a wrong generator order, swapped root exponents, ...) is rejected here
 // too, before it is expanded. Its expansion (struct to struct, never through text) is then
-// checked by the plain pipeline checker as well, since the expansion is what is acted on.
+// checked by the plain pipeline checker as well, since the expansion is what is acted on; a
+// "flows-symmetric" file likewise (its expansion to "flows" by the plain flows checker).
 #ifndef COLLSYNTH_CLI_SCHEDULE_INPUT_H_
 #define COLLSYNTH_CLI_SCHEDULE_INPUT_H_
 
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "graphs/topology.h"
+#include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/verify.h"
 #include "schedules/flow_schedule.h"
@@ -33,13 +35,16 @@ struct CheckedSchedule {
   std::optional<FlowSchedule> flows;
   // "pipeline-symmetric": the plain checker's report on the expansion.
   std::optional<PipelineCheckReport> expansion_report;
+  // "flows-symmetric" (expanded into `flows`): the plain flows checker's report on the expansion.
+  std::optional<FlowCheckReport> flows_expansion_report;
   Collective collective() const;
 };
 
 // Loads `path` ("-" = stdin) on `g` and checks it. Bad input throws InputError (exit 2).
 // When the check fails prints "FILE: the schedule does not verify, nothing ACTION: FIRST
 // ERROR" (exit 1 follows) and returns std::nullopt. `action` is e.g. "exported". A "flows"
-// schedule is InputError (exit 2, before it is checked) unless `accept_flows` (`simulate`).
+// or "flows-symmetric" schedule is InputError (exit 2, before it is checked) unless
+// `accept_flows` (`simulate`, export).
 std::optional<CheckedSchedule> LoadCheckedSchedule(const Topology& g, const std::string& path,
                                                    const std::string& action,
                                                    bool accept_flows = false);

@@ -90,6 +90,8 @@ json FlowCheckReportJson(const FlowCheckReport& r) {
   j["paths"] = r.paths;
   j["errors"] = r.errors;
   j["num_violations"] = r.num_violations;
+  if (r.link_orbits) j["link_orbits"] = *r.link_orbits;  // flows-symmetric only
+  if (r.group_order) j["group_order"] = *r.group_order;
   return j;
 }
 

@@ -56,7 +56,10 @@ class FlowChecker {
       }
     }
     if (demand.empty()) Violation("demand: no pair (fewer than two compute nodes)");
-    if (r_->num_violations == 0) Time();
+    if (r_->num_violations == 0) {
+      Time();
+      r_->loads = std::move(load_);
+    }
     r_->ok = r_->verdict == FlowVerdict::kValid;
   }
 

@@ -56,6 +56,11 @@ struct FlowCheckReport {
   // With "lengths" and a valid routing: the certified lower bound B on T, and whether T = B.
   std::optional<Rational> time_lower_bound;
   std::optional<bool> optimal;
+  // The exact load per link id (Σ d_st · share over the paths through it; when every path is
+  // valid, else empty). The symmetric checker (symmetric_flow_checker.h) reads the root's.
+  std::vector<Rational> loads;
+  // "flows-symmetric" only: the link orbits of H and |H| (= N).
+  std::optional<std::int64_t> link_orbits, group_order;
 };
 
 FlowCheckReport CheckFlowSchedule(const Topology& g, const FlowSchedule& s, int max_errors = 10);

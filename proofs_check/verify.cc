@@ -7,6 +7,7 @@
 #include "proofs_check/flow_checker.h"
 #include "proofs_check/pipeline_checker.h"
 #include "proofs_check/step_checker.h"
+#include "proofs_check/symmetric_flow_checker.h"
 #include "proofs_check/symmetric_pipeline_checker.h"
 #include "schedules/compact_schedule.h"
 #include "schedules/flat_step_schedule.h"
@@ -72,11 +73,12 @@ struct Checker {
     RefuseStepOptions();
     Pipeline(CheckSymmetricPipelineSchedule(g, s, options.max_errors));
   }
-  void operator()(const FlowSchedule& s) {
+  template <typename Check>
+  void Flows(Check check) {
     RefuseStepOptions();
     FlowCheckReport r;
     try {
-      r = CheckFlowSchedule(g, s, options.max_errors);
+      r = check();
     } catch (const InputError& e) {
       if (!e.file().empty()) throw;
       throw InputError(file, e.item(), e.problem());  // a checker limit: name the file
@@ -84,6 +86,12 @@ struct Checker {
     result->ok = r.ok;
     result->verdict = r.verdict;
     result->report = std::move(r);
+  }
+  void operator()(const FlowSchedule& s) {
+    Flows([&] { return CheckFlowSchedule(g, s, options.max_errors); });
+  }
+  void operator()(const SymmetricFlowSchedule& s) {
+    Flows([&] { return CheckSymmetricFlowSchedule(g, s, options.max_errors); });
   }
 };
 

@@ -22,8 +22,9 @@ const BigInt& RationalTermLimit() {
   return limit;
 }
 
-// An exact rational of at most kMaxFlowRationalDigits digits in numerator and denominator.
-Rational BoundedRational(const json& v, const std::string& file, const std::string& item) {
+}  // namespace
+
+Rational FlowRationalFromJson(const json& v, const std::string& file, const std::string& item) {
   Rational r = RationalFromJson(v, file, item);
   const BigInt num = Numerator(r);
   if ((num < 0 ? BigInt(-num) : num) >= RationalTermLimit() ||
@@ -35,8 +36,8 @@ Rational BoundedRational(const json& v, const std::string& file, const std::stri
   return r;
 }
 
-void OnlyKeys(const json& x, std::initializer_list<const char*> keys, const std::string& file,
-              const std::string& item, const char* expected) {
+void FlowOnlyKeys(const json& x, std::initializer_list<const char*> keys, const std::string& file,
+                  const std::string& item, const char* expected) {
   for (const auto& [key, value] : x.items()) {
     bool known = false;
     for (const char* k : keys) known = known || key == k;
@@ -47,8 +48,8 @@ void OnlyKeys(const json& x, std::initializer_list<const char*> keys, const std:
   }
 }
 
-const json& Member(const json& x, const char* key, const std::string& file,
-                   const std::string& item) {
+const json& FlowMember(const json& x, const char* key, const std::string& file,
+                       const std::string& item) {
   auto it = x.find(key);
   if (it == x.end()) {
     throw InputError(file, item.empty() ? "top level" : item,
@@ -57,7 +58,8 @@ const json& Member(const json& x, const char* key, const std::string& file,
   return *it;
 }
 
-int NodeId(const json& v, const Topology& g, const std::string& file, const std::string& item) {
+int FlowNodeFromJson(const json& v, const Topology& g, const std::string& file,
+                     const std::string& item) {
   if (!v.is_string()) throw InputError(file, item, "must be a node name (string)");
   const std::string& name = v.get_ref<const std::string&>();
   std::optional<int> id = g.FindNode(name);
@@ -65,12 +67,14 @@ int NodeId(const json& v, const Topology& g, const std::string& file, const std:
   return *id;
 }
 
+namespace {
+
 FlowPath PathFromJson(const json& x, const Topology& g, const std::string& file,
                       const std::string& item) {
   if (!x.is_object()) throw InputError(file, item, "must be an object {path, share}");
-  OnlyKeys(x, {"path", "share"}, file, item, "path, share");
+  FlowOnlyKeys(x, {"path", "share"}, file, item, "path, share");
   FlowPath p;
-  const json& nodes = Member(x, "path", file, item);
+  const json& nodes = FlowMember(x, "path", file, item);
   if (!nodes.is_array()) throw InputError(file, item + ".path", "must be an array of node names");
   if (nodes.size() > static_cast<std::size_t>(g.num_nodes())) {
     throw InputError(file, item + ".path",
@@ -79,20 +83,23 @@ FlowPath PathFromJson(const json& x, const Topology& g, const std::string& file,
   }
   p.nodes.reserve(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    p.nodes.push_back(NodeId(nodes[i], g, file, item + ".path[" + std::to_string(i) + "]"));
+    p.nodes.push_back(
+        FlowNodeFromJson(nodes[i], g, file, item + ".path[" + std::to_string(i) + "]"));
   }
-  p.share = BoundedRational(Member(x, "share", file, item), file, item + ".share");
+  p.share = FlowRationalFromJson(FlowMember(x, "share", file, item), file, item + ".share");
   return p;
 }
 
-PairFlows PairFromJson(const json& x, const Topology& g, const std::string& file,
-                       const std::string& item, std::size_t* paths_read) {
+}  // namespace
+
+PairFlows FlowPairFromJson(const json& x, const Topology& g, const std::string& file,
+                           const std::string& item, std::size_t* paths_read) {
   if (!x.is_object()) throw InputError(file, item, "must be an object {from, to, paths}");
-  OnlyKeys(x, {"from", "to", "paths"}, file, item, "from, to, paths");
+  FlowOnlyKeys(x, {"from", "to", "paths"}, file, item, "from, to, paths");
   PairFlows f;
-  f.from = NodeId(Member(x, "from", file, item), g, file, item + ".from");
-  f.to = NodeId(Member(x, "to", file, item), g, file, item + ".to");
-  const json& paths = Member(x, "paths", file, item);
+  f.from = FlowNodeFromJson(FlowMember(x, "from", file, item), g, file, item + ".from");
+  f.to = FlowNodeFromJson(FlowMember(x, "to", file, item), g, file, item + ".to");
+  const json& paths = FlowMember(x, "paths", file, item);
   if (!paths.is_array()) throw InputError(file, item + ".paths", "must be an array");
   *paths_read += paths.size();
   if (*paths_read > kMaxFlowPaths) {
@@ -106,23 +113,24 @@ PairFlows PairFromJson(const json& x, const Topology& g, const std::string& file
   return f;
 }
 
-// The optional "lengths": [{from, to, length}], one entry per link with a length (others 0).
-std::vector<Rational> LengthsFromJson(const json& x, const Topology& g, const std::string& file) {
+std::vector<std::pair<int, Rational>> FlowLengthEntriesFromJson(const json& x, const Topology& g,
+                                                                const std::string& file) {
   if (!x.is_array()) throw InputError(file, "lengths", "must be an array of {from, to, length}");
   if (x.size() > static_cast<std::size_t>(g.num_links())) {
     throw InputError(file, "lengths",
                      "has " + std::to_string(x.size()) + " entries, more than the topology's " +
                          std::to_string(g.num_links()) + " links");
   }
-  std::vector<Rational> length(g.num_links());
+  std::vector<std::pair<int, Rational>> entries;
   std::vector<bool> given(g.num_links(), false);
   for (std::size_t i = 0; i < x.size(); ++i) {
     const std::string item = "lengths[" + std::to_string(i) + "]";
     const json& entry = x[i];
     if (!entry.is_object()) throw InputError(file, item, "must be an object {from, to, length}");
-    OnlyKeys(entry, {"from", "to", "length"}, file, item, "from, to, length");
-    const int from = NodeId(Member(entry, "from", file, item), g, file, item + ".from");
-    const int to = NodeId(Member(entry, "to", file, item), g, file, item + ".to");
+    FlowOnlyKeys(entry, {"from", "to", "length"}, file, item, "from, to, length");
+    const int from =
+        FlowNodeFromJson(FlowMember(entry, "from", file, item), g, file, item + ".from");
+    const int to = FlowNodeFromJson(FlowMember(entry, "to", file, item), g, file, item + ".to");
     const std::optional<int> e = g.FindLink(from, to);
     if (!e) {
       throw InputError(file, item,
@@ -134,8 +142,18 @@ std::vector<Rational> LengthsFromJson(const json& x, const Topology& g, const st
                        "link " + g.node(from).name + "->" + g.node(to).name + " given twice");
     }
     given[*e] = true;
-    length[*e] = BoundedRational(Member(entry, "length", file, item), file, item + ".length");
+    entries.emplace_back(
+        *e, FlowRationalFromJson(FlowMember(entry, "length", file, item), file, item + ".length"));
   }
+  return entries;
+}
+
+namespace {
+
+// The optional "lengths": [{from, to, length}], one entry per link with a length (others 0).
+std::vector<Rational> LengthsFromJson(const json& x, const Topology& g, const std::string& file) {
+  std::vector<Rational> length(g.num_links());
+  for (auto& [e, l] : FlowLengthEntriesFromJson(x, g, file)) length[e] = std::move(l);
   return length;
 }
 
@@ -144,7 +162,7 @@ std::vector<Rational> LengthsFromJson(const json& x, const Topology& g, const st
 FlowSchedule FlowScheduleFromJson(const json& doc, const Topology& g, const std::string& file) {
   if (!doc.is_object()) throw InputError(file, "top level", "expected a JSON object");
   FlowSchedule s;
-  const json& collective = Member(doc, "collective", file, "");
+  const json& collective = FlowMember(doc, "collective", file, "");
   if (collective != "alltoall") {
     throw InputError(file, "collective", "must be \"alltoall\" (the only flows collective)");
   }
@@ -153,7 +171,7 @@ FlowSchedule FlowScheduleFromJson(const json& doc, const Topology& g, const std:
     if (!it->is_boolean()) throw InputError(file, "relay", "must be true or false");
     s.relay = it->get<bool>();
   }
-  const json& demand = Member(doc, "demand", file, "");
+  const json& demand = FlowMember(doc, "demand", file, "");
   if (demand.is_string()) {
     if (demand != "uniform") {
       throw InputError(file, "demand", "must be \"uniform\" or an array of {from, to, amount}");
@@ -164,15 +182,15 @@ FlowSchedule FlowScheduleFromJson(const json& doc, const Topology& g, const std:
     s.uniform = false;
     s.demand = DemandFromJson(demand, file, "demand", g);
   }
-  s.time = BoundedRational(Member(doc, "time", file, ""), file, "time");
+  s.time = FlowRationalFromJson(FlowMember(doc, "time", file, ""), file, "time");
   if (auto it = doc.find("lengths"); it != doc.end()) s.lengths = LengthsFromJson(*it, g, file);
-  const json& flows = Member(doc, "flows", file, "");
+  const json& flows = FlowMember(doc, "flows", file, "");
   if (!flows.is_array()) throw InputError(file, "flows", "must be an array of {from, to, paths}");
   std::size_t paths_read = 0;
   s.flows.reserve(flows.size());
   for (std::size_t i = 0; i < flows.size(); ++i) {
     s.flows.push_back(
-        PairFromJson(flows[i], g, file, "flows[" + std::to_string(i) + "]", &paths_read));
+        FlowPairFromJson(flows[i], g, file, "flows[" + std::to_string(i) + "]", &paths_read));
   }
   return s;
 }
@@ -207,8 +225,15 @@ void WriteFlowSchedule(std::ostream& out, const FlowSchedule& s, const Topology&
     }
     w.EndArray();
   }
+  WriteFlowPairs(w, names, s.flows);
+  w.EndObject();
+  w.FlushToStream();
+  out << "\n";
+}
+
+void WriteFlowPairs(JsonWriter& w, const JsonStrings& names, const std::vector<PairFlows>& flows) {
   w.Key("flows").BeginArray();
-  for (const PairFlows& f : s.flows) {
+  for (const PairFlows& f : flows) {
     w.LineBreak().BeginObject();
     w.Key("from").String(names, f.from).Key("to").String(names, f.to);
     w.Key("paths").BeginArray();
@@ -219,9 +244,7 @@ void WriteFlowSchedule(std::ostream& out, const FlowSchedule& s, const Topology&
     }
     w.EndArray().EndObject();
   }
-  w.EndArray().EndObject();
-  w.FlushToStream();
-  out << "\n";
+  w.EndArray();
 }
 
 }  // namespace collsynth

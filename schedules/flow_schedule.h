@@ -18,12 +18,15 @@
 #define COLLSYNTH_SCHEDULES_FLOW_SCHEDULE_H_
 
 #include <cstddef>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/json_writer.h"
 #include "core/rational.h"
 #include "graphs/topology.h"
 #include "schedules/alltoall_flow.h"
@@ -63,8 +66,30 @@ struct FlowSchedule {
 
 FlowSchedule FlowScheduleFromJson(const nlohmann::json& doc, const Topology& g,
                                   const std::string& file);
+// Pieces of the reader shared with the "flows-symmetric" reader
+// (schedules/symmetric_flow_schedule.h), each an InputError(file, item, ...) on bad input: an exact
+// rational within the limits above; refusal of keys outside `keys` (`expected` lists them in the
+// message); a required member; a node name; one `flows` entry {from, to, paths} (adds its paths to
+// *paths_read, refusing more than kMaxFlowPaths in all); the `lengths` array as (link id, length)
+// entries (each link once).
+Rational FlowRationalFromJson(const nlohmann::json& v, const std::string& file,
+                              const std::string& item);
+void FlowOnlyKeys(const nlohmann::json& x, std::initializer_list<const char*> keys,
+                  const std::string& file, const std::string& item, const char* expected);
+const nlohmann::json& FlowMember(const nlohmann::json& x, const char* key, const std::string& file,
+                                 const std::string& item);
+int FlowNodeFromJson(const nlohmann::json& v, const Topology& g, const std::string& file,
+                     const std::string& item);
+PairFlows FlowPairFromJson(const nlohmann::json& x, const Topology& g, const std::string& file,
+                           const std::string& item, std::size_t* paths_read);
+std::vector<std::pair<int, Rational>> FlowLengthEntriesFromJson(const nlohmann::json& x,
+                                                                const Topology& g,
+                                                                const std::string& file);
+
 // Writes the document (one line per pair after the header) to `out`, streamed.
 void WriteFlowSchedule(std::ostream& out, const FlowSchedule& s, const Topology& g);
+// The member "flows": [...] of both formats (one line per pair), through `w`.
+void WriteFlowPairs(JsonWriter& w, const JsonStrings& names, const std::vector<PairFlows>& flows);
 
 }  // namespace collsynth
 

@@ -17,7 +17,8 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* kFormats =
-    "\"steps\", \"steps-compact\", \"pipeline\", \"pipeline-symmetric\" or \"flows\"";
+    "\"steps\", \"steps-compact\", \"pipeline\", \"pipeline-symmetric\", \"flows\" or "
+    "\"flows-symmetric\"";
 
 LoadedSchedule Load(const Topology& g, const json& doc, const std::string& file,
                     StreamedPipelineTrees* streamed) {
@@ -34,6 +35,8 @@ LoadedSchedule Load(const Topology& g, const json& doc, const std::string& file,
     out.value = SymmetricPipelineScheduleFromJson(doc, g, file);
   } else if (format == "flows") {
     out.value = FlowScheduleFromJson(doc, g, file);
+  } else if (format == "flows-symmetric") {
+    out.value = SymmetricFlowScheduleFromJson(doc, g, file);
   } else {
     throw InputError(file, "format",
                      "unknown schedule format \"" + format + "\" (expected " + kFormats + ")");
@@ -53,8 +56,10 @@ const char* LoadedSchedule::Format() const {
       return "pipeline";
     case 3:
       return "pipeline-symmetric";
-    default:
+    case 4:
       return "flows";
+    default:
+      return "flows-symmetric";
   }
 }
 

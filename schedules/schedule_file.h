@@ -1,9 +1,9 @@
 // One loader for every schedule format: a JSON schedule file ("steps", "steps-compact",
-// "pipeline", "pipeline-symmetric", "flows"; docs/formats.md) read once into one typed value. Every
-// command that consumes a schedule (verify, export msccl|mscclpp|chakra, simulate, schedule
-// expand) loads it here, has proofs_check/verify.h check that very value, and then acts on
-// it: what is lowered or simulated is the object that was checked (docs/architecture.md,
-// "Where a schedule is loaded, checked, acted on and written").
+// "pipeline", "pipeline-symmetric", "flows", "flows-symmetric"; docs/formats.md) read once into one
+// typed value. Every command that consumes a schedule (verify, export msccl|mscclpp|chakra,
+// simulate, schedule expand) loads it here, has proofs_check/verify.h check that very value, and
+// then acts on it: what is lowered or simulated is the object that was checked
+// (docs/architecture.md, "Where a schedule is loaded, checked, acted on and written").
 //
 // A "pipeline" file is parsed with PipelineTreeStreamHook, so its JSON tree is never held
 // whole: memory is the typed schedule plus one tree's JSON. Bad input throws
@@ -24,18 +24,19 @@
 #include "schedules/flow_schedule.h"
 #include "schedules/pipeline_schedule.h"
 #include "schedules/step_schedule.h"
+#include "schedules/symmetric_flow_schedule.h"
 #include "schedules/symmetric_pipeline_schedule.h"
 
 namespace collsynth {
 
 using ScheduleValue = std::variant<StepSchedule, CompactStepSchedule, PipelineSchedule,
-                                   SymmetricPipelineSchedule, FlowSchedule>;
+                                   SymmetricPipelineSchedule, FlowSchedule, SymmetricFlowSchedule>;
 
 struct LoadedSchedule {
   std::string file;  // the name used in messages ("<stdin>" for "-")
   ScheduleValue value;
 
-  // "steps", "steps-compact", "pipeline", "pipeline-symmetric" or "flows".
+  // "steps", "steps-compact", "pipeline", "pipeline-symmetric", "flows" or "flows-symmetric".
   const char* Format() const;
   Collective collective() const;
 };

@@ -22,6 +22,7 @@ declare -A smoke_args=(
   [repair_bench]="--k 4"
   [simulate_bench]="--quick"
   [symmetric_bench]="--only fattree16 --plain"
+  [alltoall_symmetric_bench]="--only fattree(4)"
   [schedule_writer_bench]="--dim 4 --boxes 2 --fattree 4 --reps 1"
   [topo_info_bench]="2000"
 )

@@ -10,11 +10,19 @@
 #include <vector>
 
 #include "proofs_check/alltoall_certificate_check.h"
+#include "solvers/alltoall/alltoall_lp.h"
 #include "solvers/backends/exact_basis.h"
 #include "solvers/backends/lp_backend.h"
 
 namespace collsynth {
 namespace {
+
+using alltoall_lp::AddColumn;
+using alltoall_lp::AddEntry;
+using alltoall_lp::AddRow;
+using alltoall_lp::Allowed;
+using alltoall_lp::BuildDemand;
+using alltoall_lp::Lp;
 
 // Flow below this (relative to λ times the largest demand, which the LP scales to 1; CLP's
 // feasibility tolerance is 1e-7) is taken for zero when the LP's flow is decomposed into paths.
@@ -25,73 +33,11 @@ constexpr long long kDenominators[] = {100LL,         1000LL,         10000LL,  
                                        1000000LL,     10000000LL,     100000000LL,    1000000000LL,
                                        10000000000LL, 100000000000LL, 1000000000000LL};
 
-// May commodity `s` use link e (it never needs to enter its source)?
-bool Allowed(const Topology& g, int e, int s, bool relay) {
-  const int u = g.link(e).from;
-  if (g.link(e).to == s) return false;
-  return u == s || relay || g.IsSwitch(u);
-}
-
 struct Path {
   int to = -1;
   std::vector<int> links;
   double amount = 0.0;
 };
-
-struct Lp {
-  std::vector<int> sources;
-  std::vector<std::vector<int>> column;       // [k][e] -> LP column or -1
-  std::vector<std::map<int, Rational>> want;  // [k]: t -> d_st
-  int capacity_row0 = 0;
-  double demand_scale = 1.0;  // the LP asks d_st · demand_scale (largest demand 1)
-  LpProblem problem;
-  // The same LP with exact coefficients and the demand unscaled (scaling the λ column keeps
-  // every basis, so CLP's basis is one of this LP too, with λ in demand units).
-  ExactLp exact;
-};
-
-// Appends a column (bounds [0, ∞), cost `cost`) to both forms of the LP.
-void AddColumn(Lp* lp, double cost) {
-  lp->problem.objective.push_back(cost);
-  lp->problem.col_lower.push_back(0.0);
-  lp->problem.col_upper.push_back(kLpInfinity);
-  lp->exact.objective.push_back(Rational(cost));
-  lp->exact.col_lower.push_back(Rational(0));
-  lp->exact.col_upper.push_back(std::nullopt);
-}
-
-// Appends a row to both forms: [0, 0] when `capacity` is absent, else (-∞, capacity].
-void AddRow(Lp* lp, const std::optional<Rational>& capacity) {
-  lp->problem.row_lower.push_back(capacity ? -kLpInfinity : 0.0);
-  lp->problem.row_upper.push_back(capacity ? capacity->convert_to<double>() : 0.0);
-  lp->exact.row_lower.push_back(capacity ? std::nullopt : std::optional<Rational>(0));
-  lp->exact.row_upper.push_back(capacity ? capacity : std::optional<Rational>(0));
-}
-
-// Appends a nonzero to both forms (`scale` applies to the float one only).
-void AddEntry(Lp* lp, int row, int col, const Rational& value, double scale = 1.0) {
-  lp->problem.entries.push_back({row, col, value.convert_to<double>() * scale});
-  lp->exact.entries.push_back({row, col, value});
-}
-
-// The sources (ascending), the demand per source and the scale; no rows or columns yet.
-Lp BuildDemand(const DemandMatrix& demand) {
-  Lp lp;
-  std::map<int, int> k_of;
-  for (const DemandEntry& x : demand.entries) {
-    if (k_of.emplace(x.from, 0).second) lp.sources.push_back(x.from);
-  }
-  std::sort(lp.sources.begin(), lp.sources.end());
-  for (std::size_t k = 0; k < lp.sources.size(); ++k) k_of[lp.sources[k]] = static_cast<int>(k);
-  lp.want.resize(lp.sources.size());
-  double dmax = 0.0;
-  for (const DemandEntry& x : demand.entries) {
-    lp.want[k_of[x.from]][x.to] = x.amount;
-    dmax = std::max(dmax, x.amount.convert_to<double>());
-  }
-  if (dmax > 0.0) lp.demand_scale = 1.0 / dmax;
-  return lp;
-}
 
 // Phase 1: the source-aggregated LP (max λ as min -λ; column 0 is λ).
 Lp BuildLp(const Topology& g, const DemandMatrix& demand, bool relay) {
