@@ -165,7 +165,8 @@ TEST(ScheduleExpandSymmetricCliTest, NonScheduleDocumentIsBlamedNotTheOptions) {
       {"{}", ": top level: missing field 'format'\n"},
       {"{\"format\": 1}", ": format: expected \"steps\", got 1\n"},
       {"{\"format\": \"pipeline\"}",
-       ": format: expected \"steps\" or \"pipeline-symmetric\", got \"pipeline\"\n"},
+       ": format: expected \"steps\", \"pipeline-symmetric\" or \"flows-symmetric\", got "
+       "\"pipeline\"\n"},
   };
   for (const auto& [text, message] : cases) {
     const std::string file = WriteTempFile("not_a_schedule.json", text);

@@ -153,7 +153,7 @@ TEST(VerifyCliTest, BadInputExitsTwoWithOneLine) {
   EXPECT_EQ(one.exit_code, 2);
   EXPECT_EQ(one.err, "collsynth: " + testing::TempPath("format1.json") +
                          ": format: must be a string (\"steps\", \"steps-compact\", \"pipeline\", "
-                         "\"pipeline-symmetric\" or \"flows\"), got 1\n");
+                         "\"pipeline-symmetric\", \"flows\" or \"flows-symmetric\"), got 1\n");
   json s = K22Figure1();
   s["sends"][3]["chunk"] = json::array({json::array({"1/2", "1/3"})});
   expect_bad(s.dump(), "sends[3].chunk[0]");
