@@ -19,15 +19,24 @@ if [ "${1:-}" = "--fix" ]; then
   "$fmt" -i --style=file "${files[@]}"
   exit 0
 fi
-bad=0
-for f in "${files[@]}"; do
-  if ! "$fmt" --style=file --dry-run -Werror "$f" >/dev/null 2>&1; then
-    echo "check_format: $f differs from .clang-format (scripts/check_format.sh --fix)"
-    bad=$((bad + 1))
-  fi
+# One clang-format process per 40 files, as many at a time as there are cores (one process per
+# file took 96 s of the CI's tests stage; a batch reports each differing file by name in its
+# "code should be clang-formatted" diagnostics, which is all this check prints).
+jobs="${COLLSYNTH_JOBS:-$(nproc)}"
+out="$(printf '%s\0' "${files[@]}" | xargs -0 -n 40 -P "$jobs" "$fmt" --style=file --dry-run -Werror 2>&1)"
+rc=$?
+mapfile -t bad_files < <(printf '%s\n' "$out" |
+  sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' | sort -u)
+if [ $rc -ne 0 ] && [ ${#bad_files[@]} -eq 0 ]; then  # clang-format failed otherwise
+  printf '%s\n' "$out" | head -5
+  echo "check_format: clang-format failed (exit $rc) without naming a file"
+  exit 1
+fi
+for f in "${bad_files[@]}"; do
+  echo "check_format: $f differs from .clang-format (scripts/check_format.sh --fix)"
 done
-if [ $bad -ne 0 ]; then
-  echo "check_format: $bad of ${#files[@]} files differ"
+if [ ${#bad_files[@]} -ne 0 ]; then
+  echo "check_format: ${#bad_files[@]} of ${#files[@]} files differ"
   exit 1
 fi
 echo "check_format: ${#files[@]} files ok"

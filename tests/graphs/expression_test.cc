@@ -4,8 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-
 #include "core/input_error.h"
 #include "graphs/family.h"
 #include "graphs/generators/family_args.h"
@@ -102,16 +100,15 @@ TEST(ExpressionTest, SyntaxErrorsGiveTheColumn) {
   ExpectError(std::string(kMaxExpressionLength + 1, 'a'), "expression", "longer than");
 }
 
-TEST(ExpressionTest, AbsurdSizesAreRefusedQuickly) {
-  auto start = std::chrono::steady_clock::now();
+// Refused before anything is built (building any of them would exhaust memory or hit ctest's
+// timeout; the test does not time itself).
+TEST(ExpressionTest, AbsurdSizesAreRefusedBeforeBuilding) {
   ExpectError("hypercube(40)", "hypercube(40)", "the limit is");
   ExpectError("power(complete(100),10)", "power(complete(100),10)", "the limit is");
   ExpectError("line(complete(30),5)", "line(complete(30),5)", "the limit is");
   ExpectError("degree(complete(100),3000)", "degree(complete(100),3000)", "the limit is");
   ExpectError("product(torus(100,100),torus(100,100))", "product(", "the limit is");
   ExpectError("kautz(2,1000000000000)", "kautz(2,1000000000000)", "out of range");
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(seconds, 5.0);
 }
 
 // The exact InputError of `expr`: item and problem compared whole.

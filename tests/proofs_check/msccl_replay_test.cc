@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -712,22 +711,20 @@ TEST(MscclReplayTest, OrderingRelayedByANopIsNotARace) {
   EXPECT_TRUE(Has(bad, ReplayStage::kExecute, ReplayViolationKind::kRace, "gpu 1 ")) << Dump(bad);
 }
 
-TEST(MscclReplayTest, SixteenThousandBlocksReplayFastInLittleMemory) {
-  // 128 GPUs x 127 blocks = 16,256 blocks. Clocks over all blocks (the checker before issue
-  // 16 §4) need 16,256^2 entries (> 1 GB) and several seconds; clocks over the 127 blocks of
-  // each GPU need 8 MB.
+// Its speed is measured by bench/export_bench.cc (docs/performance.md), not timed here: wall
+// time in a test measures the machine's load as much as the code.
+TEST(MscclReplayTest, SixteenThousandBlocksReplayInLittleMemory) {
+  // 128 GPUs x 127 blocks = 16,256 blocks. Clocks over all blocks need 16,256^2 entries
+  // (> 1 GB, more than the sanitizer build's test may allocate without a report); clocks over
+  // the 127 blocks of each GPU (msccl_execution.h) need 8 MB.
   XAlgo a = testing::DirectAllgather(128);
   a.nchannels = 4;  // at most 32 blocks of one direction per channel
   for (auto& g : a.gpus) {
     for (auto& t : g.tbs) t.chan = (g.id + t.send) % 4;
   }
-  const std::string xml = ToXml(a);
-  const auto t0 = std::chrono::steady_clock::now();
-  const ReplayResult r = Replay(xml);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const ReplayResult r = Replay(ToXml(a));
   ASSERT_TRUE(r.ok) << Dump(r);
   EXPECT_EQ(r.bytes_per_pair.size(), 128u * 127u);
-  EXPECT_LT(s, 1.0);
 }
 
 TEST(MscclReplayTest, OutOfPlaceWriteToInputRejected) {
@@ -744,26 +741,18 @@ TEST(MscclReplayTest, OutOfPlaceWriteToInputRejected) {
   EXPECT_TRUE(Replay(ToXml(a)).ok) << Dump(Replay(ToXml(a)));
 }
 
-TEST(MscclReplayTest, SixtyFourGpuRingAboveFourThousandElementsIsAcceptedAndFast) {
+TEST(MscclReplayTest, SixtyFourGpuRingAboveFourThousandElementsIsAccepted) {
   // 64 GPUs x 64 steps = 4225 elements in the file, 130 counted per rank: MAX_NODES is a
   // limit per loading rank, so the runtime loads it.
-  const std::string xml = ToXml(RingAllgather(64, 1, true));
-  const auto t0 = std::chrono::steady_clock::now();
-  const ReplayResult r = Replay(xml);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const ReplayResult r = Replay(ToXml(RingAllgather(64, 1, true)));
   ASSERT_TRUE(r.ok) << Dump(r);
-  EXPECT_LT(s, 1.0);
 }
 
-TEST(MscclReplayTest, ThousandBlocksAreFast) {
-  // 32 GPUs x 31 blocks = 992 blocks (vector clocks of 992 entries), 1984 steps.
-  const std::string xml = ToXml(testing::DirectAllgather(32));
-  const auto t0 = std::chrono::steady_clock::now();
-  const ReplayResult r = Replay(xml);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+TEST(MscclReplayTest, ThousandBlocksAreAccepted) {
+  // 32 GPUs x 31 blocks = 992 blocks, 1984 steps.
+  const ReplayResult r = Replay(ToXml(testing::DirectAllgather(32)));
   ASSERT_TRUE(r.ok) << Dump(r);
   EXPECT_EQ(r.bytes_per_pair.size(), 32u * 31u);
-  EXPECT_LT(s, 1.0);
 }
 
 TEST(MscclReplayTest, CheckerSizeLimitIsAViolation) {

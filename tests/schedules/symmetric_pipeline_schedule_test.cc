@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -320,10 +319,9 @@ TEST(SymmetricPipelineScheduleTest, GroupElementsFromExponents) {
   EXPECT_EQ(SymmetricGroupElement(s, {2, 1}), expected);
   EXPECT_EQ(SymmetricGroupElement(s, {0, 0}), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
   // Exponents are reduced on the generators' cycles, never iterated: 2^31 - 1 = 1 (mod 3).
-  const auto start = std::chrono::steady_clock::now();
+  // (Iterating would take minutes and hit ctest's timeout; the test does not time itself.)
   EXPECT_EQ(SymmetricGroupElement(s, {2147483647LL, 2147483646LL}),
             SymmetricGroupElement(s, {1, 0}));
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
 }
 
 // The plain schedule expanded by hand: root t{a}_{b} gets the tree translated by (a, b).
@@ -394,10 +392,8 @@ TEST(SymmetricPipelineScheduleTest, HugeExponentsExpandLikeTheirResidues) {
   json doc = TorusAllgather();
   doc["group"]["orders"] = json::array({2147483648LL, 2147483648LL});
   doc["roots"][3]["exponents"] = json::array({2147483647LL, 2147483646LL});  // t1_0: (1, 0)
-  const auto start = std::chrono::steady_clock::now();
   const PipelineSchedule huge =
       ExpandSymmetricPipelineSchedule(SymmetricPipelineScheduleFromJson(doc, g, ""), g);
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
   const PipelineSchedule plain = ExpandSymmetricPipelineSchedule(
       SymmetricPipelineScheduleFromJson(TorusAllgather(), g, ""), g);
   EXPECT_EQ(PipelineScheduleToJsonText(huge, g), PipelineScheduleToJsonText(plain, g));
