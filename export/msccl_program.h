@@ -71,7 +71,7 @@ inline constexpr int kMscclMaxChannels = 32;          // MAXCHANNELS of the exec
 // of any loop iteration, closing tags included, so per rank r:
 // 1 + ngpus + tbs(r) + steps(r) <= 4095. The file as a whole has no element limit.
 inline constexpr int kMscclMaxRankElements = 4095;
-inline constexpr int kMscclMaxSubs = 1024;  // MAX_SUBS: counted children (gpus; tbs of a gpu)
+inline constexpr int kMscclExportMaxSubs = 1024;  // MAX_SUBS: counted children (gpus; tbs of a gpu)
 // Every runtime stores the block a step depends on in an int8_t (dependentBid), and srcoff,
 // dstoff and deps in int16_t (microsoft/msccl src/include/msccl.h; Azure/msccl-executor-nccl
 // and ROCm/rccl src/include/msccl/msccl_struct.h): --max-tbs is capped at 128 blocks per GPU.

@@ -159,9 +159,9 @@ std::vector<std::string> CheckMscclProgramInvariants(const MscclProgram& p,
   // Parser limits per rank (see kMscclMaxRankElements): only the loading rank's blocks and
   // steps are counted, next to <algo> and every <gpu>.
   const std::int64_t ngpus = static_cast<std::int64_t>(p.gpus.size());
-  if (ngpus > kMscclMaxSubs) {
-    v.push_back("parser: " + std::to_string(ngpus) + " gpus > " + std::to_string(kMscclMaxSubs) +
-                " children of <algo> (MAX_SUBS)");
+  if (ngpus > kMscclExportMaxSubs) {
+    v.push_back("parser: " + std::to_string(ngpus) + " gpus > " +
+                std::to_string(kMscclExportMaxSubs) + " children of <algo> (MAX_SUBS)");
   }
   for (std::size_t r = 0; r < p.gpus.size(); ++r) {
     const MscclGpu& G = p.gpus[r];
@@ -172,9 +172,9 @@ std::vector<std::string> CheckMscclProgramInvariants(const MscclProgram& p,
                   " elements > " + std::to_string(kMscclMaxRankElements) +
                   " (MAX_NODES - 1 per loading rank)");
     }
-    if (static_cast<std::int64_t>(G.blocks.size()) > kMscclMaxSubs) {
+    if (static_cast<std::int64_t>(G.blocks.size()) > kMscclExportMaxSubs) {
       v.push_back("parser: rank " + std::to_string(r) + " has " + std::to_string(G.blocks.size()) +
-                  " blocks > " + std::to_string(kMscclMaxSubs) + " (MAX_SUBS)");
+                  " blocks > " + std::to_string(kMscclExportMaxSubs) + " (MAX_SUBS)");
     }
   }
   return v;

@@ -179,6 +179,11 @@ TEST(PipelineSymmetricCli, AbsurdSymmetricKFallsBackToThePlainPathAndSaysWhy) {
       << why;
   EXPECT_EQ(s["k"], 1);
   EXPECT_EQ(s["ratio"], "127");
+#if defined(COLLSYNTH_CHECKING_BUILD)
+  // The checking build stops here: the same search again only for the note's wording took 220 s
+  // of its suite there (22 s for both runs in Release), and Release checks the wording.
+  return;
+#endif
   // Without --json the note says the same on stderr.
   testing::CliResult text = RunCli({"pipeline", found, "-o", TempPath("absurd_out2.json")});
   EXPECT_EQ(text.exit_code, 0) << text.err;
