@@ -103,17 +103,14 @@ def write_without_cases(definition, excluded, folder, committed):
         spec = json.load(f)
     params = spec["params"]
     if "cases" in params:
-        cases = params["cases"]
-        kept = [c for c in cases if c.get("label") not in excluded]
-        if len(kept) + len(excluded) != len(cases):
-            raise SystemExit(f"{definition}: the cases to exclude {sorted(excluded)} are not all there")
-        params["cases"] = kept
+        key, name_of = "cases", lambda c: c.get("label")
     else:
-        sweeps = params.get("sweeps") or [row[0] for row in read(os.path.join(committed, "results.csv"))[1]]
-        kept = [w for w in sweeps if w not in excluded]
-        if len(kept) + len(excluded) != len(sweeps):
-            raise SystemExit(f"{definition}: the sweeps to exclude {sorted(excluded)} are not all there")
-        params["sweeps"] = kept
+        key, name_of = "sweeps", lambda w: w
+    items = params.get(key) or [row[0] for row in read(os.path.join(committed, "results.csv"))[1]]
+    kept = [i for i in items if name_of(i) not in excluded]
+    if len(kept) + len(excluded) != len(items):
+        raise SystemExit(f"{definition}: the {key} to exclude {sorted(excluded)} are not all there")
+    params[key] = kept
     os.makedirs(folder)
     with open(os.path.join(folder, os.path.basename(definition)), "w") as f:
         json.dump(spec, f)
